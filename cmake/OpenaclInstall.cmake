@@ -1,0 +1,19 @@
+# Install layout: include/acl/*.h, lib/libascendcl.so, a CMake package (openacl::ascendcl)
+# and lib/pkgconfig/ascendcl.pc, so programs link as they would against CANN.
+include(CMakePackageConfigHelpers)
+install(DIRECTORY include/acl include/openacl DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS ascendcl EXPORT openaclTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT openaclTargets NAMESPACE openacl:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/openacl)
+configure_package_config_file(cmake/openaclConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/openaclConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/openacl)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/openaclConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/openaclConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/openaclConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/openacl)
+configure_file(cmake/ascendcl.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ascendcl.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ascendcl.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

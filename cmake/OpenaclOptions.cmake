@@ -1,0 +1,11 @@
+# Compiler flags shared by every target, and the sanitizer switch.
+add_compile_options(-Wall -Wextra -Wno-unused-parameter)
+if(OPENACL_SANITIZE STREQUAL "address")
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+elseif(OPENACL_SANITIZE STREQUAL "thread")
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
+elseif(NOT OPENACL_SANITIZE STREQUAL "")
+  message(FATAL_ERROR "OPENACL_SANITIZE must be '', 'address' or 'thread'")
+endif()
