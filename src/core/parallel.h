@@ -1,0 +1,20 @@
+// The AI cores of a device, as seen by code that runs on it (kernels, ops, models).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+
+namespace openacl {
+
+class AiCores {
+ public:
+  virtual ~AiCores() = default;
+  // Number of AI cores (worker threads) of the device.
+  virtual unsigned count() const = 0;
+  // Runs body(i) for every i in [0, n), spread over the device's AI cores; the calling
+  // worker takes part. Returns when all n calls returned. An exception thrown by a body is
+  // rethrown here (the first one); the other indices still run.
+  virtual void parallel_for(size_t n, const std::function<void(size_t)>& body) = 0;
+};
+
+}  // namespace openacl

@@ -1,0 +1,73 @@
+// Errors of the C++ core. The core reports failures by throwing openacl::Error with an Errc
+// and a message that says what was wrong; src/api/ maps Errc to aclError values. The core
+// never sees aclError codes.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace openacl {
+
+enum class Errc : int32_t {
+  ok = 0,
+  // caller mistakes caught by argument checks
+  invalid_argument,        // null pointer, bad enum, size 0 ...
+  invalid_value,           // a value the runtime rejects (count > destMax, bad timeout)
+  not_initialized,
+  repeat_initialize,
+  repeat_finalize,
+  invalid_file,            // missing or unreadable file
+  parse_file,              // file content cannot be parsed
+  invalid_device,
+  context_null,            // no current context, or a dead one
+  stream_context,          // object of another context
+  invalid_handle,          // unknown or destroyed handle
+  feature_not_supported,
+  api_not_supported,
+  // resources
+  out_of_memory,
+  context_release,         // reset of a device whose count is already 0
+  // synchronization
+  stream_sync_timeout,
+  event_sync_timeout,
+  report_timeout,
+  event_timestamp_invalid,
+  event_timestamp_reversal,
+  // callbacks
+  stream_subscribe,
+  thread_subscribe,
+  stream_no_callback_subscriber,
+  // device-side failures (R20)
+  kernel_failure,
+  task_failure,
+  task_dropped,
+  // ops (R17)
+  op_type_not_match,       // unknown op type
+  op_input_not_match,
+  op_output_not_match,
+  op_attr_not_match,
+  unsupported_data_type,
+  // models (R18)
+  invalid_model_id,
+  parse_model,
+  read_model,
+  model_input_not_match,
+  model_output_not_match,
+  model_not_dynamic,
+  model_unsupported_op,
+  internal,
+};
+
+class Error : public std::runtime_error {
+ public:
+  Error(Errc code, std::string message) : std::runtime_error(std::move(message)), code_(code) {}
+  Errc code() const noexcept { return code_; }
+
+ private:
+  Errc code_;
+};
+
+[[noreturn]] inline void fail(Errc code, std::string message) { throw Error(code, std::move(message)); }
+
+}  // namespace openacl

@@ -1,0 +1,89 @@
+// A Task is one unit of device work on a stream: a copy, a memset, an event record or wait,
+// a callback, a kernel, an op or a model run. Tasks of one stream run strictly in FIFO order.
+// Every task records the device memory it reads and writes and its timestamps, for the
+// timeline trace and the race checker.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/parallel.h"
+
+namespace openacl {
+
+class Device;
+
+enum class TaskKind : uint8_t {
+  memcpy,
+  memset,
+  kernel,
+  event_record,
+  event_wait,
+  event_reset,
+  callback,
+  host_func,
+  op,
+  model,
+};
+
+const char *task_kind_name(TaskKind kind);
+
+struct MemRange {
+  uintptr_t begin = 0;
+  size_t size = 0;
+  bool write = false;
+};
+
+// What a running task may use: the device and its AI cores.
+struct ExecContext {
+  Device &device;
+  AiCores &cores;
+};
+
+class Task {
+ public:
+  explicit Task(TaskKind kind) : kind_(kind) {}
+  virtual ~Task() = default;
+  Task(const Task &) = delete;
+  Task &operator=(const Task &) = delete;
+
+  // Runs the task on a device worker. Throwing openacl::Error marks the stream failed (R20).
+  virtual void run(ExecContext &ctx) = 0;
+  // A name for traces and messages: the op type, the kernel name, "H2D" ...
+  virtual std::string label() const { return task_kind_name(kind_); }
+
+  TaskKind kind() const { return kind_; }
+  const std::vector<MemRange> &ranges() const { return ranges_; }
+  void add_range(const void *p, size_t size, bool write) {
+    if (size != 0) ranges_.push_back({reinterpret_cast<uintptr_t>(p), size, write});
+  }
+
+  // Timestamps in ns of the runtime clock (steady_clock); 0 when not reached.
+  int64_t enqueue_ns = 0;
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  uint64_t seq = 0;        // position in its stream, from 1
+  Task *next = nullptr;    // intrusive FIFO link, owned by the stream
+
+ private:
+  TaskKind kind_;
+  std::vector<MemRange> ranges_;
+};
+
+// A task whose work is a function; ops and models use it.
+class FunctionTask final : public Task {
+ public:
+  FunctionTask(TaskKind kind, std::string label, std::function<void(ExecContext &)> fn)
+      : Task(kind), label_(std::move(label)), fn_(std::move(fn)) {}
+  void run(ExecContext &ctx) override { fn_(ctx); }
+  std::string label() const override { return label_; }
+
+ private:
+  std::string label_;
+  std::function<void(ExecContext &)> fn_;
+};
+
+}  // namespace openacl
