@@ -16,6 +16,100 @@
 
 namespace openacl::ops {
 
+// ---------------------------------------------------------------------------------------------
+// THE OP CONTRACT: op types, inputs (in order), outputs and attributes, named as in CANN's
+// operator specs. "[x]" = optional input: leave it out (when trailing) or pass a descriptor
+// with DType::undefined (the API's aclCreateTensorDesc(ACL_DT_UNDEFINED, 0, NULL, ...)).
+// "(const)" = a shape-like input read at prepare() from TensorDesc::value; when it has no
+// value the op falls back as stated. Attr types: bool, int (int64_t), float, str, dtype,
+// list_int, list_float. Defaults in parentheses; an attr without a default is required.
+// Float = f32, f16, bf16 (f16/bf16 computed in f32). Int = i32, i64, i8, u8 (i16 where cheap).
+// Broadcasting follows numpy. Shapes of outputs must equal the inferred ones.
+//
+// Elementwise binary, numpy broadcasting; x1, x2 -> y; same dtype; Float + Int:
+//   Add, AddV2, Sub, Mul, RealDiv, Div, Maximum, Minimum, Pow, FloorDiv, FloorMod
+//   (Div/RealDiv on ints: truncating, divide by zero -> Errc::task_failure on the stream)
+// Comparison, x1, x2 -> y (bool); Float + Int + bool:
+//   Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual
+// Logical, bool: LogicalAnd, LogicalOr (x1, x2 -> y), LogicalNot (x -> y)
+// Select: condition (bool), x1, x2 -> y (broadcast, the ONNX Where)
+// Elementwise unary, x -> y, Float (Abs/Neg/Square/Relu/Sign also Int):
+//   Relu, Relu6, Sigmoid, Tanh, Exp, Log, Sqrt, Rsqrt, Neg, Abs, Reciprocal, Square, Floor,
+//   Ceil, Round, Sin, Cos, Erf, Softplus, Sign, HardSwish, Mish, Identity (any dtype),
+//   HardSigmoid (alpha 0.16666666, beta 0.5), LeakyRelu (negative_slope 0.0),
+//   Elu (alpha 1.0), Gelu (tanh approximation), GeluV2 (approximate "none"|"tanh", default "none")
+// Clip: ClipByValue: x, clip_value_min, clip_value_max -> y (min/max broadcast, usually scalars)
+//   Clip: x, [min], [max] -> y; missing bounds come from attrs min / max (float), else none
+// Cast: x -> y; attr dst_type (dtype or int aclDataType value; must equal y's dtype). Any of
+//   Float, Int, bool, i16, f64.
+// ZerosLike, OnesLike: x -> y (same shape and dtype)
+// Fill: dims (const, i32/i64 1-D; else y's desc), value (scalar) -> y (value's dtype)
+//
+// Conv2D: x [N,C,H,W], filter [Cout, C/groups, kH, kW], [bias] [Cout], [offset_w] -> y
+//   strides (list_int 4, by data_format: 1,1,sH,sW), pads (list_int 4: top,bottom,left,right),
+//   dilations (list_int 4, 1,1,1,1), groups (1), data_format ("NCHW"; only NCHW),
+//   offset_x (0, ignored), padding ("" | "SAME" | "VALID": when given, overrides pads),
+//   auto_pad ("" | "SAME_UPPER" | "SAME_LOWER" | "VALID" | "NOTSET"; ONNX-style)
+// Conv2DTranspose: input_size (const int 1-D of 4; else y's desc), x, filter
+//   [C, Cout/groups, kH, kW], [bias], [offset_w] -> y; strides, pads, dilations, groups,
+//   data_format as Conv2D; output_padding (list_int 4, 0s), offset_x (0).
+//   Conv2DTransposeD: x, filter, [bias], [offset_w] -> y; attr input_size (list_int 4) + the above
+// BatchNorm (inference): x [N,C,...], scale, offset, mean, variance -> y [, batch_mean,
+//   batch_variance, reserve_space_1, reserve_space_2 (copies of mean / variance)];
+//   epsilon (0.0001), data_format ("NCHW"; also "NHWC" for 4-D), is_training (false; true is
+//   rejected: training mode is not supported)
+// LayerNorm: x, gamma, beta -> y [, mean, variance]; begin_norm_axis (0), begin_params_axis (0),
+//   epsilon (1e-7). Mean/variance shapes: x's dims with 1 from begin_norm_axis on.
+// Pooling, x [N,C,H,W] -> y, Float:
+//   MaxPool / AvgPool: ksize (list_int 4), strides (list_int 4), padding ("SAME"|"VALID"),
+//     data_format ("NCHW"; only NCHW)
+//   MaxPoolV3 / AvgPoolV2: ksize, strides, padding_mode ("CALCULATED"|"SAME"|"VALID",
+//     default "CALCULATED"), pads (list_int 4, 0s), data_format ("NCHW"), global_pooling (false),
+//     ceil_mode (false); AvgPoolV2 also exclusive (true: padding not counted)
+//   GlobalAveragePool, GlobalMaxPool: x [N,C,...] -> y [N,C,1,...]
+// Resize: x [N,C,H,W], [roi], [scales] (f32 [4]), [sizes] (i64 [4]) -> y; the output size
+//   comes from sizes (const), else scales (const), else y's desc. Attrs:
+//   mode ("nearest"|"linear"|"bilinear", default "nearest"), coordinate_transformation_mode
+//   ("half_pixel" default | "asymmetric" | "align_corners" | "pytorch_half_pixel" |
+//   "tf_half_pixel_for_nn"), nearest_mode ("round_prefer_floor" default | "round_prefer_ceil" |
+//   "floor" | "ceil"). Scale factors used in the coordinate mapping are the scales input
+//   values when given (read at run time), else out/in.
+// ResizeNearestNeighborV2, ResizeBilinearV2: x, size (const i32 [2] = H,W; else y's desc) -> y;
+//   align_corners (false), half_pixel_centers (false). NCHW.
+// Reductions, x -> y: ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd:
+//   x, axes (const int 1-D) -> y; keep_dims (false). ReduceSumD/MeanD/MaxD/MinD/ProdD: attr axes
+//   (list_int). Empty axes = reduce all. Float (Sum/Max/Min/Prod also Int).
+// ArgMaxV2: x, dimension (const int scalar) -> y (dtype attr: i32 default or i64);
+//   ArgMaxD/ArgMinD: attr dimension, dtype
+// MatMul, MatMulV2: x1 [M,K] (or [K,M] with transpose_x1), x2 [K,N] (or [N,K]), [bias] [N],
+//   [offset_w] -> y [M,N]; transpose_x1 (false), transpose_x2 (false). Float.
+// BatchMatMul, BatchMatMulV2: x1 [..., M, K], x2 [..., K, N], [bias] (V2 only), [offset_w]
+//   -> y [broadcast(batch), M, N]; adj_x1 (false), adj_x2 (false). Rank >= 2 (x2 may be 2-D).
+// SoftmaxV2, LogSoftmaxV2: x -> y; axes (list_int, [-1])
+// Transpose: x, perm (const int 1-D) -> y. TransposeD: x -> y; attr perm (list_int).
+//   Transpose also accepts attr perm when the input has no value.
+// Reshape: x, shape (const int 1-D; -1 infers one dim; else y's desc) -> y; axis (0),
+//   num_axes (-1). Squeeze: x -> y, axis (list_int, [] = all 1-dims). Unsqueeze: x -> y,
+//   axes (list_int). ExpandDims: x, axis (const int scalar) -> y. Flatten: x -> y, axis (1).
+// Concat: concat_dim (const int scalar), x0..xN-1 -> y; N. ConcatV2: x0..xN-1, concat_dim
+//   (const) -> y. ConcatD, ConcatV2D: x0..xN-1 -> y; concat_dim (int), N.
+// Split: split_dim (const), x -> y0..yK-1; num_split. SplitD: x -> y0..; split_dim, num_split.
+//   SplitV: x, size_splits (const), split_dim (const) -> y0..; num_split.
+//   SplitVD: x -> y0..; size_splits (list_int, one -1 allowed), split_dim, num_split.
+// Slice: x, offsets (const), size (const; -1 = to the end) -> y. SliceD: attrs offsets, size.
+// StridedSliceD: x -> y; begin, end, strides (list_int), begin_mask, end_mask (0);
+//   ellipsis_mask, new_axis_mask, shrink_axis_mask must be 0.
+// Gather: x, indices (i32/i64) -> y (axis 0); batch_dims (0 only). GatherV2: x, indices,
+//   axis (const scalar) -> y. GatherV2D: x, indices -> y; attr axis. Negative indices wrap;
+//   out-of-range indices fail on the stream (Errc::task_failure).
+// Tile: x, multiples (const) -> y. TileD: attr multiples.
+// Expand / BroadcastTo: x, shape (const; else y's desc) -> y (numpy broadcast)
+// Pad / PadV3: x, paddings (const [rank,2] i32/i64) [, constant_values] -> y; PadV3 attr mode
+//   ("constant" only), paddings_contiguous (true: [begin.., end..] flattened pairs per dim).
+//   PadD: attr paddings (list_list_int).
+// ---------------------------------------------------------------------------------------------
+
+
 // Same numeric values as aclDataType (the API layer casts).
 enum class DType : int32_t {
   undefined = -1, f32 = 0, f16 = 1, i8 = 2, i32 = 3, u8 = 4, i16 = 6, u16 = 7, u32 = 8,
@@ -31,6 +125,10 @@ struct TensorDesc {
   DType dtype = DType::f32;
   std::vector<int64_t> dims;
   Format format = Format::nd;
+  // The tensor's bytes when known at prepare() time (an aclSetTensorConst input, a host-placed
+  // input, an ONNX initializer). Ops read "shape-like" inputs (axes, perm, shape, sizes) from
+  // here; empty = not known, then the op takes the attr form or the output descriptor.
+  std::vector<uint8_t> value;
   int64_t element_count() const;  // 1 for a scalar
   size_t byte_size() const;
 };
