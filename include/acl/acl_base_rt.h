@@ -43,11 +43,22 @@ extern "C" {
 #endif
 
 typedef void *aclrtStream;
+typedef void *aclmdlRITask;
 typedef void *aclrtEvent;
 typedef void *aclrtContext;
+typedef void *aclrtNotify;
+typedef void *aclrtCntNotify;
+typedef void *aclrtLabel;
+typedef void *aclrtLabelList;
+typedef void *aclrtMbuf;
 typedef int aclError;
 typedef uint16_t aclFloat16;
 typedef struct aclDataBuffer aclDataBuffer;
+typedef void *aclrtAllocatorDesc;
+typedef void *aclrtAllocator;
+typedef void *aclrtAllocatorBlock;
+typedef void *aclrtAllocatorAddr;
+typedef void *aclrtTaskGrp;
 
 static const int ACL_ERROR_NONE = 0;  /* success (legacy alias of ACL_SUCCESS; docs say it will be retired) */
 static const int ACL_SUCCESS = 0;  /* success */
@@ -121,7 +132,7 @@ static const int ACL_ERROR_RT_FAILURE = 500003;  /* runtime module error */
 static const int ACL_ERROR_DRV_FAILURE = 500004;  /* driver module error */
 static const int ACL_ERROR_PROFILING_FAILURE = 500005;  /* profiling module error */
 
-typedef enum aclDataType {
+typedef enum {
     ACL_DT_UNDEFINED = -1,
     ACL_FLOAT = 0,
     ACL_FLOAT16 = 1,
@@ -152,7 +163,7 @@ typedef enum aclDataType {
     ACL_FLOAT4_E1M2 = 41,
 } aclDataType;
 
-typedef enum aclFormat {
+typedef enum {
     ACL_FORMAT_UNDEFINED = -1,
     ACL_FORMAT_NCHW = 0,
     ACL_FORMAT_NHWC = 1,
@@ -175,34 +186,34 @@ typedef enum aclFormat {
     ACL_FORMAT_FRACTAL_NZ_C0_8 = 54,
 } aclFormat;
 
-typedef enum aclLogLevel {
+typedef enum {
     ACL_DEBUG = 0,
     ACL_INFO = 1,
     ACL_WARNING = 2,
     ACL_ERROR = 3,
 } aclLogLevel;
 
-typedef enum aclMemType {
+typedef enum {
     ACL_MEMTYPE_DEVICE = 0,
     ACL_MEMTYPE_HOST = 1,
     ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT = 2,
 } aclMemType;
 
-typedef enum aclSysParamOpt {
+typedef enum {
     ACL_OPT_DETERMINISTIC = 0,
     ACL_OPT_ENABLE_DEBUG_KERNEL = 1,
-    ACL_OPT_STRONG_CONSISTENCY ACL_DEPRECATED_MESSAGE("ACL_OPT_STRONG_CONSISTENCY is deprecated") = 2,
+    ACL_OPT_STRONG_CONSISTENCY ACL_DEPRECATED_MESSAGE("ACL_OPT_STRONG_CONSISTENCY is deprecated, use ACL_OPT_DETERMINISTIC with value 2 instead") = 2,
     ACL_OPT_ENABLE_KERNEL_EARLY_START = 3,
 } aclSysParamOpt;
 
-typedef enum aclCannAttr {
+typedef enum {
     ACL_CANN_ATTR_UNDEFINED = -1,
     ACL_CANN_ATTR_INF_NAN = 0,
     ACL_CANN_ATTR_BF16 = 1,
     ACL_CANN_ATTR_JIT_COMPILE = 2,
 } aclCannAttr;
 
-typedef enum aclDeviceInfo {
+typedef enum {
     ACL_DEVICE_INFO_UNDEFINED = -1,
     ACL_DEVICE_INFO_AI_CORE_NUM = 0,
     ACL_DEVICE_INFO_VECTOR_CORE_NUM = 1,
@@ -225,7 +236,7 @@ ACL_FUNC_VISIBILITY aclDataBuffer*aclCreateDataBuffer(void* data, size_t size);
 ACL_FUNC_VISIBILITY aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer);
 ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size);
 ACL_FUNC_VISIBILITY void*aclGetDataBufferAddr(const aclDataBuffer* dataBuffer);
-ACL_DEPRECATED_MESSAGE("aclGetDataBufferSize is deprecated") ACL_FUNC_VISIBILITY uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer);
+ACL_DEPRECATED_MESSAGE("aclGetDataBufferSize is deprecated, use aclGetDataBufferSizeV2 instead") ACL_FUNC_VISIBILITY uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer);
 ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer);
 ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 

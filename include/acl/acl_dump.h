@@ -16,7 +16,7 @@ extern "C" {
 #define ACL_OP_DUMP_OP_AICORE_ARGS 0x00000001U
 #define ACL_DUMP_MAX_SHAPE_NUM 25
 
-typedef enum acldumpType {
+typedef enum {
     AIC_ERR_BRIEF_DUMP = 1,
     AIC_ERR_NORM_DUMP = 2,
     AIC_ERR_DETAIL_DUMP = 3,
@@ -24,19 +24,19 @@ typedef enum acldumpType {
     OVERFLOW_DUMP = 5,
 } acldumpType;
 
-typedef enum acldumpTensorType {
+typedef enum {
     ACL_DUMP_TENSOR_INPUT = 0,
     ACL_DUMP_TENSOR_OUTPUT = 1,
     ACL_DUMP_TENSOR_WORKSPACE = 2,
 } acldumpTensorType;
 
-typedef enum acldumpTensorAddressType {
+typedef enum {
     ACL_DUMP_ADDR_PTR = 0,
     ACL_DUMP_ADDR_PTR_PTR = 1,
     ACL_DUMP_ADDR_RAW = 2,
 } acldumpTensorAddressType;
 
-typedef enum acldumpTensorPlacement {
+typedef enum {
     ACL_DUMP_PLACEMENT_DEVICE = 0,
     ACL_DUMP_PLACEMENT_HOST = 1,
     ACL_DUMP_PLACEMENT_END = 2,

@@ -44,7 +44,7 @@ typedef struct aclmdlExecConfigHandle aclmdlExecConfigHandle;
 typedef struct aclmdlBundleQueryInfo aclmdlBundleQueryInfo;
 typedef void *aclmdlModel;
 
-typedef enum aclAippInputFormat {
+typedef enum {
     ACL_YUV420SP_U8 = 1,
     ACL_XRGB8888_U8 = 2,
     ACL_RGB888_U8 = 3,
@@ -62,7 +62,7 @@ typedef enum aclAippInputFormat {
     ACL_AIPP_RESERVED = 0xffff,
 } aclAippInputFormat;
 
-typedef enum aclmdlConfigAttr {
+typedef enum {
     ACL_MDL_PRIORITY_INT32 = 0,
     ACL_MDL_LOAD_TYPE_SIZET = 1,
     ACL_MDL_PATH_PTR = 2,
@@ -96,11 +96,11 @@ typedef enum aclmdlConfigAttr {
     ACL_MDL_RESERVED = 0xffff,
 } aclmdlConfigAttr;
 
-typedef enum aclmdlAttr {
+typedef enum {
     ACL_MDL_ATTR_PRIORITY_INT32 = 0,
 } aclmdlAttr;
 
-typedef enum aclmdlExecConfigAttr {
+typedef enum {
     ACL_MDL_STREAM_SYNC_TIMEOUT = 0,
     ACL_MDL_EVENT_SYNC_TIMEOUT = 1,
     ACL_MDL_WORK_ADDR_PTR = 2,
@@ -113,7 +113,7 @@ typedef enum aclmdlExecConfigAttr {
     ACL_MDL_NPU_PERF_MODE = 9,
 } aclmdlExecConfigAttr;
 
-typedef enum aclmdlInputAippType {
+typedef enum {
     ACL_DATA_WITHOUT_AIPP = 0,
     ACL_DATA_WITH_STATIC_AIPP = 1,
     ACL_DATA_WITH_DYNAMIC_AIPP = 2,

@@ -19,7 +19,7 @@ typedef enum aclCompileType {
     ACL_COMPILE_UNREGISTERED = 1,
 } aclopCompileType;
 
-typedef enum aclCompileOpt {
+typedef enum {
     ACL_PRECISION_MODE = 0,
     ACL_AICORE_NUM = 1,
     ACL_AUTO_TUNE_MODE = 2,

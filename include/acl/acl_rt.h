@@ -96,13 +96,6 @@ extern "C" {
 #define ACL_PKG_VERSION_MAX_SIZE 128
 #define ACL_PKG_VERSION_PARTS_MAX_SIZE 64
 
-typedef void *aclrtNotify;
-typedef void *aclrtCntNotify;
-typedef void *aclrtLabel;
-typedef void *aclrtLabelList;
-typedef void *aclrtMbuf;
-typedef void *aclmdlRITask;
-typedef void *aclrtTaskGrp;
 typedef void *aclrtDrvMemHandle;
 typedef void *aclrtBinary;
 typedef void *aclrtBinHandle;
@@ -115,46 +108,46 @@ typedef struct tagRtGroupInfo aclrtGroupInfo;
 typedef struct rtExceptionInfo aclrtExceptionInfo;
 typedef struct aclrtUtilizationExtendInfo aclrtUtilizationExtendInfo;
 
-typedef enum aclrtRunMode {
+typedef enum {
     ACL_DEVICE = 0,
     ACL_HOST = 1,
 } aclrtRunMode;
 
-typedef enum aclrtTsId {
+typedef enum {
     ACL_TS_ID_AICORE = 0,
     ACL_TS_ID_AIVECTOR = 1,
     ACL_TS_ID_RESERVED = 2,
 } aclrtTsId;
 
-typedef enum aclrtEventStatus {
+typedef enum {
     ACL_EVENT_STATUS_COMPLETE = 0,
     ACL_EVENT_STATUS_NOT_READY = 1,
     ACL_EVENT_STATUS_RESERVED = 2,
 } aclrtEventStatus;
 
-typedef enum aclrtEventRecordedStatus {
+typedef enum {
     ACL_EVENT_RECORDED_STATUS_NOT_READY = 0,
     ACL_EVENT_RECORDED_STATUS_COMPLETE = 1,
 } aclrtEventRecordedStatus;
 
-typedef enum aclrtEventWaitStatus {
+typedef enum {
     ACL_EVENT_WAIT_STATUS_COMPLETE = 0,
     ACL_EVENT_WAIT_STATUS_NOT_READY = 1,
     ACL_EVENT_WAIT_STATUS_RESERVED = 0xffff,
 } aclrtEventWaitStatus;
 
-typedef enum aclrtStreamStatus {
+typedef enum {
     ACL_STREAM_STATUS_COMPLETE = 0,
     ACL_STREAM_STATUS_NOT_READY = 1,
     ACL_STREAM_STATUS_RESERVED = 0xffff,
 } aclrtStreamStatus;
 
-typedef enum aclrtCallbackBlockType {
+typedef enum {
     ACL_CALLBACK_NO_BLOCK = 0,
     ACL_CALLBACK_BLOCK = 1,
 } aclrtCallbackBlockType;
 
-typedef enum aclrtMemcpyKind {
+typedef enum {
     ACL_MEMCPY_HOST_TO_HOST = 0,
     ACL_MEMCPY_HOST_TO_DEVICE = 1,
     ACL_MEMCPY_DEVICE_TO_HOST = 2,
@@ -165,7 +158,7 @@ typedef enum aclrtMemcpyKind {
     ACL_MEMCPY_INTER_DEVICE_TO_DEVICE = 7,
 } aclrtMemcpyKind;
 
-typedef enum aclrtMemManagedAdviseType {
+typedef enum {
     ACL_MEM_ADVISE_SET_READ_MOSTLY = 0,
     ACL_MEM_ADVISE_UNSET_READ_MOSTLY = 1,
     ACL_MEM_ADVISE_SET_PREFERRED_LOCATION = 2,
@@ -174,7 +167,7 @@ typedef enum aclrtMemManagedAdviseType {
     ACL_MEM_ADVISE_UNSET_ACCESSED_BY = 5,
 } aclrtMemManagedAdviseType;
 
-typedef enum aclrtMemManagedLocationType {
+typedef enum {
     ACL_MEM_LOCATIONTYPE_INVALID = 0,
     ACL_MEM_LOCATIONTYPE_DEVICE = 1,
     ACL_MEM_LOCATIONTYPE_HOST = 2,
@@ -182,7 +175,7 @@ typedef enum aclrtMemManagedLocationType {
     ACL_MEM_LOCATIONTYPE_HOST_NUMA_CURRENT = 4,
 } aclrtMemManagedLocationType;
 
-typedef enum aclrtMemMallocPolicy {
+typedef enum {
     ACL_MEM_MALLOC_HUGE_FIRST = 0,
     ACL_MEM_MALLOC_HUGE_ONLY = 1,
     ACL_MEM_MALLOC_NORMAL_ONLY = 2,
@@ -196,20 +189,20 @@ typedef enum aclrtMemMallocPolicy {
     ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000,
 } aclrtMemMallocPolicy;
 
-typedef enum aclrtHostRegisterType {
+typedef enum {
     ACL_HOST_REGISTER_MAPPED = 0,
     ACL_HOST_REGISTER_IOMEMORY = 4,
     ACL_HOST_REGISTER_READONLY = 8,
 } aclrtHostRegisterType;
 
-typedef enum aclrtMallocAttrType {
+typedef enum {
     ACL_RT_MEM_ATTR_RSV = 0,
     ACL_RT_MEM_ATTR_MODULE_ID = 1,
     ACL_RT_MEM_ATTR_DEVICE_ID = 2,
     ACL_RT_MEM_ATTR_VA_FLAG = 3,
 } aclrtMallocAttrType;
 
-typedef enum aclrtMemAttr {
+typedef enum {
     ACL_DDR_MEM = 0,
     ACL_HBM_MEM = 1,
     ACL_DDR_MEM_HUGE = 2,
@@ -243,11 +236,11 @@ enum aclrtMemType {
     P2P_DDR_TYPE = 3,
 };
 
-typedef enum aclrtIpcMemAttrType {
+typedef enum {
     ACL_RT_IPC_MEM_ATTR_ACCESS_LINK = 0,
 } aclrtIpcMemAttrType;
 
-typedef enum aclrtGroupAttr {
+typedef enum {
     ACL_GROUP_AICORE_INT = 0,
     ACL_GROUP_AIV_INT = 1,
     ACL_GROUP_AIC_INT = 2,
@@ -256,20 +249,20 @@ typedef enum aclrtGroupAttr {
     ACL_GROUP_GROUPID_INT = 5,
 } aclrtGroupAttr;
 
-typedef enum aclrtFloatOverflowMode {
+typedef enum {
     ACL_RT_OVERFLOW_MODE_SATURATION = 0,
     ACL_RT_OVERFLOW_MODE_INFNAN = 1,
     ACL_RT_OVERFLOW_MODE_UNDEF = 2,
 } aclrtFloatOverflowMode;
 
-typedef enum aclrtStreamConfigAttr {
+typedef enum {
     ACL_RT_STREAM_WORK_ADDR_PTR = 0,
     ACL_RT_STREAM_WORK_SIZE = 1,
     ACL_RT_STREAM_FLAG = 2,
     ACL_RT_STREAM_PRIORITY = 3,
 } aclrtStreamConfigAttr;
 
-typedef enum aclrtMemLocationType {
+typedef enum {
     ACL_MEM_LOCATION_TYPE_HOST = 0,
     ACL_MEM_LOCATION_TYPE_DEVICE = 1,
     ACL_MEM_LOCATION_TYPE_UNREGISTERED = 2,
@@ -277,7 +270,7 @@ typedef enum aclrtMemLocationType {
     ACL_MEM_LOCATION_TYPE_HOST_NUMA = 4,
 } aclrtMemLocationType;
 
-typedef enum aclrtMemManagedRangeAttribute {
+typedef enum {
     ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY = 1,
     ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION = 2,
     ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY = 3,
@@ -288,45 +281,45 @@ typedef enum aclrtMemManagedRangeAttribute {
     ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID = 8,
 } aclrtMemManagedRangeAttribute;
 
-typedef enum aclrtMemAllocationType {
+typedef enum {
     ACL_MEM_ALLOCATION_TYPE_PINNED = 0,
 } aclrtMemAllocationType;
 
-typedef enum aclrtMemHandleType {
+typedef enum {
     ACL_MEM_HANDLE_TYPE_NONE = 0,
     ACL_MEM_HANDLE_TYPE_POSIX = 2,
 } aclrtMemHandleType;
 
-typedef enum aclrtMemSharedHandleType {
+typedef enum {
     ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT = 1,
     ACL_MEM_SHARE_HANDLE_TYPE_FABRIC = 2,
 } aclrtMemSharedHandleType;
 
-typedef enum aclrtMemGranularityOptions {
+typedef enum {
     ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM = 0,
     ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED = 1,
     ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF = 0xffff,
 } aclrtMemGranularityOptions;
 
-typedef enum aclrtDeviceStatus {
+typedef enum {
     ACL_RT_DEVICE_STATUS_NORMAL = 0,
     ACL_RT_DEVICE_STATUS_ABNORMAL = 1,
     ACL_RT_DEVICE_STATUS_END = 0xffff,
 } aclrtDeviceStatus;
 
-typedef enum aclmdlRICaptureMode {
+typedef enum {
     ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0,
     ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL = 1,
     ACL_MODEL_RI_CAPTURE_MODE_RELAXED = 2,
 } aclmdlRICaptureMode;
 
-typedef enum aclmdlRICaptureStatus {
+typedef enum {
     ACL_MODEL_RI_CAPTURE_STATUS_NONE = 0,
     ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE = 1,
     ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED = 2,
 } aclmdlRICaptureStatus;
 
-typedef enum aclrtErrorType {
+typedef enum {
     ACL_RT_NO_ERROR = 0,
     ACL_RT_ERROR_MEMORY = 1,
     ACL_RT_ERROR_L2 = 2,
@@ -336,38 +329,38 @@ typedef enum aclrtErrorType {
     ACL_RT_ERROR_OTHERS = 0xffff,
 } aclrtErrorType;
 
-typedef enum aclrtAicoreErrorType {
+typedef enum {
     ACL_RT_AICORE_ERROR_UNKNOWN = 0,
     ACL_RT_AICORE_ERROR_SW = 1,
     ACL_RT_AICORE_ERROR_HW_LOCAL = 2,
 } aclrtAicoreErrorType;
 
-typedef enum aclrtCmoType {
+typedef enum {
     ACL_RT_CMO_TYPE_PREFETCH = 0,
     ACL_RT_CMO_TYPE_WRITEBACK = 1,
     ACL_RT_CMO_TYPE_INVALID = 2,
     ACL_RT_CMO_TYPE_FLUSH = 3,
 } aclrtCmoType;
 
-typedef enum aclrtLastErrLevel {
+typedef enum {
     ACL_RT_THREAD_LEVEL = 0,
 } aclrtLastErrLevel;
 
-typedef enum aclrtBinaryLoadOptionType {
+typedef enum {
     ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD = 1,
     ACL_RT_BINARY_LOAD_OPT_LAZY_MAGIC = 2,
     ACL_RT_BINARY_LOAD_OPT_MAGIC = 2,
     ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE = 3,
 } aclrtBinaryLoadOptionType;
 
-typedef enum aclrtEngineType {
+typedef enum {
     ACL_RT_ENGINE_TYPE_AIC = 0,
     ACL_RT_ENGINE_TYPE_AIV = 1,
 } aclrtEngineType;
 
-typedef enum aclrtLaunchKernelAttrId {
+typedef enum {
     ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE = 1,
-    ACL_RT_LAUNCH_KERNEL_ATTR_LOCAL_MEMORY_SIZE ACL_DEPRECATED_MESSAGE("ACL_RT_LAUNCH_KERNEL_ATTR_LOCAL_MEMORY_SIZE is deprecated") = 2,
+    ACL_RT_LAUNCH_KERNEL_ATTR_LOCAL_MEMORY_SIZE ACL_DEPRECATED_MESSAGE("ACL_RT_LAUNCH_KERNEL_ATTR_LOCAL_MEMORY_SIZE is deprecated, use ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE instead") = 2,
     ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE = 2,
     ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE = 3,
     ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET = 4,
@@ -378,7 +371,7 @@ typedef enum aclrtLaunchKernelAttrId {
     ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING = 9,
 } aclrtLaunchKernelAttrId;
 
-typedef enum aclrtStreamAttr {
+typedef enum {
     ACL_STREAM_ATTR_FAILURE_MODE = 1,
     ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK = 2,
     ACL_STREAM_ATTR_USER_CUSTOM_TAG = 3,
@@ -386,7 +379,7 @@ typedef enum aclrtStreamAttr {
     ACL_STREAM_ATTR_PRIORITY = 5,
 } aclrtStreamAttr;
 
-typedef enum aclmdlRITaskType {
+typedef enum {
     ACL_MODEL_RI_TASK_DEFAULT = 0,
     ACL_MODEL_RI_TASK_KERNEL = 1,
     ACL_MODEL_RI_TASK_EVENT_RECORD = 2,
@@ -396,14 +389,14 @@ typedef enum aclmdlRITaskType {
     ACL_MODEL_RI_TASK_VALUE_WAIT = 6,
 } aclmdlRITaskType;
 
-typedef enum aclrtDevAttr {
+typedef enum {
     ACL_DEV_ATTR_AICPU_CORE_NUM = 1,
     ACL_DEV_ATTR_AICORE_CORE_NUM = 101,
     ACL_DEV_ATTR_CUBE_CORE_NUM = 102,
     ACL_DEV_ATTR_VECTOR_CORE_NUM = 201,
     ACL_DEV_ATTR_WARP_SIZE = 202,
     ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE = 203,
-    ACL_DEV_ATTR_LOCAL_MEM_PER_VECTOR_CORE ACL_DEPRECATED_MESSAGE("ACL_DEV_ATTR_LOCAL_MEM_PER_VECTOR_CORE is deprecated") = 204,
+    ACL_DEV_ATTR_LOCAL_MEM_PER_VECTOR_CORE ACL_DEPRECATED_MESSAGE("ACL_DEV_ATTR_LOCAL_MEM_PER_VECTOR_CORE is deprecated, use ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE instead") = 204,
     ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE = 204,
     ACL_DEV_ATTR_MAX_GRID_DIM_X = 205,
     ACL_DEV_ATTR_MAX_GRID_DIM_Y = 206,
@@ -429,24 +422,24 @@ typedef enum aclrtDevAttr {
     ACL_DEV_ATTR_NPU_ARCH = 601,
 } aclrtDevAttr;
 
-typedef enum aclrtDevFeatureType {
+typedef enum {
     ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV = 1,
     ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV = 21,
 } aclrtDevFeatureType;
 
-typedef enum aclrtReduceKind {
+typedef enum {
     ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM = 10,
     ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX = 11,
     ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN = 12,
     ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL = 13,
 } aclrtReduceKind;
 
-typedef enum aclrtDevResLimitType {
+typedef enum {
     ACL_RT_DEV_RES_CUBE_CORE = 0,
     ACL_RT_DEV_RES_VECTOR_CORE = 1,
 } aclrtDevResLimitType;
 
-typedef enum aclrtCondition {
+typedef enum {
     ACL_RT_EQUAL = 0,
     ACL_RT_NOT_EQUAL = 1,
     ACL_RT_GREATER = 2,
@@ -455,36 +448,36 @@ typedef enum aclrtCondition {
     ACL_RT_LESS_OR_EQUAL = 5,
 } aclrtCondition;
 
-typedef enum aclrtCompareDataType {
+typedef enum {
     ACL_RT_SWITCH_INT32 = 0,
     ACL_RT_SWITCH_INT64 = 1,
 } aclrtCompareDataType;
 
-typedef enum aclrtRandomNumFuncType {
+typedef enum {
     ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK = 0,
     ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS = 1,
     ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS = 2,
     ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS = 3,
 } aclrtRandomNumFuncType;
 
-typedef enum aclrtDeviceTaskAbortStage {
+typedef enum {
     ACL_RT_DEVICE_TASK_ABORT_PRE = 0,
     ACL_RT_DEVICE_TASK_ABORT_POST = 1,
 } aclrtDeviceTaskAbortStage;
 
-typedef enum aclrtUpdateTaskAttrId {
+typedef enum {
     ACL_RT_UPDATE_RANDOM_TASK = 1,
     ACL_RT_UPDATE_AIC_AIV_TASK = 2,
 } aclrtUpdateTaskAttrId;
 
-typedef enum aclrtDeviceState {
+typedef enum {
     ACL_RT_DEVICE_STATE_SET_PRE = 0,
     ACL_RT_DEVICE_STATE_SET_POST = 1,
     ACL_RT_DEVICE_STATE_RESET_PRE = 2,
     ACL_RT_DEVICE_STATE_RESET_POST = 3,
 } aclrtDeviceState;
 
-typedef enum aclrtSnapShotStage {
+typedef enum {
     ACL_RT_SNAPSHOT_LOCK_PRE = 0,
     ACL_RT_SNAPSHOT_BACKUP_PRE = 1,
     ACL_RT_SNAPSHOT_BACKUP_POST = 2,
@@ -493,18 +486,18 @@ typedef enum aclrtSnapShotStage {
     ACL_RT_SNAPSHOT_UNLOCK_POST = 5,
 } aclrtSnapShotStage;
 
-typedef enum aclrtStreamState {
+typedef enum {
     ACL_RT_STREAM_STATE_CREATE_POST = 1,
     ACL_RT_STREAM_STATE_DESTROY_PRE = 2,
 } aclrtStreamState;
 
-typedef enum aclrtFuncAttribute {
+typedef enum {
     ACL_FUNC_ATTR_KERNEL_TYPE = 1,
     ACL_FUNC_ATTR_KERNEL_RATIO = 2,
     ACL_FUNC_ATTR_KERNEL_SCHED_MODE = 3,
 } aclrtFuncAttribute;
 
-typedef enum aclrtKernelType {
+typedef enum {
     ACL_KERNEL_TYPE_AICORE = 0,
     ACL_KERNEL_TYPE_CUBE = 1,
     ACL_KERNEL_TYPE_VECTOR = 2,
@@ -512,14 +505,14 @@ typedef enum aclrtKernelType {
     ACL_KERNEL_TYPE_AICPU = 100,
 } aclrtKernelType;
 
-typedef enum aclrtCntNotifyRecordMode {
+typedef enum {
     ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE = 0,
     ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE = 1,
     ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE = 2,
     ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE = 4,
 } aclrtCntNotifyRecordMode;
 
-typedef enum aclrtCntNotifyWaitMode {
+typedef enum {
     ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE = 0,
     ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE = 1,
     ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE = 2,
@@ -527,13 +520,13 @@ typedef enum aclrtCntNotifyWaitMode {
     ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE = 4,
 } aclrtCntNotifyWaitMode;
 
-typedef enum aclrtMemAccessFlags {
+typedef enum {
     ACL_RT_MEM_ACCESS_FLAGS_NONE = 0,
     ACL_RT_MEM_ACCESS_FLAGS_READ = 1,
     ACL_RT_MEM_ACCESS_FLAGS_READWRITE = 3,
 } aclrtMemAccessFlags;
 
-typedef enum aclCANNPackageName {
+typedef enum {
     ACL_PKG_NAME_CANN = 0,
     ACL_PKG_NAME_RUNTIME = 1,
     ACL_PKG_NAME_COMPILER = 2,
@@ -544,7 +537,7 @@ typedef enum aclCANNPackageName {
     ACL_PKG_NAME_DRIVER = 7,
 } aclCANNPackageName;
 
-typedef enum aclrtHacType {
+typedef enum {
     ACL_RT_HAC_TYPE_STARS = 0,
     ACL_RT_HAC_TYPE_AICPU = 1,
     ACL_RT_HAC_TYPE_AIC = 2,
@@ -557,19 +550,19 @@ typedef enum aclrtHacType {
     ACL_RT_HAC_TYPE_CCU = 9,
 } aclrtHacType;
 
-typedef enum aclrtHostMemMapCapability {
+typedef enum {
     ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED = 0,
     ACL_RT_HOST_MEM_MAP_SUPPORTED = 1,
 } aclrtHostMemMapCapability;
 
-typedef enum aclrtMemLinkType {
+typedef enum {
     ACL_RT_MEM_ACCESS_LINK_SIO = 0,
     ACL_RT_MEM_ACCESS_LINK_HCCS = 1,
     ACL_RT_MEM_ACCESS_UB_ONE_PORT_PATH = 2,
     ACL_RT_MEM_ACCESS_UB_MULTI_PORT_PATH = 3,
 } aclrtMemLinkType;
 
-typedef enum aclrtAtomicOperationCapability {
+typedef enum {
     ACL_RT_ATOMIC_CAPABILITY_SIGNED = 1,
     ACL_RT_ATOMIC_CAPABILITY_UNSIGNED = 2,
     ACL_RT_ATOMIC_CAPABILITY_REDUCATION = 4,
@@ -582,7 +575,7 @@ typedef enum aclrtAtomicOperationCapability {
     ACL_RT_ATOMIC_CAPABILITY_VECTOR32X4 = 0x100,
 } aclrtAtomicOperationCapability;
 
-typedef enum aclrtAtomicOperation {
+typedef enum {
     ACL_RT_ATOMIC_OPERATION_INTEGER_ADD = 0,
     ACL_RT_ATOMIC_OPERATION_INTEGER_MIN = 1,
     ACL_RT_ATOMIC_OPERATION_INTEGER_MAX = 2,
@@ -606,17 +599,17 @@ typedef enum aclrtAtomicOperation {
     ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_EXCH = 44,
 } aclrtAtomicOperation;
 
-typedef enum aclmdlRICondHandleFlag {
+typedef enum {
     ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT = 1,
 } aclmdlRICondHandleFlag;
 
-typedef enum aclmdlRICondTaskType {
+typedef enum {
     ACL_MODEL_RI_COND_TYPE_IF = 0,
     ACL_MODEL_RI_COND_TYPE_WHILE = 1,
     ACL_MODEL_RI_COND_TYPE_SWITCH = 2,
 } aclmdlRICondTaskType;
 
-typedef enum aclrtDeviceLimit {
+typedef enum {
     ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE = 0,
     ACL_RT_DEV_LIMIT_SIMT_DVG_WARP_STACK_SIZE = 1,
     ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE = 2,
@@ -624,7 +617,7 @@ typedef enum aclrtDeviceLimit {
     ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE = 4,
 } aclrtDeviceLimit;
 
-typedef enum aclRegisterCallbackType {
+typedef enum {
     ACL_REG_TYPE_ACL_MODEL = 0,
     ACL_REG_TYPE_ACL_OP_EXECUTOR = 1,
     ACL_REG_TYPE_ACL_OP_CBLAS = 2,
@@ -636,7 +629,7 @@ typedef enum aclRegisterCallbackType {
     ACL_REG_TYPE_OTHER = 0xffff,
 } aclRegisterCallbackType;
 
-typedef enum aclrtProcessState {
+typedef enum {
     ACL_RT_PROCESS_STATE_RUNNING = 0,
     ACL_RT_PROCESS_STATE_LOCKED = 1,
 } aclrtProcessState;
@@ -1022,7 +1015,7 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char* configPath);
 ACL_FUNC_VISIBILITY aclError aclFinalize();
 ACL_FUNC_VISIBILITY aclError aclFinalizeReference(uint64_t* refCount);
 ACL_FUNC_VISIBILITY const char*aclGetRecentErrMsg();
-ACL_DEPRECATED_MESSAGE("aclsysGetCANNVersion is deprecated") ACL_FUNC_VISIBILITY aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion* version);
+ACL_DEPRECATED_MESSAGE("aclsysGetCANNVersion is deprecated, use aclsysGetVersionStr and aclsysGetVersionNum instead") ACL_FUNC_VISIBILITY aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion* version);
 ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char* pkgName, char* versionStr);
 ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum);
 ACL_DEPRECATED_MESSAGE("aclrtGetVersion is deprecated") ACL_FUNC_VISIBILITY aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion);
@@ -1128,7 +1121,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
 ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag);
 ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream);
-ACL_DEPRECATED_MESSAGE("aclrtQueryEvent is deprecated") ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status);
+ACL_DEPRECATED_MESSAGE("aclrtQueryEvent is deprecated, use aclrtQueryEventStatus instead") ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status);
 ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status);
 ACL_FUNC_VISIBILITY aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);

@@ -11,11 +11,6 @@
 extern "C" {
 #endif
 
-typedef void *aclrtAllocatorDesc;
-typedef void *aclrtAllocator;
-typedef void *aclrtAllocatorBlock;
-typedef void *aclrtAllocatorAddr;
-
 typedef void* (*aclrtAllocatorAllocFunc)(aclrtAllocator allocator, size_t size);
 typedef void (*aclrtAllocatorFreeFunc)(aclrtAllocator allocator, aclrtAllocatorBlock block);
 typedef void* (*aclrtAllocatorAllocAdviseFunc)(aclrtAllocator allocator, size_t size, aclrtAllocatorAddr addr);
