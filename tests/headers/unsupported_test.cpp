@@ -1,0 +1,28 @@
+// A function openacl declares but does not implement still links (weak definition from
+// src/api/unsupported.cpp), fails with ACL_ERROR_API_NOT_SUPPORT and says why in
+// aclGetRecentErrMsg. aclrtSnapShotProcessLock (process snapshots of a real NPU driver) has no
+// counterpart in openacl, so it stays unsupported.
+#include "acl/acl.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+TEST(Unsupported, FailsWithApiNotSupportAndNamesTheFunction)
+{
+    EXPECT_EQ(aclrtSnapShotProcessLock(0, nullptr), ACL_ERROR_API_NOT_SUPPORT);
+    const char *msg = aclGetRecentErrMsg();
+    ASSERT_NE(msg, nullptr);
+    EXPECT_NE(std::string(msg).find("aclrtSnapShotProcessLock"), std::string::npos) << msg;
+    EXPECT_NE(std::string(msg).find("not supported"), std::string::npos) << msg;
+}
+
+TEST(Unsupported, NonErrorReturnsAreEmpty)
+{
+    EXPECT_EQ(aclrtCreateBinary(nullptr, 0), nullptr);
+    EXPECT_EQ(aclrtGetStreamIdFromExceptionInfo(nullptr), 0u);
+}
+
+}  // namespace
