@@ -131,6 +131,7 @@ static const int ACL_ERROR_GE_FAILURE = 500002;  /* graph-engine (GE) module err
 static const int ACL_ERROR_RT_FAILURE = 500003;  /* runtime module error */
 static const int ACL_ERROR_DRV_FAILURE = 500004;  /* driver module error */
 static const int ACL_ERROR_PROFILING_FAILURE = 500005;  /* profiling module error */
+static const int ACL_ERROR_INVALID_EXCEPTION_INFO = -1;  /* exception info handle invalid (aclrtGetArgsFromExceptionInfo) */
 
 typedef enum {
     ACL_DT_UNDEFINED = -1,

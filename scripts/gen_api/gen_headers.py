@@ -248,7 +248,11 @@ typedef void *aclmdlModel;
 # header -> (system includes, local includes, hand-kept parts by position)
 LAYOUT = {
     "acl_base_rt.h": dict(pre=BASE_RT_PREAMBLE, incl=[], handles=BASE_RT_TYPES,
-                          errors=("acl_errors", "int"), tail_macros=APP_LOG),
+                          errors=("acl_errors", "int"), tail_macros=APP_LOG,
+                          # not in the reference tables; declared by newer upstream acl_base_rt.h
+                          extra_errors=[{"name": "ACL_ERROR_INVALID_EXCEPTION_INFO", "value": -1,
+                                         "meaning": "exception info handle invalid "
+                                                    "(aclrtGetArgsFromExceptionInfo)"}]),
     "acl_base_mdl.h": dict(incl=["acl_base_rt.h"], handles="typedef struct aclTensorDesc aclTensorDesc;\n"),
     "acl_rt_allocator.h": dict(incl=["acl_base.h"]),
     "acl_rt.h": dict(sys=["stdint.h", "stddef.h", "stdbool.h"], incl=["acl_base.h", "acl_rt_allocator.h"],
@@ -278,7 +282,7 @@ def gen_api_header(api, header):
         out.append(lay["handles"])
     if lay.get("errors"):
         key, form = lay["errors"]
-        out.extend(error_codes(api[key], form))
+        out.extend(error_codes(api[key] + lay.get("extra_errors", []), form))
         out.append("")
     emit_enums(api, header, out)
     emit_structs(api, header, out)
