@@ -1,0 +1,235 @@
+// acl.mdl: model loading, description, datasets and execution (acl_mdl.h).
+// Dimension records come back as pyACL's dicts: {"name": str, "dimCount": int, "dims": [...]}.
+#include "common.h"
+
+#include <acl/acl.h>
+
+#include <cstring>
+
+namespace openacl::py_acl {
+
+namespace {
+
+aclmdlDesc *desc_of(Ptr p) { return to_ptr<aclmdlDesc>(p); }
+aclmdlDataset *dataset_of(Ptr p) { return to_ptr<aclmdlDataset>(p); }
+
+py::dict dims_to_dict(const aclmdlIODims &d) {
+  size_t n = d.dimCount < ACL_MAX_DIM_CNT ? d.dimCount : ACL_MAX_DIM_CNT;
+  py::dict out;
+  out["name"] = std::string(d.name, strnlen(d.name, sizeof d.name));
+  out["dimCount"] = d.dimCount;
+  out["dims"] = std::vector<int64_t>(d.dims, d.dims + n);
+  return out;
+}
+
+aclmdlIODims dims_from_dict(const py::dict &in) {
+  aclmdlIODims d{};
+  if (in.contains("name")) {
+    auto name = in["name"].cast<std::string>();
+    std::strncpy(d.name, name.c_str(), sizeof d.name - 1);
+  }
+  auto dims = in["dims"].cast<std::vector<int64_t>>();
+  size_t n = in.contains("dimCount") ? in["dimCount"].cast<size_t>() : dims.size();
+  if (n > dims.size() || n > ACL_MAX_DIM_CNT) throw py::value_error("dimCount exceeds the dims given");
+  d.dimCount = n;
+  std::copy(dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(n), d.dims);
+  return d;
+}
+
+using DimsFn = aclError (*)(const aclmdlDesc *, size_t, aclmdlIODims *);
+
+auto dims_getter(DimsFn fn) {
+  return [fn](Ptr desc, size_t index) {
+    aclmdlIODims d{};
+    aclError ret = fn(desc_of(desc), index, &d);
+    py::object out = ret == ACL_SUCCESS ? py::object(dims_to_dict(d)) : py::object(py::dict());
+    return std::make_tuple(out, ret);
+  };
+}
+
+void register_desc(py::module_ &mdl) {
+  mdl.def("create_desc", [] { return to_int(aclmdlCreateDesc()); });
+  mdl.def("destroy_desc", [](Ptr desc) { return aclmdlDestroyDesc(desc_of(desc)); });
+  mdl.def("get_desc", [](Ptr desc, uint32_t model_id) { return aclmdlGetDesc(desc_of(desc), model_id); });
+  mdl.def("get_desc_from_file", [](Ptr desc, std::string path) {
+    return aclmdlGetDescFromFile(desc_of(desc), path.c_str());
+  }, nogil());
+  mdl.def("get_desc_from_mem", [](Ptr desc, Ptr model, size_t size) {
+    return aclmdlGetDescFromMem(desc_of(desc), to_ptr(model), size);
+  }, nogil());
+  mdl.def("get_num_inputs", [](Ptr desc) { return aclmdlGetNumInputs(desc_of(desc)); });
+  mdl.def("get_num_outputs", [](Ptr desc) { return aclmdlGetNumOutputs(desc_of(desc)); });
+  mdl.def("get_input_size_by_index", [](Ptr desc, size_t i) { return aclmdlGetInputSizeByIndex(desc_of(desc), i); });
+  mdl.def("get_output_size_by_index", [](Ptr desc, size_t i) { return aclmdlGetOutputSizeByIndex(desc_of(desc), i); });
+  mdl.def("get_input_name_by_index", [](Ptr desc, size_t i) {
+    return str_or_none(aclmdlGetInputNameByIndex(desc_of(desc), i));
+  });
+  mdl.def("get_output_name_by_index", [](Ptr desc, size_t i) {
+    return str_or_none(aclmdlGetOutputNameByIndex(desc_of(desc), i));
+  });
+  mdl.def("get_input_format", [](Ptr desc, size_t i) {
+    return static_cast<int>(aclmdlGetInputFormat(desc_of(desc), i));
+  });
+  mdl.def("get_output_format", [](Ptr desc, size_t i) {
+    return static_cast<int>(aclmdlGetOutputFormat(desc_of(desc), i));
+  });
+  mdl.def("get_input_data_type", [](Ptr desc, size_t i) {
+    return static_cast<int>(aclmdlGetInputDataType(desc_of(desc), i));
+  });
+  mdl.def("get_output_data_type", [](Ptr desc, size_t i) {
+    return static_cast<int>(aclmdlGetOutputDataType(desc_of(desc), i));
+  });
+  mdl.def("get_input_index_by_name", [](Ptr desc, std::string name) {
+    size_t index = 0;
+    aclError ret = aclmdlGetInputIndexByName(desc_of(desc), name.c_str(), &index);
+    return std::make_tuple(index, ret);
+  });
+  mdl.def("get_output_index_by_name", [](Ptr desc, std::string name) {
+    size_t index = 0;
+    aclError ret = aclmdlGetOutputIndexByName(desc_of(desc), name.c_str(), &index);
+    return std::make_tuple(index, ret);
+  });
+  mdl.def("get_input_dims", dims_getter(aclmdlGetInputDims));
+  mdl.def("get_input_dims_v2", dims_getter(aclmdlGetInputDimsV2));
+  mdl.def("get_output_dims", dims_getter(aclmdlGetOutputDims));
+  mdl.def("get_cur_output_dims", dims_getter(aclmdlGetCurOutputDims));
+  mdl.def("get_dynamic_batch", [](Ptr desc) {
+    aclmdlBatch b{};
+    aclError ret = aclmdlGetDynamicBatch(desc_of(desc), &b);
+    py::dict out;
+    if (ret == ACL_SUCCESS) {
+      size_t n = b.batchCount < ACL_MAX_BATCH_NUM ? b.batchCount : ACL_MAX_BATCH_NUM;
+      out["batchCount"] = b.batchCount;
+      out["batch"] = std::vector<uint64_t>(b.batch, b.batch + n);
+    }
+    return std::make_tuple(out, ret);
+  });
+  mdl.def("get_dynamic_hw", [](Ptr desc, size_t index) {
+    aclmdlHW hw{};
+    aclError ret = aclmdlGetDynamicHW(desc_of(desc), index, &hw);
+    py::dict out;
+    if (ret == ACL_SUCCESS) {
+      size_t n = hw.hwCount < ACL_MAX_HW_NUM ? hw.hwCount : ACL_MAX_HW_NUM;
+      py::list pairs;
+      for (size_t i = 0; i < n; ++i) pairs.append(std::vector<uint64_t>{hw.hw[i][0], hw.hw[i][1]});
+      out["hwCount"] = hw.hwCount;
+      out["hw"] = pairs;
+    }
+    return std::make_tuple(out, ret);
+  });
+  mdl.def("get_input_dynamic_gear_count", [](Ptr desc, size_t index) {
+    size_t count = 0;
+    aclError ret = aclmdlGetInputDynamicGearCount(desc_of(desc), index, &count);
+    return std::make_tuple(count, ret);
+  });
+  mdl.def("get_input_dynamic_dims", [](Ptr desc, size_t index, size_t gear_count) {
+    std::vector<aclmdlIODims> dims(gear_count);
+    aclError ret = aclmdlGetInputDynamicDims(desc_of(desc), index, dims.data(), gear_count);
+    py::list out;
+    if (ret == ACL_SUCCESS)
+      for (const auto &d : dims) out.append(dims_to_dict(d));
+    return std::make_tuple(out, ret);
+  });
+  mdl.def("get_op_attr", [](Ptr desc, std::string op_name, std::string attr) {
+    return str_or_none(aclmdlGetOpAttr(desc_of(desc), op_name.c_str(), attr.c_str()));
+  });
+  mdl.def("get_tensor_real_name", [](Ptr desc, std::string name) {
+    return str_or_none(aclmdlGetTensorRealName(desc_of(desc), name.c_str()));
+  });
+}
+
+void register_dataset(py::module_ &mdl) {
+  mdl.def("create_dataset", [] { return to_int(aclmdlCreateDataset()); });
+  mdl.def("destroy_dataset", [](Ptr ds) { return aclmdlDestroyDataset(dataset_of(ds)); });
+  mdl.def("add_dataset_buffer", [](Ptr ds, Ptr buf) {
+    aclError ret = aclmdlAddDatasetBuffer(dataset_of(ds), to_ptr<aclDataBuffer>(buf));
+    return std::make_tuple(ds, ret);
+  });
+  mdl.def("get_dataset_num_buffers", [](Ptr ds) { return aclmdlGetDatasetNumBuffers(dataset_of(ds)); });
+  mdl.def("get_dataset_buffer", [](Ptr ds, size_t i) { return to_int(aclmdlGetDatasetBuffer(dataset_of(ds), i)); });
+  mdl.def("set_dataset_tensor_desc", [](Ptr ds, Ptr desc, size_t i) {
+    return aclmdlSetDatasetTensorDesc(dataset_of(ds), to_ptr<aclTensorDesc>(desc), i);
+  });
+  mdl.def("get_dataset_tensor_desc", [](Ptr ds, size_t i) {
+    return to_int(aclmdlGetDatasetTensorDesc(dataset_of(ds), i));
+  });
+  mdl.def("set_dynamic_batch_size", [](uint32_t model_id, Ptr ds, size_t index, uint64_t batch) {
+    return aclmdlSetDynamicBatchSize(model_id, dataset_of(ds), index, batch);
+  });
+  mdl.def("set_dynamic_hw_size", [](uint32_t model_id, Ptr ds, size_t index, uint64_t h, uint64_t w) {
+    return aclmdlSetDynamicHWSize(model_id, dataset_of(ds), index, h, w);
+  });
+  mdl.def("set_input_dynamic_dims", [](uint32_t model_id, Ptr ds, size_t index, py::dict dims) {
+    aclmdlIODims d = dims_from_dict(dims);
+    return aclmdlSetInputDynamicDims(model_id, dataset_of(ds), index, &d);
+  });
+}
+
+void register_load(py::module_ &mdl) {
+  mdl.def("load_from_file", [](std::string path) {
+    uint32_t id = 0;
+    aclError ret;
+    {
+      py::gil_scoped_release nogil;
+      ret = aclmdlLoadFromFile(path.c_str(), &id);
+    }
+    return std::make_tuple(id, ret);
+  });
+  mdl.def("load_from_mem", [](Ptr model, size_t size) {
+    uint32_t id = 0;
+    aclError ret;
+    {
+      py::gil_scoped_release nogil;
+      ret = aclmdlLoadFromMem(to_ptr(model), size, &id);
+    }
+    return std::make_tuple(id, ret);
+  });
+  mdl.def("load_from_file_with_mem", [](std::string path, Ptr work, size_t work_size, Ptr weight,
+                                        size_t weight_size) {
+    uint32_t id = 0;
+    aclError ret;
+    {
+      py::gil_scoped_release nogil;
+      ret = aclmdlLoadFromFileWithMem(path.c_str(), &id, to_ptr(work), work_size, to_ptr(weight), weight_size);
+    }
+    return std::make_tuple(id, ret);
+  });
+  mdl.def("load_from_mem_with_mem", [](Ptr model, size_t size, Ptr work, size_t work_size, Ptr weight,
+                                       size_t weight_size) {
+    uint32_t id = 0;
+    aclError ret;
+    {
+      py::gil_scoped_release nogil;
+      ret = aclmdlLoadFromMemWithMem(to_ptr(model), size, &id, to_ptr(work), work_size, to_ptr(weight),
+                                     weight_size);
+    }
+    return std::make_tuple(id, ret);
+  });
+  mdl.def("query_size", [](std::string path) {
+    size_t work = 0, weight = 0;
+    aclError ret = aclmdlQuerySize(path.c_str(), &work, &weight);
+    return std::make_tuple(work, weight, ret);
+  });
+  mdl.def("query_size_from_mem", [](Ptr model, size_t size) {
+    size_t work = 0, weight = 0;
+    aclError ret = aclmdlQuerySizeFromMem(to_ptr(model), size, &work, &weight);
+    return std::make_tuple(work, weight, ret);
+  });
+  mdl.def("unload", [](uint32_t id) { return aclmdlUnload(id); }, nogil());
+  mdl.def("execute", [](uint32_t id, Ptr in, Ptr out) {
+    return aclmdlExecute(id, dataset_of(in), dataset_of(out));
+  }, nogil());
+  mdl.def("execute_async", [](uint32_t id, Ptr in, Ptr out, Ptr stream) {
+    return aclmdlExecuteAsync(id, dataset_of(in), dataset_of(out), to_ptr(stream));
+  }, nogil());
+}
+
+}  // namespace
+
+void register_mdl(py::module_ &mdl) {
+  register_desc(mdl);
+  register_dataset(mdl);
+  register_load(mdl);
+}
+
+}  // namespace openacl::py_acl

@@ -1,0 +1,43 @@
+// The extension module `acl`: pyACL's layout (base calls at top level, then acl.rt, acl.op,
+// acl.mdl, acl.util) over libascendcl's public C API.
+#include "common.h"
+
+#include <atomic>
+
+namespace openacl::py_acl {
+
+namespace {
+std::atomic<bool> g_exiting{false};
+}
+
+bool interpreter_exiting() noexcept { return g_exiting.load(std::memory_order_acquire); }
+
+void mark_interpreter_exiting() noexcept { g_exiting.store(true, std::memory_order_release); }
+
+}  // namespace openacl::py_acl
+
+PYBIND11_MODULE(acl, m) {
+  using namespace openacl::py_acl;
+  m.doc() = "openacl: the pyACL-compatible AscendCL module";
+
+  register_constants(m);
+  register_base(m);
+
+  auto rt = m.def_submodule("rt", "runtime: devices, contexts, streams, events, memory, callbacks");
+  register_rt_device(rt);
+  register_rt_stream(rt);
+  register_rt_memory(rt);
+  register_rt_callback(rt);
+
+  auto op = m.def_submodule("op", "single-operator execution");
+  register_op(op);
+  auto mdl = m.def_submodule("mdl", "model loading and execution");
+  register_mdl(mdl);
+  auto util = m.def_submodule("util", "threads and host-buffer helpers");
+  register_util(util);
+
+  // atexit runs before the interpreter tears down thread states; callbacks that a runtime
+  // thread delivers later are dropped instead of entering a dying interpreter.
+  py::module_::import("atexit").attr("register")(
+      py::cpp_function([] { mark_interpreter_exiting(); }));
+}

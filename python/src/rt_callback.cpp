@@ -1,0 +1,73 @@
+// acl.rt: host callbacks. The runtime calls a C trampoline on the subscribed thread (inside
+// acl.rt.process_report, which has dropped the GIL); the trampoline takes the GIL only for
+// the Python call.
+#include "common.h"
+
+#include <acl/acl.h>
+
+namespace openacl::py_acl {
+
+namespace {
+
+// What the C side carries as userData: the Python function and its argument, kept alive
+// until the callback has run.
+struct PyCall {
+  py::object fn;
+  py::object arg;
+};
+
+extern "C" void run_py_call(void *user) {
+  auto *call = static_cast<PyCall *>(user);
+  // The interpreter is going away: entering it now would hang or crash this thread, so the
+  // call (and its references) is dropped.
+  if (interpreter_exiting()) return;
+  py::gil_scoped_acquire gil;
+  try {
+    call->fn(call->arg);
+  } catch (py::error_already_set &e) {
+    e.discard_as_unraisable("acl.rt callback");
+  }
+  delete call;
+}
+
+PyCall *make_call(const py::object &fn, const py::object &arg) {
+  if (!PyCallable_Check(fn.ptr())) throw py::type_error("callback must be callable");
+  return new PyCall{fn, arg};
+}
+
+}  // namespace
+
+void register_rt_callback(py::module_ &rt) {
+  // Thread ids are pthread_t values: those of acl.util.start_thread and threading.get_ident().
+  rt.def("subscribe_report", [](uint64_t thread_id, Ptr stream) {
+    return aclrtSubscribeReport(thread_id, to_ptr(stream));
+  }, nogil());
+  rt.def("unsubscribe_report", [](uint64_t thread_id, Ptr stream) {
+    return aclrtUnSubscribeReport(thread_id, to_ptr(stream));
+  }, nogil());
+  rt.def("process_report", [](int32_t timeout) { return aclrtProcessReport(timeout); }, nogil());
+  rt.def("launch_callback", [](py::object fn, py::object user_data, int block_type, Ptr stream) {
+    PyCall *call = make_call(fn, user_data);
+    aclError ret;
+    {
+      py::gil_scoped_release nogil;
+      ret = aclrtLaunchCallback(run_py_call, call, static_cast<aclrtCallbackBlockType>(block_type),
+                                to_ptr(stream));
+    }
+    if (ret != ACL_SUCCESS) delete call;
+    return ret;
+  });
+  // Not in pyACL: the C call's order (stream, fn, args); fn runs on a runtime thread.
+  rt.def("launch_host_func", [](Ptr stream, py::object fn, py::object args) {
+    PyCall *call = make_call(fn, args);
+    aclError ret;
+    {
+      py::gil_scoped_release nogil;
+      ret = aclrtLaunchHostFunc(to_ptr(stream), run_py_call, call);
+    }
+    if (ret != ACL_SUCCESS) delete call;
+    return ret;
+  });
+}
+
+}  // namespace openacl::py_acl

@@ -1,0 +1,120 @@
+// acl.rt: device and host memory, copies and sets.
+//
+// Copies release the GIL: a synchronous copy, or an async one with pageable host memory,
+// may wait for the stream, and the stream may be waiting for a Python callback.
+#include "common.h"
+
+#include <acl/acl.h>
+
+namespace openacl::py_acl {
+
+namespace {
+
+using MallocFn = aclError (*)(void **, size_t, aclrtMemMallocPolicy);
+
+auto malloc_with(MallocFn fn) {
+  return [fn](size_t size, int policy) {
+    void *p = nullptr;
+    aclError ret = fn(&p, size, static_cast<aclrtMemMallocPolicy>(policy));
+    return std::make_tuple(to_int(p), ret);
+  };
+}
+
+// pyACL's malloc config: {} for none, else
+// {"numAttrs": n, "attrs": [{"attr": k, "value": {"moduleId" | "deviceId" | "vaFlag" | "rsv": v}}]}.
+struct MallocConfig {
+  std::vector<aclrtMallocAttribute> attrs;
+  aclrtMallocConfig cfg{};
+
+  explicit MallocConfig(const py::dict &d) {
+    if (d.empty()) return;
+    for (auto item : d["attrs"].cast<py::list>()) {
+      auto a = item.cast<py::dict>();
+      aclrtMallocAttribute attr{};
+      attr.attr = static_cast<aclrtMallocAttrType>(a["attr"].cast<int>());
+      auto v = a["value"].cast<py::dict>();
+      if (v.contains("moduleId")) attr.value.moduleId = v["moduleId"].cast<uint16_t>();
+      else if (v.contains("deviceId")) attr.value.deviceId = v["deviceId"].cast<uint32_t>();
+      else if (v.contains("vaFlag")) attr.value.vaFlag = v["vaFlag"].cast<uint32_t>();
+      else if (v.contains("rsv")) {
+        auto rsv = v["rsv"].cast<std::vector<uint8_t>>();
+        for (size_t i = 0; i < rsv.size() && i < sizeof attr.value.rsv; ++i) attr.value.rsv[i] = rsv[i];
+      } else {
+        throw py::value_error("malloc config value needs one of moduleId, deviceId, vaFlag, rsv");
+      }
+      attrs.push_back(attr);
+    }
+    size_t n = d.contains("numAttrs") ? d["numAttrs"].cast<size_t>() : attrs.size();
+    if (n > attrs.size()) throw py::value_error("malloc config numAttrs exceeds the attrs given");
+    cfg.attrs = attrs.data();
+    cfg.numAttrs = n;
+  }
+
+  aclrtMallocConfig *get() { return attrs.empty() ? nullptr : &cfg; }
+};
+
+void register_alloc(py::module_ &rt) {
+  rt.def("malloc", malloc_with(aclrtMalloc));
+  rt.def("malloc_align32", malloc_with(aclrtMallocAlign32));
+  rt.def("malloc_cached", malloc_with(aclrtMallocCached));
+  rt.def("malloc_with_cfg", [](size_t size, int policy, py::dict cfg_dict) {
+    MallocConfig cfg(cfg_dict);
+    void *p = nullptr;
+    aclError ret = aclrtMallocWithCfg(&p, size, static_cast<aclrtMemMallocPolicy>(policy), cfg.get());
+    return std::make_tuple(to_int(p), ret);
+  });
+  rt.def("malloc_host", [](size_t size) {
+    void *p = nullptr;
+    aclError ret = aclrtMallocHost(&p, size);
+    return std::make_tuple(to_int(p), ret);
+  });
+  rt.def("free", [](Ptr p) { return aclrtFree(to_ptr(p)); }, nogil());
+  rt.def("free_host", [](Ptr p) { return aclrtFreeHost(to_ptr(p)); }, nogil());
+  rt.def("get_mem_info", [](int attr) {
+    size_t free_bytes = 0, total = 0;
+    aclError ret = aclrtGetMemInfo(static_cast<aclrtMemAttr>(attr), &free_bytes, &total);
+    return std::make_tuple(free_bytes, total, ret);
+  });
+  rt.def("mem_flush", [](Ptr p, size_t size) { return aclrtMemFlush(to_ptr(p), size); });
+  rt.def("mem_invalidate", [](Ptr p, size_t size) { return aclrtMemInvalidate(to_ptr(p), size); });
+}
+
+void register_copy(py::module_ &rt) {
+  rt.def("memcpy", [](Ptr dst, size_t dest_max, Ptr src, size_t count, int kind) {
+    return aclrtMemcpy(to_ptr(dst), dest_max, to_ptr(src), count, static_cast<aclrtMemcpyKind>(kind));
+  }, nogil());
+  rt.def("memcpy_async", [](Ptr dst, size_t dest_max, Ptr src, size_t count, int kind, Ptr stream) {
+    return aclrtMemcpyAsync(to_ptr(dst), dest_max, to_ptr(src), count, static_cast<aclrtMemcpyKind>(kind),
+                            to_ptr(stream));
+  }, nogil());
+  rt.def("memcpy2d", [](Ptr dst, size_t dpitch, Ptr src, size_t spitch, size_t width, size_t height, int kind) {
+    return aclrtMemcpy2d(to_ptr(dst), dpitch, to_ptr(src), spitch, width, height,
+                         static_cast<aclrtMemcpyKind>(kind));
+  }, nogil());
+  rt.def("memcpy2d_async", [](Ptr dst, size_t dpitch, Ptr src, size_t spitch, size_t width, size_t height,
+                              int kind, Ptr stream) {
+    return aclrtMemcpy2dAsync(to_ptr(dst), dpitch, to_ptr(src), spitch, width, height,
+                              static_cast<aclrtMemcpyKind>(kind), to_ptr(stream));
+  }, nogil());
+  rt.def("memset", [](Ptr p, size_t max_count, int32_t value, size_t count) {
+    return aclrtMemset(to_ptr(p), max_count, value, count);
+  }, nogil());
+  rt.def("memset_async", [](Ptr p, size_t max_count, int32_t value, size_t count, Ptr stream) {
+    return aclrtMemsetAsync(to_ptr(p), max_count, value, count, to_ptr(stream));
+  }, nogil());
+  rt.def("memset_d32", [](Ptr p, size_t mem_size, uint32_t value, size_t n) {
+    return aclrtMemsetD32(to_ptr(p), mem_size, value, n);
+  }, nogil());
+  rt.def("memset_d32_async", [](Ptr p, size_t mem_size, uint32_t value, size_t n, Ptr stream) {
+    return aclrtMemsetD32Async(to_ptr(p), mem_size, value, n, to_ptr(stream));
+  }, nogil());
+}
+
+}  // namespace
+
+void register_rt_memory(py::module_ &rt) {
+  register_alloc(rt);
+  register_copy(rt);
+}
+
+}  // namespace openacl::py_acl
