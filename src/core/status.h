@@ -24,6 +24,7 @@ enum class Errc : int32_t {
   stream_context,          // object of another context
   invalid_handle,          // unknown or destroyed handle
   feature_not_supported,
+  symbol_not_found,
   api_not_supported,
   // resources
   out_of_memory,

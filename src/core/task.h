@@ -15,6 +15,8 @@
 namespace openacl {
 
 class Device;
+class Error;
+class Signal;
 
 enum class TaskKind : uint8_t {
   memcpy,
@@ -54,6 +56,14 @@ class Task {
   virtual void run(ExecContext &ctx) = 0;
   // A name for traces and messages: the op type, the kernel name, "H2D" ...
   virtual std::string label() const { return task_kind_name(kind_); }
+  // A signal the stream must reach before running this task (an event wait), or nullptr.
+  virtual Signal *wait_before() { return nullptr; }
+  // A signal that must complete after run() before the stream moves on (a blocking
+  // callback), or nullptr.
+  virtual Signal *wait_after() { return nullptr; }
+  // Runs instead of run() when the stream has failed (R20): an event record passes the
+  // failure on. Skipped tasks do nothing by default.
+  virtual void skip(const Error &stream_failure) {}
 
   TaskKind kind() const { return kind_; }
   const std::vector<MemRange> &ranges() const { return ranges_; }
@@ -67,6 +77,7 @@ class Task {
   int64_t end_ns = 0;
   uint64_t seq = 0;        // position in its stream, from 1
   Task *next = nullptr;    // intrusive FIFO link, owned by the stream
+  bool ran = false;        // run() returned; the stream may still wait on wait_after()
 
  private:
   TaskKind kind_;

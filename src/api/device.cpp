@@ -1,0 +1,189 @@
+// Devices (R2, R3): set/reset counting, queries, device-wide synchronization.
+#include <thread>
+
+#include "acl/acl.h"
+#include "api/guard.h"
+#include "api/handles.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/runtime.h"
+
+using openacl::Errc;
+using openacl::fail;
+using openacl::Runtime;
+using openacl::api::guarded;
+using openacl::api::require_initialized;
+
+namespace {
+
+void check_timeout(int32_t timeout) {
+  if (timeout < -1) {
+    fail(Errc::invalid_value,
+         "timeout " + std::to_string(timeout) + " is invalid: use -1 (forever) or >= 0 ms");
+  }
+}
+
+template <class T>
+void check_out(T *p, const char *name) {
+  if (p == nullptr) fail(Errc::invalid_argument, std::string(name) + " is NULL");
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclrtSetDevice(int32_t deviceId) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    Runtime::get().set_device(deviceId);
+  });
+}
+
+aclError aclrtResetDevice(int32_t deviceId) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    Runtime::get().reset_device(deviceId, false);
+  });
+}
+
+aclError aclrtResetDeviceForce(int32_t deviceId) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    Runtime::get().reset_device(deviceId, true);
+  });
+}
+
+aclError aclrtGetDevice(int32_t *deviceId) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    check_out(deviceId, "deviceId");
+    *deviceId = openacl::api::current_device().id();
+  });
+}
+
+aclError aclrtGetDeviceCount(uint32_t *count) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    check_out(count, "count");
+    *count = Runtime::get().device_count();
+  });
+}
+
+aclError aclrtGetRunMode(aclrtRunMode *runMode) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    check_out(runMode, "runMode");
+    *runMode = ACL_HOST;  // the program runs on the host, beside the (simulated) device
+  });
+}
+
+aclError aclrtSetTsDevice(aclrtTsId tsId) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (tsId != ACL_TS_ID_AICORE && tsId != ACL_TS_ID_AIVECTOR) {
+      fail(Errc::invalid_argument, "tsId must be ACL_TS_ID_AICORE or ACL_TS_ID_AIVECTOR");
+    }
+  });
+}
+
+aclError aclrtSynchronizeDevice() {
+  return guarded(__func__, [&] {
+    require_initialized();
+    openacl::api::current_device().synchronize(-1);
+  });
+}
+
+aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    check_timeout(timeout);
+    openacl::api::current_device().synchronize(timeout == 0 ? -1 : timeout);
+  });
+}
+
+aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    check_out(value, "value");
+    openacl::Device &d = Runtime::get().device(deviceId);
+    switch (attr) {
+      case ACL_DEV_ATTR_AICORE_CORE_NUM:
+      case ACL_DEV_ATTR_CUBE_CORE_NUM:
+      case ACL_DEV_ATTR_VECTOR_CORE_NUM:
+        *value = d.props().ai_cores;
+        break;
+      case ACL_DEV_ATTR_AICPU_CORE_NUM:
+        *value = std::thread::hardware_concurrency();
+        break;
+      case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE:
+        *value = static_cast<int64_t>(d.capacity());
+        break;
+      case ACL_DEV_ATTR_MAX_BLOCK_PER_GRID:
+        *value = UINT32_MAX;
+        break;
+      case ACL_DEV_ATTR_IS_VIRTUAL:
+        *value = 1;
+        break;
+      default:
+        fail(Errc::feature_not_supported,
+             "device attribute " + std::to_string(attr) + " is not reported by the sim device");
+    }
+  });
+}
+
+aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t *value) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    check_out(value, "value");
+    openacl::Device &d = Runtime::get().device(deviceId);
+    switch (deviceInfo) {
+      case ACL_DEVICE_INFO_AI_CORE_NUM:
+      case ACL_DEVICE_INFO_VECTOR_CORE_NUM:
+        *value = d.props().ai_cores;
+        break;
+      default:
+        fail(Errc::feature_not_supported,
+             "device capability " + std::to_string(deviceInfo) + " is not reported");
+    }
+  });
+}
+
+aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId,
+                                  int32_t peerDeviceId) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    check_out(canAccessPeer, "canAccessPeer");
+    Runtime::get().device(deviceId);
+    Runtime::get().device(peerDeviceId);
+    if (deviceId == peerDeviceId) {
+      fail(Errc::invalid_value, "deviceId and peerDeviceId are the same device");
+    }
+    *canAccessPeer = 1;  // sim devices share the host's memory
+  });
+}
+
+aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    Runtime::get().device(peerDeviceId);
+    if (flags != 0) fail(Errc::invalid_argument, "flags must be 0");
+  });
+}
+
+aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    Runtime::get().device(peerDeviceId);
+  });
+}
+
+aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t *flags, int32_t *active) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    check_out(active, "active");
+    *active = Runtime::get().device(deviceId).default_context_active() ? 1 : 0;
+    if (flags != nullptr) *flags = 0;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,218 @@
+// Events (R11, R12): record, wait, reset, query, synchronize, timing.
+#include "acl/acl.h"
+#include "api/guard.h"
+#include "api/handles.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/event.h"
+#include "core/runtime.h"
+#include "core/signal.h"
+#include "core/stream.h"
+#include "core/tasks.h"
+
+using openacl::Errc;
+using openacl::Event;
+using openacl::fail;
+using openacl::Runtime;
+using openacl::api::event_of;
+using openacl::api::guarded;
+using openacl::api::require_initialized;
+
+namespace {
+
+constexpr uint32_t kKnownFlags = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS |
+                                 ACL_EVENT_TIME_LINE | ACL_EVENT_DEVICE_USE_ONLY |
+                                 ACL_EVENT_EXTERNAL | ACL_EVENT_IPC;
+
+void create(aclrtEvent *event, uint32_t flags, bool ex) {
+  require_initialized();
+  if (event == nullptr) fail(Errc::invalid_argument, "event is NULL");
+  if ((flags & ~kKnownFlags) != 0) {
+    fail(Errc::invalid_argument, "unknown event flag bits 0x" + std::to_string(flags & ~kKnownFlags));
+  }
+  if ((flags & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC)) != 0) {
+    fail(Errc::feature_not_supported, "external and IPC events are not supported by openacl");
+  }
+  *event = openacl::api::current_context()->create_event(flags, ex).get();
+}
+
+// An event used by a stream must belong to the stream's context (R7).
+std::shared_ptr<Event> event_for(aclrtEvent event, const openacl::Stream &s) {
+  auto e = event_of(event);
+  if (&e->context() != &s.context()) {
+    fail(Errc::stream_context, "the event belongs to another context than the stream");
+  }
+  return e;
+}
+
+// Events from aclrtCreateEventWithFlag without ACL_EVENT_SYNC cannot synchronize streams.
+void require_sync_flag(const Event &e, const char *what) {
+  if (!e.ex() && e.flags() != 0 && (e.flags() & ACL_EVENT_SYNC) == 0) {
+    fail(Errc::invalid_argument,
+         std::string("the event was created without ACL_EVENT_SYNC and cannot be used by ") + what);
+  }
+}
+
+int32_t timeout_ms(int32_t timeout) {
+  if (timeout < -1) {
+    fail(Errc::invalid_value,
+         "timeout " + std::to_string(timeout) + " is invalid: use -1 (forever) or > 0 ms");
+  }
+  return timeout == 0 ? -1 : timeout;
+}
+
+void record(aclrtEvent event, aclrtStream stream) {
+  require_initialized();
+  auto s = openacl::api::stream_for_submit(stream);
+  auto e = event_for(event, *s);
+  s->enqueue(std::make_unique<openacl::RecordTask>(e->new_record()));
+}
+
+bool complete(const Event &e) {
+  auto r = e.latest();
+  return !r || r->done();
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclrtCreateEvent(aclrtEvent *event) {
+  return guarded(__func__, [&] { create(event, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE, false); });
+}
+
+aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag) {
+  return guarded(__func__, [&] { create(event, flag, false); });
+}
+
+aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag) {
+  return guarded(__func__, [&] { create(event, flag, true); });
+}
+
+aclError aclrtDestroyEvent(aclrtEvent event) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (event == nullptr) fail(Errc::invalid_argument, "event is NULL");
+    auto e = Runtime::get().events.remove(event);
+    if (!e) fail(Errc::invalid_handle, "unknown or already destroyed event");
+    e->context().forget_event(e.get());
+  });
+}
+
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+  return guarded(__func__, [&] { record(event, stream); });
+}
+
+aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
+  return guarded(__func__, [&] {
+    if (flag != ACL_EVENT_RECORD_DEFAULT) {
+      fail(Errc::feature_not_supported, "only ACL_EVENT_RECORD_DEFAULT is supported");
+    }
+    record(event, stream);
+  });
+}
+
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    auto s = openacl::api::stream_for_submit(stream);
+    auto e = event_for(event, *s);
+    if (e->ex()) fail(Errc::invalid_argument, "events from aclrtCreateEventExWithFlag cannot be reset");
+    require_sync_flag(*e, "aclrtResetEvent");
+    s->enqueue(std::make_unique<openacl::ResetTask>(e, e->latest()));
+  });
+}
+
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    auto s = openacl::api::stream_for_submit(stream);
+    auto e = event_for(event, *s);
+    require_sync_flag(*e, "aclrtStreamWaitEvent");
+    if (auto r = e->latest()) s->enqueue(std::make_unique<openacl::WaitTask>(std::move(r)));
+  });
+}
+
+aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (status == nullptr) fail(Errc::invalid_argument, "status is NULL");
+    auto e = event_of(event);
+    if (e->ex()) fail(Errc::invalid_argument, "events from aclrtCreateEventExWithFlag cannot be queried with aclrtQueryEvent");
+    *status = complete(*e) ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+  });
+}
+
+aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (status == nullptr) fail(Errc::invalid_argument, "status is NULL");
+    *status = complete(*event_of(event)) ? ACL_EVENT_RECORDED_STATUS_COMPLETE
+                                         : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  });
+}
+
+aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (status == nullptr) fail(Errc::invalid_argument, "status is NULL");
+    auto e = event_of(event);
+    if (e->ex()) fail(Errc::invalid_argument, "events from aclrtCreateEventExWithFlag cannot be queried with aclrtQueryEventWaitStatus");
+    *status = complete(*e) ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
+  });
+}
+
+static void synchronize_event(aclrtEvent event, int32_t timeout) {
+  require_initialized();
+  auto r = event_of(event)->latest();
+  if (!r) return;  // never recorded: complete (R11)
+  if (!r->wait(timeout)) {
+    fail(Errc::event_sync_timeout,
+         "the event's latest record did not complete within " + std::to_string(timeout) + " ms");
+  }
+  if (r->error()) throw *r->error();
+}
+
+aclError aclrtSynchronizeEvent(aclrtEvent event) {
+  return guarded(__func__, [&] { synchronize_event(event, -1); });
+}
+
+aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
+  return guarded(__func__, [&] { synchronize_event(event, timeout_ms(timeout)); });
+}
+
+static std::shared_ptr<openacl::Signal> completed_record(aclrtEvent event, const char *what) {
+  auto r = event_of(event, what)->latest();
+  if (!r || !r->done()) {
+    fail(Errc::event_timestamp_invalid,
+         std::string(what) + " has no completed record (record it and synchronize first)");
+  }
+  return r;
+}
+
+aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (ms == nullptr) fail(Errc::invalid_argument, "ms is NULL");
+    auto start = completed_record(startEvent, "startEvent");
+    auto end = completed_record(endEvent, "endEvent");
+    int64_t ns = end->timestamp_ns() - start->timestamp_ns();
+    if (ns < 0) {
+      fail(Errc::event_timestamp_reversal, "endEvent completed before startEvent");
+    }
+    *ms = static_cast<float>(static_cast<double>(ns) / 1e6);
+  });
+}
+
+aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (timestamp == nullptr) fail(Errc::invalid_argument, "timestamp is NULL");
+    auto e = event_of(event);
+    auto r = completed_record(event, "event");
+    int64_t us = (r->timestamp_ns() - e->context().device().boot_ns()) / 1000;
+    *timestamp = static_cast<uint64_t>(us < 0 ? 0 : us);
+  });
+}
+
+}  // extern "C"

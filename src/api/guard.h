@@ -1,0 +1,40 @@
+// The one wrapper every C entry point goes through: it runs the body, turns exceptions into
+// aclError values, and records the calling thread's message for aclGetRecentErrMsg (R19).
+#pragma once
+
+#include <exception>
+#include <new>
+
+#include "acl/acl_base.h"
+#include "core/status.h"
+
+namespace openacl::api {
+
+aclError to_acl_error(Errc code);
+// Records "<api>: <message>" as the calling thread's recent error.
+void record_error(const char *api, const char *message);
+// For functions openacl declares but does not implement.
+aclError report_unsupported(const char *api);
+void require_initialized();
+
+template <class F>
+aclError guarded(const char *api, F &&body) noexcept {
+  try {
+    body();
+    return ACL_SUCCESS;
+  } catch (const Error &e) {
+    record_error(api, e.what());
+    return to_acl_error(e.code());
+  } catch (const std::bad_alloc &) {
+    record_error(api, "host memory exhausted");
+    return ACL_ERROR_BAD_ALLOC;
+  } catch (const std::exception &e) {
+    record_error(api, e.what());
+    return ACL_ERROR_INTERNAL_ERROR;
+  } catch (...) {
+    record_error(api, "unknown internal error");
+    return ACL_ERROR_INTERNAL_ERROR;
+  }
+}
+
+}  // namespace openacl::api

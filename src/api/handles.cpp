@@ -1,0 +1,41 @@
+#include "api/handles.h"
+
+#include "core/context.h"
+#include "core/event.h"
+#include "core/runtime.h"
+#include "core/stream.h"
+
+namespace openacl::api {
+
+std::shared_ptr<Context> current_context() { return Runtime::get().current_context(); }
+
+Device &current_device() { return current_context()->device(); }
+
+std::shared_ptr<Stream> stream_for_host(aclrtStream stream) {
+  if (stream == nullptr) return current_context()->default_stream();
+  auto s = Runtime::get().streams.find(stream);
+  if (!s) fail(Errc::invalid_handle, "unknown or destroyed stream handle");
+  return s;
+}
+
+std::shared_ptr<Stream> stream_for_submit(aclrtStream stream) {
+  auto ctx = current_context();
+  if (stream == nullptr) return ctx->default_stream();
+  auto s = Runtime::get().streams.find(stream);
+  if (!s) fail(Errc::invalid_handle, "unknown or destroyed stream handle");
+  if (&s->context() != ctx.get()) {
+    fail(Errc::stream_context,
+         "the stream belongs to another context than the calling thread's current one; bind "
+         "its context with aclrtSetCurrentContext first");
+  }
+  return s;
+}
+
+std::shared_ptr<Event> event_of(aclrtEvent event, const char *what) {
+  if (event == nullptr) fail(Errc::invalid_argument, std::string(what) + " is NULL");
+  auto e = Runtime::get().events.find(event);
+  if (!e) fail(Errc::invalid_handle, std::string(what) + " is an unknown or destroyed event");
+  return e;
+}
+
+}  // namespace openacl::api

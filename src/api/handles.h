@@ -1,0 +1,29 @@
+// Handle lookup for the C API: every aclrtStream / aclrtEvent / aclrtContext a caller passes
+// is found in the runtime's registries (never dereferenced), and checked against the calling
+// thread's context (R7).
+#pragma once
+
+#include <memory>
+
+#include "acl/acl_base.h"
+
+namespace openacl {
+class Context;
+class Device;
+class Event;
+class Stream;
+}  // namespace openacl
+
+namespace openacl::api {
+
+std::shared_ptr<Context> current_context();
+Device &current_device();
+// A stream to put work on: NULL = the current context's default stream; otherwise it must be
+// live and belong to the current context (Errc::stream_context).
+std::shared_ptr<Stream> stream_for_submit(aclrtStream stream);
+// A stream to wait on (synchronize, query): any context (R7), NULL = current default.
+std::shared_ptr<Stream> stream_for_host(aclrtStream stream);
+// A live event (Errc::invalid_argument for NULL, Errc::invalid_handle for unknown).
+std::shared_ptr<Event> event_of(aclrtEvent event, const char *what = "event");
+
+}  // namespace openacl::api

@@ -1,0 +1,105 @@
+// User kernels (R16): CPU kernel libraries loaded and launched through CANN's binary calls.
+#include <cstring>
+
+#include "acl/acl.h"
+#include "api/guard.h"
+#include "api/handles.h"
+#include "core/kernel.h"
+#include "core/runtime.h"
+#include "core/stream.h"
+
+using openacl::Errc;
+using openacl::fail;
+using openacl::Runtime;
+using openacl::api::guarded;
+using openacl::api::require_initialized;
+
+namespace {
+
+std::shared_ptr<openacl::Function> function_of(aclrtFuncHandle funcHandle) {
+  if (funcHandle == nullptr) fail(Errc::invalid_argument, "funcHandle is NULL");
+  auto f = Runtime::get().functions.find(funcHandle);
+  if (!f) fail(Errc::invalid_handle, "unknown function handle, or its binary was unloaded");
+  return f;
+}
+
+void launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
+            size_t argsSize, aclrtStream stream) {
+  require_initialized();
+  auto f = function_of(funcHandle);
+  if (numBlocks == 0) fail(Errc::invalid_argument, "numBlocks is 0");
+  if (argsData == nullptr && argsSize != 0) fail(Errc::invalid_argument, "argsData is NULL but argsSize is not 0");
+  auto s = openacl::api::stream_for_submit(stream);
+  s->enqueue(std::make_unique<openacl::KernelTask>(*f, numBlocks, argsData, argsSize));
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
+                                 aclrtBinHandle *binHandle) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (binPath == nullptr || binHandle == nullptr) fail(Errc::invalid_argument, "binPath or binHandle is NULL");
+    *binHandle = Runtime::get().binaries.add(std::make_shared<openacl::Binary>(binPath));
+  });
+}
+
+aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (binHandle == nullptr) fail(Errc::invalid_argument, "binHandle is NULL");
+    auto bin = Runtime::get().binaries.remove(binHandle);
+    if (!bin) fail(Errc::invalid_handle, "unknown or already unloaded binary");
+    for (auto &f : Runtime::get().functions.take_all()) {
+      if (f->binary != bin) Runtime::get().functions.add(f);
+    }
+  });
+}
+
+aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
+                                aclrtFuncHandle *funcHandle) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (binHandle == nullptr || kernelName == nullptr || funcHandle == nullptr) {
+      fail(Errc::invalid_argument, "binHandle, kernelName or funcHandle is NULL");
+    }
+    auto bin = Runtime::get().binaries.find(binHandle);
+    if (!bin) fail(Errc::invalid_handle, "unknown or unloaded binary");
+    auto f = std::make_shared<openacl::Function>(
+        openacl::Function{bin, bin->lookup(kernelName), kernelName});
+    *funcHandle = Runtime::get().functions.add(f);
+  });
+}
+
+aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char *name) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    auto f = function_of(funcHandle);
+    if (name == nullptr) fail(Errc::invalid_argument, "name is NULL");
+    if (maxLen <= f->name.size()) fail(Errc::invalid_argument, "maxLen is too small for the name");
+    std::memcpy(name, f->name.c_str(), f->name.size() + 1);
+  });
+}
+
+aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle *binHandle) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    auto f = function_of(funcHandle);
+    if (binHandle == nullptr) fail(Errc::invalid_argument, "binHandle is NULL");
+    *binHandle = f->binary.get();
+  });
+}
+
+aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
+                           size_t argsSize, aclrtStream stream) {
+  return guarded(__func__, [&] { launch(funcHandle, numBlocks, argsData, argsSize, stream); });
+}
+
+aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
+                             size_t argsSize, aclrtLaunchKernelCfg *cfg, aclrtStream stream) {
+  return guarded(__func__, [&] { launch(funcHandle, numBlocks, argsData, argsSize, stream); });
+}
+
+}  // extern "C"

@@ -1,0 +1,330 @@
+// Memory (R13, R14): device and page-locked allocation, copies and memsets. Every pointer is
+// classified through the runtime's memory map, so kinds, ranges and frees are validated.
+#include <cstring>
+#include <sstream>
+
+#include "acl/acl.h"
+#include "api/guard.h"
+#include "api/handles.h"
+#include "core/device.h"
+#include "core/memory.h"
+#include "core/runtime.h"
+#include "core/stream.h"
+#include "core/tasks.h"
+
+using openacl::Errc;
+using openacl::fail;
+using openacl::MemoryKind;
+using openacl::Runtime;
+using openacl::api::guarded;
+using openacl::api::require_initialized;
+
+namespace {
+
+enum class Place { device, pinned, pageable };
+
+const char *place_name(Place p) {
+  switch (p) {
+    case Place::device: return "device memory";
+    case Place::pinned: return "page-locked host memory";
+    case Place::pageable: return "pageable host memory";
+  }
+  return "?";
+}
+
+// Where [p, p + span) lives; a range that starts inside a runtime allocation must end inside it.
+Place place_of(const void *p, size_t span, const char *what) {
+  auto a = Runtime::get().memory().find(p);
+  if (!a) return Place::pageable;
+  auto addr = reinterpret_cast<uintptr_t>(p);
+  if (span > a->size - (addr - a->base)) {
+    std::ostringstream msg;
+    msg << what << ": " << span << " bytes at " << p << " run past the end of its allocation ("
+        << a->size << " bytes at " << reinterpret_cast<void *>(a->base) << ")";
+    fail(Errc::invalid_argument, msg.str());
+  }
+  return a->kind == MemoryKind::device ? Place::device : Place::pinned;
+}
+
+const char *kind_name(aclrtMemcpyKind kind) {
+  switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST: return "ACL_MEMCPY_HOST_TO_HOST";
+    case ACL_MEMCPY_HOST_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_DEVICE";
+    case ACL_MEMCPY_DEVICE_TO_HOST: return "ACL_MEMCPY_DEVICE_TO_HOST";
+    case ACL_MEMCPY_DEVICE_TO_DEVICE: return "ACL_MEMCPY_DEVICE_TO_DEVICE";
+    case ACL_MEMCPY_DEFAULT: return "ACL_MEMCPY_DEFAULT";
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE";
+    default: return "?";
+  }
+}
+
+struct CopyPlan {
+  Place dst;
+  Place src;
+  const char *direction;
+};
+
+// Checks a copy's arguments in CANN's order and that its kind matches its pointers.
+CopyPlan plan_copy(void *dst, size_t dst_span, const void *src, size_t src_span,
+                   aclrtMemcpyKind kind) {
+  if (dst == nullptr) fail(Errc::invalid_argument, "dst is NULL");
+  if (src == nullptr) fail(Errc::invalid_argument, "src is NULL");
+  if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
+    fail(Errc::invalid_argument, "kind " + std::to_string(kind) + " is not a valid aclrtMemcpyKind for this call");
+  }
+  CopyPlan plan{place_of(dst, dst_span, "dst"), place_of(src, src_span, "src"), ""};
+  bool dst_dev = plan.dst == Place::device;
+  bool src_dev = plan.src == Place::device;
+  bool ok = true;
+  switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST: ok = !dst_dev && !src_dev; break;
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: ok = dst_dev && !src_dev; break;
+    case ACL_MEMCPY_DEVICE_TO_HOST: ok = !dst_dev && src_dev; break;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE: ok = dst_dev && src_dev; break;
+    default: break;
+  }
+  if (!ok) {
+    fail(Errc::invalid_argument, std::string(kind_name(kind)) + " contradicts the pointers: dst is " +
+                                     place_name(plan.dst) + ", src is " + place_name(plan.src));
+  }
+  plan.direction = src_dev ? (dst_dev ? "D2D" : "D2H") : (dst_dev ? "H2D" : "H2H");
+  return plan;
+}
+
+void check_policy(aclrtMemMallocPolicy policy) {
+  uint32_t p = static_cast<uint32_t>(policy);
+  uint32_t base = p & 0xFFu;
+  uint32_t extra = p & ~0xFFu;
+  constexpr uint32_t kFlags =
+      ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH | ACL_MEM_ACCESS_USER_SPACE_READONLY;
+  if (base > ACL_MEM_MALLOC_HUGE1G_ONLY_P2P || (extra & ~kFlags) != 0) {
+    fail(Errc::invalid_argument, "policy " + std::to_string(p) + " is not a valid aclrtMemMallocPolicy");
+  }
+}
+
+void malloc_device(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  require_initialized();
+  if (devPtr == nullptr) fail(Errc::invalid_argument, "devPtr is NULL");
+  if (size == 0) fail(Errc::invalid_argument, "size is 0");
+  check_policy(policy);
+  *devPtr = openacl::api::current_device().allocate(size);
+}
+
+// Enqueues the copy; R14: pageable sources are staged at the call, pageable destinations are
+// written before the call returns.
+void copy_async(aclrtStream stream, const CopyPlan &plan, std::unique_ptr<openacl::CopyTask> task) {
+  auto s = openacl::api::stream_for_submit(stream);
+  uint64_t seq = s->enqueue(std::move(task));
+  if (plan.dst == Place::pageable) {
+    s->wait_for(seq);
+    if (auto failure = s->failure()) throw *failure;
+  }
+}
+
+void memset_common(void *devPtr, size_t maxCount, size_t count) {
+  if (devPtr == nullptr) fail(Errc::invalid_argument, "devPtr is NULL");
+  if (count > maxCount) {
+    fail(Errc::invalid_value, "count (" + std::to_string(count) + ") exceeds maxCount (" +
+                                  std::to_string(maxCount) + ")");
+  }
+  if (place_of(devPtr, count, "devPtr") == Place::pageable) {
+    fail(Errc::invalid_argument, "devPtr is not memory from aclrtMalloc or aclrtMallocHost");
+  }
+}
+
+void check_2d(size_t dpitch, size_t spitch, size_t width, aclrtMemcpyKind kind) {
+  if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST) {
+    fail(Errc::invalid_argument, "2D copies support only ACL_MEMCPY_HOST_TO_DEVICE and ACL_MEMCPY_DEVICE_TO_HOST");
+  }
+  if (width > dpitch || width > spitch) {
+    fail(Errc::invalid_value, "width (" + std::to_string(width) + ") exceeds dpitch (" +
+                                  std::to_string(dpitch) + ") or spitch (" + std::to_string(spitch) + ")");
+  }
+}
+
+size_t span_2d(size_t pitch, size_t width, size_t height) { return pitch * (height - 1) + width; }
+
+}  // namespace
+
+extern "C" {
+
+aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  return guarded(__func__, [&] { malloc_device(devPtr, size, policy); });
+}
+
+aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  return guarded(__func__, [&] { malloc_device(devPtr, size, policy); });
+}
+
+aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  return guarded(__func__, [&] { malloc_device(devPtr, size, policy); });
+}
+
+aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+                            aclrtMallocConfig *cfg) {
+  return guarded(__func__, [&] { malloc_device(devPtr, size, policy); });
+}
+
+aclError aclrtFree(void *devPtr) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (devPtr == nullptr) fail(Errc::invalid_argument, "devPtr is NULL");
+    auto a = Runtime::get().memory().find(devPtr);
+    if (!a || a->base != reinterpret_cast<uintptr_t>(devPtr)) {
+      fail(Errc::invalid_argument, "devPtr is not the start of a live aclrtMalloc allocation (double free, or a pointer into the middle of one)");
+    }
+    if (a->kind != MemoryKind::device) {
+      fail(Errc::invalid_argument, "devPtr is page-locked host memory: free it with aclrtFreeHost");
+    }
+    a->device->release(devPtr);
+  });
+}
+
+aclError aclrtFreeWithDevSync(void *devPtr) {
+  aclError sync = aclrtSynchronizeDevice();
+  aclError ret = aclrtFree(devPtr);
+  return ret != ACL_SUCCESS ? ret : sync;
+}
+
+aclError aclrtMallocHost(void **hostPtr, size_t size) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (hostPtr == nullptr) fail(Errc::invalid_argument, "hostPtr is NULL");
+    if (size == 0) fail(Errc::invalid_argument, "size is 0");
+    *hostPtr = Runtime::get().device(0).allocate_host(size);
+  });
+}
+
+aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConfig *cfg) {
+  return aclrtMallocHost(ptr, size);
+}
+
+aclError aclrtFreeHost(void *hostPtr) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (hostPtr == nullptr) fail(Errc::invalid_argument, "hostPtr is NULL");
+    auto a = Runtime::get().memory().find(hostPtr);
+    if (!a || a->base != reinterpret_cast<uintptr_t>(hostPtr)) {
+      fail(Errc::invalid_argument, "hostPtr is not the start of a live aclrtMallocHost allocation");
+    }
+    if (a->kind != MemoryKind::host_pinned) {
+      fail(Errc::invalid_argument, "hostPtr is device memory: free it with aclrtFree");
+    }
+    a->device->release(hostPtr);
+  });
+}
+
+aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+                     aclrtMemcpyKind kind) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (count == 0) return;
+    if (count > destMax) {
+      if (dst == nullptr || src == nullptr) fail(Errc::invalid_argument, "dst or src is NULL");
+      fail(Errc::invalid_value, "count (" + std::to_string(count) + ") exceeds destMax (" +
+                                    std::to_string(destMax) + ")");
+    }
+    plan_copy(dst, count, src, count, kind);
+    if (dst != src) std::memmove(dst, src, count);
+  });
+}
+
+aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+                          aclrtMemcpyKind kind, aclrtStream stream) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (count == 0) return;
+    if (count > destMax) {
+      if (dst == nullptr || src == nullptr) fail(Errc::invalid_argument, "dst or src is NULL");
+      fail(Errc::invalid_value, "count (" + std::to_string(count) + ") exceeds destMax (" +
+                                    std::to_string(destMax) + ")");
+    }
+    CopyPlan plan = plan_copy(dst, count, src, count, kind);
+    copy_async(stream, plan,
+               std::make_unique<openacl::CopyTask>(dst, src, count, plan.src == Place::pageable,
+                                                   plan.direction));
+  });
+}
+
+aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                       size_t height, aclrtMemcpyKind kind) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    check_2d(dpitch, spitch, width, kind);
+    if (width == 0 || height == 0) return;
+    plan_copy(dst, span_2d(dpitch, width, height), src, span_2d(spitch, width, height), kind);
+    for (size_t row = 0; row < height; ++row) {
+      std::memmove(static_cast<uint8_t *>(dst) + row * dpitch,
+                   static_cast<const uint8_t *>(src) + row * spitch, width);
+    }
+  });
+}
+
+aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                            size_t width, size_t height, aclrtMemcpyKind kind,
+                            aclrtStream stream) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    check_2d(dpitch, spitch, width, kind);
+    if (width == 0 || height == 0) return;
+    CopyPlan plan =
+        plan_copy(dst, span_2d(dpitch, width, height), src, span_2d(spitch, width, height), kind);
+    copy_async(stream, plan,
+               std::make_unique<openacl::CopyTask>(dst, dpitch, src, spitch, width, height,
+                                                   plan.src == Place::pageable, plan.direction));
+  });
+}
+
+aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (count == 0) return;
+    memset_common(devPtr, maxCount, count);
+    std::memset(devPtr, value, count);
+  });
+}
+
+aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
+                          aclrtStream stream) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (count == 0) return;
+    memset_common(devPtr, maxCount, count);
+    openacl::api::stream_for_submit(stream)->enqueue(
+        std::make_unique<openacl::MemsetTask>(devPtr, value, count));
+  });
+}
+
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (free == nullptr || total == nullptr) fail(Errc::invalid_argument, "free or total is NULL");
+    if (attr < ACL_DDR_MEM || attr > ACL_MEM_P2P_HUGE1G) {
+      fail(Errc::invalid_argument, "attr " + std::to_string(attr) + " is not a valid aclrtMemAttr");
+    }
+    openacl::Device &d = openacl::api::current_device();
+    *total = d.capacity();
+    *free = d.capacity() - d.used_bytes();
+  });
+}
+
+aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (ptr == nullptr || attributes == nullptr) fail(Errc::invalid_argument, "ptr or attributes is NULL");
+    *attributes = {};
+    attributes->pageSize = 4096;
+    auto a = Runtime::get().memory().find(ptr);
+    if (!a) {
+      attributes->location.type = ACL_MEM_LOCATION_TYPE_UNREGISTERED;
+    } else if (a->kind == MemoryKind::device) {
+      attributes->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+      attributes->location.id = static_cast<uint32_t>(a->device->id());
+    } else {
+      attributes->location.type = ACL_MEM_LOCATION_TYPE_HOST;
+    }
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,128 @@
+// Streams (R8-R12): creation, destruction, synchronization, query.
+#include "acl/acl.h"
+#include "api/guard.h"
+#include "api/handles.h"
+#include "core/context.h"
+#include "core/runtime.h"
+#include "core/stream.h"
+
+using openacl::Errc;
+using openacl::fail;
+using openacl::Runtime;
+using openacl::api::guarded;
+using openacl::api::require_initialized;
+
+namespace {
+
+int32_t timeout_ms(int32_t timeout) {
+  if (timeout < -1) {
+    fail(Errc::invalid_value,
+         "timeout " + std::to_string(timeout) + " is invalid: use -1 (forever) or > 0 ms");
+  }
+  return timeout == 0 ? -1 : timeout;
+}
+
+void create(aclrtStream *stream, uint32_t priority, uint32_t flag) {
+  require_initialized();
+  if (stream == nullptr) fail(Errc::invalid_argument, "stream is NULL");
+  *stream = openacl::api::current_context()->create_stream(priority, flag).get();
+}
+
+void destroy(aclrtStream stream, bool force) {
+  require_initialized();
+  if (stream == nullptr) {
+    fail(Errc::invalid_argument, "stream is NULL: the default stream cannot be destroyed");
+  }
+  auto s = openacl::api::stream_for_submit(stream);
+  if (s == s->context().default_stream()) {
+    fail(Errc::invalid_argument, "the default stream of a context cannot be destroyed");
+  }
+  Runtime::get().streams.remove(stream);
+  s->context().forget_stream(s.get());
+  if (force) {
+    s->drop_pending();
+    return;
+  }
+  try {
+    s->synchronize(-1);
+  } catch (const openacl::Error &) {
+    // The stream is destroyed whatever its tasks did; syncs before reported the failure.
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclrtCreateStream(aclrtStream *stream) {
+  return guarded(__func__, [&] { create(stream, 0, 0); });
+}
+
+aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag) {
+  return guarded(__func__, [&] { create(stream, priority, flag); });
+}
+
+aclError aclrtDestroyStream(aclrtStream stream) {
+  return guarded(__func__, [&] { destroy(stream, false); });
+}
+
+aclError aclrtDestroyStreamForce(aclrtStream stream) {
+  return guarded(__func__, [&] { destroy(stream, true); });
+}
+
+aclError aclrtSynchronizeStream(aclrtStream stream) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    openacl::api::stream_for_host(stream)->synchronize(-1);
+  });
+}
+
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    int32_t ms = timeout_ms(timeout);
+    openacl::api::stream_for_host(stream)->synchronize(ms);
+  });
+}
+
+aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (status == nullptr) fail(Errc::invalid_argument, "status is NULL");
+    *status = openacl::api::stream_for_host(stream)->idle() ? ACL_STREAM_STATUS_COMPLETE
+                                                            : ACL_STREAM_STATUS_NOT_READY;
+  });
+}
+
+aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (priority == nullptr) fail(Errc::invalid_argument, "priority is NULL");
+    *priority = openacl::api::stream_for_host(stream)->priority();
+  });
+}
+
+aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (flags == nullptr) fail(Errc::invalid_argument, "flags is NULL");
+    *flags = openacl::api::stream_for_host(stream)->flags();
+  });
+}
+
+aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    openacl::api::stream_for_submit(stream);
+    if (mode != ACL_STOP_ON_FAILURE && mode != ACL_CONTINUE_ON_FAILURE) {
+      fail(Errc::invalid_argument, "mode must be ACL_CONTINUE_ON_FAILURE or ACL_STOP_ON_FAILURE");
+    }
+    // Streams always stop on failure (R20); continuing past a failed task is not simulated.
+    if (mode == ACL_CONTINUE_ON_FAILURE) {
+      fail(Errc::feature_not_supported,
+           "ACL_CONTINUE_ON_FAILURE is not supported: a failed task always stops its stream");
+    }
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,56 @@
+// The backend interface: what a device must provide to the core. A backend owns the device's
+// memory and its hardware queues (the workers that run streams and AI-core blocks). The core
+// never includes a backend's own headers; it creates devices through create_device().
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "core/parallel.h"
+
+namespace openacl::backend {
+
+// Something with work to run on the device: a stream. The backend calls run_slice() on one of
+// its workers, never on two at once for the same Runnable (the core schedules a stream once).
+class Runnable {
+ public:
+  virtual void run_slice() = 0;
+
+ protected:
+  ~Runnable() = default;
+};
+
+struct DeviceProps {
+  std::string name;
+  size_t memory_bytes = 0;
+  unsigned ai_cores = 0;
+};
+
+class DeviceBackend {
+ public:
+  virtual ~DeviceBackend() = default;
+  virtual const DeviceProps &props() const = 0;
+
+  // Device memory, aligned to at least 64 bytes; nullptr when the backend cannot provide it.
+  // The core accounts the capacity; the backend only provides the bytes.
+  virtual void *allocate(size_t bytes) = 0;
+  virtual void deallocate(void *p, size_t bytes) = 0;
+  // Page-locked host memory.
+  virtual void *allocate_host(size_t bytes) = 0;
+  virtual void deallocate_host(void *p, size_t bytes) = 0;
+
+  // Copies and fills between any two addresses the device can reach (device or host).
+  virtual void copy(void *dst, const void *src, size_t n) = 0;
+  virtual void fill(void *dst, int value, size_t n) = 0;
+
+  // Queues r to run on a worker soon. Thread safe.
+  virtual void schedule(Runnable *r) = 0;
+  virtual AiCores &cores() = 0;
+};
+
+// kind: "sim" (the only backend so far). Throws openacl::Error for an unknown kind.
+std::unique_ptr<DeviceBackend> create_device(const std::string &kind, int id,
+                                             const DeviceProps &props);
+
+}  // namespace openacl::backend

@@ -1,0 +1,53 @@
+// The sim backend: a simulated NPU made of host CPU cores. Device memory is host memory that
+// only the runtime hands out; the AI cores are a worker pool.
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "backend/backend.h"
+#include "backend/sim/worker_pool.h"
+#include "core/status.h"
+
+namespace openacl::sim {
+namespace {
+
+constexpr size_t kAlignment = 64;
+
+size_t round_up(size_t n) { return (n + kAlignment - 1) / kAlignment * kAlignment; }
+
+class SimDevice final : public backend::DeviceBackend {
+ public:
+  SimDevice(int id, backend::DeviceProps props)
+      : props_(std::move(props)), pool_(id, props_.ai_cores) {}
+
+  const backend::DeviceProps &props() const override { return props_; }
+  void *allocate(size_t bytes) override { return std::aligned_alloc(kAlignment, round_up(bytes)); }
+  void deallocate(void *p, size_t) override { std::free(p); }
+  void *allocate_host(size_t bytes) override {
+    return std::aligned_alloc(kAlignment, round_up(bytes));
+  }
+  void deallocate_host(void *p, size_t) override { std::free(p); }
+  void copy(void *dst, const void *src, size_t n) override {
+    if (n != 0 && dst != src) std::memmove(dst, src, n);
+  }
+  void fill(void *dst, int value, size_t n) override { std::memset(dst, value, n); }
+  void schedule(backend::Runnable *r) override { pool_.schedule(r); }
+  AiCores &cores() override { return pool_; }
+
+ private:
+  backend::DeviceProps props_;
+  WorkerPool pool_;
+};
+
+}  // namespace
+}  // namespace openacl::sim
+
+namespace openacl::backend {
+
+std::unique_ptr<DeviceBackend> create_device(const std::string &kind, int id,
+                                             const DeviceProps &props) {
+  if (kind == "sim") return std::make_unique<sim::SimDevice>(id, props);
+  fail(Errc::feature_not_supported, "unknown backend '" + kind + "' (available: sim)");
+}
+
+}  // namespace openacl::backend

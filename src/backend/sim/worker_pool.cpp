@@ -1,0 +1,145 @@
+#include "backend/sim/worker_pool.h"
+
+#include <pthread.h>
+
+#include <string>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define OPENACL_CPU_RELAX() _mm_pause()
+#else
+#define OPENACL_CPU_RELAX() std::this_thread::yield()
+#endif
+
+namespace openacl::sim {
+namespace {
+// Spinning before sleeping keeps the enqueue-to-start latency of a busy device in the
+// sub-microsecond range; the bound keeps idle devices from burning a core.
+constexpr int kSpinIterations = 4000;
+}  // namespace
+
+WorkerPool::WorkerPool(int device_id, unsigned workers) {
+  threads_.reserve(workers);
+  for (unsigned i = 0; i < workers; ++i) {
+    threads_.emplace_back([this] { worker_main(); });
+    std::string name = "aicore" + std::to_string(device_id) + "." + std::to_string(i);
+    pthread_setname_np(threads_.back().native_handle(), name.substr(0, 15).c_str());
+  }
+}
+
+WorkerPool::~WorkerPool() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  for (auto &t : threads_) t.join();
+}
+
+void WorkerPool::push_work(const std::function<void()> &push) {
+  std::lock_guard lock(mu_);
+  push();
+  pending_.fetch_add(1, std::memory_order_release);
+  if (sleepers_ > 0) cv_.notify_one();
+}
+
+void WorkerPool::schedule(backend::Runnable *r) {
+  push_work([&] { ready_.push_back(r); });
+}
+
+void WorkerPool::help(Job &job) {
+  for (;;) {
+    size_t i = job.next.fetch_add(1, std::memory_order_relaxed);
+    if (i >= job.n) return;
+    try {
+      (*job.body)(i);
+    } catch (...) {
+      std::lock_guard lock(job.mu);
+      if (!job.error) job.error = std::current_exception();
+    }
+    if (job.done.fetch_add(1, std::memory_order_acq_rel) + 1 == job.n) {
+      std::lock_guard lock(job.mu);
+      job.cv.notify_all();
+    }
+  }
+}
+
+void WorkerPool::parallel_for(size_t n, const std::function<void(size_t)> &body) {
+  if (n == 0) return;
+  if (n == 1 || threads_.size() <= 1) {
+    for (size_t i = 0; i < n; ++i) body(i);
+    return;
+  }
+  auto job = std::make_shared<Job>();
+  job->n = n;
+  job->body = &body;
+  push_work([&] { jobs_.push_back(job); });
+  if (n > 2) {
+    std::lock_guard lock(mu_);
+    cv_.notify_all();
+  }
+  help(*job);
+  // Remove the job so no worker picks it up after it is finished; workers that already hold
+  // it find no index left.
+  {
+    std::lock_guard lock(mu_);
+    for (auto it = jobs_.begin(); it != jobs_.end(); ++it) {
+      if (*it == job) {
+        jobs_.erase(it);
+        pending_.fetch_sub(1, std::memory_order_relaxed);
+        break;
+      }
+    }
+  }
+  for (int spin = 0; spin < kSpinIterations && job->done.load(std::memory_order_acquire) < n;
+       ++spin) {
+    OPENACL_CPU_RELAX();
+  }
+  {
+    std::unique_lock lock(job->mu);
+    job->cv.wait(lock, [&] { return job->done.load(std::memory_order_acquire) == n; });
+  }
+  if (job->error) std::rethrow_exception(job->error);
+}
+
+bool WorkerPool::wait_for_work(std::unique_lock<std::mutex> &lock) {
+  if (pending_.load(std::memory_order_acquire) == 0 && !stop_) {
+    lock.unlock();
+    for (int spin = 0; spin < kSpinIterations; ++spin) {
+      if (pending_.load(std::memory_order_acquire) != 0) break;
+      OPENACL_CPU_RELAX();
+    }
+    lock.lock();
+  }
+  ++sleepers_;
+  cv_.wait(lock, [&] { return stop_ || !ready_.empty() || !jobs_.empty(); });
+  --sleepers_;
+  return !(stop_ && ready_.empty() && jobs_.empty());
+}
+
+void WorkerPool::worker_main() {
+  std::unique_lock lock(mu_);
+  for (;;) {
+    if (!wait_for_work(lock)) return;
+    if (!jobs_.empty()) {
+      std::shared_ptr<Job> job = jobs_.front();
+      if (job->next.load(std::memory_order_relaxed) >= job->n) {
+        jobs_.pop_front();
+        pending_.fetch_sub(1, std::memory_order_relaxed);
+        continue;
+      }
+      lock.unlock();
+      help(*job);
+      lock.lock();
+      continue;
+    }
+    backend::Runnable *r = ready_.front();
+    ready_.pop_front();
+    pending_.fetch_sub(1, std::memory_order_relaxed);
+    lock.unlock();
+    r->run_slice();
+    lock.lock();
+  }
+}
+
+}  // namespace openacl::sim

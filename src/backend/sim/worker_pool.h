@@ -1,0 +1,55 @@
+// The AI cores of a simulated device: a pool of worker threads that run streams (Runnables)
+// and the blocks of parallel jobs. Jobs come first, so that a kernel's blocks spread over idle
+// cores before another stream's task starts.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "backend/backend.h"
+
+namespace openacl::sim {
+
+class WorkerPool final : public AiCores {
+ public:
+  WorkerPool(int device_id, unsigned workers);
+  ~WorkerPool() override;  // joins the workers; queued work must be finished by then
+
+  void schedule(backend::Runnable *r);
+  unsigned count() const override { return static_cast<unsigned>(threads_.size()); }
+  void parallel_for(size_t n, const std::function<void(size_t)> &body) override;
+
+ private:
+  struct Job {
+    size_t n = 0;
+    const std::function<void(size_t)> *body = nullptr;
+    std::atomic<size_t> next{0};
+    std::atomic<size_t> done{0};
+    std::mutex mu;
+    std::condition_variable cv;
+    std::exception_ptr error;
+  };
+
+  void worker_main();
+  void push_work(const std::function<void()> &push);
+  static void help(Job &job);
+  bool wait_for_work(std::unique_lock<std::mutex> &lock);
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<backend::Runnable *> ready_;
+  std::deque<std::shared_ptr<Job>> jobs_;
+  std::atomic<int> pending_{0};  // ready_.size() + jobs_.size(), read without the lock
+  int sleepers_ = 0;
+  bool stop_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace openacl::sim

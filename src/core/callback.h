@@ -1,0 +1,57 @@
+// Host callbacks (R15): aclrtSubscribeReport binds a host thread to a stream;
+// aclrtLaunchCallback enqueues a task that, when the stream reaches it, hands the callback to
+// that thread; the thread runs it inside aclrtProcessReport.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+namespace openacl {
+
+class Signal;
+class Stream;
+
+struct Report {
+  void (*fn)(void *) = nullptr;
+  void *data = nullptr;
+  std::shared_ptr<Stream> stream;
+  std::shared_ptr<Signal> done;  // blocking callbacks: the stream waits for it
+};
+
+class ReportHub {
+ public:
+  // Errc::stream_subscribe when the stream already has a thread or the thread serves another
+  // device.
+  void subscribe(uint64_t thread_id, const std::shared_ptr<Stream> &stream);
+  // Errc::stream_subscribe when the stream is not subscribed by that thread. Reports of that
+  // stream still waiting in the thread's queue run here, so no callback is lost and no
+  // blocking callback holds its stream forever.
+  void unsubscribe(uint64_t thread_id, const Stream *stream);
+  bool subscribed(const Stream *stream) const;
+  // Hands a report to the stream's thread; Errc::stream_no_callback_subscriber when none.
+  void post(Report report);
+  // Runs the next report for the calling thread. timeout_ms < 0 waits forever.
+  // Errc::thread_subscribe when the thread serves no stream, Errc::report_timeout on timeout.
+  void process(int32_t timeout_ms);
+  // Finalize: forgets every subscription and wakes waiting threads.
+  void clear();
+
+ private:
+  struct ThreadQueue {
+    std::deque<Report> reports;
+    std::condition_variable cv;
+    int streams = 0;
+    int32_t device_id = -1;
+  };
+  static void run(Report &r);
+
+  mutable std::mutex mu_;
+  std::unordered_map<const Stream *, uint64_t> stream_thread_;
+  std::unordered_map<uint64_t, std::shared_ptr<ThreadQueue>> threads_;
+};
+
+}  // namespace openacl

@@ -1,0 +1,52 @@
+// A Context: owns streams (with its default stream) and events, isolates them and their
+// errors from other contexts (R7, R20). Contexts are process-wide: any thread may bind to any
+// live one (R4).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace openacl {
+
+class Device;
+class Event;
+class Stream;
+
+class Context : public std::enable_shared_from_this<Context> {
+ public:
+  Context(Device &device, bool is_default);
+  ~Context();
+
+  Device &device() const { return device_; }
+  bool is_default() const { return is_default_; }
+  bool destroyed() const { return destroyed_.load(std::memory_order_acquire); }
+
+  // Creates the default stream; called once right after construction.
+  void start();
+  const std::shared_ptr<Stream> &default_stream() const { return default_stream_; }
+  // Creates and registers a stream of this context.
+  std::shared_ptr<Stream> create_stream(uint32_t priority, uint32_t flags);
+  void forget_stream(const Stream *s);
+  std::vector<std::shared_ptr<Stream>> streams() const;  // default stream first
+
+  std::shared_ptr<Event> create_event(uint32_t flags, bool ex);
+  void forget_event(const Event *e);
+
+  // Destroys the context: unregisters its streams and events, waits for their pending tasks,
+  // and marks it dead so that threads still bound to it get an error (R5).
+  void release();
+
+ private:
+  Device &device_;
+  const bool is_default_;
+  std::atomic<bool> destroyed_{false};
+  std::shared_ptr<Stream> default_stream_;
+  mutable std::mutex mu_;
+  std::vector<std::shared_ptr<Stream>> streams_;
+  std::vector<std::shared_ptr<Event>> events_;
+};
+
+}  // namespace openacl

@@ -1,0 +1,184 @@
+#include "core/device.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/clock.h"
+#include "core/context.h"
+#include "core/memory.h"
+#include "core/status.h"
+#include "core/stream.h"
+
+namespace openacl {
+
+Device::Device(int32_t id, std::unique_ptr<backend::DeviceBackend> backend, MemoryMap &memory)
+    : id_(id), backend_(std::move(backend)), memory_(memory), boot_ns_(now_ns()) {}
+
+Device::~Device() {
+  for (auto &r : retired_) deallocate(r);
+}
+
+void *Device::allocate(size_t bytes) {
+  size_t used = used_.load(std::memory_order_relaxed);
+  do {
+    if (bytes > capacity() - used) {
+      std::ostringstream msg;
+      msg << "device " << id_ << " is out of memory: " << bytes << " bytes requested, "
+          << capacity() - used << " of " << capacity() << " free";
+      fail(Errc::out_of_memory, msg.str());
+    }
+  } while (!used_.compare_exchange_weak(used, used + bytes, std::memory_order_relaxed));
+  void *p = backend_->allocate(bytes);
+  if (p == nullptr) {
+    used_.fetch_sub(bytes, std::memory_order_relaxed);
+    fail(Errc::out_of_memory, "device " + std::to_string(id_) + ": host could not back " +
+                                  std::to_string(bytes) + " bytes");
+  }
+  memory_.add({reinterpret_cast<uintptr_t>(p), bytes, MemoryKind::device, this});
+  free_retired_if_idle();
+  return p;
+}
+
+void *Device::allocate_host(size_t bytes) {
+  void *p = backend_->allocate_host(bytes);
+  if (p == nullptr) {
+    fail(Errc::out_of_memory, "host could not provide " + std::to_string(bytes) +
+                                  " bytes of page-locked memory");
+  }
+  memory_.add({reinterpret_cast<uintptr_t>(p), bytes, MemoryKind::host_pinned, this});
+  return p;
+}
+
+void Device::release(void *p) {
+  auto a = memory_.remove(p);
+  if (!a) return;
+  if (a->kind == MemoryKind::device) used_.fetch_sub(a->size, std::memory_order_relaxed);
+  {
+    std::lock_guard lock(mu_);
+    retired_.push_back({p, a->size, a->kind == MemoryKind::host_pinned});
+  }
+  free_retired_if_idle();
+}
+
+bool Device::all_streams_idle() const {
+  for (auto &ctx : contexts()) {
+    for (auto &s : ctx->streams()) {
+      if (!s->idle()) return false;
+    }
+  }
+  return true;
+}
+
+void Device::free_retired_if_idle() {
+  {
+    std::lock_guard lock(mu_);
+    if (retired_.empty()) return;
+  }
+  if (!all_streams_idle()) return;
+  std::vector<Retired> retired;
+  {
+    std::lock_guard lock(mu_);
+    retired.swap(retired_);
+  }
+  for (auto &r : retired) deallocate(r);
+}
+
+void Device::deallocate(const Retired &r) {
+  if (r.host) {
+    backend_->deallocate_host(r.p, r.size);
+  } else {
+    backend_->deallocate(r.p, r.size);
+  }
+}
+
+std::shared_ptr<Context> Device::retain_default_context() {
+  std::lock_guard lock(mu_);
+  if (!default_context_) {
+    default_context_ = std::make_shared<Context>(*this, true);
+    default_context_->start();
+    contexts_.push_back(default_context_);
+  }
+  ++default_refs_;
+  return default_context_;
+}
+
+bool Device::release_default_context(bool force) {
+  std::shared_ptr<Context> ctx;
+  {
+    std::lock_guard lock(mu_);
+    if (default_refs_ == 0) return false;
+    default_refs_ = force ? 0 : default_refs_ - 1;
+    if (default_refs_ > 0) return true;
+    ctx = std::move(default_context_);
+  }
+  ctx->release();
+  remove_context(ctx.get());
+  free_retired_if_idle();
+  return true;
+}
+
+std::shared_ptr<Context> Device::default_context() const {
+  std::lock_guard lock(mu_);
+  return default_context_;
+}
+
+bool Device::default_context_active() const {
+  std::lock_guard lock(mu_);
+  return default_context_ != nullptr;
+}
+
+void Device::add_context(const std::shared_ptr<Context> &ctx) {
+  std::lock_guard lock(mu_);
+  contexts_.push_back(ctx);
+}
+
+void Device::remove_context(const Context *ctx) {
+  std::lock_guard lock(mu_);
+  std::erase_if(contexts_, [&](const auto &w) {
+    auto c = w.lock();
+    return !c || c.get() == ctx;
+  });
+}
+
+std::vector<std::shared_ptr<Context>> Device::contexts() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::shared_ptr<Context>> all;
+  for (auto &w : contexts_) {
+    if (auto c = w.lock(); c && !c->destroyed()) all.push_back(std::move(c));
+  }
+  return all;
+}
+
+void Device::synchronize(int32_t timeout_ms) {
+  std::optional<Error> first;
+  for (auto &ctx : contexts()) {
+    for (auto &s : ctx->streams()) {
+      try {
+        s->synchronize(timeout_ms);
+      } catch (const Error &e) {
+        if (e.code() == Errc::stream_sync_timeout) throw;
+        if (!first) first = e;
+      }
+    }
+  }
+  free_retired_if_idle();
+  if (first) throw *first;
+}
+
+void Device::shutdown() {
+  std::shared_ptr<Context> def;
+  {
+    std::lock_guard lock(mu_);
+    def = std::move(default_context_);
+    default_refs_ = 0;
+  }
+  if (def) def->release();
+  for (auto &ctx : contexts()) ctx->release();
+  {
+    std::lock_guard lock(mu_);
+    contexts_.clear();
+  }
+  free_retired_if_idle();
+}
+
+}  // namespace openacl

@@ -1,0 +1,82 @@
+// A Device: one simulated NPU with its memory capacity, its AI cores (through its backend),
+// the process-wide count of aclrtSetDevice calls that keeps its default context alive (R3),
+// and the contexts created on it.
+//
+// Thread safety: all members may be called from any thread.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "backend/backend.h"
+
+namespace openacl {
+
+class Context;
+class MemoryMap;
+
+class Device {
+ public:
+  Device(int32_t id, std::unique_ptr<backend::DeviceBackend> backend, MemoryMap &memory);
+  ~Device();
+
+  int32_t id() const { return id_; }
+  const backend::DeviceProps &props() const { return backend_->props(); }
+  backend::DeviceBackend &backend() { return *backend_; }
+  AiCores &cores() { return backend_->cores(); }
+  int64_t boot_ns() const { return boot_ns_; }
+
+  // Device memory counted against the capacity and registered in the memory map. Throws
+  // Errc::out_of_memory and changes nothing when the capacity would be exceeded.
+  void *allocate(size_t bytes);
+  // Page-locked host memory (aclrtMallocHost), registered in the memory map.
+  void *allocate_host(size_t bytes);
+  // Unregisters p (a device or page-locked allocation of this device) and gives its capacity back at once.
+  // The bytes themselves are returned to the backend only when no stream of the device has
+  // pending work, so a task still using them never touches freed memory.
+  void release(void *p);
+  size_t used_bytes() const { return used_.load(std::memory_order_relaxed); }
+  size_t capacity() const { return props().memory_bytes; }
+
+  // R3: aclrtSetDevice / aclrtResetDevice[Force] counting.
+  std::shared_ptr<Context> retain_default_context();
+  // Returns false when the count was already 0.
+  bool release_default_context(bool force);
+  std::shared_ptr<Context> default_context() const;
+  bool default_context_active() const;
+
+  void add_context(const std::shared_ptr<Context> &ctx);
+  void remove_context(const Context *ctx);
+  std::vector<std::shared_ptr<Context>> contexts() const;
+  // Waits for every stream of every context of the device; throws the first failure.
+  void synchronize(int32_t timeout_ms);
+  // Releases the device's contexts (finalize).
+  void shutdown();
+
+ private:
+  struct Retired {
+    void *p;
+    size_t size;
+    bool host;
+  };
+  void deallocate(const Retired &r);
+  bool all_streams_idle() const;
+  void free_retired_if_idle();
+
+  const int32_t id_;
+  std::unique_ptr<backend::DeviceBackend> backend_;
+  MemoryMap &memory_;
+  const int64_t boot_ns_;
+  std::atomic<size_t> used_{0};
+
+  mutable std::mutex mu_;
+  int default_refs_ = 0;
+  std::shared_ptr<Context> default_context_;
+  std::vector<std::weak_ptr<Context>> contexts_;
+  std::vector<Retired> retired_;
+};
+
+}  // namespace openacl

@@ -1,0 +1,38 @@
+// An Event: a handle on the latest record made on a stream (R11, R12). Each aclrtRecordEvent
+// creates a new Signal; waits and synchronizations bind to the record that was latest when
+// they were called.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
+namespace openacl {
+
+class Context;
+class Signal;
+
+class Event {
+ public:
+  Event(Context &context, uint32_t flags, bool ex) : context_(context), flags_(flags), ex_(ex) {}
+
+  Context &context() const { return context_; }
+  uint32_t flags() const { return flags_; }
+  bool ex() const { return ex_; }  // created by aclrtCreateEventExWithFlag
+
+  // A new record: becomes the latest at once, completes when its stream reaches it.
+  std::shared_ptr<Signal> new_record();
+  // The latest record, or nullptr when never recorded (or reset).
+  std::shared_ptr<Signal> latest() const;
+  // Clears the latest record if it is still `record` (aclrtResetEvent, in stream order).
+  void reset(const Signal *record);
+
+ private:
+  Context &context_;
+  const uint32_t flags_;
+  const bool ex_;
+  mutable std::mutex mu_;
+  std::shared_ptr<Signal> latest_;
+};
+
+}  // namespace openacl

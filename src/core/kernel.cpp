@@ -1,0 +1,90 @@
+#include "core/kernel.h"
+
+#include <dlfcn.h>
+
+#include <atomic>
+#include <cstring>
+#include <mutex>
+
+#include "core/memory.h"
+#include "core/runtime.h"
+#include "core/status.h"
+#include "openacl/openacl_kernel.h"
+
+namespace openacl {
+namespace {
+
+// The launch a worker is running a block of, so that openaclKernelFail can find it.
+struct LaunchFailure {
+  std::atomic<bool> failed{false};
+  std::mutex mu;
+  std::string message;
+};
+thread_local LaunchFailure *current_launch = nullptr;
+
+}  // namespace
+
+Binary::Binary(const std::string &path) : path_(path) {
+  handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle_ == nullptr) {
+    const char *why = dlerror();
+    fail(Errc::invalid_file, "cannot load kernel binary '" + path + "': " + (why ? why : "?"));
+  }
+}
+
+Binary::~Binary() {
+  if (handle_ != nullptr) dlclose(handle_);
+}
+
+KernelEntry Binary::lookup(const std::string &name) const {
+  dlerror();
+  void *sym = dlsym(handle_, name.c_str());
+  if (sym == nullptr) {
+    fail(Errc::symbol_not_found,
+         "kernel '" + name + "' not found in '" + path_ +
+             "' (is it exported with extern \"C\" and default visibility?)");
+  }
+  return reinterpret_cast<KernelEntry>(sym);
+}
+
+KernelTask::KernelTask(const Function &fn, uint32_t num_blocks, const void *args,
+                       size_t args_size)
+    : Task(TaskKind::kernel), fn_(fn), num_blocks_(num_blocks) {
+  if (args_size != 0) {
+    args_.resize(args_size);
+    std::memcpy(args_.data(), args, args_size);
+  }
+  // The args are opaque bytes: any aligned word that points into device memory is memory the
+  // kernel may read and write, as far as tracing and the race checker can tell.
+  MemoryMap &memory = Runtime::get().memory();
+  for (size_t off = 0; off + sizeof(void *) <= args_.size(); off += sizeof(void *)) {
+    void *p;
+    std::memcpy(&p, args_.data() + off, sizeof(p));
+    if (auto a = memory.find(p); a && a->kind == MemoryKind::device) {
+      add_range(reinterpret_cast<void *>(a->base), a->size, true);
+    }
+  }
+}
+
+void KernelTask::run(ExecContext &ctx) {
+  LaunchFailure failure;
+  void *args = args_.empty() ? nullptr : args_.data();
+  ctx.cores.parallel_for(num_blocks_, [&](size_t block) {
+    LaunchFailure *outer = current_launch;
+    current_launch = &failure;
+    fn_.entry(static_cast<uint32_t>(block), num_blocks_, args);
+    current_launch = outer;
+  });
+  if (failure.failed.load()) {
+    fail(Errc::kernel_failure, "kernel '" + fn_.name + "' reported failure: " + failure.message);
+  }
+}
+
+}  // namespace openacl
+
+extern "C" void openaclKernelFail(const char *message) {
+  openacl::LaunchFailure *f = openacl::current_launch;
+  if (f == nullptr) return;
+  std::lock_guard lock(f->mu);
+  if (!f->failed.exchange(true)) f->message = message != nullptr ? message : "(no message)";
+}

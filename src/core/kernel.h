@@ -1,0 +1,51 @@
+// User kernels (R16): CPU kernels in a shared library, with the SPMD shape of Ascend C
+// kernels: void k(uint32_t blockIdx, uint32_t blockDim, void *args).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/task.h"
+
+namespace openacl {
+
+using KernelEntry = void (*)(uint32_t block_idx, uint32_t block_dim, void *args);
+
+// A loaded kernel library. dlclose happens when the last function or pending launch using it
+// lets go.
+class Binary {
+ public:
+  // Throws Errc::invalid_file with dlerror's words when the library cannot be loaded.
+  explicit Binary(const std::string &path);
+  ~Binary();
+  const std::string &path() const { return path_; }
+  // Throws Errc::symbol_not_found.
+  KernelEntry lookup(const std::string &name) const;
+
+ private:
+  std::string path_;
+  void *handle_ = nullptr;
+};
+
+struct Function {
+  std::shared_ptr<Binary> binary;
+  KernelEntry entry = nullptr;
+  std::string name;
+};
+
+// One launch: numBlocks calls of the kernel spread over the AI cores.
+class KernelTask final : public Task {
+ public:
+  KernelTask(const Function &fn, uint32_t num_blocks, const void *args, size_t args_size);
+  void run(ExecContext &ctx) override;
+  std::string label() const override { return fn_.name; }
+
+ private:
+  Function fn_;
+  uint32_t num_blocks_;
+  std::vector<uint8_t> args_;  // copied at launch
+};
+
+}  // namespace openacl

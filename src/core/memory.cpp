@@ -1,0 +1,58 @@
+#include "core/memory.h"
+
+#include <mutex>
+#include <sstream>
+
+#include "core/status.h"
+
+namespace openacl {
+
+void MemoryMap::add(const Allocation &a) {
+  std::unique_lock lock(mu_);
+  by_base_[a.base] = a;
+}
+
+std::optional<Allocation> MemoryMap::remove(const void *p) {
+  std::unique_lock lock(mu_);
+  auto it = by_base_.find(reinterpret_cast<uintptr_t>(p));
+  if (it == by_base_.end()) return std::nullopt;
+  Allocation a = it->second;
+  by_base_.erase(it);
+  return a;
+}
+
+std::optional<Allocation> MemoryMap::find(const void *p) const {
+  auto addr = reinterpret_cast<uintptr_t>(p);
+  std::shared_lock lock(mu_);
+  auto it = by_base_.upper_bound(addr);
+  if (it == by_base_.begin()) return std::nullopt;
+  --it;
+  const Allocation &a = it->second;
+  if (addr >= a.base && addr < a.base + a.size) return a;
+  return std::nullopt;
+}
+
+void MemoryMap::check_device_range(const void *p, size_t n, const char *what) const {
+  auto a = find(p);
+  std::ostringstream msg;
+  if (!a || a->kind != MemoryKind::device) {
+    msg << what << " (" << p << ") is not device memory from aclrtMalloc";
+    fail(Errc::invalid_argument, msg.str());
+  }
+  auto addr = reinterpret_cast<uintptr_t>(p);
+  if (n > a->size - (addr - a->base)) {
+    msg << what << ": " << n << " bytes at " << p << " run past the end of its allocation ("
+        << a->size << " bytes at " << reinterpret_cast<void *>(a->base) << ")";
+    fail(Errc::invalid_argument, msg.str());
+  }
+}
+
+std::vector<Allocation> MemoryMap::take_all() {
+  std::unique_lock lock(mu_);
+  std::vector<Allocation> all;
+  for (auto &[b, a] : by_base_) all.push_back(a);
+  by_base_.clear();
+  return all;
+}
+
+}  // namespace openacl

@@ -1,0 +1,42 @@
+// The memory map: every device allocation and every page-locked host allocation the runtime
+// handed out, so that copies, frees and kernels can be checked against them (R13, R14).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <shared_mutex>
+#include <vector>
+
+namespace openacl {
+
+class Device;
+
+enum class MemoryKind : uint8_t { device, host_pinned };
+
+struct Allocation {
+  uintptr_t base = 0;
+  size_t size = 0;
+  MemoryKind kind = MemoryKind::device;
+  Device *device = nullptr;  // owner (for host_pinned: the device that allocated it, or null)
+};
+
+class MemoryMap {
+ public:
+  void add(const Allocation &a);
+  // Removes the allocation that starts exactly at p.
+  std::optional<Allocation> remove(const void *p);
+  // The allocation containing p, if any.
+  std::optional<Allocation> find(const void *p) const;
+  // Throws Errc::invalid_argument naming `what` unless [p, p+n) lies inside one device
+  // allocation.
+  void check_device_range(const void *p, size_t n, const char *what) const;
+  std::vector<Allocation> take_all();
+
+ private:
+  mutable std::shared_mutex mu_;
+  std::map<uintptr_t, Allocation> by_base_;
+};
+
+}  // namespace openacl

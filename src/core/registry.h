@@ -1,0 +1,54 @@
+// Handle validation: every object the C API hands out is registered here under its address.
+// A made-up or destroyed handle is simply not found, so it is never dereferenced.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace openacl {
+
+template <class T>
+class Registry {
+ public:
+  void *add(std::shared_ptr<T> obj) {
+    void *handle = obj.get();
+    std::unique_lock lock(mu_);
+    map_.emplace(handle, std::move(obj));
+    return handle;
+  }
+  std::shared_ptr<T> find(const void *handle) const {
+    std::shared_lock lock(mu_);
+    auto it = map_.find(handle);
+    return it == map_.end() ? nullptr : it->second;
+  }
+  // Unregisters the handle and returns the object (nullptr when unknown).
+  std::shared_ptr<T> remove(const void *handle) {
+    std::unique_lock lock(mu_);
+    auto it = map_.find(handle);
+    if (it == map_.end()) return nullptr;
+    auto obj = std::move(it->second);
+    map_.erase(it);
+    return obj;
+  }
+  std::vector<std::shared_ptr<T>> take_all() {
+    std::unique_lock lock(mu_);
+    std::vector<std::shared_ptr<T>> all;
+    all.reserve(map_.size());
+    for (auto &[h, obj] : map_) all.push_back(std::move(obj));
+    map_.clear();
+    return all;
+  }
+  size_t size() const {
+    std::shared_lock lock(mu_);
+    return map_.size();
+  }
+
+ private:
+  mutable std::shared_mutex mu_;
+  std::unordered_map<const void *, std::shared_ptr<T>> map_;
+};
+
+}  // namespace openacl

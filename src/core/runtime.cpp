@@ -1,0 +1,160 @@
+#include "core/runtime.h"
+
+#include "backend/backend.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/stream.h"
+#include "core/thread_state.h"
+
+namespace openacl {
+
+Runtime &Runtime::get() {
+  // Never destroyed: threads of the program may still call in while statics are torn down.
+  static Runtime *rt = new Runtime();
+  return *rt;
+}
+
+void Runtime::require_initialized() const {
+  if (!initialized()) {
+    fail(Errc::not_initialized,
+         ever_finalized_ ? "the runtime was finalized (aclFinalize); call aclInit again"
+                         : "the runtime is not initialized: call aclInit first");
+  }
+}
+
+void Runtime::init(const char *config_path) {
+  std::lock_guard lock(lifecycle_mu_);
+  if (initialized()) {
+    ++init_count_;
+    fail(Errc::repeat_initialize, "aclInit was already called in this process");
+  }
+  Config config = load_config(config_path);
+  std::vector<std::unique_ptr<Device>> devices;
+  for (uint32_t i = 0; i < config.device_count; ++i) {
+    backend::DeviceProps props{config.device_name, config.device_memory_bytes, config.ai_cores};
+    devices.push_back(std::make_unique<Device>(
+        static_cast<int32_t>(i), backend::create_device(config.backend, i, props), memory_));
+  }
+  config_ = std::move(config);
+  devices_ = std::move(devices);
+  init_count_ = 1;
+  initialized_.store(true, std::memory_order_release);
+}
+
+void Runtime::release_all() {
+  initialized_.store(false, std::memory_order_release);
+  for (auto &d : devices_) d->shutdown();
+  contexts.take_all();
+  streams.take_all();
+  events.take_all();
+  functions.take_all();
+  binaries.take_all();
+  reports_.clear();
+  for (auto &a : memory_.take_all()) {
+    if (a.kind == MemoryKind::device) {
+      a.device->backend().deallocate(reinterpret_cast<void *>(a.base), a.size);
+    } else {
+      a.device->backend().deallocate_host(reinterpret_cast<void *>(a.base), a.size);
+    }
+  }
+  devices_.clear();  // joins the AI-core workers
+  ever_finalized_ = true;
+  init_count_ = 0;
+}
+
+void Runtime::finalize() {
+  std::lock_guard lock(lifecycle_mu_);
+  if (!initialized()) {
+    fail(ever_finalized_ ? Errc::repeat_finalize : Errc::not_initialized,
+         ever_finalized_ ? "aclFinalize was already called" : "aclInit was never called");
+  }
+  release_all();
+}
+
+uint64_t Runtime::finalize_reference() {
+  std::lock_guard lock(lifecycle_mu_);
+  if (!initialized()) fail(Errc::repeat_finalize, "the runtime is not initialized");
+  if (--init_count_ == 0) release_all();
+  return init_count_;
+}
+
+Device &Runtime::device(int64_t id) {
+  if (id < 0 || id >= static_cast<int64_t>(devices_.size())) {
+    fail(Errc::invalid_device, "device id " + std::to_string(id) + " is out of range [0, " +
+                                   std::to_string(devices_.size()) + ")");
+  }
+  return *devices_[static_cast<size_t>(id)];
+}
+
+void Runtime::bind(const std::shared_ptr<Context> &ctx) {
+  ThreadState &ts = this_thread();
+  ts.context = ctx;
+  ts.bound = ctx != nullptr;
+}
+
+void Runtime::set_device(int32_t id) {
+  Device &d = device(id);
+  auto ctx = d.retain_default_context();
+  contexts.add(ctx);
+  bind(ctx);
+}
+
+void Runtime::reset_device(int32_t id, bool force) {
+  Device &d = device(id);
+  auto ctx = d.default_context();
+  if (!d.release_default_context(force)) {
+    fail(Errc::context_release, "device " + std::to_string(id) +
+                                    " is not set: aclrtResetDevice without a matching "
+                                    "aclrtSetDevice");
+  }
+  if (ctx && ctx->destroyed()) contexts.remove(ctx.get());
+}
+
+std::shared_ptr<Context> Runtime::current_context() {
+  ThreadState &ts = this_thread();
+  std::shared_ptr<Context> ctx = ts.context.lock();
+  if (ctx && !ctx->destroyed()) return ctx;
+  if (ts.bound) {
+    fail(Errc::context_null,
+         "the calling thread's current context was destroyed (by aclrtDestroyContext or "
+         "aclrtResetDevice, possibly in another thread); bind a live one with aclrtSetDevice "
+         "or aclrtSetCurrentContext");
+  }
+  if (config_.default_device) {
+    set_device(*config_.default_device);
+    return this_thread().context.lock();
+  }
+  fail(Errc::context_null,
+       "the calling thread has no current context: call aclrtSetDevice or aclrtCreateContext "
+       "(or aclrtSetCurrentContext) in this thread first");
+}
+
+std::shared_ptr<Context> Runtime::create_context(int32_t device_id) {
+  Device &d = device(device_id);
+  auto ctx = std::make_shared<Context>(d, false);
+  ctx->start();
+  d.add_context(ctx);
+  contexts.add(ctx);
+  bind(ctx);
+  return ctx;
+}
+
+void Runtime::destroy_context(const void *handle) {
+  auto ctx = contexts.find(handle);
+  if (!ctx) fail(Errc::context_null, "unknown or already destroyed context");
+  if (ctx->is_default()) {
+    fail(Errc::context_null,
+         "the default context of a device cannot be destroyed; release it with "
+         "aclrtResetDevice");
+  }
+  contexts.remove(handle);
+  ctx->release();
+  ctx->device().remove_context(ctx.get());
+  ThreadState &ts = this_thread();
+  if (ts.context.lock() == ctx) {
+    ts.context.reset();
+    ts.bound = false;
+  }
+}
+
+}  // namespace openacl

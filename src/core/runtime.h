@@ -1,0 +1,74 @@
+// The Runtime: the process-wide state between aclInit and aclFinalize: configuration,
+// devices, the memory map, and the handle registries through which every C handle is
+// validated.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "core/callback.h"
+#include "core/config.h"
+#include "core/kernel.h"
+#include "core/memory.h"
+#include "core/registry.h"
+
+namespace openacl {
+
+class Context;
+class Device;
+class Event;
+class Stream;
+
+class Runtime {
+ public:
+  static Runtime &get();
+
+  // R1. init throws Errc::repeat_initialize when already initialized (and counts it), or a
+  // config error with nothing initialized.
+  void init(const char *config_path);
+  // Waits for outstanding work, releases every object. Throws Errc::repeat_finalize.
+  void finalize();
+  // aclFinalizeReference: drops one init count; finalizes at zero. Returns the new count.
+  uint64_t finalize_reference();
+  bool initialized() const { return initialized_.load(std::memory_order_acquire); }
+  void require_initialized() const;
+
+  const Config &config() const { return config_; }
+  uint32_t device_count() const { return static_cast<uint32_t>(devices_.size()); }
+  // Throws Errc::invalid_device for an id outside [0, count).
+  Device &device(int64_t id);
+  MemoryMap &memory() { return memory_; }
+  ReportHub &reports() { return reports_; }
+
+  // Thread binding (R3-R5).
+  void set_device(int32_t id);
+  void reset_device(int32_t id, bool force);
+  void bind(const std::shared_ptr<Context> &ctx);
+  // The calling thread's context; throws Errc::context_null when it has none or it died.
+  std::shared_ptr<Context> current_context();
+  std::shared_ptr<Context> create_context(int32_t device_id);
+  void destroy_context(const void *handle);
+
+  Registry<Context> contexts;
+  Registry<Stream> streams;
+  Registry<Event> events;
+  Registry<Binary> binaries;
+  Registry<Function> functions;
+
+ private:
+  void release_all();
+
+  std::mutex lifecycle_mu_;
+  std::atomic<bool> initialized_{false};
+  bool ever_finalized_ = false;
+  uint64_t init_count_ = 0;
+  Config config_;
+  std::vector<std::unique_ptr<Device>> devices_;
+  MemoryMap memory_;
+  ReportHub reports_;
+};
+
+}  // namespace openacl

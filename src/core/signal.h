@@ -1,0 +1,43 @@
+// A one-shot completion point: an event record, the end of a blocking callback. Streams park
+// on it without holding a worker; host threads wait on it with an optional timeout. It carries
+// the failure of the stream that completed it (SPEC R20).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "core/status.h"
+
+namespace openacl {
+
+class Stream;
+
+class Signal {
+ public:
+  bool done() const { return done_.load(std::memory_order_acquire); }
+  // Valid once done().
+  int64_t timestamp_ns() const { return timestamp_ns_; }
+  const std::optional<Error> &error() const { return error_; }
+
+  // Completes the signal once; later calls do nothing. Resumes parked streams.
+  void complete(int64_t timestamp_ns, std::optional<Error> error = std::nullopt);
+  // Parks s until completion. Returns false (and does not park) when already done.
+  bool park(std::shared_ptr<Stream> s);
+  // Host wait: timeout_ms < 0 waits forever. Returns false on timeout.
+  bool wait(int32_t timeout_ms);
+
+ private:
+  std::atomic<bool> done_{false};
+  int64_t timestamp_ns_ = 0;
+  std::optional<Error> error_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<std::shared_ptr<Stream>> parked_;
+};
+
+}  // namespace openacl

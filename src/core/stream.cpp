@@ -1,0 +1,221 @@
+#include "core/stream.h"
+
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/device.h"
+#include "core/observer.h"
+#include "core/signal.h"
+
+namespace openacl {
+namespace {
+// Tasks a worker runs from one stream before it lets other streams have the worker.
+constexpr int kSliceTasks = 64;
+// Host waits spin this long before sleeping: most short tasks finish within it.
+constexpr auto kHostSpin = std::chrono::microseconds(20);
+}  // namespace
+
+Stream::Stream(Context &context, Device &device, uint32_t priority, uint32_t flags)
+    : context_(context), device_(device), priority_(priority), flags_(flags) {}
+
+Stream::~Stream() {
+  for (Task *t = head_; t != nullptr;) {
+    Task *next = t->next;
+    delete t;
+    t = next;
+  }
+}
+
+uint64_t Stream::enqueue(std::unique_ptr<Task> task) {
+  task->enqueue_ns = now_ns();
+  Task *t = task.release();
+  bool schedule = false;
+  uint64_t seq;
+  {
+    std::lock_guard lock(mu_);
+    seq = t->seq = ++submitted_;
+    if (tail_ != nullptr) {
+      tail_->next = t;
+    } else {
+      head_ = t;
+    }
+    tail_ = t;
+    if (state_ == State::idle) {
+      state_ = State::queued;
+      keep_alive_ = shared_from_this();
+      schedule = true;
+    }
+    if (TaskObserver *obs = task_observer()) obs->on_enqueue(*this, *t);
+  }
+  if (schedule) device_.backend().schedule(this);
+  return seq;
+}
+
+void Stream::finish_head(std::unique_lock<std::mutex> &lock, Task *t) {
+  head_ = t->next;
+  if (head_ == nullptr) tail_ = nullptr;
+  completed_.store(head_ == nullptr ? submitted_ : t->seq, std::memory_order_release);
+  if (host_waiters_ > 0) cv_.notify_all();
+  if (TaskObserver *obs = task_observer()) obs->on_complete(*this, *t);
+  lock.unlock();
+  delete t;
+  lock.lock();
+}
+
+void Stream::run_slice() {
+  ExecContext exec{device_, device_.backend().cores()};
+  std::unique_lock lock(mu_);
+  for (int budget = kSliceTasks; budget > 0; --budget) {
+    Task *t = head_;
+    if (t == nullptr) {
+      state_ = State::idle;
+      std::shared_ptr<Stream> last = std::move(keep_alive_);
+      lock.unlock();
+      return;  // `last` may destroy this stream; nothing touches it afterwards
+    }
+    if (t->ran) {  // resumed after a blocking callback returned
+      finish_head(lock, t);
+      continue;
+    }
+    std::optional<Error> failure = failure_;
+    Signal *gate = failure ? nullptr : t->wait_before();
+    if (gate != nullptr && !gate->done() && gate->park(shared_from_this())) {
+      state_ = State::parked;
+      return;
+    }
+    head_running_ = true;
+    lock.unlock();
+
+    t->start_ns = now_ns();
+    std::optional<Error> error;
+    if (failure) {
+      t->skip(*failure);
+    } else if (gate != nullptr && gate->error()) {
+      error = *gate->error();  // a failure carried by an event (R20)
+    } else {
+      try {
+        t->run(exec);
+      } catch (const Error &e) {
+        error = e;
+      } catch (const std::exception &e) {
+        error = Error(Errc::task_failure, std::string(task_kind_name(t->kind())) + " failed: " +
+                                              e.what());
+      }
+    }
+    t->end_ns = now_ns();
+    t->ran = true;
+
+    lock.lock();
+    head_running_ = false;
+    if (error && !failure_) failure_ = std::move(error);
+    if (!failure_) {
+      Signal *hold = t->wait_after();
+      if (hold != nullptr && !hold->done() && hold->park(shared_from_this())) {
+        state_ = State::parked;
+        return;
+      }
+    }
+    finish_head(lock, t);
+  }
+  lock.unlock();
+  device_.backend().schedule(this);  // budget used: let other streams have the worker
+}
+
+void Stream::resume() {
+  {
+    std::lock_guard lock(mu_);
+    state_ = State::queued;
+  }
+  device_.backend().schedule(this);
+}
+
+bool Stream::wait_until(std::unique_lock<std::mutex> &lock, uint64_t target,
+                        int32_t timeout_ms) {
+  auto ready = [&] {
+    return completed_.load(std::memory_order_acquire) >= target && callbacks_in_flight_ == 0;
+  };
+  if (ready()) return true;
+  lock.unlock();
+  auto spin_end = std::chrono::steady_clock::now() + kHostSpin;
+  while (completed_.load(std::memory_order_acquire) < target &&
+         std::chrono::steady_clock::now() < spin_end) {
+    std::this_thread::yield();
+  }
+  lock.lock();
+  ++host_waiters_;
+  bool ok = true;
+  if (timeout_ms < 0) {
+    cv_.wait(lock, ready);
+  } else {
+    ok = cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), ready);
+  }
+  --host_waiters_;
+  return ok;
+}
+
+void Stream::synchronize(int32_t timeout_ms) {
+  std::unique_lock lock(mu_);
+  if (!wait_until(lock, submitted_, timeout_ms)) {
+    fail(Errc::stream_sync_timeout,
+         "stream did not finish within " + std::to_string(timeout_ms) +
+             " ms; its tasks stay queued");
+  }
+  if (failure_) throw *failure_;
+}
+
+void Stream::wait_for(uint64_t seq) {
+  std::unique_lock lock(mu_);
+  auto done = [&] { return completed_.load(std::memory_order_acquire) >= seq; };
+  if (done()) return;
+  ++host_waiters_;
+  cv_.wait(lock, done);
+  --host_waiters_;
+}
+
+bool Stream::idle() const {
+  std::lock_guard lock(mu_);
+  return completed_.load(std::memory_order_acquire) >= submitted_ && callbacks_in_flight_ == 0;
+}
+
+std::optional<Error> Stream::failure() const {
+  std::lock_guard lock(mu_);
+  return failure_;
+}
+
+void Stream::drop_pending() {
+  std::vector<Task *> dropped;
+  {
+    std::lock_guard lock(mu_);
+    Task *keep = (head_ != nullptr && (head_running_ || head_->ran)) ? head_ : nullptr;
+    Task *t = keep != nullptr ? keep->next : head_;
+    for (; t != nullptr; t = t->next) dropped.push_back(t);
+    if (keep != nullptr) {
+      keep->next = nullptr;
+      head_ = tail_ = keep;
+    } else {
+      head_ = tail_ = nullptr;
+      completed_.store(submitted_, std::memory_order_release);
+      if (host_waiters_ > 0) cv_.notify_all();
+    }
+  }
+  Error dropped_error(Errc::task_dropped, "task dropped by aclrtDestroyStreamForce");
+  for (Task *t : dropped) {
+    t->skip(dropped_error);
+    delete t;
+  }
+}
+
+void Stream::callback_dispatched() {
+  std::lock_guard lock(mu_);
+  ++callbacks_in_flight_;
+}
+
+void Stream::callback_finished() {
+  std::lock_guard lock(mu_);
+  --callbacks_in_flight_;
+  if (host_waiters_ > 0) cv_.notify_all();
+}
+
+}  // namespace openacl

@@ -1,0 +1,83 @@
+// A Stream: an in-order queue of tasks on one device, owned by one context. Tasks of a stream
+// run strictly FIFO on the device's workers; different streams run concurrently. A stream
+// waiting for an event parks without holding a worker.
+//
+// Thread safety: every member function may be called from any thread.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "backend/backend.h"
+#include "core/status.h"
+#include "core/task.h"
+
+namespace openacl {
+
+class Context;
+class Device;
+
+class Stream final : public backend::Runnable, public std::enable_shared_from_this<Stream> {
+ public:
+  Stream(Context &context, Device &device, uint32_t priority, uint32_t flags);
+  ~Stream();
+
+  Context &context() const { return context_; }
+  Device &device() const { return device_; }
+  uint32_t priority() const { return priority_; }
+  uint32_t flags() const { return flags_; }
+
+  // Queues a task and returns at once (R10). Returns the task's sequence number.
+  uint64_t enqueue(std::unique_ptr<Task> task);
+  // Waits for every task enqueued before the call (R11) and for callbacks it dispatched;
+  // then throws the stream's failure if it has one (R20). timeout_ms < 0 waits forever; on
+  // timeout throws Errc::stream_sync_timeout and leaves the queue intact.
+  void synchronize(int32_t timeout_ms = -1);
+  // Waits until the task with sequence number seq has completed (no failure check).
+  void wait_for(uint64_t seq);
+  // True when every enqueued task and dispatched callback has finished.
+  bool idle() const;
+  std::optional<Error> failure() const;
+
+  // Drops the tasks that have not started (aclrtDestroyStreamForce). Event records among them
+  // complete with Errc::task_dropped so that nobody waits for them forever.
+  void drop_pending();
+
+  // A non-blocking callback was handed to its thread / has returned there.
+  void callback_dispatched();
+  void callback_finished();
+
+  // backend::Runnable: runs a bounded number of tasks on a device worker.
+  void run_slice() override;
+  // A signal this stream parked on has completed.
+  void resume();
+
+ private:
+  enum class State { idle, queued, parked };
+  void finish_head(std::unique_lock<std::mutex> &lock, Task *t);
+  bool wait_until(std::unique_lock<std::mutex> &lock, uint64_t target, int32_t timeout_ms);
+
+  Context &context_;
+  Device &device_;
+  const uint32_t priority_;
+  const uint32_t flags_;
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;  // host waiters
+  Task *head_ = nullptr;
+  Task *tail_ = nullptr;
+  uint64_t submitted_ = 0;
+  std::atomic<uint64_t> completed_{0};
+  int callbacks_in_flight_ = 0;
+  int host_waiters_ = 0;
+  bool head_running_ = false;
+  State state_ = State::idle;
+  std::shared_ptr<Stream> keep_alive_;  // held while the device owns the stream
+  std::optional<Error> failure_;
+};
+
+}  // namespace openacl

@@ -1,0 +1,95 @@
+// The runtime's own task kinds: copies, memsets, event records/waits/resets, callbacks.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/callback.h"
+#include "core/task.h"
+
+namespace openacl {
+
+class Event;
+class Signal;
+
+class CopyTask final : public Task {
+ public:
+  // staged: the source bytes were taken at the call (pageable host memory, R14).
+  CopyTask(void *dst, const void *src, size_t n, bool staged, const char *direction);
+  // 2D: height rows of width bytes.
+  CopyTask(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+           size_t height, bool staged, const char *direction);
+  void run(ExecContext &ctx) override;
+  std::string label() const override { return direction_; }
+
+ private:
+  void *dst_;
+  const void *src_;
+  size_t dpitch_, spitch_, width_, height_;
+  std::unique_ptr<uint8_t[]> staging_;
+  const char *direction_;
+};
+
+class MemsetTask final : public Task {
+ public:
+  MemsetTask(void *dst, int value, size_t n);
+  void run(ExecContext &ctx) override;
+
+ private:
+  void *dst_;
+  int value_;
+  size_t n_;
+};
+
+class RecordTask final : public Task {
+ public:
+  explicit RecordTask(std::shared_ptr<Signal> record)
+      : Task(TaskKind::event_record), record_(std::move(record)) {}
+  void run(ExecContext &ctx) override;
+  void skip(const Error &failure) override;
+  const Signal *record() const { return record_.get(); }
+
+ private:
+  std::shared_ptr<Signal> record_;
+};
+
+class WaitTask final : public Task {
+ public:
+  explicit WaitTask(std::shared_ptr<Signal> record)
+      : Task(TaskKind::event_wait), record_(std::move(record)) {}
+  void run(ExecContext &) override {}
+  Signal *wait_before() override { return record_.get(); }
+  const Signal *record() const { return record_.get(); }
+
+ private:
+  std::shared_ptr<Signal> record_;
+};
+
+class ResetTask final : public Task {
+ public:
+  ResetTask(std::shared_ptr<Event> event, std::shared_ptr<Signal> record)
+      : Task(TaskKind::event_reset), event_(std::move(event)), record_(std::move(record)) {}
+  void run(ExecContext &) override;
+
+ private:
+  std::shared_ptr<Event> event_;
+  std::shared_ptr<Signal> record_;
+};
+
+class CallbackTask final : public Task {
+ public:
+  CallbackTask(ReportHub &hub, std::shared_ptr<Stream> stream, void (*fn)(void *), void *data,
+               bool blocking);
+  void run(ExecContext &) override;
+  Signal *wait_after() override { return done_.get(); }
+
+ private:
+  ReportHub &hub_;
+  std::weak_ptr<Stream> stream_;  // the stream owns this task: no cycle
+  void (*fn_)(void *);
+  void *data_;
+  std::shared_ptr<Signal> done_;  // blocking only
+};
+
+}  // namespace openacl

@@ -1,0 +1,21 @@
+// Every piece of per-thread state of the runtime, in one place: the context the thread is
+// bound to (R4) and its last error message (R19).
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace openacl {
+
+class Context;
+
+struct ThreadState {
+  // Weak: a context destroyed by another thread must not stay alive through bindings (R5).
+  std::weak_ptr<Context> context;
+  bool bound = false;  // the thread was bound to a context that may since have died
+  std::string last_error;
+};
+
+ThreadState &this_thread();
+
+}  // namespace openacl
