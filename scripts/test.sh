@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds and runs every test: the release suite (C++ GoogleTest via ctest, pytest, examples),
+# then the suite under AddressSanitizer + UndefinedBehaviorSanitizer, then the threading
+# tests under ThreadSanitizer. Installs missing dependencies first.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+jobs="${OPENACL_JOBS:-$(nproc)}"
+
+scripts/setup.sh
+scripts/fetch_models.sh >/dev/null
+
+build() {  # build <dir> <cmake args...>
+  local dir=$1
+  shift
+  cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
+  cmake --build "$dir" -j "$jobs"
+}
+
+echo "== release build and tests =="
+build build/release -DCMAKE_BUILD_TYPE=Release
+ctest --test-dir build/release -j "$jobs" --output-on-failure
+
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer =="
+build build/asan -DCMAKE_BUILD_TYPE=Debug -DOPENACL_SANITIZE=address \
+  -DOPENACL_BUILD_PYTHON=OFF -DOPENACL_BUILD_BENCH=OFF -DOPENACL_BUILD_TOOLS=OFF
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build/asan -j "$jobs" --output-on-failure -L cpu -LE slow
+
+echo "== ThreadSanitizer (threading tests) =="
+build build/tsan -DCMAKE_BUILD_TYPE=Debug -DOPENACL_SANITIZE=thread \
+  -DOPENACL_BUILD_PYTHON=OFF -DOPENACL_BUILD_BENCH=OFF -DOPENACL_BUILD_TOOLS=OFF \
+  -DOPENACL_BUILD_EXAMPLES=OFF
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  ctest --test-dir build/tsan -j "$jobs" --output-on-failure -L threads
+
+echo "== all tests passed =="
