@@ -1,0 +1,70 @@
+#include "ops/dnnl_op.h"
+
+#include <omp.h>
+
+#include <unordered_map>
+
+namespace openacl::ops {
+
+dnnl::engine &dnnl_engine() {
+  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+dnnl::memory::data_type dnnl_f32() { return dnnl::memory::data_type::f32; }
+
+DnnlOp::DnnlOp(dnnl::primitive prim, std::vector<DnnlArg> args) : prim_(std::move(prim)), args_(std::move(args)) {
+  for (const auto &a : args_) {
+    if (a.user == a.prim) {
+      reorders_.emplace_back();
+    } else if (a.tensor >= 0) {
+      reorders_.emplace_back(dnnl::reorder::primitive_desc(dnnl_engine(), a.user, dnnl_engine(), a.prim));
+    } else {
+      reorders_.emplace_back(dnnl::reorder::primitive_desc(dnnl_engine(), a.prim, dnnl_engine(), a.user));
+    }
+  }
+}
+
+void DnnlOp::run(const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) const {
+  omp_set_num_threads(static_cast<int>(std::max(1u, cores.count())));
+  thread_local dnnl::stream stream(dnnl_engine());
+  std::vector<std::vector<float>> temps(args_.size());
+  std::unordered_map<int, dnnl::memory> margs;
+  std::vector<std::pair<dnnl::memory, size_t>> outs;  // primitive-layout output, arg index
+  for (size_t i = 0; i < args_.size(); ++i) {
+    const DnnlArg &a = args_[i];
+    const Tensor &t = a.tensor >= 0 ? in[a.tensor] : out[-1 - a.tensor];
+    void *ptr = t.data;
+    const size_t n = a.user.get_size() / sizeof(float);
+    if (a.dtype != DType::f32) {
+      temps[i].resize(n);
+      if (a.tensor >= 0) to_f32(a.dtype, t.data, temps[i].data(), n);
+      ptr = temps[i].data();
+    }
+    dnnl::memory user(a.user, dnnl_engine(), ptr);
+    if (!reorders_[i]) {
+      margs.emplace(a.arg, user);
+      if (a.tensor < 0) outs.emplace_back(user, i);
+      continue;
+    }
+    dnnl::memory prim(a.prim, dnnl_engine());
+    if (a.tensor >= 0) reorders_[i].execute(stream, user, prim);
+    else outs.emplace_back(prim, i);
+    margs.emplace(a.arg, prim);
+  }
+  prim_.execute(stream, margs);
+  for (auto &[mem, i] : outs) {
+    const DnnlArg &a = args_[i];
+    const Tensor &t = out[-1 - a.tensor];
+    void *ptr = a.dtype == DType::f32 ? t.data : temps[i].data();
+    if (reorders_[i]) {
+      dnnl::memory user(a.user, dnnl_engine(), ptr);
+      reorders_[i].execute(stream, mem, user);
+    }
+    stream.wait();
+    if (a.dtype != DType::f32) from_f32(a.dtype, temps[i].data(), t.data, a.user.get_size() / sizeof(float));
+  }
+  stream.wait();
+}
+
+}  // namespace openacl::ops

@@ -1,0 +1,111 @@
+// Helpers shared by the op kernels: storage types for f16/bf16, dtype dispatch, splitting
+// work over the AI cores, broadcasting and strided copies.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+#include "ops/half.h"
+#include "ops/registry.h"
+
+namespace openacl::ops {
+
+struct half_t {
+  uint16_t bits;
+  half_t() = default;
+  explicit half_t(float f) : bits(float_to_half(f)) {}
+  operator float() const { return half_to_float(bits); }
+};
+struct bf16_t {
+  uint16_t bits;
+  bf16_t() = default;
+  explicit bf16_t(float f) : bits(float_to_bf16(f)) {}
+  operator float() const { return bf16_to_float(bits); }
+};
+
+// The type arithmetic happens in: float for the 16-bit floats, the type itself otherwise.
+template <class T> struct Compute { using type = T; };
+template <> struct Compute<half_t> { using type = float; };
+template <> struct Compute<bf16_t> { using type = float; };
+template <class T> using compute_t = typename Compute<T>::type;
+
+// Calls f(T{}) with the C++ type of t; returns false for dtypes without one.
+template <class F>
+bool visit_dtype(DType t, F &&f) {
+  switch (t) {
+    case DType::f32: f(float{}); return true;
+    case DType::f16: f(half_t{}); return true;
+    case DType::bf16: f(bf16_t{}); return true;
+    case DType::f64: f(double{}); return true;
+    case DType::i8: f(int8_t{}); return true;
+    case DType::i16: f(int16_t{}); return true;
+    case DType::i32: f(int32_t{}); return true;
+    case DType::i64: f(int64_t{}); return true;
+    case DType::u8: f(uint8_t{}); return true;
+    case DType::u16: f(uint16_t{}); return true;
+    case DType::u32: f(uint32_t{}); return true;
+    case DType::u64: f(uint64_t{}); return true;
+    case DType::boolean: f(bool{}); return true;
+    default: return false;
+  }
+}
+
+// Runs f(begin, end) over [0, n) in chunks of at least `grain` items, on the AI cores when
+// there is more than one chunk.
+inline void parallel_range(AiCores &cores, size_t n, size_t grain, const std::function<void(size_t, size_t)> &f) {
+  if (n == 0) return;
+  const size_t workers = std::max<size_t>(1, cores.count());
+  size_t chunks = std::min(workers * 4, (n + grain - 1) / std::max<size_t>(grain, 1));
+  if (chunks <= 1) {
+    f(0, n);
+    return;
+  }
+  const size_t step = (n + chunks - 1) / chunks;
+  chunks = (n + step - 1) / step;
+  cores.parallel_for(chunks, [&](size_t c) { f(c * step, std::min(n, (c + 1) * step)); });
+}
+
+// numpy broadcast of two shapes; nullopt-like failure reported by the caller.
+bool broadcast_shapes(const std::vector<int64_t> &a, const std::vector<int64_t> &b, std::vector<int64_t> &out);
+
+// Element strides of `in` seen as broadcast to `out` (0 on broadcast dims); in is
+// right-aligned to out.
+std::vector<int64_t> broadcast_strides(const std::vector<int64_t> &in, const std::vector<int64_t> &out);
+std::vector<int64_t> contiguous_strides(const std::vector<int64_t> &dims);
+
+// Copies an N-d view: dst[idx] = src[idx] for idx over dims, with element strides for each
+// side. Merges dims, copies contiguous rows with memcpy, splits rows over the AI cores.
+void strided_copy(AiCores &cores, std::vector<int64_t> dims, char *dst, std::vector<int64_t> dst_strides,
+                  const char *src, std::vector<int64_t> src_strides, size_t elem);
+
+// A PreparedOp from a lambda; most ops need nothing more.
+template <class F>
+class LambdaOp final : public PreparedOp {
+ public:
+  explicit LambdaOp(F f) : f_(std::move(f)) {}
+  void run(const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) const override {
+    f_(in, out, cores);
+  }
+
+ private:
+  F f_;
+};
+template <class F>
+std::unique_ptr<PreparedOp> make_op(F f) {
+  return std::make_unique<LambdaOp<F>>(std::move(f));
+}
+
+inline int64_t product(const std::vector<int64_t> &d, size_t from = 0, size_t to = SIZE_MAX) {
+  int64_t p = 1;
+  for (size_t i = from; i < std::min(to, d.size()); ++i) p *= d[i];
+  return p;
+}
+
+// Converts n elements of dtype t to float / from float (for f16/bf16 routes through f32 kernels).
+void to_f32(DType t, const void *src, float *dst, size_t n);
+void from_f32(DType t, const float *src, void *dst, size_t n);
+
+}  // namespace openacl::ops

@@ -1,0 +1,372 @@
+// Convolution, transposed convolution, matmul and pooling on oneDNN; global pooling by hand.
+#include <cmath>
+
+#include "ops/dnnl_op.h"
+
+namespace openacl::ops {
+namespace {
+
+using dims_t = dnnl::memory::dims;
+using tag = dnnl::memory::format_tag;
+using dnnl::memory;
+
+const std::initializer_list<DType> kFloats = {DType::f32, DType::f16, DType::bf16};
+
+memory::desc plain(const std::vector<int64_t> &dims) {
+  const auto strides = contiguous_strides(dims);
+  return memory::desc(dims_t(dims.begin(), dims.end()), dnnl_f32(), dims_t(strides.begin(), strides.end()));
+}
+
+void require_nchw(const OpCall &call) {
+  const std::string f = call.attr_str("data_format", std::string("NCHW"));
+  if (f != "NCHW") call.bad_attr("data_format", "is '" + f + "'; only NCHW is supported");
+}
+
+// The H, W entries of a 4-entry NCHW attr (strides, dilations, ksize), or of a 2-entry one.
+std::pair<int64_t, int64_t> hw_of(const OpCall &call, const char *name, std::optional<std::vector<int64_t>> def) {
+  auto v = call.attr_ints(name, std::move(def));
+  if (v.size() == 4) return {v[2], v[3]};
+  if (v.size() == 2) return {v[0], v[1]};
+  call.bad_attr(name, "must have 4 entries (N, C, H, W), got " + std::to_string(v.size()));
+}
+
+struct Pads { int64_t t = 0, b = 0, l = 0, r = 0; };
+
+// SAME padding as TF / ONNX SAME_UPPER (extra at the end) or SAME_LOWER.
+void same_pad(int64_t in, int64_t k, int64_t s, int64_t d, bool lower, int64_t &p0, int64_t &p1) {
+  const int64_t out = (in + s - 1) / s;
+  const int64_t total = std::max<int64_t>(0, (out - 1) * s + (k - 1) * d + 1 - in);
+  p0 = lower ? total - total / 2 : total / 2;
+  p1 = total - p0;
+}
+
+// ---- Conv2D ----
+
+std::unique_ptr<PreparedOp> build_conv(OpCall &call) {
+  call.inputs_between(2, 4, "x, filter, [bias], [offset_w]");
+  require_nchw(call);
+  call.dtype_in(0, kFloats);
+  call.same_dtype(0, 1);
+  call.rank_is(0, 4);
+  call.rank_is(1, 4);
+  const auto &x = call.in(0), &w = call.in(1);
+  const auto [sh, sw] = hw_of(call, "strides", {});
+  const auto [dh, dw] = hw_of(call, "dilations", std::vector<int64_t>{1, 1, 1, 1});
+  const int64_t g = call.attr_int("groups", 1);
+  const int64_t n = x.dims[0], c = x.dims[1], h = x.dims[2], wd = x.dims[3];
+  const int64_t oc = w.dims[0], kh = w.dims[2], kw = w.dims[3];
+  if (sh <= 0 || sw <= 0) call.bad_attr("strides", "must be positive");
+  if (dh <= 0 || dw <= 0) call.bad_attr("dilations", "must be positive");
+  if (g <= 0 || c % g != 0 || oc % g != 0)
+    call.bad_attr("groups", std::to_string(g) + " must divide the input channels " + std::to_string(c) + " and output channels " + std::to_string(oc));
+  if (w.dims[1] != c / g)
+    call.bad_input(1, "(filter) has shape " + dims_str(w.dims) + "; expected [Cout, " + std::to_string(c / g) + ", kH, kW] for x " + dims_str(x.dims) + " and groups " + std::to_string(g));
+  Pads p;
+  const std::string padding = call.attr_str("padding", std::string(""));
+  const std::string auto_pad = call.attr_str("auto_pad", std::string(""));
+  if (padding == "SAME" || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+    const bool lower = auto_pad == "SAME_LOWER";
+    same_pad(h, kh, sh, dh, lower, p.t, p.b);
+    same_pad(wd, kw, sw, dw, lower, p.l, p.r);
+  } else if (padding != "VALID" && auto_pad != "VALID") {
+    auto v = call.attr_ints("pads", std::vector<int64_t>{0, 0, 0, 0});
+    if (v.size() != 4) call.bad_attr("pads", "must have 4 entries (top, bottom, left, right)");
+    p = {v[0], v[1], v[2], v[3]};
+  }
+  const int64_t oh = (h + p.t + p.b - dh * (kh - 1) - 1) / sh + 1;
+  const int64_t ow = (wd + p.l + p.r - dw * (kw - 1) - 1) / sw + 1;
+  if (oh <= 0 || ow <= 0)
+    call.bad_input(0, "has shape " + dims_str(x.dims) + ", too small for a " + std::to_string(kh) + "x" + std::to_string(kw) + " kernel");
+  const bool bias = call.has(2);
+  if (bias) {
+    call.same_dtype(0, 2);
+    if (call.in(2).element_count() != oc) call.bad_input(2, "(bias) has shape " + dims_str(call.in(2).dims) + "; expected [" + std::to_string(oc) + "]");
+  }
+  call.output(x.dtype, {n, oc, oh, ow}, x.format);
+  if (n == 0) return make_op([](const auto &, const auto &, AiCores &) {});
+
+  const memory::desc src = plain(x.dims), dst = plain({n, oc, oh, ow});
+  const memory::desc wuser = g == 1 ? plain(w.dims) : memory::desc({g, oc / g, c / g, kh, kw}, dnnl_f32(), tag::goihw);
+  const memory::desc wany = g == 1 ? memory::desc({oc, c, kh, kw}, dnnl_f32(), tag::any)
+                                   : memory::desc({g, oc / g, c / g, kh, kw}, dnnl_f32(), tag::any);
+  const memory::desc bmd = plain({oc});
+  return dnnl_try(call, [&] {
+    auto d = bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                                    src, wany, bmd, dst, {sh, sw}, {dh - 1, dw - 1}, {p.t, p.l}, {p.b, p.r})
+                  : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                                    src, wany, dst, {sh, sw}, {dh - 1, dw - 1}, {p.t, p.l}, {p.b, p.r});
+    dnnl::convolution_forward::primitive_desc pd(d, dnnl_engine());
+    std::vector<DnnlArg> args = {{DNNL_ARG_SRC, 0, src, pd.src_desc(), x.dtype},
+                                 {DNNL_ARG_WEIGHTS, 1, wuser, pd.weights_desc(), x.dtype},
+                                 {DNNL_ARG_DST, -1, dst, pd.dst_desc(), x.dtype}};
+    if (bias) args.push_back({DNNL_ARG_BIAS, 2, bmd, bmd, x.dtype});
+    return std::unique_ptr<PreparedOp>(std::make_unique<DnnlOp>(dnnl::convolution_forward(pd), std::move(args)));
+  });
+}
+
+// ---- Conv2DTranspose ----
+
+std::unique_ptr<PreparedOp> build_deconv(OpCall &call) {
+  const bool d_form = call.type() == "Conv2DTransposeD";
+  const size_t xi = d_form ? 0 : 1;
+  if (d_form) call.inputs_between(2, 4, "x, filter, [bias], [offset_w]");
+  else call.inputs_between(3, 5, "input_size, x, filter, [bias], [offset_w]");
+  require_nchw(call);
+  call.dtype_in(xi, kFloats);
+  call.same_dtype(xi, xi + 1);
+  call.rank_is(xi, 4);
+  call.rank_is(xi + 1, 4);
+  const auto &x = call.in(xi), &w = call.in(xi + 1);
+  const auto [sh, sw] = hw_of(call, "strides", {});
+  const auto [dh, dw] = hw_of(call, "dilations", std::vector<int64_t>{1, 1, 1, 1});
+  const auto [oph, opw] = hw_of(call, "output_padding", std::vector<int64_t>{0, 0, 0, 0});
+  const int64_t g = call.attr_int("groups", 1);
+  const int64_t n = x.dims[0], c = x.dims[1], h = x.dims[2], wd = x.dims[3];
+  const int64_t kh = w.dims[2], kw = w.dims[3];
+  if (sh <= 0 || sw <= 0) call.bad_attr("strides", "must be positive");
+  if (g <= 0 || c % g != 0) call.bad_attr("groups", std::to_string(g) + " must divide the input channels " + std::to_string(c));
+  if (w.dims[0] != c) call.bad_input(xi + 1, "(filter) has shape " + dims_str(w.dims) + "; expected [" + std::to_string(c) + ", Cout/groups, kH, kW]");
+  const int64_t oc = w.dims[1] * g;
+  auto pv = call.attr_ints("pads", std::vector<int64_t>{0, 0, 0, 0});
+  if (pv.size() != 4) call.bad_attr("pads", "must have 4 entries (top, bottom, left, right)");
+  int64_t oh = (h - 1) * sh - pv[0] - pv[1] + dh * (kh - 1) + 1 + oph;
+  int64_t ow = (wd - 1) * sw - pv[2] - pv[3] + dw * (kw - 1) + 1 + opw;
+  std::optional<std::vector<int64_t>> size;
+  if (d_form) size = call.attr_ints("input_size");
+  else if (auto v = call.const_ints(0)) size = v;
+  else if (const TensorDesc *y = call.given(0)) size = y->dims;
+  if (size) {
+    if (size->size() != 4) call.bad_attr("input_size", "must have 4 entries, got " + std::to_string(size->size()));
+    oh = (*size)[2];
+    ow = (*size)[3];
+  }
+  // oneDNN derives the output size from the paddings: the end paddings absorb output_padding
+  // and input_size.
+  const int64_t pb = (h - 1) * sh - pv[0] + dh * (kh - 1) + 1 - oh;
+  const int64_t pr = (wd - 1) * sw - pv[2] + dw * (kw - 1) + 1 - ow;
+  if (oh <= 0 || ow <= 0 || pb < 0 || pr < 0)
+    call.bad_attr("output_padding", "or input_size give an output of " + std::to_string(oh) + "x" + std::to_string(ow) + ", which this transposed convolution cannot produce");
+  const bool bias = call.has(xi + 2);
+  if (bias && call.in(xi + 2).element_count() != oc) call.bad_input(xi + 2, "(bias) must have " + std::to_string(oc) + " elements");
+  if (bias) call.same_dtype(xi, xi + 2);
+  call.output(x.dtype, {n, oc, oh, ow}, x.format);
+  if (n == 0) return make_op([](const auto &, const auto &, AiCores &) {});
+  const memory::desc src = plain(x.dims), dst = plain({n, oc, oh, ow});
+  const memory::desc wuser = g == 1 ? memory::desc({oc, c, kh, kw}, dnnl_f32(), tag::iohw)
+                                    : memory::desc({g, oc / g, c / g, kh, kw}, dnnl_f32(), tag::giohw);
+  const memory::desc wany = g == 1 ? memory::desc({oc, c, kh, kw}, dnnl_f32(), tag::any)
+                                   : memory::desc({g, oc / g, c / g, kh, kw}, dnnl_f32(), tag::any);
+  const memory::desc bmd = plain({oc});
+  const int tensor_w = static_cast<int>(xi + 1);
+  return dnnl_try(call, [&] {
+    auto d = bias ? dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
+                                                      src, wany, bmd, dst, {sh, sw}, {dh - 1, dw - 1}, {pv[0], pv[2]}, {pb, pr})
+                  : dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
+                                                      src, wany, dst, {sh, sw}, {dh - 1, dw - 1}, {pv[0], pv[2]}, {pb, pr});
+    dnnl::deconvolution_forward::primitive_desc pd(d, dnnl_engine());
+    std::vector<DnnlArg> args = {{DNNL_ARG_SRC, static_cast<int>(xi), src, pd.src_desc(), x.dtype},
+                                 {DNNL_ARG_WEIGHTS, tensor_w, wuser, pd.weights_desc(), x.dtype},
+                                 {DNNL_ARG_DST, -1, dst, pd.dst_desc(), x.dtype}};
+    if (bias) args.push_back({DNNL_ARG_BIAS, tensor_w + 1, bmd, bmd, x.dtype});
+    return std::unique_ptr<PreparedOp>(std::make_unique<DnnlOp>(dnnl::deconvolution_forward(pd), std::move(args)));
+  });
+}
+
+// ---- MatMul / BatchMatMul ----
+
+// Row-major [.., r, c] seen as its transpose when `t`.
+memory::desc mat_desc(std::vector<int64_t> dims, bool t) {
+  auto strides = contiguous_strides(dims);
+  const size_t r = dims.size();
+  if (t) {
+    std::swap(dims[r - 1], dims[r - 2]);
+    std::swap(strides[r - 1], strides[r - 2]);
+  }
+  return memory::desc(dims_t(dims.begin(), dims.end()), dnnl_f32(), dims_t(strides.begin(), strides.end()));
+}
+
+std::unique_ptr<PreparedOp> build_matmul(OpCall &call) {
+  const std::string &t = call.type();
+  const bool batch = t == "BatchMatMul" || t == "BatchMatMulV2";
+  const bool bias_ok = t != "BatchMatMul";
+  call.inputs_between(2, bias_ok ? 4 : 2, bias_ok ? "x1, x2, [bias], [offset_w]" : "x1, x2");
+  call.dtype_in(0, kFloats);
+  call.same_dtype(0, 1);
+  const bool ta = batch ? call.attr_bool("adj_x1", false) : call.attr_bool("transpose_x1", false);
+  const bool tb = batch ? call.attr_bool("adj_x2", false) : call.attr_bool("transpose_x2", false);
+  auto a = call.in(0).dims, b = call.in(1).dims;
+  if (batch) {
+    call.rank_at_least(0, 2);
+    call.rank_at_least(1, 2);
+  } else {
+    call.rank_is(0, 2);
+    call.rank_is(1, 2);
+  }
+  const size_t r = std::max(a.size(), b.size());
+  a.insert(a.begin(), r - a.size(), 1);
+  b.insert(b.begin(), r - b.size(), 1);
+  const int64_t m = ta ? a[r - 1] : a[r - 2], k = ta ? a[r - 2] : a[r - 1];
+  const int64_t k2 = tb ? b[r - 1] : b[r - 2], nn = tb ? b[r - 2] : b[r - 1];
+  if (k != k2)
+    call.bad_input(1, "has shape " + dims_str(call.in(1).dims) + ", whose K (" + std::to_string(k2) + ") differs from x1's K (" +
+                          std::to_string(k) + ") of shape " + dims_str(call.in(0).dims));
+  std::vector<int64_t> out(r);
+  for (size_t i = 0; i + 2 < r; ++i) {
+    if (a[i] != b[i] && a[i] != 1 && b[i] != 1)
+      call.bad_input(1, "has batch dims that do not broadcast with x1's: " + dims_str(call.in(0).dims) + " vs " + dims_str(call.in(1).dims));
+    out[i] = std::max(a[i], b[i]);
+  }
+  out[r - 2] = m;
+  out[r - 1] = nn;
+  const bool bias = call.has(2);
+  if (bias) {
+    call.same_dtype(0, 2);
+    if (call.in(2).element_count() != nn) call.bad_input(2, "(bias) must have N = " + std::to_string(nn) + " elements, has shape " + dims_str(call.in(2).dims));
+  }
+  // The output keeps the caller's rank: a 2-D x2 with a 3-D x1 gives a 3-D y.
+  call.output(call.in(0).dtype, out, call.in(0).format);
+  if (product(out) == 0 || k == 0) {
+    if (k == 0 && product(out) != 0) {
+      // Empty sum: y is 0 (+ bias).
+      const DType dt = call.in(0).dtype;
+      const int64_t total = product(out);
+      return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, AiCores &) {
+        std::vector<float> y(total, 0.0f), bv(nn, 0.0f);
+        if (bias) to_f32(dt, in[2].data, bv.data(), nn);
+        for (int64_t i = 0; i < total; ++i) y[i] = bv[i % nn];
+        from_f32(dt, y.data(), o[0].data, total);
+      });
+    }
+    return make_op([](const auto &, const auto &, AiCores &) {});
+  }
+  std::vector<int64_t> bias_dims(r, 1);
+  bias_dims[r - 1] = nn;
+  // A transposed operand is stored row-major as given; the desc views it transposed.
+  const memory::desc src = mat_desc(a, ta), wts = mat_desc(b, tb), dst = plain(out), bmd = plain(bias_dims);
+  const DType dt = call.in(0).dtype;
+  return dnnl_try(call, [&] {
+    auto d = bias ? dnnl::matmul::desc(src, wts, bmd, dst) : dnnl::matmul::desc(src, wts, dst);
+    dnnl::matmul::primitive_desc pd(d, dnnl_engine());
+    std::vector<DnnlArg> args = {{DNNL_ARG_SRC, 0, src, src, dt}, {DNNL_ARG_WEIGHTS, 1, wts, wts, dt}, {DNNL_ARG_DST, -1, dst, dst, dt}};
+    if (bias) args.push_back({DNNL_ARG_BIAS, 2, bmd, bmd, dt});
+    return std::unique_ptr<PreparedOp>(std::make_unique<DnnlOp>(dnnl::matmul(pd), std::move(args)));
+  });
+}
+
+// ---- Pooling ----
+
+std::unique_ptr<PreparedOp> build_pool(OpCall &call) {
+  const std::string &t = call.type();
+  const bool is_max = t == "MaxPool" || t == "MaxPoolV3";
+  const bool v2 = t == "MaxPoolV3" || t == "AvgPoolV2";
+  call.inputs_between(1, 1, "x");
+  require_nchw(call);
+  call.dtype_in(0, kFloats);
+  call.rank_is(0, 4);
+  const auto &x = call.in(0);
+  const int64_t n = x.dims[0], c = x.dims[1], h = x.dims[2], w = x.dims[3];
+  auto [kh, kw] = hw_of(call, "ksize", {});
+  const auto [sh, sw] = hw_of(call, "strides", {});
+  if (sh <= 0 || sw <= 0) call.bad_attr("strides", "must be positive");
+  Pads p;
+  bool ceil_mode = false, exclusive = true;
+  std::string mode = v2 ? call.attr_str("padding_mode", std::string("CALCULATED")) : call.attr_str("padding");
+  if (v2) {
+    if (call.attr_bool("global_pooling", false)) {
+      kh = h;
+      kw = w;
+      mode = "VALID";
+    }
+    ceil_mode = call.attr_bool("ceil_mode", false);
+    if (!is_max) exclusive = call.attr_bool("exclusive", true);
+  }
+  if (kh <= 0 || kw <= 0) call.bad_attr("ksize", "must be positive");
+  if (mode == "SAME") {
+    same_pad(h, kh, sh, 1, false, p.t, p.b);
+    same_pad(w, kw, sw, 1, false, p.l, p.r);
+  } else if (mode == "CALCULATED") {
+    auto v = call.attr_ints("pads", std::vector<int64_t>{0, 0, 0, 0});
+    if (v.size() != 4) call.bad_attr("pads", "must have 4 entries (top, bottom, left, right)");
+    p = {v[0], v[1], v[2], v[3]};
+  } else if (mode != "VALID") {
+    call.bad_attr(v2 ? "padding_mode" : "padding", "is '" + mode + "'; expected SAME, VALID" + (v2 ? " or CALCULATED" : ""));
+  }
+  auto out_len = [&](int64_t in, int64_t k, int64_t s, int64_t p0, int64_t p1) {
+    const int64_t span = in + p0 + p1 - k;
+    return (ceil_mode ? (span + s - 1) / s : span / s) + 1;
+  };
+  const int64_t oh = out_len(h, kh, sh, p.t, p.b), ow = out_len(w, kw, sw, p.l, p.r);
+  if (oh <= 0 || ow <= 0) call.bad_input(0, "has shape " + dims_str(x.dims) + ", smaller than the pooling window");
+  // ceil_mode: the last window may start inside the padding-free region and run past it.
+  p.b = (oh - 1) * sh + kh - h - p.t;
+  p.r = (ow - 1) * sw + kw - w - p.l;
+  call.output(x.dtype, {n, c, oh, ow}, x.format);
+  if (n == 0 || c == 0) return make_op([](const auto &, const auto &, AiCores &) {});
+  const memory::desc src = plain(x.dims), dst = plain({n, c, oh, ow});
+  const auto alg = is_max ? dnnl::algorithm::pooling_max
+                          : (exclusive ? dnnl::algorithm::pooling_avg_exclude_padding : dnnl::algorithm::pooling_avg_include_padding);
+  return dnnl_try(call, [&] {
+    dnnl::pooling_forward::desc d(dnnl::prop_kind::forward_inference, alg, src, dst, {sh, sw}, {kh, kw}, {p.t, p.l}, {p.b, p.r});
+    dnnl::pooling_forward::primitive_desc pd(d, dnnl_engine());
+    std::vector<DnnlArg> args = {{DNNL_ARG_SRC, 0, src, src, x.dtype}, {DNNL_ARG_DST, -1, dst, dst, x.dtype}};
+    return std::unique_ptr<PreparedOp>(std::make_unique<DnnlOp>(dnnl::pooling_forward(pd), std::move(args)));
+  });
+}
+
+template <class T>
+void global_pool(const T *x, T *y, int64_t planes, int64_t size, bool is_max, AiCores &cores) {
+  parallel_range(cores, static_cast<size_t>(planes), std::max<size_t>(1, 16384 / (size + 1)), [&](size_t b, size_t e) {
+    for (size_t p = b; p < e; ++p) {
+      const T *s = x + p * size;
+      if (is_max) {
+        float m = -INFINITY;
+        for (int64_t i = 0; i < size; ++i) m = std::max(m, static_cast<float>(s[i]));
+        y[p] = T(m);
+      } else {
+        float acc = 0;
+        for (int64_t i = 0; i < size; ++i) acc += static_cast<float>(s[i]);
+        y[p] = T(acc / static_cast<float>(size));
+      }
+    }
+  });
+}
+
+std::unique_ptr<PreparedOp> build_global_pool(OpCall &call) {
+  call.inputs_between(1, 1, "x");
+  call.dtype_in(0, kFloats);
+  call.rank_at_least(0, 3);
+  const auto &x = call.in(0);
+  std::vector<int64_t> out = x.dims;
+  for (size_t i = 2; i < out.size(); ++i) out[i] = 1;
+  call.output(x.dtype, out, x.format);
+  const int64_t planes = x.dims[0] * x.dims[1], size = product(x.dims, 2);
+  if (size == 0 && planes != 0) call.bad_input(0, "has an empty spatial extent " + dims_str(x.dims));
+  const bool is_max = call.type() == "GlobalMaxPool";
+  const DType dt = x.dtype;
+  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, AiCores &cores) {
+    visit_dtype(dt, [&](auto v) {
+      using T = decltype(v);
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t>)
+        global_pool(static_cast<const T *>(in[0].data), static_cast<T *>(o[0].data), planes, size, is_max, cores);
+    });
+  });
+}
+
+const Registrar reg({
+    {"Conv2D", build_conv},
+    {"Conv2DTranspose", build_deconv},
+    {"Conv2DTransposeD", build_deconv},
+    {"MatMul", build_matmul},
+    {"MatMulV2", build_matmul},
+    {"BatchMatMul", build_matmul},
+    {"BatchMatMulV2", build_matmul},
+    {"MaxPool", build_pool},
+    {"AvgPool", build_pool},
+    {"MaxPoolV3", build_pool},
+    {"AvgPoolV2", build_pool},
+    {"GlobalAveragePool", build_global_pool},
+    {"GlobalMaxPool", build_global_pool},
+});
+
+}  // namespace
+}  // namespace openacl::ops
