@@ -1,0 +1,226 @@
+"""The module's shape (pyACL names and return conventions), argument type errors, error
+codes for made-up handles, and no leaks over many create/destroy cycles."""
+import gc
+
+import numpy as np
+import pytest
+
+import acl
+from conftest import rss_bytes
+
+ACL_SUCCESS = 0
+
+PYACL_NAMES = {
+    acl: ["init", "finalize", "get_version", "get_soc_name", "get_recent_err_msg",
+          "create_data_buffer", "destroy_data_buffer", "update_data_buffer", "get_data_buffer_addr",
+          "get_data_buffer_size", "get_data_buffer_size_v2", "data_type_size", "float16_to_float",
+          "float_to_float16", "create_tensor_desc", "destroy_tensor_desc", "get_tensor_desc_type",
+          "get_tensor_desc_format", "get_tensor_desc_size", "get_tensor_desc_element_count",
+          "get_tensor_desc_num_dims", "get_tensor_desc_dim", "get_tensor_desc_dim_v2",
+          "set_tensor_shape", "set_tensor_format", "set_tensor_const", "set_tensor_place_ment",
+          "set_tensor_shape_range", "set_tensor_dynamic_input"],
+    acl.rt: ["set_device", "reset_device", "reset_device_force", "get_device", "get_device_count",
+             "get_run_mode", "synchronize_device", "create_context", "destroy_context", "set_context",
+             "get_context", "ctx_get_current_default_stream", "create_stream", "create_stream_with_config",
+             "destroy_stream", "destroy_stream_force", "synchronize_stream",
+             "synchronize_stream_with_timeout", "stream_query", "create_event", "create_event_with_flag",
+             "destroy_event", "record_event", "reset_event", "query_event_status", "stream_wait_event",
+             "synchronize_event", "synchronize_event_with_timeout", "event_elapsed_time",
+             "subscribe_report", "launch_callback", "process_report", "unsubscribe_report", "malloc",
+             "malloc_host", "malloc_cached", "free", "free_host", "memcpy", "memcpy_async", "memset",
+             "memset_async", "memcpy2d", "memcpy2d_async", "get_mem_info", "get_device_info",
+             "device_can_access_peer", "set_op_execute_time_out"],
+    acl.op: ["create_attr", "destroy_attr", "set_attr_bool", "set_attr_int", "set_attr_float",
+             "set_attr_string", "set_attr_list_int", "set_attr_list_float", "set_attr_data_type",
+             "execute_v2", "execute", "create_handle", "execute_with_handle", "destroy_handle", "cast",
+             "create_handle_for_cast", "infer_shape", "set_model_dir", "load"],
+    acl.mdl: ["load_from_file", "load_from_mem", "load_from_file_with_mem", "query_size", "execute",
+              "execute_async", "unload", "create_desc", "destroy_desc", "get_desc", "get_num_inputs",
+              "get_num_outputs", "get_input_size_by_index", "get_output_size_by_index", "create_dataset",
+              "destroy_dataset", "add_dataset_buffer", "get_dataset_buffer", "get_dataset_num_buffers",
+              "get_input_dims", "get_output_dims", "get_input_name_by_index", "get_output_name_by_index",
+              "get_input_data_type", "get_output_data_type", "get_input_index_by_name",
+              "set_dataset_tensor_desc", "get_dynamic_batch", "set_dynamic_batch_size"],
+    acl.util: ["start_thread", "stop_thread", "numpy_to_ptr", "numpy_contiguous_to_ptr", "ptr_to_numpy",
+               "bytes_to_ptr", "ptr_to_bytes"],
+}
+
+
+@pytest.mark.parametrize("module", list(PYACL_NAMES), ids=lambda m: m.__name__)
+def test_pyacl_names_exist(module):
+    missing = [n for n in PYACL_NAMES[module] if not callable(getattr(module, n, None))]
+    assert missing == []
+
+
+def test_submodules_are_attributes_of_acl():
+    assert acl.rt.__name__ == "acl.rt" and acl.util.__name__ == "acl.util"
+    # Samples feature-test the converters this way.
+    assert "bytes_to_ptr" in dir(acl.util) and "ptr_to_bytes" in dir(acl.util)
+
+
+def test_constants_match_the_c_values():
+    assert acl.ACL_SUCCESS == 0
+    assert (acl.ACL_MEMCPY_HOST_TO_HOST, acl.ACL_MEMCPY_HOST_TO_DEVICE, acl.ACL_MEMCPY_DEVICE_TO_HOST,
+            acl.ACL_MEMCPY_DEVICE_TO_DEVICE) == (0, 1, 2, 3)
+    assert (acl.ACL_MEM_MALLOC_HUGE_FIRST, acl.ACL_MEM_MALLOC_HUGE_ONLY, acl.ACL_MEM_MALLOC_NORMAL_ONLY) == (0, 1, 2)
+    assert (acl.ACL_CALLBACK_NO_BLOCK, acl.ACL_CALLBACK_BLOCK) == (0, 1)
+    assert (acl.ACL_DEVICE, acl.ACL_HOST) == (0, 1)
+    assert (acl.ACL_DT_UNDEFINED, acl.ACL_FLOAT, acl.ACL_FLOAT16, acl.ACL_INT8, acl.ACL_INT32, acl.ACL_UINT8,
+            acl.ACL_INT16, acl.ACL_UINT16, acl.ACL_UINT32, acl.ACL_INT64, acl.ACL_UINT64, acl.ACL_DOUBLE,
+            acl.ACL_BOOL) == (-1, 0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12)
+    assert (acl.ACL_FORMAT_NCHW, acl.ACL_FORMAT_NHWC, acl.ACL_FORMAT_ND) == (0, 1, 2)
+    assert acl.ACL_ERROR_INVALID_PARAM == 100000
+    assert acl.ACL_ERROR_REPEAT_INITIALIZE == 100002
+    assert acl.ACL_ERROR_RT_CONTEXT_NULL == 107002
+    assert acl.ACL_ERROR_RT_INVALID_HANDLE == 107017
+    assert acl.ACL_ERROR_API_NOT_SUPPORT == 200001
+    assert acl.ACL_UNKNOWN_RANK == 0xFFFFFFFFFFFFFFFE
+
+
+def test_scripts_may_define_their_own_constants():
+    # What the official samples do (constant.py): module-level names, no clash with acl's.
+    ACL_MEMCPY_HOST_TO_DEVICE = 1
+    ns = {}
+    exec("import acl\nACL_SUCCESS = 0\nACL_ERROR_NONE = 0\nx = acl.ACL_SUCCESS", ns)
+    assert ns["x"] == ns["ACL_SUCCESS"] == 0
+    assert acl.ACL_MEMCPY_HOST_TO_DEVICE == ACL_MEMCPY_HOST_TO_DEVICE
+
+
+def test_return_conventions(device):
+    version = acl.get_version()
+    assert isinstance(version, tuple) and len(version) == 4 and version[-1] == ACL_SUCCESS
+    assert isinstance(acl.get_soc_name(), str)
+    count, ret = acl.rt.get_device_count()
+    assert ret == ACL_SUCCESS and count >= 2
+    assert acl.rt.get_device() == (device, ACL_SUCCESS)
+    free, total, ret = acl.rt.get_mem_info(acl.ACL_HBM_MEM)
+    assert ret == ACL_SUCCESS and isinstance(free, int) and isinstance(total, int)
+    value, ret = acl.rt.get_device_info(0, acl.ACL_DEV_ATTR_AICORE_CORE_NUM)
+    assert ret == ACL_SUCCESS and value >= 1
+    can, ret = acl.rt.device_can_access_peer(0, 1)
+    assert ret == ACL_SUCCESS and can in (0, 1)
+    stream, ret = acl.rt.create_stream()
+    assert isinstance(stream, int) and ret == ACL_SUCCESS
+    assert isinstance(acl.rt.destroy_stream(stream), int)
+
+
+def test_repeat_init_and_error_message():
+    assert acl.init() == acl.ACL_ERROR_REPEAT_INITIALIZE
+
+
+def test_calls_before_set_device_fail_with_context_null():
+    stream, ret = acl.rt.create_stream()
+    assert (stream, ret) == (0, acl.ACL_ERROR_RT_CONTEXT_NULL)
+    msg = acl.get_recent_err_msg()
+    assert isinstance(msg, str) and msg
+
+
+@pytest.mark.parametrize("call", [
+    lambda: acl.rt.set_device("0"),
+    lambda: acl.rt.set_device(None),
+    lambda: acl.rt.set_device(1.0),
+    lambda: acl.rt.malloc("1024", 0),
+    lambda: acl.rt.malloc(1024),
+    lambda: acl.rt.create_context(),
+    lambda: acl.rt.destroy_stream(None),
+    lambda: acl.rt.destroy_stream(-1),
+    lambda: acl.rt.synchronize_stream("stream"),
+    lambda: acl.rt.memcpy(0.5, 16, 0, 16, 1),
+    lambda: acl.rt.memcpy_async(0, 16, 0, 16, 1),
+    lambda: acl.rt.launch_callback(42, None, 1, 0),
+    lambda: acl.rt.subscribe_report("tid", 0),
+    lambda: acl.util.start_thread("not callable", None),
+    lambda: acl.util.bytes_to_ptr("text"),
+    lambda: acl.util.bytes_to_ptr(123),
+    lambda: acl.util.numpy_to_ptr([1, 2, 3]),
+    lambda: acl.util.ptr_to_bytes("0", 4),
+    lambda: acl.create_tensor_desc(0, "12", 2),
+    lambda: acl.create_tensor_desc(0, [1, "x"], 2),
+    lambda: acl.op.execute_v2("Add", 0, [], [], [], 0, 0),
+    lambda: acl.mdl.load_from_file(123),
+], ids=lambda c: c.__code__.co_firstlineno)
+def test_wrong_argument_types_raise_type_error(call):
+    with pytest.raises(TypeError):
+        call()
+
+
+def test_made_up_handles_return_error_codes(device):
+    bogus = 0xDEAD0000
+    assert acl.rt.destroy_stream(bogus) == acl.ACL_ERROR_RT_INVALID_HANDLE
+    assert acl.rt.synchronize_stream(bogus) == acl.ACL_ERROR_RT_INVALID_HANDLE
+    assert acl.rt.stream_query(bogus)[1] == acl.ACL_ERROR_RT_INVALID_HANDLE
+    assert acl.rt.destroy_event(bogus) == acl.ACL_ERROR_RT_INVALID_HANDLE
+    assert acl.rt.record_event(bogus, 0) == acl.ACL_ERROR_RT_INVALID_HANDLE
+    assert acl.rt.synchronize_event(bogus) == acl.ACL_ERROR_RT_INVALID_HANDLE
+    assert acl.rt.set_context(bogus) != ACL_SUCCESS
+    assert acl.rt.destroy_context(bogus) != ACL_SUCCESS
+    assert acl.rt.free(bogus) == acl.ACL_ERROR_INVALID_PARAM
+    host = bytes(64)
+    ret = acl.rt.memcpy(bogus, 64, acl.util.bytes_to_ptr(host), 64, acl.ACL_MEMCPY_HOST_TO_DEVICE)
+    assert ret == acl.ACL_ERROR_INVALID_PARAM
+    ret = acl.rt.memcpy_async(bogus, 64, acl.util.bytes_to_ptr(host), 64, acl.ACL_MEMCPY_HOST_TO_DEVICE, 0)
+    assert ret == acl.ACL_ERROR_INVALID_PARAM
+    assert acl.rt.memset(bogus, 64, 0, 64) == acl.ACL_ERROR_INVALID_PARAM
+    assert acl.rt.launch_callback(lambda _: None, None, 1, bogus) != ACL_SUCCESS
+    assert acl.rt.set_device(1000) != ACL_SUCCESS
+    assert acl.get_recent_err_msg()
+
+
+def test_destroyed_handles_return_error_codes(device):
+    stream, ret = acl.rt.create_stream()
+    assert ret == ACL_SUCCESS
+    assert acl.rt.destroy_stream(stream) == ACL_SUCCESS
+    assert acl.rt.destroy_stream(stream) == acl.ACL_ERROR_RT_INVALID_HANDLE
+    event, ret = acl.rt.create_event()
+    assert ret == ACL_SUCCESS
+    assert acl.rt.destroy_event(event) == ACL_SUCCESS
+    assert acl.rt.synchronize_event(event) == acl.ACL_ERROR_RT_INVALID_HANDLE
+    dev, ret = acl.rt.malloc(64, 0)
+    assert ret == ACL_SUCCESS
+    assert acl.rt.free(dev) == ACL_SUCCESS
+    assert acl.rt.free(dev) == acl.ACL_ERROR_INVALID_PARAM
+
+
+def test_util_rejects_unreadable_addresses_instead_of_crashing():
+    with pytest.raises(ValueError):
+        acl.util.ptr_to_bytes(0, 16)
+    with pytest.raises(ValueError):
+        acl.util.ptr_to_bytes(8, 16)
+    with pytest.raises(ValueError):
+        acl.util.ptr_to_numpy(16, (4,), 11)
+    with pytest.raises(ValueError):
+        acl.util.ptr_to_numpy(0, (4,), 11)
+
+
+def cycle(i):
+    stream, ret = acl.rt.create_stream()
+    assert ret == ACL_SUCCESS
+    event, ret = acl.rt.create_event()
+    assert ret == ACL_SUCCESS
+    dev, ret = acl.rt.malloc(4096, 0)
+    assert ret == ACL_SUCCESS
+    buf = acl.create_data_buffer(dev, 4096)
+    desc = acl.create_tensor_desc(acl.ACL_FLOAT, [32, 32], acl.ACL_FORMAT_ND)
+    assert acl.rt.record_event(event, stream) == ACL_SUCCESS
+    assert acl.rt.synchronize_event(event) == ACL_SUCCESS
+    acl.destroy_tensor_desc(desc)
+    assert acl.destroy_data_buffer(buf) == ACL_SUCCESS
+    assert acl.rt.free(dev) == ACL_SUCCESS
+    assert acl.rt.destroy_event(event) == ACL_SUCCESS
+    assert acl.rt.destroy_stream(stream) == ACL_SUCCESS
+    host = np.full(64, i, dtype=np.int32).tobytes()
+    assert acl.util.ptr_to_bytes(acl.util.bytes_to_ptr(host), len(host)) == host
+
+
+def test_no_leak_over_10000_create_destroy_cycles(context):
+    for i in range(1000):  # warm up allocator pools and caches
+        cycle(i)
+    gc.collect()
+    before = rss_bytes()
+    for i in range(10000):
+        cycle(i)
+    gc.collect()
+    grown = rss_bytes() - before
+    # Each cycle touches ~4 KiB of device memory plus several runtime objects; a leak of any
+    # of them would grow RSS by tens of MiB over 10,000 cycles.
+    assert grown < 4 << 20, f"RSS grew by {grown} bytes"
