@@ -1,0 +1,462 @@
+// The model API (reference G5 §X, §5.9 X4-X5; SPEC R18): load ONNX models from a file or
+// memory, describe their inputs and outputs, and execute them synchronously or on a stream.
+// Model ids are process-wide; a model belongs to the context that loaded it and runs on
+// streams of that context's device.
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <unordered_map>
+
+#include "acl/acl_mdl.h"
+#include "api/dataset.h"
+#include "api/guard.h"
+#include "api/handles.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/runtime.h"
+#include "core/stream.h"
+#include "model/model.h"
+
+using openacl::Errc;
+using openacl::fail;
+using openacl::api::guarded;
+using openacl::model::Model;
+
+namespace openacl::api {
+namespace {
+
+class ModelTable {
+ public:
+  uint32_t add(std::shared_ptr<Model> m) {
+    std::lock_guard lock(mu_);
+    const uint32_t id = next_++;
+    models_[id] = std::move(m);
+    return id;
+  }
+  // The live model; a model whose context died (aclFinalize, reset of its device) is gone.
+  std::shared_ptr<Model> find(uint32_t id) {
+    std::lock_guard lock(mu_);
+    auto it = models_.find(id);
+    if (it == models_.end()) fail(Errc::invalid_model_id, "model id " + std::to_string(id) + " is not a loaded model");
+    if (it->second->context().destroyed()) {
+      models_.erase(it);
+      fail(Errc::invalid_model_id, "model id " + std::to_string(id) +
+                                       " was released with its context (aclFinalize or aclrtResetDevice)");
+    }
+    return it->second;
+  }
+  std::shared_ptr<Model> remove(uint32_t id) {
+    auto m = find(id);
+    std::lock_guard lock(mu_);
+    models_.erase(id);
+    return m;
+  }
+
+ private:
+  std::mutex mu_;
+  uint32_t next_ = 1;
+  std::unordered_map<uint32_t, std::shared_ptr<Model>> models_;
+};
+
+ModelTable &models() {
+  static auto *t = new ModelTable();  // never destroyed: models may outlive static teardown
+  return *t;
+}
+
+std::vector<uint8_t> read_model_file(const char *path) {
+  if (path == nullptr) fail(Errc::invalid_argument, "modelPath is NULL");
+  std::ifstream f(path, std::ios::binary | std::ios::ate);
+  if (!f) fail(Errc::read_model, std::string("cannot open model file '") + path + "': " + std::strerror(errno));
+  const std::streamoff size = f.tellg();
+  if (size <= 0) fail(Errc::read_model, std::string("model file '") + path + "' is empty or not a regular file");
+  std::vector<uint8_t> bytes(static_cast<size_t>(size));
+  f.seekg(0);
+  if (!f.read(reinterpret_cast<char *>(bytes.data()), size))
+    fail(Errc::read_model, std::string("cannot read model file '") + path + "'");
+  return bytes;
+}
+
+void check_mem(const void *model, size_t size) {
+  if (model == nullptr) fail(Errc::invalid_argument, "model is NULL");
+  if (size == 0) fail(Errc::invalid_argument, "modelSize is 0");
+}
+
+uint32_t load(const void *data, size_t size, uint32_t *modelId, const model::MemoryOptions &mem) {
+  require_initialized();
+  if (modelId == nullptr) fail(Errc::invalid_argument, "modelId is NULL");
+  auto ctx = current_context();
+  auto &map = Runtime::get().memory();
+  if (mem.work) map.check_device_range(mem.work, mem.work_size, "workPtr");
+  if (mem.weights) map.check_device_range(mem.weights, mem.weight_size, "weightPtr");
+  auto m = std::make_shared<Model>(model::compile(data, size), ctx, mem);
+  *modelId = models().add(std::move(m));
+  return *modelId;
+}
+
+void describe(aclmdlDesc &d, const model::Graph &g) {
+  d.inputs.clear();
+  d.outputs.clear();
+  for (int v : g.inputs) d.inputs.push_back({g.values[v].name, g.values[v].desc});
+  for (int v : g.outputs) d.outputs.push_back({g.values[v].name, g.values[v].desc});
+  std::vector<std::vector<int64_t>> dims;
+  for (const auto &in : d.inputs) {
+    for (auto x : in.desc.dims)
+      if (x < 0) return;
+    dims.push_back(in.desc.dims);
+  }
+  model::Plan plan(g, {}, dims, nullptr);
+  for (size_t j = 0; j < d.outputs.size(); ++j) d.outputs[j].desc = plan.output_descs()[j];
+}
+
+const model::ModelIo *io_at(const aclmdlDesc *desc, size_t index, bool input) {
+  const aclmdlDesc &d = model_desc_of(desc, "modelDesc");
+  const auto &list = input ? d.inputs : d.outputs;
+  if (index >= list.size())
+    fail(Errc::invalid_argument, std::string(input ? "input" : "output") + " index " + std::to_string(index) +
+                                     " is out of range: the model has " + std::to_string(list.size()));
+  return &list[index];
+}
+
+size_t io_size(const model::ModelIo &io) {
+  for (auto d : io.desc.dims)
+    if (d < 0) return 0;  // X5: dynamic dims have no fixed size
+  return io.desc.byte_size();
+}
+
+aclFormat io_format(const model::ModelIo &io) { return io.desc.dims.size() == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND; }
+
+void fill_dims(const std::string &name, const std::vector<int64_t> &dims, aclmdlIODims *out) {
+  if (out == nullptr) fail(Errc::invalid_argument, "dims is NULL");
+  if (dims.size() > ACL_MAX_DIM_CNT) fail(Errc::invalid_argument, "the tensor has more than ACL_MAX_DIM_CNT dims");
+  std::memset(out->name, 0, sizeof(out->name));
+  std::strncpy(out->name, name.c_str(), ACL_MAX_TENSOR_NAME_LEN - 1);
+  out->dimCount = dims.size();
+  for (size_t i = 0; i < dims.size(); ++i) out->dims[i] = dims[i];
+}
+
+std::string dims_text(const std::vector<int64_t> &dims) {
+  std::string s;
+  for (auto d : dims) s += (s.empty() ? "" : "x") + (d < 0 ? std::string("?") : std::to_string(d));
+  return "[" + s + "]";
+}
+
+// Checks the datasets against the model, picks the plan for the input shapes, and writes the
+// output shapes into the output dataset's descriptors.
+struct Call {
+  std::shared_ptr<Model> model;
+  std::shared_ptr<Stream> stream;
+  std::shared_ptr<const model::Plan> plan;
+  std::vector<void *> inputs, outputs;
+};
+
+Call prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output, aclrtStream stream) {
+  require_initialized();
+  Call call;
+  call.model = models().find(modelId);
+  const aclmdlDataset &in = dataset_of(input, "input");
+  aclmdlDataset &out = dataset_of(output, "output");
+  call.stream = stream_for_submit(stream);
+  if (&call.stream->device() != &call.model->context().device())
+    fail(Errc::stream_context, "model " + std::to_string(modelId) + " was loaded on device " +
+                                   std::to_string(call.model->context().device().id()) + "; the stream belongs to device " +
+                                   std::to_string(call.stream->device().id()));
+  const auto &model_in = call.model->inputs();
+  const auto &model_out = call.model->outputs();
+  if (in.buffers.size() != model_in.size())
+    fail(Errc::model_input_not_match, "the input dataset has " + std::to_string(in.buffers.size()) +
+                                          " buffers; the model has " + std::to_string(model_in.size()) + " inputs");
+  if (out.buffers.size() != model_out.size())
+    fail(Errc::model_output_not_match, "the output dataset has " + std::to_string(out.buffers.size()) +
+                                           " buffers; the model has " + std::to_string(model_out.size()) + " outputs");
+  std::vector<std::vector<int64_t>> dims;
+  for (size_t i = 0; i < model_in.size(); ++i) {
+    const aclTensorDesc *td = in.descs[i].get();
+    const std::string what = "input " + std::to_string(i) + " ('" + model_in[i].name + "')";
+    if (td && td->dtype != ACL_DT_UNDEFINED && static_cast<ops::DType>(td->dtype) != model_in[i].desc.dtype)
+      fail(Errc::model_input_not_match, what + " is " + ops::dtype_name(model_in[i].desc.dtype) +
+                                            "; the dataset's tensor descriptor says " +
+                                            ops::dtype_name(static_cast<ops::DType>(td->dtype)));
+    std::vector<int64_t> d = td ? td->dims : model_in[i].desc.dims;
+    for (auto x : d)
+      if (x < 0)
+        fail(Errc::model_input_not_match, what + " has dynamic dims " + dims_text(model_in[i].desc.dims) +
+                                              ": give its shape with aclmdlSetDatasetTensorDesc");
+    dims.push_back(std::move(d));
+  }
+  call.plan = call.model->plan_for(dims);
+  auto &memory = Runtime::get().memory();
+  for (size_t i = 0; i < model_in.size(); ++i) {
+    const aclDataBuffer *b = in.buffers[i];
+    const size_t need = call.plan->input_descs()[i].byte_size();
+    const std::string what = "input " + std::to_string(i) + " ('" + model_in[i].name + "')";
+    if (b->length < need)
+      fail(Errc::model_input_not_match, what + " of shape " + dims_text(dims[i]) + " needs " + std::to_string(need) +
+                                            " bytes; its buffer holds " + std::to_string(b->length));
+    memory.check_device_range(b->data, need, what.c_str());
+    call.inputs.push_back(b->data);
+  }
+  for (size_t j = 0; j < model_out.size(); ++j) {
+    const aclDataBuffer *b = out.buffers[j];
+    const auto &desc = call.plan->output_descs()[j];
+    const std::string what = "output " + std::to_string(j) + " ('" + model_out[j].name + "')";
+    if (b->length < desc.byte_size())
+      fail(Errc::model_output_not_match, what + " of shape " + dims_text(desc.dims) + " needs " +
+                                             std::to_string(desc.byte_size()) + " bytes; its buffer holds " +
+                                             std::to_string(b->length));
+    memory.check_device_range(b->data, desc.byte_size(), what.c_str());
+    call.outputs.push_back(b->data);
+  }
+  for (size_t j = 0; j < model_out.size(); ++j) {
+    const auto &desc = call.plan->output_descs()[j];
+    auto t = std::make_unique<aclTensorDesc>();
+    t->dtype = static_cast<aclDataType>(desc.dtype);
+    t->format = desc.dims.size() == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND;
+    t->dims = desc.dims;
+    t->storage_format = t->format;
+    t->storage_dims = desc.dims;
+    t->name = model_out[j].name;
+    out.descs[j] = std::move(t);
+  }
+  return call;
+}
+
+}  // namespace
+}  // namespace openacl::api
+
+using namespace openacl::api;
+
+extern "C" {
+
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFile(const char *modelPath, uint32_t *modelId) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    auto bytes = read_model_file(modelPath);
+    load(bytes.data(), bytes.size(), modelId, {});
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMem(const void *model, size_t modelSize, uint32_t *modelId) {
+  return guarded(__func__, [&] {
+    check_mem(model, modelSize);
+    load(model, modelSize, modelId, {});
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFileWithMem(const char *modelPath, uint32_t *modelId, void *workPtr,
+                                                       size_t workSize, void *weightPtr, size_t weightSize) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    auto bytes = read_model_file(modelPath);
+    load(bytes.data(), bytes.size(), modelId, {workPtr, workSize, weightPtr, weightSize});
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMemWithMem(const void *model, size_t modelSize, uint32_t *modelId,
+                                                      void *workPtr, size_t workSize, void *weightPtr,
+                                                      size_t weightSize) {
+  return guarded(__func__, [&] {
+    check_mem(model, modelSize);
+    load(model, modelSize, modelId, {workPtr, workSize, weightPtr, weightSize});
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlUnload(uint32_t modelId) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    models().remove(modelId);  // executions still queued keep the model alive until they end
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlQuerySize(const char *fileName, size_t *workSize, size_t *weightSize) {
+  return guarded(__func__, [&] {
+    if (workSize == nullptr || weightSize == nullptr) fail(Errc::invalid_argument, "workSize or weightSize is NULL");
+    auto bytes = read_model_file(fileName);
+    auto sizes = openacl::model::query_sizes(openacl::model::compile(bytes.data(), bytes.size()));
+    *workSize = sizes.work;
+    *weightSize = sizes.weight;
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlQuerySizeFromMem(const void *model, size_t modelSize, size_t *workSize,
+                                                    size_t *weightSize) {
+  return guarded(__func__, [&] {
+    check_mem(model, modelSize);
+    if (workSize == nullptr || weightSize == nullptr) fail(Errc::invalid_argument, "workSize or weightSize is NULL");
+    auto sizes = openacl::model::query_sizes(openacl::model::compile(model, modelSize));
+    *workSize = sizes.work;
+    *weightSize = sizes.weight;
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlGetDesc(aclmdlDesc *modelDesc, uint32_t modelId) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    aclmdlDesc &d = model_desc_of(modelDesc, "modelDesc");
+    auto m = models().find(modelId);
+    d.model_id = modelId;
+    d.inputs = m->inputs();
+    d.outputs = m->outputs();
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlGetDescFromFile(aclmdlDesc *modelDesc, const char *modelPath) {
+  return guarded(__func__, [&] {
+    aclmdlDesc &d = model_desc_of(modelDesc, "modelDesc");
+    auto bytes = read_model_file(modelPath);
+    describe(d, openacl::model::compile(bytes.data(), bytes.size()));
+    d.model_id = 0;
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlGetDescFromMem(aclmdlDesc *modelDesc, const void *model, size_t modelSize) {
+  return guarded(__func__, [&] {
+    aclmdlDesc &d = model_desc_of(modelDesc, "modelDesc");
+    check_mem(model, modelSize);
+    describe(d, openacl::model::compile(model, modelSize));
+    d.model_id = 0;
+  });
+}
+
+ACL_FUNC_VISIBILITY size_t aclmdlGetNumInputs(aclmdlDesc *modelDesc) {
+  size_t n = 0;
+  guarded(__func__, [&] { n = model_desc_of(modelDesc, "modelDesc").inputs.size(); });
+  return n;
+}
+
+ACL_FUNC_VISIBILITY size_t aclmdlGetNumOutputs(aclmdlDesc *modelDesc) {
+  size_t n = 0;
+  guarded(__func__, [&] { n = model_desc_of(modelDesc, "modelDesc").outputs.size(); });
+  return n;
+}
+
+ACL_FUNC_VISIBILITY size_t aclmdlGetInputSizeByIndex(aclmdlDesc *modelDesc, size_t index) {
+  size_t n = 0;
+  guarded(__func__, [&] { n = io_size(*io_at(modelDesc, index, true)); });
+  return n;
+}
+
+ACL_FUNC_VISIBILITY size_t aclmdlGetOutputSizeByIndex(aclmdlDesc *modelDesc, size_t index) {
+  size_t n = 0;
+  guarded(__func__, [&] { n = io_size(*io_at(modelDesc, index, false)); });
+  return n;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlGetInputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims) {
+  return guarded(__func__, [&] {
+    const auto *io = io_at(modelDesc, index, true);
+    fill_dims(io->name, io->desc.dims, dims);
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlGetInputDimsV2(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims) {
+  return guarded(__func__, [&] {
+    const auto *io = io_at(modelDesc, index, true);
+    fill_dims(io->name, io->desc.dims, dims);
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlGetOutputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims) {
+  return guarded(__func__, [&] {
+    const auto *io = io_at(modelDesc, index, false);
+    fill_dims(io->name, io->desc.dims, dims);
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlGetCurOutputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims) {
+  return guarded(__func__, [&] {
+    const auto *io = io_at(modelDesc, index, false);
+    const uint32_t id = model_desc_of(modelDesc, "modelDesc").model_id;
+    if (id == 0) return fill_dims(io->name, io->desc.dims, dims);
+    fill_dims(io->name, models().find(id)->current_output_dims(index), dims);
+  });
+}
+
+ACL_FUNC_VISIBILITY const char *aclmdlGetInputNameByIndex(const aclmdlDesc *modelDesc, size_t index) {
+  const char *name = "";
+  guarded(__func__, [&] { name = io_at(modelDesc, index, true)->name.c_str(); });
+  return name;
+}
+
+ACL_FUNC_VISIBILITY const char *aclmdlGetOutputNameByIndex(const aclmdlDesc *modelDesc, size_t index) {
+  const char *name = "";
+  guarded(__func__, [&] { name = io_at(modelDesc, index, false)->name.c_str(); });
+  return name;
+}
+
+ACL_FUNC_VISIBILITY aclFormat aclmdlGetInputFormat(const aclmdlDesc *modelDesc, size_t index) {
+  aclFormat f = ACL_FORMAT_UNDEFINED;
+  guarded(__func__, [&] { f = io_format(*io_at(modelDesc, index, true)); });
+  return f;
+}
+
+ACL_FUNC_VISIBILITY aclFormat aclmdlGetOutputFormat(const aclmdlDesc *modelDesc, size_t index) {
+  aclFormat f = ACL_FORMAT_UNDEFINED;
+  guarded(__func__, [&] { f = io_format(*io_at(modelDesc, index, false)); });
+  return f;
+}
+
+ACL_FUNC_VISIBILITY aclDataType aclmdlGetInputDataType(const aclmdlDesc *modelDesc, size_t index) {
+  aclDataType t = ACL_DT_UNDEFINED;
+  guarded(__func__, [&] { t = static_cast<aclDataType>(io_at(modelDesc, index, true)->desc.dtype); });
+  return t;
+}
+
+ACL_FUNC_VISIBILITY aclDataType aclmdlGetOutputDataType(const aclmdlDesc *modelDesc, size_t index) {
+  aclDataType t = ACL_DT_UNDEFINED;
+  guarded(__func__, [&] { t = static_cast<aclDataType>(io_at(modelDesc, index, false)->desc.dtype); });
+  return t;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlGetInputIndexByName(const aclmdlDesc *modelDesc, const char *name, size_t *index) {
+  return guarded(__func__, [&] {
+    const aclmdlDesc &d = model_desc_of(modelDesc, "modelDesc");
+    if (name == nullptr || index == nullptr) fail(Errc::invalid_argument, "name or index is NULL");
+    for (size_t i = 0; i < d.inputs.size(); ++i)
+      if (d.inputs[i].name == name) return void(*index = i);
+    fail(Errc::invalid_argument, std::string("the model has no input named '") + name + "'");
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlGetOutputIndexByName(const aclmdlDesc *modelDesc, const char *name, size_t *index) {
+  return guarded(__func__, [&] {
+    const aclmdlDesc &d = model_desc_of(modelDesc, "modelDesc");
+    if (name == nullptr || index == nullptr) fail(Errc::invalid_argument, "name or index is NULL");
+    for (size_t i = 0; i < d.outputs.size(); ++i)
+      if (d.outputs[i].name == name) return void(*index = i);
+    fail(Errc::invalid_argument, std::string("the model has no output named '") + name + "'");
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlGetDynamicBatch(const aclmdlDesc *modelDesc, aclmdlBatch *batch) {
+  return guarded(__func__, [&] {
+    model_desc_of(modelDesc, "modelDesc");
+    if (batch == nullptr) fail(Errc::invalid_argument, "batch is NULL");
+    batch->batchCount = 0;  // ONNX models have dynamic dims, not batch gears
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlGetDynamicHW(const aclmdlDesc *modelDesc, size_t index, aclmdlHW *hw) {
+  return guarded(__func__, [&] {
+    model_desc_of(modelDesc, "modelDesc");
+    if (hw == nullptr) fail(Errc::invalid_argument, "hw is NULL");
+    hw->hwCount = 0;
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output) {
+  return guarded(__func__, [&] {
+    Call call = prepare_call(modelId, input, output, nullptr);
+    call.model->execute(*call.stream, call.plan, std::move(call.inputs), std::move(call.outputs));
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output,
+                                                aclrtStream stream) {
+  return guarded(__func__, [&] {
+    Call call = prepare_call(modelId, input, output, stream);
+    call.model->enqueue(*call.stream, call.plan, std::move(call.inputs), std::move(call.outputs));
+  });
+}
+
+}  // extern "C"

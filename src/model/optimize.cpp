@@ -1,0 +1,143 @@
+#include "model/optimize.h"
+
+#include <cmath>
+#include <cstring>
+#include <optional>
+
+namespace openacl::model {
+namespace {
+
+using ops::DType;
+
+std::shared_ptr<HostTensor> float_tensor(std::vector<int64_t> dims, std::vector<float> v) {
+  auto t = std::make_shared<HostTensor>();
+  t->desc = {DType::f32, std::move(dims), ops::Format::nd, {}};
+  t->data.resize(v.size() * 4);
+  std::memcpy(t->data.data(), v.data(), t->data.size());
+  return t;
+}
+
+const HostTensor *f32_constant(const Graph &g, int v) {
+  if (v < 0 || !g.values[v].constant || g.values[v].constant->desc.dtype != DType::f32) return nullptr;
+  return g.values[v].constant.get();
+}
+
+// The per-output-channel values of c for a conv output with `channels` channels, when c
+// broadcasts per channel against [N, channels, H, W] (a scalar, [C,1,1] or [1,C,1,1]).
+std::optional<std::vector<float>> per_channel(const HostTensor *c, int64_t channels) {
+  if (!c) return std::nullopt;
+  const auto &d = c->desc.dims;
+  const int64_t n = c->desc.element_count();
+  if (n == 1 && d.size() <= 4) return std::vector<float>(channels, c->as<float>()[0]);
+  if (n != channels || d.size() < 3 || d.size() > 4) return std::nullopt;
+  const size_t r = d.size();
+  if (d[r - 3] != channels || d[r - 2] != 1 || d[r - 1] != 1) return std::nullopt;
+  return std::vector<float>(c->as<float>(), c->as<float>() + n);
+}
+
+}  // namespace
+
+std::optional<std::vector<float>> vector_of(const HostTensor *c, int64_t channels) {
+  if (!c || c->desc.element_count() != channels) return std::nullopt;
+  return std::vector<float>(c->as<float>(), c->as<float>() + channels);
+}
+
+size_t fuse_conv_affine(Graph &g) {
+  std::vector<int> uses(g.values.size(), 0);
+  std::vector<int> producer(g.values.size(), -1);
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    for (int v : g.nodes[i].inputs)
+      if (v >= 0) ++uses[v];
+    for (int v : g.nodes[i].outputs)
+      if (v >= 0) producer[v] = static_cast<int>(i);
+  }
+  for (int v : g.outputs) uses[v] += 2;  // never fold away a graph output
+
+  std::vector<bool> dead(g.nodes.size(), false);
+  size_t folded = 0;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    Node &n = g.nodes[i];
+    const bool bn = n.op == "BatchNormalization";
+    if (!bn && n.op != "Mul" && n.op != "Add" && n.op != "Sub") continue;
+    if (n.inputs.size() < 2 || n.outputs.empty() || n.outputs[0] < 0) continue;
+    int x = n.inputs[0], other = n.inputs[1];
+    if ((n.op == "Mul" || n.op == "Add") && g.values[x].constant) std::swap(x, other);
+    if (x < 0 || producer[x] < 0 || uses[x] != 1 || dead[producer[x]]) continue;
+    const int conv_index = producer[x];
+    Node &conv = g.nodes[conv_index];
+    if (conv.op != "Conv") continue;
+    const int w_id = conv.inputs[1];
+    const int b_id = conv.inputs.size() > 2 ? conv.inputs[2] : -1;
+    const HostTensor *w = f32_constant(g, w_id);
+    const HostTensor *b = f32_constant(g, b_id);
+    if (!w || w->desc.dims.size() != 4 || (b_id >= 0 && !b)) continue;
+    const int64_t oc = w->desc.dims[0];
+
+    std::vector<float> scale(oc, 1.0f), shift(oc, 0.0f);  // y = conv * scale + shift
+    if (bn) {
+      bool extra_outputs = false;
+      for (size_t k = 1; k < n.outputs.size(); ++k) extra_outputs |= n.outputs[k] >= 0;
+      if (extra_outputs || n.inputs.size() != 5) continue;
+      auto gamma = vector_of(f32_constant(g, n.inputs[1]), oc), beta = vector_of(f32_constant(g, n.inputs[2]), oc);
+      auto mean = vector_of(f32_constant(g, n.inputs[3]), oc), var = vector_of(f32_constant(g, n.inputs[4]), oc);
+      if (!gamma || !beta || !mean || !var) continue;
+      float eps = 1e-5f;
+      if (auto it = n.attrs.find("epsilon"); it != n.attrs.end())
+        if (auto *f = std::get_if<float>(&it->second)) eps = *f;
+      for (int64_t c = 0; c < oc; ++c) {
+        scale[c] = (*gamma)[c] / std::sqrt((*var)[c] + eps);
+        shift[c] = (*beta)[c] - (*mean)[c] * scale[c];
+      }
+    } else {
+      auto k = per_channel(f32_constant(g, other), oc);
+      if (!k) continue;
+      if (n.op == "Mul") scale = *k;
+      else if (n.op == "Add") shift = *k;
+      else for (int64_t c = 0; c < oc; ++c) shift[c] = -(*k)[c];
+    }
+
+    const int64_t per_out = w->desc.element_count() / oc;
+    std::vector<float> nw(w->as<float>(), w->as<float>() + w->desc.element_count());
+    std::vector<float> nb(oc, 0.0f);
+    for (int64_t c = 0; c < oc; ++c) {
+      for (int64_t k = 0; k < per_out; ++k) nw[c * per_out + k] *= scale[c];
+      nb[c] = (b ? b->as<float>()[c] : 0.0f) * scale[c] + shift[c];
+    }
+    const std::string base = g.values[w_id].name;
+    conv.inputs.resize(3);
+    conv.inputs[1] = g.add_value(base + ":fused", w->desc, float_tensor(w->desc.dims, std::move(nw)));
+    conv.inputs[2] = g.add_value(base + ":fused_bias", {DType::f32, {oc}, ops::Format::nd, {}},
+                                 float_tensor({oc}, std::move(nb)));
+    uses.resize(g.values.size(), 0);
+    producer.resize(g.values.size(), -1);
+    // The conv now produces the folded node's output.
+    conv.outputs[0] = n.outputs[0];
+    producer[n.outputs[0]] = conv_index;
+    dead[i] = true;
+    ++folded;
+  }
+  std::vector<Node> kept;
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    if (!dead[i]) kept.push_back(std::move(g.nodes[i]));
+  g.nodes = std::move(kept);
+  return folded;
+}
+
+void remove_dead_nodes(Graph &g) {
+  std::vector<bool> needed(g.values.size(), false);
+  for (int v : g.outputs) needed[v] = true;
+  std::vector<bool> keep(g.nodes.size(), false);
+  for (size_t i = g.nodes.size(); i-- > 0;) {
+    for (int o : g.nodes[i].outputs)
+      if (o >= 0 && needed[o]) keep[i] = true;
+    if (keep[i])
+      for (int v : g.nodes[i].inputs)
+        if (v >= 0) needed[v] = true;
+  }
+  std::vector<Node> kept;
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    if (keep[i]) kept.push_back(std::move(g.nodes[i]));
+  g.nodes = std::move(kept);
+}
+
+}  // namespace openacl::model
