@@ -3,6 +3,7 @@
 #include "api/guard.h"
 #include "api/handles.h"
 #include "core/context.h"
+#include "core/observer.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 
@@ -19,6 +20,7 @@ aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId) {
     require_initialized();
     if (context == nullptr) fail(Errc::invalid_argument, "context is NULL");
     *context = Runtime::get().create_context(deviceId).get();
+    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::context, *context, true);
   });
 }
 
@@ -27,6 +29,7 @@ aclError aclrtDestroyContext(aclrtContext context) {
     require_initialized();
     if (context == nullptr) fail(Errc::invalid_argument, "context is NULL");
     Runtime::get().destroy_context(context);
+    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::context, context, false);
   });
 }
 
@@ -38,6 +41,7 @@ aclError aclrtSetCurrentContext(aclrtContext context) {
     if (!ctx || ctx->destroyed()) {
       fail(Errc::context_null, "unknown or destroyed context (its device may have been reset)");
     }
+    if (ctx->is_default()) openacl::notify(&openacl::TaskObserver::on_default_context, __func__);
     Runtime::get().bind(ctx);
   });
 }
@@ -46,7 +50,9 @@ aclError aclrtGetCurrentContext(aclrtContext *context) {
   return guarded(__func__, [&] {
     require_initialized();
     if (context == nullptr) fail(Errc::invalid_argument, "context is NULL");
-    *context = openacl::api::current_context().get();
+    auto ctx = openacl::api::current_context();
+    if (ctx->is_default()) openacl::notify(&openacl::TaskObserver::on_default_context, __func__);
+    *context = ctx.get();
   });
 }
 

@@ -6,6 +6,7 @@
 #include "api/handles.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/observer.h"
 #include "core/runtime.h"
 
 using openacl::Errc;
@@ -89,6 +90,7 @@ aclError aclrtSetTsDevice(aclrtTsId tsId) {
 aclError aclrtSynchronizeDevice() {
   return guarded(__func__, [&] {
     require_initialized();
+    openacl::HostSpan span(__func__);
     openacl::api::current_device().synchronize(-1);
   });
 }
@@ -97,6 +99,7 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
   return guarded(__func__, [&] {
     require_initialized();
     check_timeout(timeout);
+    openacl::HostSpan span(__func__);
     openacl::api::current_device().synchronize(timeout == 0 ? -1 : timeout);
   });
 }

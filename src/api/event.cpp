@@ -5,6 +5,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/event.h"
+#include "core/observer.h"
 #include "core/runtime.h"
 #include "core/signal.h"
 #include "core/stream.h"
@@ -34,6 +35,7 @@ void create(aclrtEvent *event, uint32_t flags, bool ex) {
     fail(Errc::feature_not_supported, "external and IPC events are not supported by openacl");
   }
   *event = openacl::api::current_context()->create_event(flags, ex).get();
+  openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::event, *event, true);
 }
 
 // An event used by a stream must belong to the stream's context (R7).
@@ -70,7 +72,10 @@ void record(aclrtEvent event, aclrtStream stream) {
 
 bool complete(const Event &e) {
   auto r = e.latest();
-  return !r || r->done();
+  if (!r) return true;
+  if (!r->done()) return false;
+  openacl::notify(&openacl::TaskObserver::on_record_synchronized, *r);
+  return true;
 }
 
 }  // namespace
@@ -96,6 +101,7 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
     auto e = Runtime::get().events.remove(event);
     if (!e) fail(Errc::invalid_handle, "unknown or already destroyed event");
     e->context().forget_event(e.get());
+    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::event, event, false);
   });
 }
 
@@ -166,10 +172,12 @@ static void synchronize_event(aclrtEvent event, int32_t timeout) {
   require_initialized();
   auto r = event_of(event)->latest();
   if (!r) return;  // never recorded: complete (R11)
+  openacl::HostSpan span(timeout < 0 ? "aclrtSynchronizeEvent" : "aclrtSynchronizeEventWithTimeout");
   if (!r->wait(timeout)) {
     fail(Errc::event_sync_timeout,
          "the event's latest record did not complete within " + std::to_string(timeout) + " ms");
   }
+  openacl::notify(&openacl::TaskObserver::on_record_synchronized, *r);
   if (r->error()) throw *r->error();
 }
 

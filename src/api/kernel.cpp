@@ -5,6 +5,7 @@
 #include "api/guard.h"
 #include "api/handles.h"
 #include "core/kernel.h"
+#include "core/observer.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 
@@ -43,6 +44,7 @@ aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *op
     require_initialized();
     if (binPath == nullptr || binHandle == nullptr) fail(Errc::invalid_argument, "binPath or binHandle is NULL");
     *binHandle = Runtime::get().binaries.add(std::make_shared<openacl::Binary>(binPath));
+    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::binary, *binHandle, true);
   });
 }
 
@@ -52,6 +54,7 @@ aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
     if (binHandle == nullptr) fail(Errc::invalid_argument, "binHandle is NULL");
     auto bin = Runtime::get().binaries.remove(binHandle);
     if (!bin) fail(Errc::invalid_handle, "unknown or already unloaded binary");
+    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::binary, binHandle, false);
     for (auto &f : Runtime::get().functions.take_all()) {
       if (f->binary != bin) Runtime::get().functions.add(f);
     }

@@ -8,6 +8,7 @@
 #include "api/handles.h"
 #include "core/device.h"
 #include "core/memory.h"
+#include "core/observer.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "core/tasks.h"
@@ -109,6 +110,7 @@ void malloc_device(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
   if (size == 0) fail(Errc::invalid_argument, "size is 0");
   check_policy(policy);
   *devPtr = openacl::api::current_device().allocate(size);
+  openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::device_memory, *devPtr, true);
 }
 
 // Enqueues the copy; R14: pageable sources are staged at the call, pageable destinations are
@@ -177,6 +179,8 @@ aclError aclrtFree(void *devPtr) {
     if (a->kind != MemoryKind::device) {
       fail(Errc::invalid_argument, "devPtr is page-locked host memory: free it with aclrtFreeHost");
     }
+    openacl::notify(&openacl::TaskObserver::on_free, *a, "aclrtFree");
+    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::device_memory, devPtr, false);
     a->device->release(devPtr);
   });
 }
@@ -193,6 +197,7 @@ aclError aclrtMallocHost(void **hostPtr, size_t size) {
     if (hostPtr == nullptr) fail(Errc::invalid_argument, "hostPtr is NULL");
     if (size == 0) fail(Errc::invalid_argument, "size is 0");
     *hostPtr = Runtime::get().device(0).allocate_host(size);
+    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::host_memory, *hostPtr, true);
   });
 }
 
@@ -211,6 +216,8 @@ aclError aclrtFreeHost(void *hostPtr) {
     if (a->kind != MemoryKind::host_pinned) {
       fail(Errc::invalid_argument, "hostPtr is device memory: free it with aclrtFree");
     }
+    openacl::notify(&openacl::TaskObserver::on_free, *a, "aclrtFreeHost");
+    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::host_memory, hostPtr, false);
     a->device->release(hostPtr);
   });
 }
@@ -226,6 +233,9 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
                                     std::to_string(destMax) + ")");
     }
     plan_copy(dst, count, src, count, kind);
+    openacl::HostSpan span(__func__);
+    openacl::notify(&openacl::TaskObserver::on_host_access, src, count, false, "aclrtMemcpy");
+    openacl::notify(&openacl::TaskObserver::on_host_access, dst, count, true, "aclrtMemcpy");
     if (dst != src) std::memmove(dst, src, count);
   });
 }
@@ -241,6 +251,9 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
                                     std::to_string(destMax) + ")");
     }
     CopyPlan plan = plan_copy(dst, count, src, count, kind);
+    if (plan.src == Place::pageable) {
+      openacl::notify(&openacl::TaskObserver::on_host_access, src, count, false, "aclrtMemcpyAsync");
+    }
     copy_async(stream, plan,
                std::make_unique<openacl::CopyTask>(dst, src, count, plan.src == Place::pageable,
                                                    plan.direction));
@@ -254,6 +267,9 @@ aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
     check_2d(dpitch, spitch, width, kind);
     if (width == 0 || height == 0) return;
     plan_copy(dst, span_2d(dpitch, width, height), src, span_2d(spitch, width, height), kind);
+    openacl::HostSpan span(__func__);
+    openacl::notify(&openacl::TaskObserver::on_host_access, src, span_2d(spitch, width, height), false, "aclrtMemcpy2d");
+    openacl::notify(&openacl::TaskObserver::on_host_access, dst, span_2d(dpitch, width, height), true, "aclrtMemcpy2d");
     for (size_t row = 0; row < height; ++row) {
       std::memmove(static_cast<uint8_t *>(dst) + row * dpitch,
                    static_cast<const uint8_t *>(src) + row * spitch, width);
@@ -281,6 +297,7 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
     require_initialized();
     if (count == 0) return;
     memset_common(devPtr, maxCount, count);
+    openacl::notify(&openacl::TaskObserver::on_host_access, devPtr, count, true, "aclrtMemset");
     std::memset(devPtr, value, count);
   });
 }

@@ -3,6 +3,7 @@
 #include "api/guard.h"
 #include "api/handles.h"
 #include "core/context.h"
+#include "core/observer.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 
@@ -26,6 +27,7 @@ void create(aclrtStream *stream, uint32_t priority, uint32_t flag) {
   require_initialized();
   if (stream == nullptr) fail(Errc::invalid_argument, "stream is NULL");
   *stream = openacl::api::current_context()->create_stream(priority, flag).get();
+  openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::stream, *stream, true);
 }
 
 void destroy(aclrtStream stream, bool force) {
@@ -39,6 +41,8 @@ void destroy(aclrtStream stream, bool force) {
   }
   Runtime::get().streams.remove(stream);
   s->context().forget_stream(s.get());
+  openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::stream, stream, false);
+  openacl::HostSpan span(force ? "aclrtDestroyStreamForce" : "aclrtDestroyStream");
   if (force) {
     s->drop_pending();
     return;
@@ -73,6 +77,7 @@ aclError aclrtDestroyStreamForce(aclrtStream stream) {
 aclError aclrtSynchronizeStream(aclrtStream stream) {
   return guarded(__func__, [&] {
     require_initialized();
+    openacl::HostSpan span(__func__);
     openacl::api::stream_for_host(stream)->synchronize(-1);
   });
 }
@@ -81,6 +86,7 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) 
   return guarded(__func__, [&] {
     require_initialized();
     int32_t ms = timeout_ms(timeout);
+    openacl::HostSpan span(__func__);
     openacl::api::stream_for_host(stream)->synchronize(ms);
   });
 }

@@ -1,22 +1,74 @@
-// Hooks for diagnostics (trace recorder, race checker). Off by default: the stream pays one
-// relaxed atomic load per task when no observer is installed.
+// Hooks for diagnostics (timeline trace, race checker; SPEC R21). Off by default: each hook
+// site pays one atomic load when no observer is installed. The runtime installs the observer
+// that src/check builds from the configuration at aclInit and removes it at aclFinalize.
 #pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <utility>
 
 namespace openacl {
 
+struct Allocation;
+struct Config;
+class Signal;
 class Stream;
 class Task;
+
+enum class ObjectKind : uint8_t { context, stream, event, device_memory, host_memory, binary };
 
 class TaskObserver {
  public:
   virtual ~TaskObserver() = default;
+  // Called under the stream's lock, in stream order. The task's seq and enqueue_ns are set.
   virtual void on_enqueue(const Stream &stream, const Task &task) {}
+  // Called under the stream's lock when the task finished (start_ns/end_ns set). Tasks
+  // skipped after a failure are reported too (start_ns == end_ns).
   virtual void on_complete(const Stream &stream, const Task &task) {}
+  // The host saw every task of `stream` up to `seq` complete (a stream or device sync).
+  virtual void on_stream_synchronized(const Stream &stream, uint64_t seq) {}
+  // The host saw an event record complete (aclrtSynchronizeEvent, a query that said done).
+  virtual void on_record_synchronized(const Signal &record) {}
+  // A blocking API call on the host: aclrtSynchronize*, aclrtMemcpy, ...
+  virtual void on_host_span(const char *api, int64_t begin_ns, int64_t end_ns) {}
+  // The host reads or writes [p, p + n) directly (aclrtMemcpy, aclrtMemset, pageable staging).
+  virtual void on_host_access(const void *p, size_t n, bool write, const char *api) {}
+  // Memory is about to be freed (aclrtFree / aclrtFreeHost).
+  virtual void on_free(const Allocation &a, const char *api) {}
+  // Objects created and destroyed through the API, for the leak report.
+  virtual void on_object(ObjectKind kind, const void *handle, bool created) {}
+  // The default context was obtained or bound through get/set current context.
+  virtual void on_default_context(const char *api) {}
+  // aclFinalize, before anything is released (leak report) and after (flush).
+  virtual void on_finalize_begin() {}
+  virtual void on_finalize_end() {}
 };
 
-// The installed observer or nullptr. Installing is not synchronized with running tasks:
-// install before the first task and remove after the last (aclInit / aclFinalize do).
 TaskObserver *task_observer();
 void set_task_observer(TaskObserver *observer);
+
+// Reports a blocking API call as a host span when an observer is installed.
+class HostSpan {
+ public:
+  explicit HostSpan(const char *api);
+  ~HostSpan();
+  HostSpan(const HostSpan &) = delete;
+  HostSpan &operator=(const HostSpan &) = delete;
+
+ private:
+  const char *api_;
+  int64_t begin_ns_ = 0;
+};
+
+// Shorthand for hook sites: obs(fn, args...) calls the hook when an observer is installed.
+template <class F, class... Args>
+inline void notify(F TaskObserver::*hook, Args &&...args) {
+  if (TaskObserver *o = task_observer()) (o->*hook)(std::forward<Args>(args)...);
+}
+
+// Implemented by src/check: the observer the configuration asks for (trace, checker, both),
+// or nullptr when diagnostics are off.
+std::unique_ptr<TaskObserver> create_diagnostics(const Config &config);
 
 }  // namespace openacl

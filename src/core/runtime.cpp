@@ -35,6 +35,8 @@ void Runtime::init(const char *config_path) {
     devices.push_back(std::make_unique<Device>(
         static_cast<int32_t>(i), backend::create_device(config.backend, i, props), memory_));
   }
+  diagnostics_ = create_diagnostics(config);
+  set_task_observer(diagnostics_.get());
   config_ = std::move(config);
   devices_ = std::move(devices);
   init_count_ = 1;
@@ -42,6 +44,7 @@ void Runtime::init(const char *config_path) {
 }
 
 void Runtime::release_all() {
+  notify(&TaskObserver::on_finalize_begin);
   initialized_.store(false, std::memory_order_release);
   for (auto &d : devices_) d->shutdown();
   contexts.take_all();
@@ -58,6 +61,9 @@ void Runtime::release_all() {
     }
   }
   devices_.clear();  // joins the AI-core workers
+  notify(&TaskObserver::on_finalize_end);
+  set_task_observer(nullptr);
+  diagnostics_.reset();
   ever_finalized_ = true;
   init_count_ = 0;
 }

@@ -13,6 +13,7 @@
 #include "core/config.h"
 #include "core/kernel.h"
 #include "core/memory.h"
+#include "core/observer.h"
 #include "core/registry.h"
 
 namespace openacl {
@@ -69,6 +70,7 @@ class Runtime {
   std::vector<std::unique_ptr<Device>> devices_;
   MemoryMap memory_;
   ReportHub reports_;
+  std::unique_ptr<TaskObserver> diagnostics_;
 };
 
 }  // namespace openacl

@@ -53,19 +53,18 @@ uint64_t Stream::enqueue(std::unique_ptr<Task> task) {
   return seq;
 }
 
-void Stream::finish_head(std::unique_lock<std::mutex> &lock, Task *t) {
+void Stream::finish_head(std::unique_lock<std::mutex> &, Task *t) {
   head_ = t->next;
   if (head_ == nullptr) tail_ = nullptr;
   completed_.store(head_ == nullptr ? submitted_ : t->seq, std::memory_order_release);
   if (host_waiters_ > 0) cv_.notify_all();
   if (TaskObserver *obs = task_observer()) obs->on_complete(*this, *t);
-  lock.unlock();
-  delete t;
-  lock.lock();
 }
 
 void Stream::run_slice() {
   ExecContext exec{device_, device_.backend().cores()};
+  // Finished tasks are deleted after the lock is dropped.
+  std::unique_ptr<Task> finished;
   std::unique_lock lock(mu_);
   for (int budget = kSliceTasks; budget > 0; --budget) {
     Task *t = head_;
@@ -73,10 +72,12 @@ void Stream::run_slice() {
       state_ = State::idle;
       std::shared_ptr<Stream> last = std::move(keep_alive_);
       lock.unlock();
+      finished.reset();
       return;  // `last` may destroy this stream; nothing touches it afterwards
     }
     if (t->ran) {  // resumed after a blocking callback returned
       finish_head(lock, t);
+      finished.reset(t);
       continue;
     }
     std::optional<Error> failure = failure_;
@@ -87,6 +88,7 @@ void Stream::run_slice() {
     }
     head_running_ = true;
     lock.unlock();
+    finished.reset();
 
     t->start_ns = now_ns();
     std::optional<Error> error;
@@ -114,10 +116,12 @@ void Stream::run_slice() {
       Signal *hold = t->wait_after();
       if (hold != nullptr && !hold->done() && hold->park(shared_from_this())) {
         state_ = State::parked;
+        lock.unlock();
         return;
       }
     }
     finish_head(lock, t);
+    finished.reset(t);
   }
   lock.unlock();
   device_.backend().schedule(this);  // budget used: let other streams have the worker
@@ -157,21 +161,25 @@ bool Stream::wait_until(std::unique_lock<std::mutex> &lock, uint64_t target,
 
 void Stream::synchronize(int32_t timeout_ms) {
   std::unique_lock lock(mu_);
-  if (!wait_until(lock, submitted_, timeout_ms)) {
+  uint64_t target = submitted_;
+  if (!wait_until(lock, target, timeout_ms)) {
     fail(Errc::stream_sync_timeout,
          "stream did not finish within " + std::to_string(timeout_ms) +
              " ms; its tasks stay queued");
   }
+  notify(&TaskObserver::on_stream_synchronized, *this, target);
   if (failure_) throw *failure_;
 }
 
 void Stream::wait_for(uint64_t seq) {
   std::unique_lock lock(mu_);
   auto done = [&] { return completed_.load(std::memory_order_acquire) >= seq; };
-  if (done()) return;
-  ++host_waiters_;
-  cv_.wait(lock, done);
-  --host_waiters_;
+  if (!done()) {
+    ++host_waiters_;
+    cv_.wait(lock, done);
+    --host_waiters_;
+  }
+  notify(&TaskObserver::on_stream_synchronized, *this, seq);
 }
 
 bool Stream::idle() const {

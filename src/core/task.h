@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -66,9 +67,19 @@ class Task {
   virtual void skip(const Error &stream_failure) {}
 
   TaskKind kind() const { return kind_; }
-  const std::vector<MemRange> &ranges() const { return ranges_; }
+  std::span<const MemRange> ranges() const {
+    return more_.empty() ? std::span<const MemRange>(inline_, num_inline_)
+                         : std::span<const MemRange>(more_);
+  }
   void add_range(const void *p, size_t size, bool write) {
-    if (size != 0) ranges_.push_back({reinterpret_cast<uintptr_t>(p), size, write});
+    if (size == 0) return;
+    MemRange r{reinterpret_cast<uintptr_t>(p), size, write};
+    if (more_.empty() && num_inline_ < kInlineRanges) {
+      inline_[num_inline_++] = r;
+      return;
+    }
+    if (more_.empty()) more_.assign(inline_, inline_ + num_inline_);
+    more_.push_back(r);
   }
 
   // Timestamps in ns of the runtime clock (steady_clock); 0 when not reached.
@@ -80,8 +91,12 @@ class Task {
   bool ran = false;        // run() returned; the stream may still wait on wait_after()
 
  private:
+  // Copies and memsets touch at most two ranges: keep those without a heap allocation.
+  static constexpr uint8_t kInlineRanges = 2;
   TaskKind kind_;
-  std::vector<MemRange> ranges_;
+  uint8_t num_inline_ = 0;
+  MemRange inline_[kInlineRanges];
+  std::vector<MemRange> more_;
 };
 
 // A task whose work is a function; ops and models use it.
