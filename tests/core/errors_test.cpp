@@ -1,0 +1,255 @@
+// R19 (no crash on bad input, error codes, recent error message) and R20 (a failed task marks
+// its stream failed, skips later tasks, propagates through events, stays in its context).
+#include "core/fixture.h"
+
+namespace {
+
+using oat::Gate;
+using oat::Kernels;
+using oat::RuntimeTest;
+
+using R19_NullOutPointers = RuntimeTest;
+
+TEST_F(R19_NullOutPointers, FailWithInvalidParamAndNameTheCall) {
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetDevice(nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetDeviceCount(nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetRunMode(nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCreateContext(nullptr, 0));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetCurrentContext(nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCreateStream(nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtStreamQuery(nullptr, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCreateEvent(nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCreateEventWithFlag(nullptr, 0));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMalloc(nullptr, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMallocHost(nullptr, 64));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetMemInfo(ACL_HBM_MEM, nullptr, nullptr));
+  aclrtEvent e = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&e));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtQueryEventStatus(e, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtEventElapsedTime(nullptr, e, e));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtBinaryLoadFromFile(OPENACL_TEST_KERNELS, nullptr, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtBinaryGetFunction(kernels_.binary(), "oat_store", nullptr));
+}
+
+using R19_MessageContent = RuntimeTest;
+
+TEST_F(R19_MessageContent, NamesTheArgumentAndWhatWasWrong) {
+  void *d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  std::vector<uint8_t> h(128);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(d, 128, h.data(), 128, ACL_MEMCPY_HOST_TO_DEVICE));
+  std::string msg = oat::recent_msg();
+  EXPECT_NE(msg.find("dst"), std::string::npos) << "should name the argument: " << msg;
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID, aclrtSetDevice(12));
+  msg = oat::recent_msg();
+  EXPECT_NE(msg.find("12"), std::string::npos) << "should show the bad value: " << msg;
+}
+
+using R19_DeadHandles = RuntimeTest;
+
+TEST_F(R19_DeadHandles, EveryStreamCallSurvivesGarbageHandles) {
+  // Values that a careless runtime would dereference: all must give an error, never a crash.
+  const uintptr_t garbage[] = {0x1, 0x10, 0xdeadbeef0, ~uintptr_t{0} - 7};
+  void *d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  aclrtEvent e = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&e));
+  for (uintptr_t g : garbage) {
+    auto s = reinterpret_cast<aclrtStream>(g);
+    EXPECT_ACL_FAILS(aclrtSynchronizeStream(s));
+    EXPECT_ACL_FAILS(aclrtDestroyStream(s));
+    EXPECT_ACL_FAILS(aclrtMemsetAsync(d, 64, 0, 64, s));
+    EXPECT_ACL_FAILS(aclrtRecordEvent(e, s));
+    EXPECT_ACL_FAILS(aclrtStreamWaitEvent(s, e));
+    EXPECT_ACL_FAILS(aclrtSubscribeReport(1, s));
+    auto ev = reinterpret_cast<aclrtEvent>(g);
+    EXPECT_ACL_FAILS(aclrtSynchronizeEvent(ev));
+    EXPECT_ACL_FAILS(aclrtDestroyEvent(ev));
+    auto c = reinterpret_cast<aclrtContext>(g);
+    EXPECT_ACL_FAILS(aclrtSetCurrentContext(c));
+    EXPECT_ACL_FAILS(aclrtDestroyContext(c));
+    auto f = reinterpret_cast<aclrtFuncHandle>(g);
+    int32_t m = 0;
+    OatStore a{&m, 1};
+    EXPECT_ACL_FAILS(aclrtLaunchKernel(f, 1, &a, sizeof(a), nullptr));
+    EXPECT_ACL_FAILS(aclrtBinaryUnLoad(reinterpret_cast<aclrtBinHandle>(g)));
+  }
+  // The runtime still works.
+  EXPECT_ACL_OK(aclrtMemsetAsync(d, 64, 1, 64, nullptr));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(nullptr));
+}
+
+// R20: failures on the device.
+class R20_Failure : public RuntimeTest {
+ protected:
+  aclError fail(aclrtStream s, int32_t *ran = nullptr, uint32_t blocks = 1, uint32_t fail_block = 0) {
+    OatFail a{fail_block, ran};
+    return kernels_.launch("oat_fail", a, s, blocks);
+  }
+};
+
+TEST_F(R20_Failure, FailedKernelMarksTheStreamFailed) {
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  ASSERT_ACL_OK(fail(s));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(s));
+  EXPECT_NE(oat::recent_msg().find("deliberate failure"), std::string::npos)
+      << "the kernel's message should reach aclGetRecentErrMsg: " << oat::recent_msg();
+  // Every later synchronization reports it too.
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(s));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStreamWithTimeout(s, 1000));
+}
+
+TEST_F(R20_Failure, LaterTasksAreSkipped) {
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  void *d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemset(d, 64, 0, 64));
+  int32_t before = 0, after = 0;
+  ASSERT_ACL_OK(mark(&before, 1, s));
+  ASSERT_ACL_OK(fail(s));
+  ASSERT_ACL_OK(mark(&after, 1, s));
+  ASSERT_ACL_OK(aclrtMemsetAsync(d, 64, 0x55, 64, s));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(s));
+  EXPECT_EQ(oat::load(before), 1);
+  EXPECT_EQ(oat::load(after), 0);
+  // Tasks submitted after the failure was seen are skipped as well.
+  ASSERT_ACL_OK(mark(&after, 2, s));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(s));
+  EXPECT_EQ(oat::load(after), 0);
+  uint8_t h[64];
+  ASSERT_ACL_OK(aclrtMemcpy(h, 64, d, 64, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(h[0], 0);
+}
+
+TEST_F(R20_Failure, OtherBlocksOfTheFailedLaunchStillRun) {
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  int32_t ran = 0;
+  ASSERT_ACL_OK(fail(s, &ran, 8, 3));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(s));
+  EXPECT_EQ(oat::load(ran), 7);
+}
+
+TEST_F(R20_Failure, PropagatesThroughEventsToWaitingStreams) {
+  aclrtStream s1 = nullptr, s2 = nullptr, s3 = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s1));
+  ASSERT_ACL_OK(aclrtCreateStream(&s2));
+  ASSERT_ACL_OK(aclrtCreateStream(&s3));
+  aclrtEvent e = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&e));
+  Gate &g = block(s1);
+  ASSERT_ACL_OK(fail(s1));
+  ASSERT_ACL_OK(aclrtRecordEvent(e, s1));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(s2, e));
+  int32_t m2 = 0, m3 = 0;
+  ASSERT_ACL_OK(mark(&m2, 1, s2));
+  ASSERT_ACL_OK(mark(&m3, 1, s3));  // s3 does not wait: unaffected
+  g.open();
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(s2));
+  EXPECT_EQ(oat::load(m2), 0);
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeEvent(e));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s3));
+  EXPECT_EQ(oat::load(m3), 1);
+  // The failure is carried on: s2 is now failed as well.
+  ASSERT_ACL_OK(mark(&m2, 2, s2));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(s2));
+  EXPECT_EQ(oat::load(m2), 0);
+}
+
+TEST_F(R20_Failure, EventRecordedBeforeTheFailureIsClean) {
+  aclrtStream s1 = nullptr, s2 = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s1));
+  ASSERT_ACL_OK(aclrtCreateStream(&s2));
+  aclrtEvent e = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&e));
+  ASSERT_ACL_OK(aclrtRecordEvent(e, s1));
+  ASSERT_ACL_OK(fail(s1));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(s2, e));
+  int32_t m = 0;
+  ASSERT_ACL_OK(mark(&m, 1, s2));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s2));
+  EXPECT_EQ(oat::load(m), 1);
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(s1));
+}
+
+TEST_F(R20_Failure, OtherContextsAreNotAffected) {
+  aclrtContext dflt = nullptr, other = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&dflt));
+  aclrtStream bad = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&bad));
+  ASSERT_ACL_OK(fail(bad));
+  ASSERT_ACL_OK(fail(nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(bad));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(nullptr));
+
+  ASSERT_ACL_OK(aclrtCreateContext(&other, 0));  // same device, another context
+  Kernels k;
+  ASSERT_ACL_OK(k.load());
+  aclrtStream good = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&good));
+  int32_t m = 0, md = 0;
+  OatStore a{&m, 1}, b{&md, 1};
+  ASSERT_ACL_OK(k.launch("oat_store", a, good));
+  ASSERT_ACL_OK(k.launch("oat_store", b, nullptr));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(good));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  EXPECT_ACL_OK(aclrtSynchronizeDevice());
+  EXPECT_EQ(oat::load(m), 1);
+  EXPECT_EQ(oat::load(md), 1);
+  // Back in the failed context, device synchronization reports its failure.
+  ASSERT_ACL_OK(aclrtSetCurrentContext(dflt));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeDevice());
+}
+
+TEST_F(R20_Failure, OtherStreamsOfTheContextKeepWorking) {
+  aclrtStream bad = nullptr, good = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&bad));
+  ASSERT_ACL_OK(aclrtCreateStream(&good));
+  ASSERT_ACL_OK(fail(bad));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(bad));
+  int32_t m = 0;
+  ASSERT_ACL_OK(mark(&m, 1, good));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(good));
+  EXPECT_EQ(oat::load(m), 1);
+}
+
+TEST_F(R20_Failure, DestroyingTheFailedStreamEndsIt) {
+  aclrtStream bad = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&bad));
+  ASSERT_ACL_OK(fail(bad));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(bad));
+  aclError destroyed = aclrtDestroyStream(bad);
+  EXPECT_TRUE(destroyed == ACL_SUCCESS || destroyed == ACL_ERROR_RT_AICORE_EXCEPTION) << destroyed;
+  EXPECT_ACL_FAILS(aclrtSynchronizeStream(bad));
+  aclrtStream fresh = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&fresh));
+  int32_t m = 0;
+  ASSERT_ACL_OK(mark(&m, 1, fresh));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(fresh));
+  EXPECT_EQ(oat::load(m), 1);
+}
+
+TEST_F(R20_Failure, GateTimeoutIsReportedNotHung) {
+  // The bounded-wait contract of the test kernels themselves: a gate never opened fails its
+  // stream after its timeout instead of hanging the suite.
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  Gate &g = block(s, 50);
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(s));
+  EXPECT_TRUE(g.timed_out());
+}
+
+TEST_F(R20_Failure, FinalizeAfterAFailureIsClean) {
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  ASSERT_ACL_OK(fail(s));
+  int32_t m = 0;
+  ASSERT_ACL_OK(mark(&m, 1, s));
+  EXPECT_ACL_OK(aclFinalize());
+  EXPECT_EQ(oat::load(m), 0);
+  EXPECT_ACL_OK(aclInit(nullptr));
+}
+
+}  // namespace

@@ -1,0 +1,203 @@
+// R16: user CPU kernels loaded through aclrtBinaryLoadFromFile / aclrtBinaryGetFunction and
+// run by aclrtLaunchKernel as blockDim blocks over the device's AI cores, in stream order.
+#include <thread>
+
+#include "core/fixture.h"
+
+namespace {
+
+using oat::Gate;
+using oat::RuntimeTest;
+
+using R16_Kernel = RuntimeTest;
+
+int64_t ai_cores(int32_t dev) {
+  int64_t v = 0;
+  if (aclrtGetDeviceInfo(static_cast<uint32_t>(dev), ACL_DEV_ATTR_AICORE_CORE_NUM, &v) == ACL_SUCCESS && v > 0)
+    return v;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+TEST_F(R16_Kernel, EveryBlockRunsOnceWithItsIndexAndTheBlockCount) {
+  for (uint32_t blocks : {1u, 2u, 7u, 64u, 1000u}) {
+    std::vector<uint32_t> out(2 * blocks, UINT32_MAX);
+    OatBlockIds a{out.data(), blocks};
+    ASSERT_ACL_OK(kernels_.launch("oat_block_ids", a, nullptr, blocks));
+    ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+    for (uint32_t b = 0; b < blocks; ++b) {
+      ASSERT_EQ(out[2 * b], b) << "blocks " << blocks;
+      ASSERT_EQ(out[2 * b + 1], blocks);
+    }
+  }
+}
+
+TEST_F(R16_Kernel, BlocksRunInParallelOnTheAiCores) {
+  int64_t cores = ai_cores(0);
+  if (cores < 2) GTEST_SKIP() << "device 0 has one AI core";
+  // Every block waits (bounded) until all blocks arrived: only parallel blocks finish.
+  uint32_t blocks = static_cast<uint32_t>(std::min<int64_t>(cores, 4));
+  int32_t arrived = 0;
+  OatBarrier a{&arrived, 5000};
+  ASSERT_ACL_OK(kernels_.launch("oat_barrier", a, nullptr, blocks));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  EXPECT_EQ(oat::load(arrived), static_cast<int32_t>(blocks));
+}
+
+TEST_F(R16_Kernel, DereferencesDevicePointers) {
+  constexpr size_t n = 10000;
+  std::vector<float> a(n), b(n), c(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = static_cast<float>(i);
+    b[i] = 0.5f * static_cast<float>(i);
+  }
+  void *da = nullptr, *db = nullptr, *dc = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&da, n * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMalloc(&db, n * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMalloc(&dc, n * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST));
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  void *ha = nullptr, *hc = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&ha, n * sizeof(float)));
+  ASSERT_ACL_OK(aclrtMallocHost(&hc, n * sizeof(float)));
+  std::memcpy(ha, a.data(), n * sizeof(float));
+  // In stream order: copy in, add, copy out.
+  ASSERT_ACL_OK(aclrtMemcpyAsync(da, n * sizeof(float), ha, n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE, s));
+  ASSERT_ACL_OK(aclrtMemcpy(db, n * sizeof(float), b.data(), n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE));
+  OatVadd args{static_cast<float *>(da), static_cast<float *>(db), static_cast<float *>(dc), n};
+  ASSERT_ACL_OK(kernels_.launch("oat_vadd", args, s, 8));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(hc, n * sizeof(float), dc, n * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST, s));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  auto *out = static_cast<float *>(hc);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], a[i] + b[i]) << i;
+}
+
+TEST_F(R16_Kernel, ArgsAreCopiedAtLaunch) {
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  Gate &g = block(s);
+  int32_t out[OAT_ECHO_WORDS] = {};
+  auto args = std::make_unique<OatEcho>();
+  args->out = out;
+  for (int i = 0; i < OAT_ECHO_WORDS; ++i) args->words[i] = 100 + i;
+  ASSERT_ACL_OK(aclrtLaunchKernel(kernels_["oat_echo"], 1, args.get(), sizeof(OatEcho), s));
+  // The caller reuses and frees its argument block before the kernel runs.
+  for (int i = 0; i < OAT_ECHO_WORDS; ++i) args->words[i] = -1;
+  args.reset();
+  g.open();
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  for (int i = 0; i < OAT_ECHO_WORDS; ++i) EXPECT_EQ(out[i], 100 + i);
+}
+
+TEST_F(R16_Kernel, LaunchesRunInStreamOrder) {
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  constexpr int n = 500;
+  std::vector<int32_t> log(n, -1);
+  int32_t count = 0;
+  for (int i = 0; i < n; ++i) ASSERT_ACL_OK(append(log.data(), &count, n, i, s));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  for (int i = 0; i < n; ++i) ASSERT_EQ(log[i], i);
+}
+
+TEST_F(R16_Kernel, MultiBlockLaunchCompletesBeforeTheNextTask) {
+  // Every block of launch i appends i: stream order across multi-block launches means the
+  // log is 16 x 0, then 16 x 1, ...
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  constexpr uint32_t blocks = 16;
+  constexpr int launches = 40, n = blocks * launches;
+  std::vector<int32_t> log(n, -1);
+  int32_t count = 0;
+  for (int i = 0; i < launches; ++i) {
+    OatAppend a{log.data(), &count, n, i};
+    ASSERT_ACL_OK(kernels_.launch("oat_append", a, s, blocks));
+  }
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  ASSERT_EQ(oat::load(count), n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(log[i], i / static_cast<int>(blocks)) << "at position " << i;
+}
+
+TEST_F(R16_Kernel, LoadedOncePerDeviceWorksOnEach) {
+  ASSERT_ACL_OK(aclrtSetDevice(1));
+  oat::Kernels k1;
+  ASSERT_ACL_OK(k1.load());
+  int32_t m = 0;
+  OatStore a{&m, 11};
+  ASSERT_ACL_OK(k1.launch("oat_store", a, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  EXPECT_EQ(oat::load(m), 11);
+  ASSERT_ACL_OK(aclrtBinaryUnLoad(k1.binary()));
+}
+
+TEST_F(R16_Kernel, LoadRejectsBadArguments) {
+  aclrtBinHandle h = nullptr;
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtBinaryLoadFromFile(nullptr, nullptr, &h));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtBinaryLoadFromFile(OPENACL_TEST_KERNELS, nullptr, nullptr));
+  EXPECT_ACL_FAILS(aclrtBinaryLoadFromFile("/nonexistent/libkernels.so", nullptr, &h));
+  // A file that is not a shared library.
+  std::string path = ::testing::TempDir() + "oat_not_a_library_" + std::to_string(::getpid()) + ".so";
+  {
+    FILE *f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("not an ELF file", f);
+    std::fclose(f);
+  }
+  EXPECT_ACL_FAILS(aclrtBinaryLoadFromFile(path.c_str(), nullptr, &h));
+  std::remove(path.c_str());
+}
+
+TEST_F(R16_Kernel, GetFunctionRejectsUnknownNamesAndBadArguments) {
+  aclrtFuncHandle f = nullptr;
+  EXPECT_ACL_FAILS(aclrtBinaryGetFunction(kernels_.binary(), "no_such_kernel", &f));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtBinaryGetFunction(kernels_.binary(), nullptr, &f));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtBinaryGetFunction(kernels_.binary(), "oat_store", nullptr));
+  EXPECT_ACL_FAILS(aclrtBinaryGetFunction(nullptr, "oat_store", &f));
+  EXPECT_ACL_FAILS(aclrtBinaryGetFunction(reinterpret_cast<aclrtBinHandle>(uintptr_t{0xdeadbeef0}), "oat_store", &f));
+}
+
+TEST_F(R16_Kernel, LaunchRejectsBadArguments) {
+  int32_t m = 0;
+  OatStore a{&m, 1};
+  EXPECT_ACL_FAILS(aclrtLaunchKernel(nullptr, 1, &a, sizeof(a), nullptr));
+  EXPECT_ACL_FAILS(aclrtLaunchKernel(reinterpret_cast<aclrtFuncHandle>(uintptr_t{0xdeadbeef0}), 1, &a, sizeof(a), nullptr));
+  EXPECT_ACL_FAILS(aclrtLaunchKernel(kernels_["oat_store"], 0, &a, sizeof(a), nullptr));
+  EXPECT_ACL_FAILS(aclrtLaunchKernel(kernels_["oat_store"], 1, nullptr, sizeof(a), nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  EXPECT_EQ(oat::load(m), 0);
+}
+
+TEST_F(R16_Kernel, UnloadedBinaryAndItsFunctionsAreDead) {
+  oat::Kernels k;
+  ASSERT_ACL_OK(k.load());
+  aclrtFuncHandle f = k["oat_store"];
+  ASSERT_ACL_OK(aclrtBinaryUnLoad(k.binary()));
+  int32_t m = 0;
+  OatStore a{&m, 1};
+  EXPECT_ACL_FAILS(aclrtLaunchKernel(f, 1, &a, sizeof(a), nullptr));
+  aclrtFuncHandle g = nullptr;
+  EXPECT_ACL_FAILS(aclrtBinaryGetFunction(k.binary(), "oat_store", &g));
+  EXPECT_ACL_FAILS(aclrtBinaryUnLoad(k.binary()));
+  EXPECT_ACL_FAILS(aclrtBinaryUnLoad(nullptr));
+  // The fixture's own copy of the library is unaffected.
+  ASSERT_ACL_OK(mark(&m, 2, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  EXPECT_EQ(oat::load(m), 2);
+}
+
+TEST_F(R16_Kernel, UnloadWithPendingLaunchesIsSafe) {
+  oat::Kernels k;
+  ASSERT_ACL_OK(k.load());
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  Gate &g = block(s);
+  int32_t m = 0;
+  OatStore a{&m, 3};
+  ASSERT_ACL_OK(k.launch("oat_store", a, s));
+  // Whatever the runtime decides (wait, refuse, or keep the code alive), it must not crash.
+  aclError e = aclrtBinaryUnLoad(k.binary());
+  g.open();
+  aclError sync = aclrtSynchronizeStream(s);
+  if (e == ACL_SUCCESS && sync == ACL_SUCCESS) EXPECT_EQ(oat::load(m), 3);
+}
+
+}  // namespace

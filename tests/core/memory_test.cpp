@@ -1,0 +1,449 @@
+// R13 (allocation, validation of copies, sets and frees, memory info) and R14 (page-locked vs
+// pageable asynchronous copies).
+#include <cstdlib>
+#include <numeric>
+
+#include "core/fixture.h"
+
+namespace {
+
+using oat::Gate;
+using oat::RuntimeTest;
+
+class MemoryTest : public RuntimeTest {
+ protected:
+  void *dev(size_t n) {
+    void *p = nullptr;
+    EXPECT_ACL_OK(aclrtMalloc(&p, n, ACL_MEM_MALLOC_HUGE_FIRST));
+    return p;
+  }
+  void *pinned(size_t n) {
+    void *p = nullptr;
+    EXPECT_ACL_OK(aclrtMallocHost(&p, n));
+    return p;
+  }
+  std::vector<uint8_t> read(const void *d, size_t n) {
+    std::vector<uint8_t> out(n);
+    EXPECT_ACL_OK(aclrtMemcpy(out.data(), n, d, n, ACL_MEMCPY_DEVICE_TO_HOST));
+    return out;
+  }
+  void fill(void *d, size_t n, uint8_t v) { EXPECT_ACL_OK(aclrtMemset(d, n, v, n)); }
+  static std::vector<uint8_t> iota_bytes(size_t n, uint8_t start = 0) {
+    std::vector<uint8_t> v(n);
+    std::iota(v.begin(), v.end(), start);
+    return v;
+  }
+};
+
+using R13_Malloc = MemoryTest;
+
+TEST_F(R13_Malloc, AlignedToAtLeast64BytesForEveryPolicy) {
+  const aclrtMemMallocPolicy policies[] = {
+      ACL_MEM_MALLOC_HUGE_FIRST,     ACL_MEM_MALLOC_HUGE_ONLY,     ACL_MEM_MALLOC_NORMAL_ONLY,
+      ACL_MEM_MALLOC_HUGE_FIRST_P2P, ACL_MEM_MALLOC_HUGE_ONLY_P2P, ACL_MEM_MALLOC_NORMAL_ONLY_P2P};
+  for (auto policy : policies)
+    for (size_t size : {1, 3, 63, 64, 65, 1000, 4096, 1 << 20}) {
+      void *p = nullptr;
+      ASSERT_ACL_OK(aclrtMalloc(&p, size, policy));
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u) << "size " << size << " policy " << policy;
+      // The whole requested range is usable.
+      EXPECT_ACL_OK(aclrtMemset(p, size, 0xab, size));
+      EXPECT_ACL_OK(aclrtFree(p));
+    }
+}
+
+TEST_F(R13_Malloc, HostAllocationsAlignedTo64Bytes) {
+  for (size_t size : {1, 100, 4096, 1 << 20}) {
+    void *p = nullptr;
+    ASSERT_ACL_OK(aclrtMallocHost(&p, size));
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u);
+    std::memset(p, 1, size);  // host memory: the host may touch it directly
+    EXPECT_ACL_OK(aclrtFreeHost(p));
+  }
+}
+
+TEST_F(R13_Malloc, RejectsZeroSizeAndNullOut) {
+  void *p = nullptr;
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMalloc(nullptr, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMallocHost(&p, 0));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMallocHost(nullptr, 64));
+}
+
+TEST_F(R13_Malloc, ExhaustionReturnsAllocationErrorAndChangesNothing) {
+  size_t free0 = 0, total = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total));
+  void *p = reinterpret_cast<void *>(uintptr_t{0x1234});
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_MEMORY_ALLOCATION, aclrtMalloc(&p, total + 1, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_MEMORY_ALLOCATION, aclrtMalloc(&p, SIZE_MAX - 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  size_t free1 = 0, total1 = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total1));
+  EXPECT_EQ(free1, free0);
+  EXPECT_EQ(total1, total);
+  // Allocated memory counts: a request for all that remains plus the part in use fails.
+  void *held = dev(1 << 20);
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_MEMORY_ALLOCATION, aclrtMalloc(&p, free0 - (1 << 19), ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_OK(aclrtFree(held));
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total1));
+  EXPECT_EQ(free1, free0);
+}
+
+TEST_F(R13_Malloc, ExhaustionIsPerDevice) {
+  size_t free0 = 0, total0 = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total0));
+  void *p = nullptr;
+  ASSERT_ACL_OK(aclrtSetDevice(1));
+  ASSERT_ACL_OK(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  size_t free1 = 0, total1 = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total1));
+  EXPECT_EQ(free1, free0);
+}
+
+using R13_GetMemInfo = MemoryTest;
+
+TEST_F(R13_GetMemInfo, ReportsFreeAndTotalOfTheDevice) {
+  size_t free0 = 0, total = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total));
+  ASSERT_GT(total, size_t{16} << 20);
+  EXPECT_EQ(free0, total) << "nothing allocated yet";
+  void *p = dev(8 << 20);
+  size_t free1 = 0, total1 = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total1));
+  EXPECT_EQ(total1, total);
+  EXPECT_LE(free1, free0 - (8 << 20));
+  EXPECT_GE(free1, free0 - (8 << 20) - (1 << 20)) << "the allocation costs about its size";
+  ASSERT_ACL_OK(aclrtFree(p));
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total1));
+  EXPECT_EQ(free1, free0);
+  // Any attribute reports the device memory (reference D13).
+  size_t f = 0, t = 0;
+  EXPECT_ACL_OK(aclrtGetMemInfo(ACL_DDR_MEM, &f, &t));
+}
+
+TEST_F(R13_GetMemInfo, RejectsNullAndNeedsAContext) {
+  size_t f = 0, t = 0;
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetMemInfo(ACL_HBM_MEM, nullptr, &t));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetMemInfo(ACL_HBM_MEM, &f, nullptr));
+  std::thread t1([] {
+    size_t a = 0, b = 0;
+    EXPECT_ACL_ERROR(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetMemInfo(ACL_HBM_MEM, &a, &b));
+  });
+  t1.join();
+}
+
+using R13_Memcpy = MemoryTest;
+
+TEST_F(R13_Memcpy, EveryKindRoundTrips) {
+  constexpr size_t n = 4096;
+  auto src = iota_bytes(n, 7);
+  void *d1 = dev(n), *d2 = dev(n), *h = pinned(n);
+  std::vector<uint8_t> hh(n), out(n);
+  ASSERT_ACL_OK(aclrtMemcpy(hh.data(), n, src.data(), n, ACL_MEMCPY_HOST_TO_HOST));
+  EXPECT_EQ(hh, src);
+  ASSERT_ACL_OK(aclrtMemcpy(d1, n, src.data(), n, ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtMemcpy(d2, n, d1, n, ACL_MEMCPY_DEVICE_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtMemcpy(h, n, d2, n, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(std::memcmp(h, src.data(), n), 0);
+  ASSERT_ACL_OK(aclrtMemcpy(out.data(), n, d2, n, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(out, src);
+}
+
+TEST_F(R13_Memcpy, DefaultKindInfersDirection) {
+  constexpr size_t n = 256;
+  auto src = iota_bytes(n, 1);
+  void *d = dev(n);
+  std::vector<uint8_t> out(n);
+  ASSERT_ACL_OK(aclrtMemcpy(d, n, src.data(), n, ACL_MEMCPY_DEFAULT));
+  ASSERT_ACL_OK(aclrtMemcpy(out.data(), n, d, n, ACL_MEMCPY_DEFAULT));
+  EXPECT_EQ(out, src);
+}
+
+TEST_F(R13_Memcpy, KindContradictingPointersFailsAndCopiesNothing) {
+  constexpr size_t n = 128;
+  void *d = dev(n), *d2 = dev(n);
+  fill(d, n, 0x11);
+  fill(d2, n, 0x22);
+  std::vector<uint8_t> h(n, 0x33), h2(n, 0x44);
+  // H2D whose destination is host memory / whose source is device memory.
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(h.data(), n, h2.data(), n, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(d, n, d2, n, ACL_MEMCPY_HOST_TO_DEVICE));
+  // D2H whose source is host memory.
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(h.data(), n, h2.data(), n, ACL_MEMCPY_DEVICE_TO_HOST));
+  // D2D with a host side.
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(d, n, h.data(), n, ACL_MEMCPY_DEVICE_TO_DEVICE));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(h.data(), n, d, n, ACL_MEMCPY_DEVICE_TO_DEVICE));
+  // H2H with a device side.
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(h.data(), n, d, n, ACL_MEMCPY_HOST_TO_HOST));
+  EXPECT_EQ(h, std::vector<uint8_t>(n, 0x33));
+  EXPECT_EQ(read(d, n), std::vector<uint8_t>(n, 0x11));
+}
+
+TEST_F(R13_Memcpy, InvalidKindRejected) {
+  void *d = dev(64);
+  std::vector<uint8_t> h(64);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpy(d, 64, h.data(), 64, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpy(d, 64, h.data(), 64, static_cast<aclrtMemcpyKind>(42)));
+}
+
+TEST_F(R13_Memcpy, DestMaxSmallerThanCountFailsAndCopiesNothing) {
+  // Reference M4: the runtime rejects count > destMax with ACL_ERROR_RT_PARAM_INVALID.
+  void *d = dev(256);
+  fill(d, 256, 0);
+  auto src = iota_bytes(256, 1);
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtMemcpy(d, 100, src.data(), 101, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_EQ(read(d, 256), std::vector<uint8_t>(256, 0));
+}
+
+TEST_F(R13_Memcpy, RangePastTheAllocationFailsAndCopiesNothing) {
+  constexpr size_t n = 256;
+  void *d = dev(n);
+  fill(d, n, 0x5a);
+  std::vector<uint8_t> big(2 * n, 0x77), out(2 * n, 0);
+  auto *dp = static_cast<uint8_t *>(d);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(d, 2 * n, big.data(), n + 1, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(dp + n - 8, 64, big.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(out.data(), 2 * n, d, n + 1, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(out, std::vector<uint8_t>(2 * n, 0));
+  EXPECT_EQ(read(d, n), std::vector<uint8_t>(n, 0x5a));
+  // Inside the allocation, at an offset, is fine.
+  EXPECT_ACL_OK(aclrtMemcpy(dp + n - 16, 16, big.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE));
+}
+
+TEST_F(R13_Memcpy, FreedDeviceMemoryIsNoLongerDeviceMemory) {
+  void *d = dev(64);
+  ASSERT_ACL_OK(aclrtFree(d));
+  std::vector<uint8_t> h(64);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(d, 64, h.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE));
+}
+
+TEST_F(R13_Memcpy, NullPointersRejectedAndZeroCountSucceeds) {
+  void *d = dev(64);
+  std::vector<uint8_t> h(64);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(nullptr, 64, h.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(d, 64, nullptr, 64, ACL_MEMCPY_HOST_TO_DEVICE));
+  // Reference M4: count 0 returns success before any other check.
+  EXPECT_ACL_OK(aclrtMemcpy(d, 64, h.data(), 0, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_OK(aclrtMemcpy(nullptr, 0, nullptr, 0, ACL_MEMCPY_HOST_TO_DEVICE));
+}
+
+TEST_F(R13_Memcpy, TwoDimensionalCopies) {
+  constexpr size_t width = 48, height = 10, spitch = 64, dpitch = 80;
+  auto src = iota_bytes(spitch * height, 3);
+  void *d = dev(dpitch * height);
+  fill(d, dpitch * height, 0);
+  ASSERT_ACL_OK(aclrtMemcpy2d(d, dpitch, src.data(), spitch, width, height, ACL_MEMCPY_HOST_TO_DEVICE));
+  auto img = read(d, dpitch * height);
+  for (size_t r = 0; r < height; ++r)
+    for (size_t c = 0; c < dpitch; ++c)
+      ASSERT_EQ(img[r * dpitch + c], c < width ? src[r * spitch + c] : 0) << r << "," << c;
+  std::vector<uint8_t> back(spitch * height, 0);
+  ASSERT_ACL_OK(aclrtMemcpy2d(back.data(), spitch, d, dpitch, width, height, ACL_MEMCPY_DEVICE_TO_HOST));
+  for (size_t r = 0; r < height; ++r)
+    for (size_t c = 0; c < width; ++c) ASSERT_EQ(back[r * spitch + c], src[r * spitch + c]);
+}
+
+TEST_F(R13_Memcpy, TwoDimensionalRejectsBadArguments) {
+  void *d = dev(1024), *d2 = dev(1024);
+  std::vector<uint8_t> h(1024);
+  // Only H2D and D2H are supported (reference M7).
+  EXPECT_ACL_FAILS(aclrtMemcpy2d(d, 32, d2, 32, 16, 4, ACL_MEMCPY_DEVICE_TO_DEVICE));
+  // width larger than a pitch.
+  EXPECT_ACL_FAILS(aclrtMemcpy2d(d, 16, h.data(), 32, 32, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+  // rows running past the allocation.
+  EXPECT_ACL_FAILS(aclrtMemcpy2d(d, 512, h.data(), 32, 32, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy2d(nullptr, 32, h.data(), 32, 16, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+}
+
+using R13_Memset = MemoryTest;
+
+TEST_F(R13_Memset, FillsDeviceAndPageLockedMemory) {
+  void *d = dev(300), *h = pinned(300);
+  ASSERT_ACL_OK(aclrtMemset(d, 300, 0x3c, 200));
+  ASSERT_ACL_OK(aclrtMemset(static_cast<uint8_t *>(d) + 200, 100, 0x01, 100));
+  auto v = read(d, 300);
+  for (size_t i = 0; i < 300; ++i) ASSERT_EQ(v[i], i < 200 ? 0x3c : 0x01) << i;
+  ASSERT_ACL_OK(aclrtMemset(h, 300, 0x7e, 300));
+  EXPECT_EQ(static_cast<uint8_t *>(h)[299], 0x7e);
+}
+
+TEST_F(R13_Memset, RejectsBadArguments) {
+  void *d = dev(64);
+  fill(d, 64, 9);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemset(nullptr, 64, 0, 64));
+  EXPECT_ACL_FAILS(aclrtMemset(d, 32, 0, 64));                    // count > maxCount
+  EXPECT_ACL_FAILS(aclrtMemset(d, 128, 0, 128));                  // past the allocation
+  std::vector<uint8_t> host(64, 1);
+  EXPECT_ACL_FAILS(aclrtMemset(host.data(), 64, 0, 64));          // not ACL memory
+  EXPECT_EQ(read(d, 64), std::vector<uint8_t>(64, 9));
+  EXPECT_EQ(host, std::vector<uint8_t>(64, 1));
+  EXPECT_ACL_OK(aclrtMemset(d, 64, 0, 0));
+}
+
+using R13_Free = MemoryTest;
+
+TEST_F(R13_Free, UnknownPointersFailWithInvalidParam) {
+  void *d = dev(256);
+  std::vector<uint8_t> host(64);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtFree(nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtFree(host.data()));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtFree(static_cast<uint8_t *>(d) + 64));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtFree(reinterpret_cast<void *>(uintptr_t{0xdeadbeef0})));
+  // Still allocated and intact.
+  EXPECT_ACL_OK(aclrtMemset(d, 256, 1, 256));
+  ASSERT_ACL_OK(aclrtFree(d));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtFree(d));  // double free
+}
+
+TEST_F(R13_Free, HostAndDeviceFreesAreNotInterchangeable) {
+  void *d = dev(64), *h = pinned(64);
+  EXPECT_ACL_FAILS(aclrtFree(h));
+  EXPECT_ACL_FAILS(aclrtFreeHost(d));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtFreeHost(nullptr));
+  std::vector<uint8_t> plain(64);
+  EXPECT_ACL_FAILS(aclrtFreeHost(plain.data()));
+  EXPECT_ACL_OK(aclrtFreeHost(h));
+  EXPECT_ACL_FAILS(aclrtFreeHost(h));
+  EXPECT_ACL_OK(aclrtFree(d));
+}
+
+using R14_MemcpyAsync = MemoryTest;
+
+TEST_F(R14_MemcpyAsync, PageLockedH2DReadsTheSourceWhenItRuns) {
+  constexpr size_t n = 1024;
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  void *d = dev(n);
+  auto *src = static_cast<uint8_t *>(pinned(n));
+  std::memset(src, 1, n);
+  Gate &g = block(s);
+  ASSERT_ACL_OK(aclrtMemcpyAsync(d, n, src, n, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  std::memset(src, 2, n);  // before the copy runs: the copy must see this
+  g.open();
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_EQ(read(d, n), std::vector<uint8_t>(n, 2));
+}
+
+TEST_F(R14_MemcpyAsync, PageLockedD2HWritesWhenItRuns) {
+  constexpr size_t n = 1024;
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  void *d = dev(n);
+  fill(d, n, 9);
+  auto *dst = static_cast<uint8_t *>(pinned(n));
+  std::memset(dst, 0, n);
+  Gate &g = block(s);
+  ASSERT_ACL_OK(aclrtMemcpyAsync(dst, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST, s));
+  EXPECT_EQ(dst[0], 0);
+  EXPECT_EQ(dst[n - 1], 0);
+  g.open();
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_EQ(dst[0], 9);
+  EXPECT_EQ(dst[n - 1], 9);
+}
+
+TEST_F(R14_MemcpyAsync, PageableH2DConsumesTheSourceBeforeReturning) {
+  constexpr size_t n = 4096;
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  void *d = dev(n);
+  auto *src = static_cast<uint8_t *>(std::malloc(n));
+  std::memset(src, 1, n);
+  Gate &g = block(s);
+  ASSERT_ACL_OK(aclrtMemcpyAsync(d, n, src, n, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  std::memset(src, 2, n);
+  std::free(src);  // the caller may even release it
+  // Still in stream order: the copy has not landed while the stream is held.
+  fill(d, n, 0);
+  g.open();
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_EQ(read(d, n), std::vector<uint8_t>(n, 1));
+}
+
+TEST_F(R14_MemcpyAsync, PageableD2HCompletesBeforeReturning) {
+  constexpr size_t n = 4096;
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  void *d = dev(n);
+  fill(d, n, 0);
+  // A stream-ordered memset, then a pageable D2H: when the call returns the bytes are there,
+  // including the effect of the earlier task on the stream.
+  ASSERT_ACL_OK(aclrtMemsetAsync(d, n, 0x42, n, s));
+  std::vector<uint8_t> dst(n, 0);
+  ASSERT_ACL_OK(aclrtMemcpyAsync(dst.data(), n, d, n, ACL_MEMCPY_DEVICE_TO_HOST, s));
+  EXPECT_EQ(dst, std::vector<uint8_t>(n, 0x42));
+}
+
+TEST_F(R14_MemcpyAsync, CountZeroSucceedsAtOnce) {
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  Gate &g = block(s);
+  void *d = dev(64);
+  std::vector<uint8_t> h(64);
+  EXPECT_ACL_OK(aclrtMemcpyAsync(h.data(), 64, d, 0, ACL_MEMCPY_DEVICE_TO_HOST, s));
+  EXPECT_ACL_OK(aclrtMemcpyAsync(d, 64, h.data(), 0, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  EXPECT_FALSE(g.finished());
+  g.open();
+}
+
+TEST_F(R14_MemcpyAsync, ValidatesLikeTheSynchronousCopy) {
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  void *d = dev(128), *h = pinned(256);
+  fill(d, 128, 0x11);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpyAsync(h, 128, d, 128, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtMemcpyAsync(d, 64, h, 128, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpyAsync(d, 256, h, 256, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpyAsync(nullptr, 128, h, 128, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_EQ(read(d, 128), std::vector<uint8_t>(128, 0x11));
+}
+
+TEST_F(R14_MemcpyAsync, DeviceToDeviceAndMemsetAsyncRunInStreamOrder) {
+  constexpr size_t n = 2048;
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  void *a = dev(n), *b = dev(n);
+  fill(a, n, 0);
+  fill(b, n, 0);
+  Gate &g = block(s);
+  ASSERT_ACL_OK(aclrtMemsetAsync(a, n, 0x21, n, s));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(b, n, a, n, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+  EXPECT_EQ(read(b, n), std::vector<uint8_t>(n, 0));
+  g.open();
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_EQ(read(b, n), std::vector<uint8_t>(n, 0x21));
+}
+
+TEST_F(R14_MemcpyAsync, TwoDimensionalAsyncWithPageLockedMemory) {
+  constexpr size_t width = 16, height = 8, pitch = 32;
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  void *d = dev(pitch * height);
+  fill(d, pitch * height, 0);
+  auto *h = static_cast<uint8_t *>(pinned(pitch * height));
+  for (size_t i = 0; i < pitch * height; ++i) h[i] = static_cast<uint8_t>(i);
+  Gate &g = block(s);
+  ASSERT_ACL_OK(aclrtMemcpy2dAsync(d, pitch, h, pitch, width, height, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  g.open();
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  auto v = read(d, pitch * height);
+  for (size_t r = 0; r < height; ++r)
+    for (size_t c = 0; c < pitch; ++c)
+      ASSERT_EQ(v[r * pitch + c], c < width ? h[r * pitch + c] : 0);
+}
+
+TEST_F(R14_MemcpyAsync, MemsetAsyncRejectsBadArguments) {
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  void *d = dev(64);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemsetAsync(nullptr, 64, 0, 64, s));
+  EXPECT_ACL_FAILS(aclrtMemsetAsync(d, 32, 0, 64, s));
+  EXPECT_ACL_FAILS(aclrtMemsetAsync(d, 128, 0, 128, s));
+  EXPECT_ACL_OK(aclrtMemsetAsync(d, 64, 0, 0, s));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s));
+}
+
+}  // namespace

@@ -1,0 +1,409 @@
+// R8-R12 for streams: the default stream, FIFO order, real overlap of streams, asynchronous
+// submission, stream synchronization (with timeout), query, and destroy (plain and force).
+#include <mutex>
+
+#include "core/fixture.h"
+
+namespace {
+
+using oat::Gate;
+using oat::RuntimeTest;
+
+class StreamTest : public RuntimeTest {
+ protected:
+  aclrtStream new_stream() {
+    aclrtStream s = nullptr;
+    EXPECT_ACL_OK(aclrtCreateStream(&s));
+    return s;
+  }
+  // Opens `g` from another thread once its kernel runs.
+  std::thread open_when_started(Gate &g) {
+    return std::thread([&g] {
+      g.wait_started();
+      g.open();
+    });
+  }
+};
+
+using R8_DefaultStream = StreamTest;
+
+TEST_F(R8_DefaultStream, NullIsAnInOrderStream) {
+  int32_t log[100] = {}, count = 0;
+  for (int i = 0; i < 100; ++i) ASSERT_ACL_OK(append(log, &count, 100, i, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  ASSERT_EQ(oat::load(count), 100);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(log[i], i);
+}
+
+TEST_F(R8_DefaultStream, DoesNotWaitForOtherStreams) {
+  aclrtStream s = new_stream();
+  Gate &g = block(s);
+  ASSERT_TRUE(g.wait_started());
+  int32_t m = 0;
+  ASSERT_ACL_OK(mark(&m, 1, nullptr));
+  EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(nullptr, 3000));
+  EXPECT_EQ(oat::load(m), 1);
+  EXPECT_FALSE(g.finished());
+  g.open();
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s));
+}
+
+TEST_F(R8_DefaultStream, OtherStreamsDoNotWaitForIt) {
+  Gate &g = block(nullptr);
+  ASSERT_TRUE(g.wait_started());
+  aclrtStream s = new_stream();
+  int32_t m = 0;
+  ASSERT_ACL_OK(mark(&m, 1, s));
+  EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(s, 3000));
+  EXPECT_EQ(oat::load(m), 1);
+  EXPECT_FALSE(g.finished());
+  g.open();
+  EXPECT_ACL_OK(aclrtSynchronizeStream(nullptr));
+}
+
+TEST_F(R8_DefaultStream, CannotBeDestroyed) {
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtDestroyStream(nullptr));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(nullptr));
+}
+
+TEST_F(R8_DefaultStream, CtxGetCurrentDefaultStreamIsARealHandle) {
+  aclrtStream dflt = nullptr;
+  ASSERT_ACL_OK(aclrtCtxGetCurrentDefaultStream(&dflt));
+  ASSERT_NE(dflt, nullptr);
+  // The handle and NULL name the same stream: a gate on one holds the other.
+  Gate &g = block(dflt);
+  int32_t m = 0;
+  ASSERT_ACL_OK(mark(&m, 1, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(nullptr, 30));
+  EXPECT_EQ(oat::load(m), 0);
+  g.open();
+  EXPECT_ACL_OK(aclrtSynchronizeStream(dflt));
+  EXPECT_EQ(oat::load(m), 1);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCtxGetCurrentDefaultStream(nullptr));
+}
+
+using R9_Fifo = StreamTest;
+
+TEST_F(R9_Fifo, TasksRunInSubmissionOrder) {
+  aclrtStream s = new_stream();
+  constexpr int n = 2000;
+  std::vector<int32_t> log(n, -1);
+  int32_t count = 0;
+  for (int i = 0; i < n; ++i) ASSERT_ACL_OK(append(log.data(), &count, n, i, s));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  ASSERT_EQ(oat::load(count), n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(log[i], i) << "at position " << i;
+}
+
+TEST_F(R9_Fifo, MixedTaskKindsRunInSubmissionOrder) {
+  // memset -> kernel reading nothing -> D2D copy -> memset -> D2H copy: only strict FIFO
+  // gives the expected bytes.
+  aclrtStream s = new_stream();
+  void *a = nullptr, *b = nullptr, *host = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&a, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMalloc(&b, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMallocHost(&host, 4096));
+  for (int round = 0; round < 50; ++round) {
+    uint8_t v = static_cast<uint8_t>(round);
+    ASSERT_ACL_OK(aclrtMemsetAsync(a, 4096, v, 4096, s));
+    ASSERT_ACL_OK(aclrtMemcpyAsync(b, 4096, a, 4096, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+    ASSERT_ACL_OK(aclrtMemsetAsync(a, 4096, 0xff, 4096, s));
+    ASSERT_ACL_OK(aclrtMemcpyAsync(host, 4096, b, 4096, ACL_MEMCPY_DEVICE_TO_HOST, s));
+    ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+    auto *h = static_cast<uint8_t *>(host);
+    ASSERT_EQ(h[0], v);
+    ASSERT_EQ(h[4095], v);
+  }
+}
+
+TEST_F(R9_Fifo, EightHostThreadsSubmittingToOneStream) {
+  // Submissions are serialized by a host mutex that also hands out sequence numbers, so the
+  // submission order is known exactly; the run order must equal it.
+  aclrtStream s = new_stream();
+  aclrtContext ctx = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
+  constexpr int threads = 8, per_thread = 250, n = threads * per_thread;
+  std::vector<int32_t> log(n, -1);
+  int32_t count = 0, next = 0;
+  std::mutex m;
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&] {
+      ASSERT_ACL_OK(aclrtSetCurrentContext(ctx));
+      for (int i = 0; i < per_thread; ++i) {
+        std::lock_guard<std::mutex> lock(m);
+        ASSERT_ACL_OK(append(log.data(), &count, n, next, s));
+        ++next;
+      }
+    });
+  for (auto &t : pool) t.join();
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  ASSERT_EQ(oat::load(count), n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(log[i], i) << "at position " << i;
+}
+
+TEST_F(R9_Fifo, EightHostThreadsRacingKeepEachThreadsOrder) {
+  // Unserialized submissions: every task runs exactly once and each thread's own tasks run
+  // in the order that thread submitted them.
+  aclrtStream s = new_stream();
+  aclrtContext ctx = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
+  constexpr int threads = 8, per_thread = 500, n = threads * per_thread;
+  std::vector<int32_t> log(n, -1);
+  int32_t count = 0;
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      ASSERT_ACL_OK(aclrtSetCurrentContext(ctx));
+      for (int i = 0; i < per_thread; ++i) ASSERT_ACL_OK(append(log.data(), &count, n, t * per_thread + i, s));
+    });
+  for (auto &t : pool) t.join();
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  ASSERT_EQ(oat::load(count), n);
+  std::vector<int> last(threads, -1);
+  std::vector<int> seen(n, 0);
+  for (int i = 0; i < n; ++i) {
+    int v = log[i];
+    ASSERT_GE(v, 0);
+    ASSERT_LT(v, n);
+    ++seen[v];
+    int t = v / per_thread, k = v % per_thread;
+    ASSERT_GT(k, last[t]) << "thread " << t << " task " << k << " ran after task " << last[t];
+    last[t] = k;
+  }
+  for (int v = 0; v < n; ++v) ASSERT_EQ(seen[v], 1) << "task " << v;
+}
+
+using R9_Concurrency = StreamTest;
+
+TEST_F(R9_Concurrency, TwoStreamsReallyOverlap) {
+  // Each kernel sets its flag then waits (bounded) for the other's: both finish only if they
+  // run at the same time.
+  aclrtStream s1 = new_stream(), s2 = new_stream();
+  int32_t f1 = 0, f2 = 0, done = 0;
+  OatRendezvous a{&f1, &f2, &done, 5000}, b{&f2, &f1, &done, 5000};
+  ASSERT_ACL_OK(kernels_.launch("oat_rendezvous", a, s1));
+  ASSERT_ACL_OK(kernels_.launch("oat_rendezvous", b, s2));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s1));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s2));
+  EXPECT_EQ(oat::load(done), 2);
+}
+
+TEST_F(R9_Concurrency, DefaultStreamOverlapsAnExplicitStream) {
+  aclrtStream s = new_stream();
+  int32_t f1 = 0, f2 = 0, done = 0;
+  OatRendezvous a{&f1, &f2, &done, 5000}, b{&f2, &f1, &done, 5000};
+  ASSERT_ACL_OK(kernels_.launch("oat_rendezvous", a, nullptr));
+  ASSERT_ACL_OK(kernels_.launch("oat_rendezvous", b, s));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_EQ(oat::load(done), 2);
+}
+
+TEST_F(R9_Concurrency, StreamsOfTwoContextsOverlap) {
+  aclrtStream s1 = new_stream();
+  aclrtContext other = nullptr;
+  ASSERT_ACL_OK(aclrtCreateContext(&other, 0));
+  aclrtStream s2 = new_stream();
+  int32_t f1 = 0, f2 = 0, done = 0;
+  OatRendezvous a{&f1, &f2, &done, 5000}, b{&f2, &f1, &done, 5000};
+  ASSERT_ACL_OK(kernels_.launch("oat_rendezvous", b, s2));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  ASSERT_ACL_OK(kernels_.launch("oat_rendezvous", a, s1));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s1));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s2));
+  EXPECT_EQ(oat::load(done), 2);
+}
+
+TEST_F(R9_Concurrency, ABlockedStreamDoesNotStallManyOthers) {
+  // A stream held by a gate keeps an AI core busy; other streams still make progress.
+  aclrtStream held = new_stream();
+  Gate &g = block(held);
+  ASSERT_TRUE(g.wait_started());
+  constexpr int n = 16;
+  std::vector<aclrtStream> streams;
+  int32_t marks[n] = {};
+  for (int i = 0; i < n; ++i) {
+    streams.push_back(new_stream());
+    ASSERT_ACL_OK(mark(&marks[i], 1, streams.back()));
+  }
+  for (int i = 0; i < n; ++i) EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(streams[i], 3000));
+  for (int i = 0; i < n; ++i) EXPECT_EQ(oat::load(marks[i]), 1);
+  g.open();
+}
+
+using R10_Async = StreamTest;
+
+TEST_F(R10_Async, SubmissionsReturnBeforeTheyRun) {
+  aclrtStream s = new_stream();
+  Gate &g = block(s);
+  void *dev = nullptr, *pinned = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&dev, 1024, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMallocHost(&pinned, 1024));
+  aclrtEvent e = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&e));
+  int32_t log[64] = {}, count = 0;
+  // Each call returns while the stream is held; if one waited for the device, the gate's
+  // bounded wait would expire and the test fail.
+  for (int i = 0; i < 64; ++i) ASSERT_ACL_OK(append(log, &count, 64, i, s));
+  ASSERT_ACL_OK(aclrtMemsetAsync(dev, 1024, 3, 1024, s));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(pinned, 1024, dev, 1024, ACL_MEMCPY_DEVICE_TO_HOST, s));
+  ASSERT_ACL_OK(aclrtRecordEvent(e, s));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(s, e));
+  EXPECT_EQ(oat::load(count), 0);
+  aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
+  ASSERT_ACL_OK(aclrtStreamQuery(s, &st));
+  EXPECT_EQ(st, ACL_STREAM_STATUS_NOT_READY);
+  g.open();
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_FALSE(g.timed_out());
+  EXPECT_EQ(oat::load(count), 64);
+  EXPECT_EQ(static_cast<uint8_t *>(pinned)[1023], 3);
+  ASSERT_ACL_OK(aclrtStreamQuery(s, &st));
+  EXPECT_EQ(st, ACL_STREAM_STATUS_COMPLETE);
+}
+
+using R11_SynchronizeStream = StreamTest;
+
+TEST_F(R11_SynchronizeStream, WaitsForEveryEarlierTask) {
+  aclrtStream s = new_stream();
+  Gate &g = block(s);
+  int32_t log[32] = {}, count = 0;
+  for (int i = 0; i < 32; ++i) ASSERT_ACL_OK(append(log, &count, 32, i, s));
+  std::thread opener = open_when_started(g);
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s));
+  opener.join();
+  EXPECT_EQ(oat::load(count), 32);
+}
+
+TEST_F(R11_SynchronizeStream, TimeoutReturnsStreamSyncTimeoutAndLeavesWorkIntact) {
+  aclrtStream s = new_stream();
+  Gate &g = block(s);
+  int32_t log[17] = {}, count = 0;
+  for (int i = 0; i < 16; ++i) ASSERT_ACL_OK(append(log, &count, 17, i, s));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(s, 20));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(s, 1));
+  EXPECT_EQ(oat::load(count), 0);
+  // Work can still be added after a timeout, and runs after the earlier work.
+  ASSERT_ACL_OK(append(log, &count, 17, 99, s));
+  g.open();
+  EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(s, -1));
+  EXPECT_FALSE(g.timed_out());
+  ASSERT_EQ(oat::load(count), 17);
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(log[i], i);
+  EXPECT_EQ(log[16], 99);
+}
+
+TEST_F(R11_SynchronizeStream, TimeoutBelowMinusOneIsRejected) {
+  aclrtStream s = new_stream();
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtSynchronizeStreamWithTimeout(s, -2));
+}
+
+TEST_F(R11_SynchronizeStream, ManyHostThreadsSynchronizingOneStream) {
+  aclrtStream s = new_stream();
+  Gate &g = block(s);
+  int32_t m = 0;
+  ASSERT_ACL_OK(mark(&m, 1, s));
+  std::vector<std::thread> waiters;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 6; ++i)
+    waiters.emplace_back([&] {
+      if (aclrtSynchronizeStream(s) == ACL_SUCCESS && oat::load(m) == 1) ok.fetch_add(1);
+    });
+  ASSERT_TRUE(g.wait_started());
+  g.open();
+  for (auto &t : waiters) t.join();
+  EXPECT_EQ(ok.load(), 6);
+}
+
+using R12_Stream = StreamTest;
+
+TEST_F(R12_Stream, QueryReportsCompleteWhenIdle) {
+  aclrtStream s = new_stream();
+  aclrtStreamStatus st = ACL_STREAM_STATUS_NOT_READY;
+  ASSERT_ACL_OK(aclrtStreamQuery(s, &st));
+  EXPECT_EQ(st, ACL_STREAM_STATUS_COMPLETE);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtStreamQuery(s, nullptr));
+}
+
+TEST_F(R12_Stream, CreateRejectsNull) {
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCreateStream(nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCreateStreamWithConfig(nullptr, 0, 0));
+}
+
+TEST_F(R12_Stream, CreateWithConfigMakesAWorkingStream) {
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC));
+  int32_t m = 0;
+  ASSERT_ACL_OK(mark(&m, 5, s));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_EQ(oat::load(m), 5);
+  EXPECT_ACL_OK(aclrtDestroyStream(s));
+}
+
+TEST_F(R12_Stream, DestroyWaitsForPendingWork) {
+  aclrtStream s = new_stream();
+  Gate &g = block(s);
+  int32_t log[16] = {}, count = 0;
+  for (int i = 0; i < 16; ++i) ASSERT_ACL_OK(append(log, &count, 16, i, s));
+  std::thread opener = open_when_started(g);
+  EXPECT_ACL_OK(aclrtDestroyStream(s));
+  opener.join();
+  EXPECT_EQ(oat::load(count), 16);
+  EXPECT_FALSE(g.timed_out());
+  // The handle is dead.
+  EXPECT_ACL_FAILS(aclrtSynchronizeStream(s));
+  EXPECT_ACL_FAILS(aclrtDestroyStream(s));
+}
+
+TEST_F(R12_Stream, DestroyForceDoesNotWaitAndDropsWhatHasNotStarted) {
+  aclrtStream s = new_stream();
+  Gate &g = block(s);
+  ASSERT_TRUE(g.wait_started());
+  int32_t log[16] = {}, count = 0;
+  for (int i = 0; i < 16; ++i) ASSERT_ACL_OK(append(log, &count, 16, i, s));
+  // Returns while the gate is still closed (if it waited, the gate would time out).
+  EXPECT_ACL_OK(aclrtDestroyStreamForce(s));
+  EXPECT_FALSE(g.finished());
+  g.open();
+  ASSERT_TRUE(g.wait_finished());
+  EXPECT_FALSE(g.timed_out());
+  EXPECT_ACL_OK(aclrtSynchronizeDevice());
+  EXPECT_EQ(oat::load(count), 0) << "tasks queued behind the running one must be dropped";
+  EXPECT_ACL_FAILS(aclrtSynchronizeStream(s));
+  // The runtime stays healthy.
+  aclrtStream s2 = new_stream();
+  int32_t m = 0;
+  ASSERT_ACL_OK(mark(&m, 1, s2));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s2));
+  EXPECT_EQ(oat::load(m), 1);
+}
+
+TEST_F(R12_Stream, DestroyedAndMadeUpHandlesAreRejected) {
+  aclrtStream s = new_stream();
+  ASSERT_ACL_OK(aclrtDestroyStream(s));
+  void *dev = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  aclrtStream fake = reinterpret_cast<aclrtStream>(uintptr_t{0xdeadbeef0});
+  for (aclrtStream bad : {s, fake}) {
+    EXPECT_ACL_FAILS(aclrtSynchronizeStream(bad));
+    EXPECT_ACL_FAILS(aclrtSynchronizeStreamWithTimeout(bad, 10));
+    aclrtStreamStatus st;
+    EXPECT_ACL_FAILS(aclrtStreamQuery(bad, &st));
+    EXPECT_ACL_FAILS(aclrtMemsetAsync(dev, 64, 0, 64, bad));
+    EXPECT_ACL_FAILS(aclrtDestroyStream(bad));
+    EXPECT_ACL_FAILS(aclrtDestroyStreamForce(bad));
+    int32_t m = 0;
+    EXPECT_ACL_FAILS(mark(&m, 1, bad));
+  }
+}
+
+TEST_F(R12_Stream, ManyStreamsCreatedAndDestroyed) {
+  for (int round = 0; round < 3; ++round) {
+    std::vector<aclrtStream> v;
+    for (int i = 0; i < 300; ++i) v.push_back(new_stream());
+    for (auto s : v) ASSERT_ACL_OK(aclrtDestroyStream(s));
+  }
+}
+
+}  // namespace
