@@ -120,6 +120,7 @@ enum class Format : int32_t { undefined = -1, nchw = 0, nhwc = 1, nd = 2 };
 
 size_t dtype_size(DType t);
 const char *dtype_name(DType t);
+std::string dims_str(const std::vector<int64_t> &dims);  // "[2,3]"
 
 struct TensorDesc {
   DType dtype = DType::f32;

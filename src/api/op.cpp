@@ -1,0 +1,341 @@
+// Single-op execution (R17): aclopExecuteV2 and friends run the built-in op library. Every
+// call is validated in full before anything is enqueued (op errors, buffer sizes, device
+// ranges); the op then runs on the stream as one task, in order with copies and kernels, and
+// records which device memory it reads and writes. Built-in ops need no compilation: the
+// compile/model-dir calls are accepted and validate what they can.
+#include <cstring>
+#include <map>
+#include <mutex>
+
+#include "acl/acl.h"
+#include "acl/acl_op_compiler.h"
+#include "api/data_buffer.h"
+#include "api/guard.h"
+#include "api/handles.h"
+#include "api/op_attr.h"
+#include "api/tensor_desc.h"
+#include "core/runtime.h"
+#include "core/stream.h"
+#include "core/task.h"
+
+using openacl::Errc;
+using openacl::fail;
+namespace ops = openacl::ops;
+
+struct aclopHandle {
+  std::string op_type;
+  std::vector<ops::TensorDesc> inputs, outputs;
+  std::vector<bool> host_inputs;  // placed in host memory (aclSetTensorPlaceMent)
+  std::shared_ptr<const ops::PreparedOp> op;
+};
+
+namespace {
+
+const ops::Attrs kNoAttrs;
+
+std::string idx(const char *what, size_t i) { return std::string(what) + "[" + std::to_string(i) + "]"; }
+
+template <class D>
+void check_array(int n, D *const *arr, const char *count_name, const char *arr_name) {
+  if (n < 0) fail(Errc::invalid_argument, std::string(count_name) + " " + std::to_string(n) + " is negative");
+  if (n > 0 && arr == nullptr) fail(Errc::invalid_argument, std::string(arr_name) + " is NULL while " + count_name + " is " + std::to_string(n));
+}
+
+// Descriptors as the op library sees them; const and host-placed inputs carry their bytes.
+std::vector<ops::TensorDesc> to_descs(int n, const aclTensorDesc *const descs[], const char *name,
+                                      const aclDataBuffer *const buffers[], std::vector<bool> *host) {
+  std::vector<ops::TensorDesc> out;
+  for (int i = 0; i < n; ++i) {
+    const aclTensorDesc *d = descs[i];
+    if (d == nullptr) fail(Errc::invalid_argument, idx(name, i) + " is NULL");
+    out.push_back(openacl::api::to_ops_desc(*d));
+    const bool on_host = d->placement != ACL_MEMTYPE_DEVICE;
+    if (host) host->push_back(on_host);
+    if (d->is_const) {
+      out.back().value = d->const_data;
+    } else if (on_host && buffers != nullptr && buffers[i] != nullptr && buffers[i]->data != nullptr) {
+      const auto *p = static_cast<const uint8_t *>(buffers[i]->data);
+      out.back().value.assign(p, p + std::min(buffers[i]->length, out.back().byte_size()));
+    }
+  }
+  return out;
+}
+
+// Checks the buffers against the prepared descriptors and builds the op's tensors. Host-placed
+// inputs are copied now: the caller may reuse that memory once the call returns.
+struct Bound {
+  std::vector<ops::Tensor> inputs, outputs;
+  std::vector<std::shared_ptr<std::vector<uint8_t>>> host_copies;
+};
+
+Bound bind_buffers(const std::string &op_type, const std::vector<ops::TensorDesc> &in_descs, const std::vector<bool> &host,
+           int num_inputs, const aclDataBuffer *const inputs[], const std::vector<ops::TensorDesc> &out_descs,
+           int num_outputs, aclDataBuffer *const outputs[]) {
+  if (static_cast<size_t>(num_inputs) != in_descs.size())
+    fail(Errc::op_input_not_match, op_type + ": " + std::to_string(num_inputs) + " input buffers for " + std::to_string(in_descs.size()) + " input descriptors");
+  if (static_cast<size_t>(num_outputs) != out_descs.size())
+    fail(Errc::op_output_not_match, op_type + ": " + std::to_string(num_outputs) + " output buffers for " + std::to_string(out_descs.size()) + " output descriptors");
+  check_array(num_inputs, inputs, "numInputs", "inputs");
+  check_array(num_outputs, outputs, "numOutputs", "outputs");
+  auto &memory = openacl::Runtime::get().memory();
+  Bound b;
+  for (size_t i = 0; i < in_descs.size(); ++i) {
+    const auto &d = in_descs[i];
+    ops::Tensor t{d, nullptr, 0};
+    const aclDataBuffer *buf = inputs[i];
+    if (d.dtype == ops::DType::undefined) {  // an unused optional input
+      b.inputs.push_back(t);
+      continue;
+    }
+    if (buf == nullptr) fail(Errc::invalid_argument, idx("inputs", i) + " is NULL");
+    const size_t need = d.byte_size();
+    if (buf->length < need)
+      fail(Errc::op_input_not_match, op_type + ": input " + std::to_string(i) + " buffer holds " + std::to_string(buf->length) +
+                                         " bytes; its descriptor " + ops::dtype_name(d.dtype) + ops::dims_str(d.dims) + " needs " + std::to_string(need));
+    t.data = buf->data;
+    t.bytes = buf->length;
+    if (need != 0 && buf->data == nullptr) fail(Errc::invalid_argument, idx("inputs", i) + " has a NULL data address");
+    if (need != 0 && host[i]) {
+      auto copy = std::make_shared<std::vector<uint8_t>>(static_cast<const uint8_t *>(buf->data), static_cast<const uint8_t *>(buf->data) + need);
+      t.data = copy->data();
+      b.host_copies.push_back(std::move(copy));
+    } else if (need != 0) {
+      memory.check_device_range(buf->data, need, idx("inputs", i).c_str());
+    }
+    b.inputs.push_back(t);
+  }
+  for (size_t i = 0; i < out_descs.size(); ++i) {
+    const auto &d = out_descs[i];
+    const aclDataBuffer *buf = outputs[i];
+    if (buf == nullptr) fail(Errc::invalid_argument, idx("outputs", i) + " is NULL");
+    const size_t need = d.byte_size();
+    if (buf->length < need)
+      fail(Errc::op_output_not_match, op_type + ": output " + std::to_string(i) + " buffer holds " + std::to_string(buf->length) +
+                                          " bytes; its descriptor " + ops::dtype_name(d.dtype) + ops::dims_str(d.dims) + " needs " + std::to_string(need));
+    if (need != 0) memory.check_device_range(buf->data, need, idx("outputs", i).c_str());
+    b.outputs.push_back({d, buf->data, buf->length});
+  }
+  return b;
+}
+
+void submit(const std::string &op_type, std::shared_ptr<const ops::PreparedOp> op, Bound bound, aclrtStream stream) {
+  auto s = openacl::api::stream_for_submit(stream);
+  auto inputs = std::move(bound.inputs);
+  auto outputs = std::move(bound.outputs);
+  auto task = std::make_unique<openacl::FunctionTask>(
+      openacl::TaskKind::op, op_type,
+      [op = std::move(op), inputs, outputs, keep = std::move(bound.host_copies)](openacl::ExecContext &ctx) {
+        op->run(inputs, outputs, ctx.cores);
+      });
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (inputs[i].data != nullptr) task->add_range(inputs[i].data, inputs[i].desc.byte_size(), false);
+  for (const auto &t : outputs) task->add_range(t.data, t.desc.byte_size(), true);
+  s->enqueue(std::move(task));
+}
+
+void execute(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[], const aclDataBuffer *const inputs[],
+             int numOutputs, const aclTensorDesc *const outputDesc[], aclDataBuffer *const outputs[], const aclopAttr *attr,
+             aclrtStream stream) {
+  openacl::api::require_initialized();
+  if (opType == nullptr) fail(Errc::invalid_argument, "opType is NULL");
+  check_array(numInputs, inputDesc, "numInputs", "inputDesc");
+  check_array(numOutputs, outputDesc, "numOutputs", "outputDesc");
+  check_array(numInputs, inputs, "numInputs", "inputs");
+  std::vector<bool> host;
+  auto in = to_descs(numInputs, inputDesc, "inputDesc", inputs, &host);
+  auto out = to_descs(numOutputs, outputDesc, "outputDesc", nullptr, nullptr);
+  std::shared_ptr<const ops::PreparedOp> op = ops::prepare(opType, in, out, attr ? attr->attrs : kNoAttrs);
+  Bound b = bind_buffers(opType, in, host, numInputs, inputs, out, numOutputs, outputs);
+  submit(opType, std::move(op), std::move(b), stream);
+}
+
+std::map<aclCompileOpt, std::string> &compile_options() {
+  static std::map<aclCompileOpt, std::string> opts;
+  return opts;
+}
+std::mutex compile_mu;
+
+}  // namespace
+
+extern "C" {
+
+ACL_FUNC_VISIBILITY aclError aclopExecuteV2(const char *opType, int numInputs, aclTensorDesc *inputDesc[], aclDataBuffer *inputs[],
+                                            int numOutputs, aclTensorDesc *outputDesc[], aclDataBuffer *outputs[], aclopAttr *attr,
+                                            aclrtStream stream) {
+  return openacl::api::guarded("aclopExecuteV2", [&] {
+    execute(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr, stream);
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclopExecute(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
+                                          const aclDataBuffer *const inputs[], int numOutputs, const aclTensorDesc *const outputDesc[],
+                                          aclDataBuffer *const outputs[], const aclopAttr *attr, aclrtStream stream) {
+  return openacl::api::guarded("aclopExecute", [&] {
+    execute(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr, stream);
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclopCreateHandle(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[], int numOutputs,
+                                               const aclTensorDesc *const outputDesc[], const aclopAttr *opAttr, aclopHandle **handle) {
+  return openacl::api::guarded("aclopCreateHandle", [&] {
+    openacl::api::require_initialized();
+    if (opType == nullptr) fail(Errc::invalid_argument, "opType is NULL");
+    if (handle == nullptr) fail(Errc::invalid_argument, "handle is NULL");
+    check_array(numInputs, inputDesc, "numInputs", "inputDesc");
+    check_array(numOutputs, outputDesc, "numOutputs", "outputDesc");
+    auto h = std::make_unique<aclopHandle>();
+    h->op_type = opType;
+    h->inputs = to_descs(numInputs, inputDesc, "inputDesc", nullptr, &h->host_inputs);
+    h->outputs = to_descs(numOutputs, outputDesc, "outputDesc", nullptr, nullptr);
+    h->op = ops::prepare(opType, h->inputs, h->outputs, opAttr ? opAttr->attrs : kNoAttrs);
+    *handle = h.release();
+  });
+}
+
+ACL_FUNC_VISIBILITY void aclopDestroyHandle(aclopHandle *handle) { delete handle; }
+
+ACL_FUNC_VISIBILITY aclError aclopExecWithHandle(aclopHandle *handle, int numInputs, const aclDataBuffer *const inputs[], int numOutputs,
+                                                 aclDataBuffer *const outputs[], aclrtStream stream) {
+  return openacl::api::guarded("aclopExecWithHandle", [&] {
+    openacl::api::require_initialized();
+    if (handle == nullptr) fail(Errc::invalid_argument, "handle is NULL");
+    Bound b = bind_buffers(handle->op_type, handle->inputs, handle->host_inputs, numInputs, inputs, handle->outputs, numOutputs, outputs);
+    submit(handle->op_type, handle->op, std::move(b), stream);
+  });
+}
+
+// `truncate` is accepted and ignored: float -> int casts always saturate towards zero.
+ACL_FUNC_VISIBILITY aclError aclopCast(const aclTensorDesc *srcDesc, const aclDataBuffer *srcBuffer, const aclTensorDesc *dstDesc,
+                                       aclDataBuffer *dstBuffer, uint8_t truncate, aclrtStream stream) {
+  return openacl::api::guarded("aclopCast", [&] {
+    if (srcDesc == nullptr || dstDesc == nullptr) fail(Errc::invalid_argument, "srcDesc or dstDesc is NULL");
+    aclopAttr attr;
+    attr.attrs["dst_type"] = static_cast<ops::DType>(dstDesc->dtype);
+    const aclTensorDesc *in_d[] = {srcDesc};
+    const aclDataBuffer *in_b[] = {srcBuffer};
+    const aclTensorDesc *out_d[] = {dstDesc};
+    aclDataBuffer *out_b[] = {dstBuffer};
+    execute("Cast", 1, in_d, in_b, 1, out_d, out_b, &attr, stream);
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclopCreateHandleForCast(aclTensorDesc *srcDesc, aclTensorDesc *dstDesc, uint8_t truncate, aclopHandle **handle) {
+  return openacl::api::guarded("aclopCreateHandleForCast", [&] {
+    openacl::api::require_initialized();
+    if (srcDesc == nullptr || dstDesc == nullptr) fail(Errc::invalid_argument, "srcDesc or dstDesc is NULL");
+    if (handle == nullptr) fail(Errc::invalid_argument, "handle is NULL");
+    ops::Attrs attrs{{"dst_type", static_cast<ops::DType>(dstDesc->dtype)}};
+    auto h = std::make_unique<aclopHandle>();
+    h->op_type = "Cast";
+    const aclTensorDesc *in_d[] = {srcDesc};
+    const aclTensorDesc *out_d[] = {dstDesc};
+    h->inputs = to_descs(1, in_d, "srcDesc", nullptr, &h->host_inputs);
+    h->outputs = to_descs(1, out_d, "dstDesc", nullptr, nullptr);
+    h->op = ops::prepare("Cast", h->inputs, h->outputs, attrs);
+    *handle = h.release();
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclopInferShape(const char *opType, int numInputs, aclTensorDesc *inputDesc[], aclDataBuffer *inputs[],
+                                             int numOutputs, aclTensorDesc *outputDesc[], aclopAttr *attr) {
+  return openacl::api::guarded("aclopInferShape", [&] {
+    if (opType == nullptr) fail(Errc::invalid_argument, "opType is NULL");
+    check_array(numInputs, inputDesc, "numInputs", "inputDesc");
+    check_array(numOutputs, outputDesc, "numOutputs", "outputDesc");
+    std::vector<bool> host;
+    auto in = to_descs(numInputs, inputDesc, "inputDesc", inputs, &host);
+    auto out = ops::infer(opType, in, attr ? attr->attrs : kNoAttrs);
+    if (static_cast<size_t>(numOutputs) != out.size())
+      fail(Errc::op_output_not_match, std::string(opType) + ": expected " + std::to_string(out.size()) + " outputs, got " + std::to_string(numOutputs));
+    for (int i = 0; i < numOutputs; ++i)
+      if (outputDesc[i] == nullptr) fail(Errc::invalid_argument, idx("outputDesc", i) + " is NULL");
+    for (int i = 0; i < numOutputs; ++i) {
+      outputDesc[i]->dims = out[i].dims;
+      outputDesc[i]->dtype = static_cast<aclDataType>(out[i].dtype);
+    }
+  });
+}
+
+// ---- compilation: built-in ops need none ----
+
+ACL_FUNC_VISIBILITY aclError aclopSetModelDir(const char *modelDir) {
+  return openacl::api::guarded("aclopSetModelDir", [&] {
+    if (modelDir == nullptr) fail(Errc::invalid_argument, "modelDir is NULL");
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclopLoad(const void *model, size_t modelSize) {
+  return openacl::api::guarded("aclopLoad", [&] {
+    if (model == nullptr) fail(Errc::invalid_argument, "model is NULL");
+    if (modelSize == 0) fail(Errc::invalid_argument, "modelSize is 0");
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclopCompile(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[], int numOutputs,
+                                          const aclTensorDesc *const outputDesc[], const aclopAttr *attr, aclopEngineType engineType,
+                                          aclopCompileType compileFlag, const char *opPath) {
+  return openacl::api::guarded("aclopCompile", [&] {
+    if (opType == nullptr) fail(Errc::invalid_argument, "opType is NULL");
+    check_array(numInputs, inputDesc, "numInputs", "inputDesc");
+    check_array(numOutputs, outputDesc, "numOutputs", "outputDesc");
+    auto in = to_descs(numInputs, inputDesc, "inputDesc", nullptr, nullptr);
+    auto out = to_descs(numOutputs, outputDesc, "outputDesc", nullptr, nullptr);
+    ops::prepare(opType, in, out, attr ? attr->attrs : kNoAttrs);
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclopCompileAndExecute(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
+                                                    const aclDataBuffer *const inputs[], int numOutputs, const aclTensorDesc *const outputDesc[],
+                                                    aclDataBuffer *const outputs[], const aclopAttr *attr, aclopEngineType engineType,
+                                                    aclopCompileType compileFlag, const char *opPath, aclrtStream stream) {
+  return openacl::api::guarded("aclopCompileAndExecute", [&] {
+    execute(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr, stream);
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclopCompileAndExecuteV2(const char *opType, int numInputs, aclTensorDesc *inputDesc[], aclDataBuffer *inputs[],
+                                                      int numOutputs, aclTensorDesc *outputDesc[], aclDataBuffer *outputs[], aclopAttr *attr,
+                                                      aclopEngineType engineType, aclopCompileType compileFlag, const char *opPath,
+                                                      aclrtStream stream) {
+  return openacl::api::guarded("aclopCompileAndExecuteV2", [&] {
+    execute(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr, stream);
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclSetCompileopt(aclCompileOpt opt, const char *value) {
+  return openacl::api::guarded("aclSetCompileopt", [&] {
+    if (value == nullptr) fail(Errc::invalid_argument, "value is NULL");
+    if (opt < ACL_PRECISION_MODE || opt > ACL_OP_DEBUG_OPTION)
+      fail(Errc::invalid_argument, "opt " + std::to_string(static_cast<int>(opt)) + " is not an aclCompileOpt");
+    std::lock_guard lock(compile_mu);
+    compile_options()[opt] = value;
+  });
+}
+
+ACL_FUNC_VISIBILITY size_t aclGetCompileoptSize(aclCompileOpt opt) {
+  std::lock_guard lock(compile_mu);
+  auto it = compile_options().find(opt);
+  // Room for the value and its terminator; an unset option reads as "".
+  return (it == compile_options().end() ? 0 : it->second.size()) + 1;
+}
+
+ACL_FUNC_VISIBILITY aclError aclGetCompileopt(aclCompileOpt opt, char *value, size_t length) {
+  return openacl::api::guarded("aclGetCompileopt", [&] {
+    if (value == nullptr) fail(Errc::invalid_argument, "value is NULL");
+    std::lock_guard lock(compile_mu);
+    auto it = compile_options().find(opt);
+    const std::string v = it == compile_options().end() ? "" : it->second;
+    if (length < v.size() + 1)
+      fail(Errc::invalid_argument, "length " + std::to_string(length) + " is too small for the value (" + std::to_string(v.size() + 1) + " bytes)");
+    std::memcpy(value, v.c_str(), v.size() + 1);
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclopSetCompileFlag(aclOpCompileFlag flag) {
+  return openacl::api::guarded("aclopSetCompileFlag", [&] {
+    if (flag != ACL_OP_COMPILE_DEFAULT && flag != ACL_OP_COMPILE_FUZZ)
+      fail(Errc::invalid_argument, "flag " + std::to_string(static_cast<int>(flag)) + " is not an aclOpCompileFlag");
+  });
+}
+
+}  // extern "C"
