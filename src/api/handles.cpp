@@ -18,11 +18,32 @@ std::shared_ptr<Stream> stream_for_host(aclrtStream stream) {
   return s;
 }
 
+namespace {
+
+// Submissions go to the same few streams over and over: a per-thread cache of the last lookup,
+// valid while no stream was created or destroyed, skips the registry lock and hash lookup.
+std::shared_ptr<Stream> find_stream(aclrtStream stream) {
+  struct Cached {
+    const void *handle = nullptr;
+    uint64_t generation = 0;
+    std::shared_ptr<Stream> stream;
+  };
+  thread_local Cached cached;
+  auto &registry = Runtime::get().streams;
+  uint64_t gen = registry.generation();
+  if (cached.handle == stream && cached.generation == gen && cached.stream) return cached.stream;
+  auto s = registry.find(stream);
+  if (!s) fail(Errc::invalid_handle, "unknown or destroyed stream handle");
+  cached = {stream, gen, s};
+  return s;
+}
+
+}  // namespace
+
 std::shared_ptr<Stream> stream_for_submit(aclrtStream stream) {
   auto ctx = current_context();
   if (stream == nullptr) return ctx->default_stream();
-  auto s = Runtime::get().streams.find(stream);
-  if (!s) fail(Errc::invalid_handle, "unknown or destroyed stream handle");
+  auto s = find_stream(stream);
   if (&s->context() != ctx.get()) {
     fail(Errc::stream_context,
          "the stream belongs to another context than the calling thread's current one; bind "

@@ -10,6 +10,7 @@ namespace openacl {
 void MemoryMap::add(const Allocation &a) {
   std::unique_lock lock(mu_);
   by_base_[a.base] = a;
+  changed();
 }
 
 std::optional<Allocation> MemoryMap::remove(const void *p) {
@@ -18,12 +19,36 @@ std::optional<Allocation> MemoryMap::remove(const void *p) {
   if (it == by_base_.end()) return std::nullopt;
   Allocation a = it->second;
   by_base_.erase(it);
+  changed();
   return a;
 }
 
 std::optional<Allocation> MemoryMap::find(const void *p) const {
+  // Programs touch the same buffer again and again: a per-thread cache of the last hit,
+  // valid while the map is unchanged, skips the lock and the tree walk.
+  struct Cached {
+    const MemoryMap *map = nullptr;
+    uint64_t generation = 0;
+    Allocation a;
+  };
+  thread_local Cached cached;
   auto addr = reinterpret_cast<uintptr_t>(p);
-  std::shared_lock lock(mu_);
+  uint64_t gen = generation_.load(std::memory_order_acquire);
+  if (cached.map == this && cached.generation == gen && addr >= cached.a.base &&
+      addr < cached.a.base + cached.a.size) {
+    return cached.a;
+  }
+  std::optional<Allocation> found;
+  {
+    std::shared_lock lock(mu_);
+    gen = generation_.load(std::memory_order_acquire);
+    found = find_locked(addr);
+  }
+  if (found) cached = {this, gen, *found};
+  return found;
+}
+
+std::optional<Allocation> MemoryMap::find_locked(uintptr_t addr) const {
   auto it = by_base_.upper_bound(addr);
   if (it == by_base_.begin()) return std::nullopt;
   --it;
@@ -52,6 +77,7 @@ std::vector<Allocation> MemoryMap::take_all() {
   std::vector<Allocation> all;
   for (auto &[b, a] : by_base_) all.push_back(a);
   by_base_.clear();
+  changed();
   return all;
 }
 

@@ -2,6 +2,7 @@
 // handed out, so that copies, frees and kernels can be checked against them (R13, R14).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -35,7 +36,11 @@ class MemoryMap {
   std::vector<Allocation> take_all();
 
  private:
+  std::optional<Allocation> find_locked(uintptr_t addr) const;
+  void changed() { generation_.fetch_add(1, std::memory_order_release); }
+
   mutable std::shared_mutex mu_;
+  std::atomic<uint64_t> generation_{0};
   std::map<uintptr_t, Allocation> by_base_;
 };
 

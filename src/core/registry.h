@@ -2,6 +2,8 @@
 // A made-up or destroyed handle is simply not found, so it is never dereferenced.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -17,6 +19,7 @@ class Registry {
     void *handle = obj.get();
     std::unique_lock lock(mu_);
     map_.emplace(handle, std::move(obj));
+    generation_.fetch_add(1, std::memory_order_release);
     return handle;
   }
   std::shared_ptr<T> find(const void *handle) const {
@@ -31,6 +34,7 @@ class Registry {
     if (it == map_.end()) return nullptr;
     auto obj = std::move(it->second);
     map_.erase(it);
+    generation_.fetch_add(1, std::memory_order_release);
     return obj;
   }
   std::vector<std::shared_ptr<T>> take_all() {
@@ -39,8 +43,11 @@ class Registry {
     all.reserve(map_.size());
     for (auto &[h, obj] : map_) all.push_back(std::move(obj));
     map_.clear();
+    generation_.fetch_add(1, std::memory_order_release);
     return all;
   }
+  // Changes whenever a handle is added or removed: lets callers cache a lookup.
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
   size_t size() const {
     std::shared_lock lock(mu_);
     return map_.size();
@@ -48,6 +55,7 @@ class Registry {
 
  private:
   mutable std::shared_mutex mu_;
+  std::atomic<uint64_t> generation_{0};
   std::unordered_map<const void *, std::shared_ptr<T>> map_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <chrono>
 #include <string>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -15,7 +16,20 @@ namespace openacl::sim {
 namespace {
 // Spinning before sleeping keeps the enqueue-to-start latency of a busy device in the
 // sub-microsecond range; the bound keeps idle devices from burning a core.
-constexpr int kSpinIterations = 4000;
+constexpr auto kSpin = std::chrono::microseconds(30);
+
+// Spins until ready() or the spin time is over; returns ready().
+template <class Ready>
+bool spin_until(Ready ready) {
+  auto end = std::chrono::steady_clock::now() + kSpin;
+  for (;;) {
+    for (int i = 0; i < 64; ++i) {
+      if (ready()) return true;
+      OPENACL_CPU_RELAX();
+    }
+    if (std::chrono::steady_clock::now() >= end) return ready();
+  }
+}
 }  // namespace
 
 WorkerPool::WorkerPool(int device_id, unsigned workers) {
@@ -91,10 +105,7 @@ void WorkerPool::parallel_for(size_t n, const std::function<void(size_t)> &body)
       }
     }
   }
-  for (int spin = 0; spin < kSpinIterations && job->done.load(std::memory_order_acquire) < n;
-       ++spin) {
-    OPENACL_CPU_RELAX();
-  }
+  spin_until([&] { return job->done.load(std::memory_order_acquire) == n; });
   {
     std::unique_lock lock(job->mu);
     job->cv.wait(lock, [&] { return job->done.load(std::memory_order_acquire) == n; });
@@ -105,10 +116,7 @@ void WorkerPool::parallel_for(size_t n, const std::function<void(size_t)> &body)
 bool WorkerPool::wait_for_work(std::unique_lock<std::mutex> &lock) {
   if (pending_.load(std::memory_order_acquire) == 0 && !stop_) {
     lock.unlock();
-    for (int spin = 0; spin < kSpinIterations; ++spin) {
-      if (pending_.load(std::memory_order_acquire) != 0) break;
-      OPENACL_CPU_RELAX();
-    }
+    spin_until([&] { return pending_.load(std::memory_order_acquire) != 0; });
     lock.lock();
   }
   ++sleepers_;
