@@ -1,0 +1,217 @@
+// aclopExecuteV2 and friends through the public C API: results computed on the stream, and
+// every validation error with its exact aclError, a message, and nothing enqueued.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "acl/acl_op_compiler.h"
+
+namespace {
+
+class OpApi : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  }
+  static void TearDownTestSuite() { aclFinalize(); }
+  void SetUp() override {
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
+  }
+  void TearDown() override {
+    for (auto *d : descs_) aclDestroyTensorDesc(d);
+    for (auto *b : bufs_) aclDestroyDataBuffer(b);
+    for (void *p : dev_) aclrtFree(p);
+    aclrtDestroyStream(stream_);
+    aclrtResetDevice(0);
+  }
+  aclTensorDesc *desc(aclDataType t, std::vector<int64_t> dims) {
+    descs_.push_back(aclCreateTensorDesc(t, static_cast<int>(dims.size()), dims.data(), ACL_FORMAT_ND));
+    return descs_.back();
+  }
+  aclDataBuffer *device_buffer(const void *host, size_t bytes) {
+    void *p = nullptr;
+    EXPECT_EQ(aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    dev_.push_back(p);
+    if (host) EXPECT_EQ(aclrtMemcpy(p, bytes, host, bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    bufs_.push_back(aclCreateDataBuffer(p, bytes));
+    return bufs_.back();
+  }
+  template <class T>
+  std::vector<T> read(aclDataBuffer *b, size_t n) {
+    std::vector<T> out(n);
+    EXPECT_EQ(aclrtMemcpy(out.data(), n * sizeof(T), aclGetDataBufferAddr(b), n * sizeof(T), ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    return out;
+  }
+  aclrtStream stream_ = nullptr;
+  std::vector<aclTensorDesc *> descs_;
+  std::vector<aclDataBuffer *> bufs_;
+  std::vector<void *> dev_;
+};
+
+TEST_F(OpApi, AddRunsOnTheStreamWithBroadcast) {
+  std::vector<float> a = {1, 2, 3, 4, 5, 6}, b = {10, 20, 30};
+  aclTensorDesc *in[] = {desc(ACL_FLOAT, {2, 3}), desc(ACL_FLOAT, {3})};
+  aclDataBuffer *ib[] = {device_buffer(a.data(), 24), device_buffer(b.data(), 12)};
+  aclTensorDesc *out[] = {desc(ACL_FLOAT, {2, 3})};
+  aclDataBuffer *ob[] = {device_buffer(nullptr, 24)};
+  ASSERT_EQ(aclopExecuteV2("Add", 2, in, ib, 1, out, ob, nullptr, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(read<float>(ob[0], 6), (std::vector<float>{11, 22, 33, 14, 25, 36}));
+}
+
+TEST_F(OpApi, OpsRunInStreamOrderWithCopies) {
+  // x -> Relu -> y, then a copy overwrites x and a second op reads it: order must hold.
+  std::vector<float> x = {-1, 2, -3, 4}, x2 = {5, -6, 7, -8};
+  aclTensorDesc *d[] = {desc(ACL_FLOAT, {4})};
+  aclDataBuffer *xb[] = {device_buffer(x.data(), 16)};
+  aclDataBuffer *y1[] = {device_buffer(nullptr, 16)}, *y2[] = {device_buffer(nullptr, 16)};
+  void *pinned = nullptr;
+  ASSERT_EQ(aclrtMallocHost(&pinned, 16), ACL_SUCCESS);
+  std::memcpy(pinned, x2.data(), 16);
+  ASSERT_EQ(aclopExecuteV2("Relu", 1, d, xb, 1, d, y1, nullptr, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpyAsync(aclGetDataBufferAddr(xb[0]), 16, pinned, 16, ACL_MEMCPY_HOST_TO_DEVICE, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclopExecuteV2("Relu", 1, d, xb, 1, d, y2, nullptr, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(read<float>(y1[0], 4), (std::vector<float>{0, 2, 0, 4}));
+  EXPECT_EQ(read<float>(y2[0], 4), (std::vector<float>{5, 0, 7, 0}));
+  aclrtFreeHost(pinned);
+}
+
+TEST_F(OpApi, AttrsHandlesCastAndInferShape) {
+  std::vector<float> x = {1, 2, 3, 4, 5, 6};
+  aclTensorDesc *in[] = {desc(ACL_FLOAT, {2, 3})};
+  aclDataBuffer *ib[] = {device_buffer(x.data(), 24)};
+  aclTensorDesc *out[] = {desc(ACL_FLOAT, {3, 2})};
+  aclDataBuffer *ob[] = {device_buffer(nullptr, 24)};
+  aclopAttr *attr = aclopCreateAttr();
+  const int64_t perm[] = {1, 0};
+  ASSERT_EQ(aclopSetAttrListInt(attr, "perm", 2, perm), ACL_SUCCESS);
+  aclopHandle *h = nullptr;
+  ASSERT_EQ(aclopCreateHandle("TransposeD", 1, in, 1, out, attr, &h), ACL_SUCCESS);
+  ASSERT_EQ(aclopExecWithHandle(h, 1, ib, 1, ob, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(read<float>(ob[0], 6), (std::vector<float>{1, 4, 2, 5, 3, 6}));
+  aclopDestroyHandle(h);
+
+  aclTensorDesc *inferred[] = {desc(ACL_DT_UNDEFINED, {})};
+  ASSERT_EQ(aclopInferShape("TransposeD", 1, in, ib, 1, inferred, attr), ACL_SUCCESS);
+  EXPECT_EQ(aclGetTensorDescNumDims(inferred[0]), 2u);
+  EXPECT_EQ(aclGetTensorDescDim(inferred[0], 0), 3);
+  EXPECT_EQ(aclGetTensorDescType(inferred[0]), ACL_FLOAT);
+  aclopDestroyAttr(attr);
+
+  aclTensorDesc *hd = desc(ACL_FLOAT16, {2, 3});
+  aclDataBuffer *hb = device_buffer(nullptr, 12);
+  ASSERT_EQ(aclopCast(in[0], ib[0], hd, hb, 0, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  auto h16 = read<aclFloat16>(hb, 6);
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(aclFloat16ToFloat(h16[i]), x[i]);
+}
+
+TEST_F(OpApi, ConstInputsAreReadFromTensorDescs) {
+  std::vector<float> x = {1, 2, 3, 4, 5, 6};
+  aclTensorDesc *in[] = {desc(ACL_FLOAT, {2, 3}), desc(ACL_INT64, {1})};
+  int64_t axes[] = {1};
+  ASSERT_EQ(aclSetTensorConst(in[1], axes, sizeof(axes)), ACL_SUCCESS);
+  aclDataBuffer *ib[] = {device_buffer(x.data(), 24), device_buffer(axes, 8)};
+  aclTensorDesc *out[] = {desc(ACL_FLOAT, {2})};
+  aclDataBuffer *ob[] = {device_buffer(nullptr, 8)};
+  ASSERT_EQ(aclopExecuteV2("ReduceSum", 2, in, ib, 1, out, ob, nullptr, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(read<float>(ob[0], 2), (std::vector<float>{6, 15}));
+}
+
+TEST_F(OpApi, ValidationErrorsAtTheCall) {
+  std::vector<float> x(6, 1.0f);
+  aclTensorDesc *f23 = desc(ACL_FLOAT, {2, 3});
+  std::vector<float> sentinel(6, 42.0f);
+  aclDataBuffer *xb = device_buffer(x.data(), 24), *yb = device_buffer(sentinel.data(), 24), *small = device_buffer(nullptr, 8);
+  auto expect_err = [&](aclError want, const char *op, std::vector<aclTensorDesc *> in, std::vector<aclDataBuffer *> ib,
+                        std::vector<aclTensorDesc *> out, std::vector<aclDataBuffer *> ob, aclopAttr *attr = nullptr) {
+    EXPECT_EQ(aclopExecuteV2(op, static_cast<int>(in.size()), in.data(), ib.data(), static_cast<int>(out.size()), out.data(),
+                             ob.data(), attr, stream_),
+              want)
+        << op;
+    EXPECT_GT(std::strlen(aclGetRecentErrMsg()), 0u) << op;
+  };
+  expect_err(ACL_ERROR_OP_TYPE_NOT_MATCH, "NoSuchOp", {f23}, {xb}, {f23}, {yb});
+  expect_err(ACL_ERROR_OP_INPUT_NOT_MATCH, "Add", {f23}, {xb}, {f23}, {yb});
+  expect_err(ACL_ERROR_OP_INPUT_NOT_MATCH, "Add", {f23, desc(ACL_INT32, {2, 3})}, {xb, xb}, {f23}, {yb});
+  expect_err(ACL_ERROR_OP_INPUT_NOT_MATCH, "Add", {f23, desc(ACL_FLOAT, {2})}, {xb, xb}, {f23}, {yb});
+  expect_err(ACL_ERROR_OP_INPUT_NOT_MATCH, "Add", {f23, f23}, {xb, small}, {f23}, {yb});
+  expect_err(ACL_ERROR_OP_OUTPUT_NOT_MATCH, "Add", {f23, f23}, {xb, xb}, {desc(ACL_FLOAT, {6})}, {yb});
+  expect_err(ACL_ERROR_OP_OUTPUT_NOT_MATCH, "Add", {f23, f23}, {xb, xb}, {f23}, {small});
+  expect_err(ACL_ERROR_OP_ATTR_NOT_MATCH, "TransposeD", {f23}, {xb}, {desc(ACL_FLOAT, {3, 2})}, {yb});
+  expect_err(ACL_ERROR_UNSUPPORTED_DATA_TYPE, "Sigmoid", {desc(ACL_INT32, {2, 3})}, {xb}, {desc(ACL_INT32, {2, 3})}, {yb});
+  std::vector<float> host(6);
+  aclDataBuffer *hostb = aclCreateDataBuffer(host.data(), 24);
+  expect_err(ACL_ERROR_INVALID_PARAM, "Add", {f23, f23}, {xb, hostb}, {f23}, {yb});
+  aclDestroyDataBuffer(hostb);
+  // Nothing was enqueued: the output still holds its sentinel.
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(read<float>(yb, 6), sentinel);
+}
+
+TEST(TensorDescApi, PureDataCallsNeedNoInit) {
+  const int64_t dims[] = {2, 3, 4};
+  aclTensorDesc *d = aclCreateTensorDesc(ACL_FLOAT16, 3, dims, ACL_FORMAT_NCHW);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(aclGetTensorDescElementCount(d), 24u);
+  EXPECT_EQ(aclGetTensorDescSize(d), 48u);
+  EXPECT_EQ(aclGetTensorDescFormat(d), ACL_FORMAT_NCHW);
+  int64_t v = 0;
+  EXPECT_EQ(aclGetTensorDescDimV2(d, 2, &v), ACL_SUCCESS);
+  EXPECT_EQ(v, 4);
+  EXPECT_EQ(aclGetTensorDescDimV2(d, 3, &v), ACL_ERROR_INVALID_PARAM);
+  aclDestroyTensorDesc(d);
+  EXPECT_EQ(aclCreateTensorDesc(ACL_FLOAT, -1, dims, ACL_FORMAT_ND), nullptr);
+  EXPECT_EQ(aclCreateTensorDesc(ACL_FLOAT, 2, nullptr, ACL_FORMAT_ND), nullptr);
+  aclTensorDesc *s = aclCreateTensorDesc(ACL_INT64, 0, nullptr, ACL_FORMAT_ND);
+  EXPECT_EQ(aclGetTensorDescElementCount(s), 1u);
+  EXPECT_EQ(aclGetTensorDescNumDims(s), 0u);
+  aclDestroyTensorDesc(s);
+  const int64_t dyn[] = {-1, 3};
+  aclTensorDesc *dd = aclCreateTensorDesc(ACL_FLOAT, 2, dyn, ACL_FORMAT_ND);
+  EXPECT_EQ(aclGetTensorDescSize(dd), 0u);
+  aclDestroyTensorDesc(dd);
+  EXPECT_EQ(aclGetTensorDescType(nullptr), ACL_DT_UNDEFINED);
+  EXPECT_EQ(aclGetTensorDescFormat(nullptr), ACL_FORMAT_UNDEFINED);
+
+  aclDataBuffer *b = aclCreateDataBuffer(nullptr, 0);
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(aclGetDataBufferSizeV2(b), 0u);
+  int x = 0;
+  EXPECT_EQ(aclUpdateDataBuffer(b, &x, 4), ACL_SUCCESS);
+  EXPECT_EQ(aclGetDataBufferAddr(b), &x);
+  EXPECT_EQ(aclGetDataBufferSize(b), 4u);
+  EXPECT_EQ(aclDestroyDataBuffer(b), ACL_SUCCESS);
+  EXPECT_EQ(aclDestroyDataBuffer(nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_GT(std::strlen(aclGetRecentErrMsg()), 0u);
+  EXPECT_EQ(aclGetDataBufferAddr(nullptr), nullptr);
+
+  EXPECT_EQ(aclDataTypeSize(ACL_FLOAT16), 2u);
+  EXPECT_EQ(aclDataTypeSize(ACL_STRING), 0u);
+  EXPECT_EQ(aclDataTypeSize(ACL_COMPLEX128), 16u);
+  EXPECT_EQ(aclFloatToFloat16(1.0f), 0x3c00);
+  EXPECT_EQ(aclFloatToFloat16(65520.0f), 0x7c00);
+  EXPECT_EQ(aclFloatToFloat16(5.9604645e-8f), 0x0001);
+  EXPECT_EQ(aclFloat16ToFloat(0xc000), -2.0f);
+  EXPECT_EQ(aclFloat16ToFloat(0x0001), 5.9604645e-8f);
+}
+
+TEST(CompileApi, AcceptedAndStored) {
+  EXPECT_EQ(aclSetCompileopt(ACL_PRECISION_MODE, "allow_fp32_to_fp16"), ACL_SUCCESS);
+  EXPECT_EQ(aclGetCompileoptSize(ACL_PRECISION_MODE), sizeof("allow_fp32_to_fp16"));
+  char buf[64];
+  EXPECT_EQ(aclGetCompileopt(ACL_PRECISION_MODE, buf, sizeof(buf)), ACL_SUCCESS);
+  EXPECT_STREQ(buf, "allow_fp32_to_fp16");
+  EXPECT_EQ(aclGetCompileopt(ACL_PRECISION_MODE, buf, 3), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_FUZZ), ACL_SUCCESS);
+  EXPECT_EQ(aclopSetModelDir(nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+}  // namespace

@@ -1,0 +1,443 @@
+// The op library against double-precision references, without the runtime: ops::prepare()
+// then PreparedOp::run() on host buffers with a serial AiCores.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "ops/half.h"
+#include "ops/op.h"
+
+namespace ops = openacl::ops;
+using ops::DType;
+
+namespace {
+
+struct SerialCores final : openacl::AiCores {
+  unsigned count() const override { return 2; }
+  void parallel_for(size_t n, const std::function<void(size_t)> &body) override {
+    for (size_t i = 0; i < n; ++i) body(i);
+  }
+};
+
+ops::TensorDesc desc(DType t, std::vector<int64_t> dims) {
+  ops::TensorDesc d;
+  d.dtype = t;
+  d.dims = std::move(dims);
+  return d;
+}
+
+// A host tensor holding doubles that are stored in the tensor's dtype.
+struct Buf {
+  ops::TensorDesc d;
+  std::vector<uint8_t> bytes;
+  Buf(DType t, std::vector<int64_t> dims) : d(desc(t, std::move(dims))), bytes(std::max<size_t>(1, d.byte_size())) {}
+  size_t n() const { return static_cast<size_t>(d.element_count()); }
+  void set(size_t i, double v) {
+    switch (d.dtype) {
+      case DType::f32: reinterpret_cast<float *>(bytes.data())[i] = static_cast<float>(v); break;
+      case DType::f16: reinterpret_cast<uint16_t *>(bytes.data())[i] = ops::float_to_half(static_cast<float>(v)); break;
+      case DType::bf16: reinterpret_cast<uint16_t *>(bytes.data())[i] = ops::float_to_bf16(static_cast<float>(v)); break;
+      case DType::i32: reinterpret_cast<int32_t *>(bytes.data())[i] = static_cast<int32_t>(v); break;
+      case DType::i64: reinterpret_cast<int64_t *>(bytes.data())[i] = static_cast<int64_t>(v); break;
+      case DType::i8: reinterpret_cast<int8_t *>(bytes.data())[i] = static_cast<int8_t>(v); break;
+      case DType::u8: reinterpret_cast<uint8_t *>(bytes.data())[i] = static_cast<uint8_t>(v); break;
+      case DType::boolean: reinterpret_cast<bool *>(bytes.data())[i] = v != 0; break;
+      default: FAIL();
+    }
+  }
+  double get(size_t i) const {
+    switch (d.dtype) {
+      case DType::f32: return reinterpret_cast<const float *>(bytes.data())[i];
+      case DType::f16: return ops::half_to_float(reinterpret_cast<const uint16_t *>(bytes.data())[i]);
+      case DType::bf16: return ops::bf16_to_float(reinterpret_cast<const uint16_t *>(bytes.data())[i]);
+      case DType::i32: return reinterpret_cast<const int32_t *>(bytes.data())[i];
+      case DType::i64: return static_cast<double>(reinterpret_cast<const int64_t *>(bytes.data())[i]);
+      case DType::i8: return reinterpret_cast<const int8_t *>(bytes.data())[i];
+      case DType::u8: return reinterpret_cast<const uint8_t *>(bytes.data())[i];
+      case DType::boolean: return reinterpret_cast<const bool *>(bytes.data())[i];
+      default: return NAN;
+    }
+  }
+  // Random values, rounded to what the dtype holds.
+  Buf &random(double lo, double hi, unsigned seed = 1) {
+    std::mt19937 g(seed);
+    std::uniform_real_distribution<double> u(lo, hi);
+    for (size_t i = 0; i < n(); ++i) set(i, u(g));
+    return *this;
+  }
+  ops::Tensor tensor() { return {d, bytes.data(), bytes.size()}; }
+};
+
+void run(const std::string &type, std::vector<Buf *> in, std::vector<Buf *> out, const ops::Attrs &attrs = {}) {
+  std::vector<ops::TensorDesc> id, od;
+  std::vector<ops::Tensor> it, ot;
+  for (auto *b : in) id.push_back(b->d), it.push_back(b->tensor());
+  for (auto *b : out) od.push_back(b->d), ot.push_back(b->tensor());
+  SerialCores cores;
+  ops::prepare(type, id, od, attrs)->run(it, ot, cores);
+}
+
+double tol(DType t) { return t == DType::f16 ? 2e-3 : t == DType::bf16 ? 1.6e-2 : t == DType::f32 ? 1e-5 : 0; }
+
+void expect_near(const Buf &y, const std::vector<double> &ref, double rel) {
+  ASSERT_EQ(y.n(), ref.size());
+  for (size_t i = 0; i < ref.size(); ++i)
+    ASSERT_NEAR(y.get(i), ref[i], rel * std::max(1.0, std::abs(ref[i]))) << "at " << i;
+}
+
+std::vector<int64_t> unravel(size_t i, const std::vector<int64_t> &dims) {
+  std::vector<int64_t> idx(dims.size());
+  for (size_t k = dims.size(); k-- > 0;) {
+    idx[k] = static_cast<int64_t>(i) % dims[k];
+    i /= dims[k];
+  }
+  return idx;
+}
+
+size_t bcast_index(const std::vector<int64_t> &idx, const std::vector<int64_t> &dims) {
+  size_t off = 0;
+  const size_t shift = idx.size() - dims.size();
+  for (size_t k = 0; k < dims.size(); ++k) off = off * dims[k] + (dims[k] == 1 ? 0 : idx[shift + k]);
+  return off;
+}
+
+struct BinCase {
+  const char *op;
+  double (*f)(double, double);
+};
+
+class BinaryOps : public ::testing::TestWithParam<DType> {};
+
+TEST_P(BinaryOps, BroadcastAgainstReference) {
+  const DType t = GetParam();
+  const bool is_int = t == DType::i32 || t == DType::i64 || t == DType::i8 || t == DType::u8;
+  const BinCase cases[] = {
+      {"Add", [](double a, double b) { return a + b; }},
+      {"Sub", [](double a, double b) { return a - b; }},
+      {"Mul", [](double a, double b) { return a * b; }},
+      {"Maximum", [](double a, double b) { return std::max(a, b); }},
+      {"Minimum", [](double a, double b) { return std::min(a, b); }},
+      {"RealDiv", [](double a, double b) { return a / b; }},
+  };
+  const std::vector<std::vector<int64_t>> shapes[] = {
+      {{2, 3, 4}, {2, 3, 4}}, {{2, 3, 4}, {4}}, {{2, 1, 4}, {3, 1}}, {{1}, {5, 2}}, {{}, {3}}, {{0, 3}, {3}}};
+  for (const auto &c : cases) {
+    for (const auto &s : shapes) {
+      Buf a(t, s[0]), b(t, s[1]);
+      a.random(is_int ? 1 : -3, is_int ? 9 : 3, 1);
+      b.random(is_int ? 1 : 0.5, is_int ? 5 : 3, 2);
+      std::vector<int64_t> od;
+      const size_t r = std::max(s[0].size(), s[1].size());
+      for (size_t k = 0; k < r; ++k) {
+        const int64_t da = k < r - s[0].size() ? 1 : s[0][k - (r - s[0].size())];
+        const int64_t db = k < r - s[1].size() ? 1 : s[1][k - (r - s[1].size())];
+        od.push_back(da == 1 ? db : da);
+      }
+      Buf y(t, od);
+      run(c.op, {&a, &b}, {&y});
+      std::vector<double> ref;
+      for (size_t i = 0; i < y.n(); ++i) {
+        auto idx = unravel(i, od);
+        double v = c.f(a.get(bcast_index(idx, s[0])), b.get(bcast_index(idx, s[1])));
+        if (is_int && std::string(c.op) == "RealDiv") v = std::trunc(v);
+        if (t == DType::u8) v = static_cast<uint8_t>(static_cast<int64_t>(v));
+        if (t == DType::i8) v = static_cast<int8_t>(static_cast<int64_t>(v));
+        ref.push_back(v);
+      }
+      SCOPED_TRACE(std::string(c.op) + " " + ops::dims_str(s[0]) + " " + ops::dims_str(s[1]));
+      expect_near(y, ref, tol(t) * 2);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, BinaryOps,
+                         ::testing::Values(DType::f32, DType::f16, DType::bf16, DType::i32, DType::i64, DType::i8, DType::u8));
+
+TEST(Ops, ComparisonsGiveBool) {
+  Buf a(DType::f32, {4}), b(DType::f32, {4}), y(DType::boolean, {4});
+  for (int i = 0; i < 4; ++i) a.set(i, i), b.set(i, 3 - i);
+  run("Less", {&a, &b}, {&y});
+  expect_near(y, {1, 1, 0, 0}, 0);
+}
+
+TEST(Ops, UnaryAgainstReference) {
+  struct U { const char *op; double (*f)(double); double lo, hi; };
+  const U cases[] = {
+      {"Relu", [](double x) { return std::max(0.0, x); }, -2, 2},
+      {"Sigmoid", [](double x) { return 1 / (1 + std::exp(-x)); }, -4, 4},
+      {"Tanh", [](double x) { return std::tanh(x); }, -3, 3},
+      {"Exp", [](double x) { return std::exp(x); }, -3, 3},
+      {"Log", [](double x) { return std::log(x); }, 0.1, 5},
+      {"Sqrt", [](double x) { return std::sqrt(x); }, 0, 5},
+      {"Rsqrt", [](double x) { return 1 / std::sqrt(x); }, 0.1, 5},
+      {"Neg", [](double x) { return -x; }, -3, 3},
+      {"Abs", [](double x) { return std::abs(x); }, -3, 3},
+      {"HardSigmoid", [](double x) { return std::clamp(x * 0.16666666 + 0.5, 0.0, 1.0); }, -5, 5},
+      {"HardSwish", [](double x) { return x * std::clamp(x + 3, 0.0, 6.0) / 6; }, -5, 5},
+      {"Gelu", [](double x) { return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x))); }, -3, 3},
+  };
+  for (DType t : {DType::f32, DType::f16, DType::bf16}) {
+    for (const auto &c : cases) {
+      Buf x(t, {3, 37}), y(t, {3, 37});
+      x.random(c.lo, c.hi, 3);
+      run(c.op, {&x}, {&y});
+      std::vector<double> ref;
+      for (size_t i = 0; i < x.n(); ++i) ref.push_back(c.f(x.get(i)));
+      SCOPED_TRACE(std::string(c.op) + " " + ops::dtype_name(t));
+      expect_near(y, ref, tol(t) * 4 + 1e-6);
+    }
+  }
+}
+
+TEST(Ops, ClipByValueAndCast) {
+  Buf x(DType::f32, {6}), lo(DType::f32, {}), hi(DType::f32, {}), y(DType::f32, {6});
+  for (int i = 0; i < 6; ++i) x.set(i, i - 2.5);
+  lo.set(0, -1);
+  hi.set(0, 1.5);
+  run("ClipByValue", {&x, &lo, &hi}, {&y});
+  expect_near(y, {-1, -1, -0.5, 0.5, 1.5, 1.5}, 0);
+  Buf c(DType::i32, {6});
+  run("Cast", {&x}, {&c}, {{"dst_type", DType::i32}});
+  expect_near(c, {-2, -1, 0, 0, 1, 2}, 0);
+  Buf h(DType::f16, {6});
+  run("Cast", {&x}, {&h}, {{"dst_type", int64_t{1}}});
+  expect_near(h, {-2.5, -1.5, -0.5, 0.5, 1.5, 2.5}, 0);
+}
+
+TEST(Ops, TransposeConcatSplitSliceGather) {
+  Buf x(DType::f32, {2, 3, 4});
+  for (size_t i = 0; i < x.n(); ++i) x.set(i, i);
+  Buf t(DType::f32, {4, 2, 3});
+  run("TransposeD", {&x}, {&t}, {{"perm", std::vector<int64_t>{2, 0, 1}}});
+  for (size_t i = 0; i < t.n(); ++i) {
+    auto idx = unravel(i, {4, 2, 3});
+    ASSERT_EQ(t.get(i), idx[1] * 12 + idx[2] * 4 + idx[0]);
+  }
+  Buf c(DType::f32, {2, 6, 4});
+  run("ConcatD", {&x, &x}, {&c}, {{"concat_dim", int64_t{1}}, {"N", int64_t{2}}});
+  for (size_t i = 0; i < c.n(); ++i) {
+    auto idx = unravel(i, {2, 6, 4});
+    ASSERT_EQ(c.get(i), idx[0] * 12 + (idx[1] % 3) * 4 + idx[2]);
+  }
+  Buf s0(DType::f32, {2, 3, 1}), s1(DType::f32, {2, 3, 3});
+  run("SplitVD", {&x}, {&s0, &s1}, {{"size_splits", std::vector<int64_t>{1, -1}}, {"split_dim", int64_t{-1}}, {"num_split", int64_t{2}}});
+  ASSERT_EQ(s0.get(1), 4);
+  ASSERT_EQ(s1.get(3), 5);
+  Buf sl(DType::f32, {1, 2, 2});
+  run("SliceD", {&x}, {&sl}, {{"offsets", std::vector<int64_t>{1, 1, 2}}, {"size", std::vector<int64_t>{1, -1, 2}}});
+  expect_near(sl, {18, 19, 22, 23}, 0);
+  Buf idx(DType::i64, {3}), g(DType::f32, {2, 3, 3});
+  idx.set(0, 2), idx.set(1, 0), idx.set(2, -1);
+  run("GatherV2D", {&x, &idx}, {&g}, {{"axis", int64_t{2}}});
+  expect_near(g, {2, 0, 3, 6, 4, 7, 10, 8, 11, 14, 12, 15, 18, 16, 19, 22, 20, 23}, 0);
+}
+
+TEST(Ops, ReduceSoftmaxNorms) {
+  Buf x(DType::f32, {2, 3, 4});
+  x.random(-2, 2, 5);
+  Buf y(DType::f32, {2, 1, 4});
+  run("ReduceMeanD", {&x}, {&y}, {{"axes", std::vector<int64_t>{1}}, {"keep_dims", true}});
+  std::vector<double> ref(8, 0);
+  for (size_t i = 0; i < 24; ++i) {
+    auto id = unravel(i, {2, 3, 4});
+    ref[id[0] * 4 + id[2]] += x.get(i) / 3;
+  }
+  expect_near(y, ref, 1e-6);
+  Buf m(DType::f32, {3});
+  run("ReduceMaxD", {&x}, {&m}, {{"axes", std::vector<int64_t>{0, 2}}});
+  for (int c = 0; c < 3; ++c) {
+    double mx = -1e9;
+    for (int n = 0; n < 2; ++n) for (int k = 0; k < 4; ++k) mx = std::max(mx, x.get(n * 12 + c * 4 + k));
+    ASSERT_EQ(m.get(c), mx);
+  }
+  Buf s(DType::f32, {2, 3, 4});
+  run("SoftmaxV2", {&x}, {&s}, {{"axes", std::vector<int64_t>{1}}});
+  for (size_t i = 0; i < 24; ++i) {
+    auto id = unravel(i, {2, 3, 4});
+    double sum = 0;
+    for (int c = 0; c < 3; ++c) sum += std::exp(x.get(id[0] * 12 + c * 4 + id[2]));
+    ASSERT_NEAR(s.get(i), std::exp(x.get(i)) / sum, 1e-6);
+  }
+  Buf gm(DType::f32, {4}), bt(DType::f32, {4}), ln(DType::f32, {2, 3, 4});
+  gm.random(0.5, 2, 7), bt.random(-1, 1, 8);
+  run("LayerNorm", {&x, &gm, &bt}, {&ln}, {{"begin_norm_axis", int64_t{-1}}, {"begin_params_axis", int64_t{-1}}, {"epsilon", 1e-5f}});
+  for (int r = 0; r < 6; ++r) {
+    double mean = 0, var = 0;
+    for (int k = 0; k < 4; ++k) mean += x.get(r * 4 + k) / 4;
+    for (int k = 0; k < 4; ++k) var += std::pow(x.get(r * 4 + k) - mean, 2) / 4;
+    for (int k = 0; k < 4; ++k)
+      ASSERT_NEAR(ln.get(r * 4 + k), (x.get(r * 4 + k) - mean) / std::sqrt(var + 1e-5) * gm.get(k) + bt.get(k), 1e-5);
+  }
+  Buf sc(DType::f32, {3}), of(DType::f32, {3}), mu(DType::f32, {3}), va(DType::f32, {3}), bn(DType::f32, {2, 3, 4});
+  sc.random(0.5, 2, 9), of.random(-1, 1, 10), mu.random(-1, 1, 11), va.random(0.5, 2, 12);
+  run("BatchNorm", {&x, &sc, &of, &mu, &va}, {&bn}, {{"epsilon", 1e-3f}});
+  for (size_t i = 0; i < 24; ++i) {
+    const int c = unravel(i, {2, 3, 4})[1];
+    ASSERT_NEAR(bn.get(i), (x.get(i) - mu.get(c)) / std::sqrt(va.get(c) + 1e-3) * sc.get(c) + of.get(c), 1e-5);
+  }
+}
+
+// Direct convolution in double.
+std::vector<double> conv_ref(const Buf &x, const Buf &w, const Buf *b, int64_t sh, int64_t sw, int64_t pt, int64_t pl,
+                             int64_t dh, int64_t dw, int64_t g, int64_t oh, int64_t ow) {
+  const int64_t n = x.d.dims[0], c = x.d.dims[1], h = x.d.dims[2], wd = x.d.dims[3];
+  const int64_t oc = w.d.dims[0], kh = w.d.dims[2], kw = w.d.dims[3], cg = c / g, og = oc / g;
+  std::vector<double> y(n * oc * oh * ow);
+  for (int64_t ni = 0; ni < n; ++ni)
+    for (int64_t o = 0; o < oc; ++o)
+      for (int64_t yy = 0; yy < oh; ++yy)
+        for (int64_t xx = 0; xx < ow; ++xx) {
+          double acc = b ? b->get(o) : 0;
+          const int64_t gi = o / og;
+          for (int64_t ci = 0; ci < cg; ++ci)
+            for (int64_t ky = 0; ky < kh; ++ky)
+              for (int64_t kx = 0; kx < kw; ++kx) {
+                const int64_t iy = yy * sh - pt + ky * dh, ix = xx * sw - pl + kx * dw;
+                if (iy < 0 || iy >= h || ix < 0 || ix >= wd) continue;
+                acc += x.get(((ni * c + gi * cg + ci) * h + iy) * wd + ix) * w.get(((o * cg + ci) * kh + ky) * kw + kx);
+              }
+          y[((ni * oc + o) * oh + yy) * ow + xx] = acc;
+        }
+  return y;
+}
+
+TEST(Ops, Conv2DAgainstReference) {
+  for (DType t : {DType::f32, DType::f16}) {
+    for (int64_t g : {1, 2, 4}) {
+      Buf x(t, {2, 4, 7, 6}), w(t, {8, 4 / g, 3, 3}), b(t, {8});
+      x.random(-1, 1, 1), w.random(-1, 1, 2), b.random(-1, 1, 3);
+      // stride 2, pads 1,0,1,1, dilation 1 -> oh = (7+1-3)/2+1 = 3, ow = (6+2-3)/2+1 = 3
+      Buf y(t, {2, 8, 3, 3});
+      run("Conv2D", {&x, &w, &b}, {&y},
+          {{"strides", std::vector<int64_t>{1, 1, 2, 2}}, {"pads", std::vector<int64_t>{1, 0, 1, 1}},
+           {"dilations", std::vector<int64_t>{1, 1, 1, 1}}, {"groups", g}, {"data_format", std::string("NCHW")}});
+      SCOPED_TRACE(std::string(ops::dtype_name(t)) + " groups " + std::to_string(g));
+      expect_near(y, conv_ref(x, w, &b, 2, 2, 1, 1, 1, 1, g, 3, 3), t == DType::f16 ? 1e-2 : 1e-5);
+    }
+  }
+  Buf x(DType::f32, {1, 2, 8, 8}), w(DType::f32, {3, 2, 3, 3}), y(DType::f32, {1, 3, 4, 4});
+  x.random(-1, 1, 4), w.random(-1, 1, 5);
+  run("Conv2D", {&x, &w}, {&y}, {{"strides", std::vector<int64_t>{1, 1, 1, 1}}, {"pads", std::vector<int64_t>{0, 0, 0, 0}},
+                                 {"dilations", std::vector<int64_t>{1, 1, 2, 2}}});
+  expect_near(y, conv_ref(x, w, nullptr, 1, 1, 0, 0, 2, 2, 1, 4, 4), 1e-5);
+}
+
+TEST(Ops, Conv2DTransposeAgainstReference) {
+  // y[n,o,iy*s - p + ky, ...] += x[n,c,iy,ix] * w[c,o,ky,kx]
+  Buf x(DType::f32, {1, 3, 4, 5}), w(DType::f32, {3, 2, 3, 3}), y(DType::f32, {1, 2, 8, 10});
+  x.random(-1, 1, 1), w.random(-1, 1, 2);
+  run("Conv2DTransposeD", {&x, &w}, {&y},
+      {{"input_size", std::vector<int64_t>{1, 2, 8, 10}}, {"strides", std::vector<int64_t>{1, 1, 2, 2}},
+       {"pads", std::vector<int64_t>{1, 1, 1, 1}}, {"output_padding", std::vector<int64_t>{0, 0, 1, 1}}});
+  std::vector<double> ref(2 * 8 * 10, 0);
+  for (int c = 0; c < 3; ++c)
+    for (int iy = 0; iy < 4; ++iy)
+      for (int ix = 0; ix < 5; ++ix)
+        for (int o = 0; o < 2; ++o)
+          for (int ky = 0; ky < 3; ++ky)
+            for (int kx = 0; kx < 3; ++kx) {
+              const int yy = iy * 2 - 1 + ky, xx = ix * 2 - 1 + kx;
+              if (yy < 0 || yy >= 8 || xx < 0 || xx >= 10) continue;
+              ref[(o * 8 + yy) * 10 + xx] += x.get((c * 4 + iy) * 5 + ix) * w.get(((c * 2 + o) * 3 + ky) * 3 + kx);
+            }
+  expect_near(y, ref, 1e-5);
+}
+
+TEST(Ops, MatMulAndBatchMatMul) {
+  for (bool ta : {false, true})
+    for (bool tb : {false, true}) {
+      const int64_t m = 5, k = 7, n = 3;
+      Buf a(DType::f32, ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k});
+      Buf b(DType::f32, tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n});
+      Buf bias(DType::f32, {n}), y(DType::f32, {m, n});
+      a.random(-1, 1, 1), b.random(-1, 1, 2), bias.random(-1, 1, 3);
+      run("MatMulV2", {&a, &b, &bias}, {&y}, {{"transpose_x1", ta}, {"transpose_x2", tb}});
+      std::vector<double> ref;
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          double acc = bias.get(j);
+          for (int64_t q = 0; q < k; ++q) acc += a.get(ta ? q * m + i : i * k + q) * b.get(tb ? j * k + q : q * n + j);
+          ref.push_back(acc);
+        }
+      expect_near(y, ref, 1e-5);
+    }
+  Buf a(DType::f16, {2, 1, 3, 4}), b(DType::f16, {3, 4, 2}), y(DType::f16, {2, 3, 3, 2});
+  a.random(-1, 1, 4), b.random(-1, 1, 5);
+  run("BatchMatMulV2", {&a, &b}, {&y});
+  std::vector<double> ref;
+  for (int p = 0; p < 2; ++p)
+    for (int q = 0; q < 3; ++q)
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 2; ++j) {
+          double acc = 0;
+          for (int kk = 0; kk < 4; ++kk) acc += a.get((p * 3 + i) * 4 + kk) * b.get((q * 4 + kk) * 2 + j);
+          ref.push_back(acc);
+        }
+  expect_near(y, ref, 5e-3);
+}
+
+TEST(Ops, PoolingAndResize) {
+  Buf x(DType::f32, {1, 2, 4, 4});
+  for (size_t i = 0; i < x.n(); ++i) x.set(i, i);
+  Buf mp(DType::f32, {1, 2, 2, 2});
+  run("MaxPool", {&x}, {&mp}, {{"ksize", std::vector<int64_t>{1, 1, 2, 2}}, {"strides", std::vector<int64_t>{1, 1, 2, 2}},
+                               {"padding", std::string("VALID")}, {"data_format", std::string("NCHW")}});
+  expect_near(mp, {5, 7, 13, 15, 21, 23, 29, 31}, 0);
+  Buf ap(DType::f32, {1, 2, 2, 2});
+  run("AvgPoolV2", {&x}, {&ap}, {{"ksize", std::vector<int64_t>{1, 1, 3, 3}}, {"strides", std::vector<int64_t>{1, 1, 2, 2}},
+                                 {"pads", std::vector<int64_t>{1, 1, 1, 1}}, {"padding_mode", std::string("CALCULATED")}});
+  // exclusive: window at (0,0) covers rows 0-1, cols 0-1 -> mean(0,1,4,5) = 2.5
+  ASSERT_NEAR(ap.get(0), 2.5, 1e-6);
+  Buf gp(DType::f32, {1, 2, 1, 1});
+  run("GlobalAveragePool", {&x}, {&gp});
+  expect_near(gp, {7.5, 23.5}, 1e-6);
+  Buf up(DType::f32, {1, 2, 8, 8});
+  run("Resize", {&x}, {&up}, {{"mode", std::string("nearest")}, {"coordinate_transformation_mode", std::string("asymmetric")},
+                             {"nearest_mode", std::string("floor")}});
+  ASSERT_EQ(up.get(9), 0);   // (1,1) -> (0,0)
+  ASSERT_EQ(up.get(18), 5);  // (2,2) -> (1,1)
+  Buf bl(DType::f32, {1, 2, 8, 8});
+  run("Resize", {&x}, {&bl}, {{"mode", std::string("linear")}, {"coordinate_transformation_mode", std::string("half_pixel")}});
+  // (0,1): src x = 1.5/2 - 0.5 = 0.25 -> 0.75*0 + 0.25*1 = 0.25; src y clamps to 0.
+  ASSERT_NEAR(bl.get(1), 0.25, 1e-6);
+  Buf ac(DType::f32, {1, 2, 7, 7});
+  run("Resize", {&x}, {&ac}, {{"mode", std::string("linear")}, {"coordinate_transformation_mode", std::string("align_corners")}});
+  ASSERT_NEAR(ac.get(1), 0.5, 1e-6);
+  ASSERT_NEAR(ac.get(48), 15, 1e-6);
+}
+
+TEST(Ops, ZeroSizedAndOneElement) {
+  Buf a(DType::f32, {0, 4}), b(DType::f32, {0, 4}), y(DType::f32, {0, 4});
+  run("Add", {&a, &b}, {&y});
+  Buf s(DType::f32, {1}), t(DType::f32, {1}), u(DType::f32, {1});
+  s.set(0, 2), t.set(0, 3);
+  run("Mul", {&s, &t}, {&u});
+  ASSERT_EQ(u.get(0), 6);
+}
+
+TEST(Ops, ValidationErrors) {
+  auto code = [](auto &&f) {
+    try {
+      f();
+    } catch (const openacl::Error &e) {
+      EXPECT_NE(std::string(e.what()).size(), 0u);
+      return e.code();
+    }
+    return openacl::Errc::ok;
+  };
+  using openacl::Errc;
+  const auto f = desc(DType::f32, {2, 3});
+  EXPECT_EQ(code([&] { ops::prepare("NoSuchOp", {f}, {f}, {}); }), Errc::op_type_not_match);
+  EXPECT_EQ(code([&] { ops::prepare("Add", {f}, {f}, {}); }), Errc::op_input_not_match);
+  EXPECT_EQ(code([&] { ops::prepare("Add", {f, desc(DType::i32, {2, 3})}, {f}, {}); }), Errc::op_input_not_match);
+  EXPECT_EQ(code([&] { ops::prepare("Add", {f, desc(DType::f32, {4})}, {f}, {}); }), Errc::op_input_not_match);
+  EXPECT_EQ(code([&] { ops::prepare("Add", {f, f}, {desc(DType::f32, {3, 2})}, {}); }), Errc::op_output_not_match);
+  EXPECT_EQ(code([&] { ops::prepare("Sigmoid", {desc(DType::i32, {2})}, {desc(DType::i32, {2})}, {}); }), Errc::unsupported_data_type);
+  EXPECT_EQ(code([&] { ops::prepare("TransposeD", {f}, {f}, {}); }), Errc::op_attr_not_match);
+  EXPECT_EQ(code([&] { ops::prepare("TransposeD", {f}, {f}, {{"perm", std::string("x")}}); }), Errc::op_attr_not_match);
+  EXPECT_TRUE(ops::is_known_op("Conv2D"));
+  EXPECT_EQ(ops::infer("Add", {f, desc(DType::f32, {3})}, {})[0].dims, (std::vector<int64_t>{2, 3}));
+}
+
+}  // namespace
