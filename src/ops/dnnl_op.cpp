@@ -13,7 +13,14 @@ dnnl::engine &dnnl_engine() {
 
 dnnl::memory::data_type dnnl_f32() { return dnnl::memory::data_type::f32; }
 
-DnnlOp::DnnlOp(dnnl::primitive prim, std::vector<DnnlArg> args) : prim_(std::move(prim)), args_(std::move(args)) {
+dnnl::primitive_attr dnnl_attr() {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+DnnlOp::DnnlOp(dnnl::primitive prim, std::vector<DnnlArg> args, dnnl::memory::desc scratchpad)
+    : prim_(std::move(prim)), args_(std::move(args)), scratchpad_(std::move(scratchpad)) {
   for (const auto &a : args_) {
     if (a.user == a.prim) {
       reorders_.emplace_back();
@@ -51,6 +58,11 @@ void DnnlOp::run(const std::vector<Tensor> &in, const std::vector<Tensor> &out, 
     if (a.tensor >= 0) reorders_[i].execute(stream, user, prim);
     else outs.emplace_back(prim, i);
     margs.emplace(a.arg, prim);
+  }
+  thread_local std::vector<uint8_t> scratch;
+  if (scratchpad_.get_size() != 0) {
+    if (scratch.size() < scratchpad_.get_size()) scratch.resize(scratchpad_.get_size());
+    margs.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(scratchpad_, dnnl_engine(), scratch.data()));
   }
   prim_.execute(stream, margs);
   for (auto &[mem, i] : outs) {

@@ -23,16 +23,21 @@ struct DnnlArg {
 
 class DnnlOp final : public PreparedOp {
  public:
-  DnnlOp(dnnl::primitive prim, std::vector<DnnlArg> args);
+  // `scratchpad`: the primitive's scratchpad (built with scratchpad_mode::user); each run
+  // gives it a buffer of the calling worker, so concurrent streams never share one.
+  DnnlOp(dnnl::primitive prim, std::vector<DnnlArg> args, dnnl::memory::desc scratchpad);
   void run(const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) const override;
 
  private:
   dnnl::primitive prim_;
   std::vector<DnnlArg> args_;
   std::vector<dnnl::reorder> reorders_;  // per arg; empty primitive when none
+  dnnl::memory::desc scratchpad_;
 };
 
 dnnl::memory::data_type dnnl_f32();
+// Primitive attributes every op uses: a user-managed scratchpad.
+dnnl::primitive_attr dnnl_attr();
 // Throws op errors (not dnnl::error) for primitive descriptors oneDNN rejects.
 template <class F>
 auto dnnl_try(const OpCall &call, F &&f) {

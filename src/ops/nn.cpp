@@ -17,6 +17,8 @@ memory::desc plain(const std::vector<int64_t> &dims) {
   return memory::desc(dims_t(dims.begin(), dims.end()), dnnl_f32(), dims_t(strides.begin(), strides.end()));
 }
 
+memory::desc any_like(const memory::desc &md) { return memory::desc(md.dims(), dnnl_f32(), tag::any); }
+
 void require_nchw(const OpCall &call) {
   const std::string f = call.attr_str("data_format", std::string("NCHW"));
   if (f != "NCHW") call.bad_attr("data_format", "is '" + f + "'; only NCHW is supported");
@@ -91,16 +93,17 @@ std::unique_ptr<PreparedOp> build_conv(OpCall &call) {
                                    : memory::desc({g, oc / g, c / g, kh, kw}, dnnl_f32(), tag::any);
   const memory::desc bmd = plain({oc});
   return dnnl_try(call, [&] {
+    const memory::desc sany = any_like(src), dany = any_like(dst);
     auto d = bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                                    src, wany, bmd, dst, {sh, sw}, {dh - 1, dw - 1}, {p.t, p.l}, {p.b, p.r})
+                                                    sany, wany, bmd, dany, {sh, sw}, {dh - 1, dw - 1}, {p.t, p.l}, {p.b, p.r})
                   : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                                    src, wany, dst, {sh, sw}, {dh - 1, dw - 1}, {p.t, p.l}, {p.b, p.r});
-    dnnl::convolution_forward::primitive_desc pd(d, dnnl_engine());
+                                                    sany, wany, dany, {sh, sw}, {dh - 1, dw - 1}, {p.t, p.l}, {p.b, p.r});
+    dnnl::convolution_forward::primitive_desc pd(d, dnnl_attr(), dnnl_engine());
     std::vector<DnnlArg> args = {{DNNL_ARG_SRC, 0, src, pd.src_desc(), x.dtype},
                                  {DNNL_ARG_WEIGHTS, 1, wuser, pd.weights_desc(), x.dtype},
                                  {DNNL_ARG_DST, -1, dst, pd.dst_desc(), x.dtype}};
     if (bias) args.push_back({DNNL_ARG_BIAS, 2, bmd, bmd, x.dtype});
-    return std::unique_ptr<PreparedOp>(std::make_unique<DnnlOp>(dnnl::convolution_forward(pd), std::move(args)));
+    return std::unique_ptr<PreparedOp>(std::make_unique<DnnlOp>(dnnl::convolution_forward(pd), std::move(args), pd.scratchpad_desc()));
   });
 }
 
@@ -159,16 +162,17 @@ std::unique_ptr<PreparedOp> build_deconv(OpCall &call) {
   const memory::desc bmd = plain({oc});
   const int tensor_w = static_cast<int>(xi + 1);
   return dnnl_try(call, [&] {
+    const memory::desc sany = any_like(src), dany = any_like(dst);
     auto d = bias ? dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
-                                                      src, wany, bmd, dst, {sh, sw}, {dh - 1, dw - 1}, {pv[0], pv[2]}, {pb, pr})
+                                                      sany, wany, bmd, dany, {sh, sw}, {dh - 1, dw - 1}, {pv[0], pv[2]}, {pb, pr})
                   : dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
-                                                      src, wany, dst, {sh, sw}, {dh - 1, dw - 1}, {pv[0], pv[2]}, {pb, pr});
-    dnnl::deconvolution_forward::primitive_desc pd(d, dnnl_engine());
+                                                      sany, wany, dany, {sh, sw}, {dh - 1, dw - 1}, {pv[0], pv[2]}, {pb, pr});
+    dnnl::deconvolution_forward::primitive_desc pd(d, dnnl_attr(), dnnl_engine());
     std::vector<DnnlArg> args = {{DNNL_ARG_SRC, static_cast<int>(xi), src, pd.src_desc(), x.dtype},
                                  {DNNL_ARG_WEIGHTS, tensor_w, wuser, pd.weights_desc(), x.dtype},
                                  {DNNL_ARG_DST, -1, dst, pd.dst_desc(), x.dtype}};
     if (bias) args.push_back({DNNL_ARG_BIAS, tensor_w + 1, bmd, bmd, x.dtype});
-    return std::unique_ptr<PreparedOp>(std::make_unique<DnnlOp>(dnnl::deconvolution_forward(pd), std::move(args)));
+    return std::unique_ptr<PreparedOp>(std::make_unique<DnnlOp>(dnnl::deconvolution_forward(pd), std::move(args), pd.scratchpad_desc()));
   });
 }
 
@@ -246,10 +250,10 @@ std::unique_ptr<PreparedOp> build_matmul(OpCall &call) {
   const DType dt = call.in(0).dtype;
   return dnnl_try(call, [&] {
     auto d = bias ? dnnl::matmul::desc(src, wts, bmd, dst) : dnnl::matmul::desc(src, wts, dst);
-    dnnl::matmul::primitive_desc pd(d, dnnl_engine());
+    dnnl::matmul::primitive_desc pd(d, dnnl_attr(), dnnl_engine());
     std::vector<DnnlArg> args = {{DNNL_ARG_SRC, 0, src, src, dt}, {DNNL_ARG_WEIGHTS, 1, wts, wts, dt}, {DNNL_ARG_DST, -1, dst, dst, dt}};
     if (bias) args.push_back({DNNL_ARG_BIAS, 2, bmd, bmd, dt});
-    return std::unique_ptr<PreparedOp>(std::make_unique<DnnlOp>(dnnl::matmul(pd), std::move(args)));
+    return std::unique_ptr<PreparedOp>(std::make_unique<DnnlOp>(dnnl::matmul(pd), std::move(args), pd.scratchpad_desc()));
   });
 }
 
@@ -307,9 +311,9 @@ std::unique_ptr<PreparedOp> build_pool(OpCall &call) {
                           : (exclusive ? dnnl::algorithm::pooling_avg_exclude_padding : dnnl::algorithm::pooling_avg_include_padding);
   return dnnl_try(call, [&] {
     dnnl::pooling_forward::desc d(dnnl::prop_kind::forward_inference, alg, src, dst, {sh, sw}, {kh, kw}, {p.t, p.l}, {p.b, p.r});
-    dnnl::pooling_forward::primitive_desc pd(d, dnnl_engine());
+    dnnl::pooling_forward::primitive_desc pd(d, dnnl_attr(), dnnl_engine());
     std::vector<DnnlArg> args = {{DNNL_ARG_SRC, 0, src, src, x.dtype}, {DNNL_ARG_DST, -1, dst, dst, x.dtype}};
-    return std::unique_ptr<PreparedOp>(std::make_unique<DnnlOp>(dnnl::pooling_forward(pd), std::move(args)));
+    return std::unique_ptr<PreparedOp>(std::make_unique<DnnlOp>(dnnl::pooling_forward(pd), std::move(args), pd.scratchpad_desc()));
   });
 }
 

@@ -441,3 +441,13 @@ TEST(Ops, ValidationErrors) {
 }
 
 }  // namespace
+
+namespace {
+TEST(Ops, Conv2DWideChannels) {
+  // Enough channels for oneDNN's blocked kernels (a different code path from the small cases).
+  Buf x(DType::f32, {1, 64, 20, 20}), w(DType::f32, {64, 64, 3, 3}), y(DType::f32, {1, 64, 20, 20});
+  x.random(-1, 1, 1), w.random(-1, 1, 2);
+  run("Conv2D", {&x, &w}, {&y}, {{"strides", std::vector<int64_t>{1, 1, 1, 1}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}});
+  expect_near(y, conv_ref(x, w, nullptr, 1, 1, 1, 1, 1, 1, 1, 20, 20), 1e-4);
+}
+}  // namespace

@@ -1,0 +1,196 @@
+// Op benchmarks. Reporting convention of bench/compare.py: the label holds the goal
+// ("goal: <metric><=|>=<number>"), the baseline is counter baseline_<metric> (or baseline_ns),
+// and `ratio` is the figure compared with the goal.
+#include <benchmark/benchmark.h>
+#include <omp.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <oneapi/dnnl/dnnl.hpp>
+#include <vector>
+
+#include "acl/acl.h"
+
+namespace {
+
+void check(aclError ret, const char *what) {
+  if (ret != ACL_SUCCESS) {
+    std::fprintf(stderr, "%s failed: %d %s\n", what, ret, aclGetRecentErrMsg());
+    std::exit(1);
+  }
+}
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// A device, a stream and helpers to make op operands.
+struct Env {
+  Env() {
+    check(aclInit(nullptr), "aclInit");
+    check(aclrtSetDevice(0), "aclrtSetDevice");
+    check(aclrtCreateStream(&stream), "aclrtCreateStream");
+  }
+  aclDataBuffer *buffer(size_t bytes, float fill) {
+    void *p = nullptr;
+    check(aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
+    std::vector<float> host(bytes / 4, fill);
+    check(aclrtMemcpy(p, bytes, host.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE), "aclrtMemcpy");
+    return aclCreateDataBuffer(p, bytes);
+  }
+  aclTensorDesc *desc(std::vector<int64_t> dims) {
+    return aclCreateTensorDesc(ACL_FLOAT, static_cast<int>(dims.size()), dims.data(), ACL_FORMAT_NCHW);
+  }
+  aclrtStream stream = nullptr;
+};
+
+Env &env() {
+  static Env e;
+  return e;
+}
+
+dnnl::engine &engine() {
+  static dnnl::engine e(dnnl::engine::kind::cpu, 0);
+  return e;
+}
+
+// Time per call of fn, best of `reps` rounds of `n` calls (seconds).
+template <class F>
+double time_per_call(F &&fn, int n, int reps = 5) {
+  double best = 1e30;
+  fn();
+  for (int r = 0; r < reps; ++r) {
+    const double t0 = now_s();
+    for (int i = 0; i < n; ++i) fn();
+    best = std::min(best, (now_s() - t0) / n);
+  }
+  return best;
+}
+
+// ---- MatMul fp32 1024^3 ----
+
+double onednn_matmul_s(int64_t n) {
+  using md = dnnl::memory::desc;
+  md a({n, n}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::ab);
+  dnnl::matmul prim(dnnl::matmul::primitive_desc(dnnl::matmul::desc(a, a, a), engine()));
+  std::vector<float> x(n * n, 1.0f), w(n * n, 1.0f), y(n * n);
+  dnnl::memory mx(a, engine(), x.data()), mw(a, engine(), w.data()), my(a, engine(), y.data());
+  dnnl::stream s(engine());
+  return time_per_call([&] {
+    prim.execute(s, {{DNNL_ARG_SRC, mx}, {DNNL_ARG_WEIGHTS, mw}, {DNNL_ARG_DST, my}});
+    s.wait();
+  }, 5);
+}
+
+void BM_MatMul(benchmark::State &state) {
+  const int64_t n = 1024;
+  auto &e = env();
+  aclTensorDesc *d[] = {e.desc({n, n}), e.desc({n, n})};
+  aclDataBuffer *in[] = {e.buffer(n * n * 4, 1.0f), e.buffer(n * n * 4, 1.0f)};
+  aclTensorDesc *od[] = {e.desc({n, n})};
+  aclDataBuffer *out[] = {e.buffer(n * n * 4, 0.0f)};
+  const double flop = 2.0 * n * n * n;
+  for (auto _ : state) {
+    check(aclopExecuteV2("MatMul", 2, d, in, 1, od, out, nullptr, e.stream), "aclopExecuteV2");
+    check(aclrtSynchronizeStream(e.stream), "sync");
+  }
+  const double base = onednn_matmul_s(n);
+  state.counters["gflops"] = benchmark::Counter(flop * state.iterations(), benchmark::Counter::kIsRate);
+  state.counters["baseline_gflops"] = flop / base / 1e9;
+  state.SetLabel("goal: ratio>=0.95 (GFLOP/s vs oneDNN direct)");
+}
+
+// ---- Add 16M floats ----
+
+void BM_Add16M(benchmark::State &state) {
+  const int64_t n = 16 << 20;
+  auto &e = env();
+  aclTensorDesc *d[] = {e.desc({n}), e.desc({n})};
+  aclDataBuffer *in[] = {e.buffer(n * 4, 1.0f), e.buffer(n * 4, 2.0f)};
+  aclTensorDesc *od[] = {e.desc({n})};
+  aclDataBuffer *out[] = {e.buffer(n * 4, 0.0f)};
+  for (auto _ : state) {
+    check(aclopExecuteV2("Add", 2, d, in, 1, od, out, nullptr, e.stream), "aclopExecuteV2");
+    check(aclrtSynchronizeStream(e.stream), "sync");
+  }
+  // Bytes moved: Add reads 2 and writes 1 array; memcpy reads 1 and writes 1.
+  std::vector<float> src(n, 1.0f), dst(n);
+  const double mt = time_per_call([&] {
+    std::memcpy(dst.data(), src.data(), n * 4);
+    benchmark::DoNotOptimize(dst.data());
+  }, 5);
+  state.counters["gbps"] = benchmark::Counter(3.0 * n * 4 * state.iterations() / 1e9, benchmark::Counter::kIsRate);
+  state.counters["baseline_gbps"] = 2.0 * n * 4 / mt / 1e9;
+  state.SetLabel("goal: ratio>=0.7 (GB/s vs memcpy)");
+}
+
+// ---- Conv2D 1x64x56x56 3x3 64->64 ----
+
+double onednn_conv_s() {
+  using tag = dnnl::memory::format_tag;
+  const auto f32 = dnnl::memory::data_type::f32;
+  dnnl::memory::desc src({1, 64, 56, 56}, f32, tag::nchw), wts({64, 64, 3, 3}, f32, tag::oihw), dst({1, 64, 56, 56}, f32, tag::nchw);
+  dnnl::memory::desc wany({64, 64, 3, 3}, f32, tag::any);
+  dnnl::convolution_forward::primitive_desc pd(
+      dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src, wany, dst,
+                                      {1, 1}, {1, 1}, {1, 1}),
+      engine());
+  std::vector<float> x(64 * 56 * 56, 1.0f), w(64 * 64 * 9, 0.01f), y(64 * 56 * 56);
+  dnnl::memory mx(src, engine(), x.data()), mw(pd.weights_desc(), engine()), my(dst, engine(), y.data());
+  dnnl::memory wu(wts, engine(), w.data());
+  dnnl::stream s(engine());
+  dnnl::reorder(wu, mw).execute(s, wu, mw);  // weights pre-packed: the best case for oneDNN
+  dnnl::convolution_forward prim(pd);
+  return time_per_call([&] {
+    prim.execute(s, {{DNNL_ARG_SRC, mx}, {DNNL_ARG_WEIGHTS, mw}, {DNNL_ARG_DST, my}});
+    s.wait();
+  }, 50);
+}
+
+void BM_Conv2D(benchmark::State &state) {
+  auto &e = env();
+  aclTensorDesc *d[] = {e.desc({1, 64, 56, 56}), e.desc({64, 64, 3, 3})};
+  aclDataBuffer *in[] = {e.buffer(64 * 56 * 56 * 4, 1.0f), e.buffer(64 * 64 * 9 * 4, 0.01f)};
+  aclTensorDesc *od[] = {e.desc({1, 64, 56, 56})};
+  aclDataBuffer *out[] = {e.buffer(64 * 56 * 56 * 4, 0.0f)};
+  aclopAttr *attr = aclopCreateAttr();
+  const int64_t strides[] = {1, 1, 1, 1}, pads[] = {1, 1, 1, 1};
+  aclopSetAttrListInt(attr, "strides", 4, strides);
+  aclopSetAttrListInt(attr, "pads", 4, pads);
+  for (auto _ : state) {
+    check(aclopExecuteV2("Conv2D", 2, d, in, 1, od, out, attr, e.stream), "aclopExecuteV2");
+    check(aclrtSynchronizeStream(e.stream), "sync");
+  }
+  state.counters["baseline_ns"] = onednn_conv_s() * 1e9;
+  state.SetLabel("goal: time<=1.0x baseline (ORT not available here; baseline = oneDNN direct, pre-packed weights)");
+}
+
+// ---- 1-element Add launch overhead ----
+
+void BM_AddLaunch(benchmark::State &state) {
+  auto &e = env();
+  aclTensorDesc *d[] = {e.desc({1}), e.desc({1})};
+  aclDataBuffer *in[] = {e.buffer(4, 1.0f), e.buffer(4, 2.0f)};
+  aclTensorDesc *od[] = {e.desc({1})};
+  aclDataBuffer *out[] = {e.buffer(4, 0.0f)};
+  for (auto _ : state) {
+    check(aclopExecuteV2("Add", 2, d, in, 1, od, out, nullptr, e.stream), "aclopExecuteV2");
+    check(aclrtSynchronizeStream(e.stream), "sync");
+  }
+  // Baseline: the same add done inline on the host.
+  float a = 1, b = 2, c = 0;
+  state.counters["baseline_ns"] = time_per_call([&] {
+    benchmark::DoNotOptimize(c = a + b);
+  }, 100000) * 1e9;
+  state.SetLabel("goal: time<=2us (aclopExecuteV2 + aclrtSynchronizeStream)");
+}
+
+}  // namespace
+
+BENCHMARK(BM_MatMul)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
+BENCHMARK(BM_Add16M)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
+BENCHMARK(BM_Conv2D)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(1.0);
+BENCHMARK(BM_AddLaunch)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(1.0);
+BENCHMARK_MAIN();
