@@ -164,6 +164,45 @@ TEST_F(R15_Callback, NonBlockingCallbackDoesNotHoldTheStream) {
   EXPECT_ACL_OK(aclrtUnSubscribeReport(rt.id(), s_));
 }
 
+TEST_F(R15_Callback, BlockingCallbackDoesNotOccupyAnAiCore) {
+  // While a blocking callback holds s_, two other streams still run at the same time: a
+  // rendezvous needs two AI cores at once.
+  int64_t cores = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICORE_CORE_NUM, &cores));
+  if (cores < 2) GTEST_SKIP() << "needs two AI cores";
+  ReportThread rt;
+  ASSERT_ACL_OK(aclrtSubscribeReport(rt.id(), s_));
+  rt.serve();
+  std::vector<Hold *> hs;
+  for (int i = 0; i < static_cast<int>(cores); ++i) {
+    hs.push_back(&make_hold());
+    ASSERT_ACL_OK(aclrtLaunchCallback(hold_callback, hs.back(), ACL_CALLBACK_BLOCK, s_));
+  }
+  ASSERT_TRUE(oat::wait_for([&] { return hs[0]->entered.load(); }));
+  aclrtStream a = nullptr, b = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&a));
+  ASSERT_ACL_OK(aclrtCreateStream(&b));
+  int32_t f1 = 0, f2 = 0, done = 0;
+  OatRendezvous ra{&f1, &f2, &done, 5000}, rb{&f2, &f1, &done, 5000};
+  ASSERT_ACL_OK(kernels_.launch("oat_rendezvous", ra, a));
+  ASSERT_ACL_OK(kernels_.launch("oat_rendezvous", rb, b));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(a));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(b));
+  EXPECT_EQ(oat::load(done), 2);
+  for (auto *h : hs) h->open.store(true);
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s_));
+  EXPECT_ACL_OK(aclrtUnSubscribeReport(rt.id(), s_));
+}
+
+TEST_F(R15_Callback, UnsubscribeRejectsAThreadThatIsNotSubscribed) {
+  ReportThread rt, other;
+  ASSERT_ACL_OK(aclrtSubscribeReport(rt.id(), s_));
+  rt.serve();
+  EXPECT_ACL_FAILS(aclrtUnSubscribeReport(other.id(), s_));
+  EXPECT_ACL_OK(aclrtUnSubscribeReport(rt.id(), s_));
+  EXPECT_ACL_FAILS(aclrtUnSubscribeReport(rt.id(), s_));
+}
+
 TEST_F(R15_Callback, OneThreadServesSeveralStreams) {
   aclrtStream s2 = nullptr;
   ASSERT_ACL_OK(aclrtCreateStream(&s2));

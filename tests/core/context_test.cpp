@@ -139,6 +139,10 @@ TEST_F(R5_DestroyContext, ThreadBoundToContextDestroyedElsewhereGetsErrors) {
     EXPECT_ACL_FAILS(aclrtCreateStream(&s));
     aclrtEvent e = nullptr;
     EXPECT_ACL_FAILS(aclrtCreateEvent(&e));
+    aclrtContext cur = nullptr;
+    EXPECT_ACL_FAILS(aclrtGetCurrentContext(&cur));
+    int32_t d = -1;
+    EXPECT_ACL_FAILS(aclrtGetDevice(&d));
     EXPECT_ACL_FAILS(aclrtSynchronizeDevice());
     EXPECT_ACL_FAILS(aclrtMemsetAsync(dev, 64, 0, 64, nullptr));
     EXPECT_ACL_FAILS(aclrtSynchronizeStream(nullptr));

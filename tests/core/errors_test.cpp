@@ -79,6 +79,52 @@ TEST_F(R19_DeadHandles, EveryStreamCallSurvivesGarbageHandles) {
   EXPECT_ACL_OK(aclrtSynchronizeStream(nullptr));
 }
 
+TEST_F(R19_DeadHandles, DestroyedHandlesAreNotReusedByNewObjects) {
+  // A destroyed handle must keep failing; if a new object took over its value, calls through
+  // the stale handle would silently reach the new object.
+  std::vector<aclrtStream> dead_streams;
+  std::vector<aclrtEvent> dead_events;
+  std::vector<aclrtContext> dead_contexts;
+  aclrtContext home = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&home));
+  for (int i = 0; i < 50; ++i) {
+    aclrtStream s = nullptr;
+    aclrtEvent e = nullptr;
+    aclrtContext c = nullptr;
+    ASSERT_ACL_OK(aclrtCreateStream(&s));
+    ASSERT_ACL_OK(aclrtCreateEvent(&e));
+    ASSERT_ACL_OK(aclrtDestroyStream(s));
+    ASSERT_ACL_OK(aclrtDestroyEvent(e));
+    dead_streams.push_back(s);
+    dead_events.push_back(e);
+    ASSERT_ACL_OK(aclrtCreateContext(&c, 0));
+    ASSERT_ACL_OK(aclrtDestroyContext(c));
+    dead_contexts.push_back(c);
+    ASSERT_ACL_OK(aclrtSetCurrentContext(home));
+  }
+  // New objects of each kind, then every stale handle must still fail.
+  std::vector<aclrtStream> live;
+  for (int i = 0; i < 50; ++i) {
+    aclrtStream s = nullptr;
+    aclrtEvent e = nullptr;
+    ASSERT_ACL_OK(aclrtCreateStream(&s));
+    ASSERT_ACL_OK(aclrtCreateEvent(&e));
+    live.push_back(s);
+  }
+  aclrtContext fresh = nullptr;
+  ASSERT_ACL_OK(aclrtCreateContext(&fresh, 0));
+  ASSERT_ACL_OK(aclrtSetCurrentContext(home));
+  int reused = 0;
+  for (auto s : dead_streams) reused += aclrtSynchronizeStream(s) == ACL_SUCCESS;
+  EXPECT_EQ(reused, 0) << "destroyed stream handles reached live streams";
+  reused = 0;
+  for (auto e : dead_events) reused += aclrtSynchronizeEvent(e) == ACL_SUCCESS;
+  EXPECT_EQ(reused, 0) << "destroyed event handles reached live events";
+  reused = 0;
+  for (auto c : dead_contexts) reused += aclrtSetCurrentContext(c) == ACL_SUCCESS;
+  EXPECT_EQ(reused, 0) << "destroyed context handles reached live contexts";
+}
+
 // R20: failures on the device.
 class R20_Failure : public RuntimeTest {
  protected:

@@ -173,10 +173,22 @@ TEST_F(R11_StreamWaitEvent, WaitingDoesNotOccupyAnAiCore) {
     waiting.push_back(new_stream());
     ASSERT_ACL_OK(aclrtStreamWaitEvent(waiting.back(), e));
   }
-  aclrtStream free_stream = new_stream();
+  // Two free streams must still run at the same time (a rendezvous needs two AI cores).
+  int64_t cores = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICORE_CORE_NUM, &cores));
+  aclrtStream a = new_stream(), b = new_stream();
+  if (cores >= 3) {
+    int32_t f1 = 0, f2 = 0, done = 0;
+    OatRendezvous ra{&f1, &f2, &done, 5000}, rb{&f2, &f1, &done, 5000};
+    ASSERT_ACL_OK(kernels_.launch("oat_rendezvous", ra, a));
+    ASSERT_ACL_OK(kernels_.launch("oat_rendezvous", rb, b));
+    EXPECT_ACL_OK(aclrtSynchronizeStream(a));
+    EXPECT_ACL_OK(aclrtSynchronizeStream(b));
+    EXPECT_EQ(oat::load(done), 2);
+  }
   int32_t m = 0;
-  ASSERT_ACL_OK(mark(&m, 1, free_stream));
-  EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(free_stream, 3000));
+  ASSERT_ACL_OK(mark(&m, 1, a));
+  EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(a, 3000));
   EXPECT_EQ(oat::load(m), 1);
   g.open();
   for (auto s : waiting) EXPECT_ACL_OK(aclrtSynchronizeStream(s));

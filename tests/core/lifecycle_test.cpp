@@ -210,6 +210,93 @@ TEST_F(R2_Config, DeviceCountAppliesAfterReinit) {
   EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID, aclrtSetDevice(1));
 }
 
+TEST_F(R2_Config, AclJsonSectionSetsDevices) {
+  std::string path = write_temp(
+      "devices", R"({"openacl": {"device_count": 3, "device_memory_mb": 64, "ai_cores": 3}})");
+  ASSERT_ACL_OK(aclInit(path.c_str()));
+  std::remove(path.c_str());
+  uint32_t n = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceCount(&n));
+  EXPECT_EQ(n, 3u);
+  ASSERT_ACL_OK(aclrtSetDevice(2));
+  size_t free_bytes = 0, total = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total));
+  EXPECT_EQ(total, size_t{64} << 20);
+  int64_t cores = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceInfo(2, ACL_DEV_ATTR_AICORE_CORE_NUM, &cores));
+  EXPECT_EQ(cores, 3);
+  // The capacity is enforced.
+  void *p = nullptr;
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_MEMORY_ALLOCATION, aclrtMalloc(&p, size_t{65} << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_OK(aclrtMalloc(&p, size_t{32} << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+}
+
+TEST_F(R2_Config, AiCoresDefaultToTheHostsCores) {
+  ::unsetenv("OPENACL_AI_CORES");
+  ASSERT_ACL_OK(aclInit(nullptr));
+  for (uint32_t dev = 0; dev < 2; ++dev) {
+    int64_t cores = 0;
+    ASSERT_ACL_OK(aclrtGetDeviceInfo(dev, ACL_DEV_ATTR_AICORE_CORE_NUM, &cores));
+    EXPECT_EQ(cores, static_cast<int64_t>(std::thread::hardware_concurrency()));
+  }
+  const char *name = aclrtGetSocName();
+  ASSERT_NE(name, nullptr);
+  EXPECT_STRNE(name, "");
+}
+
+TEST_F(R2_Config, EnvironmentSetsCoresAndMemory) {
+  ::setenv("OPENACL_AI_CORES", "5", 1);
+  ::setenv("OPENACL_DEVICE_MEMORY_MB", "32", 1);
+  aclError e = aclInit(nullptr);
+  ::unsetenv("OPENACL_AI_CORES");
+  ::unsetenv("OPENACL_DEVICE_MEMORY_MB");
+  ASSERT_ACL_OK(e);
+  int64_t cores = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceInfo(1, ACL_DEV_ATTR_AICORE_CORE_NUM, &cores));
+  EXPECT_EQ(cores, 5);
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  size_t free_bytes = 0, total = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total));
+  EXPECT_EQ(total, size_t{32} << 20);
+}
+
+TEST_F(R2_Config, BadValuesInAclJsonFailWithParseError) {
+  for (const char *text : {R"({"openacl": {"device_count": "many"}})", R"({"openacl": {"device_count": -1}})",
+                           R"({"openacl": 5})", R"([1, 2])"}) {
+    std::string path = write_temp("badvalue", text);
+    EXPECT_ACL_ERROR(ACL_ERROR_PARSE_FILE, aclInit(path.c_str())) << text;
+    std::remove(path.c_str());
+  }
+  EXPECT_ACL_OK(aclInit(nullptr));
+}
+
+TEST_F(R2_Config, DefaultDeviceInAclJsonMakesRuntimeCallsWorkWithoutSetDevice) {
+  // Reference I6: {"defaultDevice": {"default_device": "0"}}.
+  std::string path = write_temp("defdev", R"({"defaultDevice": {"default_device": "1"}})");
+  ASSERT_ACL_OK(aclInit(path.c_str()));
+  std::remove(path.c_str());
+  int32_t dev = -1;
+  ASSERT_ACL_OK(aclrtGetDevice(&dev));
+  EXPECT_EQ(dev, 1);
+  void *p = nullptr;
+  EXPECT_ACL_OK(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_OK(aclrtMemsetAsync(p, 64, 0, 64, nullptr));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(nullptr));
+}
+
+TEST_F(R2_Config, DefaultDeviceAppliesAfterAnEarlierRuntimeBoundThisThread) {
+  // The thread's binding to a context of the finalized runtime must not leak into the next.
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  ASSERT_ACL_OK(aclFinalize());
+  std::string path = write_temp("defdev2", R"({"defaultDevice": {"default_device": "1"}})");
+  ASSERT_ACL_OK(aclInit(path.c_str()));
+  std::remove(path.c_str());
+  int32_t dev = -1;
+  EXPECT_ACL_OK(aclrtGetDevice(&dev));
+  EXPECT_EQ(dev, 1);
+}
+
 using R19_RecentErrMsg = BareRuntimeTest;
 
 TEST_F(R19_RecentErrMsg, IsPerThread) {

@@ -100,6 +100,36 @@ TEST_F(R13_Malloc, ExhaustionIsPerDevice) {
   EXPECT_EQ(free1, free0);
 }
 
+TEST_F(R13_Malloc, ManyThreadsAllocatingAndFreeing) {
+  size_t free0 = 0, total = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total));
+  aclrtContext ctx = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
+  std::atomic<int> errors{0};
+  std::vector<std::thread> pool;
+  for (int t = 0; t < 8; ++t)
+    pool.emplace_back([&, t] {
+      if (aclrtSetCurrentContext(ctx) != ACL_SUCCESS) errors.fetch_add(1);
+      std::vector<void *> mine;
+      for (int i = 0; i < 200; ++i) {
+        void *p = nullptr;
+        if (aclrtMalloc(&p, 64 + 64 * ((t + i) % 17), ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) errors.fetch_add(1);
+        else mine.push_back(p);
+        if (i % 3 == 2) {
+          if (aclrtFree(mine.back()) != ACL_SUCCESS) errors.fetch_add(1);
+          mine.pop_back();
+        }
+      }
+      for (void *p : mine)
+        if (aclrtFree(p) != ACL_SUCCESS) errors.fetch_add(1);
+    });
+  for (auto &t : pool) t.join();
+  EXPECT_EQ(errors.load(), 0);
+  size_t free1 = 0, total1 = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total1));
+  EXPECT_EQ(free1, free0);
+}
+
 using R13_GetMemInfo = MemoryTest;
 
 TEST_F(R13_GetMemInfo, ReportsFreeAndTotalOfTheDevice) {
@@ -374,6 +404,46 @@ TEST_F(R14_MemcpyAsync, PageableD2HCompletesBeforeReturning) {
   std::vector<uint8_t> dst(n, 0);
   ASSERT_ACL_OK(aclrtMemcpyAsync(dst.data(), n, d, n, ACL_MEMCPY_DEVICE_TO_HOST, s));
   EXPECT_EQ(dst, std::vector<uint8_t>(n, 0x42));
+}
+
+TEST_F(R14_MemcpyAsync, PageableD2HWaitsForEarlierTasksOfTheStream) {
+  // The stream is held when the call is made; the call completes the copy before returning,
+  // so it must wait for the earlier tasks (opened by another thread once the gate runs).
+  constexpr size_t n = 4096;
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  void *d = dev(n);
+  fill(d, n, 0);
+  Gate &g = block(s);
+  ASSERT_ACL_OK(aclrtMemsetAsync(d, n, 0x66, n, s));
+  std::thread opener([&] {
+    g.wait_started();
+    g.open();
+  });
+  std::vector<uint8_t> dst(n, 0);
+  EXPECT_ACL_OK(aclrtMemcpyAsync(dst.data(), n, d, n, ACL_MEMCPY_DEVICE_TO_HOST, s));
+  EXPECT_EQ(dst, std::vector<uint8_t>(n, 0x66));
+  opener.join();
+  EXPECT_FALSE(g.timed_out());
+}
+
+TEST_F(R14_MemcpyAsync, InteriorOfAPageLockedAllocationIsPageLocked) {
+  constexpr size_t n = 4096;
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  void *d = dev(n);
+  fill(d, n, 5);
+  auto *h = static_cast<uint8_t *>(pinned(2 * n));
+  std::memset(h, 0, 2 * n);
+  Gate &g = block(s);
+  ASSERT_ACL_OK(aclrtMemcpyAsync(h + 512, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST, s));
+  EXPECT_EQ(h[512], 0) << "a page-locked D2H copy writes when it runs, not at the call";
+  g.open();
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_EQ(h[512], 5);
+  EXPECT_EQ(h[512 + n - 1], 5);
+  EXPECT_EQ(h[511], 0);
+  EXPECT_EQ(h[512 + n], 0);
 }
 
 TEST_F(R14_MemcpyAsync, CountZeroSucceedsAtOnce) {
