@@ -14,6 +14,7 @@
 #include "api/handles.h"
 #include "api/op_attr.h"
 #include "api/tensor_desc.h"
+#include "core/memory.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "core/task.h"
@@ -61,6 +62,16 @@ std::vector<ops::TensorDesc> to_descs(int n, const aclTensorDesc *const descs[],
   return out;
 }
 
+// [p, p+n) must lie in one device allocation. The common (valid) case takes one lookup; the
+// memory map's own check runs only to word the error.
+void check_device(const openacl::MemoryMap &memory, const void *p, size_t n, const std::string &what) {
+  auto a = memory.find(p);
+  const auto addr = reinterpret_cast<uintptr_t>(p);
+  if (a && a->kind == openacl::MemoryKind::device && n <= a->size - (addr - a->base)) return;
+  memory.check_device_range(p, n, what.c_str());
+  fail(Errc::invalid_argument, what + " is not a valid device range");
+}
+
 // Checks the buffers against the prepared descriptors and builds the op's tensors. Host-placed
 // inputs are copied now: the caller may reuse that memory once the call returns.
 struct Bound {
@@ -100,7 +111,7 @@ Bound bind_buffers(const std::string &op_type, const std::vector<ops::TensorDesc
       t.data = copy->data();
       b.host_copies.push_back(std::move(copy));
     } else if (need != 0) {
-      memory.check_device_range(buf->data, need, idx("inputs", i).c_str());
+      check_device(memory, buf->data, need, idx("inputs", i));
     }
     b.inputs.push_back(t);
   }
@@ -112,7 +123,7 @@ Bound bind_buffers(const std::string &op_type, const std::vector<ops::TensorDesc
     if (buf->length < need)
       fail(Errc::op_output_not_match, op_type + ": output " + std::to_string(i) + " buffer holds " + std::to_string(buf->length) +
                                           " bytes; its descriptor " + ops::dtype_name(d.dtype) + ops::dims_str(d.dims) + " needs " + std::to_string(need));
-    if (need != 0) memory.check_device_range(buf->data, need, idx("outputs", i).c_str());
+    if (need != 0) check_device(memory, buf->data, need, idx("outputs", i));
     b.outputs.push_back({d, buf->data, buf->length});
   }
   return b;
@@ -120,17 +131,72 @@ Bound bind_buffers(const std::string &op_type, const std::vector<ops::TensorDesc
 
 void submit(const std::string &op_type, std::shared_ptr<const ops::PreparedOp> op, Bound bound, aclrtStream stream) {
   auto s = openacl::api::stream_for_submit(stream);
-  auto inputs = std::move(bound.inputs);
-  auto outputs = std::move(bound.outputs);
+  std::vector<std::pair<const void *, size_t>> reads, writes;
+  for (const auto &t : bound.inputs)
+    if (t.data != nullptr) reads.emplace_back(t.data, t.desc.byte_size());
+  for (const auto &t : bound.outputs) writes.emplace_back(t.data, t.desc.byte_size());
   auto task = std::make_unique<openacl::FunctionTask>(
       openacl::TaskKind::op, op_type,
-      [op = std::move(op), inputs, outputs, keep = std::move(bound.host_copies)](openacl::ExecContext &ctx) {
-        op->run(inputs, outputs, ctx.cores);
-      });
-  for (size_t i = 0; i < inputs.size(); ++i)
-    if (inputs[i].data != nullptr) task->add_range(inputs[i].data, inputs[i].desc.byte_size(), false);
-  for (const auto &t : outputs) task->add_range(t.data, t.desc.byte_size(), true);
+      [op = std::move(op), inputs = std::move(bound.inputs), outputs = std::move(bound.outputs),
+       keep = std::move(bound.host_copies)](openacl::ExecContext &ctx) { op->run(inputs, outputs, ctx.cores); });
+  for (const auto &[p, n] : reads) task->add_range(p, n, false);
+  for (const auto &[p, n] : writes) task->add_range(p, n, true);
   s->enqueue(std::move(task));
+}
+
+// Prepared ops of this thread's recent calls: programs repeat the same few ops, and a
+// prepared op is immutable, so a call that matches one (op type, descriptors, attrs) reuses it.
+struct CachedOp {
+  std::string op_type;
+  std::vector<ops::TensorDesc> inputs, outputs;
+  ops::Attrs attrs;
+  std::shared_ptr<const ops::PreparedOp> op;
+};
+
+bool same_desc(const ops::TensorDesc &d, const aclTensorDesc &a) {
+  return static_cast<int32_t>(d.dtype) == static_cast<int32_t>(a.dtype) && d.dims == a.dims &&
+         static_cast<int32_t>(d.format) == static_cast<int32_t>(a.format) &&
+         (a.is_const ? d.value == a.const_data : d.value.empty());
+}
+
+std::shared_ptr<const ops::PreparedOp> cached_prepare(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
+                                                      const aclDataBuffer *const inputs[], int numOutputs,
+                                                      const aclTensorDesc *const outputDesc[], const aclopAttr *attr,
+                                                      std::vector<ops::TensorDesc> &in, std::vector<ops::TensorDesc> &out,
+                                                      std::vector<bool> &host) {
+  constexpr size_t kEntries = 16;
+  thread_local std::vector<CachedOp> cache;
+  thread_local size_t next = 0;
+  const ops::Attrs &attrs = attr ? attr->attrs : kNoAttrs;
+  bool cacheable = true;
+  for (int i = 0; i < numInputs; ++i)
+    if (inputDesc[i] == nullptr || (inputDesc[i]->placement != ACL_MEMTYPE_DEVICE && !inputDesc[i]->is_const)) cacheable = false;
+  for (int i = 0; i < numOutputs; ++i)
+    if (outputDesc[i] == nullptr) cacheable = false;
+  if (cacheable) {
+    for (auto &c : cache) {
+      if (c.op_type != opType || c.inputs.size() != static_cast<size_t>(numInputs) ||
+          c.outputs.size() != static_cast<size_t>(numOutputs) || c.attrs != attrs)
+        continue;
+      bool same = true;
+      for (int i = 0; i < numInputs && same; ++i) same = same_desc(c.inputs[i], *inputDesc[i]);
+      for (int i = 0; i < numOutputs && same; ++i) same = same_desc(c.outputs[i], *outputDesc[i]);
+      if (!same) continue;
+      in = c.inputs;
+      out = c.outputs;
+      host.assign(in.size(), false);
+      return c.op;
+    }
+  }
+  in = to_descs(numInputs, inputDesc, "inputDesc", inputs, &host);
+  out = to_descs(numOutputs, outputDesc, "outputDesc", nullptr, nullptr);
+  std::shared_ptr<const ops::PreparedOp> op = ops::prepare(opType, in, out, attrs);
+  if (cacheable) {
+    CachedOp entry{opType, in, out, attrs, op};
+    if (cache.size() < kEntries) cache.push_back(std::move(entry));
+    else cache[next++ % kEntries] = std::move(entry);
+  }
+  return op;
 }
 
 void execute(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[], const aclDataBuffer *const inputs[],
@@ -142,9 +208,8 @@ void execute(const char *opType, int numInputs, const aclTensorDesc *const input
   check_array(numOutputs, outputDesc, "numOutputs", "outputDesc");
   check_array(numInputs, inputs, "numInputs", "inputs");
   std::vector<bool> host;
-  auto in = to_descs(numInputs, inputDesc, "inputDesc", inputs, &host);
-  auto out = to_descs(numOutputs, outputDesc, "outputDesc", nullptr, nullptr);
-  std::shared_ptr<const ops::PreparedOp> op = ops::prepare(opType, in, out, attr ? attr->attrs : kNoAttrs);
+  std::vector<ops::TensorDesc> in, out;
+  auto op = cached_prepare(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, attr, in, out, host);
   Bound b = bind_buffers(opType, in, host, numInputs, inputs, out, numOutputs, outputs);
   submit(opType, std::move(op), std::move(b), stream);
 }
