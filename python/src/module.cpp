@@ -28,6 +28,7 @@ PYBIND11_MODULE(acl, m) {
   register_rt_stream(rt);
   register_rt_memory(rt);
   register_rt_callback(rt);
+  register_rt_kernel(rt);
 
   auto op = m.def_submodule("op", "single-operator execution");
   register_op(op);

@@ -63,6 +63,12 @@ void register_alloc(py::module_ &rt) {
     aclError ret = aclrtMallocWithCfg(&p, size, static_cast<aclrtMemMallocPolicy>(policy), cfg.get());
     return std::make_tuple(to_int(p), ret);
   });
+  rt.def("malloc_host_with_cfg", [](uint64_t size, py::dict cfg_dict) {
+    MallocConfig cfg(cfg_dict);
+    void *p = nullptr;
+    aclError ret = aclrtMallocHostWithCfg(&p, size, cfg.get());
+    return std::make_tuple(to_int(p), ret);
+  });
   rt.def("malloc_host", [](size_t size) {
     void *p = nullptr;
     aclError ret = aclrtMallocHost(&p, size);

@@ -144,8 +144,9 @@ def test_copy_checks_sizes_and_kinds(device):
     dev = malloc(256)
     host = bytes(512)
     hp = acl.util.bytes_to_ptr(host)
-    # destMax smaller than count
-    assert acl.rt.memcpy(dev, 256, hp, 512, ACL_MEMCPY_HOST_TO_DEVICE) == acl.ACL_ERROR_INVALID_PARAM
+    # destMax smaller than count: the runtime-level argument error, as in CANN
+    assert acl.rt.memcpy(dev, 256, hp, 512, ACL_MEMCPY_HOST_TO_DEVICE) == acl.ACL_ERROR_RT_PARAM_INVALID
+    assert "destMax" in acl.get_recent_err_msg()
     # a kind that contradicts the pointers
     assert acl.rt.memcpy(dev, 256, hp, 256, ACL_MEMCPY_DEVICE_TO_HOST) == acl.ACL_ERROR_INVALID_PARAM
     assert acl.get_recent_err_msg()
@@ -174,8 +175,9 @@ def test_tensor_desc():
     assert acl.get_tensor_desc_dim_v2(desc, 1) == (3, ACL_SUCCESS)
     assert acl.get_tensor_desc_element_count(desc) == 24
     assert acl.get_tensor_desc_size(desc) == 48
+    # aclSetTensorShape sets the runtime (storage) shape; the origin shape stays.
     assert acl.set_tensor_shape(desc, [6, 4]) == ACL_SUCCESS
-    assert acl.get_tensor_desc_num_dims(desc) == 2
+    assert acl.set_tensor_shape_range(desc, [[1, 8], [4, 4]]) == ACL_SUCCESS
     assert acl.get_tensor_desc_dim_v2(desc, 5)[1] != ACL_SUCCESS
     acl.set_tensor_desc_name(desc, "x")
     assert acl.get_tensor_desc_name(desc) == "x"

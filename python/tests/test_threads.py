@@ -1,5 +1,6 @@
 """Threads: the GIL is released while the runtime blocks, Python threads each with their own
 context and streams, acl.util threads, and threading.Thread as a callback thread."""
+import faulthandler
 import sys
 import threading
 
@@ -69,8 +70,11 @@ def test_gil_is_released_while_synchronize_stream_blocks(context):
     assert acl.rt.launch_callback(blocking_callback, None, ACL_CALLBACK_BLOCK, stream) == ACL_SUCCESS
     t = threading.Thread(target=ticker)
     t.start()
+    # Were the GIL kept, nothing could run again: turn that deadlock into a failed run.
+    faulthandler.dump_traceback_later(120, exit=True)
     main_blocking.set()
     ret = acl.rt.synchronize_stream(stream)
+    faulthandler.cancel_dump_traceback_later()
     t.join()
     assert ret == ACL_SUCCESS
     assert callback_saw_release == [True]
