@@ -196,17 +196,8 @@ Call prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *o
     memory.check_device_range(b->data, need, what.c_str());
     call.inputs.push_back(b->data);
   }
-  for (size_t j = 0; j < model_out.size(); ++j) {
-    const aclDataBuffer *b = out.buffers[j];
-    const auto &desc = call.plan->output_descs()[j];
-    const std::string what = "output " + std::to_string(j) + " ('" + model_out[j].name + "')";
-    if (b->length < desc.byte_size())
-      fail(Errc::model_output_not_match, what + " of shape " + dims_text(desc.dims) + " needs " +
-                                             std::to_string(desc.byte_size()) + " bytes; its buffer holds " +
-                                             std::to_string(b->length));
-    memory.check_device_range(b->data, desc.byte_size(), what.c_str());
-    call.outputs.push_back(b->data);
-  }
+  // The output shapes go to the dataset first: a caller whose buffers are too small learns
+  // from them what to allocate (openacl's answer to outputs of dynamic shape).
   for (size_t j = 0; j < model_out.size(); ++j) {
     const auto &desc = call.plan->output_descs()[j];
     auto t = std::make_unique<aclTensorDesc>();
@@ -217,6 +208,17 @@ Call prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *o
     t->storage_dims = desc.dims;
     t->name = model_out[j].name;
     out.descs[j] = std::move(t);
+  }
+  for (size_t j = 0; j < model_out.size(); ++j) {
+    const aclDataBuffer *b = out.buffers[j];
+    const auto &desc = call.plan->output_descs()[j];
+    const std::string what = "output " + std::to_string(j) + " ('" + model_out[j].name + "')";
+    if (b->length < desc.byte_size())
+      fail(Errc::model_output_not_match, what + " of shape " + dims_text(desc.dims) + " needs " +
+                                             std::to_string(desc.byte_size()) + " bytes; its buffer holds " +
+                                             std::to_string(b->length));
+    memory.check_device_range(b->data, desc.byte_size(), what.c_str());
+    call.outputs.push_back(b->data);
   }
   return call;
 }

@@ -41,6 +41,7 @@ bool is_static(const std::vector<int64_t> &dims) {
 
 Graph compile(const void *data, size_t size) {
   Graph g = fold_constants(import_onnx(data, size));
+  fuse_hard_swish(g);
   fuse_conv_affine(g);
   remove_dead_nodes(g);
   return g;
@@ -116,7 +117,7 @@ std::shared_ptr<const Plan> Model::plan_for(const std::vector<std::vector<int64_
       return plans_.front();
     }
   }
-  auto plan = std::make_shared<const Plan>(graph_, weight_ptrs_, input_dims, &device_);
+  auto plan = std::make_shared<const Plan>(graph_, weight_ptrs_, input_dims, &device_, context_);
   if (memory_.work && memory_.work_size < plan->workspace_bytes())
     fail(Errc::model_input_not_match, "these input shapes need " + std::to_string(plan->workspace_bytes()) +
                                           " bytes of work memory; the model was loaded with " +

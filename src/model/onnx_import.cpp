@@ -85,13 +85,18 @@ std::shared_ptr<HostTensor> to_host_tensor(const onnx::TensorProto &t, const std
   return h;
 }
 
-ops::TensorDesc to_desc(const onnx::ValueInfoProto &vi, const std::string &what) {
+// Graph outputs may leave their shape to inference (shape_required false).
+ops::TensorDesc to_desc(const onnx::ValueInfoProto &vi, const std::string &what, bool shape_required = true) {
   if (!vi.type().has_tensor_type()) bad(what + " '" + vi.name() + "' is not a tensor");
   const auto &tt = vi.type().tensor_type();
   ops::TensorDesc desc;
   desc.dtype = to_dtype(tt.elem_type(), what + " '" + vi.name() + "'");
   desc.format = ops::Format::nd;
-  if (!tt.has_shape()) bad(what + " '" + vi.name() + "' has no shape (rank unknown)");
+  if (!tt.has_shape()) {
+    if (shape_required) bad(what + " '" + vi.name() + "' has no shape (rank unknown)");
+    desc.dims = {-2};  // unknown rank, as aclTensorDesc writes it
+    return desc;
+  }
   for (const auto &d : tt.shape().dim()) desc.dims.push_back(d.has_dim_value() ? d.dim_value() : -1);
   if (desc.dims.size() == 4) desc.format = ops::Format::nchw;
   return desc;
@@ -244,7 +249,7 @@ Graph import_onnx(const void *data, size_t size) {
     auto it = ids.find(vi.name());
     if (it == ids.end()) bad("graph output '" + vi.name() + "' is not computed by any node");
     Value &v = graph.values[it->second];
-    if (!v.constant) v.desc = to_desc(vi, "output");
+    if (!v.constant) v.desc = to_desc(vi, "output", false);
     graph.outputs.push_back(it->second);
   }
   if (graph.outputs.empty()) bad("the graph has no outputs");

@@ -123,6 +123,88 @@ size_t fuse_conv_affine(Graph &g) {
   return folded;
 }
 
+namespace {
+
+std::optional<float> scalar_of(const Graph &g, int v) {
+  const HostTensor *c = f32_constant(g, v);
+  if (!c || c->desc.element_count() != 1) return std::nullopt;
+  return c->as<float>()[0];
+}
+
+bool near(std::optional<float> v, float want) { return v && std::fabs(*v - want) <= 1e-5f * std::max(1.0f, std::fabs(want)); }
+
+float float_attr(const Node &n, const char *name, float dflt) {
+  auto it = n.attrs.find(name);
+  if (it == n.attrs.end()) return dflt;
+  const float *f = std::get_if<float>(&it->second);
+  return f ? *f : dflt;
+}
+
+}  // namespace
+
+size_t fuse_hard_swish(Graph &g) {
+  std::vector<int> uses(g.values.size(), 0), producer(g.values.size(), -1);
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    for (int v : g.nodes[i].inputs)
+      if (v >= 0) ++uses[v];
+    for (int v : g.nodes[i].outputs)
+      if (v >= 0) producer[v] = static_cast<int>(i);
+  }
+  for (int v : g.outputs) uses[v] += 2;
+  // The node producing v when v feeds exactly one node.
+  auto single = [&](int v, const char *op) -> Node * {
+    if (v < 0 || uses[v] != 1 || producer[v] < 0) return nullptr;
+    Node &n = g.nodes[producer[v]];
+    return n.op == op ? &n : nullptr;
+  };
+  std::vector<bool> dead(g.nodes.size(), false);
+  size_t fused = 0;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    Node &n = g.nodes[i];
+    std::vector<int> gone;
+    int x = -1;
+    if (n.op == "Div" && n.inputs.size() == 2 && near(scalar_of(g, n.inputs[1]), 6.0f)) {
+      Node *mul = single(n.inputs[0], "Mul");
+      if (!mul || mul->inputs.size() != 2) continue;
+      for (int k = 0; k < 2 && x < 0; ++k) {
+        Node *clip = single(mul->inputs[1 - k], "Clip");
+        if (!clip) continue;
+        const bool bounds = g.opset < 11 ? float_attr(*clip, "min", -1) == 0.0f && float_attr(*clip, "max", -1) == 6.0f
+                                         : clip->inputs.size() == 3 && near(scalar_of(g, clip->inputs[1]), 0.0f) &&
+                                               near(scalar_of(g, clip->inputs[2]), 6.0f);
+        Node *add = bounds ? single(clip->inputs[0], "Add") : nullptr;
+        if (!add || add->inputs.size() != 2) continue;
+        const int cand = mul->inputs[k];
+        if ((add->inputs[0] == cand && near(scalar_of(g, add->inputs[1]), 3.0f)) ||
+            (add->inputs[1] == cand && near(scalar_of(g, add->inputs[0]), 3.0f))) {
+          x = cand;
+          gone = {producer[n.inputs[0]], producer[mul->inputs[1 - k]], producer[clip->inputs[0]]};
+        }
+      }
+    } else if (n.op == "Mul" && n.inputs.size() == 2) {
+      for (int k = 0; k < 2 && x < 0; ++k) {
+        Node *hs = single(n.inputs[1 - k], "HardSigmoid");
+        if (hs && hs->inputs[0] == n.inputs[k] && std::fabs(float_attr(*hs, "alpha", 0.2f) - 1.0f / 6) < 1e-5f &&
+            std::fabs(float_attr(*hs, "beta", 0.5f) - 0.5f) < 1e-6f) {
+          x = n.inputs[k];
+          gone = {producer[n.inputs[1 - k]]};
+        }
+      }
+    }
+    if (x < 0) continue;
+    for (int d : gone) dead[d] = true;
+    n.op = "HardSwish";
+    n.inputs = {x};
+    n.attrs.clear();
+    ++fused;
+  }
+  std::vector<Node> kept;
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    if (!dead[i]) kept.push_back(std::move(g.nodes[i]));
+  g.nodes = std::move(kept);
+  return fused;
+}
+
 void remove_dead_nodes(Graph &g) {
   std::vector<bool> needed(g.values.size(), false);
   for (int v : g.outputs) needed[v] = true;

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 
+#include "core/context.h"
 #include "core/device.h"
 #include "model/lowering.h"
 #include "model/optimize.h"
@@ -206,8 +207,8 @@ Graph fold_constants(const Graph &graph) {
 // ---- Plan ---------------------------------------------------------------------------------
 
 Plan::Plan(const Graph &graph, const std::unordered_map<int, const void *> &weights,
-           std::vector<std::vector<int64_t>> input_dims, Device *device)
-    : input_dims_(std::move(input_dims)), device_(device) {
+           std::vector<std::vector<int64_t>> input_dims, Device *device, std::shared_ptr<const Context> owner)
+    : input_dims_(std::move(input_dims)), device_(device), owner_(std::move(owner)) {
   PlanBuilder b(graph, false);
   if (input_dims_.size() != graph.inputs.size())
     fail(Errc::model_input_not_match, "the model has " + std::to_string(graph.inputs.size()) + " inputs, got shapes for " +
@@ -331,14 +332,16 @@ Plan::Plan(const Graph &graph, const std::unordered_map<int, const void *> &weig
 
 Plan::~Plan() {
   pool_.clear();
-  if (constants_) device_->release(constants_);
+  if (constants_ && memory_alive()) device_->release(constants_);
 }
 
-ExecState::ExecState(const Plan &plan, Device *dev, void *external_workspace) : device(dev) {
+bool Plan::memory_alive() const { return !owner_ || !owner_->destroyed(); }
+
+ExecState::ExecState(const Plan &p, void *external_workspace) : plan(p) {
   if (external_workspace) {
     workspace = external_workspace;
-  } else if (plan.workspace_bytes() && device) {
-    workspace = device->allocate(plan.workspace_bytes());
+  } else if (plan.workspace_bytes() && plan.device_) {
+    workspace = plan.device_->allocate(plan.workspace_bytes());
     owns_workspace = true;
   }
   for (const auto &st : plan.steps()) {
@@ -348,7 +351,7 @@ ExecState::ExecState(const Plan &plan, Device *dev, void *external_workspace) : 
 }
 
 ExecState::~ExecState() {
-  if (owns_workspace) device->release(workspace);
+  if (owns_workspace && plan.memory_alive()) plan.device_->release(workspace);
 }
 
 std::unique_ptr<ExecState> Plan::acquire(void *external_workspace) const {
@@ -360,7 +363,7 @@ std::unique_ptr<ExecState> Plan::acquire(void *external_workspace) const {
       return s;
     }
   }
-  return std::make_unique<ExecState>(*this, device_, external_workspace);
+  return std::make_unique<ExecState>(*this, external_workspace);
 }
 
 void Plan::give_back(std::unique_ptr<ExecState> state) const {

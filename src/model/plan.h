@@ -15,6 +15,7 @@
 #include "model/graph.h"
 
 namespace openacl {
+class Context;
 class Device;
 }
 
@@ -46,12 +47,12 @@ class Plan;
 
 // The per-execution state: a workspace and the step tensors whose data pointers it patches.
 struct ExecState {
-  ExecState(const Plan &plan, Device *device, void *external_workspace);
+  ExecState(const Plan &plan, void *external_workspace);
   ~ExecState();
   ExecState(const ExecState &) = delete;
   ExecState &operator=(const ExecState &) = delete;
 
-  Device *device;
+  const Plan &plan;
   void *workspace = nullptr;
   bool owns_workspace = false;
   std::vector<std::vector<ops::Tensor>> inputs, outputs;
@@ -64,8 +65,11 @@ class Plan {
   // itself are uploaded to device memory of its own (when device is non-null; a null device
   // only sizes the plan, for aclmdlQuerySize). Throws model_input_not_match for shapes the
   // model cannot take, model_unsupported_op for features openacl lacks.
+  // owner: the context whose end (aclFinalize, device reset) takes the device memory away;
+  // after it the plan no longer releases its memory itself.
   Plan(const Graph &graph, const std::unordered_map<int, const void *> &weights,
-       std::vector<std::vector<int64_t>> input_dims, Device *device);
+       std::vector<std::vector<int64_t>> input_dims, Device *device,
+       std::shared_ptr<const Context> owner = nullptr);
   ~Plan();
   Plan(const Plan &) = delete;
   Plan &operator=(const Plan &) = delete;
@@ -81,6 +85,8 @@ class Plan {
   // Takes an execution state from the pool (allocating its workspace on first use) and gives
   // it back. external_workspace: the caller's work memory (aclmdlLoad*WithMem).
   std::unique_ptr<ExecState> acquire(void *external_workspace) const;
+  // False once the owner context ended: its device memory is gone with it.
+  bool memory_alive() const;
   void give_back(std::unique_ptr<ExecState> state) const;
 
   // Runs every step on the calling device worker. Throws Errc::task_failure (naming the node)
@@ -99,6 +105,7 @@ class Plan {
   size_t workspace_bytes_ = 0;
   size_t constant_bytes_ = 0;
   Device *device_ = nullptr;
+  std::shared_ptr<const Context> owner_;
   void *constants_ = nullptr;  // device copy of the constants the plan folded itself
 
   mutable std::mutex pool_mu_;

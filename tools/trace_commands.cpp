@@ -1,0 +1,370 @@
+#include "trace_commands.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+// --- reading --------------------------------------------------------------------------------
+
+struct Slice {
+  double ts, dur;  // microseconds
+  std::string name, cat;
+};
+
+struct Track {
+  std::string name;  // "device 0 / stream 0x... (context 0x...)"
+  bool host = false;
+  std::vector<Slice> slices;  // sorted by ts
+};
+
+struct Trace {
+  std::vector<Track> tracks;  // host threads first, then streams in file order
+  double begin = 0, end = 0;
+};
+
+Trace load(const std::string &path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open '" + path + "'");
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception &e) {
+    throw std::runtime_error("'" + path + "' is not JSON: " + e.what());
+  }
+  const nlohmann::json &events = doc.is_array() ? doc : doc.value("traceEvents", nlohmann::json::array());
+  if (!events.is_array()) throw std::runtime_error("'" + path + "' has no traceEvents array");
+
+  std::map<int64_t, std::string> process;
+  std::map<std::pair<int64_t, int64_t>, std::string> thread;
+  std::map<std::pair<int64_t, int64_t>, Track> by_id;
+  std::vector<std::pair<int64_t, int64_t>> first_seen;
+  for (const auto &e : events) {
+    if (!e.is_object()) continue;
+    std::string ph = e.value("ph", "");
+    int64_t pid = e.value("pid", int64_t{0}), tid = e.value("tid", int64_t{0});
+    if (ph == "M") {
+      std::string name = e.value("args", nlohmann::json::object()).value("name", "");
+      if (e.value("name", "") == "process_name") process[pid] = name;
+      if (e.value("name", "") == "thread_name") thread[{pid, tid}] = name;
+      continue;
+    }
+    if (ph != "X") continue;
+    auto key = std::make_pair(pid, tid);
+    auto [it, fresh] = by_id.try_emplace(key);
+    if (fresh) first_seen.push_back(key);
+    Slice s{e.value("ts", 0.0), e.value("dur", 0.0), e.value("name", ""), e.value("cat", "")};
+    it->second.host |= s.cat == "host";
+    it->second.slices.push_back(std::move(s));
+  }
+  Trace t;
+  bool any = false;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const auto &key : first_seen) {
+      Track &track = by_id[key];
+      if (track.host != (pass == 0)) continue;
+      std::string p = process.count(key.first) ? process[key.first] : "pid " + std::to_string(key.first);
+      std::string th = thread.count(key) ? thread[key] : "tid " + std::to_string(key.second);
+      track.name = p + " / " + th;
+      std::sort(track.slices.begin(), track.slices.end(),
+                [](const Slice &a, const Slice &b) { return a.ts < b.ts; });
+      for (const Slice &s : track.slices) {
+        t.begin = any ? std::min(t.begin, s.ts) : s.ts;
+        t.end = any ? std::max(t.end, s.ts + s.dur) : s.ts + s.dur;
+        any = true;
+      }
+      t.tracks.push_back(std::move(track));
+    }
+  }
+  return t;
+}
+
+// --- summary --------------------------------------------------------------------------------
+
+using Intervals = std::vector<std::pair<double, double>>;
+
+Intervals busy_intervals(const Track &t) {
+  Intervals out;
+  for (const Slice &s : t.slices) {
+    double b = s.ts, e = s.ts + s.dur;
+    if (!out.empty() && b <= out.back().second) {
+      out.back().second = std::max(out.back().second, e);
+    } else {
+      out.emplace_back(b, e);
+    }
+  }
+  return out;
+}
+
+double total(const Intervals &v) {
+  double sum = 0;
+  for (auto &[b, e] : v) sum += e - b;
+  return sum;
+}
+
+double overlap(const Intervals &a, const Intervals &b) {
+  double sum = 0;
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    double lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
+    if (hi > lo) sum += hi - lo;
+    (a[i].second < b[j].second) ? ++i : ++j;
+  }
+  return sum;
+}
+
+std::string ms(double us) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f ms", us / 1000.0);
+  return buf;
+}
+
+void summary(const Trace &t, const std::string &path) {
+  std::vector<const Track *> streams;
+  size_t tasks = 0;
+  for (const Track &tr : t.tracks) {
+    if (tr.host) continue;
+    streams.push_back(&tr);
+    tasks += tr.slices.size();
+  }
+  double span = t.end - t.begin;
+  std::printf("trace %s: %zu task(s) on %zu stream(s) over %s\n\n", path.c_str(), tasks,
+              streams.size(), ms(span).c_str());
+  if (streams.empty()) return;
+
+  std::vector<Intervals> busy;
+  std::printf("per stream:\n");
+  for (size_t i = 0; i < streams.size(); ++i) {
+    const Track &tr = *streams[i];
+    busy.push_back(busy_intervals(tr));
+    const Intervals &b = busy.back();
+    double gaps = 0, longest = 0;
+    size_t ngaps = 0;
+    for (size_t k = 1; k < b.size(); ++k) {
+      double g = b[k].first - b[k - 1].second;
+      gaps += g;
+      longest = std::max(longest, g);
+      ++ngaps;
+    }
+    std::printf("  [%zu] %s\n", i + 1, tr.name.c_str());
+    std::printf("      %zu task(s), busy %s (%.1f%% of the trace), %zu idle gap(s) totalling %s, "
+                "longest %s\n",
+                tr.slices.size(), ms(total(b)).c_str(), span > 0 ? 100.0 * total(b) / span : 0.0,
+                ngaps, ms(gaps).c_str(), ms(longest).c_str());
+  }
+
+  std::vector<std::pair<const Slice *, size_t>> all;
+  for (size_t i = 0; i < streams.size(); ++i) {
+    for (const Slice &s : streams[i]->slices) all.emplace_back(&s, i);
+  }
+  size_t top = std::min<size_t>(all.size(), 10);
+  std::partial_sort(all.begin(), all.begin() + static_cast<ptrdiff_t>(top), all.end(),
+                    [](auto &a, auto &b) { return a.first->dur > b.first->dur; });
+  std::printf("\nlongest tasks:\n");
+  for (size_t k = 0; k < top; ++k) {
+    const Slice &s = *all[k].first;
+    std::printf("  %12s  %-10s %-24s on [%zu], at %s\n", ms(s.dur).c_str(), s.cat.c_str(),
+                s.name.c_str(), all[k].second + 1, ms(s.ts - t.begin).c_str());
+  }
+
+  std::printf("\noverlap between streams (time both were busy):\n");
+  bool any = false;
+  for (size_t i = 0; i < streams.size(); ++i) {
+    for (size_t j = i + 1; j < streams.size(); ++j) {
+      double o = overlap(busy[i], busy[j]);
+      if (o <= 0) continue;
+      any = true;
+      std::printf("  [%zu] & [%zu]: %s\n", i + 1, j + 1, ms(o).c_str());
+    }
+  }
+  if (!any) std::printf("  none: the streams never ran at the same time\n");
+}
+
+// --- PNG ------------------------------------------------------------------------------------
+
+uint32_t crc32(const uint8_t *p, size_t n, uint32_t crc = 0) {
+  static const std::array<uint32_t, 256> table = [] {
+    std::array<uint32_t, 256> t{};
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  crc = ~crc;
+  for (size_t i = 0; i < n; ++i) crc = table[(crc ^ p[i]) & 0xFF] ^ (crc >> 8);
+  return ~crc;
+}
+
+void put32(std::vector<uint8_t> &out, uint32_t v) {
+  for (int s = 24; s >= 0; s -= 8) out.push_back(static_cast<uint8_t>(v >> s));
+}
+
+void chunk(std::vector<uint8_t> &png, const char *type, const std::vector<uint8_t> &data) {
+  put32(png, static_cast<uint32_t>(data.size()));
+  size_t start = png.size();
+  png.insert(png.end(), type, type + 4);
+  png.insert(png.end(), data.begin(), data.end());
+  put32(png, crc32(png.data() + start, png.size() - start));
+}
+
+// An RGB image as PNG. The zlib stream uses stored (uncompressed) deflate blocks: no library
+// needed, and timelines are small.
+std::vector<uint8_t> encode_png(const std::vector<uint8_t> &rgb, uint32_t w, uint32_t h) {
+  std::vector<uint8_t> raw;
+  raw.reserve((size_t{w} * 3 + 1) * h);
+  for (uint32_t y = 0; y < h; ++y) {
+    raw.push_back(0);  // filter: none
+    raw.insert(raw.end(), rgb.begin() + static_cast<ptrdiff_t>(size_t{y} * w * 3),
+               rgb.begin() + static_cast<ptrdiff_t>(size_t{y + 1} * w * 3));
+  }
+  std::vector<uint8_t> z = {0x78, 0x01};
+  for (size_t off = 0; off < raw.size() || off == 0;) {
+    size_t n = std::min<size_t>(65535, raw.size() - off);
+    bool last = off + n == raw.size();
+    z.push_back(last ? 1 : 0);
+    z.push_back(static_cast<uint8_t>(n));
+    z.push_back(static_cast<uint8_t>(n >> 8));
+    z.push_back(static_cast<uint8_t>(~n));
+    z.push_back(static_cast<uint8_t>(~n >> 8));
+    z.insert(z.end(), raw.begin() + static_cast<ptrdiff_t>(off), raw.begin() + static_cast<ptrdiff_t>(off + n));
+    off += n;
+    if (last) break;
+  }
+  uint32_t a = 1, b = 0;
+  for (uint8_t c : raw) {
+    a = (a + c) % 65521;
+    b = (b + a) % 65521;
+  }
+  put32(z, (b << 16) | a);
+
+  std::vector<uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  std::vector<uint8_t> ihdr;
+  put32(ihdr, w);
+  put32(ihdr, h);
+  ihdr.insert(ihdr.end(), {8, 2, 0, 0, 0});  // 8-bit RGB, deflate, no filter, no interlace
+  chunk(png, "IHDR", ihdr);
+  chunk(png, "IDAT", z);
+  chunk(png, "IEND", {});
+  return png;
+}
+
+// --- plot -----------------------------------------------------------------------------------
+
+struct Rgb {
+  uint8_t r, g, b;
+};
+
+Rgb color_of(const std::string &cat) {
+  static const std::map<std::string, Rgb> colors = {
+      {"memcpy", {66, 133, 244}},  {"memset", {120, 170, 250}}, {"kernel", {234, 67, 53}},
+      {"op", {251, 140, 0}},       {"model", {156, 39, 176}},   {"event_record", {52, 168, 83}},
+      {"event_wait", {30, 110, 50}}, {"event_reset", {100, 200, 120}}, {"callback", {255, 193, 7}},
+      {"host_func", {255, 213, 79}}, {"host", {117, 117, 117}}};
+  auto it = colors.find(cat);
+  return it != colors.end() ? it->second : Rgb{0, 150, 136};
+}
+
+class Canvas {
+ public:
+  Canvas(uint32_t w, uint32_t h) : w_(w), h_(h), px_(size_t{w} * h * 3, 255) {}
+  void fill(int x0, int y0, int x1, int y1, Rgb c) {
+    x0 = std::max(x0, 0), y0 = std::max(y0, 0);
+    x1 = std::min<int>(x1, static_cast<int>(w_)), y1 = std::min<int>(y1, static_cast<int>(h_));
+    for (int y = y0; y < y1; ++y) {
+      for (int x = x0; x < x1; ++x) {
+        uint8_t *p = &px_[(size_t(y) * w_ + size_t(x)) * 3];
+        p[0] = c.r, p[1] = c.g, p[2] = c.b;
+      }
+    }
+  }
+  const std::vector<uint8_t> &pixels() const { return px_; }
+
+ private:
+  uint32_t w_, h_;
+  std::vector<uint8_t> px_;
+};
+
+void plot(const Trace &t, const std::string &out_path, uint32_t width) {
+  constexpr int kMargin = 10, kRow = 28, kBar = 20, kAxis = 12;
+  if (t.tracks.empty()) throw std::runtime_error("the trace holds no tasks to plot");
+  uint32_t height = static_cast<uint32_t>(2 * kMargin + kAxis + kRow * t.tracks.size());
+  Canvas c(width, height);
+  double span = std::max(t.end - t.begin, 1e-3);
+  double plot_w = width - 2.0 * kMargin;
+  auto x_of = [&](double ts) { return kMargin + static_cast<int>((ts - t.begin) / span * plot_w); };
+
+  // Time grid: a tick every 1, 2 or 5 x 10^k us, at most ten across.
+  static const double kSteps[] = {1, 2, 5};
+  double step = 0.001;
+  for (int i = 1; span / step > 10; ++i) step = 0.001 * std::pow(10.0, i / 3) * kSteps[i % 3];
+  for (double ts = 0; ts <= span; ts += step) {
+    int x = x_of(t.begin + ts);
+    c.fill(x, kMargin, x + 1, static_cast<int>(height) - kMargin, {225, 225, 225});
+    c.fill(x, kMargin, x + 1, kMargin + kAxis - 2, {90, 90, 90});
+  }
+  std::printf("%s: %u x %u pixels, %s across, grid every %s\n", out_path.c_str(), width, height,
+              ms(span).c_str(), ms(step).c_str());
+  for (size_t i = 0; i < t.tracks.size(); ++i) {
+    const Track &tr = t.tracks[i];
+    int y = kMargin + kAxis + static_cast<int>(i) * kRow;
+    c.fill(kMargin, y + kBar / 2, width - kMargin, y + kBar / 2 + 1, {200, 200, 200});
+    for (const Slice &s : tr.slices) {
+      int x0 = x_of(s.ts), x1 = std::max(x_of(s.ts + s.dur), x0 + 1);
+      c.fill(x0, y, x1, y + kBar, color_of(s.cat));
+    }
+    std::printf("  row %zu: %s\n", i + 1, tr.name.c_str());
+  }
+  std::printf("  colours: memcpy blue, memset light blue, kernel red, op orange, model purple, "
+              "event record/wait green, callback yellow, host calls grey\n");
+  std::vector<uint8_t> png = encode_png(c.pixels(), width, height);
+  std::ofstream out(out_path, std::ios::binary);
+  out.write(reinterpret_cast<const char *>(png.data()), static_cast<std::streamsize>(png.size()));
+  if (!out) throw std::runtime_error("cannot write '" + out_path + "'");
+}
+
+template <class F>
+void run_or_fail(F &&body) {
+  try {
+    body();
+  } catch (const std::exception &e) {
+    std::cerr << "openacl trace: " << e.what() << "\n";
+    throw CLI::RuntimeError(1);
+  }
+  throw CLI::Success();
+}
+
+}  // namespace
+
+void openacl_add_trace_commands(CLI::App &app) {
+  CLI::App *trace = app.add_subcommand("trace", "Read a timeline trace written under OPENACL_TRACE");
+  trace->require_subcommand(1);
+
+  auto file = std::make_shared<std::string>();
+  CLI::App *sum = trace->add_subcommand(
+      "summary", "Per-stream busy time and idle gaps, the longest tasks, overlap between streams");
+  sum->add_option("file", *file, "the trace (.json)")->required()->check(CLI::ExistingFile);
+  sum->callback([file] { run_or_fail([&] { summary(load(*file), *file); }); });
+
+  auto plot_file = std::make_shared<std::string>();
+  auto out = std::make_shared<std::string>("timeline.png");
+  auto width = std::make_shared<uint32_t>(1600);
+  CLI::App *pl = trace->add_subcommand("plot", "Draw the timeline as a PNG, one row per stream");
+  pl->add_option("file", *plot_file, "the trace (.json)")->required()->check(CLI::ExistingFile);
+  pl->add_option("-o,--output", *out, "the picture to write")->capture_default_str();
+  pl->add_option("--width", *width, "width in pixels")->check(CLI::Range(200, 20000))->capture_default_str();
+  pl->callback([plot_file, out, width] {
+    run_or_fail([&] { plot(load(*plot_file), *out, *width); });
+  });
+}
