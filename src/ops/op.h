@@ -20,8 +20,9 @@ namespace openacl::ops {
 // THE OP CONTRACT: op types, inputs (in order), outputs and attributes, named as in CANN's
 // operator specs. "[x]" = optional input: leave it out (when trailing) or pass a descriptor
 // with DType::undefined (the API's aclCreateTensorDesc(ACL_DT_UNDEFINED, 0, NULL, ...)).
-// "(const)" = a shape-like input read at prepare() from TensorDesc::value; when it has no
-// value the op falls back as stated. Attr types: bool, int (int64_t), float, str, dtype,
+// "(const)" = a shape-like input read at prepare() from TensorDesc::value (through the C API:
+// aclSetTensorConst, or aclSetTensorPlaceMent(ACL_MEMTYPE_HOST) with a host buffer); when it
+// has no value the op falls back as stated. Attr types: bool, int (int64_t), float, str, dtype,
 // list_int, list_float. Defaults in parentheses; an attr without a default is required.
 // Float = f32, f16, bf16 (f16/bf16 computed in f32). Int = i32, i64, i8, u8 (i16 where cheap).
 // Broadcasting follows numpy. Shapes of outputs must equal the inferred ones.
@@ -44,6 +45,7 @@ namespace openacl::ops {
 //   Float, Int, bool, i16, f64.
 // ZerosLike, OnesLike: x -> y (same shape and dtype)
 // Fill: dims (const, i32/i64 1-D; else y's desc), value (scalar) -> y (value's dtype)
+//   FillD: value (scalar) -> y; attr dims (list_int)
 //
 // Conv2D: x [N,C,H,W], filter [Cout, C/groups, kH, kW], [bias] [Cout], [offset_w] -> y
 //   strides (list_int 4, by data_format: 1,1,sH,sW), pads (list_int 4: top,bottom,left,right),
@@ -72,8 +74,8 @@ namespace openacl::ops {
 //   mode ("nearest"|"linear"|"bilinear", default "nearest"), coordinate_transformation_mode
 //   ("half_pixel" default | "asymmetric" | "align_corners" | "pytorch_half_pixel" |
 //   "tf_half_pixel_for_nn"), nearest_mode ("round_prefer_floor" default | "round_prefer_ceil" |
-//   "floor" | "ceil"). Scale factors used in the coordinate mapping are the scales input
-//   values when given (read at run time), else out/in.
+//   "floor" | "ceil"). The coordinate mapping uses the constant scales when given, else
+//   out/in sizes.
 // ResizeNearestNeighborV2, ResizeBilinearV2: x, size (const i32 [2] = H,W; else y's desc) -> y;
 //   align_corners (false), half_pixel_centers (false). NCHW.
 // Reductions, x -> y: ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd:

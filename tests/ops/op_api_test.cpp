@@ -215,3 +215,16 @@ TEST(CompileApi, AcceptedAndStored) {
 }
 
 }  // namespace
+
+namespace {
+TEST_F(OpApi, BadDataFailsTheStream) {
+  std::vector<int32_t> a = {1, 2}, b = {1, 0};
+  aclTensorDesc *d[] = {desc(ACL_INT32, {2}), desc(ACL_INT32, {2})};
+  aclDataBuffer *ib[] = {device_buffer(a.data(), 8), device_buffer(b.data(), 8)};
+  aclTensorDesc *od[] = {desc(ACL_INT32, {2})};
+  aclDataBuffer *ob[] = {device_buffer(nullptr, 8)};
+  ASSERT_EQ(aclopExecuteV2("Div", 2, d, ib, 1, od, ob, nullptr, stream_), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_AICORE_EXCEPTION);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("division by zero"), std::string::npos) << aclGetRecentErrMsg();
+}
+}  // namespace

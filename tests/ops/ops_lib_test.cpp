@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 
 #include "ops/half.h"
@@ -450,4 +451,105 @@ TEST(Ops, Conv2DWideChannels) {
   run("Conv2D", {&x, &w}, {&y}, {{"strides", std::vector<int64_t>{1, 1, 1, 1}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}});
   expect_near(y, conv_ref(x, w, nullptr, 1, 1, 1, 1, 1, 1, 1, 20, 20), 1e-4);
 }
+}  // namespace
+
+namespace {
+
+ops::TensorDesc const_i64(std::vector<int64_t> dims, std::vector<int64_t> v) {
+  auto d = desc(DType::i64, std::move(dims));
+  d.value.resize(v.size() * 8);
+  std::memcpy(d.value.data(), v.data(), d.value.size());
+  return d;
+}
+
+TEST(Ops, MoreShapeOps) {
+  Buf x(DType::f32, {2, 3});
+  for (size_t i = 0; i < 6; ++i) x.set(i, i);
+  Buf p(DType::f32, {3, 5});
+  run("PadD", {&x}, {&p}, {{"paddings", std::vector<std::vector<int64_t>>{{0, 1}, {2, 0}}}});
+  expect_near(p, {0, 0, 0, 1, 2, 0, 0, 3, 4, 5, 0, 0, 0, 0, 0}, 0);
+  Buf t(DType::f32, {4, 6});
+  run("TileD", {&x}, {&t}, {{"multiples", std::vector<int64_t>{2, 2}}});
+  for (size_t i = 0; i < 24; ++i) ASSERT_EQ(t.get(i), ((i / 6) % 2) * 3 + (i % 6) % 3);
+  Buf sl(DType::f32, {2, 2});
+  run("StridedSliceD", {&x}, {&sl}, {{"begin", std::vector<int64_t>{0, 2}}, {"end", std::vector<int64_t>{2, -4}},
+                                    {"strides", std::vector<int64_t>{1, -2}}});
+  expect_near(sl, {2, 0, 5, 3}, 0);
+  // Reshape with a constant shape input; -1 is inferred.
+  Buf r(DType::f32, {3, 2});
+  Buf shape(DType::i64, {2});
+  shape.d = const_i64({2}, {-1, 2});
+  run("Reshape", {&x, &shape}, {&r});
+  expect_near(r, {0, 1, 2, 3, 4, 5}, 0);
+  Buf u(DType::f32, {2, 1, 3});
+  run("Unsqueeze", {&x}, {&u}, {{"axes", std::vector<int64_t>{1}}});
+  Buf sq(DType::f32, {2, 3});
+  run("Squeeze", {&u}, {&sq});
+  expect_near(sq, {0, 1, 2, 3, 4, 5}, 0);
+  Buf cd(DType::i64, {});
+  cd.d = const_i64({}, {0});
+  Buf c(DType::f32, {4, 3});
+  run("Concat", {&cd, &x, &x}, {&c}, {{"N", int64_t{2}}});
+  expect_near(c, {0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5}, 0);
+  Buf e(DType::f32, {2, 2, 3});
+  Buf es(DType::i64, {3});
+  es.d = const_i64({3}, {2, 2, 3});
+  run("Expand", {&x, &es}, {&e});
+  for (size_t i = 0; i < 12; ++i) ASSERT_EQ(e.get(i), i % 6);
+}
+
+TEST(Ops, SelectFillArgMaxLogSoftmax) {
+  Buf c(DType::boolean, {3}), a(DType::f32, {2, 3}), b(DType::f32, {}), y(DType::f32, {2, 3});
+  c.set(0, 1), c.set(1, 0), c.set(2, 1);
+  for (size_t i = 0; i < 6; ++i) a.set(i, i);
+  b.set(0, -1);
+  run("Select", {&c, &a, &b}, {&y});
+  expect_near(y, {0, -1, 2, 3, -1, 5}, 0);
+  Buf v(DType::i32, {}), f(DType::i32, {2, 2});
+  v.set(0, 7);
+  run("FillD", {&v}, {&f}, {{"dims", std::vector<int64_t>{2, 2}}});
+  expect_near(f, {7, 7, 7, 7}, 0);
+  Buf am(DType::i64, {2});
+  a.set(4, 99);
+  run("ArgMaxD", {&a}, {&am}, {{"dimension", int64_t{1}}, {"dtype", DType::i64}});
+  expect_near(am, {2, 1}, 0);
+  Buf ls(DType::f32, {2, 3});
+  run("LogSoftmaxV2", {&a}, {&ls});
+  for (int rrow = 0; rrow < 2; ++rrow) {
+    double m = -1e30, s = 0;
+    for (int k = 0; k < 3; ++k) m = std::max(m, a.get(rrow * 3 + k));
+    for (int k = 0; k < 3; ++k) s += std::exp(a.get(rrow * 3 + k) - m);
+    for (int k = 0; k < 3; ++k) ASSERT_NEAR(ls.get(rrow * 3 + k), a.get(rrow * 3 + k) - m - std::log(s), 1e-5);
+  }
+}
+
+TEST(Ops, IntegerFloorDivModAndCastSaturation) {
+  Buf a(DType::i32, {4}), b(DType::i32, {4}), q(DType::i32, {4}), m(DType::i32, {4});
+  const int av[] = {7, -7, 7, -7}, bv[] = {2, 2, -2, -2};
+  for (int i = 0; i < 4; ++i) a.set(i, av[i]), b.set(i, bv[i]);
+  run("FloorDiv", {&a, &b}, {&q});
+  expect_near(q, {3, -4, -4, 3}, 0);
+  run("FloorMod", {&a, &b}, {&m});
+  expect_near(m, {1, 1, -1, -1}, 0);
+  Buf x(DType::f32, {4}), i8(DType::i8, {4}), bl(DType::boolean, {4});
+  x.set(0, 300), x.set(1, -300), x.set(2, NAN), x.set(3, 0.0);
+  run("Cast", {&x}, {&i8}, {{"dst_type", DType::i8}});
+  expect_near(i8, {127, -128, 0, 0}, 0);
+  run("Cast", {&x}, {&bl}, {{"dst_type", DType::boolean}});
+  expect_near(bl, {1, 1, 1, 0}, 0);
+  Buf z(DType::i32, {4});
+  EXPECT_THROW(run("Div", {&a, &z}, {&q}), openacl::Error);
+}
+
+TEST(Ops, ResizeTensorFlowForms) {
+  Buf x(DType::f32, {1, 1, 2, 2}), y(DType::f32, {1, 1, 3, 3});
+  for (size_t i = 0; i < 4; ++i) x.set(i, i);
+  Buf size(DType::i64, {2});
+  size.d = const_i64({2}, {3, 3});
+  run("ResizeBilinearV2", {&x, &size}, {&y}, {{"align_corners", true}});
+  expect_near(y, {0, 0.5, 1, 1, 1.5, 2, 2, 2.5, 3}, 1e-6);
+  run("ResizeNearestNeighborV2", {&x, &size}, {&y});
+  expect_near(y, {0, 0, 1, 0, 0, 1, 2, 2, 3}, 0);
+}
+
 }  // namespace
