@@ -435,8 +435,8 @@ void lower_resize(const Node &n, LoweringContext &c) {
   }
   if (is_empty_tensor(c, scales)) scales = -1;
   if (is_empty_tensor(c, sizes)) sizes = -1;
-  if (scales >= 0) const_ints(n, c, scales, "scales");  // only the constness is checked here
-  if (sizes >= 0) const_ints(n, c, sizes, "sizes");
+  for (int v : {scales, sizes})
+    if (v >= 0 && !c.constant(v)) unsupported(n, "scales or sizes computed on the device (they must be constants)");
   if (scales < 0 && sizes < 0) mismatch(n, "neither scales nor sizes is given");
   std::vector<int> ins{in(n, 0), -1, scales};
   if (sizes >= 0) ins.push_back(sizes);

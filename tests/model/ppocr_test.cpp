@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
-#include <thread>
+#include <cmath>
 
 #include "model_helpers.h"
 
@@ -47,10 +47,11 @@ TEST_F(PpOcr, ClsBatch8MatchesOnnxRuntime) { compare_with_ort(cls_model(), {8, 3
 
 TEST_F(PpOcr, RecMatchesOnnxRuntime) { compare_with_ort(rec_model(), {1, 3, 48, 320}, 3); }
 
-TEST_F(PpOcr, DetMatchesOnnxRuntime) { compare_with_ort(det_model(), {1, 3, 640, 640}, 4); }
-
-// On random inputs the det sigmoid map is almost all zeros; its input is not.
-TEST_F(PpOcr, DetPreSigmoidMapMatchesOnnxRuntime) {
+// On random inputs the det sigmoid map is almost all zeros, where ONNX Runtime's fast sigmoid
+// is off by up to ~1e-7 absolute (relatively large): so the map is checked against the exact
+// sigmoid of ORT's pre-sigmoid map (and absolutely against ORT's), and the pre-sigmoid map,
+// exposed as an extra graph output in a copy of the model, against ORT's directly.
+TEST_F(PpOcr, DetMatchesOnnxRuntime) {
   onnx::ModelProto m;
   const std::string bytes = read_file(det_model());
   ASSERT_TRUE(m.ParseFromString(bytes));
@@ -61,13 +62,13 @@ TEST_F(PpOcr, DetPreSigmoidMapMatchesOnnxRuntime) {
   auto *out = m.mutable_graph()->add_output();
   out->set_name(pre);
   out->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
-  const std::string path = write_temp("det_presigmoid.onnx", m.SerializeAsString());
+  const std::string model_bytes = m.SerializeAsString();
+  const std::string path = write_temp("det_presigmoid.onnx", model_bytes);
 
-  const TensorF input = random_input({1, 3, 320, 320}, 5);
+  const TensorF input = random_input({1, 3, 640, 640}, 4);
   const auto ref = ort_run(path, "x", input);
   ASSERT_EQ(ref.size(), 2u);
-  // Loaded from memory: aclmdlLoadFromMem.
-  const std::string model_bytes = read_file(path);
+  // The copy is loaded from memory (aclmdlLoadFromMem).
   uint32_t id = 0;
   ASSERT_EQ(aclmdlLoadFromMem(model_bytes.data(), model_bytes.size(), &id), ACL_SUCCESS) << aclGetRecentErrMsg();
   aclmdlDesc *desc = aclmdlCreateDesc();
@@ -76,13 +77,32 @@ TEST_F(PpOcr, DetPreSigmoidMapMatchesOnnxRuntime) {
   DeviceIo io(desc, input, {map_bytes, map_bytes});
   ASSERT_EQ(aclmdlExecute(id, io.in(), io.out()), ACL_SUCCESS) << aclGetRecentErrMsg();
   const auto ours = io.read_outputs();
-  expect_match(ours, ref);
-  // The pre-sigmoid map carries signal: it is not constant.
-  float lo = ours[1].data[0], hi = lo;
-  for (float v : ours[1].data) lo = std::min(lo, v), hi = std::max(hi, v);
-  EXPECT_GT(hi - lo, 1.0f);
   aclmdlDestroyDesc(desc);
   EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
+  ASSERT_EQ(ours.size(), 2u);
+  for (size_t j = 0; j < 2; ++j) EXPECT_EQ(ours[j].dims, ref[j].dims);
+
+  const double pre_err = relative_error(ours[1].data, ref[1].data);
+  EXPECT_LE(pre_err, kTolerance) << "pre-sigmoid relative error " << pre_err;
+  float lo = ours[1].data[0], hi = lo;
+  for (float v : ours[1].data) lo = std::min(lo, v), hi = std::max(hi, v);
+  EXPECT_GT(hi - lo, 1.0f) << "the pre-sigmoid map carries no signal";
+
+  std::vector<float> exact(ref[1].data.size());
+  double max_abs = 0;
+  for (size_t i = 0; i < exact.size(); ++i) {
+    exact[i] = static_cast<float>(1.0 / (1.0 + std::exp(-static_cast<double>(ref[1].data[i]))));
+    max_abs = std::max(max_abs, std::fabs(double(ours[0].data[i]) - ref[0].data[i]));
+  }
+  const double map_err = relative_error(ours[0].data, exact);
+  EXPECT_LE(map_err, kTolerance) << "sigmoid map relative error " << map_err;
+  EXPECT_LE(max_abs, 1e-6) << "sigmoid map vs ORT's, absolute";
+
+  // The unmodified model gives the same map.
+  AclModel plain(det_model());
+  const auto plain_out = plain.run(input);
+  ASSERT_EQ(plain_out.size(), 1u);
+  EXPECT_LE(relative_error(plain_out[0].data, ours[0].data), 1e-6);
 }
 
 // One loaded model, two widths: one plan per shape, both right.
