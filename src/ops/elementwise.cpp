@@ -142,7 +142,7 @@ inline auto apply_bin(C x, C y) {
 }
 
 template <class T, class R, Bin K>
-void bin_row(const T *a, const T *b, R *y, int64_t n, int64_t sa, int64_t sb) {
+OPENACL_SIMD_CLONES void bin_row(const T *a, const T *b, R *y, int64_t n, int64_t sa, int64_t sb) {
   using C = compute_t<T>;
   auto store = [](auto v) {
     if constexpr (std::is_same_v<R, bool>) return static_cast<bool>(v);
@@ -281,14 +281,17 @@ inline C apply_un(C x, const UnParams &p) {
 }
 
 template <class T, Un K>
+OPENACL_SIMD_CLONES void un_row(const T *x, T *y, size_t n, UnParams prm) {
+  using C = compute_t<T>;
+  for (size_t i = 0; i < n; ++i) y[i] = T(apply_un<K, C>(C(x[i]), prm));
+}
+
+template <class T, Un K>
 std::unique_ptr<PreparedOp> unary_op(int64_t n, UnParams prm) {
   return make_op([n, prm](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
-    using C = compute_t<T>;
     const T *x = static_cast<const T *>(in[0].data);
     T *y = static_cast<T *>(out[0].data);
-    parallel_range(cores, static_cast<size_t>(n), kGrain, [&](size_t b, size_t e) {
-      for (size_t i = b; i < e; ++i) y[i] = T(apply_un<K, C>(C(x[i]), prm));
-    });
+    parallel_range(cores, static_cast<size_t>(n), kGrain, [&](size_t b, size_t e) { un_row<T, K>(x + b, y + b, e - b, prm); });
   });
 }
 

@@ -11,6 +11,14 @@
 #include "ops/half.h"
 #include "ops/registry.h"
 
+// Hot loops get an x86-64-v3 (AVX2, FMA) clone next to the baseline one; the loader picks
+// the clone the CPU supports (GNU ifunc), so the library still runs on any x86-64.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define OPENACL_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define OPENACL_SIMD_CLONES
+#endif
+
 namespace openacl::ops {
 
 struct half_t {
