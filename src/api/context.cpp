@@ -19,7 +19,7 @@ aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId) {
   return guarded(__func__, [&] {
     require_initialized();
     if (context == nullptr) fail(Errc::invalid_argument, "context is NULL");
-    *context = Runtime::get().create_context(deviceId).get();
+    *context = Runtime::get().create_context(deviceId)->handle();
     openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::context, *context, true);
   });
 }
@@ -52,7 +52,7 @@ aclError aclrtGetCurrentContext(aclrtContext *context) {
     if (context == nullptr) fail(Errc::invalid_argument, "context is NULL");
     auto ctx = openacl::api::current_context();
     if (ctx->is_default()) openacl::notify(&openacl::TaskObserver::on_default_context, __func__);
-    *context = ctx.get();
+    *context = ctx->handle();
   });
 }
 
@@ -60,7 +60,7 @@ aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream) {
   return guarded(__func__, [&] {
     require_initialized();
     if (stream == nullptr) fail(Errc::invalid_argument, "stream is NULL");
-    *stream = openacl::api::current_context()->default_stream().get();
+    *stream = openacl::api::current_context()->default_stream()->handle();
   });
 }
 

@@ -91,7 +91,8 @@ aclError aclrtSynchronizeDevice() {
   return guarded(__func__, [&] {
     require_initialized();
     openacl::HostSpan span(__func__);
-    openacl::api::current_device().synchronize(-1);
+    auto ctx = openacl::api::current_context();
+    ctx->device().synchronize(-1, ctx.get());
   });
 }
 
@@ -100,7 +101,8 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
     require_initialized();
     check_timeout(timeout);
     openacl::HostSpan span(__func__);
-    openacl::api::current_device().synchronize(timeout == 0 ? -1 : timeout);
+    auto ctx = openacl::api::current_context();
+    ctx->device().synchronize(timeout == 0 ? -1 : timeout, ctx.get());
   });
 }
 

@@ -34,7 +34,7 @@ void create(aclrtEvent *event, uint32_t flags, bool ex) {
   if ((flags & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC)) != 0) {
     fail(Errc::feature_not_supported, "external and IPC events are not supported by openacl");
   }
-  *event = openacl::api::current_context()->create_event(flags, ex).get();
+  *event = openacl::api::current_context()->create_event(flags, ex)->handle();
   openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::event, *event, true);
 }
 

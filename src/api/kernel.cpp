@@ -70,8 +70,10 @@ aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kern
     }
     auto bin = Runtime::get().binaries.find(binHandle);
     if (!bin) fail(Errc::invalid_handle, "unknown or unloaded binary");
-    auto f = std::make_shared<openacl::Function>(
-        openacl::Function{bin, bin->lookup(kernelName), kernelName});
+    auto f = std::make_shared<openacl::Function>();
+    f->binary = bin;
+    f->entry = bin->lookup(kernelName);
+    f->name = kernelName;
     *funcHandle = Runtime::get().functions.add(f);
   });
 }
@@ -91,7 +93,7 @@ aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle
     require_initialized();
     auto f = function_of(funcHandle);
     if (binHandle == nullptr) fail(Errc::invalid_argument, "binHandle is NULL");
-    *binHandle = f->binary.get();
+    *binHandle = f->binary->handle();
   });
 }
 

@@ -26,7 +26,7 @@ int32_t timeout_ms(int32_t timeout) {
 void create(aclrtStream *stream, uint32_t priority, uint32_t flag) {
   require_initialized();
   if (stream == nullptr) fail(Errc::invalid_argument, "stream is NULL");
-  *stream = openacl::api::current_context()->create_stream(priority, flag).get();
+  *stream = openacl::api::current_context()->create_stream(priority, flag)->handle();
   openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::stream, *stream, true);
 }
 

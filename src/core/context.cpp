@@ -60,8 +60,8 @@ void Context::release() {
     events.swap(events_);
   }
   Runtime &rt = Runtime::get();
-  for (auto &e : events) rt.events.remove(e.get());
-  for (auto &s : streams) rt.streams.remove(s.get());
+  for (auto &e : events) rt.events.remove(e->handle());
+  for (auto &s : streams) rt.streams.remove(s->handle());
   for (auto &s : streams) {
     try {
       s->synchronize(-1);

@@ -9,13 +9,15 @@
 #include <mutex>
 #include <vector>
 
+#include "core/handle.h"
+
 namespace openacl {
 
 class Device;
 class Event;
 class Stream;
 
-class Context : public std::enable_shared_from_this<Context> {
+class Context : public Handled, public std::enable_shared_from_this<Context> {
  public:
   Context(Device &device, bool is_default);
   ~Context();

@@ -149,7 +149,7 @@ std::vector<std::shared_ptr<Context>> Device::contexts() const {
   return all;
 }
 
-void Device::synchronize(int32_t timeout_ms) {
+void Device::synchronize(int32_t timeout_ms, const Context *context) {
   std::optional<Error> first;
   for (auto &ctx : contexts()) {
     for (auto &s : ctx->streams()) {
@@ -157,7 +157,7 @@ void Device::synchronize(int32_t timeout_ms) {
         s->synchronize(timeout_ms);
       } catch (const Error &e) {
         if (e.code() == Errc::stream_sync_timeout) throw;
-        if (!first) first = e;
+        if (!first && ctx.get() == context) first = e;
       }
     }
   }

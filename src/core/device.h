@@ -51,8 +51,9 @@ class Device {
   void add_context(const std::shared_ptr<Context> &ctx);
   void remove_context(const Context *ctx);
   std::vector<std::shared_ptr<Context>> contexts() const;
-  // Waits for every stream of every context of the device; throws the first failure.
-  void synchronize(int32_t timeout_ms);
+  // Waits for every stream of every context of the device; throws the first failure of a
+  // stream of `context` (failures of other contexts are theirs to report, R20).
+  void synchronize(int32_t timeout_ms, const Context *context);
   // Releases the device's contexts (finalize).
   void shutdown();
 

@@ -7,12 +7,14 @@
 #include <memory>
 #include <mutex>
 
+#include "core/handle.h"
+
 namespace openacl {
 
 class Context;
 class Signal;
 
-class Event {
+class Event : public Handled {
  public:
   Event(Context &context, uint32_t flags, bool ex) : context_(context), flags_(flags), ex_(ex) {}
 

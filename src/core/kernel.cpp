@@ -25,20 +25,20 @@ thread_local LaunchFailure *current_launch = nullptr;
 }  // namespace
 
 Binary::Binary(const std::string &path) : path_(path) {
-  handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle_ == nullptr) {
+  library_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (library_ == nullptr) {
     const char *why = dlerror();
     fail(Errc::invalid_file, "cannot load kernel binary '" + path + "': " + (why ? why : "?"));
   }
 }
 
 Binary::~Binary() {
-  if (handle_ != nullptr) dlclose(handle_);
+  if (library_ != nullptr) dlclose(library_);
 }
 
 KernelEntry Binary::lookup(const std::string &name) const {
   dlerror();
-  void *sym = dlsym(handle_, name.c_str());
+  void *sym = dlsym(library_, name.c_str());
   if (sym == nullptr) {
     fail(Errc::symbol_not_found,
          "kernel '" + name + "' not found in '" + path_ +

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/handle.h"
 #include "core/task.h"
 
 namespace openacl {
@@ -15,7 +16,7 @@ using KernelEntry = void (*)(uint32_t block_idx, uint32_t block_dim, void *args)
 
 // A loaded kernel library. dlclose happens when the last function or pending launch using it
 // lets go.
-class Binary {
+class Binary : public Handled {
  public:
   // Throws Errc::invalid_file with dlerror's words when the library cannot be loaded.
   explicit Binary(const std::string &path);
@@ -26,10 +27,10 @@ class Binary {
 
  private:
   std::string path_;
-  void *handle_ = nullptr;
+  void *library_ = nullptr;
 };
 
-struct Function {
+struct Function : Handled {
   std::shared_ptr<Binary> binary;
   KernelEntry entry = nullptr;
   std::string name;

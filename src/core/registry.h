@@ -7,16 +7,33 @@
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
+#include "core/handle.h"
+
 namespace openacl {
+
+// Handles look like pointers (C API types are void *) but are drawn from a high, sparse
+// range, so small made-up values such as (void *)0x1234 never match a live object.
+inline void *next_handle() {
+  static std::atomic<uintptr_t> next{uintptr_t{0xac1} << 32};
+  return reinterpret_cast<void *>(next.fetch_add(0x40, std::memory_order_relaxed));
+}
 
 template <class T>
 class Registry {
  public:
+  // Registers obj under its handle and returns the handle: for Handled objects a counter
+  // value given on first registration; otherwise (types the C API exposes as typed pointers,
+  // such as aclmdlDataset *) the object's address.
   void *add(std::shared_ptr<T> obj) {
     void *handle = obj.get();
+    if constexpr (std::is_base_of_v<Handled, T>) {
+      if (obj->handle_ == nullptr) obj->handle_ = next_handle();
+      handle = obj->handle_;
+    }
     std::unique_lock lock(mu_);
     map_.emplace(handle, std::move(obj));
     generation_.fetch_add(1, std::memory_order_release);

@@ -40,6 +40,7 @@ void Runtime::init(const char *config_path) {
   config_ = std::move(config);
   devices_ = std::move(devices);
   init_count_ = 1;
+  epoch_.fetch_add(1, std::memory_order_relaxed);
   initialized_.store(true, std::memory_order_release);
 }
 
@@ -96,6 +97,7 @@ void Runtime::bind(const std::shared_ptr<Context> &ctx) {
   ThreadState &ts = this_thread();
   ts.context = ctx;
   ts.bound = ctx != nullptr;
+  ts.epoch = epoch_.load(std::memory_order_relaxed);
 }
 
 void Runtime::set_device(int32_t id) {
@@ -113,14 +115,14 @@ void Runtime::reset_device(int32_t id, bool force) {
                                     " is not set: aclrtResetDevice without a matching "
                                     "aclrtSetDevice");
   }
-  if (ctx && ctx->destroyed()) contexts.remove(ctx.get());
+  if (ctx && ctx->destroyed()) contexts.remove(ctx->handle());
 }
 
 std::shared_ptr<Context> Runtime::current_context() {
   ThreadState &ts = this_thread();
   std::shared_ptr<Context> ctx = ts.context.lock();
   if (ctx && !ctx->destroyed()) return ctx;
-  if (ts.bound) {
+  if (ts.bound && ts.epoch == epoch_.load(std::memory_order_relaxed)) {
     fail(Errc::context_null,
          "the calling thread's current context was destroyed (by aclrtDestroyContext or "
          "aclrtResetDevice, possibly in another thread); bind a live one with aclrtSetDevice "

@@ -64,7 +64,8 @@ class Runtime {
 
   std::mutex lifecycle_mu_;
   std::atomic<bool> initialized_{false};
-  bool ever_finalized_ = false;
+  std::atomic<bool> ever_finalized_{false};
+  std::atomic<uint64_t> epoch_{0};  // counts aclInit calls that initialized
   uint64_t init_count_ = 0;
   Config config_;
   std::vector<std::unique_ptr<Device>> devices_;

@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "backend/backend.h"
+#include "core/handle.h"
 #include "core/status.h"
 #include "core/task.h"
 
@@ -21,7 +22,9 @@ namespace openacl {
 class Context;
 class Device;
 
-class Stream final : public backend::Runnable, public std::enable_shared_from_this<Stream> {
+class Stream final : public backend::Runnable,
+                     public Handled,
+                     public std::enable_shared_from_this<Stream> {
  public:
   Stream(Context &context, Device &device, uint32_t priority, uint32_t flags);
   ~Stream();

@@ -2,6 +2,7 @@
 // bound to (R4) and its last error message (R19).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -13,6 +14,7 @@ struct ThreadState {
   // Weak: a context destroyed by another thread must not stay alive through bindings (R5).
   std::weak_ptr<Context> context;
   bool bound = false;  // the thread was bound to a context that may since have died
+  uint64_t epoch = 0;  // the aclInit the binding belongs to; a binding of an earlier one is void
   std::string last_error;
 };
 
