@@ -1,0 +1,114 @@
+// The stream-race checker (SPEC R21, OPENACL_CHECK=1 or abort). It keeps a happens-before
+// relation between tasks with vector clocks (one entry per stream):
+//   - stream order: a task follows every earlier task of its stream;
+//   - events: a stream wait follows the event record it waits for, and what preceded it;
+//   - the host: a stream or event synchronization teaches the host everything the synchronized
+//     task knew, and every task enqueued afterwards starts from the host's knowledge.
+// Against that it checks every memory range a task reads or writes (Task::ranges()) and the
+// host's own accesses, frees and leaks, and reports through a Reporter.
+//
+// Thread safety: hooks are called from API threads and device workers, under stream locks;
+// one mutex guards the checker's state, and the checker never calls back into a stream.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "check/call_site.h"
+#include "check/reporter.h"
+#include "check/vector_clock.h"
+#include "core/memory.h"
+#include "core/observer.h"
+#include "core/task.h"
+
+namespace openacl::check {
+
+class RaceChecker final : public TaskObserver {
+ public:
+  explicit RaceChecker(bool abort_on_problem) : reporter_(abort_on_problem) {}
+
+  void on_enqueue(const Stream &stream, const Task &task) override;
+  void on_stream_synchronized(const Stream &stream, uint64_t seq) override;
+  void on_record_synchronized(const Signal &record) override;
+  void on_host_access(const void *p, size_t n, bool write, const char *api) override;
+  void on_free(const Allocation &a, const char *api) override;
+  void on_object(ObjectKind kind, const void *handle, bool created) override;
+  void on_default_context(const char *api) override;
+  void on_finalize_begin() override;
+  void on_finalize_end() override;
+
+  const Reporter &reporter() const { return reporter_; }
+
+ private:
+  // What a report says about a task.
+  struct TaskInfo {
+    const void *stream;
+    const void *context;
+    int32_t device;
+    bool default_stream;
+    TaskKind kind;
+    std::string label;
+    uint64_t seq;
+    CallSite site;
+  };
+  // One range a task reads or writes, stamped with the task's clock entry.
+  struct Access {
+    uint32_t stream;
+    uint64_t epoch;
+    uintptr_t begin, end;
+    bool write;
+    std::shared_ptr<const TaskInfo> task;
+  };
+  // An allocation the runtime handed out, with the accesses that may still race.
+  struct Region {
+    size_t size;
+    MemoryKind kind;
+    std::vector<Access> accesses;
+  };
+  struct Checkpoint {
+    uint64_t seq;    // from this task of the stream on ...
+    VectorClock vc;  // ... the other streams' entries are these
+  };
+  struct StreamState {
+    uint32_t index = 0;
+    uint64_t base = 0;      // epoch = base + seq: a new stream at a reused address goes on
+    uint64_t last_seq = 0;  // from where the old one stopped
+    uint64_t synced_seq = 0;
+    uint64_t host_version = 0;
+    VectorClock vc;  // clock of the latest enqueued task
+    std::deque<Checkpoint> checkpoints;
+  };
+  struct Object {
+    ObjectKind kind;
+    uint64_t order;
+    size_t bytes;
+    CallSite site;
+  };
+
+  StreamState &state_of(const Stream &stream);
+  bool dead(const Access &a) const { return host_.get(a.stream) >= a.epoch; }
+  Region *region_of(uintptr_t p);
+  void check_range(Region &region, const MemRange &r, const StreamState &st, uint64_t epoch,
+                   const std::shared_ptr<const TaskInfo> &task);
+  void report_race(const Region &region, const Access &first, const Access &second);
+  bool live(ObjectKind kind, const void *handle) const;
+
+  std::mutex mu_;
+  std::unordered_map<const Stream *, StreamState> streams_;
+  VectorClock host_;          // what the host has seen complete
+  uint64_t host_version_ = 0; // bumps when host_ grows
+  std::unordered_map<const Signal *, VectorClock> records_;
+  std::deque<const Signal *> record_order_;
+  std::map<uintptr_t, Region> regions_;
+  std::unordered_map<const void *, Object> objects_;
+  uint64_t object_order_ = 0;
+  Reporter reporter_;
+};
+
+}  // namespace openacl::check

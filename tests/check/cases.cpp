@@ -1,0 +1,408 @@
+// Small AscendCL programs for the checker suite (check_test.cpp runs each as a child process
+// with OPENACL_CHECK / OPENACL_TRACE set). Each bug_* case has exactly one ordering bug (a
+// missing wait, an early host access, an early free, a leak, the default context through
+// get/set); each ok_* case is its correct twin and must draw no report. The program prints the
+// handles it created on stdout ("s1=0x..."), so the test can find them in the reports.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <string>
+
+#include "acl/acl.h"
+
+#ifndef CHECK_KERNELS
+#error CHECK_KERNELS must name the kernel library
+#endif
+
+#define NOINLINE extern "C" __attribute__((noinline))
+
+void ok(aclError e, const char *what, int line) {
+  if (e != ACL_SUCCESS) {
+    std::fprintf(stderr, "cases: %s failed with %d at line %d: %s\n", what, e, line,
+                 aclGetRecentErrMsg());
+    std::exit(2);
+  }
+}
+#define OK(call) ok((call), #call, __LINE__)
+
+constexpr size_t kBytes = 4096;
+
+struct ChkArgs {
+  int32_t *dst;
+  const int32_t *src;
+  int32_t n;
+  int32_t value;
+};
+
+// aclInit (with $CHECK_ACL_JSON as its config, if set) + aclrtSetDevice(0); at the end aclrtResetDevice (unless the case leaks objects
+// that the reset would release) and aclFinalize.
+struct Runtime {
+  bool reset = true;
+  Runtime() {
+    OK(aclInit(std::getenv("CHECK_ACL_JSON")));
+    OK(aclrtSetDevice(0));
+  }
+  ~Runtime() {
+    if (reset) OK(aclrtResetDevice(0));
+    OK(aclFinalize());
+  }
+};
+
+aclrtStream stream(const char *name) {
+  aclrtStream s = nullptr;
+  OK(aclrtCreateStream(&s));
+  std::printf("%s=%p\n", name, s);
+  return s;
+}
+
+void *device_buffer() {
+  void *p = nullptr;
+  OK(aclrtMalloc(&p, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  return p;
+}
+
+void *pinned_buffer() {
+  void *p = nullptr;
+  OK(aclrtMallocHost(&p, kBytes));
+  return p;
+}
+
+// --- a missing aclrtStreamWaitEvent ---------------------------------------------------------
+
+void missing_wait(bool wait) {
+  Runtime rt;
+  aclrtStream s1 = stream("s1"), s2 = stream("s2");
+  void *dev = device_buffer(), *host = pinned_buffer();
+  aclrtEvent e;
+  OK(aclrtCreateEvent(&e));
+  OK(aclrtMemsetAsync(dev, kBytes, 7, kBytes, s1));
+  if (wait) {
+    OK(aclrtRecordEvent(e, s1));
+    OK(aclrtStreamWaitEvent(s2, e));
+  }
+  OK(aclrtMemcpyAsync(host, kBytes, dev, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s2));
+  OK(aclrtSynchronizeStream(s2));
+  OK(aclrtSynchronizeStream(s1));
+  OK(aclrtDestroyEvent(e));
+  OK(aclrtFree(dev));
+  OK(aclrtFreeHost(host));
+  OK(aclrtDestroyStream(s1));
+  OK(aclrtDestroyStream(s2));
+}
+NOINLINE void bug_missing_wait() { missing_wait(false); }
+NOINLINE void ok_missing_wait() { missing_wait(true); }
+
+// The same bug ten times over: reported once.
+NOINLINE void bug_missing_wait_loop() {
+  Runtime rt;
+  aclrtStream s1 = stream("s1"), s2 = stream("s2");
+  void *dev = device_buffer(), *host = pinned_buffer();
+  for (int i = 0; i < 10; ++i) {
+    OK(aclrtMemsetAsync(dev, kBytes, i, kBytes, s1));
+    OK(aclrtMemcpyAsync(host, kBytes, dev, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s2));
+    OK(aclrtSynchronizeStream(s2));
+    OK(aclrtSynchronizeStream(s1));
+  }
+  OK(aclrtFree(dev));
+  OK(aclrtFreeHost(host));
+  OK(aclrtDestroyStream(s1));
+  OK(aclrtDestroyStream(s2));
+}
+
+// --- host synchronization orders the streams too ----------------------------------------
+
+enum class HostSync { stream, event, device };
+
+void host_sync(HostSync how) {
+  Runtime rt;
+  aclrtStream s1 = stream("s1"), s2 = stream("s2");
+  void *dev = device_buffer(), *host = pinned_buffer();
+  aclrtEvent e;
+  OK(aclrtCreateEvent(&e));
+  OK(aclrtMemsetAsync(dev, kBytes, 7, kBytes, s1));
+  switch (how) {
+    case HostSync::stream: OK(aclrtSynchronizeStream(s1)); break;
+    case HostSync::event:
+      OK(aclrtRecordEvent(e, s1));
+      OK(aclrtSynchronizeEvent(e));
+      break;
+    case HostSync::device: OK(aclrtSynchronizeDevice()); break;
+  }
+  OK(aclrtMemcpyAsync(host, kBytes, dev, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s2));
+  OK(aclrtSynchronizeStream(s2));
+  OK(aclrtDestroyEvent(e));
+  OK(aclrtFree(dev));
+  OK(aclrtFreeHost(host));
+  OK(aclrtDestroyStream(s1));
+  OK(aclrtDestroyStream(s2));
+}
+NOINLINE void ok_stream_sync() { host_sync(HostSync::stream); }
+NOINLINE void ok_event_sync() { host_sync(HostSync::event); }
+NOINLINE void ok_device_sync() { host_sync(HostSync::device); }
+
+// --- a write after the record: the wait covers only what came before it ------------------
+
+void write_after_record(bool fixed) {
+  Runtime rt;
+  aclrtStream s1 = stream("s1"), s2 = stream("s2");
+  void *dev = device_buffer(), *host = pinned_buffer();
+  aclrtEvent e, back;
+  OK(aclrtCreateEvent(&e));
+  OK(aclrtCreateEvent(&back));
+  OK(aclrtMemsetAsync(dev, kBytes, 1, kBytes, s1));
+  OK(aclrtRecordEvent(e, s1));
+  OK(aclrtStreamWaitEvent(s2, e));
+  OK(aclrtMemcpyAsync(host, kBytes, dev, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s2));
+  if (fixed) {  // s1 overwrites only after s2 has read
+    OK(aclrtRecordEvent(back, s2));
+    OK(aclrtStreamWaitEvent(s1, back));
+  }
+  OK(aclrtMemsetAsync(dev, kBytes, 2, kBytes, s1));
+  OK(aclrtSynchronizeDevice());
+  OK(aclrtDestroyEvent(e));
+  OK(aclrtDestroyEvent(back));
+  OK(aclrtFree(dev));
+  OK(aclrtFreeHost(host));
+  OK(aclrtDestroyStream(s1));
+  OK(aclrtDestroyStream(s2));
+}
+NOINLINE void bug_write_after_record() { write_after_record(false); }
+NOINLINE void ok_write_after_record() { write_after_record(true); }
+
+// --- kernels: a kernel reads what another stream's kernel writes -------------------------
+
+void kernels(bool wait) {
+  Runtime rt;
+  aclrtStream s1 = stream("s1"), s2 = stream("s2");
+  void *a = device_buffer(), *b = device_buffer();
+  aclrtBinHandle bin;
+  aclrtFuncHandle fill;
+  OK(aclrtBinaryLoadFromFile(CHECK_KERNELS, nullptr, &bin));
+  OK(aclrtBinaryGetFunction(bin, "chk_fill", &fill));
+  aclrtEvent e;
+  OK(aclrtCreateEvent(&e));
+  int32_t n = static_cast<int32_t>(kBytes / sizeof(int32_t));
+  ChkArgs produce{static_cast<int32_t *>(a), nullptr, n, 3};
+  OK(aclrtLaunchKernel(fill, 4, &produce, sizeof produce, s1));
+  if (wait) {
+    OK(aclrtRecordEvent(e, s1));
+    OK(aclrtStreamWaitEvent(s2, e));
+  }
+  ChkArgs consume{static_cast<int32_t *>(b), static_cast<int32_t *>(a), n, 1};
+  OK(aclrtLaunchKernel(fill, 4, &consume, sizeof consume, s2));
+  OK(aclrtSynchronizeDevice());
+  OK(aclrtDestroyEvent(e));
+  OK(aclrtBinaryUnLoad(bin));
+  OK(aclrtFree(a));
+  OK(aclrtFree(b));
+  OK(aclrtDestroyStream(s1));
+  OK(aclrtDestroyStream(s2));
+}
+NOINLINE void bug_kernels() { kernels(false); }
+NOINLINE void ok_kernels() { kernels(true); }
+
+// Two streams only reading one buffer do not race.
+NOINLINE void ok_read_read() {
+  Runtime rt;
+  aclrtStream s1 = stream("s1"), s2 = stream("s2");
+  void *dev = device_buffer(), *h1 = pinned_buffer(), *h2 = pinned_buffer();
+  OK(aclrtMemset(dev, kBytes, 5, kBytes));
+  OK(aclrtMemcpyAsync(h1, kBytes, dev, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s1));
+  OK(aclrtMemcpyAsync(h2, kBytes, dev, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s2));
+  OK(aclrtSynchronizeDevice());
+  OK(aclrtFree(dev));
+  OK(aclrtFreeHost(h1));
+  OK(aclrtFreeHost(h2));
+  OK(aclrtDestroyStream(s1));
+  OK(aclrtDestroyStream(s2));
+}
+
+// --- the host touches a buffer an async copy still uses ------------------------------------
+
+void host_read(bool sync) {
+  Runtime rt;
+  aclrtStream s1 = stream("s1");
+  void *dev = device_buffer(), *pinned = pinned_buffer();
+  static char plain[kBytes];
+  OK(aclrtMemset(dev, kBytes, 9, kBytes));
+  OK(aclrtMemcpyAsync(pinned, kBytes, dev, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s1));
+  if (sync) OK(aclrtSynchronizeStream(s1));
+  OK(aclrtMemcpy(plain, kBytes, pinned, kBytes, ACL_MEMCPY_HOST_TO_HOST));
+  OK(aclrtSynchronizeStream(s1));
+  OK(aclrtFree(dev));
+  OK(aclrtFreeHost(pinned));
+  OK(aclrtDestroyStream(s1));
+}
+NOINLINE void bug_host_read() { host_read(false); }
+NOINLINE void ok_host_read() { host_read(true); }
+
+void host_reuse(bool sync) {
+  Runtime rt;
+  aclrtStream s1 = stream("s1");
+  void *dev = device_buffer(), *pinned = pinned_buffer();
+  static char plain[kBytes];
+  OK(aclrtMemcpyAsync(dev, kBytes, pinned, kBytes, ACL_MEMCPY_HOST_TO_DEVICE, s1));
+  if (sync) OK(aclrtSynchronizeStream(s1));
+  OK(aclrtMemcpy(pinned, kBytes, plain, kBytes, ACL_MEMCPY_HOST_TO_HOST));
+  OK(aclrtSynchronizeStream(s1));
+  OK(aclrtFree(dev));
+  OK(aclrtFreeHost(pinned));
+  OK(aclrtDestroyStream(s1));
+}
+NOINLINE void bug_host_reuse() { host_reuse(false); }
+NOINLINE void ok_host_reuse() { host_reuse(true); }
+
+// --- frees while a task still uses the memory ----------------------------------------------
+
+void free_early(bool sync) {
+  Runtime rt;
+  aclrtStream s1 = stream("s1");
+  void *dev = device_buffer();
+  OK(aclrtMemsetAsync(dev, kBytes, 1, kBytes, s1));
+  if (sync) OK(aclrtSynchronizeStream(s1));
+  OK(aclrtFree(dev));
+  OK(aclrtSynchronizeStream(s1));
+  OK(aclrtDestroyStream(s1));
+}
+NOINLINE void bug_free_early() { free_early(false); }
+NOINLINE void ok_free_early() { free_early(true); }
+
+void free_host_early(bool sync) {
+  Runtime rt;
+  aclrtStream s1 = stream("s1");
+  void *dev = device_buffer(), *pinned = pinned_buffer();
+  OK(aclrtMemcpyAsync(dev, kBytes, pinned, kBytes, ACL_MEMCPY_HOST_TO_DEVICE, s1));
+  if (sync) OK(aclrtSynchronizeStream(s1));
+  OK(aclrtFreeHost(pinned));
+  OK(aclrtSynchronizeStream(s1));
+  OK(aclrtFree(dev));
+  OK(aclrtDestroyStream(s1));
+}
+NOINLINE void bug_free_host_early() { free_host_early(false); }
+NOINLINE void ok_free_host_early() { free_host_early(true); }
+
+// --- leaks -------------------------------------------------------------------------------
+
+void leak_stream(bool destroy) {
+  Runtime rt;
+  rt.reset = destroy;  // aclrtResetDevice would release the default context's streams
+  aclrtStream s = stream("s1");
+  if (destroy) OK(aclrtDestroyStream(s));
+}
+NOINLINE void bug_leak_stream() { leak_stream(false); }
+NOINLINE void ok_leak_stream() { leak_stream(true); }
+
+void leak_memory(bool free) {
+  Runtime rt;
+  void *p[3];
+  for (void *&q : p) q = device_buffer();
+  if (free) {
+    for (void *q : p) OK(aclrtFree(q));
+  }
+}
+NOINLINE void bug_leak_memory() { leak_memory(false); }
+NOINLINE void ok_leak_memory() { leak_memory(true); }
+
+void leak_event(bool destroy) {
+  Runtime rt;
+  rt.reset = destroy;
+  aclrtEvent e;
+  OK(aclrtCreateEvent(&e));
+  std::printf("e=%p\n", e);
+  if (destroy) OK(aclrtDestroyEvent(e));
+}
+NOINLINE void bug_leak_event() { leak_event(false); }
+NOINLINE void ok_leak_event() { leak_event(true); }
+
+// --- the default context through get/set --------------------------------------------------
+
+NOINLINE void bug_default_context() {
+  Runtime rt;
+  aclrtContext ctx;
+  OK(aclrtGetCurrentContext(&ctx));
+}
+
+NOINLINE void ok_default_context() {
+  Runtime rt;
+  aclrtContext ctx, cur;
+  OK(aclrtCreateContext(&ctx, 0));
+  OK(aclrtGetCurrentContext(&cur));
+  OK(aclrtDestroyContext(ctx));
+  OK(aclrtSetDevice(0));  // bind the device's default context again, without get/set
+}
+
+// --- a pipeline for the trace: copy in on s1, kernel on s2 after an event, copy out -------
+
+NOINLINE void trace_pipeline() {
+  Runtime rt;
+  aclrtStream s1 = stream("s1"), s2 = stream("s2");
+  void *in = device_buffer(), *out = device_buffer(), *host = pinned_buffer();
+  aclrtBinHandle bin;
+  aclrtFuncHandle fill;
+  OK(aclrtBinaryLoadFromFile(CHECK_KERNELS, nullptr, &bin));
+  OK(aclrtBinaryGetFunction(bin, "chk_fill", &fill));
+  aclrtEvent e;
+  OK(aclrtCreateEvent(&e));
+  int32_t n = static_cast<int32_t>(kBytes / sizeof(int32_t));
+  for (int i = 0; i < 3; ++i) {
+    OK(aclrtMemcpyAsync(in, kBytes, host, kBytes, ACL_MEMCPY_HOST_TO_DEVICE, s1));
+    OK(aclrtRecordEvent(e, s1));
+    OK(aclrtStreamWaitEvent(s2, e));
+    ChkArgs args{static_cast<int32_t *>(out), static_cast<int32_t *>(in), n, i};
+    OK(aclrtLaunchKernel(fill, 4, &args, sizeof args, s2));
+    OK(aclrtMemcpyAsync(host, kBytes, out, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s2));
+    OK(aclrtSynchronizeStream(s2));
+  }
+  OK(aclrtDestroyEvent(e));
+  OK(aclrtBinaryUnLoad(bin));
+  OK(aclrtFree(in));
+  OK(aclrtFree(out));
+  OK(aclrtFreeHost(host));
+  OK(aclrtDestroyStream(s1));
+  OK(aclrtDestroyStream(s2));
+}
+
+int main(int argc, char **argv) {
+  static const std::map<std::string, void (*)()> cases = {
+      {"bug_missing_wait", bug_missing_wait},
+      {"ok_missing_wait", ok_missing_wait},
+      {"bug_missing_wait_loop", bug_missing_wait_loop},
+      {"ok_stream_sync", ok_stream_sync},
+      {"ok_event_sync", ok_event_sync},
+      {"ok_device_sync", ok_device_sync},
+      {"bug_write_after_record", bug_write_after_record},
+      {"ok_write_after_record", ok_write_after_record},
+      {"bug_kernels", bug_kernels},
+      {"ok_kernels", ok_kernels},
+      {"ok_read_read", ok_read_read},
+      {"bug_host_read", bug_host_read},
+      {"ok_host_read", ok_host_read},
+      {"bug_host_reuse", bug_host_reuse},
+      {"ok_host_reuse", ok_host_reuse},
+      {"bug_free_early", bug_free_early},
+      {"ok_free_early", ok_free_early},
+      {"bug_free_host_early", bug_free_host_early},
+      {"ok_free_host_early", ok_free_host_early},
+      {"bug_leak_stream", bug_leak_stream},
+      {"ok_leak_stream", ok_leak_stream},
+      {"bug_leak_memory", bug_leak_memory},
+      {"ok_leak_memory", ok_leak_memory},
+      {"bug_leak_event", bug_leak_event},
+      {"ok_leak_event", ok_leak_event},
+      {"bug_default_context", bug_default_context},
+      {"ok_default_context", ok_default_context},
+      {"trace_pipeline", trace_pipeline},
+  };
+  if (argc != 2 || cases.count(argv[1]) == 0) {
+    std::fprintf(stderr, "usage: check_cases CASE; cases:");
+    for (auto &[name, fn] : cases) std::fprintf(stderr, " %s", name.c_str());
+    std::fprintf(stderr, "\n");
+    return 64;
+  }
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  cases.at(argv[1])();
+  return 0;
+}
