@@ -25,7 +25,7 @@ void register_init(py::module_ &m) {
     uint64_t ref = 0;
     aclError ret;
     {
-      py::gil_scoped_release nogil;
+      NoGil released;
       ret = aclFinalizeReference(&ref);
     }
     return std::make_tuple(ref, ret);

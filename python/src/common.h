@@ -24,9 +24,34 @@ inline T *to_ptr(Ptr p) noexcept { return reinterpret_cast<T *>(p); }
 
 inline Ptr to_int(const void *p) noexcept { return reinterpret_cast<Ptr>(p); }
 
-// Calls that may wait for a stream, a device or another thread drop the GIL, so that a
-// Python callback or thread that the wait depends on can run meanwhile.
-using nogil = py::call_guard<py::gil_scoped_release>;
+// Set once the interpreter starts shutting down: from then on runtime threads must not try
+// to enter Python (a callback still queued at exit is dropped).
+bool interpreter_exiting() noexcept;
+void mark_interpreter_exiting() noexcept;
+
+// Blocks the calling thread for good; the process is exiting and will end it.
+[[noreturn]] void park_forever() noexcept;
+
+// Drops the GIL around a blocking C call, so that a Python callback or thread that the wait
+// depends on can run meanwhile. Unlike py::gil_scoped_release, a thread whose call returns
+// while the interpreter shuts down (a callback thread still in process_report at exit) parks
+// instead of re-entering Python, where CPython would end it with a forced unwind through
+// this (otherwise noexcept) destructor and abort the process.
+class NoGil {
+ public:
+  NoGil() noexcept : state_(PyEval_SaveThread()) {}
+  ~NoGil() noexcept(false) {
+    if (interpreter_exiting()) park_forever();
+    PyEval_RestoreThread(state_);
+  }
+  NoGil(const NoGil &) = delete;
+  NoGil &operator=(const NoGil &) = delete;
+
+ private:
+  PyThreadState *state_;
+};
+
+using nogil = py::call_guard<NoGil>;
 
 // A C string result as pyACL returns it: str, or None for NULL.
 inline py::object str_or_none(const char *s) {
@@ -52,10 +77,5 @@ void register_rt_kernel(py::module_ &rt);
 void register_op(py::module_ &op);
 void register_mdl(py::module_ &mdl);
 void register_util(py::module_ &util);
-
-// Set once the interpreter starts shutting down: from then on runtime threads must not try
-// to enter Python (a callback still queued at exit is dropped).
-bool interpreter_exiting() noexcept;
-void mark_interpreter_exiting() noexcept;
 
 }  // namespace openacl::py_acl

@@ -170,7 +170,7 @@ void register_load(py::module_ &mdl) {
     uint32_t id = 0;
     aclError ret;
     {
-      py::gil_scoped_release nogil;
+      NoGil released;
       ret = aclmdlLoadFromFile(path.c_str(), &id);
     }
     return std::make_tuple(id, ret);
@@ -179,7 +179,7 @@ void register_load(py::module_ &mdl) {
     uint32_t id = 0;
     aclError ret;
     {
-      py::gil_scoped_release nogil;
+      NoGil released;
       ret = aclmdlLoadFromMem(to_ptr(model), size, &id);
     }
     return std::make_tuple(id, ret);
@@ -189,7 +189,7 @@ void register_load(py::module_ &mdl) {
     uint32_t id = 0;
     aclError ret;
     {
-      py::gil_scoped_release nogil;
+      NoGil released;
       ret = aclmdlLoadFromFileWithMem(path.c_str(), &id, to_ptr(work), work_size, to_ptr(weight), weight_size);
     }
     return std::make_tuple(id, ret);
@@ -199,7 +199,7 @@ void register_load(py::module_ &mdl) {
     uint32_t id = 0;
     aclError ret;
     {
-      py::gil_scoped_release nogil;
+      NoGil released;
       ret = aclmdlLoadFromMemWithMem(to_ptr(model), size, &id, to_ptr(work), work_size, to_ptr(weight),
                                      weight_size);
     }

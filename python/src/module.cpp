@@ -2,6 +2,8 @@
 // acl.mdl, acl.util) over libascendcl's public C API.
 #include "common.h"
 
+#include <unistd.h>
+
 #include <atomic>
 
 namespace openacl::py_acl {
@@ -13,6 +15,10 @@ std::atomic<bool> g_exiting{false};
 bool interpreter_exiting() noexcept { return g_exiting.load(std::memory_order_acquire); }
 
 void mark_interpreter_exiting() noexcept { g_exiting.store(true, std::memory_order_release); }
+
+void park_forever() noexcept {
+  for (;;) pause();
+}
 
 }  // namespace openacl::py_acl
 

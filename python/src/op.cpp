@@ -81,7 +81,7 @@ void register_execute(py::module_ &op) {
     auto ib = to_ptrs<aclDataBuffer>(in_bufs);
     auto od = to_ptrs<aclTensorDesc>(out_descs);
     auto ob = to_ptrs<aclDataBuffer>(out_bufs);
-    py::gil_scoped_release nogil;
+    NoGil released;
     return aclopExecuteV2(op_type.c_str(), count(ib), id.data(), ib.data(), count(ob), od.data(), ob.data(),
                           to_ptr<aclopAttr>(attr), to_ptr(stream));
   });
@@ -93,7 +93,7 @@ void register_execute(py::module_ &op) {
     auto ib = to_ptrs<const aclDataBuffer>(in_bufs);
     auto od = to_ptrs<const aclTensorDesc>(out_descs);
     auto ob = to_ptrs<aclDataBuffer>(out_bufs);
-    py::gil_scoped_release nogil;
+    NoGil released;
     return aclopExecute(op_type.c_str(), count(ib), id.data(), ib.data(), count(ob), od.data(), ob.data(),
                         to_ptr<const aclopAttr>(attr), to_ptr(stream));
   });
@@ -129,12 +129,12 @@ void register_handle(py::module_ &op) {
   op.def("execute_with_handle", [](Ptr handle, Handles in_bufs, Handles out_bufs, Ptr stream) {
     auto ib = to_ptrs<const aclDataBuffer>(in_bufs);
     auto ob = to_ptrs<aclDataBuffer>(out_bufs);
-    py::gil_scoped_release nogil;
+    NoGil released;
     return aclopExecWithHandle(to_ptr<aclopHandle>(handle), count(ib), ib.data(), count(ob), ob.data(),
                                to_ptr(stream));
   });
   op.def("cast", [](Ptr src_desc, Ptr src_buf, Ptr dst_desc, Ptr dst_buf, int truncate, Ptr stream) {
-    py::gil_scoped_release nogil;
+    NoGil released;
     return aclopCast(to_ptr<const aclTensorDesc>(src_desc), to_ptr<const aclDataBuffer>(src_buf),
                      to_ptr<const aclTensorDesc>(dst_desc), to_ptr<aclDataBuffer>(dst_buf),
                      static_cast<uint8_t>(truncate != 0), to_ptr(stream));

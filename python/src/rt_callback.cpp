@@ -50,7 +50,7 @@ void register_rt_callback(py::module_ &rt) {
     PyCall *call = make_call(fn, user_data);
     aclError ret;
     {
-      py::gil_scoped_release nogil;
+      NoGil released;
       ret = aclrtLaunchCallback(run_py_call, call, static_cast<aclrtCallbackBlockType>(block_type),
                                 to_ptr(stream));
     }
@@ -62,7 +62,7 @@ void register_rt_callback(py::module_ &rt) {
     PyCall *call = make_call(fn, args);
     aclError ret;
     {
-      py::gil_scoped_release nogil;
+      NoGil released;
       ret = aclrtLaunchHostFunc(to_ptr(stream), run_py_call, call);
     }
     if (ret != ACL_SUCCESS) delete call;

@@ -80,7 +80,7 @@ void register_kernel(py::module_ &rt) {
   rt.def("launch_kernel_v2", [](Ptr func, uint32_t num_blocks, Ptr args, size_t args_size, Pairs cfg_attrs,
                                 Ptr stream) {
     LaunchConfig cfg(cfg_attrs);
-    py::gil_scoped_release nogil;
+    NoGil released;
     return aclrtLaunchKernelV2(to_ptr(func), num_blocks, to_ptr(args), args_size, cfg.get(), to_ptr(stream));
   });
 }

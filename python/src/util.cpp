@@ -20,9 +20,11 @@ namespace {
 
 // ---- threads -------------------------------------------------------------------------
 
+// Raw references rather than py::object: at interpreter exit CPython may end a thread that is
+// running Python with a forced unwind, and no C++ destructor may touch Python on the way out.
 struct PyThread {
-  py::object fn;
-  py::object args;
+  PyObject *fn = nullptr;    // owned
+  PyObject *args = nullptr;  // owned; Py_None means fn()
   bool failed = false;
   std::string error;
 };
@@ -30,33 +32,39 @@ struct PyThread {
 std::mutex g_threads_mu;
 std::unordered_map<uint64_t, std::unique_ptr<PyThread>> g_threads;
 
+// Records the pending Python exception as the thread's failure (GIL held).
+void record_failure(PyThread *t) {
+  py::error_already_set e;
+  t->failed = true;
+  t->error = e.what();
+}
+
 void *thread_main(void *p) {
   auto *t = static_cast<PyThread *>(p);
-  py::gil_scoped_acquire gil;
-  try {
-    if (t->args.is_none()) t->fn();
-    else t->fn(t->args);
-  } catch (py::error_already_set &e) {
-    t->failed = true;
-    t->error = e.what();
-  } catch (const std::exception &e) {
-    t->failed = true;
-    t->error = e.what();
-  }
-  // Drop the references while this thread still holds the GIL.
-  t->fn = py::object();
-  t->args = py::object();
+  // Started while the interpreter shuts down: it can no longer run Python.
+  if (interpreter_exiting()) return nullptr;
+  PyGILState_STATE gil = PyGILState_Ensure();
+  PyObject *result = t->args == Py_None ? PyObject_CallNoArgs(t->fn) : PyObject_CallOneArg(t->fn, t->args);
+  if (result == nullptr) record_failure(t);
+  Py_XDECREF(result);
+  Py_CLEAR(t->fn);
+  Py_CLEAR(t->args);
+  PyGILState_Release(gil);
   return nullptr;
 }
 
 std::tuple<uint64_t, int> start_thread(py::object fn, py::object args) {
   if (!PyCallable_Check(fn.ptr())) throw py::type_error("start_thread: the function must be callable");
   auto t = std::make_unique<PyThread>();
-  t->fn = std::move(fn);
-  t->args = std::move(args);
+  t->fn = fn.release().ptr();
+  t->args = args.release().ptr();
   pthread_t tid{};
   int ret = pthread_create(&tid, nullptr, thread_main, t.get());
-  if (ret != 0) return {0, ret};
+  if (ret != 0) {
+    Py_CLEAR(t->fn);
+    Py_CLEAR(t->args);
+    return {0, ret};
+  }
   auto id = static_cast<uint64_t>(tid);
   std::lock_guard lock(g_threads_mu);
   g_threads[id] = std::move(t);
@@ -75,7 +83,7 @@ int stop_thread(uint64_t id) {
   }
   int ret;
   {
-    py::gil_scoped_release nogil;
+    NoGil released;
     ret = pthread_join(static_cast<pthread_t>(id), nullptr);
   }
   if (t->failed) throw std::runtime_error("acl.util thread function raised: " + t->error);
@@ -166,7 +174,7 @@ py::bytes ptr_to_bytes(Ptr ptr, size_t size) {
   py::bytes out(nullptr, static_cast<py::ssize_t>(size));
   bool ok;
   {
-    py::gil_scoped_release nogil;
+    NoGil released;
     ok = checked_copy(PyBytes_AS_STRING(out.ptr()), to_ptr(ptr), size);
   }
   if (!ok) throw py::value_error("ptr_to_bytes: the address range is not readable");
