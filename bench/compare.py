@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""Runs every benchmark program of a build and prints one table, each openacl figure next to
+the baseline the same program measured in the same run.
+
+Programs: every executable named bench_* under <build>/bench (Google Benchmark programs, run
+with --benchmark_format=json and repetitions; the table shows the medians). When the Python
+binding benchmark can run (bench/python/bench_binding.py with the built module `acl` and
+libacl_bench_loops.so), its results join the table too.
+
+Reporting convention of the Google Benchmark programs (see bench/core/common.h):
+  label     "goal: <metric><=|>=<number>[unit]; baseline: <what the baseline is>; ..."
+            <metric> is `time`, `ratio` or the name of a user counter;
+            units: ns, us, ms, s (time) or B (bytes).
+  counters  `openacl_ns` (the time figure, a median of samples within the run; when absent:
+            the mean real time per iteration), `baseline_ns` (the baseline of the time),
+            `baseline_<metric>` (of a counter metric), `ratio` (the comparison to print;
+            when absent: figure / baseline).
+A benchmark without a goal is shown with its time and, if any, its `baseline_ns`.
+
+Usage:
+  bench/compare.py [--build build] [--repetitions 5] [--filter REGEX] [--markdown]
+                   [--json-out FILE] [--strict]
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+
+TIME_UNITS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+GOAL_RE = re.compile(r"goal:\s*(\w+)\s*(<=|>=)\s*([0-9.]+)\s*(ns|us|ms|s|B)?")
+
+
+def fmt_time(ns):
+    if ns is None:
+        return "-"
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
+        if ns >= scale:
+            return f"{ns / scale:.3g} {unit}"
+    return f"{ns:.3g} ns"
+
+
+def fmt_value(metric, value):
+    if value is None:
+        return "-"
+    if metric == "time" or metric.endswith("_ns"):
+        return fmt_time(value)
+    if "bytes" in metric:
+        return f"{value:.4g} B"
+    return f"{value:.4g}"
+
+
+def find_programs(build):
+    root = os.path.join(build, "bench")
+    found = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d != "CMakeFiles"]
+        for name in filenames:
+            path = os.path.join(dirpath, name)
+            if name.startswith("bench_") and "." not in name and os.access(path, os.X_OK):
+                found.append(path)
+    return sorted(found)
+
+
+def run_program(path, repetitions, bench_filter):
+    cmd = [path, "--benchmark_format=json", f"--benchmark_repetitions={repetitions}"]
+    if repetitions > 1:
+        cmd.append("--benchmark_report_aggregates_only=true")
+    if bench_filter:
+        cmd.append(f"--benchmark_filter={bench_filter}")
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.stderr.write(f"{path} exited with {proc.returncode}:\n{proc.stderr[-2000:]}\n")
+        return None
+    try:
+        return json.loads(proc.stdout)
+    except json.JSONDecodeError as e:
+        sys.stderr.write(f"{path}: output is not JSON ({e})\n")
+        return None
+
+
+def to_ns(value, unit):
+    return value * TIME_UNITS.get(unit, 1.0)
+
+
+def rows_of(program, report):
+    """One row per benchmark: its median over the repetitions (or its only run)."""
+    entries = report.get("benchmarks", [])
+    medians = [b for b in entries if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "median"]
+    picked = medians or [b for b in entries if b.get("run_type", "iteration") == "iteration"]
+    cvs = {b["run_name"]: b for b in entries if b.get("aggregate_name") == "cv"}
+    reps = {}
+    for b in entries:
+        reps[b.get("run_name", b["name"])] = b.get("repetitions", 1)
+    rows = []
+    for b in picked:
+        name = b.get("run_name", b["name"])
+        label = b.get("label", "")
+        time_ns = to_ns(b["real_time"], b.get("time_unit", "ns"))
+        counters = {k: v for k, v in b.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+        metric, op, goal_value, goal_text = "time", None, None, "-"
+        m = GOAL_RE.search(label)
+        if m:
+            metric, op, number, unit = m.group(1), m.group(2), float(m.group(3)), m.group(4)
+            goal_value = number * TIME_UNITS[unit] if unit in TIME_UNITS else number
+            goal_text = f"{op} {m.group(3)}{(' ' + unit) if unit else ''}"
+        time_ns = counters.get("openacl_ns", time_ns)
+        figure = time_ns if metric == "time" else counters.get(metric)
+        baseline = counters.get("baseline_ns") if metric == "time" else counters.get("baseline_" + metric)
+        if "ratio" in counters:
+            ratio = counters["ratio"]
+        elif figure is not None and baseline:
+            ratio = figure / baseline
+        else:
+            ratio = None
+        judged = ratio if metric == "ratio" else figure
+        if metric == "ratio":
+            figure = time_ns
+            baseline = counters.get("baseline_ns")
+        if op is None or judged is None:
+            result = "-"
+        else:
+            result = "pass" if (judged <= goal_value if op == "<=" else judged >= goal_value) else "FAIL"
+        cv = cvs.get(name)
+        rows.append({
+            "program": os.path.basename(program),
+            "benchmark": name,
+            "metric": metric,
+            "openacl": figure,
+            "baseline": baseline,
+            "ratio": ratio,
+            "goal": goal_text,
+            "result": result,
+            "cv": to_ns(cv["real_time"], "ns") if cv else None,
+            "repetitions": reps.get(name, 1),
+            "baseline_what": (re.search(r"baseline:\s*([^;]+)", label) or [None, ""])[1].strip(),
+            "counters": {k: v for k, v in counters.items()
+                         if k not in ("real_time", "cpu_time", "iterations", "repetitions",
+                                      "repetition_index", "threads", "family_index",
+                                      "per_family_instance_index")},
+        })
+    return rows
+
+
+def python_binding_rows(build, source_root):
+    """The binding benchmark (bench/python/bench_binding.py), when it can run."""
+    script = os.path.join(source_root, "bench", "python", "bench_binding.py")
+    loops = os.path.join(build, "bench", "python", "libacl_bench_loops.so")
+    module_dir = os.path.join(build, "python", "dist-packages")
+    if not (os.path.exists(script) and os.path.exists(loops) and os.path.isdir(module_dir)):
+        return []
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        env = dict(os.environ, PYTHONPATH=module_dir)
+        proc = subprocess.run(["/usr/bin/python3", script, "--loops", loops, "--json", out.name],
+                              capture_output=True, text=True, env=env)
+        if proc.returncode != 0:
+            sys.stderr.write(f"{script} exited with {proc.returncode}:\n{proc.stderr[-2000:]}\n")
+            return []
+        data = json.load(open(out.name))
+    results = data.get("results", {})
+    rows = []
+    for call in ("memcpy_async+synchronize_stream", "get_device"):
+        py, cc = results.get(f"{call} python ns"), results.get(f"{call} c++ ns")
+        if not py or not cc:
+            continue
+        # [best, median] pairs; the table shows medians like the other rows.
+        rows.append({
+            "program": "bench_binding.py", "benchmark": f"python/{call}", "metric": "time",
+            "openacl": py[1], "baseline": cc[1], "ratio": py[1] / cc[1] if cc[1] else None,
+            "goal": "-", "result": "-", "cv": None, "repetitions": data.get("rounds", 1),
+            "baseline_what": "the same C calls from C++ in the same process", "counters": {},
+        })
+    return rows
+
+
+def machine_summary():
+    lines = [f"date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}"]
+    try:
+        lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+        keep = ("Architecture", "Model name", "CPU(s)", "Thread(s) per core", "CPU max MHz",
+                "L2 cache", "L3 cache", "Hypervisor vendor")
+        for line in lscpu.splitlines():
+            key = line.split(":", 1)[0].strip()
+            if key in keep:
+                lines.append(f"{key}: {line.split(':', 1)[1].strip()}")
+    except OSError:
+        lines.append(f"machine: {platform.machine()} {platform.processor()}")
+    try:
+        mem = open("/proc/meminfo").readline().split()
+        lines.append(f"memory: {int(mem[1]) // 1024} MiB")
+    except OSError:
+        pass
+    lines.append(f"kernel: {platform.release()}")
+    return lines
+
+
+def load_average():
+    try:
+        return " ".join(open("/proc/loadavg").read().split()[:3])
+    except OSError:
+        return "?"
+
+
+def print_table(rows, markdown):
+    header = ["benchmark", "metric", "openacl", "baseline", "ratio", "goal", "result", "cv"]
+    table = []
+    for r in rows:
+        table.append([
+            r["benchmark"], r["metric"],
+            fmt_value(r["metric"] if r["metric"] != "ratio" else "time", r["openacl"]),
+            fmt_value(r["metric"] if r["metric"] != "ratio" else "time", r["baseline"]),
+            "-" if r["ratio"] is None else f"{r['ratio']:.3g}",
+            r["goal"], r["result"],
+            "-" if r["cv"] is None else f"{100 * r['cv']:.0f}%",
+        ])
+    if markdown:
+        print("| " + " | ".join(header) + " |")
+        print("|" + "|".join("---" for _ in header) + "|")
+        for t in table:
+            print("| " + " | ".join(t) + " |")
+        return
+    widths = [max(len(h), *(len(t[i]) for t in table)) if table else len(h) for i, h in enumerate(header)]
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+    print("  ".join("-" * w for w in widths))
+    for t in table:
+        print("  ".join(c.ljust(w) for c, w in zip(t, widths)))
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    source_root = os.path.dirname(here)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build", default=os.path.join(source_root, "build"), help="CMake build directory")
+    ap.add_argument("--repetitions", type=int, default=5, help="runs per benchmark; the table shows medians")
+    ap.add_argument("--filter", help="regex passed to --benchmark_filter")
+    ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    ap.add_argument("--json-out", help="also write every row (with all counters) here")
+    ap.add_argument("--no-python", action="store_true", help="skip the Python binding benchmark")
+    ap.add_argument("--strict", action="store_true", help="exit 1 when a goal is missed")
+    args = ap.parse_args()
+
+    programs = find_programs(args.build)
+    if not programs:
+        sys.exit(f"no bench_* programs under {os.path.join(args.build, 'bench')}: build them first")
+    load_before = load_average()
+    rows = []
+    for program in programs:
+        print(f"running {os.path.relpath(program, args.build)} ...", file=sys.stderr, flush=True)
+        report = run_program(program, args.repetitions, args.filter)
+        if report is not None:
+            rows.extend(rows_of(program, report))
+    if not args.no_python and not args.filter:
+        rows.extend(python_binding_rows(args.build, source_root))
+
+    for line in machine_summary():
+        print(line)
+    print(f"load average: {load_before} before, {load_average()} after; "
+          f"{args.repetitions} repetitions, medians shown; cv = coefficient of variation of the time")
+    print()
+    print_table(rows, args.markdown)
+    print()
+    baselines = {}
+    for r in rows:
+        if r["baseline_what"]:
+            baselines.setdefault(r["baseline_what"], []).append(r["benchmark"])
+    print("baselines:")
+    for what, names in baselines.items():
+        print(f"  {what}: {', '.join(sorted(set(n.split('/')[0] for n in names)))}")
+    if args.json_out:
+        with open(args.json_out, "w") as f:
+            json.dump({"machine": machine_summary(), "rows": rows}, f, indent=2)
+    if args.strict and any(r["result"] == "FAIL" for r in rows):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
