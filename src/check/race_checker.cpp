@@ -20,6 +20,8 @@ constexpr size_t kMaxRecords = size_t{1} << 16;
 // Accesses kept per allocation: beyond this the oldest are forgotten (missed races, never
 // false ones).
 constexpr size_t kMaxAccesses = 256;
+// Call sites kept for reuse; past this the cache starts over.
+constexpr size_t kMaxSites = size_t{1} << 14;
 
 std::string hex(const void *p) {
   char buf[32];
@@ -97,9 +99,9 @@ void RaceChecker::report_race(const Region &region, const Access &first, const A
       << range_text(lo, hi) << " with no synchronization between them, and "
       << (first.write && second.write ? "both write" : "one writes") << "\n";
   out << "  first:  " << (first.write ? "writes " : "reads  ") << task_text(a) << "\n";
-  out << "          enqueued by " << describe(a.site) << "\n";
+  out << "          enqueued by " << describe(*a.site) << "\n";
   out << "  second: " << (second.write ? "writes " : "reads  ") << task_text(b) << "\n";
-  out << "          enqueued by " << describe(b.site) << "\n";
+  out << "          enqueued by " << describe(*b.site) << "\n";
   if (a.context == b.context) {
     out << "  missing: the second does not wait for the first. Add aclrtRecordEvent(event, "
         << stream_arg(a) << ") after the first task and aclrtStreamWaitEvent(" << stream_arg(b)
@@ -109,7 +111,7 @@ void RaceChecker::report_race(const Region &region, const Access &first, const A
     out << "  missing: the streams belong to different contexts, which cannot share events: "
            "call aclrtSynchronizeStream on the first task's stream before enqueueing the second";
   }
-  reporter_.problem({"race", user_pc(a.site), user_pc(b.site), 0}, out.str());
+  reporter_.problem({"race", user_pc(*a.site), user_pc(*b.site), 0}, out.str());
 }
 
 // --- streams and clocks ---------------------------------------------------------------
@@ -127,16 +129,32 @@ RaceChecker::Region *RaceChecker::region_of(uintptr_t p) {
   return p - it->first < it->second.size ? &it->second : nullptr;
 }
 
+std::shared_ptr<const CallSite> RaceChecker::site_of(SiteKey key) {
+  {
+    std::lock_guard lock(sites_mu_);
+    if (auto it = sites_.find(key); it != sites_.end()) return it->second;
+  }
+  auto site = std::make_shared<const CallSite>(capture_call_site());
+  std::lock_guard lock(sites_mu_);
+  if (sites_.size() >= kMaxSites) sites_.clear();
+  sites_.emplace(std::move(key), site);
+  return site;
+}
+
 void RaceChecker::on_enqueue(const Stream &stream, const Task &task) {
-  // The backtrace is the costly part: take it before locking, and only for tasks that touch
-  // memory (the ones a report can name).
+  // Only tasks that touch memory can be named in a report: only they need a call site, taken
+  // before locking.
   std::shared_ptr<TaskInfo> info;
   if (!task.ranges().empty()) {
     const Context &ctx = stream.context();
+    const MemRange &r = task.ranges().front();
+    std::string label = task.label();
+    auto site = site_of(SiteKey{stream.handle(), task.kind(), r.begin, r.size,
+                                std::hash<std::string>()(label)});
     info = std::make_shared<TaskInfo>(TaskInfo{stream.handle(), ctx.handle(), stream.device().id(),
                                                ctx.default_stream().get() == &stream,
-                                               task.kind(), task.label(), task.seq,
-                                               capture_call_site()});
+                                               task.kind(), std::move(label), task.seq,
+                                               std::move(site)});
   }
   std::lock_guard lock(mu_);
   StreamState &st = state_of(stream);
@@ -252,12 +270,12 @@ void RaceChecker::on_host_access(const void *p, size_t n, bool write, const char
         << memory_name(region->kind) << " " << range_text(lo, hi) << " that a pending task still "
         << (a.write ? "writes" : "reads") << "\n";
     out << "  task: " << (a.write ? "writes " : "reads  ") << task_text(*a.task) << "\n";
-    out << "        enqueued by " << describe(a.task->site) << "\n";
+    out << "        enqueued by " << describe(*a.task->site) << "\n";
     out << "  host: " << describe(site) << "\n";
     out << "  missing: the host did not wait for the task. Call aclrtSynchronizeStream("
         << stream_arg(*a.task) << ") (or aclrtSynchronizeEvent on an event recorded after the "
            "task) before touching the buffer";
-    reporter_.problem({"host-race", user_pc(a.task->site), user_pc(site), 0}, out.str());
+    reporter_.problem({"host-race", user_pc(*a.task->site), user_pc(site), 0}, out.str());
   }
 }
 
@@ -282,12 +300,12 @@ void RaceChecker::on_free(const Allocation &a, const char *api) {
         << range_text(a.base, a.base + a.size) << " that a pending task still "
         << (pending->write ? "writes" : "reads") << "\n";
     out << "  task: " << task_text(*pending->task) << "\n";
-    out << "        enqueued by " << describe(pending->task->site) << "\n";
+    out << "        enqueued by " << describe(*pending->task->site) << "\n";
     if (others > 0) out << "  (and " << others << " more pending access(es))\n";
     out << "  free: " << describe(site) << "\n";
     out << "  missing: call aclrtSynchronizeStream(" << stream_arg(*pending->task) << ") before "
         << api << (a.kind == MemoryKind::device ? " (or use aclrtFreeWithDevSync)" : "");
-    reporter_.problem({"use-after-free", user_pc(pending->task->site), user_pc(site), 0},
+    reporter_.problem({"use-after-free", user_pc(*pending->task->site), user_pc(site), 0},
                       out.str());
   }
   regions_.erase(it);

@@ -55,7 +55,7 @@ class RaceChecker final : public TaskObserver {
     TaskKind kind;
     std::string label;
     uint64_t seq;
-    CallSite site;
+    std::shared_ptr<const CallSite> site;
   };
   // One range a task reads or writes, stamped with the task's clock entry.
   struct Access {
@@ -91,6 +91,27 @@ class RaceChecker final : public TaskObserver {
     CallSite site;
   };
 
+  // Backtraces cost ~2 us, more than the rest of the checker: a task's call site is captured
+  // once per signature (stream, kind, label, first range), then shared.
+  struct SiteKey {
+    const void *stream;
+    TaskKind kind;
+    uintptr_t begin;
+    size_t size;
+    size_t label_hash;
+    bool operator==(const SiteKey &) const = default;
+  };
+  struct SiteKeyHash {
+    size_t operator()(const SiteKey &k) const {
+      size_t h = std::hash<const void *>()(k.stream);
+      for (size_t v : {size_t(k.begin), k.size, k.label_hash, size_t(k.kind)}) {
+        h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+      }
+      return h;
+    }
+  };
+  std::shared_ptr<const CallSite> site_of(SiteKey key);
+
   StreamState &state_of(const Stream &stream);
   bool dead(const Access &a) const { return host_.get(a.stream) >= a.epoch; }
   Region *region_of(uintptr_t p);
@@ -108,6 +129,8 @@ class RaceChecker final : public TaskObserver {
   std::map<uintptr_t, Region> regions_;
   std::unordered_map<const void *, Object> objects_;
   uint64_t object_order_ = 0;
+  std::mutex sites_mu_;
+  std::unordered_map<SiteKey, std::shared_ptr<const CallSite>, SiteKeyHash> sites_;
   Reporter reporter_;
 };
 

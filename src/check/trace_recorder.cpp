@@ -98,9 +98,21 @@ void TraceRecorder::on_complete(const Stream &stream, const Task &task) {
                             ctx.default_stream().get() == &stream});
   }
   auto ranges = task.ranges();
-  tasks_.push_back(TaskRecord{it->second, task.kind(), task.seq, task.enqueue_ns, task.start_ns,
-                              task.end_ns, task.label(), signal_of(task),
-                              std::vector<MemRange>(ranges.begin(), ranges.end())});
+  TaskRecord &rec = tasks_.emplace_back(TaskRecord{it->second, task.kind(), task.seq,
+                                                   task.enqueue_ns, task.start_ns, task.end_ns,
+                                                   task.label(), signal_of(task),
+                                                   static_cast<uint32_t>(ranges.size()), 0, {}});
+  if (ranges.size() <= 2) {
+    std::copy(ranges.begin(), ranges.end(), rec.inline_ranges);
+  } else {
+    rec.spill = static_cast<uint32_t>(spill_.size());
+    spill_.insert(spill_.end(), ranges.begin(), ranges.end());
+  }
+}
+
+std::span<const MemRange> TraceRecorder::ranges_of(const TaskRecord &t) const {
+  if (t.num_ranges <= 2) return {t.inline_ranges, t.num_ranges};
+  return {spill_.data() + t.spill, t.num_ranges};
 }
 
 void TraceRecorder::on_host_span(const char *api, int64_t begin_ns, int64_t end_ns) {
@@ -225,17 +237,18 @@ bool TraceRecorder::write() const {
                  pid, tid, ts, dur, escape(t->label).c_str(), task_kind_name(t->kind),
                  task_kind_name(t->kind), static_cast<unsigned long long>(t->seq),
                  us(t->enqueue_ns), static_cast<double>(t->start_ns - t->enqueue_ns) / 1000.0);
+    auto ranges = ranges_of(*t);
     if (t->kind == TaskKind::memcpy || t->kind == TaskKind::memset) {
       size_t bytes = 0;
-      for (const MemRange &r : t->ranges) {
+      for (const MemRange &r : ranges) {
         if (r.write) bytes = r.size;
       }
       std::fprintf(f, ",\"bytes\":%zu", bytes);
     }
-    if (!t->ranges.empty()) {
+    if (!ranges.empty()) {
       std::fputs(",\"ranges\":[", f);
-      for (size_t i = 0; i < t->ranges.size(); ++i) {
-        const MemRange &r = t->ranges[i];
+      for (size_t i = 0; i < ranges.size(); ++i) {
+        const MemRange &r = ranges[i];
         std::fprintf(f, "%s\"%s %p +%zu\"", i == 0 ? "" : ",", r.write ? "write" : "read",
                      reinterpret_cast<const void *>(r.begin), r.size);
       }

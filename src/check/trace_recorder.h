@@ -12,7 +12,9 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
+#include <span>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -54,7 +56,10 @@ class TraceRecorder final : public TaskObserver {
     int64_t enqueue_ns, start_ns, end_ns;
     std::string label;
     const void *signal;  // event record / wait: the record, to draw the flow
-    std::vector<MemRange> ranges;
+    // Copies and memsets have one or two ranges: those stay inline, more go to spill_.
+    uint32_t num_ranges;
+    uint32_t spill;  // index of the first range in spill_ when num_ranges > 2
+    MemRange inline_ranges[2];
   };
   struct SpanRecord {
     int64_t thread;
@@ -68,13 +73,15 @@ class TraceRecorder final : public TaskObserver {
   };
 
   void count_memory(int32_t device, int64_t delta);
+  std::span<const MemRange> ranges_of(const TaskRecord &t) const;
 
   const std::string path_;
   const int64_t t0_;
   mutable std::mutex mu_;
   std::unordered_map<const void *, uint32_t> track_of_;
   std::vector<Track> tracks_;
-  std::vector<TaskRecord> tasks_;
+  std::deque<TaskRecord> tasks_;  // grows without moving what it holds
+  std::vector<MemRange> spill_;
   size_t dropped_ = 0;
   std::vector<SpanRecord> spans_;
   std::vector<CounterRecord> counters_;
