@@ -165,7 +165,7 @@ void lower_identity(const Node &n, LoweringContext &c) {
 }
 
 void lower_reshape(const Node &n, LoweringContext &c) {
-  const auto &dims = c.desc(in(n, 0)).dims;
+  const auto dims = c.desc(in(n, 0)).dims;
   std::vector<int64_t> shape = c.opset() < 5 ? attr_ints(n, "shape", {})
                                              : const_ints(n, c, in(n, 1), "a target shape");
   const bool allow_zero = attr_i(n, "allowzero", 0) != 0;
@@ -194,7 +194,7 @@ void lower_reshape(const Node &n, LoweringContext &c) {
 }
 
 void lower_flatten(const Node &n, LoweringContext &c) {
-  const auto &dims = c.desc(in(n, 0)).dims;
+  const auto dims = c.desc(in(n, 0)).dims;
   int64_t axis = attr_i(n, "axis", 1);
   if (axis < 0) axis += static_cast<int64_t>(dims.size());
   if (axis < 0 || axis > static_cast<int64_t>(dims.size())) mismatch(n, "axis out of range");
@@ -202,7 +202,7 @@ void lower_flatten(const Node &n, LoweringContext &c) {
 }
 
 void lower_squeeze(const Node &n, LoweringContext &c) {
-  const auto &dims = c.desc(in(n, 0)).dims;
+  const auto dims = c.desc(in(n, 0)).dims;
   std::vector<int64_t> axes = c.opset() < 13 ? attr_ints(n, "axes", {})
                               : (in(n, 1) >= 0 ? const_ints(n, c, in(n, 1), "axes") : std::vector<int64_t>{});
   std::vector<bool> drop(dims.size(), false);
@@ -222,7 +222,7 @@ void lower_squeeze(const Node &n, LoweringContext &c) {
 }
 
 void lower_unsqueeze(const Node &n, LoweringContext &c) {
-  const auto &dims = c.desc(in(n, 0)).dims;
+  const auto dims = c.desc(in(n, 0)).dims;
   std::vector<int64_t> axes = c.opset() < 13 ? attr_ints(n, "axes", {}) : const_ints(n, c, in(n, 1), "axes");
   const size_t rank = dims.size() + axes.size();
   std::vector<bool> inserted(rank, false);
@@ -234,7 +234,7 @@ void lower_unsqueeze(const Node &n, LoweringContext &c) {
 }
 
 void lower_shape(const Node &n, LoweringContext &c) {
-  const auto &dims = c.desc(in(n, 0)).dims;
+  const auto dims = c.desc(in(n, 0)).dims;
   const int64_t r = static_cast<int64_t>(dims.size());
   int64_t start = attr_i(n, "start", 0), end = attr_i(n, "end", r);
   if (start < 0) start += r;
@@ -245,7 +245,7 @@ void lower_shape(const Node &n, LoweringContext &c) {
 }
 
 void lower_size(const Node &n, LoweringContext &c) {
-  const auto &dims = c.desc(in(n, 0)).dims;
+  const auto dims = c.desc(in(n, 0)).dims;
   c.define_constant(out(n, 0), int64_tensor({product(dims, 0, dims.size())}, true));
 }
 
@@ -267,7 +267,7 @@ void lower_concat(const Node &n, LoweringContext &c) {
 }
 
 void lower_slice(const Node &n, LoweringContext &c) {
-  const auto &dims = c.desc(in(n, 0)).dims;
+  const auto dims = c.desc(in(n, 0)).dims;
   const size_t rank = dims.size();
   std::vector<int64_t> starts, ends, axes, steps;
   if (c.opset() < 10) {
@@ -311,7 +311,7 @@ void lower_gather(const Node &n, LoweringContext &c) {
 }
 
 void lower_split(const Node &n, LoweringContext &c) {
-  const auto &dims = c.desc(in(n, 0)).dims;
+  const auto dims = c.desc(in(n, 0)).dims;
   const int64_t axis = norm_axis(n, attr_i(n, "axis", 0), dims.size());
   std::vector<int64_t> sizes = c.opset() < 13 ? attr_ints(n, "split", {})
                                : (in(n, 1) >= 0 ? const_ints(n, c, in(n, 1), "split") : std::vector<int64_t>{});
@@ -374,8 +374,8 @@ void lower_conv_transpose(const Node &n, LoweringContext &c) {
   const Window w = window(n);
   const auto op = attr_ints(n, "output_padding", {0, 0});
   const int64_t groups = attr_i(n, "group", 1);
-  const auto &x = c.desc(in(n, 0)).dims;
-  const auto &f = c.desc(in(n, 1)).dims;
+  const auto x = c.desc(in(n, 0)).dims;
+  const auto f = c.desc(in(n, 1)).dims;
   if (f.size() != 4) mismatch(n, "the filter is not 4-D");
   auto extent = [&](int i) {  // i: 0 = H, 1 = W
     const int64_t k = (f[2 + i] - 1) * w.dilations[2 + i] + 1;
@@ -487,7 +487,7 @@ void lower_gemm(const Node &n, LoweringContext &c) {
 
 Lower softmax(const char *type) {
   return [type](const Node &n, LoweringContext &c) {
-    const auto &dims = c.desc(in(n, 0)).dims;
+    const auto dims = c.desc(in(n, 0)).dims;
     const int64_t axis = norm_axis(n, attr_i(n, "axis", c.opset() < 13 ? 1 : -1), dims.size());
     if (c.opset() >= 13 || axis == static_cast<int64_t>(dims.size()) - 1)
       return c.op(type, {in(n, 0)}, {out(n, 0)}, {{"axes", std::vector<int64_t>{axis}}});
@@ -516,7 +516,7 @@ void lower_layer_norm(const Node &n, LoweringContext &c) {
 
 void lower_argmax(const Node &n, LoweringContext &c) {
   if (attr_i(n, "select_last_index", 0) != 0) unsupported(n, "select_last_index");
-  const auto &dims = c.desc(in(n, 0)).dims;
+  const auto dims = c.desc(in(n, 0)).dims;
   const int64_t axis = norm_axis(n, attr_i(n, "axis", 0), dims.size());
   const bool keep = attr_i(n, "keepdims", 1) != 0;
   const int y = keep ? c.temporary() : out(n, 0);

@@ -17,7 +17,8 @@ class LoweringContext {
  public:
   virtual ~LoweringContext() = default;
   virtual int64_t opset() const = 0;
-  virtual const ops::TensorDesc &desc(int value) const = 0;
+  // By value: emitting ops and temporaries may move the caller's values.
+  virtual ops::TensorDesc desc(int value) const = 0;
   // The value's content when it is known on the host (a constant), else null.
   virtual const HostTensor *constant(int value) const = 0;
   // A new intermediate value; its descriptor is set by the op that produces it.

@@ -75,7 +75,7 @@ class PlanBuilder final : public LoweringContext {
 
   // LoweringContext
   int64_t opset() const override { return g_.opset; }
-  const ops::TensorDesc &desc(int v) const override {
+  ops::TensorDesc desc(int v) const override {
     if (v < 0) fail(Errc::parse_model, where() + ": a required input is missing");
     return values_[v].desc;
   }
@@ -96,7 +96,7 @@ class PlanBuilder final : public LoweringContext {
     values_[out].constant = std::move(t);
   }
   void view(int in, int out, std::vector<int64_t> dims) override {
-    const ops::TensorDesc &src = desc(in);
+    const ops::TensorDesc src = desc(in);
     ops::TensorDesc d{src.dtype, std::move(dims), ops::Format::nd, {}};
     if (d.dims.size() == 4 && src.dims.size() == 4) d.format = src.format;
     if (d.element_count() != src.element_count())
