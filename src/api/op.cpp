@@ -184,7 +184,8 @@ std::shared_ptr<const ops::PreparedOp> cached_prepare(const char *opType, int nu
       if (!same) continue;
       in = c.inputs;
       out = c.outputs;
-      host.assign(in.size(), false);
+      host.clear();
+      for (int i = 0; i < numInputs; ++i) host.push_back(inputDesc[i]->placement != ACL_MEMTYPE_DEVICE);
       return c.op;
     }
   }
@@ -346,6 +347,26 @@ ACL_FUNC_VISIBILITY aclError aclopCompile(const char *opType, int numInputs, con
     auto in = to_descs(numInputs, inputDesc, "inputDesc", nullptr, nullptr);
     auto out = to_descs(numOutputs, outputDesc, "outputDesc", nullptr, nullptr);
     ops::prepare(opType, in, out, attr ? attr->attrs : kNoAttrs);
+  });
+}
+
+// Built-in ops have no kernel parameters to refresh: the call validates the op like aclopCompile.
+ACL_FUNC_VISIBILITY aclError aclopUpdateParams(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
+                                               int numOutputs, const aclTensorDesc *const outputDesc[], const aclopAttr *attr) {
+  return openacl::api::guarded("aclopUpdateParams", [&] {
+    if (opType == nullptr) fail(Errc::invalid_argument, "opType is NULL");
+    check_array(numInputs, inputDesc, "numInputs", "inputDesc");
+    check_array(numOutputs, outputDesc, "numOutputs", "outputDesc");
+    auto in = to_descs(numInputs, inputDesc, "inputDesc", nullptr, nullptr);
+    auto out = to_descs(numOutputs, outputDesc, "outputDesc", nullptr, nullptr);
+    ops::prepare(opType, in, out, attr ? attr->attrs : kNoAttrs);
+  });
+}
+
+// The per-thread cache of prepared ops has a fixed size; the limit is validated and accepted.
+ACL_FUNC_VISIBILITY aclError aclopSetMaxOpQueueNum(uint64_t maxOpNum) {
+  return openacl::api::guarded("aclopSetMaxOpQueueNum", [&] {
+    if (maxOpNum == 0) fail(Errc::invalid_argument, "maxOpNum is 0");
   });
 }
 

@@ -228,3 +228,44 @@ TEST_F(OpApi, BadDataFailsTheStream) {
   EXPECT_NE(std::string(aclGetRecentErrMsg()).find("division by zero"), std::string::npos) << aclGetRecentErrMsg();
 }
 }  // namespace
+
+namespace {
+TEST_F(OpApi, HostPlacedShapeInputWorksOnRepeatedCalls) {
+  std::vector<float> x = {1, 2, 3, 4, 5, 6};
+  int64_t axes[] = {0};
+  aclTensorDesc *in[] = {desc(ACL_FLOAT, {2, 3}), desc(ACL_INT64, {1})};
+  ASSERT_EQ(aclSetTensorPlaceMent(in[1], ACL_MEMTYPE_HOST), ACL_SUCCESS);
+  ASSERT_EQ(aclSetTensorConst(in[1], axes, sizeof(axes)), ACL_SUCCESS);
+  aclDataBuffer *axes_host = aclCreateDataBuffer(axes, sizeof(axes));
+  aclDataBuffer *ib[] = {device_buffer(x.data(), 24), axes_host};
+  aclTensorDesc *out[] = {desc(ACL_FLOAT, {3})};
+  aclDataBuffer *ob[] = {device_buffer(nullptr, 12)};
+  for (int i = 0; i < 2; ++i) {  // the second call reuses the prepared op
+    ASSERT_EQ(aclopExecuteV2("ReduceSum", 2, in, ib, 1, out, ob, nullptr, stream_), ACL_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    EXPECT_EQ(read<float>(ob[0], 3), (std::vector<float>{5, 7, 9}));
+  }
+  aclDestroyDataBuffer(axes_host);
+}
+
+TEST_F(OpApi, OptionalInputLeftUnused) {
+  // Conv2D without bias through the "unused optional input" convention (§5.8 B4).
+  std::vector<float> x(1 * 1 * 3 * 3, 1.0f), w(1 * 1 * 1 * 1, 2.0f);
+  aclTensorDesc *in[] = {desc(ACL_FLOAT, {1, 1, 3, 3}), desc(ACL_FLOAT, {1, 1, 1, 1}),
+                         aclCreateTensorDesc(ACL_DT_UNDEFINED, 0, nullptr, ACL_FORMAT_UNDEFINED)};
+  descs_.push_back(in[2]);
+  aclDataBuffer *none = aclCreateDataBuffer(nullptr, 0);
+  bufs_.push_back(none);
+  aclDataBuffer *ib[] = {device_buffer(x.data(), 36), device_buffer(w.data(), 4), none};
+  aclTensorDesc *out[] = {desc(ACL_FLOAT, {1, 1, 3, 3})};
+  aclDataBuffer *ob[] = {device_buffer(nullptr, 36)};
+  aclopAttr *attr = aclopCreateAttr();
+  const int64_t ones[] = {1, 1, 1, 1}, zeros[] = {0, 0, 0, 0};
+  aclopSetAttrListInt(attr, "strides", 4, ones);
+  aclopSetAttrListInt(attr, "pads", 4, zeros);
+  ASSERT_EQ(aclopExecuteV2("Conv2D", 3, in, ib, 1, out, ob, attr, stream_), ACL_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(read<float>(ob[0], 9), std::vector<float>(9, 2.0f));
+  aclopDestroyAttr(attr);
+}
+}  // namespace
