@@ -123,9 +123,14 @@ double overlap(const Intervals &a, const Intervals &b) {
   return sum;
 }
 
+// A duration given in us, in us below a millisecond, else in ms.
 std::string ms(double us) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f ms", us / 1000.0);
+  if (us < 1000.0) {
+    std::snprintf(buf, sizeof buf, "%.3f us", us);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.3f ms", us / 1000.0);
+  }
   return buf;
 }
 

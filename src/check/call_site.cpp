@@ -112,6 +112,11 @@ std::string describe(const CallSite &site, int frames) {
   for (int n = 0; n < frames && i < site.depth; ++n, ++i) {
     if (n > 0) out += ", ";
     out += frame_text(site.pcs[i]);
+    Dl_info info{};
+    if (dladdr(site.pcs[i], &info) != 0 && info.dli_sname != nullptr &&
+        std::strcmp(info.dli_sname, "main") == 0) {
+      break;  // what runs main is of no interest
+    }
   }
   return out;
 }

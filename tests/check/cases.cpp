@@ -365,6 +365,29 @@ NOINLINE void trace_pipeline() {
   OK(aclrtDestroyStream(s2));
 }
 
+// --- two streams that really run at the same time, for `trace plot` and `trace summary` ---
+
+NOINLINE void trace_overlap() {
+  Runtime rt;
+  aclrtStream s1 = stream("s1"), s2 = stream("s2");
+  aclrtBinHandle bin;
+  aclrtFuncHandle meet;
+  OK(aclrtBinaryLoadFromFile(CHECK_KERNELS, nullptr, &bin));
+  OK(aclrtBinaryGetFunction(bin, "chk_rendezvous", &meet));
+  static int32_t flag1, flag2;
+  struct {
+    int32_t *mine, *other;
+    int32_t timeout_ms;
+  } a1{&flag1, &flag2, 10000}, a2{&flag2, &flag1, 10000};
+  OK(aclrtLaunchKernel(meet, 1, &a1, sizeof a1, s1));
+  OK(aclrtLaunchKernel(meet, 1, &a2, sizeof a2, s2));
+  OK(aclrtSynchronizeStream(s1));
+  OK(aclrtSynchronizeStream(s2));
+  OK(aclrtBinaryUnLoad(bin));
+  OK(aclrtDestroyStream(s1));
+  OK(aclrtDestroyStream(s2));
+}
+
 int main(int argc, char **argv) {
   static const std::map<std::string, void (*)()> cases = {
       {"bug_missing_wait", bug_missing_wait},
@@ -395,6 +418,7 @@ int main(int argc, char **argv) {
       {"bug_default_context", bug_default_context},
       {"ok_default_context", ok_default_context},
       {"trace_pipeline", trace_pipeline},
+      {"trace_overlap", trace_overlap},
   };
   if (argc != 2 || cases.count(argv[1]) == 0) {
     std::fprintf(stderr, "usage: check_cases CASE; cases:");

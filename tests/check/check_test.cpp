@@ -147,7 +147,8 @@ INSTANTIATE_TEST_SUITE_P(Cases, CheckTwin,
                                            "ok_host_reuse", "ok_free_early",
                                            "ok_free_host_early", "ok_leak_stream",
                                            "ok_leak_memory", "ok_leak_event",
-                                           "ok_default_context", "trace_pipeline"));
+                                           "ok_default_context", "trace_pipeline",
+                                           "trace_overlap"));
 
 // --- modes ---------------------------------------------------------------------------------
 

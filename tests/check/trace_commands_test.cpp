@@ -53,17 +53,17 @@ TEST(TraceSummary, BusyTimeGapsLongestTasksAndOverlap) {
   std::string path = write_file("known_trace.json", kKnownTrace);
   std::string out;
   ASSERT_EQ(run_tool({"trace", "summary", path}, &out), 0) << out;
-  EXPECT_NE(out.find("3 task(s) on 2 stream(s) over 0.030 ms"), std::string::npos) << out;
+  EXPECT_NE(out.find("3 task(s) on 2 stream(s) over 30.000 us"), std::string::npos) << out;
   EXPECT_NE(out.find("[1] device 0 / stream A"), std::string::npos) << out;
-  EXPECT_NE(out.find("2 task(s), busy 0.020 ms (66.7% of the trace), 1 idle gap(s) totalling 0.010 ms"),
+  EXPECT_NE(out.find("2 task(s), busy 20.000 us (66.7% of the trace), 1 idle gap(s) totalling 10.000 us"),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("1 task(s), busy 0.020 ms (66.7% of the trace), 0 idle gap(s)"), std::string::npos) << out;
+  EXPECT_NE(out.find("1 task(s), busy 20.000 us (66.7% of the trace), 0 idle gap(s)"), std::string::npos) << out;
   // The longest task comes first.
   auto longest = out.find("longest tasks:");
   ASSERT_NE(longest, std::string::npos) << out;
   EXPECT_LT(out.find("long_one", longest), out.find("H2D", longest)) << out;
-  EXPECT_NE(out.find("[1] & [2]: 0.010 ms"), std::string::npos) << out;
+  EXPECT_NE(out.find("[1] & [2]: 10.000 us"), std::string::npos) << out;
   // The host call is not a stream.
   EXPECT_EQ(out.find("aclrtSynchronizeStream"), std::string::npos) << out;
 }
@@ -180,6 +180,16 @@ TEST(TracePlot, RealTraceOfAPipeline) {
   ASSERT_EQ(run_tool({"trace", "plot", trace, "-o", png}, &out), 0) << out;
   Image img = read_png(png);
   EXPECT_EQ(img.w, 1600u);
+}
+
+TEST(TraceSummary, StreamsThatRanTogetherOverlap) {
+  std::string trace = ::testing::TempDir() + "overlap_trace.json";
+  check_test::CaseRun r = check_test::run_case("trace_overlap", "OPENACL_TRACE=" + trace);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string out;
+  ASSERT_EQ(run_tool({"trace", "summary", trace}, &out), 0) << out;
+  EXPECT_NE(out.find("[1] & [2]: "), std::string::npos) << out;
+  EXPECT_EQ(out.find("never ran at the same time"), std::string::npos) << out;
 }
 
 }  // namespace
