@@ -66,8 +66,8 @@ def find_programs(build):
     return sorted(found)
 
 
-def run_program(path, repetitions, bench_filter):
-    cmd = [path, "--benchmark_format=json", f"--benchmark_repetitions={repetitions}"]
+def run_program(path, repetitions, bench_filter, wrap):
+    cmd = wrap + [path, "--benchmark_format=json", f"--benchmark_repetitions={repetitions}"]
     if repetitions > 1:
         cmd.append("--benchmark_report_aggregates_only=true")
     if bench_filter:
@@ -81,6 +81,11 @@ def run_program(path, repetitions, bench_filter):
     except json.JSONDecodeError as e:
         sys.stderr.write(f"{path}: output is not JSON ({e})\n")
         return None
+
+
+def short_name(name):
+    # Google Benchmark appends how it ran: drop it from the table.
+    return re.sub(r"/(real_time|manual_time|iterations:\d+|repeats:\d+)", "", name)
 
 
 def to_ns(value, unit):
@@ -128,7 +133,7 @@ def rows_of(program, report):
         cv = cvs.get(name)
         rows.append({
             "program": os.path.basename(program),
-            "benchmark": name,
+            "benchmark": short_name(name),
             "metric": metric,
             "openacl": figure,
             "baseline": baseline,
@@ -206,7 +211,7 @@ def load_average():
 
 
 def print_table(rows, markdown):
-    header = ["benchmark", "metric", "openacl", "baseline", "ratio", "goal", "result", "cv"]
+    header = ["benchmark", "metric", "openacl", "baseline", "ratio", "goal", "result", "cv(time)"]
     table = []
     for r in rows:
         table.append([
@@ -241,6 +246,8 @@ def main():
     ap.add_argument("--json-out", help="also write every row (with all counters) here")
     ap.add_argument("--no-python", action="store_true", help="skip the Python binding benchmark")
     ap.add_argument("--strict", action="store_true", help="exit 1 when a goal is missed")
+    ap.add_argument("--wrap", default="", help="command to run each program under, e.g. 'chrt -f 1' "
+                    "(real-time priority on a machine busy with other work)")
     args = ap.parse_args()
 
     programs = find_programs(args.build)
@@ -250,7 +257,7 @@ def main():
     rows = []
     for program in programs:
         print(f"running {os.path.relpath(program, args.build)} ...", file=sys.stderr, flush=True)
-        report = run_program(program, args.repetitions, args.filter)
+        report = run_program(program, args.repetitions, args.filter, args.wrap.split())
         if report is not None:
             rows.extend(rows_of(program, report))
     if not args.no_python and not args.filter:
@@ -260,6 +267,8 @@ def main():
         print(line)
     print(f"load average: {load_before} before, {load_average()} after; "
           f"{args.repetitions} repetitions, medians shown; cv = coefficient of variation of the time")
+    if args.wrap:
+        print(f"programs run under: {args.wrap}")
     print()
     print_table(rows, args.markdown)
     print()
