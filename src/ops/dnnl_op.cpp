@@ -33,6 +33,14 @@ DnnlOp::DnnlOp(dnnl::primitive prim, std::vector<DnnlArg> args, dnnl::memory::de
 }
 
 void DnnlOp::run(const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) const {
+  try {
+    execute(in, out, cores);
+  } catch (const dnnl::error &e) {
+    fail(Errc::task_failure, std::string("oneDNN failed: ") + e.what());
+  }
+}
+
+void DnnlOp::execute(const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) const {
   omp_set_num_threads(static_cast<int>(std::max(1u, cores.count())));
   thread_local dnnl::stream stream(dnnl_engine());
   std::vector<std::vector<float>> temps(args_.size());

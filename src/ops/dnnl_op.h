@@ -29,6 +29,7 @@ class DnnlOp final : public PreparedOp {
   void run(const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) const override;
 
  private:
+  void execute(const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) const;
   dnnl::primitive prim_;
   std::vector<DnnlArg> args_;
   std::vector<dnnl::reorder> reorders_;  // per arg; empty primitive when none

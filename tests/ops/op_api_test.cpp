@@ -269,3 +269,31 @@ TEST_F(OpApi, OptionalInputLeftUnused) {
   aclopDestroyAttr(attr);
 }
 }  // namespace
+
+namespace {
+TEST_F(OpApi, TwoStreamsRunOneDnnOpsConcurrently) {
+  // Each stream: y = x1 @ x2 (oneDNN, OpenMP team of its worker) then y + y (AI cores).
+  const int64_t n = 64;
+  std::vector<float> a(n * n, 1.0f), b(n * n, 0.5f);
+  aclrtStream other = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&other), ACL_SUCCESS);
+  aclTensorDesc *d[] = {desc(ACL_FLOAT, {n, n}), desc(ACL_FLOAT, {n, n})};
+  aclTensorDesc *od[] = {desc(ACL_FLOAT, {n, n})};
+  std::vector<aclDataBuffer *> results;
+  for (aclrtStream s : {stream_, other}) {
+    aclDataBuffer *ib[] = {device_buffer(a.data(), n * n * 4), device_buffer(b.data(), n * n * 4)};
+    aclDataBuffer *mb[] = {device_buffer(nullptr, n * n * 4)};
+    aclDataBuffer *yb[] = {device_buffer(nullptr, n * n * 4)};
+    for (int rep = 0; rep < 20; ++rep) {
+      ASSERT_EQ(aclopExecuteV2("MatMul", 2, d, ib, 1, od, mb, nullptr, s), ACL_SUCCESS);
+      aclDataBuffer *ab[] = {mb[0], mb[0]};
+      ASSERT_EQ(aclopExecuteV2("Add", 2, d, ab, 1, od, yb, nullptr, s), ACL_SUCCESS);
+    }
+    results.push_back(yb[0]);
+  }
+  ASSERT_EQ(aclrtSynchronizeStream(other), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  for (auto *r : results) EXPECT_EQ(read<float>(r, n * n), std::vector<float>(n * n, 2.0f * 0.5f * n));
+  ASSERT_EQ(aclrtDestroyStream(other), ACL_SUCCESS);
+}
+}  // namespace
