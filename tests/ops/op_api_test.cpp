@@ -9,6 +9,9 @@
 #include "acl/acl.h"
 #include "acl/acl_op_compiler.h"
 
+// The deprecated calls (aclGetTensorDescDim, aclGetDataBufferSize) are part of what is tested.
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
 namespace {
 
 class OpApi : public ::testing::Test {
@@ -36,7 +39,9 @@ class OpApi : public ::testing::Test {
     void *p = nullptr;
     EXPECT_EQ(aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     dev_.push_back(p);
-    if (host) EXPECT_EQ(aclrtMemcpy(p, bytes, host, bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    if (host) {
+      EXPECT_EQ(aclrtMemcpy(p, bytes, host, bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    }
     bufs_.push_back(aclCreateDataBuffer(p, bytes));
     return bufs_.back();
   }
