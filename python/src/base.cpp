@@ -105,15 +105,15 @@ void register_tensor_desc(py::module_ &m) {
   m.def("get_tensor_desc_num_dims", [](Ptr desc) {
     return aclGetTensorDescNumDims(to_ptr<aclTensorDesc>(desc));
   });
-  m.def("get_tensor_desc_dim", [](Ptr desc, size_t index) {
+  m.def("get_tensor_desc_dim", [](Ptr desc, Index index) {
     return aclGetTensorDescDim(to_ptr<aclTensorDesc>(desc), index);
   });
-  m.def("get_tensor_desc_dim_v2", [](Ptr desc, size_t index) {
+  m.def("get_tensor_desc_dim_v2", [](Ptr desc, Index index) {
     int64_t dim = 0;
     aclError ret = aclGetTensorDescDimV2(to_ptr<aclTensorDesc>(desc), index, &dim);
     return std::make_tuple(dim, ret);
   });
-  m.def("get_tensor_desc_dim_range", [](Ptr desc, size_t index) {
+  m.def("get_tensor_desc_dim_range", [](Ptr desc, Index index) {
     Range range{};
     aclError ret = aclGetTensorDescDimRange(to_ptr<aclTensorDesc>(desc), index, range.size(), range.data());
     return std::make_tuple(std::vector<int64_t>(range.begin(), range.end()), ret);
@@ -157,7 +157,7 @@ void register_tensor_desc(py::module_ &m) {
     return aclSetTensorValueRange(to_ptr<aclTensorDesc>(desc), ranges.size(),
                                   reinterpret_cast<int64_t(*)[ACL_TENSOR_VALUE_RANGE_NUM]>(ranges.data()));
   });
-  m.def("get_tensor_desc_by_index", [](Ptr desc, size_t index) {
+  m.def("get_tensor_desc_by_index", [](Ptr desc, Index index) {
     return to_int(aclGetTensorDescByIndex(to_ptr<aclTensorDesc>(desc), index));
   });
   m.def("get_tensor_desc_address", [](Ptr desc) {

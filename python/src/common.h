@@ -16,13 +16,25 @@ namespace openacl::py_acl {
 
 namespace py = pybind11;
 
-// A handle or address as Python sees it. Unsigned, so a negative int is a TypeError.
-using Ptr = std::uintptr_t;
+// A handle or address as Python sees it: any Python int (or object with __index__), taken
+// modulo 2**64 as pyACL's "k" argument format does, so -1 passes as 0xFFFF...FFFF; a float,
+// None or str is a TypeError.
+struct Ptr {
+  std::uintptr_t v = 0;
+  operator std::uintptr_t() const noexcept { return v; }
+};
+
+// An index or count argument (size_t in C), converted the same way: pyACL scripts pass -1
+// for "the dynamic-dims input" (acl.mdl.get_input_dynamic_gear_count(desc, -1)).
+struct Index {
+  std::size_t v = 0;
+  operator std::size_t() const noexcept { return v; }
+};
 
 template <class T = void>
-inline T *to_ptr(Ptr p) noexcept { return reinterpret_cast<T *>(p); }
+inline T *to_ptr(Ptr p) noexcept { return reinterpret_cast<T *>(p.v); }
 
-inline Ptr to_int(const void *p) noexcept { return reinterpret_cast<Ptr>(p); }
+inline Ptr to_int(const void *p) noexcept { return Ptr{reinterpret_cast<std::uintptr_t>(p)}; }
 
 // Set once the interpreter starts shutting down: from then on runtime threads must not try
 // to enter Python (a callback still queued at exit is dropped).
@@ -79,3 +91,36 @@ void register_mdl(py::module_ &mdl);
 void register_util(py::module_ &util);
 
 }  // namespace openacl::py_acl
+
+namespace pybind11::detail {
+
+template <class T>
+struct masked_int_caster {
+  PYBIND11_TYPE_CASTER(T, const_name("int"));
+
+  bool load(handle src, bool) {
+    if (!src || PyFloat_Check(src.ptr())) return false;
+    PyObject *num = PyNumber_Index(src.ptr());
+    if (num == nullptr) {
+      PyErr_Clear();
+      return false;
+    }
+    unsigned long long bits = PyLong_AsUnsignedLongLongMask(num);
+    Py_DECREF(num);
+    if (bits == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;
+    }
+    value.v = static_cast<decltype(value.v)>(bits);
+    return true;
+  }
+
+  static handle cast(T x, return_value_policy, handle) { return PyLong_FromUnsignedLongLong(x.v); }
+};
+
+template <>
+struct type_caster<openacl::py_acl::Ptr> : masked_int_caster<openacl::py_acl::Ptr> {};
+template <>
+struct type_caster<openacl::py_acl::Index> : masked_int_caster<openacl::py_acl::Index> {};
+
+}  // namespace pybind11::detail

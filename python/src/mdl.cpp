@@ -39,7 +39,7 @@ aclmdlIODims dims_from_dict(const py::dict &in) {
 using DimsFn = aclError (*)(const aclmdlDesc *, size_t, aclmdlIODims *);
 
 auto dims_getter(DimsFn fn) {
-  return [fn](Ptr desc, size_t index) {
+  return [fn](Ptr desc, Index index) {
     aclmdlIODims d{};
     aclError ret = fn(desc_of(desc), index, &d);
     py::object out = ret == ACL_SUCCESS ? py::object(dims_to_dict(d)) : py::object(py::dict());
@@ -59,24 +59,24 @@ void register_desc(py::module_ &mdl) {
   }, nogil());
   mdl.def("get_num_inputs", [](Ptr desc) { return aclmdlGetNumInputs(desc_of(desc)); });
   mdl.def("get_num_outputs", [](Ptr desc) { return aclmdlGetNumOutputs(desc_of(desc)); });
-  mdl.def("get_input_size_by_index", [](Ptr desc, size_t i) { return aclmdlGetInputSizeByIndex(desc_of(desc), i); });
-  mdl.def("get_output_size_by_index", [](Ptr desc, size_t i) { return aclmdlGetOutputSizeByIndex(desc_of(desc), i); });
-  mdl.def("get_input_name_by_index", [](Ptr desc, size_t i) {
+  mdl.def("get_input_size_by_index", [](Ptr desc, Index i) { return aclmdlGetInputSizeByIndex(desc_of(desc), i); });
+  mdl.def("get_output_size_by_index", [](Ptr desc, Index i) { return aclmdlGetOutputSizeByIndex(desc_of(desc), i); });
+  mdl.def("get_input_name_by_index", [](Ptr desc, Index i) {
     return str_or_none(aclmdlGetInputNameByIndex(desc_of(desc), i));
   });
-  mdl.def("get_output_name_by_index", [](Ptr desc, size_t i) {
+  mdl.def("get_output_name_by_index", [](Ptr desc, Index i) {
     return str_or_none(aclmdlGetOutputNameByIndex(desc_of(desc), i));
   });
-  mdl.def("get_input_format", [](Ptr desc, size_t i) {
+  mdl.def("get_input_format", [](Ptr desc, Index i) {
     return static_cast<int>(aclmdlGetInputFormat(desc_of(desc), i));
   });
-  mdl.def("get_output_format", [](Ptr desc, size_t i) {
+  mdl.def("get_output_format", [](Ptr desc, Index i) {
     return static_cast<int>(aclmdlGetOutputFormat(desc_of(desc), i));
   });
-  mdl.def("get_input_data_type", [](Ptr desc, size_t i) {
+  mdl.def("get_input_data_type", [](Ptr desc, Index i) {
     return static_cast<int>(aclmdlGetInputDataType(desc_of(desc), i));
   });
-  mdl.def("get_output_data_type", [](Ptr desc, size_t i) {
+  mdl.def("get_output_data_type", [](Ptr desc, Index i) {
     return static_cast<int>(aclmdlGetOutputDataType(desc_of(desc), i));
   });
   mdl.def("get_input_index_by_name", [](Ptr desc, std::string name) {
@@ -104,7 +104,7 @@ void register_desc(py::module_ &mdl) {
     }
     return std::make_tuple(out, ret);
   });
-  mdl.def("get_dynamic_hw", [](Ptr desc, size_t index) {
+  mdl.def("get_dynamic_hw", [](Ptr desc, Index index) {
     aclmdlHW hw{};
     aclError ret = aclmdlGetDynamicHW(desc_of(desc), index, &hw);
     py::dict out;
@@ -117,12 +117,12 @@ void register_desc(py::module_ &mdl) {
     }
     return std::make_tuple(out, ret);
   });
-  mdl.def("get_input_dynamic_gear_count", [](Ptr desc, size_t index) {
+  mdl.def("get_input_dynamic_gear_count", [](Ptr desc, Index index) {
     size_t count = 0;
     aclError ret = aclmdlGetInputDynamicGearCount(desc_of(desc), index, &count);
     return std::make_tuple(count, ret);
   });
-  mdl.def("get_input_dynamic_dims", [](Ptr desc, size_t index, size_t gear_count) {
+  mdl.def("get_input_dynamic_dims", [](Ptr desc, Index index, Index gear_count) {
     std::vector<aclmdlIODims> dims(gear_count);
     aclError ret = aclmdlGetInputDynamicDims(desc_of(desc), index, dims.data(), gear_count);
     py::list out;
@@ -146,20 +146,22 @@ void register_dataset(py::module_ &mdl) {
     return std::make_tuple(ds, ret);
   });
   mdl.def("get_dataset_num_buffers", [](Ptr ds) { return aclmdlGetDatasetNumBuffers(dataset_of(ds)); });
-  mdl.def("get_dataset_buffer", [](Ptr ds, size_t i) { return to_int(aclmdlGetDatasetBuffer(dataset_of(ds), i)); });
-  mdl.def("set_dataset_tensor_desc", [](Ptr ds, Ptr desc, size_t i) {
-    return aclmdlSetDatasetTensorDesc(dataset_of(ds), to_ptr<aclTensorDesc>(desc), i);
+  mdl.def("get_dataset_buffer", [](Ptr ds, Index i) { return to_int(aclmdlGetDatasetBuffer(dataset_of(ds), i)); });
+  // pyACL: dataset, ret = acl.mdl.set_dataset_tensor_desc(dataset, tensor_desc, index)
+  mdl.def("set_dataset_tensor_desc", [](Ptr ds, Ptr desc, Index i) {
+    aclError ret = aclmdlSetDatasetTensorDesc(dataset_of(ds), to_ptr<aclTensorDesc>(desc), i);
+    return std::make_tuple(ds, ret);
   });
-  mdl.def("get_dataset_tensor_desc", [](Ptr ds, size_t i) {
+  mdl.def("get_dataset_tensor_desc", [](Ptr ds, Index i) {
     return to_int(aclmdlGetDatasetTensorDesc(dataset_of(ds), i));
   });
-  mdl.def("set_dynamic_batch_size", [](uint32_t model_id, Ptr ds, size_t index, uint64_t batch) {
+  mdl.def("set_dynamic_batch_size", [](uint32_t model_id, Ptr ds, Index index, uint64_t batch) {
     return aclmdlSetDynamicBatchSize(model_id, dataset_of(ds), index, batch);
   });
-  mdl.def("set_dynamic_hw_size", [](uint32_t model_id, Ptr ds, size_t index, uint64_t h, uint64_t w) {
+  mdl.def("set_dynamic_hw_size", [](uint32_t model_id, Ptr ds, Index index, uint64_t h, uint64_t w) {
     return aclmdlSetDynamicHWSize(model_id, dataset_of(ds), index, h, w);
   });
-  mdl.def("set_input_dynamic_dims", [](uint32_t model_id, Ptr ds, size_t index, py::dict dims) {
+  mdl.def("set_input_dynamic_dims", [](uint32_t model_id, Ptr ds, Index index, py::dict dims) {
     aclmdlIODims d = dims_from_dict(dims);
     return aclmdlSetInputDynamicDims(model_id, dataset_of(ds), index, &d);
   });

@@ -123,7 +123,8 @@ def test_calls_before_set_device_fail_with_context_null():
     lambda: acl.rt.malloc(1024),
     lambda: acl.rt.create_context(),
     lambda: acl.rt.destroy_stream(None),
-    lambda: acl.rt.destroy_stream(-1),
+    lambda: acl.rt.destroy_stream(1.5),
+    lambda: acl.rt.free([0]),
     lambda: acl.rt.synchronize_stream("stream"),
     lambda: acl.rt.memcpy(0.5, 16, 0, 16, 1),
     lambda: acl.rt.memcpy_async(0, 16, 0, 16, 1),
@@ -164,6 +165,17 @@ def test_made_up_handles_return_error_codes(device):
     assert acl.rt.launch_callback(lambda _: None, None, 1, bogus) != ACL_SUCCESS
     assert acl.rt.set_device(1000) != ACL_SUCCESS
     assert acl.get_recent_err_msg()
+
+
+def test_ints_wrap_like_pyacl_k_format(device):
+    # pyACL parses handles with "k": any int, modulo 2**64. -1 is a (bogus) handle, not a
+    # TypeError; numpy integers work as handles too.
+    assert acl.rt.destroy_stream(-1) == acl.ACL_ERROR_RT_INVALID_HANDLE
+    assert acl.rt.synchronize_stream(np.uint64(0)) == ACL_SUCCESS
+    assert acl.rt.destroy_event(1 << 70) != ACL_SUCCESS
+    desc = acl.create_tensor_desc(acl.ACL_FLOAT, [2], acl.ACL_FORMAT_ND)
+    assert acl.get_tensor_desc_dim_v2(desc, -1)[1] != ACL_SUCCESS
+    acl.destroy_tensor_desc(desc)
 
 
 def test_destroyed_handles_return_error_codes(device):
