@@ -165,6 +165,31 @@ TEST_F(R3_ResetDevice, LegalSequencesOfReference) {
   EXPECT_ACL_FAILS(aclrtResetDeviceForce(1));
 }
 
+TEST_F(R3_ResetDevice, ExplicitContextsSurviveTheDefaultContextsRelease) {
+  aclrtContext c = nullptr;
+  ASSERT_ACL_OK(aclrtCreateContext(&c, 0));
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  void *dev = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  ASSERT_ACL_OK(aclrtSetCurrentContext(c));
+  EXPECT_ACL_OK(aclrtMemsetAsync(dev, 64, 1, 64, s));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_ACL_OK(aclrtDestroyStream(s));
+  EXPECT_ACL_OK(aclrtDestroyContext(c));
+}
+
+TEST_F(R3_ResetDevice, ThreadBoundToAReleasedDefaultContextGetsContextNull) {
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  aclrtContext cur = nullptr;
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetCurrentContext(&cur));
+  aclrtStream s = nullptr;
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_CONTEXT_NULL, aclrtCreateStream(&s));
+}
+
 TEST_F(R3_ResetDevice, WaitsForPendingTasks) {
   ASSERT_ACL_OK(aclrtSetDevice(0));
   oat::Kernels k;

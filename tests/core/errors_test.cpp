@@ -125,6 +125,42 @@ TEST_F(R19_DeadHandles, DestroyedHandlesAreNotReusedByNewObjects) {
   EXPECT_EQ(reused, 0) << "destroyed context handles reached live contexts";
 }
 
+TEST_F(R19_DeadHandles, DestroyWhileOtherThreadsUseTheHandles) {
+  // Threads keep submitting to and synchronizing streams that the main thread destroys:
+  // every call either works or fails cleanly, nothing crashes.
+  aclrtContext ctx = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
+  void *d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  constexpr int n = 8;
+  std::vector<aclrtStream> streams(n);
+  for (auto &s : streams) ASSERT_ACL_OK(aclrtCreateStream(&s));
+  std::atomic<bool> stop{false};
+  std::atomic<int> odd{0};
+  std::vector<std::thread> users;
+  for (int t = 0; t < 3; ++t)
+    users.emplace_back([&, t] {
+      if (aclrtSetCurrentContext(ctx) != ACL_SUCCESS) odd.fetch_add(1);
+      for (int i = 0; !stop.load(); ++i) {
+        aclrtStream s = streams[(i + t) % n];
+        aclError e1 = aclrtMemsetAsync(d, 4096, i & 0xff, 4096, s);
+        aclError e2 = aclrtSynchronizeStream(s);
+        if (e1 != ACL_SUCCESS && oat::recent_msg().empty()) odd.fetch_add(1);
+        if (e2 != ACL_SUCCESS && oat::recent_msg().empty()) odd.fetch_add(1);
+      }
+    });
+  for (auto s : streams) {
+    int32_t m = 0;
+    ASSERT_ACL_OK(mark(&m, 1, s));
+    EXPECT_ACL_OK(aclrtDestroyStream(s));
+    EXPECT_EQ(oat::load(m), 1);
+  }
+  stop.store(true);
+  for (auto &t : users) t.join();
+  EXPECT_EQ(odd.load(), 0) << "failed calls without a recent error message";
+  EXPECT_ACL_OK(aclrtSynchronizeDevice());
+}
+
 // R20: failures on the device.
 class R20_Failure : public RuntimeTest {
  protected:

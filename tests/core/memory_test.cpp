@@ -505,6 +505,20 @@ TEST_F(R14_MemcpyAsync, TwoDimensionalAsyncWithPageLockedMemory) {
       ASSERT_EQ(v[r * pitch + c], c < width ? h[r * pitch + c] : 0);
 }
 
+TEST_F(R14_MemcpyAsync, MemsetAsyncOnPageLockedHostMemoryRunsInStreamOrder) {
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  auto *h = static_cast<uint8_t *>(pinned(512));
+  std::memset(h, 0, 512);
+  Gate &g = block(s);
+  ASSERT_ACL_OK(aclrtMemsetAsync(h, 512, 0x19, 512, s));
+  EXPECT_EQ(h[0], 0);
+  g.open();
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_EQ(h[0], 0x19);
+  EXPECT_EQ(h[511], 0x19);
+}
+
 TEST_F(R14_MemcpyAsync, MemsetAsyncRejectsBadArguments) {
   aclrtStream s = nullptr;
   ASSERT_ACL_OK(aclrtCreateStream(&s));
