@@ -294,6 +294,23 @@ class Canvas {
       }
     }
   }
+  // Draws a number with a 3x5 digit font, each font pixel `scale` pixels wide.
+  void number(int x, int y, unsigned value, int scale, Rgb c) {
+    static const uint16_t kDigits[10] = {0x7B6F, 0x2C97, 0x73E7, 0x73CF, 0x5BC9,
+                                         0x79CF, 0x79EF, 0x7249, 0x7BEF, 0x7BCF};
+    std::string text = std::to_string(value);
+    for (char ch : text) {
+      uint16_t glyph = kDigits[ch - '0'];
+      for (int row = 0; row < 5; ++row) {
+        for (int col = 0; col < 3; ++col) {
+          if (glyph & (1u << (14 - row * 3 - col))) {
+            fill(x + col * scale, y + row * scale, x + (col + 1) * scale, y + (row + 1) * scale, c);
+          }
+        }
+      }
+      x += 4 * scale;
+    }
+  }
   const std::vector<uint8_t> &pixels() const { return px_; }
 
  private:
@@ -302,13 +319,16 @@ class Canvas {
 };
 
 void plot(const Trace &t, const std::string &out_path, uint32_t width) {
-  constexpr int kMargin = 10, kRow = 28, kBar = 20, kAxis = 12;
+  // Left of the rows, their numbers (the legend printed below says which stream is which).
+  constexpr int kMargin = 10, kRow = 28, kBar = 20, kAxis = 12, kLabel = 30;
   if (t.tracks.empty()) throw std::runtime_error("the trace holds no tasks to plot");
   uint32_t height = static_cast<uint32_t>(2 * kMargin + kAxis + kRow * t.tracks.size());
   Canvas c(width, height);
   double span = std::max(t.end - t.begin, 1e-3);
-  double plot_w = width - 2.0 * kMargin;
-  auto x_of = [&](double ts) { return kMargin + static_cast<int>((ts - t.begin) / span * plot_w); };
+  double plot_w = width - 2.0 * kMargin - kLabel;
+  auto x_of = [&](double ts) {
+    return kMargin + kLabel + static_cast<int>((ts - t.begin) / span * plot_w);
+  };
 
   // Time grid: a tick every 1, 2 or 5 x 10^k us, at most ten across.
   static const double kSteps[] = {1, 2, 5};
@@ -324,7 +344,8 @@ void plot(const Trace &t, const std::string &out_path, uint32_t width) {
   for (size_t i = 0; i < t.tracks.size(); ++i) {
     const Track &tr = t.tracks[i];
     int y = kMargin + kAxis + static_cast<int>(i) * kRow;
-    c.fill(kMargin, y + kBar / 2, width - kMargin, y + kBar / 2 + 1, {200, 200, 200});
+    c.number(kMargin, y + 5, static_cast<unsigned>(i + 1), 2, {60, 60, 60});
+    c.fill(kMargin + kLabel, y + kBar / 2, width - kMargin, y + kBar / 2 + 1, {200, 200, 200});
     for (const Slice &s : tr.slices) {
       int x0 = x_of(s.ts), x1 = std::max(x_of(s.ts + s.dur), x0 + 1);
       c.fill(x0, y, x1, y + kBar, color_of(s.cat));
