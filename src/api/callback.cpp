@@ -34,7 +34,8 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBloc
   return guarded(__func__, [&] {
     require_initialized();
     if (fn == nullptr) fail(Errc::invalid_value, "fn is NULL");
-    if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK) {
+    int64_t block = openacl::api::enum_value(blockType);
+    if (block != ACL_CALLBACK_NO_BLOCK && block != ACL_CALLBACK_BLOCK) {
       fail(Errc::invalid_argument, "blockType must be ACL_CALLBACK_NO_BLOCK or ACL_CALLBACK_BLOCK");
     }
     auto s = openacl::api::stream_for_submit(stream);
@@ -44,7 +45,7 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBloc
            "no thread is subscribed to the stream: call aclrtSubscribeReport first");
     }
     s->enqueue(std::make_unique<openacl::CallbackTask>(hub, s, fn, userData,
-                                                       blockType == ACL_CALLBACK_BLOCK));
+                                                       block == ACL_CALLBACK_BLOCK));
   });
 }
 

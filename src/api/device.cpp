@@ -81,7 +81,8 @@ aclError aclrtGetRunMode(aclrtRunMode *runMode) {
 aclError aclrtSetTsDevice(aclrtTsId tsId) {
   return guarded(__func__, [&] {
     require_initialized();
-    if (tsId != ACL_TS_ID_AICORE && tsId != ACL_TS_ID_AIVECTOR) {
+    int64_t ts = openacl::api::enum_value(tsId);
+    if (ts != ACL_TS_ID_AICORE && ts != ACL_TS_ID_AIVECTOR) {
       fail(Errc::invalid_argument, "tsId must be ACL_TS_ID_AICORE or ACL_TS_ID_AIVECTOR");
     }
   });
@@ -111,7 +112,8 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value
     require_initialized();
     check_out(value, "value");
     openacl::Device &d = Runtime::get().device(deviceId);
-    switch (attr) {
+    int64_t a = openacl::api::enum_value(attr);
+    switch (a) {
       case ACL_DEV_ATTR_AICORE_CORE_NUM:
       case ACL_DEV_ATTR_CUBE_CORE_NUM:
       case ACL_DEV_ATTR_VECTOR_CORE_NUM:
@@ -131,7 +133,7 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value
         break;
       default:
         fail(Errc::feature_not_supported,
-             "device attribute " + std::to_string(attr) + " is not reported by the sim device");
+             "device attribute " + std::to_string(a) + " is not reported by the sim device");
     }
   });
 }
@@ -141,14 +143,15 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
     require_initialized();
     check_out(value, "value");
     openacl::Device &d = Runtime::get().device(deviceId);
-    switch (deviceInfo) {
+    int64_t info = openacl::api::enum_value(deviceInfo);
+    switch (info) {
       case ACL_DEVICE_INFO_AI_CORE_NUM:
       case ACL_DEVICE_INFO_VECTOR_CORE_NUM:
         *value = d.props().ai_cores;
         break;
       default:
         fail(Errc::feature_not_supported,
-             "device capability " + std::to_string(deviceInfo) + " is not reported");
+             "device capability " + std::to_string(info) + " is not reported");
     }
   });
 }

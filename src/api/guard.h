@@ -2,7 +2,10 @@
 // aclError values, and records the calling thread's message for aclGetRecentErrMsg (R19).
 #pragma once
 
+#include <cstdint>
+#include <cstring>
 #include <exception>
+#include <type_traits>
 #include <new>
 
 #include "acl/acl_base.h"
@@ -16,6 +19,15 @@ void record_error(const char *api, const char *message);
 // For functions openacl declares but does not implement.
 aclError report_unsupported(const char *api);
 void require_initialized();
+
+// The numeric value of an enum argument, read without an enum load: callers may pass any
+// integer, and loading an out-of-range value as the enum type is undefined behaviour.
+template <class E>
+int64_t enum_value(const E &e) {
+  std::underlying_type_t<E> v;
+  std::memcpy(&v, &e, sizeof v);
+  return static_cast<int64_t>(v);
+}
 
 template <class F>
 aclError guarded(const char *api, F &&body) noexcept {

@@ -47,7 +47,7 @@ Place place_of(const void *p, size_t span, const char *what) {
   return a->kind == MemoryKind::device ? Place::device : Place::pinned;
 }
 
-const char *kind_name(aclrtMemcpyKind kind) {
+const char *kind_name(int64_t kind) {
   switch (kind) {
     case ACL_MEMCPY_HOST_TO_HOST: return "ACL_MEMCPY_HOST_TO_HOST";
     case ACL_MEMCPY_HOST_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_DEVICE";
@@ -67,7 +67,7 @@ struct CopyPlan {
 
 // Checks a copy's arguments in CANN's order and that its kind matches its pointers.
 CopyPlan plan_copy(void *dst, size_t dst_span, const void *src, size_t src_span,
-                   aclrtMemcpyKind kind) {
+                   int64_t kind) {
   if (dst == nullptr) fail(Errc::invalid_argument, "dst is NULL");
   if (src == nullptr) fail(Errc::invalid_argument, "src is NULL");
   if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
@@ -94,7 +94,7 @@ CopyPlan plan_copy(void *dst, size_t dst_span, const void *src, size_t src_span,
 }
 
 void check_policy(aclrtMemMallocPolicy policy) {
-  uint32_t p = static_cast<uint32_t>(policy);
+  auto p = static_cast<uint32_t>(openacl::api::enum_value(policy));
   uint32_t base = p & 0xFFu;
   uint32_t extra = p & ~0xFFu;
   constexpr uint32_t kFlags =
@@ -135,7 +135,7 @@ void memset_common(void *devPtr, size_t maxCount, size_t count) {
   }
 }
 
-void check_2d(size_t dpitch, size_t spitch, size_t width, aclrtMemcpyKind kind) {
+void check_2d(size_t dpitch, size_t spitch, size_t width, int64_t kind) {
   if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST) {
     fail(Errc::invalid_argument, "2D copies support only ACL_MEMCPY_HOST_TO_DEVICE and ACL_MEMCPY_DEVICE_TO_HOST");
   }
@@ -232,7 +232,7 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
       fail(Errc::invalid_value, "count (" + std::to_string(count) + ") exceeds destMax (" +
                                     std::to_string(destMax) + ")");
     }
-    plan_copy(dst, count, src, count, kind);
+    plan_copy(dst, count, src, count, openacl::api::enum_value(kind));
     openacl::HostSpan span(__func__);
     openacl::notify(&openacl::TaskObserver::on_host_access, src, count, false, "aclrtMemcpy");
     openacl::notify(&openacl::TaskObserver::on_host_access, dst, count, true, "aclrtMemcpy");
@@ -250,7 +250,7 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
       fail(Errc::invalid_value, "count (" + std::to_string(count) + ") exceeds destMax (" +
                                     std::to_string(destMax) + ")");
     }
-    CopyPlan plan = plan_copy(dst, count, src, count, kind);
+    CopyPlan plan = plan_copy(dst, count, src, count, openacl::api::enum_value(kind));
     if (plan.src == Place::pageable) {
       openacl::notify(&openacl::TaskObserver::on_host_access, src, count, false, "aclrtMemcpyAsync");
     }
@@ -264,9 +264,10 @@ aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
                        size_t height, aclrtMemcpyKind kind) {
   return guarded(__func__, [&] {
     require_initialized();
-    check_2d(dpitch, spitch, width, kind);
+    check_2d(dpitch, spitch, width, openacl::api::enum_value(kind));
     if (width == 0 || height == 0) return;
-    plan_copy(dst, span_2d(dpitch, width, height), src, span_2d(spitch, width, height), kind);
+    plan_copy(dst, span_2d(dpitch, width, height), src, span_2d(spitch, width, height),
+              openacl::api::enum_value(kind));
     openacl::HostSpan span(__func__);
     openacl::notify(&openacl::TaskObserver::on_host_access, src, span_2d(spitch, width, height), false, "aclrtMemcpy2d");
     openacl::notify(&openacl::TaskObserver::on_host_access, dst, span_2d(dpitch, width, height), true, "aclrtMemcpy2d");
@@ -282,10 +283,11 @@ aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t sp
                             aclrtStream stream) {
   return guarded(__func__, [&] {
     require_initialized();
-    check_2d(dpitch, spitch, width, kind);
+    check_2d(dpitch, spitch, width, openacl::api::enum_value(kind));
     if (width == 0 || height == 0) return;
     CopyPlan plan =
-        plan_copy(dst, span_2d(dpitch, width, height), src, span_2d(spitch, width, height), kind);
+        plan_copy(dst, span_2d(dpitch, width, height), src, span_2d(spitch, width, height),
+              openacl::api::enum_value(kind));
     copy_async(stream, plan,
                std::make_unique<openacl::CopyTask>(dst, dpitch, src, spitch, width, height,
                                                    plan.src == Place::pageable, plan.direction));
@@ -317,8 +319,9 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
   return guarded(__func__, [&] {
     require_initialized();
     if (free == nullptr || total == nullptr) fail(Errc::invalid_argument, "free or total is NULL");
-    if (attr < ACL_DDR_MEM || attr > ACL_MEM_P2P_HUGE1G) {
-      fail(Errc::invalid_argument, "attr " + std::to_string(attr) + " is not a valid aclrtMemAttr");
+    int64_t a = openacl::api::enum_value(attr);
+    if (a < ACL_DDR_MEM || a > ACL_MEM_P2P_HUGE1G) {
+      fail(Errc::invalid_argument, "attr " + std::to_string(a) + " is not a valid aclrtMemAttr");
     }
     openacl::Device &d = openacl::api::current_device();
     *total = d.capacity();
