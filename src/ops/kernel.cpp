@@ -1,6 +1,10 @@
 // Shared kernel helpers: broadcasting, strided copies, f16/bf16 conversion loops.
 #include "ops/kernel.h"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace openacl::ops {
 
 bool broadcast_shapes(const std::vector<int64_t> &a, const std::vector<int64_t> &b, std::vector<int64_t> &out) {
@@ -92,18 +96,54 @@ void strided_copy(AiCores &cores, std::vector<int64_t> dims, char *dst, std::vec
   });
 }
 
+#if defined(__x86_64__)
+// F16C converts 8 values per instruction (round to nearest even, like float_to_half).
+__attribute__((target("avx,f16c"))) static void half_to_f32_f16c(const uint16_t *s, float *d, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i))));
+  for (; i < n; ++i) d[i] = half_to_float(s[i]);
+}
+
+__attribute__((target("avx,f16c"))) static void f32_to_half_f16c(const float *s, uint16_t *d, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(d + i), _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT));
+  for (; i < n; ++i) d[i] = float_to_half(s[i]);
+}
+
+static bool has_f16c() {
+  static const bool yes = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+  return yes;
+}
+#endif
+
 void to_f32(DType t, const void *src, float *dst, size_t n) {
   const auto *s = static_cast<const uint16_t *>(src);
-  if (t == DType::f32) std::memcpy(dst, src, n * 4);
-  else if (t == DType::f16) for (size_t i = 0; i < n; ++i) dst[i] = half_to_float(s[i]);
-  else if (t == DType::bf16) for (size_t i = 0; i < n; ++i) dst[i] = bf16_to_float(s[i]);
+  if (t == DType::f32) {
+    std::memcpy(dst, src, n * 4);
+  } else if (t == DType::f16) {
+#if defined(__x86_64__)
+    if (has_f16c()) return half_to_f32_f16c(s, dst, n);
+#endif
+    for (size_t i = 0; i < n; ++i) dst[i] = half_to_float(s[i]);
+  } else if (t == DType::bf16) {
+    for (size_t i = 0; i < n; ++i) dst[i] = bf16_to_float(s[i]);
+  }
 }
 
 void from_f32(DType t, const float *src, void *dst, size_t n) {
   auto *d = static_cast<uint16_t *>(dst);
-  if (t == DType::f32) std::memcpy(dst, src, n * 4);
-  else if (t == DType::f16) for (size_t i = 0; i < n; ++i) d[i] = float_to_half(src[i]);
-  else if (t == DType::bf16) for (size_t i = 0; i < n; ++i) d[i] = float_to_bf16(src[i]);
+  if (t == DType::f32) {
+    std::memcpy(dst, src, n * 4);
+  } else if (t == DType::f16) {
+#if defined(__x86_64__)
+    if (has_f16c()) return f32_to_half_f16c(src, d, n);
+#endif
+    for (size_t i = 0; i < n; ++i) d[i] = float_to_half(src[i]);
+  } else if (t == DType::bf16) {
+    for (size_t i = 0; i < n; ++i) d[i] = float_to_bf16(src[i]);
+  }
 }
 
 }  // namespace openacl::ops

@@ -553,3 +553,31 @@ TEST(Ops, ResizeTensorFlowForms) {
 }
 
 }  // namespace
+
+#include "ops/kernel.h"
+
+namespace {
+TEST(Ops, BulkHalfConversionMatchesScalar) {
+  // Every half value, through the bulk path (F16C when the CPU has it) and back.
+  std::vector<uint16_t> h(65536), back(65536);
+  for (size_t i = 0; i < h.size(); ++i) h[i] = static_cast<uint16_t>(i);
+  std::vector<float> f(h.size());
+  ops::to_f32(DType::f16, h.data(), f.data(), h.size());
+  for (size_t i = 0; i < h.size(); ++i) {
+    const float ref = ops::half_to_float(h[i]);
+    if (std::isnan(ref)) ASSERT_TRUE(std::isnan(f[i])) << i;
+    else ASSERT_EQ(f[i], ref) << i;
+  }
+  ops::from_f32(DType::f16, f.data(), back.data(), f.size());
+  for (size_t i = 0; i < h.size(); ++i)
+    if (!std::isnan(f[i])) ASSERT_EQ(back[i], h[i]) << i;
+  // Floats between halves round to nearest even, like the scalar conversion.
+  std::vector<float> x;
+  std::mt19937 g(3);
+  std::uniform_real_distribution<float> u(-70000.0f, 70000.0f);
+  for (int i = 0; i < 4096; ++i) x.push_back(u(g) / static_cast<float>(1 << (i % 30)));
+  std::vector<uint16_t> y(x.size());
+  ops::from_f32(DType::f16, x.data(), y.data(), x.size());
+  for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(y[i], ops::float_to_half(x[i])) << x[i];
+}
+}  // namespace
