@@ -163,7 +163,11 @@ void RaceChecker::on_enqueue(const Stream &stream, const Task &task) {
     st.synced_seq = 0;
     st.checkpoints.clear();
     st.vc = VectorClock();
+    st.completed_seq = 0;
+    st.host_code.clear();
   }
+  bool host_code = task.kind() == TaskKind::callback || task.kind() == TaskKind::host_func;
+  if (host_code) st.host_code.push_back(task.seq);
   st.last_seq = task.seq;
   uint64_t epoch = st.base + task.seq;
   bool grew = false;
@@ -195,6 +199,8 @@ void RaceChecker::on_enqueue(const Stream &stream, const Task &task) {
       if (Region *region = region_of(r.begin)) check_range(*region, r, st, epoch, info);
     }
   }
+  // Host code enqueued behind finished tasks: they are complete when it runs.
+  if (host_code && st.completed_seq + 1 == task.seq) learn(st, st.completed_seq);
 }
 
 void RaceChecker::check_range(Region &region, const MemRange &r, const StreamState &st,
@@ -219,11 +225,26 @@ void RaceChecker::check_range(Region &region, const MemRange &r, const StreamSta
   list.push_back(std::move(mine));
 }
 
+// Host code on a stream (a callback, a host func) runs after the tasks before it completed:
+// it is a host synchronization with them, for whatever API calls it makes.
+void RaceChecker::on_complete(const Stream &stream, const Task &task) {
+  std::lock_guard lock(mu_);
+  auto it = streams_.find(&stream);
+  if (it == streams_.end()) return;
+  StreamState &st = it->second;
+  st.completed_seq = std::max(st.completed_seq, task.seq);
+  while (!st.host_code.empty() && st.host_code.front() <= task.seq) st.host_code.pop_front();
+  if (!st.host_code.empty() && st.host_code.front() == task.seq + 1) learn(st, task.seq);
+}
+
 void RaceChecker::on_stream_synchronized(const Stream &stream, uint64_t seq) {
   std::lock_guard lock(mu_);
   auto it = streams_.find(&stream);
   if (it == streams_.end() || seq == 0) return;
-  StreamState &st = it->second;
+  learn(it->second, seq);
+}
+
+void RaceChecker::learn(StreamState &st, uint64_t seq) {
   if (seq <= st.synced_seq || seq > st.last_seq) return;
   // The clock of task `seq`: the latest checkpoint at or before it, and its own entry.
   const Checkpoint *cp = nullptr;

@@ -34,6 +34,7 @@ class RaceChecker final : public TaskObserver {
   explicit RaceChecker(bool abort_on_problem) : reporter_(abort_on_problem) {}
 
   void on_enqueue(const Stream &stream, const Task &task) override;
+  void on_complete(const Stream &stream, const Task &task) override;
   void on_stream_synchronized(const Stream &stream, uint64_t seq) override;
   void on_record_synchronized(const Signal &record) override;
   void on_host_access(const void *p, size_t n, bool write, const char *api) override;
@@ -83,6 +84,8 @@ class RaceChecker final : public TaskObserver {
     uint64_t host_version = 0;
     VectorClock vc;  // clock of the latest enqueued task
     std::deque<Checkpoint> checkpoints;
+    uint64_t completed_seq = 0;
+    std::deque<uint64_t> host_code;  // seqs of callbacks and host funcs not yet started
   };
   struct Object {
     ObjectKind kind;
@@ -113,6 +116,8 @@ class RaceChecker final : public TaskObserver {
   std::shared_ptr<const CallSite> site_of(SiteKey key);
 
   StreamState &state_of(const Stream &stream);
+  // The host has seen task `seq` of the stream complete: it learns the task's clock.
+  void learn(StreamState &st, uint64_t seq);
   bool dead(const Access &a) const { return host_.get(a.stream) >= a.epoch; }
   Region *region_of(uintptr_t p);
   void check_range(Region &region, const MemRange &r, const StreamState &st, uint64_t epoch,

@@ -255,6 +255,32 @@ void host_reuse(bool sync) {
 NOINLINE void bug_host_reuse() { host_reuse(false); }
 NOINLINE void ok_host_reuse() { host_reuse(true); }
 
+// --- host code on a stream runs after the tasks before it --------------------------------
+
+void *g_device_for_host_func;
+
+extern "C" void read_back(void *) {
+  static char plain[kBytes];
+  OK(aclrtMemcpy(plain, kBytes, g_device_for_host_func, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
+}
+
+void host_func(bool same_stream) {
+  Runtime rt;
+  aclrtStream s1 = stream("s1"), s2 = stream("s2");
+  g_device_for_host_func = device_buffer();
+  OK(aclrtMemsetAsync(g_device_for_host_func, kBytes, 4, kBytes, s1));
+  aclrtStream runs_on = same_stream ? s1 : s2;
+  OK(aclrtLaunchHostFunc(runs_on, read_back, nullptr));
+  // Wait for the host func before anything else: the host must not learn of the memset first.
+  OK(aclrtSynchronizeStream(runs_on));
+  OK(aclrtSynchronizeStream(s1));
+  OK(aclrtFree(g_device_for_host_func));
+  OK(aclrtDestroyStream(s1));
+  OK(aclrtDestroyStream(s2));
+}
+NOINLINE void bug_host_func() { host_func(false); }
+NOINLINE void ok_host_func() { host_func(true); }
+
 // --- frees while a task still uses the memory ----------------------------------------------
 
 void free_early(bool sync) {
@@ -405,6 +431,8 @@ int main(int argc, char **argv) {
       {"ok_host_read", ok_host_read},
       {"bug_host_reuse", bug_host_reuse},
       {"ok_host_reuse", ok_host_reuse},
+      {"bug_host_func", bug_host_func},
+      {"ok_host_func", ok_host_func},
       {"bug_free_early", bug_free_early},
       {"ok_free_early", ok_free_early},
       {"bug_free_host_early", bug_free_host_early},

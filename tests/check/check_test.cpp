@@ -87,6 +87,13 @@ TEST(CheckHost, ReuseOfABufferAPendingCopyReads) {
                          "memcpy \"H2D\""});
 }
 
+TEST(CheckHost, HostFuncOnAnotherStreamDoesNotFollowTheTask) {
+  CaseRun r = run_case("bug_host_func", "OPENACL_CHECK=1");
+  std::string text = single_report(r, "host-race");
+  expect_contains(text, {"aclrtMemcpy reads device memory", "pending task still writes", "memset",
+                         "host: aclrtMemcpy at read_back"});
+}
+
 TEST(CheckFree, FreeOfDeviceMemoryAPendingTaskUses) {
   CaseRun r = run_case("bug_free_early", "OPENACL_CHECK=1");
   std::string text = single_report(r, "use-after-free");
@@ -144,7 +151,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, CheckTwin,
                          ::testing::Values("ok_missing_wait", "ok_stream_sync", "ok_event_sync",
                                            "ok_device_sync", "ok_write_after_record",
                                            "ok_kernels", "ok_read_read", "ok_host_read",
-                                           "ok_host_reuse", "ok_free_early",
+                                           "ok_host_reuse", "ok_host_func", "ok_free_early",
                                            "ok_free_host_early", "ok_leak_stream",
                                            "ok_leak_memory", "ok_leak_event",
                                            "ok_default_context", "trace_pipeline",
