@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -12,8 +13,9 @@
 #include "ops/registry.h"
 
 // Hot loops get an x86-64-v3 (AVX2, FMA) clone next to the baseline one; the loader picks
-// the clone the CPU supports (GNU ifunc), so the library still runs on any x86-64.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// the clone the CPU supports (GNU ifunc), so the library still runs on any x86-64. Not under
+// ThreadSanitizer: ifunc resolvers run before its runtime is up and crash the loader.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 #define OPENACL_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define OPENACL_SIMD_CLONES
@@ -39,6 +41,28 @@ template <class T> struct Compute { using type = T; };
 template <> struct Compute<half_t> { using type = float; };
 template <> struct Compute<bf16_t> { using type = float; };
 template <class T> using compute_t = typename Compute<T>::type;
+
+// e^x in float without a libm call, so that loops over it vectorise: Cephes' range reduction
+// and polynomial (about 1 ulp). Results below 2^-126 flush to 0; NaN stays NaN.
+inline float fast_exp(float x) {
+  const float xc = std::min(std::max(x, -87.33654f), 88.72283f);
+  const float k = (xc * 1.44269504f + 12582912.0f) - 12582912.0f;  // round to nearest integer
+  const float r = xc - k * 0.693359375f + k * 2.12194440e-4f;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  // 2^k in two halves: k spans [-126, 128], each half stays a normal float.
+  const auto ki = static_cast<int32_t>(k);
+  const int32_t h = ki >> 1;
+  const float e = (p * r * r + r + 1.0f) * std::bit_cast<float>((h + 127) << 23) *
+                  std::bit_cast<float>((ki - h + 127) << 23);
+  const float big = x > 88.72283f ? __builtin_inff() : e;
+  const float out = x < -87.33654f ? 0.0f : big;
+  return x != x ? x : out;
+}
 
 // Calls f(T{}) with the C++ type of t; returns false for dtypes without one.
 template <class F>
