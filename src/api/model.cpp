@@ -446,6 +446,38 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetDynamicHW(const aclmdlDesc *modelDesc, siz
   });
 }
 
+// ONNX models have dynamic dims rather than CANN's gears: the dims given become the shape of
+// the input for the executions of this dataset (as aclmdlSetDatasetTensorDesc would).
+ACL_FUNC_VISIBILITY aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset *dataset, size_t index,
+                                                       const aclmdlIODims *dims) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    auto m = models().find(modelId);
+    aclmdlDataset &d = dataset_of(dataset, "dataset");
+    if (dims == nullptr) fail(Errc::invalid_argument, "dims is NULL");
+    if (index >= m->inputs().size())
+      fail(Errc::invalid_argument, "index " + std::to_string(index) + " is out of range: the model has " +
+                                       std::to_string(m->inputs().size()) + " inputs");
+    if (index >= d.buffers.size())
+      fail(Errc::invalid_argument, "the dataset has no buffer " + std::to_string(index) + " yet (aclmdlAddDatasetBuffer)");
+    if (dims->dimCount > ACL_MAX_DIM_CNT) fail(Errc::invalid_argument, "dims.dimCount exceeds ACL_MAX_DIM_CNT");
+    const auto &io = m->inputs()[index];
+    bool dynamic = false;
+    for (auto x : io.desc.dims) dynamic = dynamic || x < 0;
+    if (!dynamic)
+      fail(Errc::model_not_dynamic, "input " + std::to_string(index) + " ('" + io.name + "') has fixed dims " +
+                                        dims_text(io.desc.dims));
+    auto t = std::make_unique<aclTensorDesc>();
+    t->dtype = static_cast<aclDataType>(io.desc.dtype);
+    t->format = dims->dimCount == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND;
+    t->dims.assign(dims->dims, dims->dims + dims->dimCount);
+    t->storage_format = t->format;
+    t->storage_dims = t->dims;
+    t->name = io.name;
+    d.descs[index] = std::move(t);
+  });
+}
+
 ACL_FUNC_VISIBILITY aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output) {
   return guarded(__func__, [&] {
     Call call = prepare_call(modelId, input, output, nullptr);

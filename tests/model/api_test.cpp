@@ -208,6 +208,24 @@ TEST_F(ModelApi, ExecuteArgumentErrors) {
   ASSERT_EQ(aclmdlExecute(m.id(), io.in(), io.out()), ACL_SUCCESS) << recent();
 }
 
+TEST_F(ModelApi, SetInputDynamicDims) {
+  AclModel m(cls_model());
+  DeviceIo io(m.desc(), random_input({1, 3, 48, 192}, 4), {16});
+  // Same buffer size (2*48*96 == 1*48*192 per channel): only the dims differ.
+  aclmdlIODims dims{};
+  dims.dimCount = 4;
+  const int64_t d[4] = {2, 3, 48, 96};
+  std::copy(d, d + 4, dims.dims);
+  ASSERT_EQ(aclmdlSetInputDynamicDims(m.id(), io.in(), 0, &dims), ACL_SUCCESS) << recent();
+  ASSERT_EQ(aclmdlExecute(m.id(), io.in(), io.out()), ACL_SUCCESS) << recent();
+  EXPECT_EQ(io.read_outputs()[0].dims, (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(aclmdlSetInputDynamicDims(m.id(), io.in(), 1, &dims), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlSetInputDynamicDims(m.id(), io.in(), 0, nullptr), ACL_ERROR_INVALID_PARAM);
+  ConvModel cm;
+  AclModel fixed(write_temp("conv.onnx", cm.bytes));
+  EXPECT_EQ(aclmdlSetInputDynamicDims(fixed.id(), io.in(), 0, &dims), ACL_ERROR_MODEL_NOT_DYNAMIC);
+}
+
 TEST_F(ModelApi, DatasetCalls) {
   aclmdlDataset *ds = aclmdlCreateDataset();
   ASSERT_NE(ds, nullptr);
