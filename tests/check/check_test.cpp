@@ -220,7 +220,9 @@ TEST(Trace, TracksTasksFlowsHostSpansAndMemory) {
   for (auto &[tid, name] : thread_names) {
     if (name.find("stream " + s1) != std::string::npos) tid1 = tid;
     if (name.find("stream " + s2) != std::string::npos) tid2 = tid;
-    if (name.find("stream ") == 0) EXPECT_NE(name.find("(context 0x"), std::string::npos) << name;
+    if (name.find("stream ") == 0) {
+      EXPECT_NE(name.find("(context 0x"), std::string::npos) << name;
+    }
   }
   ASSERT_NE(tid1, -1) << "no track for " << s1;
   ASSERT_NE(tid2, -1) << "no track for " << s2;
