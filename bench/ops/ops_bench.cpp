@@ -150,6 +150,25 @@ void BM_Add16M(benchmark::State &state) {
   state.SetLabel("goal: ratio>=0.7 (GB/s vs memcpy)");
 }
 
+// ---- Unary ops of 16M floats (info: compute-bound elementwise) ----
+
+void BM_Unary16M(benchmark::State &state, const char *op) {
+  const int64_t n = 16 << 20;
+  auto &e = env();
+  aclTensorDesc *d[] = {e.desc({n})};
+  aclDataBuffer *in[] = {e.buffer(n * 4, 0.5f)};
+  aclDataBuffer *out[] = {e.buffer(n * 4, 0.0f)};
+  for (auto _ : state) {
+    check(aclopExecuteV2(op, 1, d, in, 1, d, out, nullptr, e.stream), "aclopExecuteV2");
+    check(aclrtSynchronizeStream(e.stream), "sync");
+  }
+  state.counters["gelem_per_s"] = benchmark::Counter(static_cast<double>(n) * state.iterations() / 1e9, benchmark::Counter::kIsRate);
+  state.SetLabel("info: elements per second, no goal");
+}
+BENCHMARK_CAPTURE(BM_Unary16M, Relu, "Relu")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Unary16M, HardSwish, "HardSwish")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Unary16M, Sigmoid, "Sigmoid")->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // ---- Conv2D 1x64x56x56 3x3 64->64 ----
 
 double onednn_conv_s() {

@@ -255,9 +255,15 @@ inline C apply_un(C x, const UnParams &p) {
   else if constexpr (K == Un::square) return static_cast<C>(x * x);
   else if constexpr (K == Un::sign) return static_cast<C>((x > C(0)) - (x < C(0)));
   else if constexpr (K == Un::relu6) return std::min(std::max(x, C(0)), C(6));
-  else if constexpr (K == Un::sigmoid) return C(1) / (C(1) + std::exp(-x));
+  else if constexpr (K == Un::sigmoid) {
+    if constexpr (std::is_same_v<C, float>) return 1.0f / (1.0f + fast_exp(-x));
+    else return C(1) / (C(1) + std::exp(-x));
+  }
   else if constexpr (K == Un::tanh_) return std::tanh(x);
-  else if constexpr (K == Un::exp_) return std::exp(x);
+  else if constexpr (K == Un::exp_) {
+    if constexpr (std::is_same_v<C, float>) return fast_exp(x);
+    else return std::exp(x);
+  }
   else if constexpr (K == Un::log_) return std::log(x);
   else if constexpr (K == Un::sqrt_) return std::sqrt(x);
   else if constexpr (K == Un::rsqrt) return C(1) / std::sqrt(x);

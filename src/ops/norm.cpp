@@ -160,7 +160,7 @@ std::unique_ptr<PreparedOp> build_softmax(OpCall &call) {
         for (float f : v) mx = std::max(mx, f);
         double sum = 0;
         for (auto &f : v) {
-          const float e = std::exp(f - mx);
+          const float e = fast_exp(f - mx);
           sum += e;
           if (!log) f = e;
         }

@@ -581,3 +581,17 @@ TEST(Ops, BulkHalfConversionMatchesScalar) {
   for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(y[i], ops::float_to_half(x[i])) << x[i];
 }
 }  // namespace
+
+namespace {
+TEST(Ops, FastExpIsAccurate) {
+  // Within 2 ulp of the correctly rounded value over the whole finite, normal range.
+  for (float x = -87.0f; x < 88.5f; x += 0.0137f) {
+    const double ref = std::exp(static_cast<double>(x));
+    ASSERT_NEAR(ops::fast_exp(x), ref, 2.5e-7 * ref) << x;
+  }
+  EXPECT_EQ(ops::fast_exp(0.0f), 1.0f);
+  EXPECT_EQ(ops::fast_exp(100.0f), INFINITY);
+  EXPECT_EQ(ops::fast_exp(-INFINITY), 0.0f);
+  EXPECT_TRUE(std::isnan(ops::fast_exp(NAN)));
+}
+}  // namespace
