@@ -87,6 +87,7 @@ void register_rt_memory(py::module_ &rt);
 void register_rt_callback(py::module_ &rt);
 void register_rt_kernel(py::module_ &rt);
 void register_op(py::module_ &op);
+void register_op_compiler(py::module_ &m, py::module_ &op);
 void register_mdl(py::module_ &mdl);
 void register_util(py::module_ &util);
 

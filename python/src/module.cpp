@@ -38,6 +38,7 @@ PYBIND11_MODULE(acl, m) {
 
   auto op = m.def_submodule("op", "single-operator execution");
   register_op(op);
+  register_op_compiler(m, op);
   auto mdl = m.def_submodule("mdl", "model loading and execution");
   register_mdl(mdl);
   auto util = m.def_submodule("util", "threads and host-buffer helpers");

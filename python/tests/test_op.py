@@ -132,3 +132,22 @@ def test_op_errors_come_back_as_codes(device):
     acl.op.destroy_attr(attr)
     for t in (x, y, wrong):
         t.release()
+
+
+def test_compile_calls_and_options(device):
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x1, x2, y = Tensor(a), Tensor(a), Tensor(shape=(2, 3), dtype=np.float32)
+    attr = acl.op.create_attr()
+    assert acl.op.update_params("Add", [x1.desc, x2.desc], [y.desc], attr) == ACL_SUCCESS
+    assert acl.op.compile("Add", [x1.desc, x2.desc], [y.desc], attr, acl.ACL_ENGINE_SYS,
+                          acl.ACL_COMPILE_SYS, None) == ACL_SUCCESS
+    ret = acl.op.compile_and_execute_v2("Add", [x1.desc, x2.desc], [x1.buffer, x2.buffer], [y.desc], [y.buffer],
+                                        attr, acl.ACL_ENGINE_SYS, acl.ACL_COMPILE_SYS, None, 0)
+    assert ret == ACL_SUCCESS
+    assert acl.rt.synchronize_stream(0) == ACL_SUCCESS
+    np.testing.assert_array_equal(y.numpy(), a + a)
+    assert acl.set_compileopt(acl.ACL_PRECISION_MODE, "allow_fp32_to_fp16") == ACL_SUCCESS
+    assert acl.get_compileopt(acl.ACL_PRECISION_MODE) == ("allow_fp32_to_fp16", ACL_SUCCESS)
+    acl.op.destroy_attr(attr)
+    for t in (x1, x2, y):
+        t.release()
