@@ -85,7 +85,7 @@ def run_program(path, repetitions, bench_filter, wrap):
 
 def short_name(name):
     # Google Benchmark appends how it ran: drop it from the table.
-    return re.sub(r"/(real_time|manual_time|iterations:\d+|repeats:\d+)", "", name)
+    return re.sub(r"/(real_time|manual_time|iterations:\d+|repeats:\d+|min_time:[\d.]+|min_warmup_time:[\d.]+)", "", name)
 
 
 def to_ns(value, unit):
@@ -123,9 +123,16 @@ def rows_of(program, report):
         else:
             ratio = None
         judged = ratio if metric == "ratio" else figure
+        shown = metric
         if metric == "ratio":
-            figure = time_ns
-            baseline = counters.get("baseline_ns")
+            # Show what the ratio compares: the time, or the counter that has a baseline_ twin.
+            figure, baseline, shown = time_ns, counters.get("baseline_ns"), "time"
+            if baseline is None:
+                for k in counters:
+                    if k.startswith("baseline_") and k[len("baseline_"):] in counters:
+                        shown = k[len("baseline_"):]
+                        figure, baseline = counters[shown], counters[k]
+                        break
         if op is None or judged is None:
             result = "-"
         else:
@@ -135,6 +142,7 @@ def rows_of(program, report):
             "program": os.path.basename(program),
             "benchmark": short_name(name),
             "metric": metric,
+            "shown": shown,
             "openacl": figure,
             "baseline": baseline,
             "ratio": ratio,
@@ -215,9 +223,9 @@ def print_table(rows, markdown):
     table = []
     for r in rows:
         table.append([
-            r["benchmark"], r["metric"],
-            fmt_value(r["metric"] if r["metric"] != "ratio" else "time", r["openacl"]),
-            fmt_value(r["metric"] if r["metric"] != "ratio" else "time", r["baseline"]),
+            r["benchmark"], r["metric"] if r.get("shown", r["metric"]) in (r["metric"], "time") else f"ratio ({r['shown']})",
+            fmt_value(r.get("shown", r["metric"]), r["openacl"]),
+            fmt_value(r.get("shown", r["metric"]), r["baseline"]),
             "-" if r["ratio"] is None else f"{r['ratio']:.3g}",
             r["goal"], r["result"],
             "-" if r["cv"] is None else f"{100 * r['cv']:.0f}%",
@@ -276,7 +284,8 @@ def main():
     for r in rows:
         if r["baseline_what"]:
             baselines.setdefault(r["baseline_what"], []).append(r["benchmark"])
-    print("baselines:")
+    if baselines:
+        print("baselines:")
     for what, names in baselines.items():
         print(f"  {what}: {', '.join(sorted(set(n.split('/')[0] for n in names)))}")
     if args.json_out:
