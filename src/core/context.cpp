@@ -19,7 +19,7 @@ std::shared_ptr<Stream> Context::create_stream(uint32_t priority, uint32_t flags
   auto s = std::make_shared<Stream>(*this, device_, priority, flags);
   {
     std::lock_guard lock(mu_);
-    streams_.push_back(s);
+    streams_.emplace(s.get(), s);
   }
   Runtime::get().streams.add(s);
   return s;
@@ -27,19 +27,25 @@ std::shared_ptr<Stream> Context::create_stream(uint32_t priority, uint32_t flags
 
 void Context::forget_stream(const Stream *s) {
   std::lock_guard lock(mu_);
-  std::erase_if(streams_, [&](const auto &p) { return p.get() == s; });
+  streams_.erase(s);
 }
 
 std::vector<std::shared_ptr<Stream>> Context::streams() const {
   std::lock_guard lock(mu_);
-  return streams_;
+  std::vector<std::shared_ptr<Stream>> all;
+  all.reserve(streams_.size());
+  if (default_stream_) all.push_back(default_stream_);
+  for (auto &[p, s] : streams_) {
+    if (s != default_stream_) all.push_back(s);
+  }
+  return all;
 }
 
 std::shared_ptr<Event> Context::create_event(uint32_t flags, bool ex) {
   auto e = std::make_shared<Event>(*this, flags, ex);
   {
     std::lock_guard lock(mu_);
-    events_.push_back(e);
+    events_.emplace(e.get(), e);
   }
   Runtime::get().events.add(e);
   return e;
@@ -47,17 +53,18 @@ std::shared_ptr<Event> Context::create_event(uint32_t flags, bool ex) {
 
 void Context::forget_event(const Event *e) {
   std::lock_guard lock(mu_);
-  std::erase_if(events_, [&](const auto &p) { return p.get() == e; });
+  events_.erase(e);
 }
 
 void Context::release() {
   destroyed_.store(true, std::memory_order_release);
-  std::vector<std::shared_ptr<Stream>> streams;
+  std::vector<std::shared_ptr<Stream>> streams = this->streams();
   std::vector<std::shared_ptr<Event>> events;
   {
     std::lock_guard lock(mu_);
-    streams.swap(streams_);
-    events.swap(events_);
+    for (auto &[p, e] : events_) events.push_back(e);
+    streams_.clear();
+    events_.clear();
   }
   Runtime &rt = Runtime::get();
   for (auto &e : events) rt.events.remove(e->handle());

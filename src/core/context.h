@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "core/handle.h"
@@ -47,8 +48,9 @@ class Context : public Handled, public std::enable_shared_from_this<Context> {
   std::atomic<bool> destroyed_{false};
   std::shared_ptr<Stream> default_stream_;
   mutable std::mutex mu_;
-  std::vector<std::shared_ptr<Stream>> streams_;
-  std::vector<std::shared_ptr<Event>> events_;
+  // Keyed by object: destroying one of 10,000 streams must not scan the others.
+  std::unordered_map<const Stream *, std::shared_ptr<Stream>> streams_;
+  std::unordered_map<const Event *, std::shared_ptr<Event>> events_;
 };
 
 }  // namespace openacl

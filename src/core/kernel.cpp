@@ -47,19 +47,24 @@ KernelEntry Binary::lookup(const std::string &name) const {
   return reinterpret_cast<KernelEntry>(sym);
 }
 
-KernelTask::KernelTask(const Function &fn, uint32_t num_blocks, const void *args,
-                       size_t args_size)
-    : Task(TaskKind::kernel), fn_(fn), num_blocks_(num_blocks) {
+KernelTask::KernelTask(std::shared_ptr<const Function> fn, uint32_t num_blocks,
+                       const void *args, size_t args_size)
+    : Task(TaskKind::kernel), fn_(std::move(fn)), num_blocks_(num_blocks), args_size_(args_size) {
   if (args_size != 0) {
-    args_.resize(args_size);
-    std::memcpy(args_.data(), args, args_size);
+    if (args_size <= kInlineArgs) {
+      args_ = inline_args_;
+    } else {
+      heap_args_.reset(new uint8_t[args_size]);
+      args_ = heap_args_.get();
+    }
+    std::memcpy(args_, args, args_size);
   }
   // The args are opaque bytes: any aligned word that points into device memory is memory the
   // kernel may read and write, as far as tracing and the race checker can tell.
   MemoryMap &memory = Runtime::get().memory();
-  for (size_t off = 0; off + sizeof(void *) <= args_.size(); off += sizeof(void *)) {
+  for (size_t off = 0; off + sizeof(void *) <= args_size_; off += sizeof(void *)) {
     void *p;
-    std::memcpy(&p, args_.data() + off, sizeof(p));
+    std::memcpy(&p, args_ + off, sizeof(p));
     if (auto a = memory.find(p); a && a->kind == MemoryKind::device) {
       add_range(reinterpret_cast<void *>(a->base), a->size, true);
     }
@@ -68,15 +73,15 @@ KernelTask::KernelTask(const Function &fn, uint32_t num_blocks, const void *args
 
 void KernelTask::run(ExecContext &ctx) {
   LaunchFailure failure;
-  void *args = args_.empty() ? nullptr : args_.data();
+  void *args = args_;
   ctx.cores.parallel_for(num_blocks_, [&](size_t block) {
     LaunchFailure *outer = current_launch;
     current_launch = &failure;
-    fn_.entry(static_cast<uint32_t>(block), num_blocks_, args);
+    fn_->entry(static_cast<uint32_t>(block), num_blocks_, args);
     current_launch = outer;
   });
   if (failure.failed.load()) {
-    fail(Errc::kernel_failure, "kernel '" + fn_.name + "' reported failure: " + failure.message);
+    fail(Errc::kernel_failure, "kernel '" + fn_->name + "' reported failure: " + failure.message);
   }
 }
 

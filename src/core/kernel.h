@@ -39,14 +39,20 @@ struct Function : Handled {
 // One launch: numBlocks calls of the kernel spread over the AI cores.
 class KernelTask final : public Task {
  public:
-  KernelTask(const Function &fn, uint32_t num_blocks, const void *args, size_t args_size);
+  KernelTask(std::shared_ptr<const Function> fn, uint32_t num_blocks, const void *args,
+             size_t args_size);
   void run(ExecContext &ctx) override;
-  std::string label() const override { return fn_.name; }
+  std::string label() const override { return fn_->name; }
 
  private:
-  Function fn_;
+  // Kernel arguments are usually a few pointers and sizes: keep them in the task.
+  static constexpr size_t kInlineArgs = 64;
+  std::shared_ptr<const Function> fn_;
   uint32_t num_blocks_;
-  std::vector<uint8_t> args_;  // copied at launch
+  size_t args_size_;
+  alignas(16) uint8_t inline_args_[kInlineArgs];
+  std::unique_ptr<uint8_t[]> heap_args_;
+  uint8_t *args_ = nullptr;  // copied at launch
 };
 
 }  // namespace openacl

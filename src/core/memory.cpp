@@ -24,27 +24,41 @@ std::optional<Allocation> MemoryMap::remove(const void *p) {
 }
 
 std::optional<Allocation> MemoryMap::find(const void *p) const {
-  // Programs touch the same buffer again and again: a per-thread cache of the last hit,
-  // valid while the map is unchanged, skips the lock and the tree walk.
-  struct Cached {
+  // Programs touch the same few buffers again and again (a copy: its source and its
+  // destination): a small per-thread cache of recent hits, valid while the map is unchanged,
+  // skips the lock and the tree walk.
+  struct Cache {
     const MemoryMap *map = nullptr;
     uint64_t generation = 0;
-    Allocation a;
+    Allocation entries[4];
+    unsigned size = 0;
+    unsigned next = 0;
   };
-  thread_local Cached cached;
+  thread_local Cache cache;
   auto addr = reinterpret_cast<uintptr_t>(p);
   uint64_t gen = generation_.load(std::memory_order_acquire);
-  if (cached.map == this && cached.generation == gen && addr >= cached.a.base &&
-      addr < cached.a.base + cached.a.size) {
-    return cached.a;
+  if (cache.map == this && cache.generation == gen) {
+    for (unsigned i = 0; i < cache.size; ++i) {
+      const Allocation &a = cache.entries[i];
+      if (addr >= a.base && addr < a.base + a.size) return a;
+    }
+  } else {
+    cache.map = this;
+    cache.generation = gen;
+    cache.size = cache.next = 0;
   }
   std::optional<Allocation> found;
+  uint64_t seen;
   {
     std::shared_lock lock(mu_);
-    gen = generation_.load(std::memory_order_acquire);
+    seen = generation_.load(std::memory_order_acquire);
     found = find_locked(addr);
   }
-  if (found) cached = {this, gen, *found};
+  if (found && seen == gen) {
+    cache.entries[cache.next] = *found;
+    cache.next = (cache.next + 1) % 4;
+    if (cache.size < 4) ++cache.size;
+  }
   return found;
 }
 

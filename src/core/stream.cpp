@@ -43,9 +43,16 @@ uint64_t Stream::enqueue(std::unique_ptr<Task> task) {
     }
     tail_ = t;
     if (state_ == State::idle) {
-      state_ = State::queued;
       keep_alive_ = shared_from_this();
-      schedule = true;
+      // A stream that starts with a wait on a pending record parks right here instead of
+      // taking a worker only to park there.
+      Signal *gate = failure_ ? nullptr : t->wait_before();
+      if (gate != nullptr && !gate->done() && gate->park(keep_alive_)) {
+        state_ = State::parked;
+      } else {
+        state_ = State::queued;
+        schedule = true;
+      }
     }
     if (TaskObserver *obs = task_observer()) obs->on_enqueue(*this, *t);
   }
