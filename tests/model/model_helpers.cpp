@@ -74,6 +74,9 @@ std::string write_temp(const std::string &name, const std::string &bytes) {
 }
 
 std::vector<TensorF> ort_run(const std::string &model_file, const std::string &input_name, const TensorF &input) {
+  if (!fs::exists(kNodeModules + "/onnxruntime-node/package.json"))
+    throw std::runtime_error("onnxruntime-node is missing from " + kNodeModules +
+                             ": run scripts/fetch_models.sh first (the model tests compare with ONNX Runtime)");
   std::string dims;
   for (auto d : input.dims) dims += (dims.empty() ? "" : "x") + std::to_string(d);
   const std::string in = write_temp("ort_in.bin", std::string(reinterpret_cast<const char *>(input.data.data()),
