@@ -24,7 +24,7 @@ namespace openacl::ops {
 // aclSetTensorConst, or aclSetTensorPlaceMent(ACL_MEMTYPE_HOST) with a host buffer); when it
 // has no value the op falls back as stated. Attr types: bool, int (int64_t), float, str, dtype,
 // list_int, list_float. Defaults in parentheses; an attr without a default is required.
-// Float = f32, f16, bf16 (f16/bf16 computed in f32). Int = i32, i64, i8, u8 (i16 where cheap).
+// Float = f32, f16, bf16 (f16/bf16 computed in f32). Int = i32, i64, i8, u8.
 // Broadcasting follows numpy. Shapes of outputs must equal the inferred ones.
 //
 // Elementwise binary, numpy broadcasting; x1, x2 -> y; same dtype; Float + Int:
@@ -34,7 +34,7 @@ namespace openacl::ops {
 //   Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual
 // Logical, bool: LogicalAnd, LogicalOr (x1, x2 -> y), LogicalNot (x -> y)
 // Select: condition (bool), x1, x2 -> y (broadcast, the ONNX Where)
-// Elementwise unary, x -> y, Float (Abs/Neg/Square/Relu/Sign also Int):
+// Elementwise unary, x -> y, Float (Abs/Neg/Square/Relu/Sign also i32, i64, i8):
 //   Relu, Relu6, Sigmoid, Tanh, Exp, Log, Sqrt, Rsqrt, Neg, Abs, Reciprocal, Square, Floor,
 //   Ceil, Round, Sin, Cos, Erf, Softplus, Sign, HardSwish, Mish, Identity (any dtype),
 //   HardSigmoid (alpha 0.16666666, beta 0.5), LeakyRelu (negative_slope 0.0),
