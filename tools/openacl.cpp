@@ -1,7 +1,9 @@
-// openacl: run an ONNX model on the simulated NPU through the AscendCL API, or list devices.
+// openacl: run an ONNX model on the simulated NPU through the AscendCL API, list devices, or
+// read a timeline trace.
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
+#include "trace_commands.h"
 
 int main(int argc, char **argv) {
   CLI::App app{"openacl: AscendCL on any machine"};
@@ -21,6 +23,7 @@ int main(int argc, char **argv) {
   r->add_option("--seed", run.seed, "seed of the random inputs")->capture_default_str();
 
   app.add_subcommand("info", "List the devices (like npu-smi)");
+  openacl_add_trace_commands(app);
   CLI11_PARSE(app, argc, argv);
 
   if (app.got_subcommand("run")) return openacl_tool::run_command(run);
