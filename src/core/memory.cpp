@@ -73,17 +73,16 @@ std::optional<Allocation> MemoryMap::find_locked(uintptr_t addr) const {
 
 void MemoryMap::check_device_range(const void *p, size_t n, const char *what) const {
   auto a = find(p);
+  auto addr = reinterpret_cast<uintptr_t>(p);
+  if (a && a->kind == MemoryKind::device && n <= a->size - (addr - a->base)) return;
   std::ostringstream msg;
   if (!a || a->kind != MemoryKind::device) {
     msg << what << " (" << p << ") is not device memory from aclrtMalloc";
-    fail(Errc::invalid_argument, msg.str());
-  }
-  auto addr = reinterpret_cast<uintptr_t>(p);
-  if (n > a->size - (addr - a->base)) {
+  } else {
     msg << what << ": " << n << " bytes at " << p << " run past the end of its allocation ("
         << a->size << " bytes at " << reinterpret_cast<void *>(a->base) << ")";
-    fail(Errc::invalid_argument, msg.str());
   }
+  fail(Errc::invalid_argument, msg.str());
 }
 
 std::vector<Allocation> MemoryMap::take_all() {
