@@ -41,7 +41,7 @@ aclError aclrtSetCurrentContext(aclrtContext context) {
     if (!ctx || ctx->destroyed()) {
       fail(Errc::context_null, "unknown or destroyed context (its device may have been reset)");
     }
-    if (ctx->is_default()) openacl::notify(&openacl::TaskObserver::on_default_context, __func__);
+    if (ctx->is_default()) openacl::notify(&openacl::TaskObserver::on_default_context, "aclrtSetCurrentContext");
     Runtime::get().bind(ctx);
   });
 }
@@ -51,7 +51,7 @@ aclError aclrtGetCurrentContext(aclrtContext *context) {
     require_initialized();
     if (context == nullptr) fail(Errc::invalid_argument, "context is NULL");
     auto ctx = openacl::api::current_context();
-    if (ctx->is_default()) openacl::notify(&openacl::TaskObserver::on_default_context, __func__);
+    if (ctx->is_default()) openacl::notify(&openacl::TaskObserver::on_default_context, "aclrtGetCurrentContext");
     *context = ctx->handle();
   });
 }

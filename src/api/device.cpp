@@ -91,7 +91,7 @@ aclError aclrtSetTsDevice(aclrtTsId tsId) {
 aclError aclrtSynchronizeDevice() {
   return guarded(__func__, [&] {
     require_initialized();
-    openacl::HostSpan span(__func__);
+    openacl::HostSpan span("aclrtSynchronizeDevice");
     auto ctx = openacl::api::current_context();
     ctx->device().synchronize(-1, ctx.get());
   });
@@ -101,7 +101,7 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
   return guarded(__func__, [&] {
     require_initialized();
     check_timeout(timeout);
-    openacl::HostSpan span(__func__);
+    openacl::HostSpan span("aclrtSynchronizeDeviceWithTimeout");
     auto ctx = openacl::api::current_context();
     ctx->device().synchronize(timeout == 0 ? -1 : timeout, ctx.get());
   });

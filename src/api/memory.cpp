@@ -233,7 +233,7 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
                                     std::to_string(destMax) + ")");
     }
     plan_copy(dst, count, src, count, openacl::api::enum_value(kind));
-    openacl::HostSpan span(__func__);
+    openacl::HostSpan span("aclrtMemcpy");
     openacl::notify(&openacl::TaskObserver::on_host_access, src, count, false, "aclrtMemcpy");
     openacl::notify(&openacl::TaskObserver::on_host_access, dst, count, true, "aclrtMemcpy");
     if (dst != src) std::memmove(dst, src, count);
@@ -268,7 +268,7 @@ aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
     if (width == 0 || height == 0) return;
     plan_copy(dst, span_2d(dpitch, width, height), src, span_2d(spitch, width, height),
               openacl::api::enum_value(kind));
-    openacl::HostSpan span(__func__);
+    openacl::HostSpan span("aclrtMemcpy2d");
     openacl::notify(&openacl::TaskObserver::on_host_access, src, span_2d(spitch, width, height), false, "aclrtMemcpy2d");
     openacl::notify(&openacl::TaskObserver::on_host_access, dst, span_2d(dpitch, width, height), true, "aclrtMemcpy2d");
     for (size_t row = 0; row < height; ++row) {

@@ -77,7 +77,7 @@ aclError aclrtDestroyStreamForce(aclrtStream stream) {
 aclError aclrtSynchronizeStream(aclrtStream stream) {
   return guarded(__func__, [&] {
     require_initialized();
-    openacl::HostSpan span(__func__);
+    openacl::HostSpan span("aclrtSynchronizeStream");
     openacl::api::stream_for_host(stream)->synchronize(-1);
   });
 }
@@ -86,7 +86,7 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) 
   return guarded(__func__, [&] {
     require_initialized();
     int32_t ms = timeout_ms(timeout);
-    openacl::HostSpan span(__func__);
+    openacl::HostSpan span("aclrtSynchronizeStreamWithTimeout");
     openacl::api::stream_for_host(stream)->synchronize(ms);
   });
 }
@@ -95,7 +95,7 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status) {
   return guarded(__func__, [&] {
     require_initialized();
     if (status == nullptr) fail(Errc::invalid_argument, "status is NULL");
-    *status = openacl::api::stream_for_host(stream)->idle() ? ACL_STREAM_STATUS_COMPLETE
+    *status = openacl::api::stream_for_host(stream)->query() ? ACL_STREAM_STATUS_COMPLETE
                                                             : ACL_STREAM_STATUS_NOT_READY;
   });
 }

@@ -194,6 +194,14 @@ bool Stream::idle() const {
   return completed_.load(std::memory_order_acquire) >= submitted_ && callbacks_in_flight_ == 0;
 }
 
+bool Stream::query() const {
+  std::lock_guard lock(mu_);
+  bool done =
+      completed_.load(std::memory_order_acquire) >= submitted_ && callbacks_in_flight_ == 0;
+  if (done) notify(&TaskObserver::on_stream_synchronized, *this, submitted_);
+  return done;
+}
+
 std::optional<Error> Stream::failure() const {
   std::lock_guard lock(mu_);
   return failure_;

@@ -44,6 +44,8 @@ class Stream final : public backend::Runnable,
   void wait_for(uint64_t seq);
   // True when every enqueued task and dispatched callback has finished.
   bool idle() const;
+  // aclrtStreamQuery: idle(), and when it is, the host has now seen every task complete.
+  bool query() const;
   std::optional<Error> failure() const;
 
   // Drops the tasks that have not started (aclrtDestroyStreamForce). Event records among them

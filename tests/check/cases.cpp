@@ -72,7 +72,7 @@ void *pinned_buffer() {
 
 // --- a missing aclrtStreamWaitEvent ---------------------------------------------------------
 
-void missing_wait(bool wait) {
+NOINLINE void missing_wait(bool wait) {
   Runtime rt;
   aclrtStream s1 = stream("s1"), s2 = stream("s2");
   void *dev = device_buffer(), *host = pinned_buffer();
@@ -116,7 +116,7 @@ NOINLINE void bug_missing_wait_loop() {
 
 enum class HostSync { stream, event, device };
 
-void host_sync(HostSync how) {
+NOINLINE void host_sync(HostSync how) {
   Runtime rt;
   aclrtStream s1 = stream("s1"), s2 = stream("s2");
   void *dev = device_buffer(), *host = pinned_buffer();
@@ -145,7 +145,7 @@ NOINLINE void ok_device_sync() { host_sync(HostSync::device); }
 
 // --- a write after the record: the wait covers only what came before it ------------------
 
-void write_after_record(bool fixed) {
+NOINLINE void write_after_record(bool fixed) {
   Runtime rt;
   aclrtStream s1 = stream("s1"), s2 = stream("s2");
   void *dev = device_buffer(), *host = pinned_buffer();
@@ -174,7 +174,7 @@ NOINLINE void ok_write_after_record() { write_after_record(true); }
 
 // --- kernels: a kernel reads what another stream's kernel writes -------------------------
 
-void kernels(bool wait) {
+NOINLINE void kernels(bool wait) {
   Runtime rt;
   aclrtStream s1 = stream("s1"), s2 = stream("s2");
   void *a = device_buffer(), *b = device_buffer();
@@ -222,7 +222,7 @@ NOINLINE void ok_read_read() {
 
 // --- the host touches a buffer an async copy still uses ------------------------------------
 
-void host_read(bool sync) {
+NOINLINE void host_read(bool sync) {
   Runtime rt;
   aclrtStream s1 = stream("s1");
   void *dev = device_buffer(), *pinned = pinned_buffer();
@@ -239,7 +239,7 @@ void host_read(bool sync) {
 NOINLINE void bug_host_read() { host_read(false); }
 NOINLINE void ok_host_read() { host_read(true); }
 
-void host_reuse(bool sync) {
+NOINLINE void host_reuse(bool sync) {
   Runtime rt;
   aclrtStream s1 = stream("s1");
   void *dev = device_buffer(), *pinned = pinned_buffer();
@@ -264,7 +264,7 @@ extern "C" void read_back(void *) {
   OK(aclrtMemcpy(plain, kBytes, g_device_for_host_func, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
 }
 
-void host_func(bool same_stream) {
+NOINLINE void host_func(bool same_stream) {
   Runtime rt;
   aclrtStream s1 = stream("s1"), s2 = stream("s2");
   g_device_for_host_func = device_buffer();
@@ -283,7 +283,7 @@ NOINLINE void ok_host_func() { host_func(true); }
 
 // --- frees while a task still uses the memory ----------------------------------------------
 
-void free_early(bool sync) {
+NOINLINE void free_early(bool sync) {
   Runtime rt;
   aclrtStream s1 = stream("s1");
   void *dev = device_buffer();
@@ -296,7 +296,7 @@ void free_early(bool sync) {
 NOINLINE void bug_free_early() { free_early(false); }
 NOINLINE void ok_free_early() { free_early(true); }
 
-void free_host_early(bool sync) {
+NOINLINE void free_host_early(bool sync) {
   Runtime rt;
   aclrtStream s1 = stream("s1");
   void *dev = device_buffer(), *pinned = pinned_buffer();
@@ -312,7 +312,7 @@ NOINLINE void ok_free_host_early() { free_host_early(true); }
 
 // --- leaks -------------------------------------------------------------------------------
 
-void leak_stream(bool destroy) {
+NOINLINE void leak_stream(bool destroy) {
   Runtime rt;
   rt.reset = destroy;  // aclrtResetDevice would release the default context's streams
   aclrtStream s = stream("s1");
@@ -321,7 +321,7 @@ void leak_stream(bool destroy) {
 NOINLINE void bug_leak_stream() { leak_stream(false); }
 NOINLINE void ok_leak_stream() { leak_stream(true); }
 
-void leak_memory(bool free) {
+NOINLINE void leak_memory(bool free) {
   Runtime rt;
   void *p[3];
   for (void *&q : p) q = device_buffer();
@@ -332,7 +332,7 @@ void leak_memory(bool free) {
 NOINLINE void bug_leak_memory() { leak_memory(false); }
 NOINLINE void ok_leak_memory() { leak_memory(true); }
 
-void leak_event(bool destroy) {
+NOINLINE void leak_event(bool destroy) {
   Runtime rt;
   rt.reset = destroy;
   aclrtEvent e;
