@@ -130,8 +130,9 @@ TEST_F(R19_DeadHandles, DestroyWhileOtherThreadsUseTheHandles) {
   // every call either works or fails cleanly, nothing crashes.
   aclrtContext ctx = nullptr;
   ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
-  void *d = nullptr;
-  ASSERT_ACL_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  // One buffer per user thread: their memsets must not race with each other.
+  void *bufs[3] = {};
+  for (auto &b : bufs) ASSERT_ACL_OK(aclrtMalloc(&b, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
   constexpr int n = 8;
   std::vector<aclrtStream> streams(n);
   for (auto &s : streams) ASSERT_ACL_OK(aclrtCreateStream(&s));
@@ -143,7 +144,7 @@ TEST_F(R19_DeadHandles, DestroyWhileOtherThreadsUseTheHandles) {
       if (aclrtSetCurrentContext(ctx) != ACL_SUCCESS) odd.fetch_add(1);
       for (int i = 0; !stop.load(); ++i) {
         aclrtStream s = streams[(i + t) % n];
-        aclError e1 = aclrtMemsetAsync(d, 4096, i & 0xff, 4096, s);
+        aclError e1 = aclrtMemsetAsync(bufs[t], 4096, i & 0xff, 4096, s);
         aclError e2 = aclrtSynchronizeStream(s);
         if (e1 != ACL_SUCCESS && oat::recent_msg().empty()) odd.fetch_add(1);
         if (e2 != ACL_SUCCESS && oat::recent_msg().empty()) odd.fetch_add(1);
