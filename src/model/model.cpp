@@ -78,7 +78,7 @@ Model::Model(Graph graph, std::shared_ptr<Context> context, const MemoryOptions 
   for (auto &[v, offset] : layout) {
     auto *dst = static_cast<uint8_t *>(weights_) + offset;
     const auto &data = graph_.values[v].constant->data;
-    std::memcpy(dst, data.data(), data.size());
+    if (!data.empty()) std::memcpy(dst, data.data(), data.size());
     weight_ptrs_[v] = dst;
   }
 
