@@ -147,6 +147,40 @@ void check_2d(size_t dpitch, size_t spitch, size_t width, int64_t kind) {
 
 size_t span_2d(size_t pitch, size_t width, size_t height) { return pitch * (height - 1) + width; }
 
+// aclrtFree / aclrtFreeHost: p must start a live allocation of the matching kind.
+void free_allocation(void *p, MemoryKind kind) {
+  require_initialized();
+  bool device = kind == MemoryKind::device;
+  const char *api = device ? "aclrtFree" : "aclrtFreeHost";
+  const char *what = device ? "devPtr" : "hostPtr";
+  if (p == nullptr) fail(Errc::invalid_argument, std::string(what) + " is NULL");
+  auto a = Runtime::get().memory().find(p);
+  if (!a || a->base != reinterpret_cast<uintptr_t>(p)) {
+    fail(Errc::invalid_argument,
+         std::string(what) + " is not the start of a live " +
+             (device ? "aclrtMalloc" : "aclrtMallocHost") +
+             " allocation (double free, or a pointer into the middle of one)");
+  }
+  if (a->kind != kind) {
+    fail(Errc::invalid_argument,
+         device ? "devPtr is page-locked host memory: free it with aclrtFreeHost"
+                : "hostPtr is device memory: free it with aclrtFree");
+  }
+  openacl::notify(&openacl::TaskObserver::on_free, *a, api);
+  openacl::notify(&openacl::TaskObserver::on_object,
+                  device ? openacl::ObjectKind::device_memory : openacl::ObjectKind::host_memory,
+                  p, false);
+  a->device->release(p);
+}
+
+// count > destMax is the runtime's check (107000), after the NULL checks of the ACL layer.
+void check_count(void *dst, const void *src, size_t destMax, size_t count) {
+  if (count <= destMax) return;
+  if (dst == nullptr || src == nullptr) fail(Errc::invalid_argument, "dst or src is NULL");
+  fail(Errc::invalid_value, "count (" + std::to_string(count) + ") exceeds destMax (" +
+                                std::to_string(destMax) + ")");
+}
+
 }  // namespace
 
 extern "C" {
@@ -169,20 +203,7 @@ aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy pol
 }
 
 aclError aclrtFree(void *devPtr) {
-  return guarded(__func__, [&] {
-    require_initialized();
-    if (devPtr == nullptr) fail(Errc::invalid_argument, "devPtr is NULL");
-    auto a = Runtime::get().memory().find(devPtr);
-    if (!a || a->base != reinterpret_cast<uintptr_t>(devPtr)) {
-      fail(Errc::invalid_argument, "devPtr is not the start of a live aclrtMalloc allocation (double free, or a pointer into the middle of one)");
-    }
-    if (a->kind != MemoryKind::device) {
-      fail(Errc::invalid_argument, "devPtr is page-locked host memory: free it with aclrtFreeHost");
-    }
-    openacl::notify(&openacl::TaskObserver::on_free, *a, "aclrtFree");
-    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::device_memory, devPtr, false);
-    a->device->release(devPtr);
-  });
+  return guarded(__func__, [&] { free_allocation(devPtr, MemoryKind::device); });
 }
 
 aclError aclrtFreeWithDevSync(void *devPtr) {
@@ -206,20 +227,7 @@ aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConfig *cf
 }
 
 aclError aclrtFreeHost(void *hostPtr) {
-  return guarded(__func__, [&] {
-    require_initialized();
-    if (hostPtr == nullptr) fail(Errc::invalid_argument, "hostPtr is NULL");
-    auto a = Runtime::get().memory().find(hostPtr);
-    if (!a || a->base != reinterpret_cast<uintptr_t>(hostPtr)) {
-      fail(Errc::invalid_argument, "hostPtr is not the start of a live aclrtMallocHost allocation");
-    }
-    if (a->kind != MemoryKind::host_pinned) {
-      fail(Errc::invalid_argument, "hostPtr is device memory: free it with aclrtFree");
-    }
-    openacl::notify(&openacl::TaskObserver::on_free, *a, "aclrtFreeHost");
-    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::host_memory, hostPtr, false);
-    a->device->release(hostPtr);
-  });
+  return guarded(__func__, [&] { free_allocation(hostPtr, MemoryKind::host_pinned); });
 }
 
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
@@ -227,11 +235,7 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
   return guarded(__func__, [&] {
     require_initialized();
     if (count == 0) return;
-    if (count > destMax) {
-      if (dst == nullptr || src == nullptr) fail(Errc::invalid_argument, "dst or src is NULL");
-      fail(Errc::invalid_value, "count (" + std::to_string(count) + ") exceeds destMax (" +
-                                    std::to_string(destMax) + ")");
-    }
+    check_count(dst, src, destMax, count);
     plan_copy(dst, count, src, count, openacl::api::enum_value(kind));
     openacl::HostSpan span("aclrtMemcpy");
     openacl::notify(&openacl::TaskObserver::on_host_access, src, count, false, "aclrtMemcpy");
@@ -245,11 +249,7 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
   return guarded(__func__, [&] {
     require_initialized();
     if (count == 0) return;
-    if (count > destMax) {
-      if (dst == nullptr || src == nullptr) fail(Errc::invalid_argument, "dst or src is NULL");
-      fail(Errc::invalid_value, "count (" + std::to_string(count) + ") exceeds destMax (" +
-                                    std::to_string(destMax) + ")");
-    }
+    check_count(dst, src, destMax, count);
     CopyPlan plan = plan_copy(dst, count, src, count, openacl::api::enum_value(kind));
     if (plan.src == Place::pageable) {
       openacl::notify(&openacl::TaskObserver::on_host_access, src, count, false, "aclrtMemcpyAsync");
