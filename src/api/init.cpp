@@ -36,8 +36,10 @@ aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *
 }
 
 const char *aclrtGetSocName() {
+  // Never NULL: programs put the result straight into std::string or printf.
+  static const openacl::Config defaults;
   Runtime &rt = Runtime::get();
-  return rt.initialized() ? rt.config().device_name.c_str() : nullptr;
+  return rt.initialized() ? rt.config().device_name.c_str() : defaults.device_name.c_str();
 }
 
 }  // extern "C"
