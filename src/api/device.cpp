@@ -88,6 +88,26 @@ aclError aclrtSetTsDevice(aclrtTsId tsId) {
   });
 }
 
+aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    int64_t m = openacl::api::enum_value(mode);
+    if (m != ACL_RT_OVERFLOW_MODE_SATURATION && m != ACL_RT_OVERFLOW_MODE_INFNAN) {
+      fail(Errc::invalid_argument,
+           "mode must be ACL_RT_OVERFLOW_MODE_SATURATION or ACL_RT_OVERFLOW_MODE_INFNAN");
+    }
+    openacl::api::current_device().set_overflow_mode(static_cast<int32_t>(m));
+  });
+}
+
+aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    check_out(mode, "mode");
+    *mode = static_cast<aclrtFloatOverflowMode>(openacl::api::current_device().overflow_mode());
+  });
+}
+
 aclError aclrtSynchronizeDevice() {
   return guarded(__func__, [&] {
     require_initialized();

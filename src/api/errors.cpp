@@ -55,7 +55,8 @@ aclError to_acl_error(Errc code) {
   return ACL_ERROR_INTERNAL_ERROR;
 }
 
-void record_error(const char *api, const char *message) {
+void record_error(const char *api, const char *message, aclError code) {
+  this_thread().last_error_code = code;
   std::string &msg = this_thread().last_error;
   msg.assign(api);
   msg += ": ";
@@ -63,7 +64,8 @@ void record_error(const char *api, const char *message) {
 }
 
 aclError report_unsupported(const char *api) {
-  record_error(api, "not supported by openacl (sim backend); see the README's API table");
+  record_error(api, "not supported by openacl (sim backend); see docs/API.md",
+               ACL_ERROR_API_NOT_SUPPORT);
   return ACL_ERROR_API_NOT_SUPPORT;
 }
 
@@ -71,6 +73,22 @@ void require_initialized() { Runtime::get().require_initialized(); }
 
 }  // namespace openacl::api
 
-extern "C" const char *aclGetRecentErrMsg() {
-  return openacl::this_thread().last_error.c_str();
+extern "C" {
+
+const char *aclGetRecentErrMsg() { return openacl::this_thread().last_error.c_str(); }
+
+// The thread's last error code; aclrtGetLastError also clears it. Neither records an error of
+// its own, so that they never overwrite what they report.
+aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
+  if (openacl::api::enum_value(level) != ACL_RT_THREAD_LEVEL) return ACL_ERROR_INVALID_PARAM;
+  return openacl::this_thread().last_error_code;
 }
+
+aclError aclrtGetLastError(aclrtLastErrLevel level) {
+  if (openacl::api::enum_value(level) != ACL_RT_THREAD_LEVEL) return ACL_ERROR_INVALID_PARAM;
+  aclError code = openacl::this_thread().last_error_code;
+  openacl::this_thread().last_error_code = ACL_SUCCESS;
+  return code;
+}
+
+}  // extern "C"

@@ -14,8 +14,8 @@
 namespace openacl::api {
 
 aclError to_acl_error(Errc code);
-// Records "<api>: <message>" as the calling thread's recent error.
-void record_error(const char *api, const char *message);
+// Records "<api>: <message>" as the calling thread's recent error, and its code.
+void record_error(const char *api, const char *message, aclError code);
 // For functions openacl declares but does not implement.
 aclError report_unsupported(const char *api);
 void require_initialized();
@@ -35,16 +35,17 @@ aclError guarded(const char *api, F &&body) noexcept {
     body();
     return ACL_SUCCESS;
   } catch (const Error &e) {
-    record_error(api, e.what());
-    return to_acl_error(e.code());
+    aclError code = to_acl_error(e.code());
+    record_error(api, e.what(), code);
+    return code;
   } catch (const std::bad_alloc &) {
-    record_error(api, "host memory exhausted");
+    record_error(api, "host memory exhausted", ACL_ERROR_BAD_ALLOC);
     return ACL_ERROR_BAD_ALLOC;
   } catch (const std::exception &e) {
-    record_error(api, e.what());
+    record_error(api, e.what(), ACL_ERROR_INTERNAL_ERROR);
     return ACL_ERROR_INTERNAL_ERROR;
   } catch (...) {
-    record_error(api, "unknown internal error");
+    record_error(api, "unknown internal error", ACL_ERROR_INTERNAL_ERROR);
     return ACL_ERROR_INTERNAL_ERROR;
   }
 }

@@ -41,6 +41,11 @@ class Device {
   size_t used_bytes() const { return used_.load(std::memory_order_relaxed); }
   size_t capacity() const { return props().memory_bytes; }
 
+  // Float overflow mode (aclrtSetDeviceSatMode), as the API's numeric value. The sim device
+  // computes in IEEE arithmetic either way; the mode is kept so programs read back what they set.
+  int32_t overflow_mode() const { return overflow_mode_.load(std::memory_order_relaxed); }
+  void set_overflow_mode(int32_t mode) { overflow_mode_.store(mode, std::memory_order_relaxed); }
+
   // R3: aclrtSetDevice / aclrtResetDevice[Force] counting.
   std::shared_ptr<Context> retain_default_context();
   // Returns false when the count was already 0.
@@ -72,6 +77,7 @@ class Device {
   MemoryMap &memory_;
   const int64_t boot_ns_;
   std::atomic<size_t> used_{0};
+  std::atomic<int32_t> overflow_mode_{0};
 
   mutable std::mutex mu_;
   int default_refs_ = 0;

@@ -16,6 +16,7 @@ struct ThreadState {
   bool bound = false;  // the thread was bound to a context that may since have died
   uint64_t epoch = 0;  // the aclInit the binding belongs to; a binding of an earlier one is void
   std::string last_error;
+  int32_t last_error_code = 0;  // for aclrtGetLastError / aclrtPeekAtLastError
 };
 
 ThreadState &this_thread();

@@ -293,3 +293,16 @@ TEST_F(R11_SynchronizeDevice, WithoutContextFailsWithContextNull) {
 }
 
 }  // namespace
+
+using R2_SatMode = RuntimeTest;
+
+TEST_F(R2_SatMode, ReadsBackWhatWasSetAndRejectsUnknownModes) {
+  aclrtFloatOverflowMode mode = ACL_RT_OVERFLOW_MODE_UNDEF;
+  ASSERT_ACL_OK(aclrtGetDeviceSatMode(&mode));
+  EXPECT_EQ(mode, ACL_RT_OVERFLOW_MODE_SATURATION);
+  ASSERT_ACL_OK(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN));
+  ASSERT_ACL_OK(aclrtGetDeviceSatMode(&mode));
+  EXPECT_EQ(mode, ACL_RT_OVERFLOW_MODE_INFNAN);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_UNDEF));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetDeviceSatMode(nullptr));
+}

@@ -336,3 +336,25 @@ TEST_F(R20_Failure, FinalizeAfterAFailureIsClean) {
 }
 
 }  // namespace
+
+// R19: the thread's last error code, as aclrtGetLastError / aclrtPeekAtLastError report it.
+using R19_LastError = RuntimeTest;
+
+TEST_F(R19_LastError, PeekKeepsGetClearsTheCode) {
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID, aclrtSetDevice(99));
+  EXPECT_EQ(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_EQ(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
+  int bad_level = 7;
+  EXPECT_EQ(aclrtGetLastError(static_cast<aclrtLastErrLevel>(bad_level)), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST_F(R19_LastError, IsPerThread) {
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID, aclrtSetDevice(99));
+  aclError other = -1;
+  std::thread t([&] { other = aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL); });
+  t.join();
+  EXPECT_EQ(other, ACL_SUCCESS);
+  EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_INVALID_DEVICEID);
+}
