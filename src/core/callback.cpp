@@ -69,6 +69,7 @@ void ReportHub::post(Report report) {
   }
   auto &q = threads_[it->second];
   if (!report.done) report.stream->callback_dispatched();
+  report.posted_ns = now_ns();
   q->reports.push_back(std::move(report));
   q->cv.notify_one();
 }
@@ -107,6 +108,23 @@ void ReportHub::process(int32_t timeout_ms) {
     q->reports.pop_front();
   }
   run(r);
+}
+
+bool ReportHub::run_stale(int64_t max_wait_ns) {
+  std::vector<Report> stale;
+  int64_t now = now_ns();
+  {
+    std::lock_guard lock(mu_);
+    for (auto &[id, q] : threads_) {
+      std::erase_if(q->reports, [&](Report &r) {
+        if (now - r.posted_ns < max_wait_ns) return false;
+        stale.push_back(std::move(r));
+        return true;
+      });
+    }
+  }
+  for (auto &r : stale) run(r);
+  return !stale.empty();
 }
 
 void ReportHub::clear() {

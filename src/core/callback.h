@@ -20,6 +20,7 @@ struct Report {
   void *data = nullptr;
   std::shared_ptr<Stream> stream;
   std::shared_ptr<Signal> done;  // blocking callbacks: the stream waits for it
+  int64_t posted_ns = 0;
 };
 
 class ReportHub {
@@ -37,6 +38,10 @@ class ReportHub {
   // Runs the next report for the calling thread. timeout_ms < 0 waits forever.
   // Errc::thread_subscribe when the thread serves no stream, Errc::report_timeout on timeout.
   void process(int32_t timeout_ms);
+  // Finalize: runs on the calling thread the reports that have waited in a queue longer than
+  // max_wait_ns (their thread is not processing), so finalize never waits on them forever.
+  // Returns whether any ran.
+  bool run_stale(int64_t max_wait_ns);
   // Finalize: forgets every subscription and wakes waiting threads.
   void clear();
 

@@ -1,5 +1,8 @@
 #include "core/runtime.h"
 
+#include <chrono>
+#include <thread>
+
 #include "backend/backend.h"
 #include "core/context.h"
 #include "core/device.h"
@@ -44,8 +47,27 @@ void Runtime::init(const char *config_path) {
   initialized_.store(true, std::memory_order_release);
 }
 
+void Runtime::drain() {
+  // Outstanding work finishes first (R1). A callback that no thread processes would hold its
+  // stream forever: after a grace period it runs here instead.
+  constexpr int64_t kCallbackGraceNs = 200'000'000;
+  for (;;) {
+    bool idle = true;
+    for (auto &d : devices_) {
+      for (auto &ctx : d->contexts()) {
+        for (auto &s : ctx->streams()) idle = idle && s->idle();
+      }
+    }
+    if (idle) return;
+    if (!reports_.run_stale(kCallbackGraceNs)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+}
+
 void Runtime::release_all() {
   notify(&TaskObserver::on_finalize_begin);
+  drain();
   initialized_.store(false, std::memory_order_release);
   for (auto &d : devices_) d->shutdown();
   contexts.take_all();

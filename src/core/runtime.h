@@ -60,6 +60,7 @@ class Runtime {
   Registry<Function> functions;
 
  private:
+  void drain();
   void release_all();
 
   std::mutex lifecycle_mu_;

@@ -321,3 +321,25 @@ TEST_F(R15_Callback, LaunchReturnsBeforeTheCallbackRuns) {
 }
 
 }  // namespace
+
+// R1 + R15: aclFinalize waits for outstanding work; a blocking callback whose thread never calls
+// aclrtProcessReport must not make it wait forever: it runs at finalize instead.
+TEST_F(R15_Callback, FinalizeRunsCallbacksNoThreadProcesses) {
+  std::atomic<bool> release{false};
+  std::thread idle([&] {
+    while (!release.load()) std::this_thread::yield();
+  });
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  ASSERT_ACL_OK(aclrtSubscribeReport(static_cast<uint64_t>(idle.native_handle()), s));
+  std::atomic<int> ran{0};
+  auto fn = [](void *p) { static_cast<std::atomic<int> *>(p)->fetch_add(1); };
+  ASSERT_ACL_OK(aclrtLaunchCallback(fn, &ran, ACL_CALLBACK_BLOCK, s));
+  int32_t after = 0;
+  ASSERT_ACL_OK(mark(&after, 1, s));
+  EXPECT_ACL_OK(aclFinalize());
+  EXPECT_EQ(ran.load(), 1);
+  EXPECT_EQ(oat::load(after), 1);  // the task behind the callback ran too
+  release.store(true);
+  idle.join();
+}
