@@ -41,7 +41,12 @@ void DnnlOp::run(const std::vector<Tensor> &in, const std::vector<Tensor> &out, 
 }
 
 void DnnlOp::execute(const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) const {
-  omp_set_num_threads(static_cast<int>(std::max(1u, cores.count())));
+  // Waking an OpenMP team costs a few microseconds of futex traffic per primitive: small
+  // primitives (the many little convolutions of a mobile model) run faster on one thread.
+  constexpr size_t kParallelBytes = size_t{1} << 20;
+  size_t bytes = 0;
+  for (const DnnlArg &a : args_) bytes += a.user.get_size();
+  omp_set_num_threads(bytes < kParallelBytes ? 1 : static_cast<int>(std::max(1u, cores.count())));
   thread_local dnnl::stream stream(dnnl_engine());
   std::vector<std::vector<float>> temps(args_.size());
   std::unordered_map<int, dnnl::memory> margs;
