@@ -17,13 +17,6 @@ using openacl::api::require_initialized;
 
 namespace {
 
-void check_timeout(int32_t timeout) {
-  if (timeout < -1) {
-    fail(Errc::invalid_value,
-         "timeout " + std::to_string(timeout) + " is invalid: use -1 (forever) or >= 0 ms");
-  }
-}
-
 template <class T>
 void check_out(T *p, const char *name) {
   if (p == nullptr) fail(Errc::invalid_argument, std::string(name) + " is NULL");
@@ -120,10 +113,10 @@ aclError aclrtSynchronizeDevice() {
 aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
   return guarded(__func__, [&] {
     require_initialized();
-    check_timeout(timeout);
+    int32_t ms = openacl::api::timeout_ms(timeout);
     openacl::HostSpan span("aclrtSynchronizeDeviceWithTimeout");
     auto ctx = openacl::api::current_context();
-    ctx->device().synchronize(timeout == 0 ? -1 : timeout, ctx.get());
+    ctx->device().synchronize(ms, ctx.get());
   });
 }
 

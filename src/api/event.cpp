@@ -55,14 +55,6 @@ void require_sync_flag(const Event &e, const char *what) {
   }
 }
 
-int32_t timeout_ms(int32_t timeout) {
-  if (timeout < -1) {
-    fail(Errc::invalid_value,
-         "timeout " + std::to_string(timeout) + " is invalid: use -1 (forever) or > 0 ms");
-  }
-  return timeout == 0 ? -1 : timeout;
-}
-
 void record(aclrtEvent event, aclrtStream stream) {
   require_initialized();
   auto s = openacl::api::stream_for_submit(stream);
@@ -186,7 +178,7 @@ aclError aclrtSynchronizeEvent(aclrtEvent event) {
 }
 
 aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
-  return guarded(__func__, [&] { synchronize_event(event, timeout_ms(timeout)); });
+  return guarded(__func__, [&] { synchronize_event(event, openacl::api::timeout_ms(timeout)); });
 }
 
 static std::shared_ptr<openacl::Signal> completed_record(aclrtEvent event, const char *what) {

@@ -52,6 +52,14 @@ std::shared_ptr<Stream> stream_for_submit(aclrtStream stream) {
   return s;
 }
 
+int32_t timeout_ms(int32_t timeout) {
+  if (timeout < -1) {
+    fail(Errc::invalid_value,
+         "timeout " + std::to_string(timeout) + " is invalid: use -1 (forever) or > 0 ms");
+  }
+  return timeout == 0 ? -1 : timeout;
+}
+
 std::shared_ptr<Event> event_of(aclrtEvent event, const char *what) {
   if (event == nullptr) fail(Errc::invalid_argument, std::string(what) + " is NULL");
   auto e = Runtime::get().events.find(event);

@@ -3,6 +3,7 @@
 // thread's context (R7).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "acl/acl_base.h"
@@ -23,6 +24,9 @@ Device &current_device();
 std::shared_ptr<Stream> stream_for_submit(aclrtStream stream);
 // A stream to wait on (synchronize, query): any context (R7), NULL = current default.
 std::shared_ptr<Stream> stream_for_host(aclrtStream stream);
+// The timeout argument of the WithTimeout calls in ms: -1 and 0 wait forever (returned as -1),
+// below -1 is Errc::invalid_value.
+int32_t timeout_ms(int32_t timeout);
 // A live event (Errc::invalid_argument for NULL, Errc::invalid_handle for unknown).
 std::shared_ptr<Event> event_of(aclrtEvent event, const char *what = "event");
 

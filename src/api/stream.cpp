@@ -15,14 +15,6 @@ using openacl::api::require_initialized;
 
 namespace {
 
-int32_t timeout_ms(int32_t timeout) {
-  if (timeout < -1) {
-    fail(Errc::invalid_value,
-         "timeout " + std::to_string(timeout) + " is invalid: use -1 (forever) or > 0 ms");
-  }
-  return timeout == 0 ? -1 : timeout;
-}
-
 void create(aclrtStream *stream, uint32_t priority, uint32_t flag) {
   require_initialized();
   if (stream == nullptr) fail(Errc::invalid_argument, "stream is NULL");
@@ -85,7 +77,7 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
   return guarded(__func__, [&] {
     require_initialized();
-    int32_t ms = timeout_ms(timeout);
+    int32_t ms = openacl::api::timeout_ms(timeout);
     openacl::HostSpan span("aclrtSynchronizeStreamWithTimeout");
     openacl::api::stream_for_host(stream)->synchronize(ms);
   });

@@ -1,6 +1,7 @@
 #include "core/device.h"
 
 #include <algorithm>
+#include <chrono>
 #include <sstream>
 
 #include "core/clock.h"
@@ -150,11 +151,20 @@ std::vector<std::shared_ptr<Context>> Device::contexts() const {
 }
 
 void Device::synchronize(int32_t timeout_ms, const Context *context) {
+  // One deadline for the whole device, not timeout_ms per stream.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   std::optional<Error> first;
   for (auto &ctx : contexts()) {
     for (auto &s : ctx->streams()) {
+      int32_t left = -1;
+      if (timeout_ms >= 0) {
+        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      deadline - std::chrono::steady_clock::now())
+                      .count();
+        left = static_cast<int32_t>(std::max<int64_t>(ms, 0));
+      }
       try {
-        s->synchronize(timeout_ms);
+        s->synchronize(left);
       } catch (const Error &e) {
         if (e.code() == Errc::stream_sync_timeout) throw;
         if (!first && ctx.get() == context) first = e;
