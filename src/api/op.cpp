@@ -14,6 +14,7 @@
 #include "api/handles.h"
 #include "api/op_attr.h"
 #include "api/tensor_desc.h"
+#include "core/device.h"
 #include "core/memory.h"
 #include "core/runtime.h"
 #include "core/stream.h"
@@ -33,6 +34,16 @@ struct aclopHandle {
 namespace {
 
 const ops::Attrs kNoAttrs;
+
+// Ops are prepared for the AI-core count of the calling thread's device; before any device is
+// set (aclopCreateHandle may come first) for one core. They run on any device either way.
+unsigned prepare_threads() {
+  try {
+    return openacl::api::current_device().cores().count();
+  } catch (const openacl::Error &) {
+    return 1;
+  }
+}
 
 std::string idx(const char *what, size_t i) { return std::string(what) + "[" + std::to_string(i) + "]"; }
 
@@ -191,7 +202,7 @@ std::shared_ptr<const ops::PreparedOp> cached_prepare(const char *opType, int nu
   }
   in = to_descs(numInputs, inputDesc, "inputDesc", inputs, &host);
   out = to_descs(numOutputs, outputDesc, "outputDesc", nullptr, nullptr);
-  std::shared_ptr<const ops::PreparedOp> op = ops::prepare(opType, in, out, attrs);
+  std::shared_ptr<const ops::PreparedOp> op = ops::prepare(opType, in, out, attrs, prepare_threads());
   if (cacheable) {
     CachedOp entry{opType, in, out, attrs, op};
     if (cache.size() < kEntries) cache.push_back(std::move(entry));
@@ -253,7 +264,7 @@ ACL_FUNC_VISIBILITY aclError aclopCreateHandle(const char *opType, int numInputs
     h->op_type = opType;
     h->inputs = to_descs(numInputs, inputDesc, "inputDesc", nullptr, &h->host_inputs);
     h->outputs = to_descs(numOutputs, outputDesc, "outputDesc", nullptr, nullptr);
-    h->op = ops::prepare(opType, h->inputs, h->outputs, opAttr ? opAttr->attrs : kNoAttrs);
+    h->op = ops::prepare(opType, h->inputs, h->outputs, opAttr ? opAttr->attrs : kNoAttrs, prepare_threads());
     *handle = h.release();
   });
 }
@@ -297,7 +308,7 @@ ACL_FUNC_VISIBILITY aclError aclopCreateHandleForCast(aclTensorDesc *srcDesc, ac
     const aclTensorDesc *out_d[] = {dstDesc};
     h->inputs = to_descs(1, in_d, "srcDesc", nullptr, &h->host_inputs);
     h->outputs = to_descs(1, out_d, "dstDesc", nullptr, nullptr);
-    h->op = ops::prepare("Cast", h->inputs, h->outputs, attrs);
+    h->op = ops::prepare("Cast", h->inputs, h->outputs, attrs, prepare_threads());
     *handle = h.release();
   });
 }
@@ -346,7 +357,7 @@ ACL_FUNC_VISIBILITY aclError aclopCompile(const char *opType, int numInputs, con
     check_array(numOutputs, outputDesc, "numOutputs", "outputDesc");
     auto in = to_descs(numInputs, inputDesc, "inputDesc", nullptr, nullptr);
     auto out = to_descs(numOutputs, outputDesc, "outputDesc", nullptr, nullptr);
-    ops::prepare(opType, in, out, attr ? attr->attrs : kNoAttrs);
+    ops::prepare(opType, in, out, attr ? attr->attrs : kNoAttrs, prepare_threads());
   });
 }
 
@@ -359,7 +370,7 @@ ACL_FUNC_VISIBILITY aclError aclopUpdateParams(const char *opType, int numInputs
     check_array(numOutputs, outputDesc, "numOutputs", "outputDesc");
     auto in = to_descs(numInputs, inputDesc, "inputDesc", nullptr, nullptr);
     auto out = to_descs(numOutputs, outputDesc, "outputDesc", nullptr, nullptr);
-    ops::prepare(opType, in, out, attr ? attr->attrs : kNoAttrs);
+    ops::prepare(opType, in, out, attr ? attr->attrs : kNoAttrs, prepare_threads());
   });
 }
 

@@ -41,7 +41,9 @@ AiCores &host_cores() {
 // the nodes whose inputs are all constants and keeps the others as they are.
 class PlanBuilder final : public LoweringContext {
  public:
-  PlanBuilder(const Graph &g, bool fold_only) : g_(g), fold_only_(fold_only), values_(g.values), view_of_(g.values.size(), -1) {}
+  // threads: the AI-core count the ops are prepared for.
+  PlanBuilder(const Graph &g, bool fold_only, unsigned threads)
+      : g_(g), fold_only_(fold_only), threads_(threads), values_(g.values), view_of_(g.values.size(), -1) {}
 
   struct Step {
     std::unique_ptr<ops::PreparedOp> op;
@@ -127,7 +129,7 @@ class PlanBuilder final : public LoweringContext {
       while (out_ids.size() < outs.size()) out_ids.push_back(temporary());
       for (size_t k = 0; k < out_ids.size(); ++k)
         if (out_ids[k] < 0) out_ids[k] = temporary();
-      prepared = ops::prepare(type, ins, outs, attrs);
+      prepared = ops::prepare(type, ins, outs, attrs, threads_);
     } catch (const Error &e) {
       Errc code = e.code();
       if (code == Errc::op_type_not_match || code == Errc::unsupported_data_type) code = Errc::model_unsupported_op;
@@ -170,6 +172,7 @@ class PlanBuilder final : public LoweringContext {
 
   const Graph &g_;
   bool fold_only_;
+  unsigned threads_;
   std::vector<Value> values_;
   std::vector<int> view_of_;
   std::vector<Step> steps_;
@@ -191,7 +194,7 @@ class PlanBuilder final : public LoweringContext {
 };
 
 Graph fold_constants(const Graph &graph) {
-  PlanBuilder b(graph, true);
+  PlanBuilder b(graph, true, 1);
   std::vector<Node> kept = b.run();
   Graph out;
   out.name = graph.name;
@@ -209,7 +212,7 @@ Graph fold_constants(const Graph &graph) {
 Plan::Plan(const Graph &graph, const std::unordered_map<int, const void *> &weights,
            std::vector<std::vector<int64_t>> input_dims, Device *device, std::shared_ptr<const Context> owner)
     : input_dims_(std::move(input_dims)), device_(device), owner_(std::move(owner)) {
-  PlanBuilder b(graph, false);
+  PlanBuilder b(graph, false, device ? device->cores().count() : 1);
   if (input_dims_.size() != graph.inputs.size())
     fail(Errc::model_input_not_match, "the model has " + std::to_string(graph.inputs.size()) + " inputs, got shapes for " +
                                           std::to_string(input_dims_.size()));
@@ -320,6 +323,7 @@ Plan::Plan(const Graph &graph, const std::unordered_map<int, const void *> &weig
       const size_t bytes = d.dtype == ops::DType::undefined ? 0 : d.byte_size();
       ps.inputs.push_back({std::move(d), nullptr, bytes});
       ps.in_bind.push_back(st.in[k] < 0 ? Binding{} : bind[b.root(st.in[k])]);
+      if (ps.in_bind.back().kind == Binding::Kind::constant && device_) ps.op->bind_constant(k, ps.in_bind.back().ptr);
     }
     for (size_t k = 0; k < st.out.size(); ++k) {
       const size_t bytes = st.out_descs[k].byte_size();

@@ -92,18 +92,15 @@ std::unique_ptr<PreparedOp> build_conv(OpCall &call) {
   const memory::desc wany = g == 1 ? memory::desc({oc, c, kh, kw}, dnnl_f32(), tag::any)
                                    : memory::desc({g, oc / g, c / g, kh, kw}, dnnl_f32(), tag::any);
   const memory::desc bmd = plain({oc});
-  return dnnl_try(call, [&] {
+  std::vector<DnnlArg> args = {{DNNL_ARG_SRC, 0, src, x.dtype}, {DNNL_ARG_WEIGHTS, 1, wuser, x.dtype}, {DNNL_ARG_DST, -1, dst, x.dtype}};
+  if (bias) args.push_back({DNNL_ARG_BIAS, 2, bmd, x.dtype});
+  return dnnl_op(call, std::move(args), [=] {
     const memory::desc sany = any_like(src), dany = any_like(dst);
-    auto d = bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                                    sany, wany, bmd, dany, {sh, sw}, {dh - 1, dw - 1}, {p.t, p.l}, {p.b, p.r})
-                  : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                                    sany, wany, dany, {sh, sw}, {dh - 1, dw - 1}, {p.t, p.l}, {p.b, p.r});
-    dnnl::convolution_forward::primitive_desc pd(d, dnnl_attr(), dnnl_engine());
-    std::vector<DnnlArg> args = {{DNNL_ARG_SRC, 0, src, pd.src_desc(), x.dtype},
-                                 {DNNL_ARG_WEIGHTS, 1, wuser, pd.weights_desc(), x.dtype},
-                                 {DNNL_ARG_DST, -1, dst, pd.dst_desc(), x.dtype}};
-    if (bias) args.push_back({DNNL_ARG_BIAS, 2, bmd, bmd, x.dtype});
-    return std::unique_ptr<PreparedOp>(std::make_unique<DnnlOp>(dnnl::convolution_forward(pd), std::move(args), pd.scratchpad_desc()));
+    const auto d = bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                                          sany, wany, bmd, dany, {sh, sw}, {dh - 1, dw - 1}, {p.t, p.l}, {p.b, p.r})
+                        : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                                          sany, wany, dany, {sh, sw}, {dh - 1, dw - 1}, {p.t, p.l}, {p.b, p.r});
+    return dnnl::convolution_forward::primitive_desc(d, dnnl_attr(), dnnl_engine());
   });
 }
 
@@ -161,18 +158,17 @@ std::unique_ptr<PreparedOp> build_deconv(OpCall &call) {
                                    : memory::desc({g, oc / g, c / g, kh, kw}, dnnl_f32(), tag::any);
   const memory::desc bmd = plain({oc});
   const int tensor_w = static_cast<int>(xi + 1);
-  return dnnl_try(call, [&] {
+  std::vector<DnnlArg> args = {{DNNL_ARG_SRC, static_cast<int>(xi), src, x.dtype},
+                               {DNNL_ARG_WEIGHTS, tensor_w, wuser, x.dtype},
+                               {DNNL_ARG_DST, -1, dst, x.dtype}};
+  if (bias) args.push_back({DNNL_ARG_BIAS, tensor_w + 1, bmd, x.dtype});
+  return dnnl_op(call, std::move(args), [=] {
     const memory::desc sany = any_like(src), dany = any_like(dst);
-    auto d = bias ? dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
-                                                      sany, wany, bmd, dany, {sh, sw}, {dh - 1, dw - 1}, {pv[0], pv[2]}, {pb, pr})
-                  : dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
-                                                      sany, wany, dany, {sh, sw}, {dh - 1, dw - 1}, {pv[0], pv[2]}, {pb, pr});
-    dnnl::deconvolution_forward::primitive_desc pd(d, dnnl_attr(), dnnl_engine());
-    std::vector<DnnlArg> args = {{DNNL_ARG_SRC, static_cast<int>(xi), src, pd.src_desc(), x.dtype},
-                                 {DNNL_ARG_WEIGHTS, tensor_w, wuser, pd.weights_desc(), x.dtype},
-                                 {DNNL_ARG_DST, -1, dst, pd.dst_desc(), x.dtype}};
-    if (bias) args.push_back({DNNL_ARG_BIAS, tensor_w + 1, bmd, bmd, x.dtype});
-    return std::unique_ptr<PreparedOp>(std::make_unique<DnnlOp>(dnnl::deconvolution_forward(pd), std::move(args), pd.scratchpad_desc()));
+    const auto d = bias ? dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
+                                                            sany, wany, bmd, dany, {sh, sw}, {dh - 1, dw - 1}, {pv[0], pv[2]}, {pb, pr})
+                        : dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
+                                                            sany, wany, dany, {sh, sw}, {dh - 1, dw - 1}, {pv[0], pv[2]}, {pb, pr});
+    return dnnl::deconvolution_forward::primitive_desc(d, dnnl_attr(), dnnl_engine());
   });
 }
 
@@ -248,12 +244,11 @@ std::unique_ptr<PreparedOp> build_matmul(OpCall &call) {
   // A transposed operand is stored row-major as given; the desc views it transposed.
   const memory::desc src = mat_desc(a, ta), wts = mat_desc(b, tb), dst = plain(out), bmd = plain(bias_dims);
   const DType dt = call.in(0).dtype;
-  return dnnl_try(call, [&] {
-    auto d = bias ? dnnl::matmul::desc(src, wts, bmd, dst) : dnnl::matmul::desc(src, wts, dst);
-    dnnl::matmul::primitive_desc pd(d, dnnl_attr(), dnnl_engine());
-    std::vector<DnnlArg> args = {{DNNL_ARG_SRC, 0, src, src, dt}, {DNNL_ARG_WEIGHTS, 1, wts, wts, dt}, {DNNL_ARG_DST, -1, dst, dst, dt}};
-    if (bias) args.push_back({DNNL_ARG_BIAS, 2, bmd, bmd, dt});
-    return std::unique_ptr<PreparedOp>(std::make_unique<DnnlOp>(dnnl::matmul(pd), std::move(args), pd.scratchpad_desc()));
+  std::vector<DnnlArg> args = {{DNNL_ARG_SRC, 0, src, dt}, {DNNL_ARG_WEIGHTS, 1, wts, dt}, {DNNL_ARG_DST, -1, dst, dt}};
+  if (bias) args.push_back({DNNL_ARG_BIAS, 2, bmd, dt});
+  return dnnl_op(call, std::move(args), [=] {
+    const auto d = bias ? dnnl::matmul::desc(src, wts, bmd, dst) : dnnl::matmul::desc(src, wts, dst);
+    return dnnl::matmul::primitive_desc(d, dnnl_attr(), dnnl_engine());
   });
 }
 
@@ -309,11 +304,10 @@ std::unique_ptr<PreparedOp> build_pool(OpCall &call) {
   const memory::desc src = plain(x.dims), dst = plain({n, c, oh, ow});
   const auto alg = is_max ? dnnl::algorithm::pooling_max
                           : (exclusive ? dnnl::algorithm::pooling_avg_exclude_padding : dnnl::algorithm::pooling_avg_include_padding);
-  return dnnl_try(call, [&] {
-    dnnl::pooling_forward::desc d(dnnl::prop_kind::forward_inference, alg, src, dst, {sh, sw}, {kh, kw}, {p.t, p.l}, {p.b, p.r});
-    dnnl::pooling_forward::primitive_desc pd(d, dnnl_attr(), dnnl_engine());
-    std::vector<DnnlArg> args = {{DNNL_ARG_SRC, 0, src, src, x.dtype}, {DNNL_ARG_DST, -1, dst, dst, x.dtype}};
-    return std::unique_ptr<PreparedOp>(std::make_unique<DnnlOp>(dnnl::pooling_forward(pd), std::move(args), pd.scratchpad_desc()));
+  std::vector<DnnlArg> args = {{DNNL_ARG_SRC, 0, src, x.dtype}, {DNNL_ARG_DST, -1, dst, x.dtype}};
+  return dnnl_op(call, std::move(args), [=] {
+    const dnnl::pooling_forward::desc d(dnnl::prop_kind::forward_inference, alg, src, dst, {sh, sw}, {kh, kw}, {p.t, p.l}, {p.b, p.r});
+    return dnnl::pooling_forward::primitive_desc(d, dnnl_attr(), dnnl_engine());
   });
 }
 

@@ -274,16 +274,16 @@ std::vector<TensorDesc> infer(const std::string &op_type, const std::vector<Tens
                               const Attrs &attrs) {
   OpBuilder build = lookup(op_type);
   check_inputs(op_type, inputs);
-  OpCall call(op_type, inputs, attrs, nullptr);
+  OpCall call(op_type, inputs, attrs, nullptr, 1);
   build(call);
   return std::move(call.outputs());
 }
 
 std::unique_ptr<PreparedOp> prepare(const std::string &op_type, const std::vector<TensorDesc> &inputs,
-                                    const std::vector<TensorDesc> &outputs, const Attrs &attrs) {
+                                    const std::vector<TensorDesc> &outputs, const Attrs &attrs, unsigned threads) {
   OpBuilder build = lookup(op_type);
   check_inputs(op_type, inputs);
-  OpCall call(op_type, inputs, attrs, &outputs);
+  OpCall call(op_type, inputs, attrs, &outputs, threads);
   auto op = build(call);
   const auto &want = call.outputs();
   if (outputs.size() != want.size())

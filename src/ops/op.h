@@ -156,6 +156,13 @@ class PreparedOp {
   // data (the stream then fails, R20).
   virtual void run(const std::vector<Tensor> &inputs, const std::vector<Tensor> &outputs,
                    AiCores &cores) const = 0;
+  // Tells the op that input `input` always has these bytes (a model weight), so that it may
+  // transform them once instead of at every run. Called before the op runs; `data` outlives
+  // the op.
+  virtual void bind_constant(size_t input, const void *data) {
+    (void)input;
+    (void)data;
+  }
 };
 
 // Output descriptors an op produces for these inputs and attributes. Throws Error with
@@ -165,10 +172,12 @@ std::vector<TensorDesc> infer(const std::string &op_type, const std::vector<Tens
                               const Attrs &attrs);
 
 // Validates the whole call (also outputs: count, dtype, shape) and returns the op ready to run.
-// Throws Error as infer(), plus Errc::op_output_not_match.
+// Throws Error as infer(), plus Errc::op_output_not_match. threads: the AI-core count of the
+// device the op will most likely run on (ops may prepare per team size; any device works).
 std::unique_ptr<PreparedOp> prepare(const std::string &op_type,
                                     const std::vector<TensorDesc> &inputs,
-                                    const std::vector<TensorDesc> &outputs, const Attrs &attrs);
+                                    const std::vector<TensorDesc> &outputs, const Attrs &attrs,
+                                    unsigned threads);
 
 bool is_known_op(const std::string &op_type);
 

@@ -13,10 +13,12 @@ namespace openacl::ops {
 class OpCall {
  public:
   OpCall(const std::string &type, const std::vector<TensorDesc> &inputs, const Attrs &attrs,
-         const std::vector<TensorDesc> *outputs)
-      : type_(type), in_(inputs), attrs_(attrs), given_(outputs) {}
+         const std::vector<TensorDesc> *outputs, unsigned threads)
+      : type_(type), in_(inputs), attrs_(attrs), given_(outputs), threads_(threads) {}
 
   const std::string &type() const { return type_; }
+  // The AI-core count the op is prepared for (see ops::prepare).
+  unsigned threads() const { return threads_; }
   size_t num_inputs() const { return in_.size(); }
   // Present = passed and not an "unused optional input" (DType::undefined).
   bool has(size_t i) const { return i < in_.size() && in_[i].dtype != DType::undefined; }
@@ -62,6 +64,7 @@ class OpCall {
   const std::vector<TensorDesc> &in_;
   const Attrs &attrs_;
   const std::vector<TensorDesc> *given_;
+  unsigned threads_;
   std::vector<TensorDesc> out_;
 };
 

@@ -76,7 +76,7 @@ void run(const std::string &type, std::vector<Buf *> in, std::vector<Buf *> out,
   for (auto *b : in) id.push_back(b->d), it.push_back(b->tensor());
   for (auto *b : out) od.push_back(b->d), ot.push_back(b->tensor());
   SerialCores cores;
-  ops::prepare(type, id, od, attrs)->run(it, ot, cores);
+  ops::prepare(type, id, od, attrs, cores.count())->run(it, ot, cores);
 }
 
 double tol(DType t) { return t == DType::f16 ? 2e-3 : t == DType::bf16 ? 1.6e-2 : t == DType::f32 ? 1e-5 : 0; }
@@ -429,14 +429,14 @@ TEST(Ops, ValidationErrors) {
   };
   using openacl::Errc;
   const auto f = desc(DType::f32, {2, 3});
-  EXPECT_EQ(code([&] { ops::prepare("NoSuchOp", {f}, {f}, {}); }), Errc::op_type_not_match);
-  EXPECT_EQ(code([&] { ops::prepare("Add", {f}, {f}, {}); }), Errc::op_input_not_match);
-  EXPECT_EQ(code([&] { ops::prepare("Add", {f, desc(DType::i32, {2, 3})}, {f}, {}); }), Errc::op_input_not_match);
-  EXPECT_EQ(code([&] { ops::prepare("Add", {f, desc(DType::f32, {4})}, {f}, {}); }), Errc::op_input_not_match);
-  EXPECT_EQ(code([&] { ops::prepare("Add", {f, f}, {desc(DType::f32, {3, 2})}, {}); }), Errc::op_output_not_match);
-  EXPECT_EQ(code([&] { ops::prepare("Sigmoid", {desc(DType::i32, {2})}, {desc(DType::i32, {2})}, {}); }), Errc::unsupported_data_type);
-  EXPECT_EQ(code([&] { ops::prepare("TransposeD", {f}, {f}, {}); }), Errc::op_attr_not_match);
-  EXPECT_EQ(code([&] { ops::prepare("TransposeD", {f}, {f}, {{"perm", std::string("x")}}); }), Errc::op_attr_not_match);
+  EXPECT_EQ(code([&] { ops::prepare("NoSuchOp", {f}, {f}, {}, 1); }), Errc::op_type_not_match);
+  EXPECT_EQ(code([&] { ops::prepare("Add", {f}, {f}, {}, 1); }), Errc::op_input_not_match);
+  EXPECT_EQ(code([&] { ops::prepare("Add", {f, desc(DType::i32, {2, 3})}, {f}, {}, 1); }), Errc::op_input_not_match);
+  EXPECT_EQ(code([&] { ops::prepare("Add", {f, desc(DType::f32, {4})}, {f}, {}, 1); }), Errc::op_input_not_match);
+  EXPECT_EQ(code([&] { ops::prepare("Add", {f, f}, {desc(DType::f32, {3, 2})}, {}, 1); }), Errc::op_output_not_match);
+  EXPECT_EQ(code([&] { ops::prepare("Sigmoid", {desc(DType::i32, {2})}, {desc(DType::i32, {2})}, {}, 1); }), Errc::unsupported_data_type);
+  EXPECT_EQ(code([&] { ops::prepare("TransposeD", {f}, {f}, {}, 1); }), Errc::op_attr_not_match);
+  EXPECT_EQ(code([&] { ops::prepare("TransposeD", {f}, {f}, {{"perm", std::string("x")}}, 1); }), Errc::op_attr_not_match);
   EXPECT_TRUE(ops::is_known_op("Conv2D"));
   EXPECT_EQ(ops::infer("Add", {f, desc(DType::f32, {3})}, {})[0].dims, (std::vector<int64_t>{2, 3}));
 }
