@@ -2,6 +2,7 @@
 // ReduceSum/Mean/Max/Min/Prod (+D forms), ArgMaxV2/ArgMaxD/ArgMinD. Float math in f32
 // (sums in double).
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "ops/kernel.h"
@@ -17,6 +18,40 @@ const float *as_f32(DType t, const void *p, size_t n, std::vector<float> &tmp) {
   tmp.resize(n);
   to_f32(t, p, tmp.data(), n);
   return tmp.data();
+}
+
+// Softmax (or log-softmax) of a contiguous row, in place. Max and sum go through eight
+// lanes so that the loops vectorise without reassociation flags.
+OPENACL_SIMD_CLONES void softmax_row(float *v, int64_t n, bool log) {
+  constexpr int L = 8;
+  float m[L], s[L];
+  for (int j = 0; j < L; ++j) m[j] = -std::numeric_limits<float>::infinity(), s[j] = 0;
+  int64_t k = 0;
+  for (; k + L <= n; k += L)
+    for (int j = 0; j < L; ++j) m[j] = std::max(m[j], v[k + j]);
+  float mx = m[0];
+  for (int j = 1; j < L; ++j) mx = std::max(mx, m[j]);
+  for (; k < n; ++k) mx = std::max(mx, v[k]);
+  for (k = 0; k + L <= n; k += L)
+    for (int j = 0; j < L; ++j) {
+      const float e = fast_exp(v[k + j] - mx);
+      s[j] += e;
+      if (!log) v[k + j] = e;
+    }
+  float sum = 0;
+  for (int j = 0; j < L; ++j) sum += s[j];
+  for (; k < n; ++k) {
+    const float e = fast_exp(v[k] - mx);
+    sum += e;
+    if (!log) v[k] = e;
+  }
+  if (log) {
+    const float sub = mx + std::log(sum);
+    for (k = 0; k < n; ++k) v[k] -= sub;
+  } else {
+    const float inv = 1.0f / sum;
+    for (k = 0; k < n; ++k) v[k] *= inv;
+  }
 }
 
 // ---- BatchNorm ----
@@ -150,23 +185,23 @@ std::unique_ptr<PreparedOp> build_softmax(OpCall &call) {
   return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
     const size_t es = dtype_size(xt);
     parallel_range(cores, static_cast<size_t>(outer * inner), std::max<size_t>(1, 8192 / (len + 1)), [&](size_t lo, size_t hi) {
-      std::vector<float> v(len);
+      std::vector<float> v(xt == DType::f32 && inner == 1 ? 0 : len);
       for (size_t t = lo; t < hi; ++t) {
         const int64_t o = static_cast<int64_t>(t) / inner, i = static_cast<int64_t>(t) % inner;
         const char *src = static_cast<const char *>(in[0].data) + (o * len * inner + i) * es;
         char *dst = static_cast<char *>(out[0].data) + (o * len * inner + i) * es;
-        for (int64_t k = 0; k < len; ++k) to_f32(xt, src + k * inner * es, &v[k], 1);
-        float mx = -std::numeric_limits<float>::infinity();
-        for (float f : v) mx = std::max(mx, f);
-        double sum = 0;
-        for (auto &f : v) {
-          const float e = fast_exp(f - mx);
-          sum += e;
-          if (!log) f = e;
+        if (v.empty()) {  // f32 rows: in place in the output
+          if (dst != src) std::memcpy(dst, src, len * sizeof(float));
+          softmax_row(reinterpret_cast<float *>(dst), len, log);
+          continue;
         }
-        const float ls = static_cast<float>(std::log(sum)), inv = static_cast<float>(1.0 / sum);
-        for (auto &f : v) f = log ? f - mx - ls : f * inv;
-        for (int64_t k = 0; k < len; ++k) from_f32(xt, &v[k], dst + k * inner * es, 1);
+        if (inner == 1) to_f32(xt, src, v.data(), len);
+        else
+          for (int64_t k = 0; k < len; ++k) to_f32(xt, src + k * inner * es, &v[k], 1);
+        softmax_row(v.data(), len, log);
+        if (inner == 1) from_f32(xt, v.data(), dst, len);
+        else
+          for (int64_t k = 0; k < len; ++k) from_f32(xt, &v[k], dst + k * inner * es, 1);
       }
     });
   });
