@@ -7,6 +7,7 @@
 
 #include "core/context.h"
 #include "core/device.h"
+#include "model/layout.h"
 #include "model/lowering.h"
 #include "model/optimize.h"
 
@@ -47,6 +48,8 @@ class PlanBuilder final : public LoweringContext {
 
   struct Step {
     std::unique_ptr<ops::PreparedOp> op;
+    std::string type;
+    ops::Attrs attrs;
     std::string label;
     std::vector<int> in, out;
     std::vector<ops::TensorDesc> in_descs, out_descs;
@@ -162,12 +165,44 @@ class PlanBuilder final : public LoweringContext {
       return;
     }
     if (fold_only_) fail(Errc::internal, label + ": a non-constant op while folding");
-    steps_.push_back({std::move(prepared), label, inputs, out_ids, std::move(ins), std::move(outs)});
+    steps_.push_back({std::move(prepared), type, std::move(attrs), label, inputs, out_ids, std::move(ins), std::move(outs)});
   }
 
   int root(int v) const {
     while (v >= 0 && view_of_[v] >= 0) v = view_of_[v];
     return v;
+  }
+
+  // Stores the intermediate tensors of conv chains channels-last (layout.h) and prepares
+  // again the steps that changes.
+  void choose_layouts(const std::vector<int> &graph_io) {
+    const size_t nv = values_.size();
+    std::vector<bool> candidate(nv, true);
+    for (size_t v = 0; v < nv; ++v) {
+      if (view_of_[v] < 0) continue;
+      candidate[v] = false;
+      candidate[root(static_cast<int>(v))] = false;
+    }
+    for (int v : graph_io) candidate[root(v)] = false;
+    std::vector<ops::TensorDesc> descs;
+    for (size_t v = 0; v < nv; ++v) {
+      const ops::TensorDesc &d = values_[v].desc;
+      descs.push_back({d.dtype, d.dims, d.format, {}});
+      const bool spatial = d.dims.size() == 4 && d.dims[1] > 1 && d.dims[2] * d.dims[3] > 1;
+      if (values_[v].constant || d.dtype != ops::DType::f32 || !spatial) candidate[v] = false;
+    }
+    std::vector<LayoutStep> ls;
+    for (const Step &st : steps_) ls.push_back({&st.type, st.in, st.out});
+    const std::vector<bool> cl = choose_channels_last(ls, descs, candidate);
+    for (size_t k = 0; k < steps_.size(); ++k) {
+      Step &st = steps_[k];
+      if (!restate_step(st.type, st.attrs, st.in_descs, st.out_descs, ls[k], cl)) continue;
+      try {
+        st.op = ops::prepare(st.type, st.in_descs, st.out_descs, st.attrs, threads_);
+      } catch (const Error &e) {
+        fail(Errc::internal, st.label + ": preparing it for channels-last tensors failed: " + e.what());
+      }
+    }
   }
 
   const Graph &g_;
@@ -235,6 +270,9 @@ Plan::Plan(const Graph &graph, const std::unordered_map<int, const void *> &weig
     input_index[graph.inputs[i]] = i;
   }
   b.run();
+  std::vector<int> io = graph.inputs;
+  io.insert(io.end(), graph.outputs.begin(), graph.outputs.end());
+  b.choose_layouts(io);
 
   const size_t nv = b.values_.size();
   const size_t ns = b.steps_.size();

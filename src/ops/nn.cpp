@@ -17,6 +17,17 @@ memory::desc plain(const std::vector<int64_t> &dims) {
   return memory::desc(dims_t(dims.begin(), dims.end()), dnnl_f32(), dims_t(strides.begin(), strides.end()));
 }
 
+// An NCHW conv input or output as stored: dense, or NHWC (TensorDesc::channels_last).
+memory::desc activation(const std::vector<int64_t> &dims, bool channels_last) {
+  if (!channels_last) return plain(dims);
+  return memory::desc(dims_t(dims.begin(), dims.end()), dnnl_f32(), tag::nhwc);
+}
+
+bool output_channels_last(const OpCall &call) {
+  const TensorDesc *y = call.given(0);
+  return y != nullptr && y->channels_last;
+}
+
 memory::desc any_like(const memory::desc &md) { return memory::desc(md.dims(), dnnl_f32(), tag::any); }
 
 void require_nchw(const OpCall &call) {
@@ -87,7 +98,7 @@ std::unique_ptr<PreparedOp> build_conv(OpCall &call) {
   call.output(x.dtype, {n, oc, oh, ow}, x.format);
   if (n == 0) return make_op([](const auto &, const auto &, AiCores &) {});
 
-  const memory::desc src = plain(x.dims), dst = plain({n, oc, oh, ow});
+  const memory::desc src = activation(x.dims, x.channels_last), dst = activation({n, oc, oh, ow}, output_channels_last(call));
   const memory::desc wuser = g == 1 ? plain(w.dims) : memory::desc({g, oc / g, c / g, kh, kw}, dnnl_f32(), tag::goihw);
   const memory::desc wany = g == 1 ? memory::desc({oc, c, kh, kw}, dnnl_f32(), tag::any)
                                    : memory::desc({g, oc / g, c / g, kh, kw}, dnnl_f32(), tag::any);
@@ -151,7 +162,7 @@ std::unique_ptr<PreparedOp> build_deconv(OpCall &call) {
   if (bias) call.same_dtype(xi, xi + 2);
   call.output(x.dtype, {n, oc, oh, ow}, x.format);
   if (n == 0) return make_op([](const auto &, const auto &, AiCores &) {});
-  const memory::desc src = plain(x.dims), dst = plain({n, oc, oh, ow});
+  const memory::desc src = activation(x.dims, x.channels_last), dst = activation({n, oc, oh, ow}, output_channels_last(call));
   const memory::desc wuser = g == 1 ? memory::desc({oc, c, kh, kw}, dnnl_f32(), tag::iohw)
                                     : memory::desc({g, oc / g, c / g, kh, kw}, dnnl_f32(), tag::giohw);
   const memory::desc wany = g == 1 ? memory::desc({oc, c, kh, kw}, dnnl_f32(), tag::any)

@@ -137,6 +137,24 @@ const std::vector<Case> kCases = {
        add_initializer(m, "va", {4}, {1, 0.5f, 2, 1.5f});
        add_node(m, "BatchNormalization", "bn", {"c", "g", "be", "mu", "va"}, {"y"});
      }},
+    // Conv chains are stored channels-last between the convolutions (model/layout.h):
+    // per-channel Mul/Add, a squeeze-excite pooling, a residual Add and activations on them.
+    {"conv_chain_channels_last", 14, {1, 4, 6, 6},
+     [](auto &m) {
+       add_initializer(m, "w1", {8, 4, 3, 3}, ramp(288, 0.02f));
+       set_ints(add_node(m, "Conv", "c1", {"x", "w1"}, {"c1"}), "pads", {1, 1, 1, 1});
+       add_node(m, "HardSwish", "hs", {"c1"}, {"h"});
+       add_node(m, "GlobalAveragePool", "gap", {"h"}, {"g"});
+       add_node(m, "Mul", "se", {"h", "g"}, {"s"});
+       add_initializer(m, "bias", {8, 1, 1}, ramp(8, 0.1f));
+       add_node(m, "Add", "bi", {"s", "bias"}, {"sb"});
+       add_initializer(m, "w2", {8, 8, 1, 1}, ramp(64, 0.03f));
+       add_node(m, "Conv", "c2", {"sb", "w2"}, {"c2"});
+       add_node(m, "Add", "res", {"c2", "sb"}, {"a"});
+       add_node(m, "Relu", "re", {"a"}, {"r"});
+       add_initializer(m, "w3", {4, 8, 3, 3}, ramp(288, 0.01f));
+       set_ints(add_node(m, "Conv", "c3", {"r", "w3"}, {"y"}), "pads", {1, 1, 1, 1});
+     }},
     {"split_concat", 13, {2, 6},
      [](auto &m) {
        int_initializer(m, "split", {2, 4});

@@ -1,0 +1,131 @@
+#include "model/layout.h"
+
+#include <numeric>
+#include <set>
+
+namespace openacl::model {
+namespace {
+
+// The index of the data input of a convolution, or -1 for other ops.
+int conv_data_input(const std::string &type) {
+  if (type == "Conv2D") return 0;
+  if (type == "Conv2DTranspose") return 1;  // after the output-size input
+  return -1;
+}
+
+bool is_elementwise(const std::string &type) {
+  static const std::set<std::string> ops = {
+      "Add", "Sub", "Mul", "RealDiv", "Pow", "Maximum", "Minimum", "Relu", "Sigmoid", "Tanh", "Exp",
+      "Log", "Sqrt", "Neg", "Abs", "Reciprocal", "Floor", "Ceil", "Round", "Sin", "Cos", "Erf",
+      "Softplus", "Sign", "HardSwish", "HardSigmoid", "LeakyRelu", "Elu", "Clip"};
+  return ops.count(type) != 0;
+}
+
+bool is_global_pool(const std::string &type) { return type == "GlobalAveragePool" || type == "GlobalMaxPool"; }
+
+// How an operand of an elementwise op with a 4-D output [N, C, H, W] broadcasts.
+enum class Operand { full, channel, scalar, other };
+
+Operand operand(const std::vector<int64_t> &d, const std::vector<int64_t> &out) {
+  if (d == out) return Operand::full;
+  if (std::accumulate(d.begin(), d.end(), int64_t{1}, std::multiplies<>()) == 1) return Operand::scalar;
+  if (d.size() == 4 && (d[0] == 1 || d[0] == out[0]) && d[1] == out[1] && d[2] == 1 && d[3] == 1) return Operand::channel;
+  if (d.size() == 3 && d[0] == out[1] && d[1] == 1 && d[2] == 1) return Operand::channel;
+  return Operand::other;
+}
+
+// [N, C, H, W] -> [N, H, W, C]; a per-channel operand moves C last the same way.
+std::vector<int64_t> nhwc_view(const std::vector<int64_t> &d) {
+  if (d.size() == 4) return {d[0], d[2], d[3], d[1]};
+  if (d.size() == 3) return {d[1], d[2], d[0]};
+  return d;
+}
+
+class Groups {
+ public:
+  explicit Groups(size_t n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0); }
+  int find(int v) {
+    while (parent_[v] != v) v = parent_[v] = parent_[parent_[v]];
+    return v;
+  }
+  void join(int a, int b) { parent_[find(a)] = find(b); }
+
+ private:
+  std::vector<int> parent_;
+};
+
+}  // namespace
+
+std::vector<bool> choose_channels_last(const std::vector<LayoutStep> &steps,
+                                       const std::vector<ops::TensorDesc> &descs,
+                                       const std::vector<bool> &candidate) {
+  const size_t n = descs.size();
+  Groups groups(n);
+  std::vector<bool> blocked(n, false), useful(n, false);
+  auto block = [&](const std::vector<int> &vs) {
+    for (int v : vs)
+      if (v >= 0) blocked[v] = true;
+  };
+  for (const LayoutStep &s : steps) {
+    const int data = conv_data_input(*s.type);
+    if (data >= 0) {
+      if (static_cast<size_t>(data) < s.in.size() && s.in[data] >= 0) useful[s.in[data]] = true;
+      if (!s.out.empty() && s.out[0] >= 0) useful[s.out[0]] = true;
+    } else if (is_elementwise(*s.type) && s.out.size() == 1 && s.out[0] >= 0 && descs[s.out[0]].dims.size() == 4) {
+      const int y = s.out[0];
+      for (int v : s.in) {
+        if (v < 0) continue;
+        const Operand k = operand(descs[v].dims, descs[y].dims);
+        if (k == Operand::full) groups.join(v, y);
+        else if (k == Operand::other) blocked[y] = true;
+      }
+    } else if (!is_global_pool(*s.type)) {
+      block(s.in);
+      block(s.out);
+    }
+  }
+  std::vector<bool> group_blocked(n, false), group_useful(n, false);
+  for (size_t v = 0; v < n; ++v) {
+    const int g = groups.find(static_cast<int>(v));
+    if (blocked[v] || !candidate[v]) group_blocked[g] = true;
+    if (useful[v]) group_useful[g] = true;
+  }
+  std::vector<bool> cl(n, false);
+  for (size_t v = 0; v < n; ++v) {
+    const int g = groups.find(static_cast<int>(v));
+    cl[v] = candidate[v] && !group_blocked[g] && group_useful[g];
+  }
+  return cl;
+}
+
+bool restate_step(std::string &type, ops::Attrs &attrs, std::vector<ops::TensorDesc> &in,
+                  std::vector<ops::TensorDesc> &out, const LayoutStep &step,
+                  const std::vector<bool> &channels_last) {
+  auto cl = [&](int v) { return v >= 0 && channels_last[v]; };
+  bool touched = false;
+  for (int v : step.in) touched = touched || cl(v);
+  for (int v : step.out) touched = touched || cl(v);
+  if (!touched) return false;
+
+  const int data = conv_data_input(type);
+  if (data >= 0) {
+    in[data].channels_last = cl(step.in[data]);
+    out[0].channels_last = cl(step.out[0]);
+    return true;
+  }
+  if (is_global_pool(type)) {
+    type = type == "GlobalAveragePool" ? "ReduceMeanD" : "ReduceMaxD";
+    attrs = {{"axes", std::vector<int64_t>{1, 2}}, {"keep_dims", true}};
+    in[0].dims = nhwc_view(in[0].dims);
+    out[0].dims = {in[0].dims[0], 1, 1, in[0].dims[3]};
+    return true;
+  }
+  // Elementwise, its output channels-last (the whole group is).
+  const std::vector<int64_t> y = out[0].dims;
+  for (auto &d : in)
+    if (d.dtype != ops::DType::undefined && operand(d.dims, y) != Operand::scalar) d.dims = nhwc_view(d.dims);
+  out[0].dims = nhwc_view(y);
+  return true;
+}
+
+}  // namespace openacl::model

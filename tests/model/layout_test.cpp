@@ -1,0 +1,131 @@
+// Which tensors the plan stores channels-last (model/layout.h), and how steps are restated.
+// The numbers these layouts compute are checked against ONNX Runtime in lowering_test.cpp
+// (conv_chain_channels_last) and ppocr_test.cpp.
+#include <gtest/gtest.h>
+
+#include "model/layout.h"
+
+namespace openacl::model {
+namespace {
+
+using ops::DType;
+using ops::TensorDesc;
+
+class Layout : public ::testing::Test {
+ protected:
+  int value(std::vector<int64_t> dims, bool candidate = true) {
+    descs_.push_back({DType::f32, std::move(dims), ops::Format::nd, {}});
+    candidate_.push_back(candidate);
+    return static_cast<int>(descs_.size() - 1);
+  }
+  void step(const char *type, std::vector<int> in, std::vector<int> out) {
+    types_.push_back(std::make_unique<std::string>(type));
+    steps_.push_back({types_.back().get(), std::move(in), std::move(out)});
+  }
+  std::vector<bool> choose() { return choose_channels_last(steps_, descs_, candidate_); }
+
+  std::vector<TensorDesc> descs_;
+  std::vector<bool> candidate_;
+  std::vector<std::unique_ptr<std::string>> types_;
+  std::vector<LayoutStep> steps_;
+};
+
+TEST_F(Layout, TensorsBetweenConvolutionsGoChannelsLast) {
+  const int x = value({1, 3, 8, 8}, false), w = value({4, 3, 3, 3}, false), c = value({1, 4, 8, 8}),
+            r = value({1, 4, 8, 8}), w2 = value({4, 4, 1, 1}, false), y = value({1, 4, 8, 8}, false);
+  step("Conv2D", {x, w}, {c});
+  step("Relu", {c}, {r});
+  step("Conv2D", {r, w2}, {y});
+  const auto cl = choose();
+  EXPECT_TRUE(cl[c]);
+  EXPECT_TRUE(cl[r]);
+  EXPECT_FALSE(cl[x]);
+  EXPECT_FALSE(cl[y]);
+}
+
+TEST_F(Layout, AnotherConsumerKeepsTheWholeGroupNchw) {
+  const int x = value({1, 3, 8, 8}, false), w = value({4, 3, 3, 3}, false), c = value({1, 4, 8, 8}),
+            r = value({1, 4, 8, 8}), z = value({1, 4, 16, 16}, false);
+  step("Conv2D", {x, w}, {c});
+  step("Relu", {c}, {r});
+  step("Resize", {r}, {z});
+  const auto cl = choose();
+  EXPECT_FALSE(cl[c]);
+  EXPECT_FALSE(cl[r]);
+}
+
+TEST_F(Layout, OnlyPerChannelBroadcastsKeepChannelsLast) {
+  const int x = value({1, 3, 8, 8}, false), w = value({4, 3, 3, 3}, false), c = value({1, 4, 8, 8}),
+            s = value({1, 4, 1, 1}, false), m = value({1, 4, 8, 8}), row = value({1, 1, 8, 8}, false),
+            a = value({1, 4, 8, 8}), w2 = value({4, 4, 1, 1}, false), y1 = value({1, 4, 8, 8}, false),
+            y2 = value({1, 4, 8, 8}, false);
+  step("Conv2D", {x, w}, {c});
+  step("Mul", {c, s}, {m});    // per channel: fine
+  step("Conv2D", {m, w2}, {y1});
+  step("Add", {c, row}, {a});  // [1, 1, H, W]: not a per-channel view, blocks c and its group
+  step("Conv2D", {a, w2}, {y2});
+  const auto cl = choose();
+  EXPECT_FALSE(cl[c]);
+  EXPECT_FALSE(cl[m]);
+  EXPECT_FALSE(cl[a]);
+}
+
+TEST_F(Layout, NothingChangesWithoutAConvolution) {
+  const int x = value({1, 4, 8, 8}), r = value({1, 4, 8, 8}), y = value({1, 4, 8, 8}, false);
+  step("Relu", {x}, {r});
+  step("Sigmoid", {r}, {y});
+  const auto cl = choose();
+  EXPECT_FALSE(cl[x]);
+  EXPECT_FALSE(cl[r]);
+}
+
+TEST_F(Layout, StepsAreRestatedForChannelsLastStorage) {
+  const int x = value({1, 3, 8, 8}, false), w = value({4, 3, 3, 3}, false), c = value({1, 4, 8, 8}),
+            g = value({1, 4, 1, 1}, false), m = value({1, 4, 8, 8}), b = value({4, 1, 1}, false),
+            w2 = value({4, 4, 1, 1}, false), y = value({1, 4, 8, 8}, false);
+  step("Conv2D", {x, w}, {c});
+  step("GlobalAveragePool", {c}, {g});
+  step("Mul", {c, g}, {m});
+  step("Add", {m, b}, {m});
+  step("Conv2D", {m, w2}, {y});
+  const auto cl = choose();
+  ASSERT_TRUE(cl[c]);
+  ASSERT_TRUE(cl[m]);
+
+  auto restate = [&](size_t k, std::string &type, ops::Attrs &attrs, std::vector<TensorDesc> &in, std::vector<TensorDesc> &out) {
+    type = *steps_[k].type;
+    in.clear();
+    out.clear();
+    for (int v : steps_[k].in) in.push_back(descs_[v]);
+    for (int v : steps_[k].out) out.push_back(descs_[v]);
+    return restate_step(type, attrs, in, out, steps_[k], cl);
+  };
+  std::string type;
+  ops::Attrs attrs;
+  std::vector<TensorDesc> in, out;
+  ASSERT_TRUE(restate(0, type, attrs, in, out));
+  EXPECT_FALSE(in[0].channels_last);
+  EXPECT_TRUE(out[0].channels_last);
+  EXPECT_EQ(out[0].dims, (std::vector<int64_t>{1, 4, 8, 8}));  // a conv keeps NCHW dims
+
+  ASSERT_TRUE(restate(1, type, attrs, in, out));
+  EXPECT_EQ(type, "ReduceMeanD");
+  EXPECT_EQ(std::get<std::vector<int64_t>>(attrs.at("axes")), (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(in[0].dims, (std::vector<int64_t>{1, 8, 8, 4}));
+  EXPECT_EQ(out[0].dims, (std::vector<int64_t>{1, 1, 1, 4}));
+
+  ASSERT_TRUE(restate(2, type, attrs, in, out));
+  EXPECT_EQ(in[0].dims, (std::vector<int64_t>{1, 8, 8, 4}));
+  EXPECT_EQ(in[1].dims, (std::vector<int64_t>{1, 1, 1, 4}));
+  EXPECT_EQ(out[0].dims, (std::vector<int64_t>{1, 8, 8, 4}));
+
+  ASSERT_TRUE(restate(3, type, attrs, in, out));
+  EXPECT_EQ(in[1].dims, (std::vector<int64_t>{1, 1, 4}));
+
+  ASSERT_TRUE(restate(4, type, attrs, in, out));
+  EXPECT_TRUE(in[0].channels_last);
+  EXPECT_FALSE(out[0].channels_last);
+}
+
+}  // namespace
+}  // namespace openacl::model
