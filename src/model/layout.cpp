@@ -98,7 +98,7 @@ std::vector<bool> choose_channels_last(const std::vector<LayoutStep> &steps,
   return cl;
 }
 
-bool restate_step(std::string &type, ops::Attrs &attrs, std::vector<ops::TensorDesc> &in,
+bool restate_step(const std::string &type, std::vector<ops::TensorDesc> &in,
                   std::vector<ops::TensorDesc> &out, const LayoutStep &step,
                   const std::vector<bool> &channels_last) {
   auto cl = [&](int v) { return v >= 0 && channels_last[v]; };
@@ -114,10 +114,7 @@ bool restate_step(std::string &type, ops::Attrs &attrs, std::vector<ops::TensorD
     return true;
   }
   if (is_global_pool(type)) {
-    type = type == "GlobalAveragePool" ? "ReduceMeanD" : "ReduceMaxD";
-    attrs = {{"axes", std::vector<int64_t>{1, 2}}, {"keep_dims", true}};
-    in[0].dims = nhwc_view(in[0].dims);
-    out[0].dims = {in[0].dims[0], 1, 1, in[0].dims[3]};
+    in[0].channels_last = true;
     return true;
   }
   // Elementwise, its output channels-last (the whole group is).

@@ -4,8 +4,7 @@
 // of conv chains as NHWC (ops::TensorDesc::channels_last): convolutions read and write them
 // directly, elementwise ops between them run on the same storage seen as [N, H, W, C] (their
 // per-channel operands [N, C, 1, 1] have the same bytes as [N, 1, 1, C]), and global pooling
-// becomes a reduction over the H and W axes of that view. Any other consumer keeps the tensor
-// NCHW.
+// reads them as they are. Any other consumer keeps the tensor NCHW.
 #pragma once
 
 #include <string>
@@ -28,10 +27,10 @@ std::vector<bool> choose_channels_last(const std::vector<LayoutStep> &steps,
                                        const std::vector<ops::TensorDesc> &descs,
                                        const std::vector<bool> &candidate);
 
-// Rewrites a step for the chosen storage: sets channels_last on conv tensors, permutes the
-// dims of elementwise operands to [N, H, W, C], turns global pooling into a reduction.
+// Rewrites a step's descriptors for the chosen storage: sets channels_last on the tensors of
+// convolutions and global pooling, permutes the dims of elementwise operands to [N, H, W, C].
 // Returns false when the step touches no channels-last value (nothing changed).
-bool restate_step(std::string &type, ops::Attrs &attrs, std::vector<ops::TensorDesc> &in,
+bool restate_step(const std::string &type, std::vector<ops::TensorDesc> &in,
                   std::vector<ops::TensorDesc> &out, const LayoutStep &step,
                   const std::vector<bool> &channels_last);
 

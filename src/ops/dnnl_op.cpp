@@ -8,9 +8,11 @@
 namespace openacl::ops {
 namespace {
 
-// Waking an OpenMP team costs tens of microseconds of futex traffic on a loaded machine:
-// primitives whose arguments total less than this run on one thread.
-constexpr size_t kParallelBytes = size_t{1} << 20;
+// Parts on the AI cores pay off from small sizes on, since every op of a model splits its
+// tensors the same way and each core keeps working on its own half; an OpenMP team woken per
+// primitive costs tens of microseconds of futex traffic, so only large primitives get one.
+constexpr size_t kSplitBytes = size_t{64} << 10;
+constexpr size_t kTeamBytes = SIZE_MAX;
 constexpr size_t kAlign = 64;
 
 size_t align_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
@@ -51,8 +53,10 @@ dnnl::primitive_attr dnnl_attr() {
   return attr;
 }
 
-// One team size's primitive, with the layouts it chose and the arena slices of a run.
-struct DnnlOp::Variant {
+// One part's primitive, with the layouts it chose and the arena slices of a run.
+struct DnnlOp::Part {
+  std::vector<DnnlArg> args;
+  std::vector<size_t> offsets;
   dnnl::primitive prim;
   std::vector<dnnl::memory::desc> layout;  // per arg: what the primitive takes
   std::vector<dnnl::reorder> reorders;     // per arg: user <-> layout; empty when equal
@@ -62,155 +66,182 @@ struct DnnlOp::Variant {
   size_t scratch_at = 0, arena_bytes = 0;
 };
 
-DnnlOp::DnnlOp(DnnlPdMaker make_pd, std::vector<DnnlArg> args, unsigned threads)
-    : make_pd_(std::move(make_pd)), args_(std::move(args)), constants_(args_.size(), nullptr) {
-  if (args_.size() > 6) fail(Errc::internal, "a oneDNN op with more than 6 arguments");
-  size_t bytes = 0;
-  for (const DnnlArg &a : args_) bytes += a.user.get_size();
-  parallel_ = bytes >= kParallelBytes;
-  const unsigned t = team(threads);
-  variants_.resize(t + 1);
-  variants_[t] = make_variant(t);
+// The op prepared for one core count: its parts, or one part run by an OpenMP team.
+struct DnnlOp::Variant {
+  std::vector<Part> parts;
+  unsigned team = 1;
+};
+
+DnnlOp::DnnlOp(DnnlSplitter split, unsigned threads) : split_(std::move(split)) {
+  const std::vector<DnnlPart> whole = split_(1);
+  size_t bytes = 0, inputs = 0;
+  for (const DnnlArg &a : whole.at(0).args) {
+    bytes += a.user.get_size();
+    inputs = std::max(inputs, static_cast<size_t>(std::max(0, a.tensor + 1)));
+  }
+  if (whole[0].args.size() > 6) fail(Errc::internal, "a oneDNN op with more than 6 arguments");
+  constants_.assign(inputs, nullptr);
+  bytes_ = bytes;
+  variant(threads);
 }
 
 DnnlOp::~DnnlOp() = default;
 
-std::unique_ptr<PreparedOp> dnnl_op(const OpCall &call, std::vector<DnnlArg> args, DnnlPdMaker make_pd) {
+std::unique_ptr<PreparedOp> dnnl_op(const OpCall &call, DnnlSplitter split) {
   try {
-    return std::make_unique<DnnlOp>(std::move(make_pd), std::move(args), call.threads());
+    return std::make_unique<DnnlOp>(std::move(split), call.threads());
   } catch (const dnnl::error &e) {
     fail(Errc::op_attr_not_match, call.type() + ": oneDNN rejects this configuration (" + e.what() + ")");
   }
 }
 
-unsigned DnnlOp::team(unsigned cores) const { return parallel_ ? std::max(1u, cores) : 1u; }
+std::unique_ptr<PreparedOp> dnnl_op(const OpCall &call, std::vector<DnnlArg> args, DnnlPdMaker make_pd) {
+  std::vector<size_t> offsets(args.size(), 0);
+  return dnnl_op(call, [args = std::move(args), offsets, make_pd = std::move(make_pd)](unsigned) {
+    return std::vector<DnnlPart>{{make_pd, args, offsets}};
+  });
+}
 
-std::unique_ptr<DnnlOp::Variant> DnnlOp::make_variant(unsigned team) const {
-  OmpTeam omp(team);
+std::unique_ptr<DnnlOp::Variant> DnnlOp::make_variant(unsigned cores) const {
   auto v = std::make_unique<Variant>();
-  const dnnl::primitive_desc pd = make_pd_();
-  v->prim = dnnl::primitive(pd.get());
-  const size_t n = args_.size();
-  v->packed.resize(n);
-  v->layout_at.assign(n, SIZE_MAX);
-  v->f32_at.assign(n, SIZE_MAX);
-  size_t at = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const DnnlArg &a = args_[i];
-    dnnl::memory::desc want = pd.query_md(dnnl::query::exec_arg_md, a.arg);
-    if (want.is_zero()) want = a.user;
-    v->layout.push_back(want);
-    if (want == a.user) {
-      v->reorders.emplace_back();
-    } else {
-      v->reorders.emplace_back(a.tensor >= 0 ? dnnl::reorder::primitive_desc(dnnl_engine(), a.user, dnnl_engine(), want)
-                                             : dnnl::reorder::primitive_desc(dnnl_engine(), want, dnnl_engine(), a.user));
-      v->layout_at[i] = at;
-      at += align_up(want.get_size());
+  const std::vector<DnnlPart> parts = split_(bytes_ >= kSplitBytes ? cores : 1);
+  v->team = parts.size() == 1 && bytes_ >= kTeamBytes ? cores : 1;
+  OmpTeam omp(v->team);
+  for (const DnnlPart &dp : parts) {
+    Part &p = v->parts.emplace_back();
+    p.args = dp.args;
+    p.offsets = dp.offsets;
+    const dnnl::primitive_desc pd = dp.make_pd();
+    p.prim = dnnl::primitive(pd.get());
+    const size_t n = p.args.size();
+    p.packed.resize(n);
+    p.layout_at.assign(n, SIZE_MAX);
+    p.f32_at.assign(n, SIZE_MAX);
+    size_t at = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const DnnlArg &a = p.args[i];
+      dnnl::memory::desc want = pd.query_md(dnnl::query::exec_arg_md, a.arg);
+      if (want.is_zero()) want = a.user;
+      p.layout.push_back(want);
+      if (want == a.user) {
+        p.reorders.emplace_back();
+      } else {
+        p.reorders.emplace_back(a.tensor >= 0 ? dnnl::reorder::primitive_desc(dnnl_engine(), a.user, dnnl_engine(), want)
+                                              : dnnl::reorder::primitive_desc(dnnl_engine(), want, dnnl_engine(), a.user));
+        p.layout_at[i] = at;
+        at += align_up(want.get_size());
+      }
+      if (a.dtype != DType::f32) {
+        p.f32_at[i] = at;
+        at += align_up(a.user.get_size());
+      }
     }
-    if (a.dtype != DType::f32) {
-      v->f32_at[i] = at;
-      at += align_up(a.user.get_size());
-    }
+    p.scratchpad = pd.scratchpad_desc();
+    p.scratch_at = at;
+    p.arena_bytes = at + align_up(p.scratchpad.get_size());
+    pack(p);
   }
-  v->scratchpad = pd.scratchpad_desc();
-  v->scratch_at = at;
-  v->arena_bytes = at + align_up(v->scratchpad.get_size());
-  pack(*v);
   return v;
 }
 
-void DnnlOp::pack(Variant &v) const {
+void DnnlOp::pack(Part &p) const {
   dnnl::stream stream(dnnl_engine());
-  for (size_t i = 0; i < args_.size(); ++i) {
-    const DnnlArg &a = args_[i];
-    if (a.tensor < 0 || !constants_[a.tensor] || v.packed[i] || (!v.reorders[i] && a.dtype == DType::f32)) continue;
+  for (size_t i = 0; i < p.args.size(); ++i) {
+    const DnnlArg &a = p.args[i];
+    if (a.tensor < 0 || !constants_[a.tensor] || p.packed[i] || (!p.reorders[i] && a.dtype == DType::f32)) continue;
     const size_t count = a.user.get_size() / sizeof(float);
     std::vector<float> f32(count);
-    to_f32(a.dtype, constants_[a.tensor], f32.data(), count);
-    dnnl::memory packed(v.layout[i], dnnl_engine());
-    if (v.reorders[i]) {
+    to_f32(a.dtype, static_cast<const std::byte *>(constants_[a.tensor]) + p.offsets[i], f32.data(), count);
+    dnnl::memory packed(p.layout[i], dnnl_engine());
+    if (p.reorders[i]) {
       dnnl::memory user(a.user, dnnl_engine(), f32.data());
-      v.reorders[i].execute(stream, user, packed);
+      p.reorders[i].execute(stream, user, packed);
       stream.wait();
     } else {
       std::memcpy(packed.get_data_handle(), f32.data(), count * sizeof(float));
     }
-    v.packed[i] = packed;
+    p.packed[i] = packed;
   }
 }
 
 void DnnlOp::bind_constant(size_t input, const void *data) {
-  for (size_t i = 0; i < args_.size(); ++i)
-    if (args_[i].tensor == static_cast<int>(input)) constants_[input] = data;
+  if (input >= constants_.size()) return;
+  constants_[input] = data;
   std::lock_guard lock(mu_);
   for (auto &v : variants_)
-    if (v) pack(*v);
+    if (v)
+      for (Part &p : v->parts) pack(p);
 }
 
-const DnnlOp::Variant &DnnlOp::variant(unsigned team) const {
+const DnnlOp::Variant &DnnlOp::variant(unsigned cores) const {
+  const unsigned key = bytes_ >= kSplitBytes ? std::max(1u, cores) : 1u;
   std::lock_guard lock(mu_);
-  if (variants_.size() <= team) variants_.resize(team + 1);
-  if (!variants_[team]) variants_[team] = make_variant(team);
-  return *variants_[team];
+  if (variants_.size() <= key) variants_.resize(key + 1);
+  if (!variants_[key]) variants_[key] = make_variant(key);
+  return *variants_[key];
 }
 
 void DnnlOp::run(const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) const {
   try {
-    const unsigned t = team(cores.count());
-    OmpTeam omp(t);
-    execute(variant(t), in, out);
+    const Variant &v = variant(cores.count());
+    OmpTeam omp(v.team);
+    if (v.parts.size() == 1) return execute(v.parts[0], in, out);
+    cores.parallel_for(v.parts.size(), [&](size_t i) {
+      OmpTeam one(1);  // reorders read the running worker's own setting
+      execute(v.parts[i], in, out);
+    });
   } catch (const dnnl::error &e) {
     fail(Errc::task_failure, std::string("oneDNN failed: ") + e.what());
   }
 }
 
-void DnnlOp::execute(const Variant &v, const std::vector<Tensor> &in, const std::vector<Tensor> &out) const {
+void DnnlOp::execute(const Part &p, const std::vector<Tensor> &in, const std::vector<Tensor> &out) {
   thread_local dnnl::stream stream(dnnl_engine());
-  std::byte *base = arena(v.arena_bytes);
+  std::byte *base = arena(p.arena_bytes);
   // Memory objects stay alive until the primitive ran: the exec args borrow their handles.
   std::vector<dnnl::memory> mems;
-  mems.reserve(2 * args_.size() + 1);
+  mems.reserve(2 * p.args.size() + 1);
   std::array<dnnl_exec_arg_t, 8> exec{};
   size_t nexec = 0;
-  struct Pending { size_t arg; size_t layout_mem, user_mem; };
-  std::array<Pending, 4> pending{};
+  struct Pending { size_t arg, layout_mem, user_mem; };
+  std::array<Pending, 8> pending{};
   size_t npending = 0;
-  for (size_t i = 0; i < args_.size(); ++i) {
-    const DnnlArg &a = args_[i];
-    if (v.packed[i]) {
-      exec[nexec++] = {a.arg, v.packed[i].get()};
+  for (size_t i = 0; i < p.args.size(); ++i) {
+    const DnnlArg &a = p.args[i];
+    if (p.packed[i]) {
+      exec[nexec++] = {a.arg, p.packed[i].get()};
       continue;
     }
     const Tensor &t = a.tensor >= 0 ? in[a.tensor] : out[-1 - a.tensor];
-    void *ptr = t.data;
+    void *ptr = static_cast<std::byte *>(t.data) + p.offsets[i];
     if (a.dtype != DType::f32) {
-      ptr = base + v.f32_at[i];
+      ptr = base + p.f32_at[i];
       if (a.tensor >= 0) to_f32(a.dtype, t.data, static_cast<float *>(ptr), a.user.get_size() / sizeof(float));
     }
     mems.emplace_back(a.user, dnnl_engine(), ptr);
-    if (!v.reorders[i]) {
+    if (!p.reorders[i]) {
       exec[nexec++] = {a.arg, mems.back().get()};
       continue;
     }
-    mems.emplace_back(v.layout[i], dnnl_engine(), base + v.layout_at[i]);
-    if (a.tensor >= 0) v.reorders[i].execute(stream, mems[mems.size() - 2], mems.back());
+    mems.emplace_back(p.layout[i], dnnl_engine(), base + p.layout_at[i]);
+    if (a.tensor >= 0) p.reorders[i].execute(stream, mems[mems.size() - 2], mems.back());
     else pending[npending++] = {i, mems.size() - 1, mems.size() - 2};
     exec[nexec++] = {a.arg, mems.back().get()};
   }
-  if (v.scratchpad.get_size() != 0) {
-    mems.emplace_back(v.scratchpad, dnnl_engine(), base + v.scratch_at);
+  if (p.scratchpad.get_size() != 0) {
+    mems.emplace_back(p.scratchpad, dnnl_engine(), base + p.scratch_at);
     exec[nexec++] = {DNNL_ARG_SCRATCHPAD, mems.back().get()};
   }
-  dnnl::error::wrap_c_api(dnnl_primitive_execute(v.prim.get(), stream.get(), static_cast<int>(nexec), exec.data()),
+  dnnl::error::wrap_c_api(dnnl_primitive_execute(p.prim.get(), stream.get(), static_cast<int>(nexec), exec.data()),
                           "could not execute a primitive");
   for (size_t k = 0; k < npending; ++k)
-    v.reorders[pending[k].arg].execute(stream, mems[pending[k].layout_mem], mems[pending[k].user_mem]);
+    p.reorders[pending[k].arg].execute(stream, mems[pending[k].layout_mem], mems[pending[k].user_mem]);
   stream.wait();
-  for (size_t i = 0; i < args_.size(); ++i) {
-    const DnnlArg &a = args_[i];
+  for (size_t i = 0; i < p.args.size(); ++i) {
+    const DnnlArg &a = p.args[i];
     if (a.tensor < 0 && a.dtype != DType::f32)
-      from_f32(a.dtype, reinterpret_cast<const float *>(base + v.f32_at[i]), out[-1 - a.tensor].data, a.user.get_size() / sizeof(float));
+      from_f32(a.dtype, reinterpret_cast<const float *>(base + p.f32_at[i]), out[-1 - a.tensor].data,
+               a.user.get_size() / sizeof(float));
   }
 }
 

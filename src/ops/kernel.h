@@ -90,7 +90,9 @@ bool visit_dtype(DType t, F &&f) {
 inline void parallel_range(AiCores &cores, size_t n, size_t grain, const std::function<void(size_t, size_t)> &f) {
   if (n == 0) return;
   const size_t workers = std::max<size_t>(1, cores.count());
-  size_t chunks = std::min(workers * 4, (n + grain - 1) / std::max<size_t>(grain, 1));
+  // One chunk per core: chunk i of every op covers the same span of a tensor, and the pool
+  // gives index 0 to the calling worker, so consecutive ops reuse the core's cache.
+  size_t chunks = std::min(workers, (n + grain - 1) / std::max<size_t>(grain, 1));
   if (chunks <= 1) {
     f(0, n);
     return;

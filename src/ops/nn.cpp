@@ -23,6 +23,21 @@ memory::desc activation(const std::vector<int64_t> &dims, bool channels_last) {
   return memory::desc(dims_t(dims.begin(), dims.end()), dnnl_f32(), tag::nhwc);
 }
 
+// Images [n0, n0 + nn) and rows [r0, r1) of an NCHW tensor with dims `full` (dense, or
+// channels-last): the slice's layout and its byte offset in the tensor.
+std::pair<memory::desc, size_t> nchw_slice(const std::vector<int64_t> &full, bool channels_last, int64_t n0, int64_t nn,
+                                           int64_t r0, int64_t r1) {
+  const int64_t c = full[1], h = full[2], w = full[3];
+  const dims_t d{nn, c, r1 - r0, w};
+  if (channels_last) {
+    const auto at = static_cast<size_t>((n0 * h + r0) * w * c) * sizeof(float);
+    if (nn == 1 || r1 - r0 == h) return {memory::desc(d, dnnl_f32(), tag::nhwc), at};
+    return {memory::desc(d, dnnl_f32(), dims_t{h * w * c, 1, w * c, c}), at};
+  }
+  const auto at = static_cast<size_t>(n0 * c * h * w + r0 * w) * sizeof(float);
+  return {memory::desc(d, dnnl_f32(), dims_t{c * h * w, h * w, w, 1}), at};
+}
+
 bool output_channels_last(const OpCall &call) {
   const TensorDesc *y = call.given(0);
   return y != nullptr && y->channels_last;
@@ -98,20 +113,59 @@ std::unique_ptr<PreparedOp> build_conv(OpCall &call) {
   call.output(x.dtype, {n, oc, oh, ow}, x.format);
   if (n == 0) return make_op([](const auto &, const auto &, AiCores &) {});
 
-  const memory::desc src = activation(x.dims, x.channels_last), dst = activation({n, oc, oh, ow}, output_channels_last(call));
   const memory::desc wuser = g == 1 ? plain(w.dims) : memory::desc({g, oc / g, c / g, kh, kw}, dnnl_f32(), tag::goihw);
   const memory::desc wany = g == 1 ? memory::desc({oc, c, kh, kw}, dnnl_f32(), tag::any)
                                    : memory::desc({g, oc / g, c / g, kh, kw}, dnnl_f32(), tag::any);
   const memory::desc bmd = plain({oc});
-  std::vector<DnnlArg> args = {{DNNL_ARG_SRC, 0, src, x.dtype}, {DNNL_ARG_WEIGHTS, 1, wuser, x.dtype}, {DNNL_ARG_DST, -1, dst, x.dtype}};
-  if (bias) args.push_back({DNNL_ARG_BIAS, 2, bmd, x.dtype});
-  return dnnl_op(call, std::move(args), [=] {
-    const memory::desc sany = any_like(src), dany = any_like(dst);
-    const auto d = bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                                          sany, wany, bmd, dany, {sh, sw}, {dh - 1, dw - 1}, {p.t, p.l}, {p.b, p.r})
-                        : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                                          sany, wany, dany, {sh, sw}, {dh - 1, dw - 1}, {p.t, p.l}, {p.b, p.r});
-    return dnnl::convolution_forward::primitive_desc(d, dnnl_attr(), dnnl_engine());
+  const std::vector<int64_t> ydims = {n, oc, oh, ow};
+  const bool x_cl = x.channels_last, y_cl = output_channels_last(call);
+  const DType dt = x.dtype;
+  // Images [n0, n0 + nn), output rows [r0, r1): the input rows they read, with the padding
+  // that falls inside the slice.
+  auto part = [=](int64_t n0, int64_t nn, int64_t r0, int64_t r1) -> std::optional<DnnlPart> {
+    int64_t i0 = 0, i1 = h, pt = p.t, pb = p.b;
+    if (r0 != 0 || r1 != oh) {
+      const int64_t top = r0 * sh - p.t, last = (r1 - 1) * sh - p.t + (kh - 1) * dh;
+      i0 = std::max<int64_t>(0, top);
+      i1 = std::min(h - 1, last) + 1;
+      pt = i0 - top;
+      pb = std::max<int64_t>(0, last - (h - 1));
+      if (i1 <= i0) return std::nullopt;
+    }
+    const auto [src, src_at] = nchw_slice(x.dims, x_cl, n0, nn, i0, i1);
+    const auto [dst, dst_at] = nchw_slice(ydims, y_cl, n0, nn, r0, r1);
+    DnnlPart part{[=] {
+                    const memory::desc sany = any_like(src), dany = any_like(dst);
+                    const auto d = bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                                                          sany, wany, bmd, dany, {sh, sw}, {dh - 1, dw - 1}, {pt, p.l}, {pb, p.r})
+                                        : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                                                          sany, wany, dany, {sh, sw}, {dh - 1, dw - 1}, {pt, p.l}, {pb, p.r});
+                    return dnnl::convolution_forward::primitive_desc(d, dnnl_attr(), dnnl_engine());
+                  },
+                  {{DNNL_ARG_SRC, 0, src, dt}, {DNNL_ARG_WEIGHTS, 1, wuser, dt}, {DNNL_ARG_DST, -1, dst, dt}},
+                  {src_at, 0, dst_at}};
+    if (bias) {
+      part.args.push_back({DNNL_ARG_BIAS, 2, bmd, dt});
+      part.offsets.push_back(0);
+    }
+    return part;
+  };
+  return dnnl_op(call, [=](unsigned parts) {
+    std::vector<DnnlPart> out;
+    // f32 only: converted f16/bf16 tensors are whole f32 copies, not sliceable in place.
+    if (parts > 1 && dt == DType::f32 && (n >= parts || (n == 1 && oh >= 2 * static_cast<int64_t>(parts)))) {
+      const int64_t total = n >= parts ? n : oh;
+      for (int64_t i = 0; i < parts; ++i) {
+        const int64_t a = total * i / parts, b = total * (i + 1) / parts;
+        auto pt = n >= parts ? part(a, b - a, 0, oh) : part(0, 1, a, b);
+        if (!pt) break;
+        out.push_back(std::move(*pt));
+      }
+      if (out.size() == parts) return out;
+      out.clear();
+    }
+    out.push_back(*part(0, n, 0, oh));
+    return out;
   });
 }
 
@@ -340,6 +394,34 @@ void global_pool(const T *x, T *y, int64_t planes, int64_t size, bool is_max, Ai
   });
 }
 
+// The same over a channels-last f32 input: per image, its H*W rows of C channels summed (or
+// maxed) lane by lane, in chunks of channels.
+OPENACL_SIMD_CLONES void pool_rows(const float *x, float *acc, int64_t rows, int64_t stride, int64_t len, bool is_max) {
+  for (int64_t k = 0; k < len; ++k) acc[k] = x[k];
+  for (int64_t r = 1; r < rows; ++r) {
+    const float *row = x + r * stride;
+    if (is_max)
+      for (int64_t k = 0; k < len; ++k) acc[k] = std::max(acc[k], row[k]);
+    else
+      for (int64_t k = 0; k < len; ++k) acc[k] += row[k];
+  }
+}
+
+void global_pool_channels_last(const float *x, float *y, int64_t n, int64_t c, int64_t size, bool is_max, AiCores &cores) {
+  constexpr int64_t kChunk = 64;
+  const int64_t chunks = (c + kChunk - 1) / kChunk;
+  parallel_range(cores, static_cast<size_t>(n * chunks), std::max<size_t>(1, 16384 / (size * kChunk + 1)), [&](size_t b, size_t e) {
+    for (size_t t = b; t < e; ++t) {
+      const int64_t img = static_cast<int64_t>(t) / chunks, c0 = static_cast<int64_t>(t) % chunks * kChunk;
+      const int64_t len = std::min(kChunk, c - c0);
+      float *acc = y + img * c + c0;
+      pool_rows(x + img * size * c + c0, acc, size, c, len, is_max);
+      if (!is_max)
+        for (int64_t k = 0; k < len; ++k) acc[k] /= static_cast<float>(size);
+    }
+  });
+}
+
 std::unique_ptr<PreparedOp> build_global_pool(OpCall &call) {
   call.inputs_between(1, 1, "x");
   call.dtype_in(0, kFloats);
@@ -352,6 +434,13 @@ std::unique_ptr<PreparedOp> build_global_pool(OpCall &call) {
   if (size == 0 && planes != 0) call.bad_input(0, "has an empty spatial extent " + dims_str(x.dims));
   const bool is_max = call.type() == "GlobalMaxPool";
   const DType dt = x.dtype;
+  if (x.channels_last) {
+    if (dt != DType::f32 || x.dims.size() != 4) call.bad_input(0, "is channels-last; only 4-D float32 is supported so");
+    const int64_t n = x.dims[0], c = x.dims[1];
+    return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, AiCores &cores) {
+      global_pool_channels_last(static_cast<const float *>(in[0].data), static_cast<float *>(o[0].data), n, c, size, is_max, cores);
+    });
+  }
   return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, AiCores &cores) {
     visit_dtype(dt, [&](auto v) {
       using T = decltype(v);

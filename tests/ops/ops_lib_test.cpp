@@ -444,6 +444,64 @@ TEST(Ops, ValidationErrors) {
 }  // namespace
 
 namespace {
+// Any core count, run serially: the parts an op splits into depend only on the count.
+struct CountedCores final : openacl::AiCores {
+  unsigned n;
+  explicit CountedCores(unsigned count) : n(count) {}
+  unsigned count() const override { return n; }
+  void parallel_for(size_t k, const std::function<void(size_t)> &body) override {
+    for (size_t i = k; i-- > 0;) body(i);  // backwards: no part may rely on another's order
+  }
+};
+
+// NCHW <-> NHWC copies of a 4-D f32 buffer's bytes.
+std::vector<uint8_t> to_nhwc(const Buf &b, bool back = false) {
+  const auto &d = b.d.dims;
+  const int64_t n = d[0], c = d[1], h = d[2], w = d[3];
+  std::vector<uint8_t> out(b.bytes.size());
+  const auto *src = reinterpret_cast<const float *>(b.bytes.data());
+  auto *dst = reinterpret_cast<float *>(out.data());
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t k = 0; k < c; ++k)
+      for (int64_t y = 0; y < h * w; ++y) {
+        const int64_t nchw = (i * c + k) * h * w + y, nhwc = (i * h * w + y) * c + k;
+        if (back) dst[nchw] = src[nhwc];
+        else dst[nhwc] = src[nchw];
+      }
+  return out;
+}
+
+TEST(Ops, Conv2DSplitsOverCoresByImagesOrRows) {
+  struct Shape { std::vector<int64_t> x; int64_t oc, k, s, pad, dil; };
+  for (const Shape sh : {Shape{{1, 16, 61, 40}, 24, 3, 1, 1, 1}, Shape{{1, 16, 61, 40}, 24, 3, 2, 1, 1},
+                         Shape{{1, 16, 45, 30}, 16, 3, 1, 2, 2}, Shape{{1, 16, 40, 40}, 32, 1, 1, 0, 1},
+                         Shape{{3, 16, 30, 30}, 24, 3, 1, 1, 1}}) {
+    for (unsigned cores : {1u, 2u, 3u}) {
+      for (bool cl : {false, true}) {
+        Buf x(DType::f32, sh.x), w(DType::f32, {sh.oc, sh.x[1], sh.k, sh.k}), b(DType::f32, {sh.oc});
+        x.random(-1, 1, 1), w.random(-1, 1, 2), b.random(-1, 1, 3);
+        const int64_t ke = (sh.k - 1) * sh.dil + 1;
+        const int64_t oh = (sh.x[2] + 2 * sh.pad - ke) / sh.s + 1, ow = (sh.x[3] + 2 * sh.pad - ke) / sh.s + 1;
+        Buf y(DType::f32, {sh.x[0], sh.oc, oh, ow});
+        ops::TensorDesc xd = x.d, yd = y.d;
+        xd.channels_last = yd.channels_last = cl;
+        std::vector<uint8_t> xs = cl ? to_nhwc(x) : x.bytes;
+        CountedCores cc(cores);
+        auto op = ops::prepare("Conv2D", {xd, w.d, b.d}, {yd},
+                               {{"strides", std::vector<int64_t>{1, 1, sh.s, sh.s}},
+                                {"pads", std::vector<int64_t>{sh.pad, sh.pad, sh.pad, sh.pad}},
+                                {"dilations", std::vector<int64_t>{1, 1, sh.dil, sh.dil}}},
+                               cores);
+        op->run({{xd, xs.data(), xs.size()}, w.tensor(), b.tensor()}, {{yd, y.bytes.data(), y.bytes.size()}}, cc);
+        if (cl) y.bytes = to_nhwc(y, true);
+        SCOPED_TRACE("x " + ops::dims_str(sh.x) + " stride " + std::to_string(sh.s) + " cores " + std::to_string(cores) +
+                     (cl ? " channels-last" : ""));
+        expect_near(y, conv_ref(x, w, &b, sh.s, sh.s, sh.pad, sh.pad, sh.dil, sh.dil, 1, oh, ow), 1e-4);
+      }
+    }
+  }
+}
+
 TEST(Ops, Conv2DWideChannels) {
   // Enough channels for oneDNN's blocked kernels (a different code path from the small cases).
   Buf x(DType::f32, {1, 64, 20, 20}), w(DType::f32, {64, 64, 3, 3}), y(DType::f32, {1, 64, 20, 20});

@@ -39,6 +39,7 @@ class WorkerPool final : public AiCores {
 
   void worker_main();
   void push_work(const std::function<void()> &push);
+  static void run_index(Job &job, size_t i);
   static void help(Job &job);
   bool wait_for_work(std::unique_lock<std::mutex> &lock);
 
@@ -47,6 +48,7 @@ class WorkerPool final : public AiCores {
   std::deque<backend::Runnable *> ready_;
   std::deque<std::shared_ptr<Job>> jobs_;
   std::atomic<int> pending_{0};  // ready_.size() + jobs_.size(), read without the lock
+  std::atomic<int> running_{0};  // workers inside a stream's run_slice
   int sleepers_ = 0;
   bool stop_ = false;
   std::vector<std::thread> threads_;
