@@ -79,6 +79,9 @@ std::vector<bool> choose_channels_last(const std::vector<LayoutStep> &steps,
         if (k == Operand::full) groups.join(v, y);
         else if (k == Operand::other) blocked[y] = true;
       }
+    } else if (*s.type == "BatchNorm" && !s.out.empty() && s.out[0] >= 0 && !s.in.empty() && s.in[0] >= 0 &&
+               descs[s.out[0]].dims.size() == 4) {
+      groups.join(s.in[0], s.out[0]);  // per-channel parameters: NHWC through its data_format
     } else if (!is_global_pool(*s.type)) {
       block(s.in);
       block(s.out);
@@ -98,7 +101,7 @@ std::vector<bool> choose_channels_last(const std::vector<LayoutStep> &steps,
   return cl;
 }
 
-bool restate_step(const std::string &type, std::vector<ops::TensorDesc> &in,
+bool restate_step(const std::string &type, ops::Attrs &attrs, std::vector<ops::TensorDesc> &in,
                   std::vector<ops::TensorDesc> &out, const LayoutStep &step,
                   const std::vector<bool> &channels_last) {
   auto cl = [&](int v) { return v >= 0 && channels_last[v]; };
@@ -115,6 +118,12 @@ bool restate_step(const std::string &type, std::vector<ops::TensorDesc> &in,
   }
   if (is_global_pool(type)) {
     in[0].channels_last = true;
+    return true;
+  }
+  if (type == "BatchNorm") {
+    attrs["data_format"] = std::string("NHWC");
+    in[0].dims = nhwc_view(in[0].dims);
+    out[0].dims = nhwc_view(out[0].dims);
     return true;
   }
   // Elementwise, its output channels-last (the whole group is).

@@ -3,8 +3,9 @@
 // about a third of a PP-OCR det execution. The plan therefore stores the intermediate tensors
 // of conv chains as NHWC (ops::TensorDesc::channels_last): convolutions read and write them
 // directly, elementwise ops between them run on the same storage seen as [N, H, W, C] (their
-// per-channel operands [N, C, 1, 1] have the same bytes as [N, 1, 1, C]), and global pooling
-// reads them as they are. Any other consumer keeps the tensor NCHW.
+// per-channel operands [N, C, 1, 1] have the same bytes as [N, 1, 1, C]; batch normalization
+// takes data_format NHWC), and global pooling reads them as they are. Any other consumer
+// keeps the tensor NCHW.
 #pragma once
 
 #include <string>
@@ -27,10 +28,10 @@ std::vector<bool> choose_channels_last(const std::vector<LayoutStep> &steps,
                                        const std::vector<ops::TensorDesc> &descs,
                                        const std::vector<bool> &candidate);
 
-// Rewrites a step's descriptors for the chosen storage: sets channels_last on the tensors of
-// convolutions and global pooling, permutes the dims of elementwise operands to [N, H, W, C].
-// Returns false when the step touches no channels-last value (nothing changed).
-bool restate_step(const std::string &type, std::vector<ops::TensorDesc> &in,
+// Rewrites a step's descriptors (and attrs) for the chosen storage: sets channels_last on the
+// tensors of convolutions and global pooling, permutes the dims of elementwise and batch-norm
+// operands to [N, H, W, C]. Returns false when the step touches no channels-last value.
+bool restate_step(const std::string &type, ops::Attrs &attrs, std::vector<ops::TensorDesc> &in,
                   std::vector<ops::TensorDesc> &out, const LayoutStep &step,
                   const std::vector<bool> &channels_last);
 

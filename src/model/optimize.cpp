@@ -35,6 +35,13 @@ std::optional<std::vector<float>> per_channel(const HostTensor *c, int64_t chann
   return std::vector<float>(c->as<float>(), c->as<float>() + n);
 }
 
+int64_t int_attr(const Node &n, const char *name, int64_t dflt) {
+  auto it = n.attrs.find(name);
+  if (it == n.attrs.end()) return dflt;
+  const int64_t *v = std::get_if<int64_t>(&it->second);
+  return v ? *v : dflt;
+}
+
 }  // namespace
 
 std::optional<std::vector<float>> vector_of(const HostTensor *c, int64_t channels) {
@@ -65,18 +72,21 @@ size_t fuse_conv_affine(Graph &g) {
     if (x < 0 || producer[x] < 0 || uses[x] != 1 || dead[producer[x]]) continue;
     const int conv_index = producer[x];
     Node &conv = g.nodes[conv_index];
-    if (conv.op != "Conv") continue;
+    // ConvTranspose filters are [C, O, kH, kW]: only one group keeps an output channel's
+    // weights a simple stride apart.
+    const bool transposed = conv.op == "ConvTranspose";
+    if (conv.op != "Conv" && !(transposed && int_attr(conv, "group", 1) == 1)) continue;
     const int w_id = conv.inputs[1];
     const int b_id = conv.inputs.size() > 2 ? conv.inputs[2] : -1;
     const HostTensor *w = f32_constant(g, w_id);
     const HostTensor *b = f32_constant(g, b_id);
     if (!w || w->desc.dims.size() != 4 || (b_id >= 0 && !b)) continue;
-    const int64_t oc = w->desc.dims[0];
+    const int64_t oc = w->desc.dims[transposed ? 1 : 0];
 
     std::vector<float> scale(oc, 1.0f), shift(oc, 0.0f);  // y = conv * scale + shift
     if (bn) {
       bool extra_outputs = false;
-      for (size_t k = 1; k < n.outputs.size(); ++k) extra_outputs |= n.outputs[k] >= 0;
+      for (size_t k = 1; k < n.outputs.size(); ++k) extra_outputs |= n.outputs[k] >= 0 && uses[n.outputs[k]] > 0;
       if (extra_outputs || n.inputs.size() != 5) continue;
       auto gamma = vector_of(f32_constant(g, n.inputs[1]), oc), beta = vector_of(f32_constant(g, n.inputs[2]), oc);
       auto mean = vector_of(f32_constant(g, n.inputs[3]), oc), var = vector_of(f32_constant(g, n.inputs[4]), oc);
@@ -96,13 +106,15 @@ size_t fuse_conv_affine(Graph &g) {
       else for (int64_t c = 0; c < oc; ++c) shift[c] = -(*k)[c];
     }
 
-    const int64_t per_out = w->desc.element_count() / oc;
+    const int64_t taps = w->desc.dims[2] * w->desc.dims[3];
+    const int64_t rows = w->desc.element_count() / taps;  // (O, C/g) or (C, O) pairs
     std::vector<float> nw(w->as<float>(), w->as<float>() + w->desc.element_count());
     std::vector<float> nb(oc, 0.0f);
-    for (int64_t c = 0; c < oc; ++c) {
-      for (int64_t k = 0; k < per_out; ++k) nw[c * per_out + k] *= scale[c];
-      nb[c] = (b ? b->as<float>()[c] : 0.0f) * scale[c] + shift[c];
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t c = transposed ? r % oc : r / (rows / oc);
+      for (int64_t k = 0; k < taps; ++k) nw[r * taps + k] *= scale[c];
     }
+    for (int64_t c = 0; c < oc; ++c) nb[c] = (b ? b->as<float>()[c] : 0.0f) * scale[c] + shift[c];
     const std::string base = g.values[w_id].name;
     conv.inputs.resize(3);
     conv.inputs[1] = g.add_value(base + ":fused", w->desc, float_tensor(w->desc.dims, std::move(nw)));

@@ -196,7 +196,7 @@ class PlanBuilder final : public LoweringContext {
     const std::vector<bool> cl = choose_channels_last(ls, descs, candidate);
     for (size_t k = 0; k < steps_.size(); ++k) {
       Step &st = steps_[k];
-      if (!restate_step(st.type, st.in_descs, st.out_descs, ls[k], cl)) continue;
+      if (!restate_step(st.type, st.attrs, st.in_descs, st.out_descs, ls[k], cl)) continue;
       try {
         st.op = ops::prepare(st.type, st.in_descs, st.out_descs, st.attrs, threads_);
       } catch (const Error &e) {

@@ -79,6 +79,24 @@ TEST_F(Layout, NothingChangesWithoutAConvolution) {
   EXPECT_FALSE(cl[r]);
 }
 
+TEST_F(Layout, BatchNormKeepsChannelsLastThroughItsDataFormat) {
+  const int x = value({1, 3, 8, 8}, false), w = value({4, 3, 3, 3}, false), c = value({1, 4, 8, 8}),
+            p = value({4}, false), bn = value({1, 4, 8, 8}), y = value({1, 4, 16, 16}, false), s = value({4}, false);
+  step("Conv2D", {x, w}, {c});
+  step("BatchNorm", {c, p, p, p, p}, {bn});
+  step("Conv2DTranspose", {s, bn, w}, {y});
+  const auto cl = choose();
+  ASSERT_TRUE(cl[c]);
+  ASSERT_TRUE(cl[bn]);
+  std::vector<TensorDesc> in{descs_[c], descs_[p], descs_[p], descs_[p], descs_[p]}, out{descs_[bn]};
+  ops::Attrs attrs{{"data_format", std::string("NCHW")}};
+  ASSERT_TRUE(restate_step("BatchNorm", attrs, in, out, steps_[1], cl));
+  EXPECT_EQ(std::get<std::string>(attrs.at("data_format")), "NHWC");
+  EXPECT_EQ(in[0].dims, (std::vector<int64_t>{1, 8, 8, 4}));
+  EXPECT_EQ(in[1].dims, (std::vector<int64_t>{4}));
+  EXPECT_EQ(out[0].dims, (std::vector<int64_t>{1, 8, 8, 4}));
+}
+
 TEST_F(Layout, StepsAreRestatedForChannelsLastStorage) {
   const int x = value({1, 3, 8, 8}, false), w = value({4, 3, 3, 3}, false), c = value({1, 4, 8, 8}),
             g = value({1, 4, 1, 1}, false), m = value({1, 4, 8, 8}), b = value({4, 1, 1}, false),
@@ -93,12 +111,14 @@ TEST_F(Layout, StepsAreRestatedForChannelsLastStorage) {
   ASSERT_TRUE(cl[m]);
 
   std::vector<TensorDesc> in, out;
+  ops::Attrs attrs;
   auto restate = [&](size_t k) {
     in.clear();
     out.clear();
+    attrs.clear();
     for (int v : steps_[k].in) in.push_back(descs_[v]);
     for (int v : steps_[k].out) out.push_back(descs_[v]);
-    return restate_step(*steps_[k].type, in, out, steps_[k], cl);
+    return restate_step(*steps_[k].type, attrs, in, out, steps_[k], cl);
   };
   ASSERT_TRUE(restate(0));
   EXPECT_FALSE(in[0].channels_last);

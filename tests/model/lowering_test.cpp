@@ -155,6 +155,27 @@ const std::vector<Case> kCases = {
        add_initializer(m, "w3", {4, 8, 3, 3}, ramp(288, 0.01f));
        set_ints(add_node(m, "Conv", "c3", {"r", "w3"}, {"y"}), "pads", {1, 1, 1, 1});
      }},
+    // A DBNet-style head: batch norms and 2x2 stride-2 transposed convolutions (one matmul
+    // per kernel tap) on channels-last tensors, the last one with a single channel.
+    {"upsampling_head_channels_last", 13, {1, 4, 5, 6},
+     [](auto &m) {
+       add_initializer(m, "w1", {8, 4, 3, 3}, ramp(288, 0.02f));
+       set_ints(add_node(m, "Conv", "c1", {"x", "w1"}, {"c1"}), "pads", {1, 1, 1, 1});
+       add_initializer(m, "g", {8}, ramp(8, 0.2f));
+       add_initializer(m, "be", {8}, ramp(8, 0.1f));
+       add_initializer(m, "mu", {8}, ramp(8, 0.05f));
+       add_initializer(m, "va", {8}, {0.5f, 1, 1.5f, 2, 0.7f, 0.9f, 1.2f, 0.4f});
+       add_node(m, "BatchNormalization", "bn1", {"c1", "g", "be", "mu", "va"}, {"b1"});
+       add_node(m, "Relu", "r1", {"b1"}, {"r1"});
+       add_initializer(m, "wt1", {8, 8, 2, 2}, ramp(256, 0.01f));
+       add_initializer(m, "bt1", {8}, ramp(8, 0.1f));
+       set_ints(add_node(m, "ConvTranspose", "ct1", {"r1", "wt1", "bt1"}, {"t1"}), "strides", {2, 2});
+       add_node(m, "BatchNormalization", "bn2", {"t1", "g", "be", "mu", "va"}, {"b2"});
+       add_node(m, "Relu", "r2", {"b2"}, {"r2"});
+       add_initializer(m, "wt2", {8, 1, 2, 2}, ramp(32, 0.05f));
+       set_ints(add_node(m, "ConvTranspose", "ct2", {"r2", "wt2"}, {"t2"}), "strides", {2, 2});
+       add_node(m, "Sigmoid", "sg", {"t2"}, {"y"});
+     }},
     {"split_concat", 13, {2, 6},
      [](auto &m) {
        int_initializer(m, "split", {2, 4});

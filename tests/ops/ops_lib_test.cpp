@@ -502,6 +502,38 @@ TEST(Ops, Conv2DSplitsOverCoresByImagesOrRows) {
   }
 }
 
+TEST(Ops, Conv2DTransposeWithStrideEqualToKernel) {
+  // Windows that tile the output: computed as one matmul per kernel tap (patch_deconv) when
+  // y is channels-last or has one channel.
+  for (int64_t oc : {1, 3}) {
+    for (bool cl : {false, true}) {
+      if (oc != 1 && !cl) continue;  // that case takes oneDNN's deconvolution
+      Buf x(DType::f32, {2, 5, 4, 3}), w(DType::f32, {5, oc, 2, 3}), b(DType::f32, {oc}), y(DType::f32, {2, oc, 8, 9});
+      x.random(-1, 1, 1), w.random(-1, 1, 2), b.random(-1, 1, 3);
+      ops::TensorDesc xd = x.d, yd = y.d;
+      xd.channels_last = yd.channels_last = cl;
+      std::vector<uint8_t> xs = cl ? to_nhwc(x) : x.bytes;
+      CountedCores cores(2);
+      ops::prepare("Conv2DTransposeD", {xd, w.d, b.d}, {yd},
+                   {{"input_size", std::vector<int64_t>{2, oc, 8, 9}}, {"strides", std::vector<int64_t>{1, 1, 2, 3}}}, 2)
+          ->run({{xd, xs.data(), xs.size()}, w.tensor(), b.tensor()}, {{yd, y.bytes.data(), y.bytes.size()}}, cores);
+      if (cl) y.bytes = to_nhwc(y, true);
+      std::vector<double> ref(y.n());
+      for (int ni = 0; ni < 2; ++ni)
+        for (int o = 0; o < oc; ++o)
+          for (int yy = 0; yy < 8; ++yy)
+            for (int xx = 0; xx < 9; ++xx) {
+              double acc = b.get(o);
+              for (int ci = 0; ci < 5; ++ci)
+                acc += x.get(((ni * 5 + ci) * 4 + yy / 2) * 3 + xx / 3) * w.get(((ci * oc + o) * 2 + yy % 2) * 3 + xx % 3);
+              ref[((ni * oc + o) * 8 + yy) * 9 + xx] = acc;
+            }
+      SCOPED_TRACE("oc " + std::to_string(oc) + (cl ? " channels-last" : ""));
+      expect_near(y, ref, 1e-5);
+    }
+  }
+}
+
 TEST(Ops, Conv2DWideChannels) {
   // Enough channels for oneDNN's blocked kernels (a different code path from the small cases).
   Buf x(DType::f32, {1, 64, 20, 20}), w(DType::f32, {64, 64, 3, 3}), y(DType::f32, {1, 64, 20, 20});
