@@ -139,29 +139,43 @@ std::unique_ptr<DnnlOp::Variant> DnnlOp::make_variant(unsigned cores) const {
     p.scratchpad = pd.scratchpad_desc();
     p.scratch_at = at;
     p.arena_bytes = at + align_up(p.scratchpad.get_size());
-    pack(p);
   }
+  pack(*v);
   return v;
 }
 
-void DnnlOp::pack(Part &p) const {
+void DnnlOp::pack(Variant &v) const {
   dnnl::stream stream(dnnl_engine());
-  for (size_t i = 0; i < p.args.size(); ++i) {
-    const DnnlArg &a = p.args[i];
-    if (a.tensor < 0 || !constants_[a.tensor] || p.packed[i] || (!p.reorders[i] && a.dtype == DType::f32)) continue;
-    const size_t count = a.user.get_size() / sizeof(float);
-    std::vector<float> f32(count);
-    to_f32(a.dtype, static_cast<const std::byte *>(constants_[a.tensor]) + p.offsets[i], f32.data(), count);
-    dnnl::memory packed(p.layout[i], dnnl_engine());
-    if (p.reorders[i]) {
-      dnnl::memory user(a.user, dnnl_engine(), f32.data());
-      p.reorders[i].execute(stream, user, packed);
-      stream.wait();
-    } else {
-      std::memcpy(packed.get_data_handle(), f32.data(), count * sizeof(float));
+  for (size_t k = 0; k < v.parts.size(); ++k) {
+    Part &p = v.parts[k];
+    for (size_t i = 0; i < p.args.size(); ++i) {
+      const DnnlArg &a = p.args[i];
+      if (a.tensor < 0 || !constants_[a.tensor] || p.packed[i] || (!p.reorders[i] && a.dtype == DType::f32)) continue;
+      // Parts of a split op usually take the same weights in the same layout: one copy.
+      for (size_t e = 0; e < k && !p.packed[i]; ++e) {
+        const Part &q = v.parts[e];
+        if (q.args[i].tensor == a.tensor && q.offsets[i] == p.offsets[i] && q.layout[i] == p.layout[i] && q.args[i].user == a.user)
+          p.packed[i] = q.packed[i];
+      }
+      if (!p.packed[i]) p.packed[i] = packed_copy(a, p.layout[i], p.reorders[i], p.offsets[i], stream);
     }
-    p.packed[i] = packed;
   }
+}
+
+dnnl::memory DnnlOp::packed_copy(const DnnlArg &a, const dnnl::memory::desc &layout, const dnnl::reorder &reorder,
+                                 size_t offset, dnnl::stream &stream) const {
+  const size_t count = a.user.get_size() / sizeof(float);
+  std::vector<float> f32(count);
+  to_f32(a.dtype, static_cast<const std::byte *>(constants_[a.tensor]) + offset, f32.data(), count);
+  dnnl::memory packed(layout, dnnl_engine());
+  if (reorder) {
+    dnnl::memory user(a.user, dnnl_engine(), f32.data());
+    reorder.execute(stream, user, packed);
+    stream.wait();
+  } else {
+    std::memcpy(packed.get_data_handle(), f32.data(), count * sizeof(float));
+  }
+  return packed;
 }
 
 void DnnlOp::bind_constant(size_t input, const void *data) {
@@ -169,8 +183,7 @@ void DnnlOp::bind_constant(size_t input, const void *data) {
   constants_[input] = data;
   std::lock_guard lock(mu_);
   for (auto &v : variants_)
-    if (v)
-      for (Part &p : v->parts) pack(p);
+    if (v) pack(*v);
 }
 
 const DnnlOp::Variant &DnnlOp::variant(unsigned cores) const {

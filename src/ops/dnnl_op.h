@@ -57,7 +57,9 @@ class DnnlOp final : public PreparedOp {
   struct Variant;
   const Variant &variant(unsigned cores) const;
   std::unique_ptr<Variant> make_variant(unsigned cores) const;
-  void pack(Part &p) const;
+  void pack(Variant &v) const;
+  dnnl::memory packed_copy(const DnnlArg &a, const dnnl::memory::desc &layout, const dnnl::reorder &reorder, size_t offset,
+                           dnnl::stream &stream) const;
   static void execute(const Part &p, const std::vector<Tensor> &in, const std::vector<Tensor> &out);
 
   DnnlSplitter split_;
