@@ -9,10 +9,12 @@ namespace openacl::ops {
 namespace {
 
 // Parts on the AI cores pay off from small sizes on, since every op of a model splits its
-// tensors the same way and each core keeps working on its own half; an OpenMP team woken per
-// primitive costs tens of microseconds of futex traffic, so only large primitives get one.
+// tensors the same way and each core keeps working on its own half. An OpenMP team woken per
+// primitive costs tens of microseconds of futex traffic (libgomp stops spinning when it
+// manages more threads than there are CPUs, which the AI-core workers always make true), so
+// an op that cannot split gets one only when it is large (a big matmul).
 constexpr size_t kSplitBytes = size_t{64} << 10;
-constexpr size_t kTeamBytes = SIZE_MAX;
+constexpr size_t kTeamBytes = size_t{8} << 20;
 constexpr size_t kAlign = 64;
 
 size_t align_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
@@ -164,16 +166,22 @@ void DnnlOp::pack(Variant &v) const {
 
 dnnl::memory DnnlOp::packed_copy(const DnnlArg &a, const dnnl::memory::desc &layout, const dnnl::reorder &reorder,
                                  size_t offset, dnnl::stream &stream) const {
-  const size_t count = a.user.get_size() / sizeof(float);
-  std::vector<float> f32(count);
-  to_f32(a.dtype, static_cast<const std::byte *>(constants_[a.tensor]) + offset, f32.data(), count);
+  // f32 constants are read in place: a strided slice (a kernel tap, a repeated bias) spans
+  // fewer bytes than its desc's size. Other dtypes are never sliced (splits are f32 only).
+  const void *data = static_cast<const std::byte *>(constants_[a.tensor]) + offset;
+  std::vector<float> f32;
+  if (a.dtype != DType::f32) {
+    f32.resize(a.user.get_size() / sizeof(float));
+    to_f32(a.dtype, data, f32.data(), f32.size());
+    data = f32.data();
+  }
   dnnl::memory packed(layout, dnnl_engine());
   if (reorder) {
-    dnnl::memory user(a.user, dnnl_engine(), f32.data());
+    dnnl::memory user(a.user, dnnl_engine(), const_cast<void *>(data));
     reorder.execute(stream, user, packed);
     stream.wait();
-  } else {
-    std::memcpy(packed.get_data_handle(), f32.data(), count * sizeof(float));
+  } else {  // only a converted copy gets here (f32 without a reorder needs no packing)
+    std::memcpy(packed.get_data_handle(), data, f32.size() * sizeof(float));
   }
   return packed;
 }
