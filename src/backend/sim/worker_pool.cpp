@@ -22,16 +22,21 @@ constexpr auto kSpin = std::chrono::microseconds(30);
 // instead would cost the job a futex wake-up, tens of microseconds on a virtual machine.
 constexpr auto kBusySpin = std::chrono::microseconds(1000);
 
-// Spins until ready() or the spin time is over; returns ready().
+// Spins until ready() or the spin time is over; returns ready(). Past kSpin it yields between
+// checks, so that a thread woken on this CPU (the host thread a finished task signals) runs
+// at once instead of waiting for the scheduler to preempt the spinner.
 template <class Ready>
 bool spin_until(Ready ready, std::chrono::microseconds spin = kSpin) {
-  auto end = std::chrono::steady_clock::now() + spin;
+  const auto start = std::chrono::steady_clock::now();
+  const auto end = start + spin, polite = start + kSpin;
   for (;;) {
     for (int i = 0; i < 64; ++i) {
       if (ready()) return true;
       OPENACL_CPU_RELAX();
     }
-    if (std::chrono::steady_clock::now() >= end) return ready();
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= end) return ready();
+    if (now >= polite) std::this_thread::yield();
   }
 }
 }  // namespace
