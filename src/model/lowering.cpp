@@ -317,8 +317,12 @@ void lower_split(const Node &n, LoweringContext &c) {
                                : (in(n, 1) >= 0 ? const_ints(n, c, in(n, 1), "split") : std::vector<int64_t>{});
   const auto k = static_cast<int64_t>(n.outputs.size());
   if (sizes.empty()) {
-    if (dims[axis] % k) mismatch(n, "dim " + std::to_string(dims[axis]) + " does not split in " + std::to_string(k));
-    sizes.assign(k, dims[axis] / k);
+    // Opset 18 (num_outputs) allows a shorter last chunk; before, the split must be even.
+    const int64_t chunk = (dims[axis] + k - 1) / k;
+    if (dims[axis] % k && (c.opset() < 18 || chunk * (k - 1) >= dims[axis]))
+      mismatch(n, "dim " + std::to_string(dims[axis]) + " does not split in " + std::to_string(k));
+    sizes.assign(k, chunk);
+    sizes.back() = dims[axis] - chunk * (k - 1);
   }
   std::vector<int> outs;
   for (int o : n.outputs) outs.push_back(o >= 0 ? o : c.temporary());
@@ -355,7 +359,31 @@ void require_4d(const Node &n, LoweringContext &c) {
     unsupported(n, "a rank-" + std::to_string(c.desc(in(n, 0)).dims.size()) + " input (only 2-D NCHW)");
 }
 
+// A 1-D convolution ([N, C, L]) runs as a 2-D one over [N, C, 1, L].
+void lower_conv1d(const Node &n, LoweringContext &c) {
+  const auto s = attr_ints(n, "strides", {1});
+  const auto p = attr_ints(n, "pads", {0, 0});
+  const auto d = attr_ints(n, "dilations", {1});
+  if (s.size() != 1 || p.size() != 2 || d.size() != 1) mismatch(n, "a 1-D convolution needs 1-D strides, dilations and pads");
+  const auto x = c.desc(in(n, 0)).dims, f = c.desc(in(n, 1)).dims;
+  if (f.size() != 3) mismatch(n, "the filter of a 1-D convolution is not 3-D");
+  const int x4 = c.temporary(), f4 = c.temporary(), y4 = c.temporary();
+  c.view(in(n, 0), x4, {x[0], x[1], 1, x[2]});
+  c.view(in(n, 1), f4, {f[0], f[1], 1, f[2]});
+  ops::Attrs a{{"strides", std::vector<int64_t>{1, 1, 1, s[0]}}, {"pads", std::vector<int64_t>{0, 0, p[0], p[1]}},
+               {"dilations", std::vector<int64_t>{1, 1, 1, d[0]}}, {"groups", attr_i(n, "group", 1)},
+               {"data_format", std::string("NCHW")}};
+  const std::string pad = attr_s(n, "auto_pad", "NOTSET");
+  if (pad != "NOTSET") a["auto_pad"] = pad;
+  std::vector<int> ins{x4, f4};
+  if (in(n, 2) >= 0) ins.push_back(in(n, 2));
+  c.op("Conv2D", ins, {y4}, std::move(a));
+  const auto y = c.desc(y4).dims;
+  c.view(y4, out(n, 0), {y[0], y[1], y[3]});
+}
+
 void lower_conv(const Node &n, LoweringContext &c) {
+  if (c.desc(in(n, 0)).dims.size() == 3) return lower_conv1d(n, c);
   require_4d(n, c);
   const Window w = window(n);
   ops::Attrs a{{"strides", w.strides}, {"pads", w.pads}, {"dilations", w.dilations},
@@ -365,6 +393,100 @@ void lower_conv(const Node &n, LoweringContext &c) {
   std::vector<int> ins{in(n, 0), in(n, 1)};
   if (in(n, 2) >= 0) ins.push_back(in(n, 2));
   c.op("Conv2D", ins, {out(n, 0)}, std::move(a));
+}
+
+// ---- generators and padding ---------------------------------------------------------------
+
+// Pad, constant mode: pads are [begin of each axis..., end of each axis...] (opset 18: of
+// the listed axes only).
+void lower_pad(const Node &n, LoweringContext &c) {
+  const std::string mode = attr_s(n, "mode", "constant");
+  if (mode != "constant") unsupported(n, "mode '" + mode + "' (only 'constant')");
+  const auto x = c.desc(in(n, 0));
+  const auto rank = static_cast<int64_t>(x.dims.size());
+  std::vector<int64_t> pads;
+  int value = -1;
+  if (c.opset() < 11) {
+    pads = attr_ints(n, "pads", {});
+    const float v = attr_f(n, "value", 0.0f);
+    if (v != 0.0f) {
+      if (x.dtype != DType::f32) unsupported(n, "a non-zero 'value' on a non-float tensor");
+      value = c.constant_value(float_scalar(v));
+    }
+  } else {
+    pads = const_ints(n, c, in(n, 1), "pads");
+    if (!is_empty_tensor(c, in(n, 2))) value = in(n, 2);
+    if (in(n, 3) >= 0) {  // axes
+      const auto axes = const_ints(n, c, in(n, 3), "axes");
+      if (pads.size() != 2 * axes.size()) mismatch(n, "pads must have 2 entries per axis");
+      std::vector<int64_t> full(2 * rank, 0);
+      for (size_t k = 0; k < axes.size(); ++k) {
+        const int64_t a = norm_axis(n, axes[k], x.dims.size());
+        full[a] = pads[k];
+        full[rank + a] = pads[axes.size() + k];
+      }
+      pads = std::move(full);
+    }
+  }
+  if (static_cast<int64_t>(pads.size()) != 2 * rank)
+    mismatch(n, "pads has " + std::to_string(pads.size()) + " entries; the input has rank " + std::to_string(rank));
+  for (int64_t p : pads)
+    if (p < 0) unsupported(n, "negative pads (cropping)");
+  std::vector<int> ins{in(n, 0), c.constant_value(int64_tensor(pads))};
+  if (value >= 0) ins.push_back(value);
+  c.op("PadV3", ins, {out(n, 0)}, {{"paddings_contiguous", false}, {"mode", std::string("constant")}});
+}
+
+// ConstantOfShape and Range are computed at planning time: their inputs are shapes or
+// constants (a device-computed input is reported as unsupported).
+void lower_constant_of_shape(const Node &n, LoweringContext &c) {
+  const auto dims = const_ints(n, c, in(n, 0), "the shape");
+  auto t = std::make_shared<HostTensor>();
+  t->desc.dtype = DType::f32;
+  t->desc.dims = dims;
+  std::vector<uint8_t> one(4, 0);
+  if (const auto *v = find_attr<std::vector<uint8_t>>(n, "value")) {
+    t->desc.dtype = *find_attr<DType>(n, "value:dtype");
+    one = *v;
+    if (one.size() != ops::dtype_size(t->desc.dtype)) mismatch(n, "'value' must hold one element");
+  }
+  const auto count = static_cast<size_t>(t->desc.element_count());
+  t->data.resize(count * one.size());
+  for (size_t i = 0; i < count; ++i) std::copy(one.begin(), one.end(), t->data.begin() + static_cast<std::ptrdiff_t>(i * one.size()));
+  t->desc.format = dims.size() == 4 ? ops::Format::nchw : ops::Format::nd;
+  c.define_constant(out(n, 0), std::move(t));
+}
+
+template <class T>
+std::shared_ptr<HostTensor> range_of(T start, T limit, T delta, DType dtype) {
+  const double steps = std::ceil((static_cast<double>(limit) - static_cast<double>(start)) / static_cast<double>(delta));
+  const auto count = static_cast<int64_t>(std::max(0.0, steps));
+  auto t = std::make_shared<HostTensor>();
+  t->desc.dtype = dtype;
+  t->desc.dims = {count};
+  t->data.resize(static_cast<size_t>(count) * sizeof(T));
+  auto *p = reinterpret_cast<T *>(t->data.data());
+  for (int64_t i = 0; i < count; ++i) p[i] = static_cast<T>(start + static_cast<T>(i) * delta);
+  return t;
+}
+
+void lower_range(const Node &n, LoweringContext &c) {
+  const HostTensor *s = c.constant(in(n, 0)), *l = c.constant(in(n, 1)), *d = c.constant(in(n, 2));
+  if (!s || !l || !d) unsupported(n, "inputs computed on the device (they must be constants or come from shapes)");
+  const DType t = s->desc.dtype;
+  if (l->desc.dtype != t || d->desc.dtype != t) mismatch(n, "start, limit and delta must have one type");
+  if (t == DType::f32 || t == DType::f64) {
+    const auto sv = s->to_floats(), lv = l->to_floats(), dv = d->to_floats();
+    if (dv.at(0) == 0.0f) mismatch(n, "delta is 0");
+    return c.define_constant(out(n, 0), t == DType::f32 ? range_of<float>(sv.at(0), lv.at(0), dv.at(0), t)
+                                                         : range_of<double>(sv.at(0), lv.at(0), dv.at(0), t));
+  }
+  if (t != DType::i32 && t != DType::i64) unsupported(n, std::string("type ") + ops::dtype_name(t));
+  const auto sv = s->to_ints(), lv = l->to_ints(), dv = d->to_ints();
+  if (dv.at(0) == 0) mismatch(n, "delta is 0");
+  c.define_constant(out(n, 0), t == DType::i64 ? range_of<int64_t>(sv.at(0), lv.at(0), dv.at(0), t)
+                                               : range_of<int32_t>(static_cast<int32_t>(sv.at(0)), static_cast<int32_t>(lv.at(0)),
+                                                                   static_cast<int32_t>(dv.at(0)), t));
 }
 
 void lower_conv_transpose(const Node &n, LoweringContext &c) {
@@ -432,6 +554,9 @@ void lower_resize(const Node &n, LoweringContext &c) {
     nearest = attr_s(n, "nearest_mode", "round_prefer_floor");
     if (coord == "tf_crop_and_resize") unsupported(n, "coordinate_transformation_mode tf_crop_and_resize");
     if (attr_i(n, "exclude_outside", 0) != 0) unsupported(n, "exclude_outside");
+    if (attr_i(n, "antialias", 0) != 0) unsupported(n, "antialias");
+    if (has_attr(n, "axes")) unsupported(n, "axes");
+    if (attr_s(n, "keep_aspect_ratio_policy", "stretch") != "stretch") unsupported(n, "keep_aspect_ratio_policy");
   }
   if (is_empty_tensor(c, scales)) scales = -1;
   if (is_empty_tensor(c, sizes)) sizes = -1;
@@ -566,6 +691,9 @@ const std::unordered_map<std::string, Lower> &table() {
     m["Tile"] = lower_tile;
     m["Where"] = lower_where;
     m["Conv"] = lower_conv;
+    m["Pad"] = lower_pad;
+    m["ConstantOfShape"] = lower_constant_of_shape;
+    m["Range"] = lower_range;
     m["ConvTranspose"] = lower_conv_transpose;
     m["BatchNormalization"] = lower_batch_norm;
     m["MaxPool"] = [](const Node &n, LoweringContext &c) { lower_pool(n, c, true); };

@@ -115,10 +115,17 @@ ops::Attrs to_attrs(const onnx::NodeProto &n, const std::string &where) {
         attrs[a.name()] = std::vector<float>(a.floats().begin(), a.floats().end()); break;
       case onnx::AttributeProto::STRINGS:
         attrs[a.name()] = std::vector<std::string>(a.strings().begin(), a.strings().end()); break;
+      case onnx::AttributeProto::TENSOR:
+        // Constant reads its own; others (ConstantOfShape's value) get the bytes and dtype.
+        if (n.op_type() != "Constant") {
+          auto t = to_host_tensor(a.t(), where + ": attribute '" + a.name() + "'");
+          attrs[a.name()] = std::move(t->data);
+          attrs[a.name() + ":dtype"] = t->desc.dtype;
+        }
+        break;
       default:
-        // Tensor attributes are read by import (Constant); graphs (If, Loop) are not supported.
-        if (n.op_type() != "Constant")
-          fail(Errc::model_unsupported_op, where + ": attribute '" + a.name() + "' of a kind openacl does not support");
+        // Graphs (If, Loop) and sparse tensors are not supported.
+        fail(Errc::model_unsupported_op, where + ": attribute '" + a.name() + "' of a kind openacl does not support");
     }
   }
   return attrs;

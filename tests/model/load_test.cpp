@@ -119,13 +119,13 @@ TEST_F(ModelLoad, WeightWithTooFewBytesIsParseError) {
 
 TEST_F(ModelLoad, UnsupportedFeatureOfAKnownOpIsNamed) {
   auto m = tiny_model();
-  add_input(m, "x", {1, 2, 8});  // a 1-D convolution
-  add_initializer(m, "w", {2, 2, 3}, std::vector<float>(12, 0.5f));
-  add_node(m, "Conv", "conv1d", {"x", "w"}, {"y"});
+  add_input(m, "x", {1, 2, 4, 4, 4});  // a 3-D convolution
+  add_initializer(m, "w", {2, 2, 3, 3, 3}, std::vector<float>(108, 0.5f));
+  add_node(m, "Conv", "conv3d", {"x", "w"}, {"y"});
   add_output(m, "y");
   uint32_t id = 0;
   EXPECT_EQ(load(m, &id), ACL_ERROR_OP_NOT_FOUND);
-  EXPECT_NE(recent().find("'conv1d'"), std::string::npos) << recent();
+  EXPECT_NE(recent().find("'conv3d'"), std::string::npos) << recent();
 }
 
 TEST_F(ModelLoad, NullArguments) {

@@ -176,6 +176,50 @@ const std::vector<Case> kCases = {
        set_ints(add_node(m, "ConvTranspose", "ct2", {"r2", "wt2"}, {"t2"}), "strides", {2, 2});
        add_node(m, "Sigmoid", "sg", {"t2"}, {"y"});
      }},
+    {"conv1d_stride_pads_bias", 13, {1, 3, 10},
+     [](auto &m) {
+       add_initializer(m, "w", {4, 3, 3}, ramp(36, 0.1f));
+       add_initializer(m, "b", {4}, {0.1f, -0.2f, 0.3f, 0});
+       auto *n = add_node(m, "Conv", "c1", {"x", "w", "b"}, {"y"});
+       set_ints(n, "strides", {2});
+       set_ints(n, "pads", {1, 2});
+     }},
+    {"pad_constant_value_opset13", 13, {1, 2, 3, 4},
+     [](auto &m) {
+       int_initializer(m, "pads", {0, 0, 1, 2, 0, 1, 0, 1});
+       add_initializer(m, "v", {}, {0.5f});
+       add_node(m, "Pad", "pd", {"x", "pads", "v"}, {"y"});
+     }},
+    {"pad_axes_opset18", 18, {2, 3, 4},
+     [](auto &m) {
+       int_initializer(m, "pads", {1, 2, 3, 0});
+       int_initializer(m, "axes", {-1, 0});
+       add_node(m, "Pad", "pd", {"x", "pads", "", "axes"}, {"y"});
+     }},
+    {"constant_of_shape_and_range", 13, {2, 5},
+     [](auto &m) {
+       add_node(m, "Shape", "sh", {"x"}, {"s"});
+       auto *cs = add_node(m, "ConstantOfShape", "cs", {"s"}, {"k"});
+       auto *a = cs->add_attribute();
+       a->set_name("value");
+       a->set_type(onnx::AttributeProto::TENSOR);
+       a->mutable_t()->set_data_type(onnx::TensorProto::FLOAT);
+       a->mutable_t()->add_dims(1);
+       a->mutable_t()->add_float_data(2.5f);
+       add_node(m, "Add", "a1", {"x", "k"}, {"xk"});
+       add_initializer(m, "start", {}, {1.0f});
+       add_initializer(m, "limit", {}, {3.4f});
+       add_initializer(m, "delta", {}, {0.5f});
+       add_node(m, "Range", "rg", {"start", "limit", "delta"}, {"r"});
+       add_node(m, "Add", "a2", {"xk", "r"}, {"y"});
+     }},
+    {"split_uneven_num_outputs_opset18", 18, {2, 7},
+     [](auto &m) {
+       auto *sp = add_node(m, "Split", "sp", {"x"}, {"a", "b", "c"});
+       set_int(sp, "axis", 1);
+       set_int(sp, "num_outputs", 3);
+       set_int(add_node(m, "Concat", "cc", {"c", "a", "b"}, {"y"}), "axis", 1);
+     }},
     {"split_concat", 13, {2, 6},
      [](auto &m) {
        int_initializer(m, "split", {2, 4});
