@@ -226,12 +226,89 @@ void register_load(py::module_ &mdl) {
   }, nogil());
 }
 
+// pyACL passes a config value as a Python int or str; the C call takes its address and size,
+// typed by the attribute (a _PTR attribute's value is the pointer itself).
+enum class OptKind { i32, size, ptr, str };
+
+template <class Handle, class Attr, class Setter>
+aclError set_option(Setter set, Ptr handle, Attr attr, OptKind kind, const py::object &value) {
+  auto *h = to_ptr<Handle>(handle);
+  const bool text = kind == OptKind::str;
+  if (text != py::isinstance<py::str>(value))
+    throw py::type_error(std::string("attr_value must be ") + (text ? "a str (a path)" : "an int") + " for attr " +
+                         std::to_string(static_cast<int>(attr)));
+  switch (kind) {
+    case OptKind::i32: { const auto v = value.cast<int32_t>(); return set(h, attr, &v, sizeof(v)); }
+    case OptKind::size: { const auto v = value.cast<size_t>(); return set(h, attr, &v, sizeof(v)); }
+    case OptKind::ptr: { const void *v = to_ptr(value.cast<Ptr>()); return set(h, attr, &v, sizeof(v)); }
+    case OptKind::str: {
+      const std::string s = value.cast<std::string>();
+      const char *v = s.c_str();
+      return set(h, attr, &v, sizeof(v));
+    }
+  }
+  return ACL_ERROR_INVALID_PARAM;
+}
+
+OptKind config_kind(int attr) {
+  switch (attr) {
+    case ACL_MDL_PRIORITY_INT32: case ACL_MDL_WITHOUT_GRAPH_INT32: case ACL_NPU_PERF_MODE: return OptKind::i32;
+    case ACL_MDL_PATH_PTR: case ACL_MDL_WEIGHT_PATH_PTR: return OptKind::str;
+    case ACL_MDL_MEM_ADDR_PTR: case ACL_MDL_WEIGHT_ADDR_PTR: case ACL_MDL_WORKSPACE_ADDR_PTR:
+    case ACL_MDL_INPUTQ_ADDR_PTR: case ACL_MDL_OUTPUTQ_ADDR_PTR: case ACL_MDL_MODEL_DESC_PTR:
+    case ACL_MDL_KERNEL_PTR: case ACL_MDL_KERNEL_ARGS_PTR: case ACL_MDL_STATIC_TASK_PTR:
+    case ACL_MDL_DYNAMIC_TASK_PTR: case ACL_MDL_FIFO_PTR: return OptKind::ptr;
+    default: return OptKind::size;
+  }
+}
+
+OptKind exec_config_kind(int attr) {
+  switch (attr) {
+    case ACL_MDL_STREAM_SYNC_TIMEOUT: case ACL_MDL_EVENT_SYNC_TIMEOUT: case ACL_MDL_EXEC_PRIORITY_INT32:
+    case ACL_MDL_NPU_PERF_MODE: return OptKind::i32;
+    case ACL_MDL_WORK_ADDR_PTR: return OptKind::ptr;
+    default: return OptKind::size;
+  }
+}
+
+void register_config(py::module_ &mdl) {
+  mdl.def("create_config_handle", [] { return to_int(aclmdlCreateConfigHandle()); });
+  mdl.def("destroy_config_handle", [](Ptr h) { return aclmdlDestroyConfigHandle(to_ptr<aclmdlConfigHandle>(h)); });
+  // pyACL: ret = acl.mdl.set_config_opt(config_handle, attr, attr_value)
+  mdl.def("set_config_opt", [](Ptr h, int attr, py::object value) {
+    return set_option<aclmdlConfigHandle>(aclmdlSetConfigOpt, h, static_cast<aclmdlConfigAttr>(attr), config_kind(attr), value);
+  });
+  mdl.def("load_with_config", [](Ptr h) {
+    uint32_t id = 0;
+    aclError ret;
+    {
+      NoGil released;
+      ret = aclmdlLoadWithConfig(to_ptr<aclmdlConfigHandle>(h), &id);
+    }
+    return std::make_tuple(id, ret);
+  });
+  mdl.def("create_exec_config_handle", [] { return to_int(aclmdlCreateExecConfigHandle()); });
+  mdl.def("destroy_exec_config_handle",
+          [](Ptr h) { return aclmdlDestroyExecConfigHandle(to_ptr<aclmdlExecConfigHandle>(h)); });
+  mdl.def("set_exec_config_opt", [](Ptr h, int attr, py::object value) {
+    return set_option<aclmdlExecConfigHandle>(aclmdlSetExecConfigOpt, h, static_cast<aclmdlExecConfigAttr>(attr),
+                                              exec_config_kind(attr), value);
+  });
+  mdl.def("execute_v2", [](uint32_t id, Ptr in, Ptr out, Ptr stream, Ptr h) {
+    return aclmdlExecuteV2(id, dataset_of(in), dataset_of(out), to_ptr(stream), to_ptr<aclmdlExecConfigHandle>(h));
+  }, nogil());
+  mdl.def("execute_async_v2", [](uint32_t id, Ptr in, Ptr out, Ptr stream, Ptr h) {
+    return aclmdlExecuteAsyncV2(id, dataset_of(in), dataset_of(out), to_ptr(stream), to_ptr<aclmdlExecConfigHandle>(h));
+  }, nogil());
+}
+
 }  // namespace
 
 void register_mdl(py::module_ &mdl) {
   register_desc(mdl);
   register_dataset(mdl);
   register_load(mdl);
+  register_config(mdl);
 }
 
 }  // namespace openacl::py_acl

@@ -168,3 +168,67 @@ def test_bad_model_inputs_return_error_codes(context, tmp_path):
     assert ret != ACL_SUCCESS
     assert acl.mdl.unload(123456) == acl.ACL_ERROR_INVALID_MODEL_ID
     assert acl.mdl.execute(123456, 0, 0) != ACL_SUCCESS
+
+
+ACL_MDL_PRIORITY_INT32 = 0
+ACL_MDL_LOAD_TYPE_SIZET = 1
+ACL_MDL_PATH_PTR = 2
+ACL_MDL_MEM_ADDR_PTR = 3
+ACL_MDL_MEM_SIZET = 4
+ACL_MDL_LOAD_FROM_FILE = 1
+ACL_MDL_LOAD_FROM_MEM = 3
+ACL_MDL_STREAM_SYNC_TIMEOUT = 0
+ACL_ERROR_INVALID_PARAM = 100000
+
+
+def test_load_with_config_from_file_and_memory(context, model_path):
+    x = np.linspace(-1, 1, 6, dtype=np.float32).reshape(SHAPE)
+    handle = acl.mdl.create_config_handle()
+    assert handle != 0
+    assert acl.mdl.set_config_opt(handle, ACL_MDL_LOAD_TYPE_SIZET, ACL_MDL_LOAD_FROM_FILE) == ACL_SUCCESS
+    assert acl.mdl.set_config_opt(handle, ACL_MDL_PATH_PTR, model_path) == ACL_SUCCESS
+    assert acl.mdl.set_config_opt(handle, ACL_MDL_PRIORITY_INT32, 0) == ACL_SUCCESS
+    model_id, ret = acl.mdl.load_with_config(handle)
+    assert ret == ACL_SUCCESS, acl.get_recent_err_msg()
+
+    def execute(inp, out):
+        assert acl.mdl.execute(model_id, inp, out) == ACL_SUCCESS
+
+    np.testing.assert_allclose(run_inference(model_id, x, execute), expected(x))
+    assert acl.mdl.unload(model_id) == ACL_SUCCESS
+    with pytest.raises(TypeError):
+        acl.mdl.set_config_opt(handle, ACL_MDL_PATH_PTR, 5)
+    assert acl.mdl.destroy_config_handle(handle) == ACL_SUCCESS
+
+    data = open(model_path, "rb").read()
+    handle = acl.mdl.create_config_handle()
+    assert acl.mdl.set_config_opt(handle, ACL_MDL_LOAD_TYPE_SIZET, ACL_MDL_LOAD_FROM_MEM) == ACL_SUCCESS
+    assert acl.mdl.set_config_opt(handle, ACL_MDL_MEM_ADDR_PTR, acl.util.bytes_to_ptr(data)) == ACL_SUCCESS
+    assert acl.mdl.set_config_opt(handle, ACL_MDL_MEM_SIZET, len(data)) == ACL_SUCCESS
+    model_id, ret = acl.mdl.load_with_config(handle)
+    assert ret == ACL_SUCCESS, acl.get_recent_err_msg()
+    np.testing.assert_allclose(run_inference(model_id, x, execute), expected(x))
+    assert acl.mdl.unload(model_id) == ACL_SUCCESS
+    assert acl.mdl.destroy_config_handle(handle) == ACL_SUCCESS
+    _, ret = acl.mdl.load_with_config(handle)
+    assert ret == ACL_ERROR_INVALID_PARAM
+
+
+def test_execute_v2_and_async_v2(model_id, context):
+    stream, ret = acl.rt.create_stream()
+    assert ret == ACL_SUCCESS
+    handle = acl.mdl.create_exec_config_handle()
+    assert acl.mdl.set_exec_config_opt(handle, ACL_MDL_STREAM_SYNC_TIMEOUT, 5000) == ACL_SUCCESS
+    x = np.full(SHAPE, 0.25, dtype=np.float32)
+
+    def execute_v2(inp, out):
+        assert acl.mdl.execute_v2(model_id, inp, out, stream, handle) == ACL_SUCCESS
+
+    def execute_async_v2(inp, out):
+        assert acl.mdl.execute_async_v2(model_id, inp, out, stream, handle) == ACL_SUCCESS
+        assert acl.rt.synchronize_stream(stream) == ACL_SUCCESS
+
+    np.testing.assert_allclose(run_inference(model_id, x, execute_v2), expected(x))
+    np.testing.assert_allclose(run_inference(model_id, x, execute_async_v2), expected(x))
+    assert acl.mdl.destroy_exec_config_handle(handle) == ACL_SUCCESS
+    assert acl.rt.destroy_stream(stream) == ACL_SUCCESS

@@ -12,6 +12,7 @@
 #include "api/dataset.h"
 #include "api/guard.h"
 #include "api/handles.h"
+#include "api/model_calls.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/runtime.h"
@@ -64,36 +65,6 @@ ModelTable &models() {
   return *t;
 }
 
-std::vector<uint8_t> read_model_file(const char *path) {
-  if (path == nullptr) fail(Errc::invalid_argument, "modelPath is NULL");
-  std::ifstream f(path, std::ios::binary | std::ios::ate);
-  if (!f) fail(Errc::read_model, std::string("cannot open model file '") + path + "': " + std::strerror(errno));
-  const std::streamoff size = f.tellg();
-  if (size <= 0) fail(Errc::read_model, std::string("model file '") + path + "' is empty or not a regular file");
-  std::vector<uint8_t> bytes(static_cast<size_t>(size));
-  f.seekg(0);
-  if (!f.read(reinterpret_cast<char *>(bytes.data()), size))
-    fail(Errc::read_model, std::string("cannot read model file '") + path + "'");
-  return bytes;
-}
-
-void check_mem(const void *model, size_t size) {
-  if (model == nullptr) fail(Errc::invalid_argument, "model is NULL");
-  if (size == 0) fail(Errc::invalid_argument, "modelSize is 0");
-}
-
-uint32_t load(const void *data, size_t size, uint32_t *modelId, const model::MemoryOptions &mem) {
-  require_initialized();
-  if (modelId == nullptr) fail(Errc::invalid_argument, "modelId is NULL");
-  auto ctx = current_context();
-  auto &map = Runtime::get().memory();
-  if (mem.work) map.check_device_range(mem.work, mem.work_size, "workPtr");
-  if (mem.weights) map.check_device_range(mem.weights, mem.weight_size, "weightPtr");
-  auto m = std::make_shared<Model>(model::compile(data, size), ctx, mem);
-  *modelId = models().add(std::move(m));
-  return *modelId;
-}
-
 void describe(aclmdlDesc &d, const model::Graph &g) {
   d.inputs.clear();
   d.outputs.clear();
@@ -143,16 +114,41 @@ std::string dims_text(const std::vector<int64_t> &dims) {
 
 // Checks the datasets against the model, picks the plan for the input shapes, and writes the
 // output shapes into the output dataset's descriptors.
-struct Call {
-  std::shared_ptr<Model> model;
-  std::shared_ptr<Stream> stream;
-  std::shared_ptr<const model::Plan> plan;
-  std::vector<void *> inputs, outputs;
-};
+}  // namespace
 
-Call prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output, aclrtStream stream) {
+std::vector<uint8_t> read_model_file(const char *path) {
+  if (path == nullptr) fail(Errc::invalid_argument, "modelPath is NULL");
+  std::ifstream f(path, std::ios::binary | std::ios::ate);
+  if (!f) fail(Errc::read_model, std::string("cannot open model file '") + path + "': " + std::strerror(errno));
+  const std::streamoff size = f.tellg();
+  if (size <= 0) fail(Errc::read_model, std::string("model file '") + path + "' is empty or not a regular file");
+  std::vector<uint8_t> bytes(static_cast<size_t>(size));
+  f.seekg(0);
+  if (!f.read(reinterpret_cast<char *>(bytes.data()), size))
+    fail(Errc::read_model, std::string("cannot read model file '") + path + "'");
+  return bytes;
+}
+
+void check_mem(const void *model, size_t size) {
+  if (model == nullptr) fail(Errc::invalid_argument, "model is NULL");
+  if (size == 0) fail(Errc::invalid_argument, "modelSize is 0");
+}
+
+uint32_t load_model(const void *data, size_t size, uint32_t *modelId, const model::MemoryOptions &mem) {
   require_initialized();
-  Call call;
+  if (modelId == nullptr) fail(Errc::invalid_argument, "modelId is NULL");
+  auto ctx = current_context();
+  auto &map = Runtime::get().memory();
+  if (mem.work) map.check_device_range(mem.work, mem.work_size, "workPtr");
+  if (mem.weights) map.check_device_range(mem.weights, mem.weight_size, "weightPtr");
+  auto m = std::make_shared<Model>(model::compile(data, size), ctx, mem);
+  *modelId = models().add(std::move(m));
+  return *modelId;
+}
+
+ModelCall prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output, aclrtStream stream) {
+  require_initialized();
+  ModelCall call;
   call.model = models().find(modelId);
   const aclmdlDataset &in = dataset_of(input, "input");
   aclmdlDataset &out = dataset_of(output, "output");
@@ -223,7 +219,6 @@ Call prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *o
   return call;
 }
 
-}  // namespace
 }  // namespace openacl::api
 
 using namespace openacl::api;
@@ -234,14 +229,14 @@ ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFile(const char *modelPath, uint32_t 
   return guarded(__func__, [&] {
     require_initialized();
     auto bytes = read_model_file(modelPath);
-    load(bytes.data(), bytes.size(), modelId, {});
+    load_model(bytes.data(), bytes.size(), modelId, {});
   });
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMem(const void *model, size_t modelSize, uint32_t *modelId) {
   return guarded(__func__, [&] {
     check_mem(model, modelSize);
-    load(model, modelSize, modelId, {});
+    load_model(model, modelSize, modelId, {});
   });
 }
 
@@ -250,7 +245,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFileWithMem(const char *modelPath, ui
   return guarded(__func__, [&] {
     require_initialized();
     auto bytes = read_model_file(modelPath);
-    load(bytes.data(), bytes.size(), modelId, {workPtr, workSize, weightPtr, weightSize});
+    load_model(bytes.data(), bytes.size(), modelId, {workPtr, workSize, weightPtr, weightSize});
   });
 }
 
@@ -259,7 +254,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMemWithMem(const void *model, size_t 
                                                       size_t weightSize) {
   return guarded(__func__, [&] {
     check_mem(model, modelSize);
-    load(model, modelSize, modelId, {workPtr, workSize, weightPtr, weightSize});
+    load_model(model, modelSize, modelId, {workPtr, workSize, weightPtr, weightSize});
   });
 }
 
@@ -480,7 +475,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlD
 
 ACL_FUNC_VISIBILITY aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output) {
   return guarded(__func__, [&] {
-    Call call = prepare_call(modelId, input, output, nullptr);
+    ModelCall call = prepare_call(modelId, input, output, nullptr);
     call.model->execute(*call.stream, call.plan, std::move(call.inputs), std::move(call.outputs));
   });
 }
@@ -488,7 +483,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset
 ACL_FUNC_VISIBILITY aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output,
                                                 aclrtStream stream) {
   return guarded(__func__, [&] {
-    Call call = prepare_call(modelId, input, output, stream);
+    ModelCall call = prepare_call(modelId, input, output, stream);
     call.model->enqueue(*call.stream, call.plan, std::move(call.inputs), std::move(call.outputs));
   });
 }

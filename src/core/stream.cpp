@@ -178,15 +178,19 @@ void Stream::synchronize(int32_t timeout_ms) {
   if (failure_) throw *failure_;
 }
 
-void Stream::wait_for(uint64_t seq) {
+bool Stream::wait_for(uint64_t seq, int32_t timeout_ms) {
   std::unique_lock lock(mu_);
   auto done = [&] { return completed_.load(std::memory_order_acquire) >= seq; };
   if (!done()) {
     ++host_waiters_;
-    cv_.wait(lock, done);
+    bool ok = true;
+    if (timeout_ms < 0) cv_.wait(lock, done);
+    else ok = cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), done);
     --host_waiters_;
+    if (!ok) return false;
   }
   notify(&TaskObserver::on_stream_synchronized, *this, seq);
+  return true;
 }
 
 bool Stream::idle() const {

@@ -40,8 +40,9 @@ class Stream final : public backend::Runnable,
   // then throws the stream's failure if it has one (R20). timeout_ms < 0 waits forever; on
   // timeout throws Errc::stream_sync_timeout and leaves the queue intact.
   void synchronize(int32_t timeout_ms = -1);
-  // Waits until the task with sequence number seq has completed (no failure check).
-  void wait_for(uint64_t seq);
+  // Waits until the task with sequence number seq has completed (no failure check); false
+  // when timeout_ms (>= 0) passed first.
+  bool wait_for(uint64_t seq, int32_t timeout_ms = -1);
   // True when every enqueued task and dispatched callback has finished.
   bool idle() const;
   // aclrtStreamQuery: idle(), and when it is, the host has now seen every task complete.

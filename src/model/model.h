@@ -73,8 +73,9 @@ class Model : public std::enable_shared_from_this<Model> {
   uint64_t enqueue(Stream &stream, std::shared_ptr<const Plan> plan, std::vector<void *> inputs,
                    std::vector<void *> outputs);
   // Runs one execution and returns when it is done (aclmdlExecute); throws its failure.
+  // timeout_ms >= 0: Errc::stream_sync_timeout when it is not done by then (it stays queued).
   void execute(Stream &stream, std::shared_ptr<const Plan> plan, std::vector<void *> inputs,
-               std::vector<void *> outputs);
+               std::vector<void *> outputs, int32_t timeout_ms = -1);
 
   // The output dims of the latest execution call (aclmdlGetCurOutputDims); the declared
   // dims before the first one.

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <future>
 
 #include "model_helpers.h"
 
@@ -310,6 +311,119 @@ TEST_F(ModelApi, UnloadWithExecutionsInFlight) {
   EXPECT_EQ(aclmdlExecuteAsync(id, ios[0]->in(), ios[0]->out(), s), ACL_ERROR_INVALID_MODEL_ID);
   aclrtDestroyStream(s);
   aclmdlDestroyDesc(d);
+}
+
+}  // namespace
+
+namespace {
+
+template <class T>
+aclError set_config(aclmdlConfigHandle *h, aclmdlConfigAttr attr, T value) {
+  return aclmdlSetConfigOpt(h, attr, &value, sizeof(value));
+}
+
+TEST_F(ModelApi, LoadWithConfigFromFileMemoryAndCallerMemory) {
+  ConvModel cm;
+  const std::string path = write_temp("conv_config.onnx", cm.bytes);
+  const TensorF x = random_input({1, 2, 4, 4}, 11);
+  auto check = [&](uint32_t id) {
+    aclmdlDesc *d = aclmdlCreateDesc();
+    ASSERT_EQ(aclmdlGetDesc(d, id), ACL_SUCCESS);
+    DeviceIo io(d, x, {3 * 16 * sizeof(float)});
+    ASSERT_EQ(aclmdlExecute(id, io.in(), io.out()), ACL_SUCCESS) << recent();
+    EXPECT_LE(relative_error(io.read_outputs()[0].data, cm.reference(x.data)), 1e-5);
+    aclmdlDestroyDesc(d);
+    EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
+  };
+  uint32_t id = 0;
+  aclmdlConfigHandle *file = aclmdlCreateConfigHandle();
+  ASSERT_NE(file, nullptr);
+  EXPECT_EQ(aclmdlLoadWithConfig(file, &id), ACL_ERROR_INVALID_PARAM);  // no load type yet
+  EXPECT_NE(recent().find("ACL_MDL_LOAD_TYPE_SIZET"), std::string::npos) << recent();
+  ASSERT_EQ(set_config<size_t>(file, ACL_MDL_LOAD_TYPE_SIZET, ACL_MDL_LOAD_FROM_FILE), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlLoadWithConfig(file, &id), ACL_ERROR_INVALID_PARAM);  // no path
+  ASSERT_EQ(set_config<const char *>(file, ACL_MDL_PATH_PTR, path.c_str()), ACL_SUCCESS);
+  ASSERT_EQ(set_config<int32_t>(file, ACL_MDL_PRIORITY_INT32, 1), ACL_SUCCESS);  // no effect here
+  ASSERT_EQ(aclmdlLoadWithConfig(file, &id), ACL_SUCCESS) << recent();
+  check(id);
+
+  aclmdlConfigHandle *mem = aclmdlCreateConfigHandle();
+  ASSERT_EQ(set_config<size_t>(mem, ACL_MDL_LOAD_TYPE_SIZET, ACL_MDL_LOAD_FROM_MEM_WITH_MEM), ACL_SUCCESS);
+  ASSERT_EQ(set_config<const void *>(mem, ACL_MDL_MEM_ADDR_PTR, cm.bytes.data()), ACL_SUCCESS);
+  ASSERT_EQ(set_config<size_t>(mem, ACL_MDL_MEM_SIZET, cm.bytes.size()), ACL_SUCCESS);
+  size_t work = 0, weight = 0;
+  ASSERT_EQ(aclmdlQuerySizeFromMem(cm.bytes.data(), cm.bytes.size(), &work, &weight), ACL_SUCCESS);
+  void *work_ptr = nullptr, *weight_ptr = nullptr;
+  ASSERT_EQ(aclrtMalloc(&work_ptr, std::max<size_t>(work, 64), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&weight_ptr, weight, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(set_config<void *>(mem, ACL_MDL_WORKSPACE_ADDR_PTR, work_ptr), ACL_SUCCESS);
+  ASSERT_EQ(set_config<size_t>(mem, ACL_MDL_WORKSPACE_SIZET, std::max<size_t>(work, 64)), ACL_SUCCESS);
+  ASSERT_EQ(set_config<void *>(mem, ACL_MDL_WEIGHT_ADDR_PTR, weight_ptr), ACL_SUCCESS);
+  ASSERT_EQ(set_config<size_t>(mem, ACL_MDL_WEIGHT_SIZET, weight), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlLoadWithConfig(mem, &id), ACL_SUCCESS) << recent();
+  check(id);
+  aclrtFree(work_ptr);
+  aclrtFree(weight_ptr);
+
+  // Errors: sizes, values, features openacl lacks, dead handles.
+  EXPECT_EQ(aclmdlSetConfigOpt(mem, ACL_MDL_MEM_SIZET, &work, 4), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlSetConfigOpt(mem, ACL_MDL_MEM_SIZET, nullptr, sizeof(size_t)), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(set_config<size_t>(mem, ACL_MDL_LOAD_TYPE_SIZET, 9), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(set_config<size_t>(mem, ACL_MDL_LOAD_TYPE_SIZET, ACL_MDL_LOAD_FROM_FILE_WITH_Q), ACL_ERROR_API_NOT_SUPPORT);
+  EXPECT_EQ(set_config<const char *>(mem, ACL_MDL_WEIGHT_PATH_PTR, "w.bin"), ACL_ERROR_API_NOT_SUPPORT);
+  EXPECT_NE(recent().find("not supported"), std::string::npos) << recent();
+  EXPECT_EQ(aclmdlLoadWithConfig(mem, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlDestroyConfigHandle(file), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlDestroyConfigHandle(file), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlLoadWithConfig(file, &id), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlDestroyConfigHandle(mem), ACL_SUCCESS);
+}
+
+void wait_for_release(void *gate) { static_cast<std::shared_future<void> *>(gate)->wait(); }
+
+TEST_F(ModelApi, ExecuteV2HonoursTheStreamTimeout) {
+  ConvModel cm;
+  uint32_t id = 0;
+  ASSERT_EQ(aclmdlLoadFromMem(cm.bytes.data(), cm.bytes.size(), &id), ACL_SUCCESS);
+  aclmdlDesc *d = aclmdlCreateDesc();
+  ASSERT_EQ(aclmdlGetDesc(d, id), ACL_SUCCESS);
+  const TensorF x = random_input({1, 2, 4, 4}, 12);
+  aclrtStream s = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+  aclmdlExecConfigHandle *h = aclmdlCreateExecConfigHandle();
+  ASSERT_NE(h, nullptr);
+  {  // defaults: a plain synchronous execution on the given stream
+    DeviceIo io(d, x, {3 * 16 * sizeof(float)});
+    ASSERT_EQ(aclmdlExecuteV2(id, io.in(), io.out(), s, h), ACL_SUCCESS) << recent();
+    EXPECT_LE(relative_error(io.read_outputs()[0].data, cm.reference(x.data)), 1e-5);
+  }
+  const int32_t timeout = 50;
+  ASSERT_EQ(aclmdlSetExecConfigOpt(h, ACL_MDL_STREAM_SYNC_TIMEOUT, &timeout, sizeof(timeout)), ACL_SUCCESS);
+  std::promise<void> release;
+  std::shared_future<void> gate = release.get_future().share();
+  ASSERT_EQ(aclrtLaunchHostFunc(s, wait_for_release, &gate), ACL_SUCCESS);  // holds the stream
+  DeviceIo io(d, x, {3 * 16 * sizeof(float)});
+  EXPECT_EQ(aclmdlExecuteV2(id, io.in(), io.out(), s, h), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+  EXPECT_NE(recent().find("50 ms"), std::string::npos) << recent();
+  release.set_value();
+  ASSERT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << recent();  // the execution stayed queued and ran
+  EXPECT_LE(relative_error(io.read_outputs()[0].data, cm.reference(x.data)), 1e-5);
+
+  DeviceIo async_io(d, x, {3 * 16 * sizeof(float)});
+  ASSERT_EQ(aclmdlExecuteAsyncV2(id, async_io.in(), async_io.out(), s, h), ACL_SUCCESS) << recent();
+  ASSERT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
+  EXPECT_LE(relative_error(async_io.read_outputs()[0].data, cm.reference(x.data)), 1e-5);
+
+  void *work = nullptr;
+  EXPECT_EQ(aclmdlSetExecConfigOpt(h, ACL_MDL_WORK_ADDR_PTR, &work, sizeof(work)), ACL_ERROR_API_NOT_SUPPORT);
+  const int32_t zero = 0;
+  EXPECT_EQ(aclmdlSetExecConfigOpt(h, ACL_MDL_STREAM_SYNC_TIMEOUT, &zero, sizeof(zero)), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlExecuteV2(id, io.in(), io.out(), s, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlDestroyExecConfigHandle(h), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlExecuteAsyncV2(id, io.in(), io.out(), s, h), ACL_ERROR_INVALID_PARAM);
+  aclrtDestroyStream(s);
+  aclmdlDestroyDesc(d);
+  EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
 }
 
 }  // namespace

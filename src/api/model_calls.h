@@ -1,0 +1,34 @@
+// What the model API's files share: loading a model into the model table, and checking an
+// execution's datasets against the model (aclmdlExecute and its V2 forms).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "acl/acl_mdl.h"
+#include "model/model.h"
+
+namespace openacl {
+class Stream;
+}
+
+namespace openacl::api {
+
+std::vector<uint8_t> read_model_file(const char *path);
+// Errc::invalid_argument for a NULL model or a zero size.
+void check_mem(const void *model, size_t size);
+// Compiles the model for the current context and registers it; returns (and stores) its id.
+uint32_t load_model(const void *data, size_t size, uint32_t *modelId, const model::MemoryOptions &mem);
+
+// An execution, checked: the model, the stream it goes to, the plan for the input shapes and
+// the buffers. The output datasets' tensor descriptors get the output shapes.
+struct ModelCall {
+  std::shared_ptr<model::Model> model;
+  std::shared_ptr<Stream> stream;
+  std::shared_ptr<const model::Plan> plan;
+  std::vector<void *> inputs, outputs;
+};
+ModelCall prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output, aclrtStream stream);
+
+}  // namespace openacl::api
