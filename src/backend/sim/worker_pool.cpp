@@ -17,10 +17,17 @@ namespace {
 // Spinning before sleeping keeps the enqueue-to-start latency of a busy device in the
 // sub-microsecond range; the bound keeps idle devices from burning a core.
 constexpr auto kSpin = std::chrono::microseconds(30);
-// While another worker runs a stream, its next parallel job is usually less than a
-// millisecond away (the ops of a model between two convolutions): an idle worker that slept
-// instead would cost the job a futex wake-up, tens of microseconds on a virtual machine.
+// While another worker runs a stream that has just split work over the cores (the ops of a
+// model), its next parallel job is usually less than a millisecond away: an idle worker that
+// slept instead would cost the job a futex wake-up, tens of microseconds on a virtual machine.
+// Streams of small serial tasks get no such spinning, which would only take CPU time from the
+// host thread that feeds them.
 constexpr auto kBusySpin = std::chrono::microseconds(1000);
+constexpr int64_t kRecentJobNs = 2'000'000;
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 // Spins until ready() or the spin time is over; returns ready(). Past kSpin it yields between
 // checks, so that a thread woken on this CPU (the host thread a finished task signals) runs
@@ -97,6 +104,7 @@ void WorkerPool::parallel_for(size_t n, const std::function<void(size_t)> &body)
     for (size_t i = 0; i < n; ++i) body(i);
     return;
   }
+  last_job_ns_.store(now_ns(), std::memory_order_relaxed);
   auto job = std::make_shared<Job>();
   job->n = n;
   job->body = &body;
@@ -133,7 +141,8 @@ void WorkerPool::parallel_for(size_t n, const std::function<void(size_t)> &body)
 bool WorkerPool::wait_for_work(std::unique_lock<std::mutex> &lock) {
   if (pending_.load(std::memory_order_acquire) == 0 && !stop_) {
     lock.unlock();
-    const bool busy = running_.load(std::memory_order_relaxed) > 0;
+    const bool busy = running_.load(std::memory_order_relaxed) > 0 &&
+                      now_ns() - last_job_ns_.load(std::memory_order_relaxed) < kRecentJobNs;
     spin_until([&] { return pending_.load(std::memory_order_acquire) != 0; }, busy ? kBusySpin : kSpin);
     lock.lock();
   }

@@ -49,6 +49,7 @@ class WorkerPool final : public AiCores {
   std::deque<std::shared_ptr<Job>> jobs_;
   std::atomic<int> pending_{0};  // ready_.size() + jobs_.size(), read without the lock
   std::atomic<int> running_{0};  // workers inside a stream's run_slice
+  std::atomic<int64_t> last_job_ns_{0};  // steady-clock time of the latest parallel job
   int sleepers_ = 0;
   bool stop_ = false;
   std::vector<std::thread> threads_;
