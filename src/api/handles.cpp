@@ -20,21 +20,9 @@ std::shared_ptr<Stream> stream_for_host(aclrtStream stream) {
 
 namespace {
 
-// Submissions go to the same few streams over and over: a per-thread cache of the last lookup,
-// valid while no stream was created or destroyed, skips the registry lock and hash lookup.
 std::shared_ptr<Stream> find_stream(aclrtStream stream) {
-  struct Cached {
-    const void *handle = nullptr;
-    uint64_t generation = 0;
-    std::shared_ptr<Stream> stream;
-  };
-  thread_local Cached cached;
-  auto &registry = Runtime::get().streams;
-  uint64_t gen = registry.generation();
-  if (cached.handle == stream && cached.generation == gen && cached.stream) return cached.stream;
-  auto s = registry.find(stream);
+  auto s = Runtime::get().streams.find_cached(stream);
   if (!s) fail(Errc::invalid_handle, "unknown or destroyed stream handle");
-  cached = {stream, gen, s};
   return s;
 }
 

@@ -19,7 +19,7 @@ namespace {
 
 std::shared_ptr<openacl::Function> function_of(aclrtFuncHandle funcHandle) {
   if (funcHandle == nullptr) fail(Errc::invalid_argument, "funcHandle is NULL");
-  auto f = Runtime::get().functions.find(funcHandle);
+  auto f = Runtime::get().functions.find_cached(funcHandle);
   if (!f) fail(Errc::invalid_handle, "unknown function handle, or its binary was unloaded");
   return f;
 }

@@ -44,6 +44,24 @@ class Registry {
     auto it = map_.find(handle);
     return it == map_.end() ? nullptr : it->second;
   }
+  // find() through a per-thread cache of the last hit, valid while the registry is unchanged:
+  // submissions look the same few handles (streams, kernels) up over and over, and the cache
+  // skips the lock and the hash lookup. The cache keeps its object alive until the thread's
+  // next lookup in this registry or its exit.
+  std::shared_ptr<T> find_cached(const void *handle) const {
+    struct Cached {
+      const Registry *owner = nullptr;
+      const void *handle = nullptr;
+      uint64_t generation = 0;
+      std::shared_ptr<T> obj;
+    };
+    thread_local Cached cached;
+    const uint64_t gen = generation();
+    if (cached.owner == this && cached.handle == handle && cached.generation == gen) return cached.obj;
+    auto obj = find(handle);
+    if (obj) cached = {this, handle, gen, obj};
+    return obj;
+  }
   // Unregisters the handle and returns the object (nullptr when unknown).
   std::shared_ptr<T> remove(const void *handle) {
     std::unique_lock lock(mu_);
