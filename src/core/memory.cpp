@@ -25,14 +25,15 @@ std::optional<Allocation> MemoryMap::remove(const void *p) {
 
 std::optional<Allocation> MemoryMap::find(const void *p) const {
   // Programs touch the same few buffers again and again (a copy: its source and its
-  // destination): a small per-thread cache of recent hits, valid while the map is unchanged,
-  // skips the lock and the tree walk.
+  // destination): a small per-thread cache of recent answers, valid while the map is
+  // unchanged, skips the lock and the tree walk. Misses are cached by exact address (a
+  // pageable host buffer is looked up at every copy too).
   struct Cache {
     const MemoryMap *map = nullptr;
     uint64_t generation = 0;
     Allocation entries[4];
-    unsigned size = 0;
-    unsigned next = 0;
+    uintptr_t misses[4] = {};
+    unsigned size = 0, next = 0, miss_size = 0, miss_next = 0;
   };
   thread_local Cache cache;
   auto addr = reinterpret_cast<uintptr_t>(p);
@@ -42,10 +43,12 @@ std::optional<Allocation> MemoryMap::find(const void *p) const {
       const Allocation &a = cache.entries[i];
       if (addr >= a.base && addr < a.base + a.size) return a;
     }
+    for (unsigned i = 0; i < cache.miss_size; ++i)
+      if (cache.misses[i] == addr) return std::nullopt;
   } else {
     cache.map = this;
     cache.generation = gen;
-    cache.size = cache.next = 0;
+    cache.size = cache.next = cache.miss_size = cache.miss_next = 0;
   }
   std::optional<Allocation> found;
   uint64_t seen;
@@ -54,10 +57,14 @@ std::optional<Allocation> MemoryMap::find(const void *p) const {
     seen = generation_.load(std::memory_order_acquire);
     found = find_locked(addr);
   }
-  if (found && seen == gen) {
+  if (seen == gen && found) {
     cache.entries[cache.next] = *found;
     cache.next = (cache.next + 1) % 4;
     if (cache.size < 4) ++cache.size;
+  } else if (seen == gen) {
+    cache.misses[cache.miss_next] = addr;
+    cache.miss_next = (cache.miss_next + 1) % 4;
+    if (cache.miss_size < 4) ++cache.miss_size;
   }
   return found;
 }
