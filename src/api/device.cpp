@@ -1,4 +1,5 @@
 // Devices (R2, R3): set/reset counting, queries, device-wide synchronization.
+#include <cstring>
 #include <thread>
 
 #include "acl/acl.h"
@@ -204,6 +205,44 @@ aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t *flags, int32_t *act
     check_out(active, "active");
     *active = Runtime::get().device(deviceId).default_context_active() ? 1 : 0;
     if (flags != nullptr) *flags = 0;
+  });
+}
+
+}  // extern "C"
+
+extern "C" {
+
+// Streams take priorities 0 (highest) to 7 (lowest), as on Ascend devices.
+aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority, int32_t *greatestPriority) {
+  return guarded(__func__, [&] {
+    check_out(leastPriority, "leastPriority");
+    check_out(greatestPriority, "greatestPriority");
+    *leastPriority = 7;
+    *greatestPriority = 0;
+  });
+}
+
+aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *deviceStatus) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    check_out(deviceStatus, "deviceStatus");
+    if (deviceId < 0) fail(Errc::invalid_argument, "deviceId " + std::to_string(deviceId) + " is negative");
+    Runtime::get().device(deviceId);  // throws for an id past the device count
+    *deviceStatus = ACL_RT_DEVICE_STATUS_NORMAL;  // a simulated device never faults on its own
+  });
+}
+
+// A fixed identity per device id, the same in every run: "openacl-sim" and the id.
+aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid *uuid) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    check_out(uuid, "uuid");
+    if (deviceId < 0) fail(Errc::invalid_argument, "deviceId " + std::to_string(deviceId) + " is negative");
+    Runtime::get().device(deviceId);
+    std::memset(uuid->bytes, 0, sizeof(uuid->bytes));
+    std::memcpy(uuid->bytes, "openacl-sim", 11);
+    const auto id = static_cast<uint32_t>(deviceId);
+    std::memcpy(uuid->bytes + 12, &id, sizeof(id));
   });
 }
 

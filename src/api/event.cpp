@@ -6,6 +6,7 @@
 #include "core/device.h"
 #include "core/event.h"
 #include "core/observer.h"
+#include "core/registry.h"
 #include "core/runtime.h"
 #include "core/signal.h"
 #include "core/stream.h"
@@ -138,6 +139,14 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status) {
     auto e = event_of(event);
     if (e->ex()) fail(Errc::invalid_argument, "events from aclrtCreateEventExWithFlag cannot be queried with aclrtQueryEvent");
     *status = complete(*e) ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+  });
+}
+
+aclError aclrtGetEventId(aclrtEvent event, uint32_t *eventId) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (eventId == nullptr) fail(Errc::invalid_argument, "eventId is NULL");
+    *eventId = openacl::handle_serial(event_of(event)->handle());
   });
 }
 

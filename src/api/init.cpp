@@ -1,4 +1,7 @@
 // aclInit, aclFinalize and version queries (R1).
+#include <cstring>
+#include <string>
+
 #include "acl/acl.h"
 #include "api/guard.h"
 #include "core/runtime.h"
@@ -7,7 +10,65 @@ using openacl::Errc;
 using openacl::Runtime;
 using openacl::api::guarded;
 
+namespace {
+
+// The CANN release whose runtime API openacl implements, reported for every package a CANN
+// installation has (the driver and firmware included): a program that checks the version
+// before calling newer APIs takes the path those APIs exist on.
+constexpr int kCannMajor = 9, kCannMinor = 0, kCannPatch = 0;
+constexpr const char *kCannVersion = "9.0.0";
+
+void check_package(const char *pkgName) {
+  static const char *const known[] = {"runtime", "compiler", "ge_compiler", "ge_executor", "opp", "opp_kernel",
+                                      "toolkit", "hccl", "cann", "driver", "firmware"};
+  if (pkgName == nullptr) openacl::fail(Errc::invalid_argument, "pkgName is NULL");
+  for (const char *k : known)
+    if (std::strcmp(pkgName, k) == 0) return;
+  openacl::fail(Errc::invalid_argument, std::string("no package named '") + pkgName +
+                                            "' (known: runtime, compiler, ge_compiler, ge_executor, opp, opp_kernel, "
+                                            "toolkit, hccl, cann, driver, firmware)");
+}
+
+void copy_text(char *dst, size_t size, const char *text) {
+  std::strncpy(dst, text, size - 1);
+  dst[size - 1] = '\0';
+}
+
+}  // namespace
+
 extern "C" {
+
+aclError aclsysGetVersionStr(char *pkgName, char *versionStr) {
+  return guarded(__func__, [&] {
+    check_package(pkgName);
+    if (versionStr == nullptr) openacl::fail(Errc::invalid_argument, "versionStr is NULL");
+    copy_text(versionStr, ACL_PKG_VERSION_MAX_SIZE, kCannVersion);
+  });
+}
+
+// major x 10000000 + minor x 100000 + patch x 1000, CANN's numbering for release versions.
+aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum) {
+  return guarded(__func__, [&] {
+    check_package(pkgName);
+    if (versionNum == nullptr) openacl::fail(Errc::invalid_argument, "versionNum is NULL");
+    *versionNum = kCannMajor * 10000000 + kCannMinor * 100000 + kCannPatch * 1000;
+  });
+}
+
+aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *version) {
+  return guarded(__func__, [&] {
+    const auto n = static_cast<int64_t>(name);
+    if (n < ACL_PKG_NAME_CANN || n > ACL_PKG_NAME_DRIVER)
+      openacl::fail(Errc::invalid_argument, "name " + std::to_string(n) + " is not an aclCANNPackageName");
+    if (version == nullptr) openacl::fail(Errc::invalid_argument, "version is NULL");
+    std::memset(version, 0, sizeof(*version));
+    copy_text(version->version, sizeof(version->version), kCannVersion);
+    copy_text(version->majorVersion, sizeof(version->majorVersion), std::to_string(kCannMajor).c_str());
+    copy_text(version->minorVersion, sizeof(version->minorVersion), std::to_string(kCannMinor).c_str());
+    copy_text(version->releaseVersion, sizeof(version->releaseVersion), std::to_string(kCannPatch).c_str());
+    copy_text(version->patchVersion, sizeof(version->patchVersion), "0");
+  });
+}
 
 aclError aclInit(const char *configPath) {
   return guarded(__func__, [&] { Runtime::get().init(configPath); });

@@ -4,6 +4,7 @@
 #include "api/handles.h"
 #include "core/context.h"
 #include "core/observer.h"
+#include "core/registry.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 
@@ -97,6 +98,14 @@ aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority) {
     require_initialized();
     if (priority == nullptr) fail(Errc::invalid_argument, "priority is NULL");
     *priority = openacl::api::stream_for_host(stream)->priority();
+  });
+}
+
+aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (streamId == nullptr) fail(Errc::invalid_argument, "streamId is NULL");
+    *streamId = static_cast<int32_t>(openacl::handle_serial(openacl::api::stream_for_host(stream)->handle()));
   });
 }
 

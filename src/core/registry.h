@@ -17,9 +17,18 @@ namespace openacl {
 
 // Handles look like pointers (C API types are void *) but are drawn from a high, sparse
 // range, so small made-up values such as (void *)0x1234 never match a live object.
+inline constexpr uintptr_t kFirstHandle = uintptr_t{0xac1} << 32;
+inline constexpr uintptr_t kHandleStep = 0x40;
+
 inline void *next_handle() {
-  static std::atomic<uintptr_t> next{uintptr_t{0xac1} << 32};
-  return reinterpret_cast<void *>(next.fetch_add(0x40, std::memory_order_relaxed));
+  static std::atomic<uintptr_t> next{kFirstHandle};
+  return reinterpret_cast<void *>(next.fetch_add(kHandleStep, std::memory_order_relaxed));
+}
+
+// The serial number of a counter-drawn handle (0 for the first one): a small integer that
+// names the object for as long as the process lives (stream and event ids).
+inline uint32_t handle_serial(const void *handle) {
+  return static_cast<uint32_t>((reinterpret_cast<uintptr_t>(handle) - kFirstHandle) / kHandleStep);
 }
 
 template <class T>
