@@ -30,6 +30,7 @@ aclError to_acl_error(Errc code) {
     case Errc::stream_sync_timeout: return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
     case Errc::event_sync_timeout: return ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
     case Errc::report_timeout: return ACL_ERROR_RT_REPORT_TIMEOUT;
+    case Errc::wait_timeout: return ACL_ERROR_RT_WAIT_TIMEOUT;
     case Errc::event_timestamp_invalid: return ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID;
     case Errc::event_timestamp_reversal: return ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL;
     case Errc::stream_subscribe: return ACL_ERROR_RT_STREAM_SUBSCRIBE;

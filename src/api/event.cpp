@@ -71,6 +71,23 @@ bool complete(const Event &e) {
   return true;
 }
 
+// A wait of `stream` for the event's latest record; timeout_s > 0 fails the stream with
+// Errc::wait_timeout (reported by its next synchronization) when the record takes longer.
+void wait_event(aclrtStream stream, aclrtEvent event, uint32_t timeout_s, const char *api) {
+  require_initialized();
+  auto s = openacl::api::stream_for_submit(stream);
+  auto e = event_for(event, *s);
+  require_sync_flag(*e, api);
+  auto r = e->latest();
+  if (!r) return;
+  if (timeout_s > 0 && !r->done()) {
+    r = openacl::with_deadline(r, int64_t{timeout_s} * 1000,
+                               std::string(api) + ": the event was not recorded within " + std::to_string(timeout_s) +
+                                   " s; the stream's later tasks do not run");
+  }
+  s->enqueue(std::make_unique<openacl::WaitTask>(std::move(r)));
+}
+
 }  // namespace
 
 extern "C" {
@@ -123,12 +140,21 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
 }
 
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+  return guarded(__func__, [&] { wait_event(stream, event, Runtime::get().op_wait_timeout_s(), "aclrtStreamWaitEvent"); });
+}
+
+// timeout: seconds; 0 waits without a limit.
+aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
+  return guarded(__func__, [&] {
+    if (timeout < 0) fail(Errc::invalid_argument, "timeout " + std::to_string(timeout) + " is negative (seconds; 0 = no limit)");
+    wait_event(stream, event, static_cast<uint32_t>(timeout), "aclrtStreamWaitEventWithTimeout");
+  });
+}
+
+aclError aclrtSetOpWaitTimeout(uint32_t timeout) {
   return guarded(__func__, [&] {
     require_initialized();
-    auto s = openacl::api::stream_for_submit(stream);
-    auto e = event_for(event, *s);
-    require_sync_flag(*e, "aclrtStreamWaitEvent");
-    if (auto r = e->latest()) s->enqueue(std::make_unique<openacl::WaitTask>(std::move(r)));
+    Runtime::get().set_op_wait_timeout_s(timeout);
   });
 }
 

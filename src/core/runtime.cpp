@@ -38,6 +38,7 @@ void Runtime::init(const char *config_path) {
     devices.push_back(std::make_unique<Device>(
         static_cast<int32_t>(i), backend::create_device(config.backend, i, props), memory_));
   }
+  op_wait_timeout_s_.store(0, std::memory_order_relaxed);  // no limit until the program sets one
   diagnostics_ = create_diagnostics(config);
   set_task_observer(diagnostics_.get());
   config_ = std::move(config);

@@ -43,6 +43,9 @@ class Runtime {
   Device &device(int64_t id);
   MemoryMap &memory() { return memory_; }
   ReportHub &reports() { return reports_; }
+  // aclrtSetOpWaitTimeout: the time limit of event waits enqueued from now on (0 = none).
+  void set_op_wait_timeout_s(uint32_t s) { op_wait_timeout_s_.store(s, std::memory_order_relaxed); }
+  uint32_t op_wait_timeout_s() const { return op_wait_timeout_s_.load(std::memory_order_relaxed); }
 
   // Thread binding (R3-R5).
   void set_device(int32_t id);
@@ -67,6 +70,7 @@ class Runtime {
   std::atomic<bool> initialized_{false};
   std::atomic<bool> ever_finalized_{false};
   std::atomic<uint64_t> epoch_{0};  // counts aclInit calls that initialized
+  std::atomic<uint32_t> op_wait_timeout_s_{0};
   uint64_t init_count_ = 0;
   Config config_;
   std::vector<std::unique_ptr<Device>> devices_;

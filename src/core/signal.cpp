@@ -2,12 +2,15 @@
 
 #include <chrono>
 
+#include "core/clock.h"
 #include "core/stream.h"
+#include "core/timers.h"
 
 namespace openacl {
 
 void Signal::complete(int64_t timestamp_ns, std::optional<Error> error) {
   std::vector<std::shared_ptr<Stream>> parked;
+  std::vector<std::function<void()>> listeners;
   {
     std::lock_guard lock(mu_);
     if (done_.load(std::memory_order_relaxed)) return;
@@ -15,9 +18,38 @@ void Signal::complete(int64_t timestamp_ns, std::optional<Error> error) {
     error_ = std::move(error);
     done_.store(true, std::memory_order_release);
     parked.swap(parked_);
+    listeners.swap(listeners_);
   }
   cv_.notify_all();
   for (auto &s : parked) s->resume();
+  for (auto &fn : listeners) fn();
+}
+
+void Signal::on_complete(std::function<void()> fn) {
+  {
+    std::lock_guard lock(mu_);
+    if (!done_.load(std::memory_order_relaxed)) {
+      listeners_.push_back(std::move(fn));
+      return;
+    }
+  }
+  fn();
+}
+
+std::shared_ptr<Signal> with_deadline(const std::shared_ptr<Signal> &source, int64_t timeout_ms, std::string what) {
+  auto gate = std::make_shared<Signal>();
+  std::weak_ptr<Signal> weak_gate = gate;
+  // The source outlives this link (the waiting stream's task holds the gate, the event or a
+  // record task holds the source); a gate nobody waits for any more is simply not completed.
+  source->on_complete([weak_gate, weak_source = std::weak_ptr<Signal>(source)] {
+    auto g = weak_gate.lock();
+    auto s = weak_source.lock();
+    if (g && s) g->complete(s->timestamp_ns(), s->error());
+  });
+  timers().after(std::chrono::milliseconds(timeout_ms), [weak_gate, what = std::move(what)] {
+    if (auto g = weak_gate.lock()) g->complete(now_ns(), Error(Errc::wait_timeout, what));
+  });
+  return gate;
 }
 
 bool Signal::park(std::shared_ptr<Stream> s) {

@@ -6,9 +6,11 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/status.h"
@@ -28,6 +30,9 @@ class Signal {
   void complete(int64_t timestamp_ns, std::optional<Error> error = std::nullopt);
   // Parks s until completion. Returns false (and does not park) when already done.
   bool park(std::shared_ptr<Stream> s);
+  // Calls fn (on the completing thread, without locks held) once the signal completes; at
+  // once when it already has.
+  void on_complete(std::function<void()> fn);
   // Host wait: timeout_ms < 0 waits forever. Returns false on timeout.
   bool wait(int32_t timeout_ms);
 
@@ -38,6 +43,13 @@ class Signal {
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<std::shared_ptr<Stream>> parked_;
+  std::vector<std::function<void()>> listeners_;
 };
+
+// A signal that completes when `source` does (with its timestamp and failure), or with
+// Errc::wait_timeout `timeout_ms` from now, whichever comes first: the gate of an event wait
+// with a time limit.
+std::shared_ptr<Signal> with_deadline(const std::shared_ptr<Signal> &source, int64_t timeout_ms,
+                                      std::string what);
 
 }  // namespace openacl

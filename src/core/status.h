@@ -33,6 +33,7 @@ enum class Errc : int32_t {
   stream_sync_timeout,
   event_sync_timeout,
   report_timeout,
+  wait_timeout,            // a stream's event wait ran out of time (aclrtSetOpWaitTimeout)
   event_timestamp_invalid,
   event_timestamp_reversal,
   // callbacks

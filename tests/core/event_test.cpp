@@ -102,6 +102,53 @@ TEST_F(R11_StreamWaitEvent, LaterTasksWaitForTheRecord) {
   EXPECT_EQ(oat::load(m), 1);
 }
 
+TEST_F(R11_StreamWaitEvent, WithTimeoutFailsTheWaitingStreamWhenTheRecordIsLate) {
+  aclrtStream s1 = new_stream(), s2 = new_stream();
+  aclrtEvent e = new_event();
+  Gate &g = block(s1);
+  ASSERT_ACL_OK(aclrtRecordEvent(e, s1));
+  ASSERT_ACL_OK(aclrtStreamWaitEventWithTimeout(s2, e, 1));  // seconds
+  int32_t m = 0;
+  ASSERT_ACL_OK(mark(&m, 1, s2));
+  // The limit passes while s1 is held: s2 fails, its later task never runs (R20).
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeStreamWithTimeout(s2, 5000));
+  EXPECT_NE(oat::recent_msg().find("not recorded within 1 s"), std::string::npos) << oat::recent_msg();
+  EXPECT_EQ(oat::load(m), 0);
+  g.open();
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s1));  // the recording stream is unaffected
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtStreamWaitEventWithTimeout(s2, e, -1));
+}
+
+TEST_F(R11_StreamWaitEvent, WithTimeoutWaitsNormallyForARecordInTime) {
+  aclrtStream s1 = new_stream(), s2 = new_stream();
+  aclrtEvent e = new_event();
+  Gate &g = block(s1);
+  ASSERT_ACL_OK(aclrtRecordEvent(e, s1));
+  ASSERT_ACL_OK(aclrtStreamWaitEventWithTimeout(s2, e, 30));
+  int32_t m = 0;
+  ASSERT_ACL_OK(mark(&m, 1, s2));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(s2, 30));
+  EXPECT_EQ(oat::load(m), 0);
+  g.open();
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s2));
+  EXPECT_EQ(oat::load(m), 1);
+}
+
+TEST_F(R11_StreamWaitEvent, OpWaitTimeoutLimitsLaterWaits) {
+  aclrtStream s1 = new_stream(), s2 = new_stream(), s3 = new_stream();
+  aclrtEvent e = new_event();
+  Gate &g = block(s1);
+  ASSERT_ACL_OK(aclrtRecordEvent(e, s1));
+  ASSERT_ACL_OK(aclrtSetOpWaitTimeout(1));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(s2, e));
+  ASSERT_ACL_OK(aclrtSetOpWaitTimeout(0));  // no limit for waits enqueued from now on
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(s3, e));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeStreamWithTimeout(s2, 5000));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(s3, 30));
+  g.open();
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s3));
+}
+
 TEST_F(R11_StreamWaitEvent, WaitsForLatestRecordAtCallTime) {
   aclrtStream s1 = new_stream(), s2 = new_stream(), s3 = new_stream();
   aclrtEvent e = new_event();

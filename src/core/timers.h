@@ -1,0 +1,35 @@
+// Deadlines of the runtime: one thread that runs each registered action when its time comes
+// (the time limit of an event wait). Actions must be short and must not block.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace openacl {
+
+class Timers {
+ public:
+  Timers() = default;
+  Timers(const Timers &) = delete;
+  Timers &operator=(const Timers &) = delete;
+  // Runs fn on the timer thread once `delay` has passed. Thread safe.
+  void after(std::chrono::milliseconds delay, std::function<void()> fn);
+
+ private:
+  void run();
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::multimap<std::chrono::steady_clock::time_point, std::function<void()>> due_;
+  bool started_ = false;
+};
+
+// The process's timer service. Its thread starts with the first deadline and lives until the
+// process exits (pending deadlines die with it).
+Timers &timers();
+
+}  // namespace openacl
