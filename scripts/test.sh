@@ -34,9 +34,10 @@ echo "== ThreadSanitizer (runtime core and diagnostics suites) =="
 build build/tsan -DCMAKE_BUILD_TYPE=Debug -DOPENACL_SANITIZE=thread -DOPENACL_CORE_ONLY=ON \
   -DOPENACL_TEST_DIRS="core;check" -DOPENACL_BUILD_PYTHON=OFF -DOPENACL_BUILD_BENCH=OFF \
   -DOPENACL_BUILD_TOOLS=OFF -DOPENACL_BUILD_EXAMPLES=OFF
-# The checker's buggy programs (CheckRace, CheckHost, CheckFree) race on purpose: TSan would
-# rightly flag the programs themselves, so only their correct twins run here.
+# The checker's buggy programs (CheckRace, CheckHost, CheckFree, and the CheckMode tests that
+# run them) race on purpose: TSan would rightly flag the programs themselves, so only their
+# correct twins run here.
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-  ctest --test-dir build/tsan -j "$jobs" --output-on-failure -E '^Check(Race|Host|Free)[.]'
+  ctest --test-dir build/tsan -j "$jobs" --output-on-failure -E '^Check(Race|Host|Free|Mode)[.]'
 
 echo "== all tests passed =="

@@ -1,4 +1,6 @@
 // Host callbacks (R15) and host functions.
+#include <string>
+
 #include "acl/acl.h"
 #include "api/guard.h"
 #include "api/handles.h"
@@ -17,7 +19,10 @@ extern "C" {
 aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
   return guarded(__func__, [&] {
     require_initialized();
-    Runtime::get().reports().subscribe(threadId, openacl::api::stream_for_submit(stream));
+    auto s = openacl::api::stream_for_submit(stream);
+    if (Runtime::get().host_funcs().subscribed(s.get()))
+      fail(Errc::stream_subscribe, "the stream has an aclrtSubscribeHostFunc thread; report callbacks cannot share it");
+    Runtime::get().reports().subscribe(threadId, s);
   });
 }
 
@@ -60,6 +65,9 @@ aclError aclrtProcessReport(int32_t timeout) {
   });
 }
 
+// A host function runs on the thread subscribed to its stream with aclrtSubscribeHostFunc,
+// inside that thread's aclrtProcessHostFunc, the stream waiting for it; on a stream without
+// such a thread it runs on the device's worker when the stream reaches it.
 aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args) {
   return guarded(__func__, [&] {
     require_initialized();
@@ -70,8 +78,40 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args) {
            "the stream uses aclrtSubscribeReport callbacks; the two callback mechanisms cannot be "
            "mixed on one stream");
     }
+    auto &hub = Runtime::get().host_funcs();
+    if (hub.subscribed(s.get())) {
+      s->enqueue(std::make_unique<openacl::CallbackTask>(hub, s, fn, args, true));
+      return;
+    }
     s->enqueue(std::make_unique<openacl::FunctionTask>(
         openacl::TaskKind::host_func, "host_func", [fn, args](openacl::ExecContext &) { fn(args); }));
+  });
+}
+
+aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    auto s = openacl::api::stream_for_submit(exeStream);
+    if (Runtime::get().reports().subscribed(s.get()))
+      fail(Errc::stream_subscribe, "the stream uses aclrtSubscribeReport callbacks; host functions cannot share it");
+    Runtime::get().host_funcs().subscribe(hostFuncThreadId, s);
+  });
+}
+
+aclError aclrtProcessHostFunc(int32_t timeout) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (timeout == 0 || timeout < -1)
+      fail(Errc::invalid_argument, "timeout " + std::to_string(timeout) + " is invalid: use -1 (forever) or > 0 ms");
+    Runtime::get().host_funcs().process(timeout);
+  });
+}
+
+aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    auto s = openacl::api::stream_for_host(exeStream);
+    Runtime::get().host_funcs().unsubscribe(hostFuncThreadId, s.get());
   });
 }
 

@@ -60,7 +60,8 @@ void Runtime::drain() {
       }
     }
     if (idle) return;
-    if (!reports_.run_stale(kCallbackGraceNs)) {
+    const bool ran = reports_.run_stale(kCallbackGraceNs);
+    if (!host_funcs_.run_stale(kCallbackGraceNs) && !ran) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
   }
@@ -77,6 +78,7 @@ void Runtime::release_all() {
   functions.take_all();
   binaries.take_all();
   reports_.clear();
+  host_funcs_.clear();
   for (auto &a : memory_.take_all()) {
     if (a.kind == MemoryKind::device) {
       a.device->backend().deallocate(reinterpret_cast<void *>(a.base), a.size);

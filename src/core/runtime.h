@@ -43,6 +43,8 @@ class Runtime {
   Device &device(int64_t id);
   MemoryMap &memory() { return memory_; }
   ReportHub &reports() { return reports_; }
+  // aclrtSubscribeHostFunc threads and the host functions they run (aclrtProcessHostFunc).
+  ReportHub &host_funcs() { return host_funcs_; }
   // aclrtSetOpWaitTimeout: the time limit of event waits enqueued from now on (0 = none).
   void set_op_wait_timeout_s(uint32_t s) { op_wait_timeout_s_.store(s, std::memory_order_relaxed); }
   uint32_t op_wait_timeout_s() const { return op_wait_timeout_s_.load(std::memory_order_relaxed); }
@@ -76,6 +78,7 @@ class Runtime {
   std::vector<std::unique_ptr<Device>> devices_;
   MemoryMap memory_;
   ReportHub reports_;
+  ReportHub host_funcs_;
   std::unique_ptr<TaskObserver> diagnostics_;
 };
 

@@ -343,3 +343,78 @@ TEST_F(R15_Callback, FinalizeRunsCallbacksNoThreadProcesses) {
   release.store(true);
   idle.join();
 }
+
+namespace {
+
+void append_host_func(void *data) {
+  auto *a = static_cast<OatAppend *>(data);
+  int32_t at = __atomic_fetch_add(a->count, 1, __ATOMIC_ACQ_REL);
+  if (at < a->capacity) a->log[at] = a->value;
+}
+
+void record_thread(void *data) { *static_cast<std::atomic<uint64_t> *>(data) = static_cast<uint64_t>(pthread_self()); }
+
+// A thread serving aclrtProcessHostFunc once subscribed.
+class HostFuncThread {
+ public:
+  HostFuncThread() {
+    thread_ = std::thread([this] {
+      tid_.store(static_cast<uint64_t>(pthread_self()));
+      oat::wait_for([this] { return go_.load() || stop_.load(); }, std::chrono::milliseconds(60000));
+      while (!stop_.load()) {
+        aclError e = aclrtProcessHostFunc(20);
+        if (e == ACL_ERROR_RT_THREAD_SUBSCRIBE) break;
+        if (e != ACL_SUCCESS && e != ACL_ERROR_RT_REPORT_TIMEOUT) last_error_.store(e);
+      }
+    });
+    oat::wait_for([this] { return tid_.load() != 0; });
+  }
+  ~HostFuncThread() {
+    stop_.store(true);
+    thread_.join();
+  }
+  uint64_t id() const { return tid_.load(); }
+  void serve() { go_.store(true); }
+  aclError last_error() const { return last_error_.load(); }
+
+ private:
+  std::atomic<bool> go_{false}, stop_{false};
+  std::atomic<uint64_t> tid_{0};
+  std::atomic<aclError> last_error_{ACL_SUCCESS};
+  std::thread thread_;
+};
+
+TEST_F(R15_Callback, HostFunctionsRunOnTheirSubscribedThreadInStreamOrder) {
+  HostFuncThread ht;
+  ASSERT_ACL_OK(aclrtSubscribeHostFunc(ht.id(), s_));
+  ht.serve();
+  constexpr int n = 40;
+  std::vector<int32_t> log(2 * n, -1);
+  int32_t count = 0;
+  std::vector<OatAppend> hf(n);
+  for (int i = 0; i < n; ++i) {
+    hf[i] = OatAppend{log.data(), &count, 2 * n, 2 * i};
+    ASSERT_ACL_OK(aclrtLaunchHostFunc(s_, append_host_func, &hf[i]));
+    ASSERT_ACL_OK(append(log.data(), &count, 2 * n, 2 * i + 1, s_));
+  }
+  std::atomic<uint64_t> ran_on{0};
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(s_, record_thread, &ran_on));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s_));
+  ASSERT_EQ(oat::load(count), 2 * n);
+  for (int i = 0; i < 2 * n; ++i) EXPECT_EQ(log[i], i) << "position " << i;
+  EXPECT_EQ(ran_on.load(), ht.id());
+  // The two callback mechanisms do not share a stream.
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtSubscribeReport(ht.id(), s_));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtProcessHostFunc(0));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_THREAD_SUBSCRIBE, aclrtProcessHostFunc(10));  // this thread serves nothing
+  ASSERT_ACL_OK(aclrtUnSubscribeHostFunc(ht.id(), s_));
+  // Unsubscribed: host functions run on the device's worker again.
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(s_, record_thread, &ran_on));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s_));
+  EXPECT_NE(ran_on.load(), ht.id());
+  EXPECT_NE(ran_on.load(), static_cast<uint64_t>(pthread_self()));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtUnSubscribeHostFunc(ht.id(), s_));
+  EXPECT_EQ(ht.last_error(), ACL_SUCCESS);
+}
+
+}  // namespace
