@@ -57,7 +57,15 @@ void register_rt_callback(py::module_ &rt) {
     if (ret != ACL_SUCCESS) delete call;
     return ret;
   });
-  // Not in pyACL: the C call's order (stream, fn, args); fn runs on a runtime thread.
+  rt.def("subscribe_host_func", [](uint64_t thread_id, Ptr stream) {
+    return aclrtSubscribeHostFunc(thread_id, to_ptr(stream));
+  }, nogil());
+  rt.def("unsubscribe_host_func", [](uint64_t thread_id, Ptr stream) {
+    return aclrtUnSubscribeHostFunc(thread_id, to_ptr(stream));
+  }, nogil());
+  rt.def("process_host_func", [](int32_t timeout) { return aclrtProcessHostFunc(timeout); }, nogil());
+  // Not in pyACL: the C call's order (stream, fn, args); fn runs on a runtime thread (or on
+  // the thread subscribed with subscribe_host_func).
   rt.def("launch_host_func", [](Ptr stream, py::object fn, py::object args) {
     PyCall *call = make_call(fn, args);
     aclError ret;

@@ -411,3 +411,31 @@ def test_callback(context):
     np.testing.assert_array_equal(from_device(dev, data), data)
     assert acl.rt.free(dev) == ACL_SUCCESS
     assert acl.rt.destroy_stream(stream) == ACL_SUCCESS
+
+
+def test_host_func_on_a_subscribed_thread(context):
+    # acl.rt.subscribe_host_func binds a thread looping on acl.rt.process_host_func to the
+    # stream; host functions launched on it then run there, in stream order.
+    calls = []
+    run_flag = [True]
+
+    def serve(args_list):
+        ctx, timeout = args_list
+        assert acl.rt.set_context(ctx) == ACL_SUCCESS
+        while run_flag[0]:
+            acl.rt.process_host_func(timeout)
+
+    stream, ret = acl.rt.create_stream()
+    assert ret == ACL_SUCCESS
+    thr_id, ret = acl.util.start_thread(serve, [context, 50])
+    assert ret == ACL_SUCCESS
+    assert acl.rt.subscribe_host_func(thr_id, stream) == ACL_SUCCESS
+    for i in range(3):
+        ret = acl.rt.launch_host_func(stream, lambda arg: calls.append((threading.get_ident(), arg)), i)
+        assert ret == ACL_SUCCESS
+    assert acl.rt.synchronize_stream(stream) == ACL_SUCCESS
+    assert acl.rt.unsubscribe_host_func(thr_id, stream) == ACL_SUCCESS
+    run_flag[0] = False
+    assert acl.util.stop_thread(thr_id) == ACL_SUCCESS
+    assert calls == [(thr_id, 0), (thr_id, 1), (thr_id, 2)]
+    assert acl.rt.destroy_stream(stream) == ACL_SUCCESS
