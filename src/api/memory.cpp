@@ -162,6 +162,10 @@ void free_allocation(void *p, MemoryKind kind) {
              (device ? "aclrtMalloc" : "aclrtMallocHost") +
              " allocation (double free, or a pointer into the middle of one)");
   }
+  if (a->kind == MemoryKind::host_registered) {
+    fail(Errc::invalid_argument, std::string(what) + " is the program's memory registered with aclrtHostRegister: "
+                                                     "release it with aclrtHostUnregister");
+  }
   if (a->kind != kind) {
     fail(Errc::invalid_argument,
          device ? "devPtr is page-locked host memory: free it with aclrtFreeHost"

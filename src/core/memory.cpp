@@ -1,5 +1,6 @@
 #include "core/memory.h"
 
+#include <iterator>
 #include <mutex>
 #include <sstream>
 
@@ -11,6 +12,19 @@ void MemoryMap::add(const Allocation &a) {
   std::unique_lock lock(mu_);
   by_base_[a.base] = a;
   changed();
+}
+
+bool MemoryMap::add_if_free(const Allocation &a) {
+  std::unique_lock lock(mu_);
+  auto next = by_base_.lower_bound(a.base);
+  if (next != by_base_.end() && next->first < a.base + a.size) return false;
+  if (next != by_base_.begin()) {
+    const Allocation &prev = std::prev(next)->second;
+    if (prev.base + prev.size > a.base) return false;
+  }
+  by_base_[a.base] = a;
+  changed();
+  return true;
 }
 
 std::optional<Allocation> MemoryMap::remove(const void *p) {

@@ -14,7 +14,9 @@ namespace openacl {
 
 class Device;
 
-enum class MemoryKind : uint8_t { device, host_pinned };
+// host_registered: the caller's own host memory made device-accessible (aclrtHostRegister);
+// the runtime never frees it.
+enum class MemoryKind : uint8_t { device, host_pinned, host_registered };
 
 struct Allocation {
   uintptr_t base = 0;
@@ -26,6 +28,8 @@ struct Allocation {
 class MemoryMap {
  public:
   void add(const Allocation &a);
+  // Adds a unless it overlaps an entry; returns whether it did.
+  bool add_if_free(const Allocation &a);
   // Removes the allocation that starts exactly at p.
   std::optional<Allocation> remove(const void *p);
   // The allocation containing p, if any.

@@ -82,9 +82,9 @@ void Runtime::release_all() {
   for (auto &a : memory_.take_all()) {
     if (a.kind == MemoryKind::device) {
       a.device->backend().deallocate(reinterpret_cast<void *>(a.base), a.size);
-    } else {
+    } else if (a.kind == MemoryKind::host_pinned) {
       a.device->backend().deallocate_host(reinterpret_cast<void *>(a.base), a.size);
-    }
+    }  // registered host memory belongs to the program
   }
   devices_.clear();  // joins the AI-core workers
   notify(&TaskObserver::on_finalize_end);

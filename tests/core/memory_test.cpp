@@ -531,3 +531,73 @@ TEST_F(R14_MemcpyAsync, MemsetAsyncRejectsBadArguments) {
 }
 
 }  // namespace
+
+namespace {
+
+using R14_HostRegister = MemoryTest;
+
+// Registered memory is page-locked memory of the program's: an async copy from it reads the
+// source when it runs, as from aclrtMallocHost memory.
+TEST_F(R14_HostRegister, RegisteredSourceIsReadWhenTheCopyRuns) {
+  constexpr size_t n = 4096;
+  std::vector<uint8_t> host(n, 1);
+  void *mapped = nullptr;
+  ASSERT_ACL_OK(aclrtHostRegister(host.data(), n, ACL_HOST_REGISTER_MAPPED, &mapped));
+  EXPECT_EQ(mapped, host.data());
+  void *inner = nullptr;
+  ASSERT_ACL_OK(aclrtHostGetDevicePointer(host.data() + 100, &inner, 0));
+  EXPECT_EQ(inner, host.data() + 100);
+  aclrtPtrAttributes attr{};
+  ASSERT_ACL_OK(aclrtPointerGetAttributes(host.data(), &attr));
+  EXPECT_EQ(attr.location.type, ACL_MEM_LOCATION_TYPE_HOST);
+
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  void *d = dev(n);
+  Gate &g = block(s);
+  ASSERT_ACL_OK(aclrtMemcpyAsync(d, n, host.data(), n, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  std::fill(host.begin(), host.end(), 2);  // before the copy runs: the copy must see this
+  g.open();
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_EQ(read(d, n), std::vector<uint8_t>(n, 2));
+
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtFreeHost(host.data()));
+  EXPECT_NE(oat::recent_msg().find("aclrtHostUnregister"), std::string::npos) << oat::recent_msg();
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtHostUnregister(host.data() + 1));
+  ASSERT_ACL_OK(aclrtHostUnregister(host.data()));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtHostUnregister(host.data()));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtHostGetDevicePointer(host.data(), &inner, 0));
+}
+
+TEST_F(R14_HostRegister, RejectsOverlapsAndBadArguments) {
+  std::vector<uint8_t> host(8192);
+  void *mapped = nullptr;
+  ASSERT_ACL_OK(aclrtHostRegisterV2(host.data(), 4096, ACL_HOST_REG_MAPPED));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtHostRegister(host.data() + 2048, 4096, ACL_HOST_REGISTER_MAPPED, &mapped));
+  ASSERT_ACL_OK(aclrtHostRegister(host.data() + 4096, 4096, ACL_HOST_REGISTER_READONLY, &mapped));  // adjacent is fine
+  void *p = pinned(256);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtHostRegister(p, 256, ACL_HOST_REGISTER_MAPPED, &mapped));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtHostRegister(nullptr, 256, ACL_HOST_REGISTER_MAPPED, &mapped));
+  std::vector<uint8_t> other(64);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtHostRegister(other.data(), 0, ACL_HOST_REGISTER_MAPPED, &mapped));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtHostRegister(other.data(), 64, static_cast<aclrtHostRegisterType>(3), &mapped));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtHostRegister(other.data(), 64, ACL_HOST_REGISTER_MAPPED, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtHostRegisterV2(other.data(), 64, 0x1));
+  ASSERT_ACL_OK(aclrtHostUnregister(host.data()));
+  ASSERT_ACL_OK(aclrtHostUnregister(host.data() + 4096));
+  EXPECT_ACL_OK(aclrtFreeHost(p));
+}
+
+TEST_F(R13_Malloc, FlushAndInvalidateCheckTheirRange) {
+  void *d = dev(256);
+  EXPECT_ACL_OK(aclrtMemFlush(d, 256));
+  EXPECT_ACL_OK(aclrtMemInvalidate(static_cast<char *>(d) + 64, 64));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemFlush(d, 512));  // past the allocation
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemInvalidate(d, 0));
+  std::vector<uint8_t> host(64);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemFlush(host.data(), 64));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemInvalidate(nullptr, 64));
+}
+
+}  // namespace
