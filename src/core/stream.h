@@ -31,8 +31,12 @@ class Stream final : public backend::Runnable,
 
   Context &context() const { return context_; }
   Device &device() const { return device_; }
-  uint32_t priority() const { return priority_; }
+  uint32_t priority() const { return priority_.load(std::memory_order_relaxed); }
+  void set_priority(uint32_t p) { priority_.store(p, std::memory_order_relaxed); }
   uint32_t flags() const { return flags_; }
+  // ACL_STREAM_ATTR_USER_CUSTOM_TAG: a value the program attaches to the stream.
+  uint32_t user_tag() const { return user_tag_.load(std::memory_order_relaxed); }
+  void set_user_tag(uint32_t tag) { user_tag_.store(tag, std::memory_order_relaxed); }
 
   // Queues a task and returns at once (R10). Returns the task's sequence number.
   uint64_t enqueue(std::unique_ptr<Task> task);
@@ -69,8 +73,9 @@ class Stream final : public backend::Runnable,
 
   Context &context_;
   Device &device_;
-  const uint32_t priority_;
+  std::atomic<uint32_t> priority_;
   const uint32_t flags_;
+  std::atomic<uint32_t> user_tag_{0};
 
   mutable std::mutex mu_;
   std::condition_variable cv_;  // host waiters

@@ -407,3 +407,63 @@ TEST_F(R12_Stream, ManyStreamsCreatedAndDestroyed) {
 }
 
 }  // namespace
+
+namespace {
+
+using StreamConfig = oat::RuntimeTest;
+
+TEST_F(StreamConfig, CreateStreamV2TakesFlagAndPriorityFromTheHandle) {
+  aclrtStreamConfigHandle *h = aclrtCreateStreamConfigHandle();
+  ASSERT_NE(h, nullptr);
+  const uint32_t priority = 3, flag = ACL_STREAM_FAST_LAUNCH;
+  ASSERT_ACL_OK(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_PRIORITY, &priority, sizeof(priority)));
+  ASSERT_ACL_OK(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, &flag, sizeof(flag)));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_PRIORITY, &priority, 8));
+  void *work = nullptr;
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_WORK_ADDR_PTR, &work, sizeof(work)));
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStreamV2(&s, h));
+  uint32_t got = 0;
+  ASSERT_ACL_OK(aclrtStreamGetPriority(s, &got));
+  EXPECT_EQ(got, priority);
+  ASSERT_ACL_OK(aclrtStreamGetFlags(s, &got));
+  EXPECT_EQ(got, flag);
+  int32_t m = 0;  // the stream runs work like any other
+  ASSERT_ACL_OK(mark(&m, 5, s));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_EQ(oat::load(m), 5);
+  EXPECT_ACL_OK(aclrtDestroyStream(s));
+  EXPECT_ACL_OK(aclrtDestroyStreamConfigHandle(h));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtDestroyStreamConfigHandle(h));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCreateStreamV2(&s, nullptr));
+}
+
+TEST_F(StreamConfig, AttributesTagPriorityAndFailureMode) {
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&s, 2, 0));
+  aclrtStreamAttrValue v{};
+  ASSERT_ACL_OK(aclrtGetStreamAttribute(s, ACL_STREAM_ATTR_PRIORITY, &v));
+  EXPECT_EQ(v.streamPriority, 2u);
+  v.streamPriority = 6;
+  ASSERT_ACL_OK(aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_PRIORITY, &v));
+  uint32_t p = 0;
+  ASSERT_ACL_OK(aclrtStreamGetPriority(s, &p));
+  EXPECT_EQ(p, 6u);
+  v.userCustomTag = 0xabcd;
+  ASSERT_ACL_OK(aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_USER_CUSTOM_TAG, &v));
+  aclrtStreamAttrValue back{};
+  ASSERT_ACL_OK(aclrtGetStreamAttribute(s, ACL_STREAM_ATTR_USER_CUSTOM_TAG, &back));
+  EXPECT_EQ(back.userCustomTag, 0xabcdu);
+  ASSERT_ACL_OK(aclrtGetStreamAttribute(s, ACL_STREAM_ATTR_FAILURE_MODE, &back));
+  EXPECT_EQ(back.failureMode, ACL_STOP_ON_FAILURE);
+  v.failureMode = ACL_CONTINUE_ON_FAILURE;
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_FAILURE_MODE, &v));
+  v.overflowSwitch = 1;
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK, &v));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetStreamAttribute(s, static_cast<aclrtStreamAttr>(99), &back));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetStreamAttribute(s, ACL_STREAM_ATTR_PRIORITY, nullptr));
+  EXPECT_ACL_OK(aclrtDestroyStream(s));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_HANDLE, aclrtGetStreamAttribute(s, ACL_STREAM_ATTR_PRIORITY, &back));
+}
+
+}  // namespace
