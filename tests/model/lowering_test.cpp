@@ -220,6 +220,68 @@ const std::vector<Case> kCases = {
        set_int(sp, "num_outputs", 3);
        set_int(add_node(m, "Concat", "cc", {"c", "a", "b"}, {"y"}), "axis", 1);
      }},
+    {"prelu_softsign_mean_mish", 18, {2, 3, 4},
+     [](auto &m) {
+       add_initializer(m, "slope", {3, 1}, {0.1f, 0.2f, 0.3f});
+       add_node(m, "PRelu", "pr", {"x", "slope"}, {"p"});
+       add_node(m, "Softsign", "ss", {"x"}, {"s"});
+       add_node(m, "Mish", "mi", {"x"}, {"q"});
+       add_node(m, "Mean", "mn", {"p", "s", "q"}, {"y"});
+     }},
+    {"instance_norm", 13, {2, 3, 4, 5},
+     [](auto &m) {
+       add_initializer(m, "sc", {3}, {1.0f, 0.5f, 2.0f});
+       add_initializer(m, "b", {3}, {0.1f, -0.2f, 0.3f});
+       set_float(add_node(m, "InstanceNormalization", "in", {"x", "sc", "b"}, {"y"}), "epsilon", 1e-3f);
+     }},
+    {"composite_reductions_opset13", 13, {2, 3, 4},
+     [](auto &m) {
+       for (const char *op : {"ReduceL1", "ReduceL2", "ReduceSumSquare", "ReduceLogSumExp"}) {
+         auto *n = add_node(m, op, std::string(op) + "_n", {"x"}, {std::string(op) + "_y"});
+         set_ints(n, "axes", {1});
+       }
+       add_node(m, "Sum", "sum", {"ReduceL1_y", "ReduceL2_y", "ReduceSumSquare_y", "ReduceLogSumExp_y"}, {"y"});
+     }},
+    {"composite_reductions_opset18_no_keepdims", 18, {2, 3, 4},
+     [](auto &m) {
+       int_initializer(m, "axes", {0, 2});
+       auto *a = add_node(m, "ReduceLogSumExp", "lse", {"x", "axes"}, {"a"});
+       set_int(a, "keepdims", 0);
+       add_node(m, "Abs", "abs", {"x"}, {"ax"});
+       auto *b = add_node(m, "ReduceLogSum", "ls", {"ax", "axes"}, {"b"});
+       set_int(b, "keepdims", 0);
+       add_node(m, "Add", "add", {"a", "b"}, {"y"});
+     }},
+    {"space_to_depth_then_depth_to_space_crd", 13, {1, 2, 4, 6},
+     [](auto &m) {
+       set_int(add_node(m, "SpaceToDepth", "s2d", {"x"}, {"s"}), "blocksize", 2);
+       auto *n = add_node(m, "DepthToSpace", "d2s", {"s"}, {"y"});
+       set_int(n, "blocksize", 2);
+       set_string(n, "mode", "CRD");
+     }},
+    {"depth_to_space_dcr", 13, {1, 8, 2, 3},
+     [](auto &m) { set_int(add_node(m, "DepthToSpace", "d2s", {"x"}, {"y"}), "blocksize", 2); }},
+    {"integer_mod_via_casts", 13, {2, 5},
+     [](auto &m) {
+       add_initializer(m, "ten", {}, {10.0f});
+       add_node(m, "Mul", "mul", {"x", "ten"}, {"t"});
+       auto *c1 = add_node(m, "Cast", "c1", {"t"}, {"ti"});
+       set_int(c1, "to", onnx::TensorProto::INT64);
+       int_initializer(m, "three", {-3});
+       add_node(m, "Mod", "mod", {"ti", "three"}, {"r"});
+       set_int(add_node(m, "Cast", "c2", {"r"}, {"y"}), "to", onnx::TensorProto::FLOAT);
+     }},
+    {"upsample_opset9_nearest", 9, {1, 2, 3, 4},
+     [](auto &m) {
+       add_initializer(m, "scales", {4}, {1, 1, 2, 3});
+       add_node(m, "Upsample", "up", {"x", "scales"}, {"y"});
+     }},
+    {"upsample_opset8_scales_attribute", 8, {1, 2, 3, 4},
+     [](auto &m) {
+       auto *a = attr(add_node(m, "Upsample", "up", {"x"}, {"y"}), "scales");
+       a->set_type(onnx::AttributeProto::FLOATS);
+       for (float f : {1.0f, 1.0f, 3.0f, 2.0f}) a->add_floats(f);
+     }},
     {"split_concat", 13, {2, 6},
      [](auto &m) {
        int_initializer(m, "split", {2, 4});
