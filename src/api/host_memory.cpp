@@ -55,7 +55,7 @@ extern "C" {
 
 aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr) {
   return guarded(__func__, [&] {
-    const auto t = static_cast<int64_t>(type);
+    const int64_t t = openacl::api::enum_value(type);
     if (t != ACL_HOST_REGISTER_MAPPED && t != ACL_HOST_REGISTER_IOMEMORY && t != ACL_HOST_REGISTER_READONLY)
       fail(Errc::invalid_argument, "type " + std::to_string(t) + " is not an aclrtHostRegisterType");
     if (devPtr == nullptr) fail(Errc::invalid_argument, "devPtr is NULL");

@@ -57,7 +57,7 @@ aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum) {
 
 aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *version) {
   return guarded(__func__, [&] {
-    const auto n = static_cast<int64_t>(name);
+    const int64_t n = openacl::api::enum_value(name);
     if (n < ACL_PKG_NAME_CANN || n > ACL_PKG_NAME_DRIVER)
       openacl::fail(Errc::invalid_argument, "name " + std::to_string(n) + " is not an aclCANNPackageName");
     if (version == nullptr) openacl::fail(Errc::invalid_argument, "version is NULL");

@@ -65,7 +65,7 @@ T value_of(const void *attrValue, size_t valueSize, const char *attr) {
 }
 
 void set_option(aclmdlConfigHandle &h, aclmdlConfigAttr attr, const void *v, size_t n) {
-  switch (attr) {
+  switch (enum_value(attr)) {
     case ACL_MDL_PRIORITY_INT32: value_of<int32_t>(v, n, "ACL_MDL_PRIORITY_INT32"); return;
     case ACL_NPU_PERF_MODE: value_of<int32_t>(v, n, "ACL_NPU_PERF_MODE"); return;
     case ACL_MDL_WORKSPACE_MEM_OPTIMIZE: value_of<size_t>(v, n, "ACL_MDL_WORKSPACE_MEM_OPTIMIZE"); return;
@@ -91,13 +91,13 @@ void set_option(aclmdlConfigHandle &h, aclmdlConfigAttr attr, const void *v, siz
     case ACL_MDL_WORKSPACE_ADDR_PTR: h.work = value_of<void *>(v, n, "ACL_MDL_WORKSPACE_ADDR_PTR"); return;
     case ACL_MDL_WORKSPACE_SIZET: h.work_size = value_of<size_t>(v, n, "ACL_MDL_WORKSPACE_SIZET"); return;
     default:
-      fail(Errc::api_not_supported, "aclmdlConfigAttr " + std::to_string(static_cast<int>(attr)) +
+      fail(Errc::api_not_supported, "aclmdlConfigAttr " + std::to_string(enum_value(attr)) +
                                       " (queues, external weights, task images, FIFOs) is not supported by openacl");
   }
 }
 
 void set_exec_option(aclmdlExecConfigHandle &h, aclmdlExecConfigAttr attr, const void *v, size_t n) {
-  switch (attr) {
+  switch (enum_value(attr)) {
     case ACL_MDL_STREAM_SYNC_TIMEOUT: {
       const auto t = value_of<int32_t>(v, n, "ACL_MDL_STREAM_SYNC_TIMEOUT");
       if (t < -1 || t == 0) fail(Errc::invalid_argument, "ACL_MDL_STREAM_SYNC_TIMEOUT must be -1 (forever) or > 0 ms, got " + std::to_string(t));
@@ -119,7 +119,7 @@ void set_exec_option(aclmdlExecConfigHandle &h, aclmdlExecConfigAttr attr, const
     case ACL_MDL_MEC_TIMETHR_SIZET: value_of<size_t>(v, n, "a reserved aclmdlExecConfigAttr"); return;
     case ACL_MDL_EXEC_PRIORITY_INT32: value_of<int32_t>(v, n, "ACL_MDL_EXEC_PRIORITY_INT32"); return;
     case ACL_MDL_NPU_PERF_MODE: value_of<int32_t>(v, n, "ACL_MDL_NPU_PERF_MODE"); return;
-    default: fail(Errc::invalid_argument, "aclmdlExecConfigAttr " + std::to_string(static_cast<int>(attr)) + " is unknown");
+    default: fail(Errc::invalid_argument, "aclmdlExecConfigAttr " + std::to_string(enum_value(attr)) + " is unknown");
   }
 }
 

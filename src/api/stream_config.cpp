@@ -69,14 +69,15 @@ aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamCon
                                  size_t valueSize) {
   return guarded(__func__, [&] {
     if (handle == nullptr) fail(Errc::invalid_argument, "handle is NULL");
-    switch (attr) {
+    switch (openacl::api::enum_value(attr)) {
       case ACL_RT_STREAM_FLAG: handle->flag = value_of<uint32_t>(attrValue, valueSize, "ACL_RT_STREAM_FLAG"); return;
       case ACL_RT_STREAM_PRIORITY:
         handle->priority = value_of<uint32_t>(attrValue, valueSize, "ACL_RT_STREAM_PRIORITY");
         return;
       case ACL_RT_STREAM_WORK_ADDR_PTR:
       case ACL_RT_STREAM_WORK_SIZE: no_stream_work_memory();
-      default: fail(Errc::invalid_argument, "attr " + std::to_string(static_cast<int>(attr)) + " is not an aclrtStreamConfigAttr");
+      default:
+        fail(Errc::invalid_argument, "attr " + std::to_string(openacl::api::enum_value(attr)) + " is not an aclrtStreamConfigAttr");
     }
   });
 }
@@ -98,7 +99,7 @@ aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
     require_initialized();
     if (value == nullptr) fail(Errc::invalid_argument, "value is NULL");
     auto s = openacl::api::stream_for_submit(stream);
-    switch (stmAttrType) {
+    switch (openacl::api::enum_value(stmAttrType)) {
       case ACL_STREAM_ATTR_FAILURE_MODE:
         if (value->failureMode == ACL_STOP_ON_FAILURE) return;
         if (value->failureMode == ACL_CONTINUE_ON_FAILURE)
@@ -108,10 +109,10 @@ aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
       case ACL_STREAM_ATTR_PRIORITY: s->set_priority(value->streamPriority); return;
       case ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK:
       case ACL_STREAM_ATTR_CACHE_OP_INFO:
-        fail(Errc::feature_not_supported, "stream attribute " + std::to_string(static_cast<int>(stmAttrType)) +
+        fail(Errc::feature_not_supported, "stream attribute " + std::to_string(openacl::api::enum_value(stmAttrType)) +
                                               " (float overflow checks, op info caching) is not simulated");
       default:
-        fail(Errc::invalid_argument, "stmAttrType " + std::to_string(static_cast<int>(stmAttrType)) + " is not an aclrtStreamAttr");
+        fail(Errc::invalid_argument, "stmAttrType " + std::to_string(openacl::api::enum_value(stmAttrType)) + " is not an aclrtStreamAttr");
     }
   });
 }
@@ -122,14 +123,14 @@ aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
     if (value == nullptr) fail(Errc::invalid_argument, "value is NULL");
     auto s = openacl::api::stream_for_host(stream);
     std::memset(value, 0, sizeof(*value));
-    switch (stmAttrType) {
+    switch (openacl::api::enum_value(stmAttrType)) {
       case ACL_STREAM_ATTR_FAILURE_MODE: value->failureMode = ACL_STOP_ON_FAILURE; return;
       case ACL_STREAM_ATTR_USER_CUSTOM_TAG: value->userCustomTag = s->user_tag(); return;
       case ACL_STREAM_ATTR_PRIORITY: value->streamPriority = s->priority(); return;
       case ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK: value->overflowSwitch = 0; return;  // never on
       case ACL_STREAM_ATTR_CACHE_OP_INFO: value->cacheOpInfoSwitch = 0; return;
       default:
-        fail(Errc::invalid_argument, "stmAttrType " + std::to_string(static_cast<int>(stmAttrType)) + " is not an aclrtStreamAttr");
+        fail(Errc::invalid_argument, "stmAttrType " + std::to_string(openacl::api::enum_value(stmAttrType)) + " is not an aclrtStreamAttr");
     }
   });
 }

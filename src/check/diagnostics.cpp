@@ -20,6 +20,10 @@ class Both final : public TaskObserver {
     a_->on_enqueue(s, t);
     b_->on_enqueue(s, t);
   }
+  void on_start(const Stream &s, const Task &t) override {
+    a_->on_start(s, t);
+    b_->on_start(s, t);
+  }
   void on_complete(const Stream &s, const Task &t) override {
     a_->on_complete(s, t);
     b_->on_complete(s, t);

@@ -89,13 +89,13 @@ std::string task_text(const Info &t) {
 
 }  // namespace
 
-void RaceChecker::report_race(const Region &region, const Access &first, const Access &second) {
+void RaceChecker::report_race(MemoryKind kind, const Access &first, const Access &second) {
   const TaskInfo &a = *first.task;
   const TaskInfo &b = *second.task;
   uintptr_t lo = std::max(first.begin, second.begin);
   uintptr_t hi = std::min(first.end, second.end);
   std::ostringstream out;
-  out << "race: two tasks on different streams use " << memory_name(region.kind) << " "
+  out << "race: two tasks on different streams use " << memory_name(kind) << " "
       << range_text(lo, hi) << " with no synchronization between them, and "
       << (first.write && second.write ? "both write" : "one writes") << "\n";
   out << "  first:  " << (first.write ? "writes " : "reads  ") << task_text(a) << "\n";
@@ -154,7 +154,7 @@ void RaceChecker::on_enqueue(const Stream &stream, const Task &task) {
     info = std::make_shared<TaskInfo>(TaskInfo{stream.handle(), ctx.handle(), stream.device().id(),
                                                ctx.default_stream().get() == &stream,
                                                task.kind(), std::move(label), task.seq,
-                                               std::move(site)});
+                                               std::move(site), std::nullopt});
   }
   std::lock_guard lock(mu_);
   StreamState &st = state_of(stream);
@@ -195,6 +195,9 @@ void RaceChecker::on_enqueue(const Stream &stream, const Task &task) {
     }
   }
   if (info) {
+    bool guessed = false;
+    for (const MemRange &r : task.ranges()) guessed = guessed || r.guessed;
+    if (guessed) guessing_[&task] = info;
     for (const MemRange &r : task.ranges()) {
       if (Region *region = region_of(r.begin)) check_range(*region, r, st, epoch, info);
     }
@@ -205,7 +208,7 @@ void RaceChecker::on_enqueue(const Stream &stream, const Task &task) {
 
 void RaceChecker::check_range(Region &region, const MemRange &r, const StreamState &st,
                               uint64_t epoch, const std::shared_ptr<const TaskInfo> &task) {
-  Access mine{st.index, epoch, r.begin, r.begin + r.size, r.write, task};
+  Access mine{st.index, epoch, r.begin, r.begin + r.size, r.write, r.guessed, task};
   auto &list = region.accesses;
   size_t keep = 0;
   for (size_t i = 0; i < list.size(); ++i) {
@@ -213,9 +216,14 @@ void RaceChecker::check_range(Region &region, const MemRange &r, const StreamSta
     if (dead(a)) continue;  // the host saw it complete: every later task follows it
     bool ordered = a.stream == st.index || st.vc.get(a.stream) >= a.epoch;
     bool overlap = a.begin < mine.end && mine.begin < a.end;
-    if (overlap && !ordered && (a.write || mine.write)) report_race(region, a, mine);
-    // An earlier access this one covers and follows adds nothing to later checks.
-    bool covered = ordered && mine.begin <= a.begin && a.end <= mine.end && (mine.write || !a.write);
+    if (overlap && !ordered && (a.write || mine.write)) {
+      // Only a kernel's guessed write makes it a race: decided once the kernels have run.
+      if ((a.write && !a.guessed) || (mine.write && !mine.guessed)) report_race(region.kind, a, mine);
+      else suspects_.push_back({region.kind, a, mine});
+    }
+    // An earlier access this one covers and follows adds nothing to later checks (a guessed
+    // write may turn out a read: it covers nothing).
+    bool covered = ordered && mine.begin <= a.begin && a.end <= mine.end && ((mine.write && !mine.guessed) || !a.write);
     if (covered) continue;
     if (keep != i) list[keep] = std::move(a);
     ++keep;
@@ -225,10 +233,84 @@ void RaceChecker::check_range(Region &region, const MemRange &r, const StreamSta
   list.push_back(std::move(mine));
 }
 
+namespace {
+
+// FNV-1a over the bytes of a range: whether a kernel changed it. Ranges beyond this size are
+// not hashed and count as written (the conservative answer).
+constexpr size_t kMaxHashedBytes = size_t{16} << 20;
+
+uint64_t content_hash(const MemRange &r) {
+  uint64_t h = 1469598103934665603ull;
+  const auto *p = reinterpret_cast<const unsigned char *>(r.begin);
+  for (size_t i = 0; i < r.size; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+
+std::vector<uint64_t> guessed_hashes(const Task &task) {
+  std::vector<uint64_t> hashes;
+  for (const MemRange &r : task.ranges())
+    if (r.guessed) hashes.push_back(r.size <= kMaxHashedBytes ? content_hash(r) : 0);
+  return hashes;
+}
+
+}  // namespace
+
+void RaceChecker::on_start(const Stream &, const Task &task) {
+  {
+    std::lock_guard lock(mu_);
+    if (!guessing_.count(&task)) return;
+  }
+  std::vector<uint64_t> hashes = guessed_hashes(task);  // outside the lock: may be large
+  std::lock_guard lock(mu_);
+  before_[&task] = std::move(hashes);
+}
+
+void RaceChecker::settle_suspects() {
+  auto resolved = [](const Access &a) { return !a.guessed || a.task->changed.has_value(); };
+  auto writes = [](const Access &a) {
+    if (!a.write) return false;
+    if (!a.guessed) return true;
+    const auto &c = *a.task->changed;
+    return std::find(c.begin(), c.end(), a.begin) != c.end();
+  };
+  size_t keep = 0;
+  for (size_t i = 0; i < suspects_.size(); ++i) {
+    Suspect &s = suspects_[i];
+    if (!resolved(s.first) || !resolved(s.second)) {
+      if (keep != i) suspects_[keep] = std::move(s);
+      ++keep;
+      continue;
+    }
+    if (writes(s.first) || writes(s.second)) {
+      Access a = s.first, b = s.second;
+      a.write = writes(a);
+      b.write = writes(b);
+      report_race(s.kind, a, b);
+    }
+  }
+  suspects_.resize(keep);
+}
+
 // Host code on a stream (a callback, a host func) runs after the tasks before it completed:
 // it is a host synchronization with them, for whatever API calls it makes.
 void RaceChecker::on_complete(const Stream &stream, const Task &task) {
   std::lock_guard lock(mu_);
+  if (auto g = guessing_.find(&task); g != guessing_.end()) {
+    std::vector<uintptr_t> changed;
+    if (auto b = before_.find(&task); b != before_.end()) {  // skipped tasks never started
+      const std::vector<uint64_t> after = guessed_hashes(task);
+      size_t k = 0;
+      for (const MemRange &r : task.ranges()) {
+        if (!r.guessed) continue;
+        if (r.size > kMaxHashedBytes || after[k] != b->second[k]) changed.push_back(r.begin);
+        ++k;
+      }
+      before_.erase(b);
+    }
+    g->second->changed = std::move(changed);
+    guessing_.erase(g);
+    settle_suspects();
+  }
   auto it = streams_.find(&stream);
   if (it == streams_.end()) return;
   StreamState &st = it->second;

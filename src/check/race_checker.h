@@ -34,6 +34,7 @@ class RaceChecker final : public TaskObserver {
   explicit RaceChecker(bool abort_on_problem) : reporter_(abort_on_problem) {}
 
   void on_enqueue(const Stream &stream, const Task &task) override;
+  void on_start(const Stream &stream, const Task &task) override;
   void on_complete(const Stream &stream, const Task &task) override;
   void on_stream_synchronized(const Stream &stream, uint64_t seq) override;
   void on_record_synchronized(const Signal &record) override;
@@ -57,6 +58,9 @@ class RaceChecker final : public TaskObserver {
     std::string label;
     uint64_t seq;
     std::shared_ptr<const CallSite> site;
+    // A kernel's guessed ranges that it really changed (their first byte), once it ran;
+    // written under the checker's mutex.
+    mutable std::optional<std::vector<uintptr_t>> changed;
   };
   // One range a task reads or writes, stamped with the task's clock entry.
   struct Access {
@@ -64,7 +68,14 @@ class RaceChecker final : public TaskObserver {
     uint64_t epoch;
     uintptr_t begin, end;
     bool write;
+    bool guessed;  // a kernel argument's range: whether it writes is known once it ran
     std::shared_ptr<const TaskInfo> task;
+  };
+  // Two unordered kernel accesses that race if either kernel really wrote the range: decided
+  // when both kernels have run (the range is hashed before and after each).
+  struct Suspect {
+    MemoryKind kind;
+    Access first, second;
   };
   // An allocation the runtime handed out, with the accesses that may still race.
   struct Region {
@@ -122,7 +133,9 @@ class RaceChecker final : public TaskObserver {
   Region *region_of(uintptr_t p);
   void check_range(Region &region, const MemRange &r, const StreamState &st, uint64_t epoch,
                    const std::shared_ptr<const TaskInfo> &task);
-  void report_race(const Region &region, const Access &first, const Access &second);
+  void report_race(MemoryKind kind, const Access &first, const Access &second);
+  // Reports or drops the suspects whose kernels have both run.
+  void settle_suspects();
   bool live(ObjectKind kind, const void *handle) const;
 
   std::mutex mu_;
@@ -132,6 +145,11 @@ class RaceChecker final : public TaskObserver {
   std::unordered_map<const Signal *, VectorClock> records_;
   std::deque<const Signal *> record_order_;
   std::map<uintptr_t, Region> regions_;
+  std::vector<Suspect> suspects_;
+  // Kernels with guessed ranges between enqueue and completion: their info, and the hashes of
+  // those ranges taken when they started.
+  std::unordered_map<const Task *, std::shared_ptr<const TaskInfo>> guessing_;
+  std::unordered_map<const Task *, std::vector<uint64_t>> before_;
   std::unordered_map<const void *, Object> objects_;
   uint64_t object_order_ = 0;
   std::mutex sites_mu_;

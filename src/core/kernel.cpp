@@ -66,7 +66,7 @@ KernelTask::KernelTask(std::shared_ptr<const Function> fn, uint32_t num_blocks,
     void *p;
     std::memcpy(&p, args_ + off, sizeof(p));
     if (auto a = memory.find(p); a && a->kind == MemoryKind::device) {
-      add_range(reinterpret_cast<void *>(a->base), a->size, true);
+      add_range(reinterpret_cast<void *>(a->base), a->size, true, /*guessed=*/true);
     }
   }
 }

@@ -23,6 +23,8 @@ class TaskObserver {
   virtual ~TaskObserver() = default;
   // Called under the stream's lock, in stream order. The task's seq and enqueue_ns are set.
   virtual void on_enqueue(const Stream &stream, const Task &task) {}
+  // Called on the device worker just before the task runs (not for skipped tasks).
+  virtual void on_start(const Stream &stream, const Task &task) {}
   // Called under the stream's lock when the task finished (start_ns/end_ns set). Tasks
   // skipped after a failure are reported too (start_ns == end_ns).
   virtual void on_complete(const Stream &stream, const Task &task) {}

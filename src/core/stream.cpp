@@ -108,6 +108,7 @@ void Stream::run_slice() {
       error = *gate->error();  // a failure carried by an event (R20)
     } else {
       try {
+        if (timed) notify(&TaskObserver::on_start, *this, *t);
         t->run(exec);
       } catch (const Error &e) {
         error = e;

@@ -38,6 +38,9 @@ struct MemRange {
   uintptr_t begin = 0;
   size_t size = 0;
   bool write = false;
+  // The access is a guess: a kernel argument that points into the range, which the kernel
+  // may read or write (write is set); what it did is known only once it ran.
+  bool guessed = false;
 };
 
 // What a running task may use: the device and its AI cores.
@@ -71,9 +74,9 @@ class Task {
     return more_.empty() ? std::span<const MemRange>(inline_, num_inline_)
                          : std::span<const MemRange>(more_);
   }
-  void add_range(const void *p, size_t size, bool write) {
+  void add_range(const void *p, size_t size, bool write, bool guessed = false) {
     if (size == 0) return;
-    MemRange r{reinterpret_cast<uintptr_t>(p), size, write};
+    MemRange r{reinterpret_cast<uintptr_t>(p), size, write, guessed};
     if (more_.empty() && num_inline_ < kInlineRanges) {
       inline_[num_inline_++] = r;
       return;

@@ -204,6 +204,30 @@ NOINLINE void kernels(bool wait) {
 NOINLINE void bug_kernels() { kernels(false); }
 NOINLINE void ok_kernels() { kernels(true); }
 
+// --- kernels on two streams that only read one input: no race -----------------------------
+// A kernel's arguments do not say what it reads or writes; the checker sees that neither
+// kernel changed the shared input.
+
+NOINLINE void ok_kernels_share_input() {
+  Runtime rt;
+  aclrtStream s1 = stream("s1"), s2 = stream("s2");
+  void *in = device_buffer(), *out1 = device_buffer(), *out2 = device_buffer();
+  aclrtBinHandle bin;
+  aclrtFuncHandle fill;
+  OK(aclrtBinaryLoadFromFile(CHECK_KERNELS, nullptr, &bin));
+  OK(aclrtBinaryGetFunction(bin, "chk_fill", &fill));
+  int32_t n = static_cast<int32_t>(kBytes / sizeof(int32_t));
+  ChkArgs one{static_cast<int32_t *>(out1), static_cast<int32_t *>(in), n, 1};
+  ChkArgs two{static_cast<int32_t *>(out2), static_cast<int32_t *>(in), n, 2};
+  OK(aclrtLaunchKernel(fill, 4, &one, sizeof one, s1));
+  OK(aclrtLaunchKernel(fill, 4, &two, sizeof two, s2));
+  OK(aclrtSynchronizeDevice());
+  OK(aclrtBinaryUnLoad(bin));
+  for (void *p : {in, out1, out2}) OK(aclrtFree(p));
+  OK(aclrtDestroyStream(s1));
+  OK(aclrtDestroyStream(s2));
+}
+
 // Two streams only reading one buffer do not race.
 NOINLINE void ok_read_read() {
   Runtime rt;
@@ -426,6 +450,7 @@ int main(int argc, char **argv) {
       {"ok_write_after_record", ok_write_after_record},
       {"bug_kernels", bug_kernels},
       {"ok_kernels", ok_kernels},
+      {"ok_kernels_share_input", ok_kernels_share_input},
       {"ok_read_read", ok_read_read},
       {"bug_host_read", bug_host_read},
       {"ok_host_read", ok_host_read},
