@@ -236,3 +236,30 @@ def test_no_leak_over_10000_create_destroy_cycles(context):
     # Each cycle touches ~4 KiB of device memory plus several runtime objects; a leak of any
     # of them would grow RSS by tens of MiB over 10,000 cycles.
     assert grown < 4 << 20, f"RSS grew by {grown} bytes"
+
+
+def test_queries_that_work_since_the_second_session(context):
+    version, ret = acl.get_version_str("runtime")
+    assert ret == 0 and version == "9.0.0"
+    num, ret = acl.get_version_num("runtime")
+    assert ret == 0 and num == 90000000
+    _, ret = acl.get_version_str("no_such_package")
+    assert ret == 100000
+    least, greatest, ret = acl.rt.device_get_stream_priority_range()
+    assert (least, greatest, ret) == (7, 0, 0)
+    status, ret = acl.rt.query_device_status(0)
+    assert (status, ret) == (0, 0)
+    s1, ret = acl.rt.create_stream()
+    s2, _ = acl.rt.create_stream()
+    id1, ret = acl.rt.stream_get_id(s1)
+    id2, _ = acl.rt.stream_get_id(s2)
+    assert ret == 0 and id1 != id2
+    dev, ret = acl.rt.malloc(64, 0)
+    assert acl.rt.memset_d32(dev, 64, 0x01020304, 16) == 0
+    out = np.zeros(16, dtype=np.uint32)
+    assert acl.rt.memcpy(out.ctypes.data, 64, dev, 64, 2) == 0
+    assert (out == 0x01020304).all()
+    assert acl.rt.mem_flush(dev, 64) == 0
+    assert acl.rt.free(dev) == 0
+    for s in (s1, s2):
+        assert acl.rt.destroy_stream(s) == 0
