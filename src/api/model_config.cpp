@@ -11,6 +11,7 @@
 #include "acl/acl_mdl.h"
 #include "api/guard.h"
 #include "api/handles.h"
+#include "api/option_value.h"
 #include "api/model_calls.h"
 #include "core/registry.h"
 #include "core/stream.h"
@@ -18,6 +19,7 @@
 using openacl::Errc;
 using openacl::fail;
 using openacl::api::guarded;
+using openacl::api::option_value;
 
 struct aclmdlConfigHandle {
   std::optional<size_t> load_type;
@@ -52,25 +54,13 @@ Handle &live(Registry<Handle> &registry, const Handle *handle, const char *kind)
   return *h;  // the caller's handle keeps it alive during the call
 }
 
-// The value of an attribute of type T, checking that the caller passed sizeof(T) bytes.
-template <class T>
-T value_of(const void *attrValue, size_t valueSize, const char *attr) {
-  if (attrValue == nullptr) fail(Errc::invalid_argument, "attrValue is NULL");
-  if (valueSize != sizeof(T))
-    fail(Errc::invalid_argument, std::string(attr) + " takes " + std::to_string(sizeof(T)) + " bytes; valueSize is " +
-                                     std::to_string(valueSize));
-  T v;
-  std::memcpy(&v, attrValue, sizeof(T));
-  return v;
-}
-
 void set_option(aclmdlConfigHandle &h, aclmdlConfigAttr attr, const void *v, size_t n) {
   switch (enum_value(attr)) {
-    case ACL_MDL_PRIORITY_INT32: value_of<int32_t>(v, n, "ACL_MDL_PRIORITY_INT32"); return;
-    case ACL_NPU_PERF_MODE: value_of<int32_t>(v, n, "ACL_NPU_PERF_MODE"); return;
-    case ACL_MDL_WORKSPACE_MEM_OPTIMIZE: value_of<size_t>(v, n, "ACL_MDL_WORKSPACE_MEM_OPTIMIZE"); return;
+    case ACL_MDL_PRIORITY_INT32: option_value<int32_t>(v, n, "ACL_MDL_PRIORITY_INT32"); return;
+    case ACL_NPU_PERF_MODE: option_value<int32_t>(v, n, "ACL_NPU_PERF_MODE"); return;
+    case ACL_MDL_WORKSPACE_MEM_OPTIMIZE: option_value<size_t>(v, n, "ACL_MDL_WORKSPACE_MEM_OPTIMIZE"); return;
     case ACL_MDL_LOAD_TYPE_SIZET: {
-      const auto t = value_of<size_t>(v, n, "ACL_MDL_LOAD_TYPE_SIZET");
+      const auto t = option_value<size_t>(v, n, "ACL_MDL_LOAD_TYPE_SIZET");
       if (t == ACL_MDL_LOAD_FROM_FILE_WITH_Q || t == ACL_MDL_LOAD_FROM_MEM_WITH_Q)
         fail(Errc::api_not_supported, "loading with queues (ACL_MDL_LOAD_FROM_*_WITH_Q) is not supported by openacl");
       if (t < ACL_MDL_LOAD_FROM_FILE || t > ACL_MDL_LOAD_FROM_MEM_WITH_MEM)
@@ -79,17 +69,17 @@ void set_option(aclmdlConfigHandle &h, aclmdlConfigAttr attr, const void *v, siz
       return;
     }
     case ACL_MDL_PATH_PTR: {
-      const auto *p = value_of<const char *>(v, n, "ACL_MDL_PATH_PTR");
+      const auto *p = option_value<const char *>(v, n, "ACL_MDL_PATH_PTR");
       if (p == nullptr) fail(Errc::invalid_argument, "the ACL_MDL_PATH_PTR path is NULL");
       h.path = p;
       return;
     }
-    case ACL_MDL_MEM_ADDR_PTR: h.mem = value_of<const void *>(v, n, "ACL_MDL_MEM_ADDR_PTR"); return;
-    case ACL_MDL_MEM_SIZET: h.mem_size = value_of<size_t>(v, n, "ACL_MDL_MEM_SIZET"); return;
-    case ACL_MDL_WEIGHT_ADDR_PTR: h.weights = value_of<void *>(v, n, "ACL_MDL_WEIGHT_ADDR_PTR"); return;
-    case ACL_MDL_WEIGHT_SIZET: h.weight_size = value_of<size_t>(v, n, "ACL_MDL_WEIGHT_SIZET"); return;
-    case ACL_MDL_WORKSPACE_ADDR_PTR: h.work = value_of<void *>(v, n, "ACL_MDL_WORKSPACE_ADDR_PTR"); return;
-    case ACL_MDL_WORKSPACE_SIZET: h.work_size = value_of<size_t>(v, n, "ACL_MDL_WORKSPACE_SIZET"); return;
+    case ACL_MDL_MEM_ADDR_PTR: h.mem = option_value<const void *>(v, n, "ACL_MDL_MEM_ADDR_PTR"); return;
+    case ACL_MDL_MEM_SIZET: h.mem_size = option_value<size_t>(v, n, "ACL_MDL_MEM_SIZET"); return;
+    case ACL_MDL_WEIGHT_ADDR_PTR: h.weights = option_value<void *>(v, n, "ACL_MDL_WEIGHT_ADDR_PTR"); return;
+    case ACL_MDL_WEIGHT_SIZET: h.weight_size = option_value<size_t>(v, n, "ACL_MDL_WEIGHT_SIZET"); return;
+    case ACL_MDL_WORKSPACE_ADDR_PTR: h.work = option_value<void *>(v, n, "ACL_MDL_WORKSPACE_ADDR_PTR"); return;
+    case ACL_MDL_WORKSPACE_SIZET: h.work_size = option_value<size_t>(v, n, "ACL_MDL_WORKSPACE_SIZET"); return;
     default:
       fail(Errc::api_not_supported, "aclmdlConfigAttr " + std::to_string(enum_value(attr)) +
                                       " (queues, external weights, task images, FIFOs) is not supported by openacl");
@@ -99,13 +89,13 @@ void set_option(aclmdlConfigHandle &h, aclmdlConfigAttr attr, const void *v, siz
 void set_exec_option(aclmdlExecConfigHandle &h, aclmdlExecConfigAttr attr, const void *v, size_t n) {
   switch (enum_value(attr)) {
     case ACL_MDL_STREAM_SYNC_TIMEOUT: {
-      const auto t = value_of<int32_t>(v, n, "ACL_MDL_STREAM_SYNC_TIMEOUT");
+      const auto t = option_value<int32_t>(v, n, "ACL_MDL_STREAM_SYNC_TIMEOUT");
       if (t < -1 || t == 0) fail(Errc::invalid_argument, "ACL_MDL_STREAM_SYNC_TIMEOUT must be -1 (forever) or > 0 ms, got " + std::to_string(t));
       h.stream_timeout_ms = t;
       return;
     }
     case ACL_MDL_EVENT_SYNC_TIMEOUT: {  // a model of openacl waits on no events
-      const auto t = value_of<int32_t>(v, n, "ACL_MDL_EVENT_SYNC_TIMEOUT");
+      const auto t = option_value<int32_t>(v, n, "ACL_MDL_EVENT_SYNC_TIMEOUT");
       if (t < -1 || t == 0) fail(Errc::invalid_argument, "ACL_MDL_EVENT_SYNC_TIMEOUT must be -1 (forever) or > 0 ms, got " + std::to_string(t));
       return;
     }
@@ -116,9 +106,9 @@ void set_exec_option(aclmdlExecConfigHandle &h, aclmdlExecConfigAttr attr, const
     case ACL_MDL_MPAIMID_SIZET:
     case ACL_MDL_AICQOS_SIZET:
     case ACL_MDL_AICOST_SIZET:
-    case ACL_MDL_MEC_TIMETHR_SIZET: value_of<size_t>(v, n, "a reserved aclmdlExecConfigAttr"); return;
-    case ACL_MDL_EXEC_PRIORITY_INT32: value_of<int32_t>(v, n, "ACL_MDL_EXEC_PRIORITY_INT32"); return;
-    case ACL_MDL_NPU_PERF_MODE: value_of<int32_t>(v, n, "ACL_MDL_NPU_PERF_MODE"); return;
+    case ACL_MDL_MEC_TIMETHR_SIZET: option_value<size_t>(v, n, "a reserved aclmdlExecConfigAttr"); return;
+    case ACL_MDL_EXEC_PRIORITY_INT32: option_value<int32_t>(v, n, "ACL_MDL_EXEC_PRIORITY_INT32"); return;
+    case ACL_MDL_NPU_PERF_MODE: option_value<int32_t>(v, n, "ACL_MDL_NPU_PERF_MODE"); return;
     default: fail(Errc::invalid_argument, "aclmdlExecConfigAttr " + std::to_string(enum_value(attr)) + " is unknown");
   }
 }

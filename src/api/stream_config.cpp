@@ -8,6 +8,7 @@
 #include "acl/acl.h"
 #include "api/guard.h"
 #include "api/handles.h"
+#include "api/option_value.h"
 #include "core/context.h"
 #include "core/observer.h"
 #include "core/registry.h"
@@ -16,6 +17,7 @@
 using openacl::Errc;
 using openacl::fail;
 using openacl::api::guarded;
+using openacl::api::option_value;
 using openacl::api::require_initialized;
 
 namespace {
@@ -25,16 +27,6 @@ openacl::Registry<aclrtStreamConfigHandle> &configs() {
   return *r;
 }
 
-template <class T>
-T value_of(const void *attrValue, size_t valueSize, const char *attr) {
-  if (attrValue == nullptr) fail(Errc::invalid_argument, "attrValue is NULL");
-  if (valueSize != sizeof(T))
-    fail(Errc::invalid_argument, std::string(attr) + " takes " + std::to_string(sizeof(T)) + " bytes; valueSize is " +
-                                     std::to_string(valueSize));
-  T v;
-  std::memcpy(&v, attrValue, sizeof(T));
-  return v;
-}
 
 [[noreturn]] void no_stream_work_memory() {
   fail(Errc::feature_not_supported,
@@ -70,9 +62,9 @@ aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamCon
   return guarded(__func__, [&] {
     if (handle == nullptr) fail(Errc::invalid_argument, "handle is NULL");
     switch (openacl::api::enum_value(attr)) {
-      case ACL_RT_STREAM_FLAG: handle->flag = value_of<uint32_t>(attrValue, valueSize, "ACL_RT_STREAM_FLAG"); return;
+      case ACL_RT_STREAM_FLAG: handle->flag = option_value<uint32_t>(attrValue, valueSize, "ACL_RT_STREAM_FLAG"); return;
       case ACL_RT_STREAM_PRIORITY:
-        handle->priority = value_of<uint32_t>(attrValue, valueSize, "ACL_RT_STREAM_PRIORITY");
+        handle->priority = option_value<uint32_t>(attrValue, valueSize, "ACL_RT_STREAM_PRIORITY");
         return;
       case ACL_RT_STREAM_WORK_ADDR_PTR:
       case ACL_RT_STREAM_WORK_SIZE: no_stream_work_memory();

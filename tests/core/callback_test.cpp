@@ -354,38 +354,8 @@ void append_host_func(void *data) {
 
 void record_thread(void *data) { *static_cast<std::atomic<uint64_t> *>(data) = static_cast<uint64_t>(pthread_self()); }
 
-// A thread serving aclrtProcessHostFunc once subscribed.
-class HostFuncThread {
- public:
-  HostFuncThread() {
-    thread_ = std::thread([this] {
-      tid_.store(static_cast<uint64_t>(pthread_self()));
-      oat::wait_for([this] { return go_.load() || stop_.load(); }, std::chrono::milliseconds(60000));
-      while (!stop_.load()) {
-        aclError e = aclrtProcessHostFunc(20);
-        if (e == ACL_ERROR_RT_THREAD_SUBSCRIBE) break;
-        if (e != ACL_SUCCESS && e != ACL_ERROR_RT_REPORT_TIMEOUT) last_error_.store(e);
-      }
-    });
-    oat::wait_for([this] { return tid_.load() != 0; });
-  }
-  ~HostFuncThread() {
-    stop_.store(true);
-    thread_.join();
-  }
-  uint64_t id() const { return tid_.load(); }
-  void serve() { go_.store(true); }
-  aclError last_error() const { return last_error_.load(); }
-
- private:
-  std::atomic<bool> go_{false}, stop_{false};
-  std::atomic<uint64_t> tid_{0};
-  std::atomic<aclError> last_error_{ACL_SUCCESS};
-  std::thread thread_;
-};
-
 TEST_F(R15_Callback, HostFunctionsRunOnTheirSubscribedThreadInStreamOrder) {
-  HostFuncThread ht;
+  ReportThread ht(aclrtProcessHostFunc);
   ASSERT_ACL_OK(aclrtSubscribeHostFunc(ht.id(), s_));
   ht.serve();
   constexpr int n = 40;

@@ -165,13 +165,14 @@ class RuntimeTest : public BareRuntimeTest {
 // construct, subscribe streams with id(), then serve(); stop() (or the destructor) ends it.
 class ReportThread {
  public:
-  ReportThread() {
-    thread_ = std::thread([this] {
+  // process: aclrtProcessReport, or aclrtProcessHostFunc for a host-function thread.
+  explicit ReportThread(aclError (*process)(int32_t) = aclrtProcessReport) {
+    thread_ = std::thread([this, process] {
       tid_.store(static_cast<uint64_t>(pthread_self()));
       ready_.store(true);
       wait_for([this] { return go_.load() || stop_.load(); }, std::chrono::milliseconds(60000));
       while (!stop_.load()) {
-        aclError e = aclrtProcessReport(20);
+        aclError e = process(20);
         if (e == ACL_ERROR_RT_THREAD_SUBSCRIBE) break;  // unsubscribed: nothing left to serve
         if (e != ACL_SUCCESS && e != ACL_ERROR_RT_REPORT_TIMEOUT) last_error_.store(e);
       }
