@@ -1,5 +1,6 @@
 #include "core/tasks.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/clock.h"
@@ -48,10 +49,31 @@ CopyTask::CopyTask(void *dst, size_t dpitch, const void *src, size_t spitch, siz
   add_range(dst, dpitch * (height - 1) + width, true);
 }
 
+namespace {
+
+// Large copies and fills are split over the AI cores: one core does not saturate the memory
+// bus, and the stream's task holds the device's cores anyway.
+constexpr size_t kSplitBytes = size_t{512} << 10;
+
+template <class Piece>
+void split_bytes(ExecContext &ctx, size_t n, const Piece &piece) {
+  const size_t parts = std::min<size_t>(ctx.cores.count(), n / (kSplitBytes / 2));
+  if (parts <= 1) return piece(0, n);
+  const size_t step = (n / parts + 63) / 64 * 64;  // cache-line aligned pieces
+  ctx.cores.parallel_for(parts, [&](size_t i) {
+    const size_t begin = std::min(n, i * step), end = i + 1 == parts ? n : std::min(n, begin + step);
+    if (begin < end) piece(begin, end - begin);
+  });
+}
+
+}  // namespace
+
 void CopyTask::run(ExecContext &ctx) {
   auto &be = ctx.device.backend();
   if (height_ == 1 || (dpitch_ == width_ && spitch_ == width_)) {
-    be.copy(dst_, src_, width_ * height_);
+    auto *dst = static_cast<uint8_t *>(dst_);
+    const auto *src = static_cast<const uint8_t *>(src_);
+    split_bytes(ctx, width_ * height_, [&](size_t at, size_t n) { be.copy(dst + at, src + at, n); });
     return;
   }
   for (size_t row = 0; row < height_; ++row) {
@@ -65,7 +87,10 @@ MemsetTask::MemsetTask(void *dst, int value, size_t n)
   add_range(dst, n, true);
 }
 
-void MemsetTask::run(ExecContext &ctx) { ctx.device.backend().fill(dst_, value_, n_); }
+void MemsetTask::run(ExecContext &ctx) {
+  auto *dst = static_cast<uint8_t *>(dst_);
+  split_bytes(ctx, n_, [&](size_t at, size_t n) { ctx.device.backend().fill(dst + at, value_, n); });
+}
 
 void RecordTask::run(ExecContext &) { record_->complete(now_ns()); }
 
