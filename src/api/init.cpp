@@ -70,6 +70,31 @@ aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *ve
   });
 }
 
+// The CANN features the simulated runtime has: Inf/NaN float semantics and bf16 data;
+// operator binaries are not compiled at run time.
+aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num) {
+  static const aclCannAttr supported[] = {ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_BF16};
+  return guarded(__func__, [&] {
+    if (cannAttrList == nullptr || num == nullptr) openacl::fail(Errc::invalid_argument, "cannAttrList or num is NULL");
+    *cannAttrList = supported;
+    *num = sizeof(supported) / sizeof(supported[0]);
+  });
+}
+
+aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value) {
+  return guarded(__func__, [&] {
+    if (value == nullptr) openacl::fail(Errc::invalid_argument, "value is NULL");
+    switch (openacl::api::enum_value(cannAttr)) {
+      case ACL_CANN_ATTR_INF_NAN:
+      case ACL_CANN_ATTR_BF16: *value = 1; return;
+      case ACL_CANN_ATTR_JIT_COMPILE: *value = 0; return;
+      default:
+        openacl::fail(Errc::invalid_argument, "cannAttr " + std::to_string(openacl::api::enum_value(cannAttr)) +
+                                                  " is not an aclCannAttr");
+    }
+  });
+}
+
 aclError aclInit(const char *configPath) {
   return guarded(__func__, [&] { Runtime::get().init(configPath); });
 }

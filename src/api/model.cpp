@@ -441,6 +441,46 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetDynamicHW(const aclmdlDesc *modelDesc, siz
   });
 }
 
+// Gears are what CANN's converter bakes into an .om; an ONNX model has dynamic dims instead
+// (aclmdlSetInputDynamicDims), so it reports none.
+ACL_FUNC_VISIBILITY aclError aclmdlGetInputDynamicGearCount(const aclmdlDesc *modelDesc, size_t index, size_t *gearCount) {
+  return guarded(__func__, [&] {
+    const aclmdlDesc &d = model_desc_of(modelDesc, "modelDesc");
+    if (gearCount == nullptr) fail(Errc::invalid_argument, "gearCount is NULL");
+    if (index != static_cast<size_t>(-1) && index >= d.inputs.size())
+      fail(Errc::invalid_argument, "index " + std::to_string(index) + " is out of range: the model has " +
+                                       std::to_string(d.inputs.size()) + " inputs");
+    *gearCount = 0;
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlGetInputDynamicDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims,
+                                                       size_t gearCount) {
+  return guarded(__func__, [&] {
+    const aclmdlDesc &d = model_desc_of(modelDesc, "modelDesc");
+    if (dims == nullptr) fail(Errc::invalid_argument, "dims is NULL");
+    if (index != static_cast<size_t>(-1) && index >= d.inputs.size())
+      fail(Errc::invalid_argument, "index " + std::to_string(index) + " is out of range");
+    if (gearCount != 0)
+      fail(Errc::invalid_argument, "gearCount is " + std::to_string(gearCount) +
+                                       "; the model has 0 gears (ONNX models take dynamic dims instead)");
+  });
+}
+
+// ONNX keeps the names it was given: a tensor's real name is its name.
+ACL_FUNC_VISIBILITY const char *aclmdlGetTensorRealName(const aclmdlDesc *modelDesc, const char *name) {
+  const char *real = nullptr;
+  guarded(__func__, [&] {
+    const aclmdlDesc &d = model_desc_of(modelDesc, "modelDesc");
+    if (name == nullptr) fail(Errc::invalid_argument, "name is NULL");
+    for (const auto *list : {&d.inputs, &d.outputs})
+      for (const auto &io : *list)
+        if (io.name == name) real = io.name.c_str();
+    if (real == nullptr) fail(Errc::invalid_argument, std::string("the model has no tensor named '") + name + "'");
+  });
+  return real;
+}
+
 // ONNX models have dynamic dims rather than CANN's gears: the dims given become the shape of
 // the input for the executions of this dataset (as aclmdlSetDatasetTensorDesc would).
 ACL_FUNC_VISIBILITY aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset *dataset, size_t index,

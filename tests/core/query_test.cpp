@@ -32,6 +32,24 @@ TEST(Versions, PackagesReportOneCannReleaseInBothForms) {
   EXPECT_STREQ(v.majorVersion, "9");
 }
 
+TEST(Versions, CannAttributesListWhatTheSimulatorHas) {
+  const aclCannAttr *list = nullptr;
+  size_t num = 0;
+  ASSERT_ACL_OK(aclGetCannAttributeList(&list, &num));
+  ASSERT_EQ(num, 2u);
+  for (size_t i = 0; i < num; ++i) {
+    int32_t v = -1;
+    ASSERT_ACL_OK(aclGetCannAttribute(list[i], &v));
+    EXPECT_EQ(v, 1) << "listed attribute " << static_cast<int>(list[i]);
+  }
+  int32_t jit = -1;
+  ASSERT_ACL_OK(aclGetCannAttribute(ACL_CANN_ATTR_JIT_COMPILE, &jit));
+  EXPECT_EQ(jit, 0);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclGetCannAttribute(ACL_CANN_ATTR_UNDEFINED, &jit));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclGetCannAttribute(ACL_CANN_ATTR_BF16, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclGetCannAttributeList(nullptr, &num));
+}
+
 using Queries = RuntimeTest;
 
 TEST_F(Queries, StreamPriorityRangeMatchesWhatStreamsAccept) {

@@ -322,6 +322,28 @@ aclError set_config(aclmdlConfigHandle *h, aclmdlConfigAttr attr, T value) {
   return aclmdlSetConfigOpt(h, attr, &value, sizeof(value));
 }
 
+TEST_F(ModelApi, GearsAndRealNamesOfAnOnnxModel) {
+  ConvModel cm;
+  uint32_t id = 0;
+  ASSERT_EQ(aclmdlLoadFromMem(cm.bytes.data(), cm.bytes.size(), &id), ACL_SUCCESS);
+  aclmdlDesc *d = aclmdlCreateDesc();
+  ASSERT_EQ(aclmdlGetDesc(d, id), ACL_SUCCESS);
+  size_t gears = 99;
+  ASSERT_EQ(aclmdlGetInputDynamicGearCount(d, static_cast<size_t>(-1), &gears), ACL_SUCCESS) << recent();
+  EXPECT_EQ(gears, 0u);
+  ASSERT_EQ(aclmdlGetInputDynamicGearCount(d, 0, &gears), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlGetInputDynamicGearCount(d, 5, &gears), ACL_ERROR_INVALID_PARAM);
+  aclmdlIODims dims{};
+  EXPECT_EQ(aclmdlGetInputDynamicDims(d, static_cast<size_t>(-1), &dims, 0), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlGetInputDynamicDims(d, static_cast<size_t>(-1), &dims, 2), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recent().find("0 gears"), std::string::npos) << recent();
+  EXPECT_STREQ(aclmdlGetTensorRealName(d, "x"), "x");
+  EXPECT_STREQ(aclmdlGetTensorRealName(d, "y"), "y");
+  EXPECT_EQ(aclmdlGetTensorRealName(d, "nope"), nullptr);
+  aclmdlDestroyDesc(d);
+  EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
+}
+
 TEST_F(ModelApi, LoadWithConfigFromFileMemoryAndCallerMemory) {
   ConvModel cm;
   const std::string path = write_temp("conv_config.onnx", cm.bytes);
