@@ -7,6 +7,7 @@
 
 #include "core/context.h"
 #include "core/device.h"
+#include "core/notify.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "core/tasks.h"
@@ -43,6 +44,7 @@ const char *object_name(ObjectKind kind, bool plural) {
     case ObjectKind::context: return plural ? "contexts" : "context";
     case ObjectKind::stream: return plural ? "streams" : "stream";
     case ObjectKind::event: return plural ? "events" : "event";
+    case ObjectKind::notify: return plural ? "notifies" : "notify";
     case ObjectKind::device_memory: return plural ? "device allocations" : "device allocation";
     case ObjectKind::host_memory: return plural ? "page-locked host allocations" : "page-locked host allocation";
     case ObjectKind::binary: return plural ? "kernel binaries" : "kernel binary";
@@ -55,11 +57,34 @@ const char *release_api(ObjectKind kind) {
     case ObjectKind::context: return "aclrtDestroyContext";
     case ObjectKind::stream: return "aclrtDestroyStream";
     case ObjectKind::event: return "aclrtDestroyEvent";
+    case ObjectKind::notify: return "aclrtDestroyNotify";
     case ObjectKind::device_memory: return "aclrtFree";
     case ObjectKind::host_memory: return "aclrtFreeHost";
     case ObjectKind::binary: return "aclrtBinaryUnLoad";
   }
   return "?";
+}
+
+// What a wait task waits for: an event's record, or a notify (whichever update it meets).
+const void *waited_for(const Task &task) {
+  if (task.kind() == TaskKind::event_wait) {
+    if (auto *w = dynamic_cast<const WaitTask *>(&task)) return w->record();
+  } else if (task.kind() == TaskKind::notify_wait) {
+    if (auto *w = dynamic_cast<const NotifyWaitTask *>(&task)) return w->notify();
+  }
+  return nullptr;
+}
+
+// What a task records, and whether the record adds to the earlier ones: a notify wait may be
+// released by any of the updates enqueued before it (so its stream is taken to follow them
+// all); an event wait binds to the one latest record.
+std::pair<const void *, bool> recorded(const Task &task) {
+  if (task.kind() == TaskKind::event_record) {
+    if (auto *r = dynamic_cast<const RecordTask *>(&task)) return {r->record(), false};
+  } else if (task.kind() == TaskKind::notify_record) {
+    if (auto *r = dynamic_cast<const NotifyUpdateTask *>(&task)) return {r->notify(), true};
+  }
+  return {nullptr, false};
 }
 
 }  // namespace
@@ -175,23 +200,21 @@ void RaceChecker::on_enqueue(const Stream &stream, const Task &task) {
     grew |= st.vc.join(host_, st.index);
     st.host_version = host_version_;
   }
-  if (task.kind() == TaskKind::event_wait) {
-    if (auto *w = dynamic_cast<const WaitTask *>(&task)) {
-      if (auto r = records_.find(w->record()); r != records_.end()) {
-        grew |= st.vc.join(r->second, st.index);
-      }
-    }
+  if (const void *key = waited_for(task)) {
+    if (auto r = records_.find(key); r != records_.end()) grew |= st.vc.join(r->second, st.index);
   }
   st.vc.set(st.index, epoch);
   if (grew) st.checkpoints.push_back({task.seq, st.vc});
-  if (task.kind() == TaskKind::event_record) {
-    if (auto *r = dynamic_cast<const RecordTask *>(&task)) {
-      auto [it, fresh] = records_.insert_or_assign(r->record(), st.vc);
-      if (fresh) record_order_.push_back(r->record());
-      while (record_order_.size() > kMaxRecords) {
-        records_.erase(record_order_.front());
-        record_order_.pop_front();
-      }
+  if (auto [key, accumulates] = recorded(task); key != nullptr) {
+    auto [it, fresh] = records_.try_emplace(key, st.vc);
+    if (!fresh) {
+      if (accumulates) it->second.join(st.vc);
+      else it->second = st.vc;
+    }
+    if (fresh) record_order_.push_back(key);
+    while (record_order_.size() > kMaxRecords) {
+      records_.erase(record_order_.front());
+      record_order_.pop_front();
     }
   }
   if (info) {
@@ -448,6 +471,7 @@ bool RaceChecker::live(ObjectKind kind, const void *handle) const {
     }
     case ObjectKind::stream: return rt.streams.find(handle) != nullptr;
     case ObjectKind::event: return rt.events.find(handle) != nullptr;
+    case ObjectKind::notify: return rt.notifies.find(handle) != nullptr;
     case ObjectKind::binary: return rt.binaries.find(handle) != nullptr;
     case ObjectKind::device_memory:
     case ObjectKind::host_memory: {

@@ -142,8 +142,9 @@ class RaceChecker final : public TaskObserver {
   std::unordered_map<const Stream *, StreamState> streams_;
   VectorClock host_;          // what the host has seen complete
   uint64_t host_version_ = 0; // bumps when host_ grows
-  std::unordered_map<const Signal *, VectorClock> records_;
-  std::deque<const Signal *> record_order_;
+  // Keyed by an event's record (Signal) or a notify.
+  std::unordered_map<const void *, VectorClock> records_;
+  std::deque<const void *> record_order_;
   std::map<uintptr_t, Region> regions_;
   std::vector<Suspect> suspects_;
   // Kernels with guessed ranges between enqueue and completion: their info, and the hashes of

@@ -4,6 +4,7 @@
 
 #include "core/device.h"
 #include "core/event.h"
+#include "core/notify.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 
@@ -15,20 +16,34 @@ Context::~Context() = default;
 
 void Context::start() { default_stream_ = create_stream(0, 0); }
 
-std::shared_ptr<Stream> Context::create_stream(uint32_t priority, uint32_t flags) {
-  auto s = std::make_shared<Stream>(*this, device_, priority, flags);
+namespace {
+
+// Registers obj with the context (released with it) and with the runtime (found by handle).
+template <class T>
+std::shared_ptr<T> own(std::mutex &mu, std::unordered_map<const T *, std::shared_ptr<T>> &owned,
+                       Registry<T> &registry, std::shared_ptr<T> obj) {
   {
-    std::lock_guard lock(mu_);
-    streams_.emplace(s.get(), s);
+    std::lock_guard lock(mu);
+    owned.emplace(obj.get(), obj);
   }
-  Runtime::get().streams.add(s);
-  return s;
+  registry.add(obj);
+  return obj;
 }
 
-void Context::forget_stream(const Stream *s) {
-  std::lock_guard lock(mu_);
-  streams_.erase(s);
+template <class T>
+void forget(std::mutex &mu, std::unordered_map<const T *, std::shared_ptr<T>> &owned, const T *obj) {
+  std::lock_guard lock(mu);
+  owned.erase(obj);
 }
+
+}  // namespace
+
+std::shared_ptr<Stream> Context::create_stream(uint32_t priority, uint32_t flags) {
+  return own(mu_, streams_, Runtime::get().streams,
+             std::make_shared<Stream>(*this, device_, priority, flags));
+}
+
+void Context::forget_stream(const Stream *s) { forget(mu_, streams_, s); }
 
 std::vector<std::shared_ptr<Stream>> Context::streams() const {
   std::lock_guard lock(mu_);
@@ -42,32 +57,33 @@ std::vector<std::shared_ptr<Stream>> Context::streams() const {
 }
 
 std::shared_ptr<Event> Context::create_event(uint32_t flags, bool ex) {
-  auto e = std::make_shared<Event>(*this, flags, ex);
-  {
-    std::lock_guard lock(mu_);
-    events_.emplace(e.get(), e);
-  }
-  Runtime::get().events.add(e);
-  return e;
+  return own(mu_, events_, Runtime::get().events, std::make_shared<Event>(*this, flags, ex));
 }
 
-void Context::forget_event(const Event *e) {
-  std::lock_guard lock(mu_);
-  events_.erase(e);
+void Context::forget_event(const Event *e) { forget(mu_, events_, e); }
+
+std::shared_ptr<Notify> Context::create_notify(bool counting) {
+  return own(mu_, notifies_, Runtime::get().notifies, std::make_shared<Notify>(*this, counting));
 }
+
+void Context::forget_notify(const Notify *n) { forget(mu_, notifies_, n); }
 
 void Context::release() {
   destroyed_.store(true, std::memory_order_release);
   std::vector<std::shared_ptr<Stream>> streams = this->streams();
   std::vector<std::shared_ptr<Event>> events;
+  std::vector<std::shared_ptr<Notify>> notifies;
   {
     std::lock_guard lock(mu_);
     for (auto &[p, e] : events_) events.push_back(e);
+    for (auto &[p, n] : notifies_) notifies.push_back(n);
     streams_.clear();
     events_.clear();
+    notifies_.clear();
   }
   Runtime &rt = Runtime::get();
   for (auto &e : events) rt.events.remove(e->handle());
+  for (auto &n : notifies) rt.notifies.remove(n->handle());
   for (auto &s : streams) rt.streams.remove(s->handle());
   for (auto &s : streams) {
     try {

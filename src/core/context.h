@@ -1,4 +1,4 @@
-// A Context: owns streams (with its default stream) and events, isolates them and their
+// A Context: owns streams (with its default stream), events and notifies, isolates them and their
 // errors from other contexts (R7, R20). Contexts are process-wide: any thread may bind to any
 // live one (R4).
 #pragma once
@@ -16,6 +16,7 @@ namespace openacl {
 
 class Device;
 class Event;
+class Notify;
 class Stream;
 
 class Context : public Handled, public std::enable_shared_from_this<Context> {
@@ -37,9 +38,11 @@ class Context : public Handled, public std::enable_shared_from_this<Context> {
 
   std::shared_ptr<Event> create_event(uint32_t flags, bool ex);
   void forget_event(const Event *e);
+  std::shared_ptr<Notify> create_notify(bool counting);
+  void forget_notify(const Notify *n);
 
-  // Destroys the context: unregisters its streams and events, waits for their pending tasks,
-  // and marks it dead so that threads still bound to it get an error (R5).
+  // Destroys the context: unregisters its streams, events and notifies, waits for their
+  // pending tasks, and marks it dead so that threads still bound to it get an error (R5).
   void release();
 
  private:
@@ -51,6 +54,7 @@ class Context : public Handled, public std::enable_shared_from_this<Context> {
   // Keyed by object: destroying one of 10,000 streams must not scan the others.
   std::unordered_map<const Stream *, std::shared_ptr<Stream>> streams_;
   std::unordered_map<const Event *, std::shared_ptr<Event>> events_;
+  std::unordered_map<const Notify *, std::shared_ptr<Notify>> notifies_;
 };
 
 }  // namespace openacl

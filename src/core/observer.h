@@ -16,7 +16,7 @@ class Signal;
 class Stream;
 class Task;
 
-enum class ObjectKind : uint8_t { context, stream, event, device_memory, host_memory, binary };
+enum class ObjectKind : uint8_t { context, stream, event, notify, device_memory, host_memory, binary };
 
 class TaskObserver {
  public:

@@ -75,6 +75,7 @@ void Runtime::release_all() {
   contexts.take_all();
   streams.take_all();
   events.take_all();
+  notifies.take_all();
   functions.take_all();
   binaries.take_all();
   reports_.clear();

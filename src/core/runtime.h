@@ -21,6 +21,7 @@ namespace openacl {
 class Context;
 class Device;
 class Event;
+class Notify;
 class Stream;
 
 class Runtime {
@@ -61,6 +62,7 @@ class Runtime {
   Registry<Context> contexts;
   Registry<Stream> streams;
   Registry<Event> events;
+  Registry<Notify> notifies;
   Registry<Binary> binaries;
   Registry<Function> functions;
 

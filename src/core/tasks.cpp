@@ -20,6 +20,9 @@ const char *task_kind_name(TaskKind kind) {
     case TaskKind::event_record: return "event_record";
     case TaskKind::event_wait: return "event_wait";
     case TaskKind::event_reset: return "event_reset";
+    case TaskKind::notify_record: return "notify_record";
+    case TaskKind::notify_wait: return "notify_wait";
+    case TaskKind::notify_reset: return "notify_reset";
     case TaskKind::callback: return "callback";
     case TaskKind::host_func: return "host_func";
     case TaskKind::op: return "op";

@@ -95,6 +95,26 @@ NOINLINE void missing_wait(bool wait) {
 NOINLINE void bug_missing_wait() { missing_wait(false); }
 NOINLINE void ok_missing_wait() { missing_wait(true); }
 
+// The twin ordered by a notify instead of an event: record, then the other stream's wait.
+NOINLINE void ok_notify_wait() {
+  Runtime rt;
+  aclrtStream s1 = stream("s1"), s2 = stream("s2");
+  void *dev = device_buffer(), *host = pinned_buffer();
+  aclrtNotify n;
+  OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+  OK(aclrtMemsetAsync(dev, kBytes, 7, kBytes, s1));
+  OK(aclrtRecordNotify(n, s1));
+  OK(aclrtWaitAndResetNotify(n, s2, 0));
+  OK(aclrtMemcpyAsync(host, kBytes, dev, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s2));
+  OK(aclrtSynchronizeStream(s2));
+  OK(aclrtSynchronizeStream(s1));
+  OK(aclrtDestroyNotify(n));
+  OK(aclrtFree(dev));
+  OK(aclrtFreeHost(host));
+  OK(aclrtDestroyStream(s1));
+  OK(aclrtDestroyStream(s2));
+}
+
 // The same bug ten times over: reported once.
 NOINLINE void bug_missing_wait_loop() {
   Runtime rt;
@@ -442,6 +462,7 @@ int main(int argc, char **argv) {
   static const std::map<std::string, void (*)()> cases = {
       {"bug_missing_wait", bug_missing_wait},
       {"ok_missing_wait", ok_missing_wait},
+      {"ok_notify_wait", ok_notify_wait},
       {"bug_missing_wait_loop", bug_missing_wait_loop},
       {"ok_stream_sync", ok_stream_sync},
       {"ok_event_sync", ok_event_sync},
