@@ -35,9 +35,51 @@ PyCall *make_call(const py::object &fn, const py::object &arg) {
   return new PyCall{fn, arg};
 }
 
+// acl.rt.set_exception_info_callback: the one Python function the C trampoline calls. Never
+// freed: it may be called from a device worker until the process ends.
+py::object *exception_fn = nullptr;
+
+extern "C" void run_py_exception(aclrtExceptionInfo *info) {
+  if (interpreter_exiting()) return;
+  py::gil_scoped_acquire gil;
+  if (exception_fn == nullptr || exception_fn->is_none()) return;
+  try {
+    (*exception_fn)(to_int(info));
+  } catch (py::error_already_set &e) {
+    e.discard_as_unraisable("acl.rt exception callback");
+  }
+}
+
 }  // namespace
 
 void register_rt_callback(py::module_ &rt) {
+  // pyACL: fn(exception_info) with the aclrtExceptionInfo pointer as an int, called on the
+  // device worker of the failing task; None (or no argument) clears it.
+  rt.def("set_exception_info_callback", [](py::object fn) {
+    if (!fn.is_none() && !PyCallable_Check(fn.ptr())) throw py::type_error("callback must be callable or None");
+    if (exception_fn == nullptr) exception_fn = new py::object();
+    *exception_fn = fn;
+    NoGil released;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    return aclrtSetExceptionInfoCallback(fn.is_none() ? nullptr : run_py_exception);
+#pragma GCC diagnostic pop
+  }, py::arg("fn") = py::none());
+  rt.def("get_task_id_from_exception_info", [](Ptr info) {
+    return aclrtGetTaskIdFromExceptionInfo(to_ptr<const aclrtExceptionInfo>(info));
+  });
+  rt.def("get_stream_id_from_exception_info", [](Ptr info) {
+    return aclrtGetStreamIdFromExceptionInfo(to_ptr<const aclrtExceptionInfo>(info));
+  });
+  rt.def("get_thread_id_from_exception_info", [](Ptr info) {
+    return aclrtGetThreadIdFromExceptionInfo(to_ptr<const aclrtExceptionInfo>(info));
+  });
+  rt.def("get_device_id_from_exception_info", [](Ptr info) {
+    return aclrtGetDeviceIdFromExceptionInfo(to_ptr<const aclrtExceptionInfo>(info));
+  });
+  rt.def("get_error_code_from_exception_info", [](Ptr info) {
+    return aclrtGetErrorCodeFromExceptionInfo(to_ptr<const aclrtExceptionInfo>(info));
+  });
   // Thread ids are pthread_t values: those of acl.util.start_thread and threading.get_ident().
   rt.def("subscribe_report", [](uint64_t thread_id, Ptr stream) {
     return aclrtSubscribeReport(thread_id, to_ptr(stream));

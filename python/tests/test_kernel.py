@@ -2,6 +2,7 @@
 and launched from Python. The ctest run passes the library in OPENACL_PY_TEST_KERNEL."""
 import os
 import struct
+import threading
 
 import numpy as np
 import pytest
@@ -58,6 +59,32 @@ def test_a_failing_kernel_fails_its_stream(binary):
     assert acl.rt.synchronize_stream(stream) == acl.ACL_ERROR_RT_AICORE_EXCEPTION
     assert "failing on purpose" in acl.get_recent_err_msg()
     assert acl.rt.destroy_stream(stream) == ACL_SUCCESS
+
+
+def test_exception_callback_describes_the_failed_kernel(binary):
+    func, ret = acl.rt.binary_get_function(binary, "fail_kernel")
+    assert ret == ACL_SUCCESS
+    seen = []
+
+    def on_exception(info):
+        seen.append((acl.rt.get_task_id_from_exception_info(info),
+                     acl.rt.get_stream_id_from_exception_info(info),
+                     acl.rt.get_thread_id_from_exception_info(info),
+                     acl.rt.get_device_id_from_exception_info(info),
+                     acl.rt.get_error_code_from_exception_info(info)))
+
+    assert acl.rt.set_exception_info_callback(on_exception) == ACL_SUCCESS
+    stream, ret = acl.rt.create_stream()
+    assert ret == ACL_SUCCESS
+    assert acl.rt.launch_kernel(func, 2, 0, 0, stream) == ACL_SUCCESS
+    assert acl.rt.synchronize_stream(stream) == acl.ACL_ERROR_RT_AICORE_EXCEPTION
+    stream_id, ret = acl.rt.stream_get_id(stream)
+    assert ret == ACL_SUCCESS
+    assert seen == [(1, stream_id, threading.get_native_id(), 0, acl.ACL_ERROR_RT_AICORE_EXCEPTION)]
+    assert acl.rt.set_exception_info_callback(None) == ACL_SUCCESS
+    assert acl.rt.destroy_stream(stream) == ACL_SUCCESS
+    with pytest.raises(TypeError):
+        acl.rt.set_exception_info_callback(42)
 
 
 def test_kernel_lookup_errors(binary):

@@ -70,18 +70,20 @@ void get_id(const void *handle, uint32_t *id, bool counting) {
   *id = openacl::handle_serial(find(handle, counting)->handle());
 }
 
-Notify::Update update_of(aclrtCntNotifyRecordMode mode) {
+Notify::Update update_of(const aclrtCntNotifyRecordMode &mode_arg) {
+  const int64_t mode = openacl::api::enum_value(mode_arg);
   switch (mode) {
     case ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE: return Notify::Update::set;
     case ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE: return Notify::Update::add;
     case ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE: return Notify::Update::bit_or;
     case ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE: return Notify::Update::bit_and;
   }
-  fail(Errc::invalid_argument, "info->mode " + std::to_string(static_cast<int>(mode)) +
+  fail(Errc::invalid_argument, "info->mode " + std::to_string(mode) +
                                    " is not an aclrtCntNotifyRecordMode (0, 1, 2 or 4)");
 }
 
-Notify::Condition condition_of(aclrtCntNotifyWaitMode mode) {
+Notify::Condition condition_of(const aclrtCntNotifyWaitMode &mode_arg) {
+  const int64_t mode = openacl::api::enum_value(mode_arg);
   switch (mode) {
     case ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE: return Notify::Condition::less;
     case ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE: return Notify::Condition::equal;
@@ -89,7 +91,7 @@ Notify::Condition condition_of(aclrtCntNotifyWaitMode mode) {
     case ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE: return Notify::Condition::greater_equal;
     case ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE: return Notify::Condition::all_bits;
   }
-  fail(Errc::invalid_argument, "info->mode " + std::to_string(static_cast<int>(mode)) +
+  fail(Errc::invalid_argument, "info->mode " + std::to_string(mode) +
                                    " is not an aclrtCntNotifyWaitMode (0 to 4)");
 }
 

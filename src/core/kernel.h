@@ -43,6 +43,10 @@ class KernelTask final : public Task {
              size_t args_size);
   void run(ExecContext &ctx) override;
   std::string label() const override { return fn_->name; }
+  const Function &function() const { return *fn_; }
+  // The task's copy of the arguments (what the kernel's blocks receive).
+  void *args() const { return args_; }
+  size_t args_size() const { return args_size_; }
 
  private:
   // Kernel arguments are usually a few pointers and sizes: keep them in the task.

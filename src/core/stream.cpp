@@ -6,8 +6,10 @@
 
 #include "core/clock.h"
 #include "core/device.h"
+#include "core/failure.h"
 #include "core/observer.h"
 #include "core/signal.h"
+#include "core/thread_state.h"
 
 namespace openacl {
 namespace {
@@ -32,6 +34,7 @@ uint64_t Stream::enqueue(std::unique_ptr<Task> task) {
   // Task timestamps feed only the trace and the checker: without an observer they cost a
   // clock read each (three per task) for nothing. Event records take their own.
   if (task_observer() != nullptr) task->enqueue_ns = now_ns();
+  task->thread_id = os_thread_id();
   Task *t = task.release();
   bool schedule = false;
   uint64_t seq;
@@ -116,6 +119,7 @@ void Stream::run_slice() {
         error = Error(Errc::task_failure, std::string(task_kind_name(t->kind())) + " failed: " +
                                               e.what());
       }
+      if (error) report_failure(*this, *t, *error);
     }
     if (timed) t->end_ns = now_ns();
     t->ran = true;

@@ -95,6 +95,7 @@ class Task {
   uint64_t seq = 0;        // position in its stream, from 1
   Task *next = nullptr;    // intrusive FIFO link, owned by the stream
   bool ran = false;        // run() returned; the stream may still wait on wait_after()
+  uint32_t thread_id = 0;  // Linux id of the submitting host thread, for failure reports
 
  private:
   // Copies and memsets touch at most two ranges: keep those without a heap allocation.

@@ -17,7 +17,11 @@ struct ThreadState {
   uint64_t epoch = 0;  // the aclInit the binding belongs to; a binding of an earlier one is void
   std::string last_error;
   int32_t last_error_code = 0;  // for aclrtGetLastError / aclrtPeekAtLastError
+  uint32_t os_id = 0;           // gettid(), taken once
 };
+
+// The calling thread's Linux thread id.
+uint32_t os_thread_id();
 
 ThreadState &this_thread();
 

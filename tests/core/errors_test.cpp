@@ -1,5 +1,7 @@
 // R19 (no crash on bad input, error codes, recent error message) and R20 (a failed task marks
 // its stream failed, skips later tasks, propagates through events, stays in its context).
+#include <unistd.h>
+
 #include "core/fixture.h"
 
 namespace {
@@ -255,6 +257,83 @@ TEST_F(R20_Failure, EventRecordedBeforeTheFailureIsClean) {
   EXPECT_ACL_OK(aclrtSynchronizeStream(s2));
   EXPECT_EQ(oat::load(m), 1);
   EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(s1));
+}
+
+// Exception callbacks: what the failing task was, told before any synchronization reports it.
+struct SeenException {
+  std::atomic<int> calls{0};
+  uint32_t task = 0, stream = 0, thread = 0, device = 0, code = 0, args_len = 0;
+  aclrtFuncHandle func = nullptr;
+};
+SeenException seen;
+std::atomic<int> second_calls{0};
+
+void record_exception(aclrtExceptionInfo *info) {
+  seen.task = aclrtGetTaskIdFromExceptionInfo(info);
+  seen.stream = aclrtGetStreamIdFromExceptionInfo(info);
+  seen.thread = aclrtGetThreadIdFromExceptionInfo(info);
+  seen.device = aclrtGetDeviceIdFromExceptionInfo(info);
+  seen.code = aclrtGetErrorCodeFromExceptionInfo(info);
+  void *args = nullptr;
+  if (aclrtGetArgsFromExceptionInfo(info, &args, &seen.args_len) != ACL_SUCCESS) seen.args_len = 0;
+  if (aclrtGetFuncHandleFromExceptionInfo(info, &seen.func) != ACL_SUCCESS) seen.func = nullptr;
+  seen.calls.fetch_add(1);
+}
+void count_exception(aclrtExceptionInfo *) { second_calls.fetch_add(1); }
+
+TEST_F(R20_Failure, ExceptionCallbacksDescribeTheFailedTaskBeforeTheSyncReturns) {
+  seen.calls = 0;
+  second_calls = 0;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  ASSERT_ACL_OK(aclrtSetExceptionInfoCallback(record_exception));
+#pragma GCC diagnostic pop
+  ASSERT_ACL_OK(aclrtExceptionInfoCallbackRegister(count_exception));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtExceptionInfoCallbackRegister(count_exception));
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  int32_t m = 0;
+  ASSERT_ACL_OK(mark(&m, 1, s));
+  ASSERT_ACL_OK(fail(s));
+  ASSERT_ACL_OK(fail(s));  // skipped: not an exception of its own
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(s));
+  EXPECT_EQ(seen.calls.load(), 1);
+  EXPECT_EQ(second_calls.load(), 1);
+  EXPECT_EQ(seen.task, 2u);  // the second task of the stream
+  int32_t sid = 0;
+  ASSERT_ACL_OK(aclrtStreamGetId(s, &sid));
+  EXPECT_EQ(seen.stream, static_cast<uint32_t>(sid));
+  EXPECT_EQ(seen.thread, static_cast<uint32_t>(gettid()));
+  EXPECT_EQ(seen.device, 0u);
+  EXPECT_EQ(seen.code, static_cast<uint32_t>(ACL_ERROR_RT_AICORE_EXCEPTION));
+  EXPECT_EQ(seen.args_len, sizeof(OatFail));
+  EXPECT_EQ(seen.func, kernels_["oat_fail"]);
+
+  // Unregistered and cleared: no more calls.
+  ASSERT_ACL_OK(aclrtExceptionInfoCallbackUnregister(count_exception));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtExceptionInfoCallbackUnregister(count_exception));
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  ASSERT_ACL_OK(aclrtSetExceptionInfoCallback(nullptr));
+#pragma GCC diagnostic pop
+  aclrtStream s2 = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s2));
+  ASSERT_ACL_OK(fail(s2));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(s2));
+  EXPECT_EQ(seen.calls.load(), 1);
+  EXPECT_EQ(second_calls.load(), 1);
+}
+
+TEST_F(R20_Failure, ExceptionInfoGettersRejectNull) {
+  EXPECT_EQ(aclrtGetTaskIdFromExceptionInfo(nullptr), 0xFFFFFFFFu);
+  EXPECT_NE(oat::recent_msg().find("aclrtGetTaskIdFromExceptionInfo"), std::string::npos);
+  EXPECT_EQ(aclrtGetErrorCodeFromExceptionInfo(nullptr), 0xFFFFFFFFu);
+  void *args = nullptr;
+  uint32_t len = 0;
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetArgsFromExceptionInfo(nullptr, &args, &len));
+  aclrtFuncHandle f = nullptr;
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetFuncHandleFromExceptionInfo(nullptr, &f));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtExceptionInfoCallbackRegister(nullptr));
 }
 
 TEST_F(R20_Failure, OtherContextsAreNotAffected) {
