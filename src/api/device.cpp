@@ -23,6 +23,17 @@ void check_out(T *p, const char *name) {
   if (p == nullptr) fail(Errc::invalid_argument, std::string(name) + " is NULL");
 }
 
+void set_peer_access(int32_t peer, bool enabled, uint32_t flags) {
+  require_initialized();
+  Runtime::get().device(peer);
+  if (flags != 0) fail(Errc::invalid_argument, "flags must be 0");
+  auto &device = openacl::api::current_device();
+  if (device.id() == peer) {
+    fail(Errc::invalid_value, "peerDeviceId " + std::to_string(peer) + " is the current device");
+  }
+  device.set_peer_access(peer, enabled);
+}
+
 }  // namespace
 
 extern "C" {
@@ -184,18 +195,22 @@ aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId,
   });
 }
 
+// From the current device to peerDeviceId.
 aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
-  return guarded(__func__, [&] {
-    require_initialized();
-    Runtime::get().device(peerDeviceId);
-    if (flags != 0) fail(Errc::invalid_argument, "flags must be 0");
-  });
+  return guarded(__func__, [&] { set_peer_access(peerDeviceId, true, flags); });
 }
 
 aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
+  return guarded(__func__, [&] { set_peer_access(peerDeviceId, false, 0); });
+}
+
+aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t *status) {
   return guarded(__func__, [&] {
     require_initialized();
+    check_out(status, "status");
+    auto &device = Runtime::get().device(deviceId);
     Runtime::get().device(peerDeviceId);
+    *status = device.peer_access(peerDeviceId) ? 1 : 0;
   });
 }
 

@@ -2,11 +2,13 @@
 // classified through the runtime's memory map, so kinds, ranges and frees are validated.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <sstream>
 
 #include "acl/acl.h"
 #include "api/guard.h"
 #include "api/handles.h"
+#include "core/context.h"
 #include "core/device.h"
 #include "core/memory.h"
 #include "core/observer.h"
@@ -178,6 +180,21 @@ void free_allocation(void *p, MemoryKind kind) {
   a->device->release(p);
 }
 
+// aclrtFreeWithDevSync / aclrtFreeHostWithDevSync: waits for the current device's streams,
+// then frees; the free happens even when a stream reports a failure, whose error is returned.
+void free_after_device_sync(void *p, MemoryKind kind) {
+  require_initialized();
+  auto ctx = openacl::api::current_context();
+  std::optional<openacl::Error> sync_error;
+  try {
+    ctx->device().synchronize(-1, ctx.get());
+  } catch (const openacl::Error &e) {
+    sync_error = e;
+  }
+  free_allocation(p, kind);
+  if (sync_error) throw *sync_error;
+}
+
 // count > destMax is the runtime's check (107000), after the NULL checks of the ACL layer.
 void check_count(void *dst, const void *src, size_t destMax, size_t count) {
   if (count <= destMax) return;
@@ -212,9 +229,11 @@ aclError aclrtFree(void *devPtr) {
 }
 
 aclError aclrtFreeWithDevSync(void *devPtr) {
-  aclError sync = aclrtSynchronizeDevice();
-  aclError ret = aclrtFree(devPtr);
-  return ret != ACL_SUCCESS ? ret : sync;
+  return guarded(__func__, [&] { free_after_device_sync(devPtr, MemoryKind::device); });
+}
+
+aclError aclrtFreeHostWithDevSync(void *hostPtr) {
+  return guarded(__func__, [&] { free_after_device_sync(hostPtr, MemoryKind::host_pinned); });
 }
 
 aclError aclrtMallocHost(void **hostPtr, size_t size) {

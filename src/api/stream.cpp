@@ -7,6 +7,7 @@
 #include "core/registry.h"
 #include "core/runtime.h"
 #include "core/stream.h"
+#include "core/thread_state.h"
 
 using openacl::Errc;
 using openacl::fail;
@@ -106,6 +107,16 @@ aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId) {
     require_initialized();
     if (streamId == nullptr) fail(Errc::invalid_argument, "streamId is NULL");
     *streamId = static_cast<int32_t>(openacl::handle_serial(openacl::api::stream_for_host(stream)->handle()));
+  });
+}
+
+// The id of the calling thread's latest task, in its stream's numbering (from 1): the task id
+// that exception callbacks report.
+aclError aclrtGetThreadLastTaskId(uint32_t *taskId) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (taskId == nullptr) fail(Errc::invalid_argument, "taskId is NULL");
+    *taskId = openacl::this_thread().last_task_id;
   });
 }
 

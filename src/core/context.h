@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/handle.h"
+#include "core/sys_params.h"
 
 namespace openacl {
 
@@ -41,6 +42,9 @@ class Context : public Handled, public std::enable_shared_from_this<Context> {
   std::shared_ptr<Notify> create_notify(bool counting);
   void forget_notify(const Notify *n);
 
+  // aclrtCtxSetSysParamOpt values; unset ones fall back to the process's.
+  SysParams &sys_params() { return sys_params_; }
+
   // Destroys the context: unregisters its streams, events and notifies, waits for their
   // pending tasks, and marks it dead so that threads still bound to it get an error (R5).
   void release();
@@ -50,6 +54,7 @@ class Context : public Handled, public std::enable_shared_from_this<Context> {
   const bool is_default_;
   std::atomic<bool> destroyed_{false};
   std::shared_ptr<Stream> default_stream_;
+  SysParams sys_params_;
   mutable std::mutex mu_;
   // Keyed by object: destroying one of 10,000 streams must not scan the others.
   std::unordered_map<const Stream *, std::shared_ptr<Stream>> streams_;

@@ -191,4 +191,17 @@ void Device::shutdown() {
   free_retired_if_idle();
 }
 
+void Device::set_peer_access(int32_t peer, bool enabled) {
+  std::lock_guard lock(peers_mu_);
+  auto it = std::lower_bound(peers_.begin(), peers_.end(), peer);
+  const bool present = it != peers_.end() && *it == peer;
+  if (enabled && !present) peers_.insert(it, peer);
+  if (!enabled && present) peers_.erase(it);
+}
+
+bool Device::peer_access(int32_t peer) const {
+  std::lock_guard lock(peers_mu_);
+  return std::binary_search(peers_.begin(), peers_.end(), peer);
+}
+
 }  // namespace openacl

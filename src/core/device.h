@@ -45,6 +45,10 @@ class Device {
   // computes in IEEE arithmetic either way; the mode is kept so programs read back what they set.
   int32_t overflow_mode() const { return overflow_mode_.load(std::memory_order_relaxed); }
   void set_overflow_mode(int32_t mode) { overflow_mode_.store(mode, std::memory_order_relaxed); }
+  // Peer access this device enabled to another (aclrtDeviceEnablePeerAccess). Sim devices
+  // share host memory, so it changes no copy; it is state the program can query.
+  void set_peer_access(int32_t peer, bool enabled);
+  bool peer_access(int32_t peer) const;
 
   // R3: aclrtSetDevice / aclrtResetDevice[Force] counting.
   std::shared_ptr<Context> retain_default_context();
@@ -78,6 +82,8 @@ class Device {
   const int64_t boot_ns_;
   std::atomic<size_t> used_{0};
   std::atomic<int32_t> overflow_mode_{0};
+  mutable std::mutex peers_mu_;
+  std::vector<int32_t> peers_;  // sorted
 
   mutable std::mutex mu_;
   int default_refs_ = 0;

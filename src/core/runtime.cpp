@@ -42,6 +42,7 @@ void Runtime::init(const char *config_path) {
   diagnostics_ = create_diagnostics(config);
   set_task_observer(diagnostics_.get());
   config_ = std::move(config);
+  sys_params_.clear();
   devices_ = std::move(devices);
   init_count_ = 1;
   epoch_.fetch_add(1, std::memory_order_relaxed);

@@ -15,6 +15,7 @@
 #include "core/memory.h"
 #include "core/observer.h"
 #include "core/registry.h"
+#include "core/sys_params.h"
 
 namespace openacl {
 
@@ -50,6 +51,9 @@ class Runtime {
   void set_op_wait_timeout_s(uint32_t s) { op_wait_timeout_s_.store(s, std::memory_order_relaxed); }
   uint32_t op_wait_timeout_s() const { return op_wait_timeout_s_.load(std::memory_order_relaxed); }
 
+  // aclrtSetSysParamOpt values, cleared by each aclInit.
+  SysParams &sys_params() { return sys_params_; }
+
   // Thread binding (R3-R5).
   void set_device(int32_t id);
   void reset_device(int32_t id, bool force);
@@ -77,6 +81,7 @@ class Runtime {
   std::atomic<uint32_t> op_wait_timeout_s_{0};
   uint64_t init_count_ = 0;
   Config config_;
+  SysParams sys_params_;
   std::vector<std::unique_ptr<Device>> devices_;
   MemoryMap memory_;
   ReportHub reports_;

@@ -61,6 +61,7 @@ uint64_t Stream::enqueue(std::unique_ptr<Task> task) {
     }
     if (TaskObserver *obs = task_observer()) obs->on_enqueue(*this, *t);
   }
+  this_thread().last_task_id = static_cast<uint32_t>(seq);
   if (schedule) device_.backend().schedule(this);
   return seq;
 }

@@ -18,6 +18,7 @@ struct ThreadState {
   std::string last_error;
   int32_t last_error_code = 0;  // for aclrtGetLastError / aclrtPeekAtLastError
   uint32_t os_id = 0;           // gettid(), taken once
+  uint32_t last_task_id = 0;    // of the thread's latest submission (aclrtGetThreadLastTaskId)
 };
 
 // The calling thread's Linux thread id.

@@ -1,7 +1,9 @@
 // Identity and version queries (reference §A, §D, §F, §G, §J): package versions, stream
-// priorities, device status and UUID, stream and event ids, and 32-bit memsets.
+// priorities, device status and UUID, device id numberings, capabilities, peer access,
+// stream, event and task ids, runtime parameters, and 32-bit memsets.
 #include <cstring>
 #include <set>
+#include <thread>
 
 #include "core/fixture.h"
 
@@ -138,6 +140,128 @@ TEST_F(Queries, MemsetD32FillsWordsSyncAndOnAStream) {
   uint32_t pageable[4];
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemsetD32(pageable, sizeof(pageable), 1u, 4));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemsetD32Async(nullptr, 16, 1u, 4, s));
+  EXPECT_ACL_OK(aclrtDestroyStream(s));
+  EXPECT_ACL_OK(aclrtFree(d));
+}
+
+TEST_F(Queries, DeviceIdNumberingsAreOneOnTheSimulator) {
+  uint32_t count = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceCount(&count));
+  aclError (*maps[])(const int32_t, int32_t *const) = {
+      aclrtGetLogicDevIdByUserDevId, aclrtGetUserDevIdByLogicDevId, aclrtGetLogicDevIdByPhyDevId,
+      aclrtGetPhyDevIdByLogicDevId,  aclrtGetUserDevIdByPhyDevId,  aclrtGetPhyDevIdByUserDevId};
+  for (auto map : maps) {
+    for (int32_t id = 0; id < static_cast<int32_t>(count); ++id) {
+      int32_t out = -1;
+      ASSERT_ACL_OK(map(id, &out));
+      EXPECT_EQ(out, id);
+    }
+    int32_t out = 0;
+    EXPECT_ACL_FAILS(map(static_cast<int32_t>(count), &out));
+    EXPECT_ACL_FAILS(map(-1, &out));
+    EXPECT_ACL_FAILS(map(0, nullptr));
+  }
+  int32_t out = 0;
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID, aclrtGetPhyDevIdByUserDevId(static_cast<int32_t>(count), &out));
+}
+
+TEST_F(Queries, DeviceCapabilitiesAreAnsweredNotSupported) {
+  int32_t v = -1;
+  ASSERT_ACL_OK(aclrtGetDeviceCapability(0, ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV, &v));
+  EXPECT_EQ(v, ACL_DEV_FEATURE_NOT_SUPPORT);
+  ASSERT_ACL_OK(aclrtGetDeviceCapability(0, ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV, &v));
+  EXPECT_EQ(v, ACL_DEV_FEATURE_NOT_SUPPORT);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetDeviceCapability(0, static_cast<aclrtDevFeatureType>(2), &v));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetDeviceCapability(0, ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID, aclrtGetDeviceCapability(99, ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV, &v));
+}
+
+TEST_F(Queries, PeerAccessStatusFollowsEnableAndDisable) {
+  int32_t can = 0, status = -1;
+  ASSERT_ACL_OK(aclrtDeviceCanAccessPeer(&can, 0, 1));
+  EXPECT_EQ(can, 1);
+  ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(0, 1, &status));
+  EXPECT_EQ(status, 0);
+  ASSERT_ACL_OK(aclrtDeviceEnablePeerAccess(1, 0));  // from the current device, 0
+  ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(0, 1, &status));
+  EXPECT_EQ(status, 1);
+  ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(1, 0, &status));
+  EXPECT_EQ(status, 0);  // one direction
+  ASSERT_ACL_OK(aclrtDeviceDisablePeerAccess(1));
+  ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(0, 1, &status));
+  EXPECT_EQ(status, 0);
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtDeviceEnablePeerAccess(0, 0));  // itself
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtDeviceEnablePeerAccess(1, 1));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtDevicePeerAccessStatus(0, 1, nullptr));
+}
+
+TEST_F(Queries, ThreadLastTaskIdCountsTheStreamsTasks) {
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  void *d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  uint32_t id = 0;
+  for (uint32_t i = 1; i <= 3; ++i) {
+    ASSERT_ACL_OK(aclrtMemsetAsync(d, 64, 0, 64, s));
+    ASSERT_ACL_OK(aclrtGetThreadLastTaskId(&id));
+    EXPECT_EQ(id, i);
+  }
+  // Another thread's submissions are its own.
+  std::thread other([&] {
+    uint32_t mine = 99;
+    EXPECT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    EXPECT_EQ(aclrtGetThreadLastTaskId(&mine), ACL_SUCCESS);
+    EXPECT_EQ(mine, 0u);
+    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  });
+  other.join();
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetThreadLastTaskId(nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_ACL_OK(aclrtDestroyStream(s));
+  EXPECT_ACL_OK(aclrtFree(d));
+}
+
+TEST_F(Queries, SysParamOptsForTheProcessAndTheContext) {
+  int64_t v = -1;
+  ASSERT_ACL_OK(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v));
+  EXPECT_EQ(v, 0);  // default
+  ASSERT_ACL_OK(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1));
+  ASSERT_ACL_OK(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v));
+  EXPECT_EQ(v, 1);
+  // A context reads the process's value until it sets its own.
+  ASSERT_ACL_OK(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v));
+  EXPECT_EQ(v, 1);
+  ASSERT_ACL_OK(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 0));
+  ASSERT_ACL_OK(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v));
+  EXPECT_EQ(v, 0);
+  ASSERT_ACL_OK(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v));
+  EXPECT_EQ(v, 1);
+  ASSERT_ACL_OK(aclrtCtxSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 1));
+  ASSERT_ACL_OK(aclrtCtxGetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, &v));
+  EXPECT_EQ(v, 1);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 2));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtSetSysParamOpt(static_cast<aclSysParamOpt>(9), 0));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, nullptr));
+  // A new aclInit starts from the defaults.
+  ASSERT_ACL_OK(aclFinalize());
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v));
+  EXPECT_EQ(v, 0);
+}
+
+TEST_F(Queries, FreeHostWithDevSyncWaitsForTheDevice) {
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  void *host = nullptr, *d = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&host, 1 << 20));
+  ASSERT_ACL_OK(aclrtMalloc(&d, 1 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemsetAsync(d, 1 << 20, 1, 1 << 20, s));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(host, 1 << 20, d, 1 << 20, ACL_MEMCPY_DEVICE_TO_HOST, s));
+  ASSERT_ACL_OK(aclrtFreeHostWithDevSync(host));
+  aclrtStreamStatus st = ACL_STREAM_STATUS_NOT_READY;
+  ASSERT_ACL_OK(aclrtStreamQuery(s, &st));
+  EXPECT_EQ(st, ACL_STREAM_STATUS_COMPLETE);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtFreeHostWithDevSync(host));  // already freed
   EXPECT_ACL_OK(aclrtDestroyStream(s));
   EXPECT_ACL_OK(aclrtFree(d));
 }
