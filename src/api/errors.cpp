@@ -33,6 +33,13 @@ aclError to_acl_error(Errc code) {
     case Errc::wait_timeout: return ACL_ERROR_RT_WAIT_TIMEOUT;
     case Errc::event_timestamp_invalid: return ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID;
     case Errc::event_timestamp_reversal: return ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL;
+    case Errc::stream_captured: return ACL_ERROR_RT_STREAM_CAPTURED;
+    case Errc::stream_not_captured: return ACL_ERROR_RT_STREAM_NOT_CAPTURED;
+    case Errc::model_captured: return ACL_ERROR_RT_MODEL_CAPTURED;
+    case Errc::capture_mode: return ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT;
+    case Errc::capture_implicit: return ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT;
+    case Errc::capture_wrong_thread: return ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD;
+    case Errc::capture_invalidated: return ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED;
     case Errc::stream_subscribe: return ACL_ERROR_RT_STREAM_SUBSCRIBE;
     case Errc::thread_subscribe: return ACL_ERROR_RT_THREAD_SUBSCRIBE;
     case Errc::stream_no_callback_subscriber: return ACL_ERROR_RT_STREAM_NO_CB_REG;

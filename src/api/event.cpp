@@ -1,5 +1,6 @@
 // Events (R11, R12): record, wait, reset, query, synchronize, timing.
 #include "acl/acl.h"
+#include "api/capture.h"
 #include "api/guard.h"
 #include "api/handles.h"
 #include "core/context.h"
@@ -18,6 +19,7 @@ using openacl::fail;
 using openacl::Runtime;
 using openacl::api::event_of;
 using openacl::api::guarded;
+using openacl::api::submit_or_capture;
 using openacl::api::require_initialized;
 
 namespace {
@@ -60,7 +62,10 @@ void record(aclrtEvent event, aclrtStream stream) {
   require_initialized();
   auto s = openacl::api::stream_for_submit(stream);
   auto e = event_for(event, *s);
-  s->enqueue(std::make_unique<openacl::RecordTask>(e->new_record()));
+  auto capture = submit_or_capture(s, openacl::TaskKind::event_record, [e](const std::shared_ptr<openacl::Stream> &t) {
+    t->enqueue(std::make_unique<openacl::RecordTask>(e->new_record()));
+  });
+  if (capture) e->set_captured_by(capture);
 }
 
 bool complete(const Event &e) {
@@ -78,14 +83,22 @@ void wait_event(aclrtStream stream, aclrtEvent event, uint32_t timeout_s, const 
   auto s = openacl::api::stream_for_submit(stream);
   auto e = event_for(event, *s);
   require_sync_flag(*e, api);
-  auto r = e->latest();
-  if (!r) return;
-  if (timeout_s > 0 && !r->done()) {
-    r = openacl::with_deadline(r, int64_t{timeout_s} * 1000,
-                               std::string(api) + ": the event was not recorded within " + std::to_string(timeout_s) +
-                                   " s; the stream's later tasks do not run");
+  if (auto c = e->captured_by(); c && c->capturing() && s->capture() != c) {
+    fail(Errc::feature_not_supported,
+         "the event was recorded on a stream being captured; a stream joining that capture through it "
+         "(multi-stream capture) is not supported by openacl");
   }
-  s->enqueue(std::make_unique<openacl::WaitTask>(std::move(r)));
+  // Binds to the latest record when submitted: at each launch, for a captured wait.
+  submit_or_capture(s, openacl::TaskKind::event_wait, [e, timeout_s, api](const std::shared_ptr<openacl::Stream> &t) {
+    auto r = e->latest();
+    if (!r) return;
+    if (timeout_s > 0 && !r->done()) {
+      r = openacl::with_deadline(r, int64_t{timeout_s} * 1000,
+                                 std::string(api) + ": the event was not recorded within " + std::to_string(timeout_s) +
+                                     " s; the stream's later tasks do not run");
+    }
+    t->enqueue(std::make_unique<openacl::WaitTask>(std::move(r)));
+  });
 }
 
 }  // namespace
@@ -135,7 +148,9 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
     auto e = event_for(event, *s);
     if (e->ex()) fail(Errc::invalid_argument, "events from aclrtCreateEventExWithFlag cannot be reset");
     require_sync_flag(*e, "aclrtResetEvent");
-    s->enqueue(std::make_unique<openacl::ResetTask>(e, e->latest()));
+    submit_or_capture(s, openacl::TaskKind::event_reset, [e](const std::shared_ptr<openacl::Stream> &t) {
+      t->enqueue(std::make_unique<openacl::ResetTask>(e, e->latest()));
+    });
   });
 }
 

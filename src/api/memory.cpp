@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "acl/acl.h"
+#include "api/capture.h"
 #include "api/guard.h"
 #include "api/handles.h"
 #include "core/context.h"
@@ -117,8 +118,9 @@ void malloc_device(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
 }
 
 // Enqueues the copy; R14: pageable sources are staged at the call, pageable destinations are
-// written before the call returns.
-void copy_async(aclrtStream stream, const CopyPlan &plan, std::unique_ptr<openacl::CopyTask> task) {
+// written before the call returns (both unsafe during a stream capture).
+void copy_async(const char *api, aclrtStream stream, const CopyPlan &plan, std::unique_ptr<openacl::CopyTask> task) {
+  if (plan.src == Place::pageable || plan.dst == Place::pageable) openacl::api::require_capture_safe(api);
   auto s = openacl::api::stream_for_submit(stream);
   uint64_t seq = s->enqueue(std::move(task));
   if (plan.dst == Place::pageable) {
@@ -258,6 +260,7 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
                      aclrtMemcpyKind kind) {
   return guarded(__func__, [&] {
     require_initialized();
+    openacl::api::require_capture_safe("aclrtMemcpy");
     if (count == 0) return;
     check_count(dst, src, destMax, count);
     plan_copy(dst, count, src, count, openacl::api::enum_value(kind));
@@ -278,7 +281,7 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
     if (plan.src == Place::pageable) {
       openacl::notify(&openacl::TaskObserver::on_host_access, src, count, false, "aclrtMemcpyAsync");
     }
-    copy_async(stream, plan,
+    copy_async("aclrtMemcpyAsync", stream, plan,
                std::make_unique<openacl::CopyTask>(dst, src, count, plan.src == Place::pageable,
                                                    plan.direction));
   });
@@ -288,6 +291,7 @@ aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
                        size_t height, aclrtMemcpyKind kind) {
   return guarded(__func__, [&] {
     require_initialized();
+    openacl::api::require_capture_safe("aclrtMemcpy2d");
     check_2d(dpitch, spitch, width, openacl::api::enum_value(kind));
     if (width == 0 || height == 0) return;
     plan_copy(dst, span_2d(dpitch, width, height), src, span_2d(spitch, width, height),
@@ -312,7 +316,7 @@ aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t sp
     CopyPlan plan =
         plan_copy(dst, span_2d(dpitch, width, height), src, span_2d(spitch, width, height),
               openacl::api::enum_value(kind));
-    copy_async(stream, plan,
+    copy_async("aclrtMemcpy2dAsync", stream, plan,
                std::make_unique<openacl::CopyTask>(dst, dpitch, src, spitch, width, height,
                                                    plan.src == Place::pageable, plan.direction));
   });
@@ -321,6 +325,7 @@ aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t sp
 aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
   return guarded(__func__, [&] {
     require_initialized();
+    openacl::api::require_capture_safe("aclrtMemset");
     if (count == 0) return;
     memset_common(devPtr, maxCount, count);
     openacl::notify(&openacl::TaskObserver::on_host_access, devPtr, count, true, "aclrtMemset");

@@ -24,12 +24,22 @@ void create(aclrtStream *stream, uint32_t priority, uint32_t flag) {
   openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::stream, *stream, true);
 }
 
+// Waiting for, querying or destroying a stream makes no sense while its tasks are being
+// captured rather than run.
+std::shared_ptr<openacl::Stream> not_capturing(std::shared_ptr<openacl::Stream> s) {
+  if (s->capturing()) {
+    fail(Errc::stream_captured, "the stream is being captured (aclmdlRICaptureBegin): end the capture with "
+                                "aclmdlRICaptureEnd first");
+  }
+  return s;
+}
+
 void destroy(aclrtStream stream, bool force) {
   require_initialized();
   if (stream == nullptr) {
     fail(Errc::invalid_argument, "stream is NULL: the default stream cannot be destroyed");
   }
-  auto s = openacl::api::stream_for_submit(stream);
+  auto s = not_capturing(openacl::api::stream_for_submit(stream));
   if (s == s->context().default_stream()) {
     fail(Errc::invalid_argument, "the default stream of a context cannot be destroyed");
   }
@@ -72,7 +82,7 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
   return guarded(__func__, [&] {
     require_initialized();
     openacl::HostSpan span("aclrtSynchronizeStream");
-    openacl::api::stream_for_host(stream)->synchronize(-1);
+    not_capturing(openacl::api::stream_for_host(stream))->synchronize(-1);
   });
 }
 
@@ -81,7 +91,7 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) 
     require_initialized();
     int32_t ms = openacl::api::timeout_ms(timeout);
     openacl::HostSpan span("aclrtSynchronizeStreamWithTimeout");
-    openacl::api::stream_for_host(stream)->synchronize(ms);
+    not_capturing(openacl::api::stream_for_host(stream))->synchronize(ms);
   });
 }
 
@@ -89,8 +99,8 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status) {
   return guarded(__func__, [&] {
     require_initialized();
     if (status == nullptr) fail(Errc::invalid_argument, "status is NULL");
-    *status = openacl::api::stream_for_host(stream)->query() ? ACL_STREAM_STATUS_COMPLETE
-                                                            : ACL_STREAM_STATUS_NOT_READY;
+    *status = not_capturing(openacl::api::stream_for_host(stream))->query() ? ACL_STREAM_STATUS_COMPLETE
+                                                                           : ACL_STREAM_STATUS_NOT_READY;
   });
 }
 

@@ -84,7 +84,10 @@ void Context::release() {
   Runtime &rt = Runtime::get();
   for (auto &e : events) rt.events.remove(e->handle());
   for (auto &n : notifies) rt.notifies.remove(n->handle());
-  for (auto &s : streams) rt.streams.remove(s->handle());
+  for (auto &s : streams) {
+    rt.streams.remove(s->handle());
+    s->end_capture();
+  }
   for (auto &s : streams) {
     try {
       s->synchronize(-1);

@@ -21,4 +21,14 @@ void Event::reset(const Signal *record) {
   if (latest_.get() == record) latest_.reset();
 }
 
+void Event::set_captured_by(const std::shared_ptr<ModelRI> &capture) {
+  std::lock_guard lock(mu_);
+  captured_by_ = capture;
+}
+
+std::shared_ptr<ModelRI> Event::captured_by() const {
+  std::lock_guard lock(mu_);
+  return captured_by_.lock();
+}
+
 }  // namespace openacl

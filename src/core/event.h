@@ -12,6 +12,7 @@
 namespace openacl {
 
 class Context;
+class ModelRI;
 class Signal;
 
 class Event : public Handled {
@@ -28,6 +29,9 @@ class Event : public Handled {
   std::shared_ptr<Signal> latest() const;
   // Clears the latest record if it is still `record` (aclrtResetEvent, in stream order).
   void reset(const Signal *record);
+  // The stream capture that last recorded the event (its record happens at each launch).
+  void set_captured_by(const std::shared_ptr<ModelRI> &capture);
+  std::shared_ptr<ModelRI> captured_by() const;
 
  private:
   Context &context_;
@@ -35,6 +39,7 @@ class Event : public Handled {
   const bool ex_;
   mutable std::mutex mu_;
   std::shared_ptr<Signal> latest_;
+  std::weak_ptr<ModelRI> captured_by_;
 };
 
 }  // namespace openacl

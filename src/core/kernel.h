@@ -44,6 +44,9 @@ class KernelTask final : public Task {
   void run(ExecContext &ctx) override;
   std::string label() const override { return fn_->name; }
   const Function &function() const { return *fn_; }
+  std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {
+    return std::make_unique<KernelTask>(fn_, num_blocks_, args_, args_size_);
+  }
   // The task's copy of the arguments (what the kernel's blocks receive).
   void *args() const { return args_; }
   size_t args_size() const { return args_size_; }

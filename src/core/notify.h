@@ -63,6 +63,9 @@ class NotifyUpdateTask final : public Task {
       : Task(TaskKind::notify_record), notify_(std::move(notify)), how_(how), operand_(operand) {}
   void run(ExecContext &) override { notify_->update(how_, operand_); }
   void skip(const Error &failure) override { notify_->update(how_, operand_, failure); }
+  std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {
+    return std::make_unique<NotifyUpdateTask>(notify_, how_, operand_);
+  }
   const Notify *notify() const { return notify_.get(); }
 
  private:
@@ -76,6 +79,9 @@ class NotifyResetTask final : public Task {
   explicit NotifyResetTask(std::shared_ptr<Notify> notify)
       : Task(TaskKind::notify_reset), notify_(std::move(notify)) {}
   void run(ExecContext &) override { notify_->reset(); }
+  std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {
+    return std::make_unique<NotifyResetTask>(notify_);
+  }
 
  private:
   std::shared_ptr<Notify> notify_;
@@ -91,6 +97,9 @@ class NotifyWaitTask final : public Task {
         clear_(clear), timeout_s_(timeout_s), api_(api) {}
   ~NotifyWaitTask() override;
   void run(ExecContext &) override {}
+  std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {
+    return std::make_unique<NotifyWaitTask>(notify_, cond_, operand_, clear_, timeout_s_, api_);
+  }
   // Claimed when the stream reaches the task, not at enqueue: earlier tasks of the stream
   // come first.
   Signal *wait_before() override;

@@ -74,9 +74,10 @@ void Runtime::release_all() {
   initialized_.store(false, std::memory_order_release);
   for (auto &d : devices_) d->shutdown();
   contexts.take_all();
-  streams.take_all();
+  for (auto &s : streams.take_all()) s->end_capture();
   events.take_all();
   notifies.take_all();
+  model_ris.take_all();
   functions.take_all();
   binaries.take_all();
   reports_.clear();

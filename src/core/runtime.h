@@ -22,6 +22,7 @@ namespace openacl {
 class Context;
 class Device;
 class Event;
+class ModelRI;
 class Notify;
 class Stream;
 
@@ -67,6 +68,7 @@ class Runtime {
   Registry<Stream> streams;
   Registry<Event> events;
   Registry<Notify> notifies;
+  Registry<ModelRI> model_ris;  // aclmdlRI
   Registry<Binary> binaries;
   Registry<Function> functions;
 

@@ -36,6 +36,14 @@ enum class Errc : int32_t {
   wait_timeout,            // a stream's event wait ran out of time (aclrtSetOpWaitTimeout)
   event_timestamp_invalid,
   event_timestamp_reversal,
+  // stream capture (aclmdlRI)
+  stream_captured,         // the stream is being captured (or a sync call met a captured one)
+  stream_not_captured,
+  model_captured,          // the model run instance is still being captured
+  capture_mode,            // a call the capture mode forbids while a capture is active
+  capture_implicit,        // the default stream cannot be captured
+  capture_wrong_thread,
+  capture_invalidated,
   // callbacks
   stream_subscribe,
   thread_subscribe,

@@ -7,6 +7,7 @@
 #include "core/clock.h"
 #include "core/device.h"
 #include "core/failure.h"
+#include "core/model_ri.h"
 #include "core/observer.h"
 #include "core/signal.h"
 #include "core/thread_state.h"
@@ -31,6 +32,12 @@ Stream::~Stream() {
 }
 
 uint64_t Stream::enqueue(std::unique_ptr<Task> task) {
+  if (capturing()) {
+    if (auto c = capture()) {
+      c->add(std::move(task));
+      return 0;
+    }
+  }
   // Task timestamps feed only the trace and the checker: without an observer they cost a
   // clock read each (three per task) for nothing. Event records take their own.
   if (task_observer() != nullptr) task->enqueue_ns = now_ns();
@@ -64,6 +71,29 @@ uint64_t Stream::enqueue(std::unique_ptr<Task> task) {
   this_thread().last_task_id = static_cast<uint32_t>(seq);
   if (schedule) device_.backend().schedule(this);
   return seq;
+}
+
+void Stream::begin_capture(std::shared_ptr<ModelRI> c) {
+  std::lock_guard lock(mu_);
+  if (capture_) fail(Errc::stream_captured, "the stream is already being captured");
+  capture_ = std::move(c);
+  capturing_.store(true, std::memory_order_release);
+}
+
+std::shared_ptr<ModelRI> Stream::end_capture() {
+  std::shared_ptr<ModelRI> c;
+  {
+    std::lock_guard lock(mu_);
+    capturing_.store(false, std::memory_order_release);
+    c = std::move(capture_);
+  }
+  if (c) c->end_capture();
+  return c;
+}
+
+std::shared_ptr<ModelRI> Stream::capture() const {
+  std::lock_guard lock(mu_);
+  return capture_;
 }
 
 void Stream::finish_head(std::unique_lock<std::mutex> &, Task *t) {

@@ -21,6 +21,7 @@ namespace openacl {
 
 class Context;
 class Device;
+class ModelRI;
 
 class Stream final : public backend::Runnable,
                      public Handled,
@@ -38,8 +39,18 @@ class Stream final : public backend::Runnable,
   uint32_t user_tag() const { return user_tag_.load(std::memory_order_relaxed); }
   void set_user_tag(uint32_t tag) { user_tag_.store(tag, std::memory_order_relaxed); }
 
-  // Queues a task and returns at once (R10). Returns the task's sequence number.
+  // Queues a task and returns at once (R10). Returns the task's sequence number, or 0 when
+  // the stream is being captured and the task went to the capture instead.
   uint64_t enqueue(std::unique_ptr<Task> task);
+
+  // Stream capture (aclmdlRICaptureBegin/End): while a capture is set, enqueue() hands every
+  // task to it. begin_capture throws Errc::stream_captured when one is already set.
+  void begin_capture(std::shared_ptr<ModelRI> capture);
+  // Ends the capture and returns it (nullptr when there was none). A stream released with
+  // its context or at aclFinalize ends its capture too.
+  std::shared_ptr<ModelRI> end_capture();
+  std::shared_ptr<ModelRI> capture() const;
+  bool capturing() const { return capturing_.load(std::memory_order_acquire); }
   // Waits for every task enqueued before the call (R11) and for callbacks it dispatched;
   // then throws the stream's failure if it has one (R20). timeout_ms < 0 waits forever; on
   // timeout throws Errc::stream_sync_timeout and leaves the queue intact.
@@ -88,6 +99,8 @@ class Stream final : public backend::Runnable,
   bool head_running_ = false;
   State state_ = State::idle;
   std::shared_ptr<Stream> keep_alive_;  // held while the device owns the stream
+  std::atomic<bool> capturing_{false};  // capture_ is set: checked without the lock
+  std::shared_ptr<ModelRI> capture_;
   std::optional<Error> failure_;
 };
 

@@ -6,7 +6,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -18,6 +20,7 @@ namespace openacl {
 class Device;
 class Error;
 class Signal;
+class Stream;
 
 enum class TaskKind : uint8_t {
   memcpy,
@@ -71,6 +74,9 @@ class Task {
   // Runs instead of run() when the stream has failed (R20): an event record passes the
   // failure on. Skipped tasks do nothing by default.
   virtual void skip(const Error &stream_failure) {}
+  // A new task doing the same work on `target`: each launch of a captured model run instance
+  // (aclmdlRI) enqueues replicas of the captured tasks. nullptr: this task cannot be replayed.
+  virtual std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &target) const { return nullptr; }
 
   TaskKind kind() const { return kind_; }
   std::span<const MemRange> ranges() const {
@@ -86,6 +92,12 @@ class Task {
     }
     if (more_.empty()) more_.assign(inline_, inline_ + num_inline_);
     more_.push_back(r);
+  }
+
+  void copy_ranges(const Task &from) {
+    num_inline_ = from.num_inline_;
+    std::copy(from.inline_, from.inline_ + kInlineRanges, inline_);
+    more_ = from.more_;
   }
 
   // Timestamps in ns of the runtime clock (steady_clock); 0 when not reached.
@@ -113,6 +125,11 @@ class FunctionTask final : public Task {
       : Task(kind), label_(std::move(label)), fn_(std::move(fn)) {}
   void run(ExecContext &ctx) override { fn_(ctx); }
   std::string label() const override { return label_; }
+  std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {
+    auto t = std::make_unique<FunctionTask>(kind(), label_, fn_);
+    t->copy_ranges(*this);
+    return t;
+  }
 
  private:
   std::string label_;

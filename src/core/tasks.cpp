@@ -71,6 +71,11 @@ void split_bytes(ExecContext &ctx, size_t n, const Piece &piece) {
 
 }  // namespace
 
+std::unique_ptr<Task> CopyTask::replica(const std::shared_ptr<Stream> &) const {
+  // A staged copy replays the bytes taken at the original call.
+  return std::make_unique<CopyTask>(dst_, dpitch_, src_, spitch_, width_, height_, staging_ != nullptr, direction_);
+}
+
 void CopyTask::run(ExecContext &ctx) {
   auto &be = ctx.device.backend();
   if (height_ == 1 || (dpitch_ == width_ && spitch_ == width_)) {

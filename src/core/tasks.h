@@ -22,6 +22,7 @@ class CopyTask final : public Task {
            size_t height, bool staged, const char *direction);
   void run(ExecContext &ctx) override;
   std::string label() const override { return direction_; }
+  std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override;
 
  private:
   void *dst_;
@@ -35,6 +36,9 @@ class MemsetTask final : public Task {
  public:
   MemsetTask(void *dst, int value, size_t n);
   void run(ExecContext &ctx) override;
+  std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {
+    return std::make_unique<MemsetTask>(dst_, value_, n_);
+  }
 
  private:
   void *dst_;
@@ -83,6 +87,9 @@ class CallbackTask final : public Task {
                bool blocking);
   void run(ExecContext &) override;
   Signal *wait_after() override { return done_.get(); }
+  std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &target) const override {
+    return std::make_unique<CallbackTask>(hub_, target, fn_, data_, done_ != nullptr);
+  }
 
  private:
   ReportHub &hub_;
