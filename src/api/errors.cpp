@@ -40,6 +40,9 @@ aclError to_acl_error(Errc code) {
     case Errc::capture_implicit: return ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT;
     case Errc::capture_wrong_thread: return ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD;
     case Errc::capture_invalidated: return ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED;
+    case Errc::capture_conflict: return ACL_ERROR_STREAM_CAPTURE_CONFLICT;
+    case Errc::capture_unmatched: return ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED;
+    case Errc::stream_unjoined: return ACL_ERROR_RT_STREAM_UNJOINED;
     case Errc::stream_subscribe: return ACL_ERROR_RT_STREAM_SUBSCRIBE;
     case Errc::thread_subscribe: return ACL_ERROR_RT_THREAD_SUBSCRIBE;
     case Errc::stream_no_callback_subscriber: return ACL_ERROR_RT_STREAM_NO_CB_REG;

@@ -65,7 +65,10 @@ void record(aclrtEvent event, aclrtStream stream) {
   auto capture = submit_or_capture(s, openacl::TaskKind::event_record, [e](const std::shared_ptr<openacl::Stream> &t) {
     t->enqueue(std::make_unique<openacl::RecordTask>(e->new_record()));
   });
-  if (capture) e->set_captured_by(capture);
+  if (capture) {
+    e->set_captured_by(capture);
+    capture->recorded(e.get(), s->capture_lane());
+  }
 }
 
 bool complete(const Event &e) {
@@ -83,13 +86,20 @@ void wait_event(aclrtStream stream, aclrtEvent event, uint32_t timeout_s, const 
   auto s = openacl::api::stream_for_submit(stream);
   auto e = event_for(event, *s);
   require_sync_flag(*e, api);
-  if (auto c = e->captured_by(); c && c->capturing() && s->capture() != c) {
-    fail(Errc::feature_not_supported,
-         "the event was recorded on a stream being captured; a stream joining that capture through it "
-         "(multi-stream capture) is not supported by openacl");
+  if (auto c = e->captured_by(); c && c->capturing()) {  // the event was recorded in a capture
+    auto mine = s->capturing() ? s->capture() : nullptr;
+    if (mine && mine != c) {
+      fail(Errc::capture_conflict, "the event was recorded in another stream capture than the one the stream belongs to");
+    }
+    if (!mine) {  // fork: the stream joins the capture
+      if (s == s->context().default_stream()) {
+        fail(Errc::capture_implicit, "the default stream cannot join a stream capture");
+      }
+      s->begin_capture(c, c->join(s));
+    }
   }
   // Binds to the latest record when submitted: at each launch, for a captured wait.
-  submit_or_capture(s, openacl::TaskKind::event_wait, [e, timeout_s, api](const std::shared_ptr<openacl::Stream> &t) {
+  auto capture = submit_or_capture(s, openacl::TaskKind::event_wait, [e, timeout_s, api](const std::shared_ptr<openacl::Stream> &t) {
     auto r = e->latest();
     if (!r) return;
     if (timeout_s > 0 && !r->done()) {
@@ -99,6 +109,7 @@ void wait_event(aclrtStream stream, aclrtEvent event, uint32_t timeout_s, const 
     }
     t->enqueue(std::make_unique<openacl::WaitTask>(std::move(r)));
   });
+  if (capture) capture->waited(e.get(), s->capture_lane());
 }
 
 }  // namespace

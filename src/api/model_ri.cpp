@@ -1,6 +1,6 @@
 // Model run instances by stream capture (aclmdlRICapture*, aclmdlRIExecute*): the tasks
-// submitted to a captured stream are kept (src/core/model_ri.h) and run at each launch.
-// One stream per capture: a second stream joining it through an event is refused.
+// submitted to a captured stream (and to the streams that join it through events) are kept
+// (src/core/model_ri.h) and run at each launch.
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -107,7 +107,7 @@ aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
       fail(Errc::capture_implicit, "the default stream cannot be captured: capture a stream from aclrtCreateStream");
     }
     auto ri = std::make_shared<ModelRI>(s, m, openacl::os_thread_id());
-    s->begin_capture(ri);
+    s->begin_capture(ri, 0);
     Runtime::get().model_ris.add(ri);
     track(ri, true);
   });
@@ -133,15 +133,23 @@ aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI) {
     auto s = openacl::api::stream_for_host(stream);
     auto ri = s->capture();
     if (!ri) fail(Errc::stream_not_captured, "the stream is not being captured (no aclmdlRICaptureBegin on it)");
+    if (s->capture_lane() != 0) {
+      fail(Errc::capture_unmatched, "the stream joined a capture through an event; end the capture on the stream that began it");
+    }
     if (ri->mode() == ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL && ri->thread() != openacl::os_thread_id()) {
       fail(Errc::capture_wrong_thread, "a THREAD_LOCAL capture must end on the thread that began it");
     }
     s->end_capture();
     track(ri, false);
+    *modelRI = nullptr;
     if (auto why = ri->invalid()) {
       Runtime::get().model_ris.remove(ri->handle());
-      *modelRI = nullptr;
       fail(Errc::capture_invalidated, "the capture was invalidated: " + *why);
+    }
+    if (auto lanes = ri->unjoined(); !lanes.empty()) {
+      Runtime::get().model_ris.remove(ri->handle());
+      fail(Errc::stream_unjoined, std::to_string(lanes.size()) + " stream(s) joined the capture through an event but were not "
+                                  "joined back: record an event at the end of each and make the capturing stream wait on it");
     }
     *modelRI = ri->handle();
   });
@@ -220,11 +228,14 @@ aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *streams, uint32_t *nu
   return guarded(__func__, [&] {
     require_initialized();
     if (numStreams == nullptr) fail(Errc::invalid_argument, "numStreams is NULL");
-    auto s = model_ri_of(modelRI)->origin();
-    const uint32_t n = s ? 1 : 0;
+    auto lanes = model_ri_of(modelRI)->lanes();
+    const auto n = static_cast<uint32_t>(lanes.size());
     if (streams != nullptr) {
-      if (*numStreams < n) fail(Errc::invalid_argument, "numStreams " + std::to_string(*numStreams) + " is less than the model's 1 stream");
-      if (s) streams[0] = s->handle();
+      if (*numStreams < n) {
+        fail(Errc::invalid_argument, "numStreams " + std::to_string(*numStreams) + " is less than the model's " +
+                                         std::to_string(n) + " stream(s)");
+      }
+      for (uint32_t i = 0; i < n; ++i) streams[i] = lanes[i]->handle();
     }
     *numStreams = n;
   });
@@ -234,11 +245,13 @@ aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
   return guarded(__func__, [&] {
     require_initialized();
     auto ri = model_ri_of(modelRI);
-    auto steps = ri->describe();
-    std::fprintf(stderr, "openacl: model run instance %u \"%s\": %zu task(s)%s\n", openacl::handle_serial(ri->handle()),
-                 ri->name().c_str(), steps.size(), ri->capturing() ? " (capture in progress)" : "");
+    auto steps = ri->steps();
+    std::fprintf(stderr, "openacl: model run instance %u \"%s\": %zu task(s) on %zu stream(s)%s\n",
+                 openacl::handle_serial(ri->handle()), ri->name().c_str(), steps.size(), ri->lanes().size(),
+                 ri->capturing() ? " (capture in progress)" : "");
     for (size_t i = 0; i < steps.size(); ++i) {
-      std::fprintf(stderr, "  %zu  %-13s %s\n", i, openacl::task_kind_name(steps[i].first), steps[i].second.c_str());
+      std::fprintf(stderr, "  %zu  stream %u  %-13s %s\n", i, steps[i].lane, openacl::task_kind_name(steps[i].kind),
+                   steps[i].label.c_str());
     }
   });
 }
@@ -250,7 +263,9 @@ aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uint32_t fla
     if (flags != 0) fail(Errc::invalid_argument, "flags must be 0");
     auto ri = model_ri_of(modelRI);
     nlohmann::json tasks = nlohmann::json::array();
-    for (auto &[kind, label] : ri->describe()) tasks.push_back({{"type", openacl::task_kind_name(kind)}, {"label", label}});
+    for (const auto &step : ri->steps()) {
+      tasks.push_back({{"type", openacl::task_kind_name(step.kind)}, {"label", step.label}, {"stream", step.lane}});
+    }
     nlohmann::json doc = {{"id", openacl::handle_serial(ri->handle())}, {"name", ri->name()}, {"tasks", tasks}};
     std::ofstream out(path);
     if (!(out << doc.dump(2) << '\n')) fail(Errc::invalid_file, std::string("cannot write ") + path);

@@ -44,6 +44,9 @@ enum class Errc : int32_t {
   capture_implicit,        // the default stream cannot be captured
   capture_wrong_thread,
   capture_invalidated,
+  capture_conflict,        // an event of one capture waited on by a stream of another
+  capture_unmatched,       // capture ended on a stream that did not begin it
+  stream_unjoined,         // a stream that joined a capture was not joined back
   // callbacks
   stream_subscribe,
   thread_subscribe,

@@ -34,7 +34,7 @@ Stream::~Stream() {
 uint64_t Stream::enqueue(std::unique_ptr<Task> task) {
   if (capturing()) {
     if (auto c = capture()) {
-      c->add(std::move(task));
+      c->add(std::move(task), capture_lane_);
       return 0;
     }
   }
@@ -73,10 +73,11 @@ uint64_t Stream::enqueue(std::unique_ptr<Task> task) {
   return seq;
 }
 
-void Stream::begin_capture(std::shared_ptr<ModelRI> c) {
+void Stream::begin_capture(std::shared_ptr<ModelRI> c, uint32_t lane) {
   std::lock_guard lock(mu_);
   if (capture_) fail(Errc::stream_captured, "the stream is already being captured");
   capture_ = std::move(c);
+  capture_lane_ = lane;
   capturing_.store(true, std::memory_order_release);
 }
 

@@ -44,8 +44,10 @@ class Stream final : public backend::Runnable,
   uint64_t enqueue(std::unique_ptr<Task> task);
 
   // Stream capture (aclmdlRICaptureBegin/End): while a capture is set, enqueue() hands every
-  // task to it. begin_capture throws Errc::stream_captured when one is already set.
-  void begin_capture(std::shared_ptr<ModelRI> capture);
+  // task to it, on this stream's lane of it. begin_capture throws Errc::stream_captured when
+  // one is already set.
+  void begin_capture(std::shared_ptr<ModelRI> capture, uint32_t lane);
+  uint32_t capture_lane() const { return capture_lane_; }
   // Ends the capture and returns it (nullptr when there was none). A stream released with
   // its context or at aclFinalize ends its capture too.
   std::shared_ptr<ModelRI> end_capture();
@@ -101,6 +103,7 @@ class Stream final : public backend::Runnable,
   std::shared_ptr<Stream> keep_alive_;  // held while the device owns the stream
   std::atomic<bool> capturing_{false};  // capture_ is set: checked without the lock
   std::shared_ptr<ModelRI> capture_;
+  uint32_t capture_lane_ = 0;
   std::optional<Error> failure_;
 };
 

@@ -1,6 +1,7 @@
 // Stream capture (aclmdlRICaptureBegin/End, aclmdlRIExecute[Async]): the tasks submitted to
-// a captured stream do not run; each launch of the captured model run instance runs them, in
-// order, on the launch's stream. Capture modes keep unsafe synchronous calls out of a capture.
+// a captured stream (and to streams that join it through events) do not run; each launch of
+// the captured model run instance runs them, in order, on the launch's stream and the
+// instance's own streams. Capture modes keep unsafe synchronous calls out of a capture.
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -154,6 +155,55 @@ TEST_F(Capture_Run, NameIdStreamsAndJsonDescription) {
   ASSERT_ACL_OK(aclmdlRIDestroy(ri2));
 }
 
+TEST_F(Capture_Run, StreamsJoinThroughEventsAndRunConcurrentlyAtEachLaunch) {
+  aclrtStream s = new_stream(), side = new_stream();
+  aclrtEvent fork = nullptr, join = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&fork));
+  ASSERT_ACL_OK(aclrtCreateEvent(&join));
+  int32_t flag_main = 0, flag_side = 0, done = 0, log[8] = {}, count = 0;
+  ASSERT_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+  ASSERT_ACL_OK(append(log, &count, 8, 1, s));
+  ASSERT_ACL_OK(aclrtRecordEvent(fork, s));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(side, fork));  // side joins the capture
+  aclmdlRICaptureStatus status = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+  aclmdlRI ri = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureGetInfo(side, &status, &ri));
+  EXPECT_EQ(status, ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+  // Both lanes must run at the same time for either rendezvous kernel to finish.
+  OatRendezvous a{&flag_main, &flag_side, &done, 5000}, b{&flag_side, &flag_main, &done, 5000};
+  ASSERT_ACL_OK(kernels_.launch("oat_rendezvous", a, s));
+  ASSERT_ACL_OK(kernels_.launch("oat_rendezvous", b, side));
+  ASSERT_ACL_OK(aclrtRecordEvent(join, side));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(s, join));  // side joins back
+  ASSERT_ACL_OK(append(log, &count, 8, 2, s));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED, aclmdlRICaptureEnd(side, &ri));
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(s, &ri));
+  aclmdlRI none = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureGetInfo(side, &status, &none));
+  EXPECT_EQ(status, ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_NOT_CAPTURED, aclmdlRICaptureEnd(side, &none));
+  aclrtStream lanes[2] = {};
+  uint32_t n = 2;
+  ASSERT_ACL_OK(aclmdlRIGetStreams(ri, lanes, &n));
+  EXPECT_EQ(n, 2u);
+  EXPECT_EQ(lanes[0], s);
+  EXPECT_EQ(lanes[1], side);
+  EXPECT_EQ(oat::load(count), 0);
+
+  for (int launch = 1; launch <= 2; ++launch) {
+    oat::store(flag_main, 0);
+    oat::store(flag_side, 0);
+    oat::store(done, 0);
+    ASSERT_ACL_OK(aclmdlRIExecuteAsync(ri, s));
+    ASSERT_ACL_OK(aclrtSynchronizeStream(s));  // the join makes s wait for the other lane
+    EXPECT_EQ(oat::load(done), 2) << "launch " << launch;
+    ASSERT_EQ(oat::load(count), 2 * launch);
+    EXPECT_EQ(log[2 * launch - 2], 1);
+    EXPECT_EQ(log[2 * launch - 1], 2);
+  }
+  ASSERT_ACL_OK(aclmdlRIDestroy(ri));
+}
+
 using Capture_Errors = CaptureTest;
 
 TEST_F(Capture_Errors, MisuseIsRefusedWithTheCaptureCodes) {
@@ -179,18 +229,41 @@ TEST_F(Capture_Errors, MisuseIsRefusedWithTheCaptureCodes) {
   EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_HANDLE, aclmdlRIDestroy(ri));
 }
 
-TEST_F(Capture_Errors, AnotherStreamCannotJoinACaptureThroughAnEvent) {
+TEST_F(Capture_Errors, AJoinedStreamMustBeJoinedBack) {
   aclrtStream s = new_stream(), side = new_stream();
+  aclrtEvent fork = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&fork));
+  int32_t m = 0;
+  ASSERT_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+  ASSERT_ACL_OK(aclrtRecordEvent(fork, s));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(side, fork));
+  ASSERT_ACL_OK(mark(&m, 1, side));
+  aclmdlRI ri = nullptr;
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_UNJOINED, aclmdlRICaptureEnd(s, &ri));
+  EXPECT_EQ(ri, nullptr);
+  // The capture is over for both streams all the same.
+  aclmdlRICaptureStatus status = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+  ASSERT_ACL_OK(aclmdlRICaptureGetInfo(side, &status, &ri));
+  EXPECT_EQ(status, ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+  EXPECT_ACL_OK(aclrtSynchronizeStream(side));
+  EXPECT_EQ(oat::load(m), 0);
+}
+
+TEST_F(Capture_Errors, AStreamOfOneCaptureCannotWaitOnAnotherCapturesEvent) {
+  aclrtStream s1 = new_stream(), s2 = new_stream();
   aclrtEvent e = nullptr;
   ASSERT_ACL_OK(aclrtCreateEvent(&e));
-  ASSERT_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
-  ASSERT_ACL_OK(aclrtRecordEvent(e, s));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtStreamWaitEvent(side, e));
-  EXPECT_NE(oat::recent_msg().find("multi-stream capture"), std::string::npos) << oat::recent_msg();
-  aclmdlRI ri = nullptr;
-  ASSERT_ACL_OK(aclmdlRICaptureEnd(s, &ri));
-  EXPECT_ACL_OK(aclrtStreamWaitEvent(side, e));  // after the capture: an ordinary wait
-  ASSERT_ACL_OK(aclmdlRIDestroy(ri));
+  ASSERT_ACL_OK(aclmdlRICaptureBegin(s1, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  ASSERT_ACL_OK(aclmdlRICaptureBegin(s2, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  ASSERT_ACL_OK(aclrtRecordEvent(e, s1));
+  EXPECT_ACL_ERROR(ACL_ERROR_STREAM_CAPTURE_CONFLICT, aclrtStreamWaitEvent(s2, e));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT, aclrtStreamWaitEvent(nullptr, e));
+  aclmdlRI r1 = nullptr, r2 = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(s1, &r1));
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(s2, &r2));
+  EXPECT_ACL_OK(aclrtStreamWaitEvent(s2, e));  // after the capture: an ordinary wait
+  ASSERT_ACL_OK(aclmdlRIDestroy(r1));
+  ASSERT_ACL_OK(aclmdlRIDestroy(r2));
 }
 
 TEST_F(Capture_Errors, FinalizeReleasesAnUnfinishedCapture) {
