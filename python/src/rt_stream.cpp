@@ -134,9 +134,33 @@ void register_event(py::module_ &rt) {
 
 }  // namespace
 
+// pyACL's notify calls; the timeout of wait_and_reset_notify goes to the C call unchanged.
+void register_notify(py::module_ &rt) {
+  rt.def("create_notify", [](uint64_t flag) {
+    aclrtNotify notify = nullptr;
+    aclError ret = aclrtCreateNotify(&notify, flag);
+    return std::make_tuple(to_int(notify), ret);
+  });
+  rt.def("destroy_notify", [](Ptr notify) { return aclrtDestroyNotify(to_ptr(notify)); });
+  rt.def("record_notify", [](Ptr notify, Ptr stream) { return aclrtRecordNotify(to_ptr(notify), to_ptr(stream)); });
+  rt.def("wait_and_reset_notify", [](Ptr notify, Ptr stream, uint32_t timeout) {
+    return aclrtWaitAndResetNotify(to_ptr(notify), to_ptr(stream), timeout);
+  });
+  rt.def("get_notify_id", [](Ptr notify) {
+    uint32_t id = 0;
+    aclError ret = aclrtGetNotifyId(to_ptr(notify), &id);
+    return std::make_tuple(id, ret);
+  });
+  rt.def("notify_batch_reset", [](const std::vector<Ptr> &notifies) {
+    auto handles = to_ptrs<void>(notifies);
+    return aclrtNotifyBatchReset(handles.data(), handles.size());
+  });
+}
+
 void register_rt_stream(py::module_ &rt) {
   register_stream(rt);
   register_event(rt);
+  register_notify(rt);
 }
 
 }  // namespace openacl::py_acl

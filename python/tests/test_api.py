@@ -263,3 +263,37 @@ def test_queries_that_work_since_the_second_session(context):
     assert acl.rt.free(dev) == 0
     for s in (s1, s2):
         assert acl.rt.destroy_stream(s) == 0
+
+
+def test_notify_orders_two_streams_and_sys_params(context):
+    s1, ret = acl.rt.create_stream()
+    assert ret == 0
+    s2, _ = acl.rt.create_stream()
+    notify, ret = acl.rt.create_notify(0)
+    assert ret == 0 and notify != 0
+    nid, ret = acl.rt.get_notify_id(notify)
+    assert ret == 0
+    dev, _ = acl.rt.malloc(64, 0)
+    assert acl.rt.memset_async(dev, 64, 7, 64, s1) == 0
+    assert acl.rt.record_notify(notify, s1) == 0
+    assert acl.rt.wait_and_reset_notify(notify, s2, 0) == 0
+    out = np.zeros(64, dtype=np.uint8)
+    host, _ = acl.rt.malloc_host(64)
+    assert acl.rt.memcpy_async(host, 64, dev, 64, 2, s2) == 0
+    assert acl.rt.synchronize_stream(s2) == 0
+    out[:] = np.frombuffer(acl.util.ptr_to_bytes(host, 64), dtype=np.uint8)
+    assert (out == 7).all()
+    assert acl.rt.notify_batch_reset([notify]) == 0
+    assert acl.rt.destroy_notify(notify) == 0
+    assert acl.rt.destroy_notify(notify) == 107017  # ACL_ERROR_RT_INVALID_HANDLE
+    # Runtime parameters: process default 0, the context reads it until it sets its own.
+    assert acl.rt.get_sys_param_opt(0) == (0, 0)
+    assert acl.rt.set_sys_param_opt(0, 1) == 0
+    assert acl.rt.ctx_get_sys_param_opt(0) == (1, 0)
+    assert acl.rt.ctx_set_sys_param_opt(0, 0) == 0
+    assert acl.rt.ctx_get_sys_param_opt(0) == (0, 0)
+    assert acl.rt.set_sys_param_opt(0, 0) == 0
+    assert acl.rt.free(dev) == 0
+    assert acl.rt.free_host(host) == 0
+    for s in (s1, s2):
+        assert acl.rt.destroy_stream(s) == 0
