@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
-#include <sstream>
 
 #include "acl/acl.h"
 #include "api/capture.h"
+#include "api/copy_plan.h"
 #include "api/guard.h"
 #include "api/handles.h"
 #include "core/context.h"
@@ -21,81 +21,16 @@ using openacl::Errc;
 using openacl::fail;
 using openacl::MemoryKind;
 using openacl::Runtime;
+using openacl::api::check_count;
+using openacl::api::copy_async;
+using openacl::api::CopyPlan;
+using openacl::api::Place;
+using openacl::api::place_of;
+using openacl::api::plan_copy;
 using openacl::api::guarded;
 using openacl::api::require_initialized;
 
 namespace {
-
-enum class Place { device, pinned, pageable };
-
-const char *place_name(Place p) {
-  switch (p) {
-    case Place::device: return "device memory";
-    case Place::pinned: return "page-locked host memory";
-    case Place::pageable: return "pageable host memory";
-  }
-  return "?";
-}
-
-// Where [p, p + span) lives; a range that starts inside a runtime allocation must end inside it.
-Place place_of(const void *p, size_t span, const char *what) {
-  auto a = Runtime::get().memory().find(p);
-  if (!a) return Place::pageable;
-  auto addr = reinterpret_cast<uintptr_t>(p);
-  if (span > a->size - (addr - a->base)) {
-    std::ostringstream msg;
-    msg << what << ": " << span << " bytes at " << p << " run past the end of its allocation ("
-        << a->size << " bytes at " << reinterpret_cast<void *>(a->base) << ")";
-    fail(Errc::invalid_argument, msg.str());
-  }
-  return a->kind == MemoryKind::device ? Place::device : Place::pinned;
-}
-
-const char *kind_name(int64_t kind) {
-  switch (kind) {
-    case ACL_MEMCPY_HOST_TO_HOST: return "ACL_MEMCPY_HOST_TO_HOST";
-    case ACL_MEMCPY_HOST_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_DEVICE";
-    case ACL_MEMCPY_DEVICE_TO_HOST: return "ACL_MEMCPY_DEVICE_TO_HOST";
-    case ACL_MEMCPY_DEVICE_TO_DEVICE: return "ACL_MEMCPY_DEVICE_TO_DEVICE";
-    case ACL_MEMCPY_DEFAULT: return "ACL_MEMCPY_DEFAULT";
-    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE";
-    default: return "?";
-  }
-}
-
-struct CopyPlan {
-  Place dst;
-  Place src;
-  const char *direction;
-};
-
-// Checks a copy's arguments in CANN's order and that its kind matches its pointers.
-CopyPlan plan_copy(void *dst, size_t dst_span, const void *src, size_t src_span,
-                   int64_t kind) {
-  if (dst == nullptr) fail(Errc::invalid_argument, "dst is NULL");
-  if (src == nullptr) fail(Errc::invalid_argument, "src is NULL");
-  if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
-    fail(Errc::invalid_argument, "kind " + std::to_string(kind) + " is not a valid aclrtMemcpyKind for this call");
-  }
-  CopyPlan plan{place_of(dst, dst_span, "dst"), place_of(src, src_span, "src"), ""};
-  bool dst_dev = plan.dst == Place::device;
-  bool src_dev = plan.src == Place::device;
-  bool ok = true;
-  switch (kind) {
-    case ACL_MEMCPY_HOST_TO_HOST: ok = !dst_dev && !src_dev; break;
-    case ACL_MEMCPY_HOST_TO_DEVICE:
-    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: ok = dst_dev && !src_dev; break;
-    case ACL_MEMCPY_DEVICE_TO_HOST: ok = !dst_dev && src_dev; break;
-    case ACL_MEMCPY_DEVICE_TO_DEVICE: ok = dst_dev && src_dev; break;
-    default: break;
-  }
-  if (!ok) {
-    fail(Errc::invalid_argument, std::string(kind_name(kind)) + " contradicts the pointers: dst is " +
-                                     place_name(plan.dst) + ", src is " + place_name(plan.src));
-  }
-  plan.direction = src_dev ? (dst_dev ? "D2D" : "D2H") : (dst_dev ? "H2D" : "H2H");
-  return plan;
-}
 
 void check_policy(aclrtMemMallocPolicy policy) {
   auto p = static_cast<uint32_t>(openacl::api::enum_value(policy));
@@ -115,18 +50,6 @@ void malloc_device(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
   check_policy(policy);
   *devPtr = openacl::api::current_device().allocate(size);
   openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::device_memory, *devPtr, true);
-}
-
-// Enqueues the copy; R14: pageable sources are staged at the call, pageable destinations are
-// written before the call returns (both unsafe during a stream capture).
-void copy_async(const char *api, aclrtStream stream, const CopyPlan &plan, std::unique_ptr<openacl::CopyTask> task) {
-  if (plan.src == Place::pageable || plan.dst == Place::pageable) openacl::api::require_capture_safe(api);
-  auto s = openacl::api::stream_for_submit(stream);
-  uint64_t seq = s->enqueue(std::move(task));
-  if (plan.dst == Place::pageable) {
-    s->wait_for(seq);
-    if (auto failure = s->failure()) throw *failure;
-  }
 }
 
 void memset_common(void *devPtr, size_t maxCount, size_t count) {
@@ -195,14 +118,6 @@ void free_after_device_sync(void *p, MemoryKind kind) {
   }
   free_allocation(p, kind);
   if (sync_error) throw *sync_error;
-}
-
-// count > destMax is the runtime's check (107000), after the NULL checks of the ACL layer.
-void check_count(void *dst, const void *src, size_t destMax, size_t count) {
-  if (count <= destMax) return;
-  if (dst == nullptr || src == nullptr) fail(Errc::invalid_argument, "dst or src is NULL");
-  fail(Errc::invalid_value, "count (" + std::to_string(count) + ") exceeds destMax (" +
-                                std::to_string(destMax) + ")");
 }
 
 }  // namespace

@@ -41,7 +41,8 @@ uint64_t Stream::enqueue(std::unique_ptr<Task> task) {
   // Task timestamps feed only the trace and the checker: without an observer they cost a
   // clock read each (three per task) for nothing. Event records take their own.
   if (task_observer() != nullptr) task->enqueue_ns = now_ns();
-  task->thread_id = os_thread_id();
+  ThreadState &me = this_thread();
+  task->thread_id = me.os_id();
   Task *t = task.release();
   bool schedule = false;
   uint64_t seq;
@@ -68,7 +69,7 @@ uint64_t Stream::enqueue(std::unique_ptr<Task> task) {
     }
     if (TaskObserver *obs = task_observer()) obs->on_enqueue(*this, *t);
   }
-  this_thread().last_task_id = static_cast<uint32_t>(seq);
+  me.last_task_id = static_cast<uint32_t>(seq);
   if (schedule) device_.backend().schedule(this);
   return seq;
 }

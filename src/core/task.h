@@ -4,9 +4,9 @@
 // timeline trace and the race checker.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <algorithm>
 #include <functional>
 #include <memory>
 #include <span>
@@ -94,12 +94,6 @@ class Task {
     more_.push_back(r);
   }
 
-  void copy_ranges(const Task &from) {
-    num_inline_ = from.num_inline_;
-    std::copy(from.inline_, from.inline_ + kInlineRanges, inline_);
-    more_ = from.more_;
-  }
-
   // Timestamps in ns of the runtime clock (steady_clock); 0 when not reached.
   int64_t enqueue_ns = 0;
   int64_t start_ns = 0;
@@ -108,6 +102,13 @@ class Task {
   Task *next = nullptr;    // intrusive FIFO link, owned by the stream
   bool ran = false;        // run() returned; the stream may still wait on wait_after()
   uint32_t thread_id = 0;  // Linux id of the submitting host thread, for failure reports
+
+  // For replicas: the same memory ranges as `from`.
+  void copy_ranges(const Task &from) {
+    num_inline_ = from.num_inline_;
+    std::copy(from.inline_, from.inline_ + kInlineRanges, inline_);
+    more_ = from.more_;
+  }
 
  private:
   // Copies and memsets touch at most two ranges: keep those without a heap allocation.

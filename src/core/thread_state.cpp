@@ -9,10 +9,9 @@ ThreadState &this_thread() {
   return state;
 }
 
-uint32_t os_thread_id() {
-  ThreadState &me = this_thread();
-  if (me.os_id == 0) me.os_id = static_cast<uint32_t>(gettid());
-  return me.os_id;
+uint32_t ThreadState::os_id() {
+  if (os_id_ == 0) os_id_ = static_cast<uint32_t>(gettid());
+  return os_id_;
 }
 
 }  // namespace openacl

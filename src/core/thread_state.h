@@ -17,13 +17,17 @@ struct ThreadState {
   uint64_t epoch = 0;  // the aclInit the binding belongs to; a binding of an earlier one is void
   std::string last_error;
   int32_t last_error_code = 0;  // for aclrtGetLastError / aclrtPeekAtLastError
-  uint32_t os_id = 0;           // gettid(), taken once
   uint32_t last_task_id = 0;    // of the thread's latest submission (aclrtGetThreadLastTaskId)
+  // The thread's Linux id (gettid), taken once.
+  uint32_t os_id();
+
+ private:
+  uint32_t os_id_ = 0;
 };
 
-// The calling thread's Linux thread id.
-uint32_t os_thread_id();
-
 ThreadState &this_thread();
+
+// The calling thread's Linux thread id.
+inline uint32_t os_thread_id() { return this_thread().os_id(); }
 
 }  // namespace openacl

@@ -600,4 +600,78 @@ TEST_F(R13_Malloc, FlushAndInvalidateCheckTheirRange) {
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemInvalidate(nullptr, 64));
 }
 
+using R13_MemcpyBatch = MemoryTest;
+
+constexpr aclrtMemcpyBatchAttr kH2D{{0, ACL_MEM_LOCATION_TYPE_DEVICE}, {0, ACL_MEM_LOCATION_TYPE_HOST}, {}};
+constexpr aclrtMemcpyBatchAttr kD2H{{0, ACL_MEM_LOCATION_TYPE_HOST}, {0, ACL_MEM_LOCATION_TYPE_DEVICE}, {}};
+
+TEST_F(R13_MemcpyBatch, CopiesEachRangeInTheDirectionOfItsAttributes) {
+  void *d0 = dev(64), *d1 = dev(128), *d2 = dev(32);
+  auto a = iota_bytes(64, 1), b = iota_bytes(128, 100);
+  fill(d2, 32, 0x5a);
+  std::vector<uint8_t> back(32, 0);
+  void *dsts[] = {d0, d1, back.data()};
+  void *srcs[] = {a.data(), b.data(), d2};
+  size_t sizes[] = {64, 128, 32}, maxs[] = {64, 128, 32};
+  aclrtMemcpyBatchAttr attrs[] = {kH2D, kD2H};
+  size_t first[] = {0, 2}, fail_at = 0;
+  ASSERT_ACL_OK(aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 3, attrs, first, 2, &fail_at));
+  EXPECT_EQ(read(d0, 64), a);
+  EXPECT_EQ(read(d1, 128), b);
+  EXPECT_EQ(back, std::vector<uint8_t>(32, 0x5a));
+
+  // On a stream, with page-locked host memory: the copies run in stream order.
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  auto *host = static_cast<uint8_t *>(pinned(64));
+  std::fill_n(host, 64, 0x33);
+  void *adsts[] = {d0};
+  void *asrcs[] = {host};
+  size_t asizes[] = {64}, amaxs[] = {64}, afirst[] = {0};
+  aclrtMemcpyBatchAttr aattrs[] = {kH2D};
+  ASSERT_ACL_OK(aclrtMemcpyBatchAsync(adsts, amaxs, asrcs, asizes, 1, aattrs, afirst, 1, &fail_at, s));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_EQ(read(d0, 64), std::vector<uint8_t>(64, 0x33));
+  std::fill_n(host, 64, 0x44);
+  ASSERT_ACL_OK(aclrtMemcpyBatchAsyncV2(adsts, amaxs, asrcs, asizes, 1, aattrs, afirst, 1, s));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_EQ(read(d0, 64), std::vector<uint8_t>(64, 0x44));
+  EXPECT_ACL_OK(aclrtDestroyStream(s));
+  EXPECT_ACL_OK(aclrtFreeHost(host));
+  for (void *p : {d0, d1, d2}) EXPECT_ACL_OK(aclrtFree(p));
+}
+
+TEST_F(R13_MemcpyBatch, AFailedCheckNamesTheCopyAndCopiesNothing) {
+  void *d0 = dev(64), *d1 = dev(64);
+  fill(d0, 64, 0);
+  fill(d1, 64, 0);
+  auto a = iota_bytes(64, 1);
+  std::vector<uint8_t> host(64, 9);
+  void *dsts[] = {d0, d1};
+  void *srcs[] = {a.data(), host.data()};
+  size_t sizes[] = {64, 64}, maxs[] = {64, 32}, first[] = {0};
+  aclrtMemcpyBatchAttr attrs[] = {kH2D};
+  size_t fail_at = 0;
+  // Copy 1's size exceeds its destMax: nothing is copied, not even copy 0.
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 2, attrs, first, 1, &fail_at));
+  EXPECT_EQ(fail_at, 1u);
+  EXPECT_NE(oat::recent_msg().find("copy 1"), std::string::npos) << oat::recent_msg();
+  EXPECT_EQ(read(d0, 64), std::vector<uint8_t>(64, 0));
+  // The attributes say device to host, the pointers say host to device.
+  maxs[1] = 64;
+  aclrtMemcpyBatchAttr wrong[] = {kD2H};
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 2, wrong, first, 1, &fail_at));
+  EXPECT_EQ(fail_at, 0u);
+  // Device to device is not a batch direction; a bad attribute index is nobody's copy.
+  aclrtMemcpyBatchAttr d2d[] = {{{0, ACL_MEM_LOCATION_TYPE_DEVICE}, {0, ACL_MEM_LOCATION_TYPE_DEVICE}, {}}};
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 2, d2d, first, 1, &fail_at));
+  size_t bad_first[] = {1};
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 2, attrs, bad_first, 1, &fail_at));
+  EXPECT_EQ(fail_at, SIZE_MAX);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpyBatch(nullptr, maxs, srcs, sizes, 2, attrs, first, 1, &fail_at));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 0, attrs, first, 1, &fail_at));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 2, attrs, first, 3, &fail_at));
+  for (void *p : {d0, d1}) EXPECT_ACL_OK(aclrtFree(p));
+}
+
 }  // namespace

@@ -1,0 +1,97 @@
+#include "api/copy_plan.h"
+
+#include <sstream>
+#include <string>
+
+#include "acl/acl.h"
+#include "api/capture.h"
+#include "api/handles.h"
+#include "core/memory.h"
+#include "core/runtime.h"
+#include "core/stream.h"
+#include "core/tasks.h"
+
+namespace openacl::api {
+namespace {
+
+const char *place_name(Place p) {
+  switch (p) {
+    case Place::device: return "device memory";
+    case Place::pinned: return "page-locked host memory";
+    case Place::pageable: return "pageable host memory";
+  }
+  return "?";
+}
+
+const char *kind_name(int64_t kind) {
+  switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST: return "ACL_MEMCPY_HOST_TO_HOST";
+    case ACL_MEMCPY_HOST_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_DEVICE";
+    case ACL_MEMCPY_DEVICE_TO_HOST: return "ACL_MEMCPY_DEVICE_TO_HOST";
+    case ACL_MEMCPY_DEVICE_TO_DEVICE: return "ACL_MEMCPY_DEVICE_TO_DEVICE";
+    case ACL_MEMCPY_DEFAULT: return "ACL_MEMCPY_DEFAULT";
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE";
+    default: return "?";
+  }
+}
+
+}  // namespace
+
+Place place_of(const void *p, size_t span, const char *what) {
+  auto a = Runtime::get().memory().find(p);
+  if (!a) return Place::pageable;
+  auto addr = reinterpret_cast<uintptr_t>(p);
+  if (span > a->size - (addr - a->base)) {
+    std::ostringstream msg;
+    msg << what << ": " << span << " bytes at " << p << " run past the end of its allocation ("
+        << a->size << " bytes at " << reinterpret_cast<void *>(a->base) << ")";
+    fail(Errc::invalid_argument, msg.str());
+  }
+  return a->kind == MemoryKind::device ? Place::device : Place::pinned;
+}
+
+CopyPlan plan_copy(void *dst, size_t dst_span, const void *src, size_t src_span,
+                   int64_t kind) {
+  if (dst == nullptr) fail(Errc::invalid_argument, "dst is NULL");
+  if (src == nullptr) fail(Errc::invalid_argument, "src is NULL");
+  if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
+    fail(Errc::invalid_argument, "kind " + std::to_string(kind) + " is not a valid aclrtMemcpyKind for this call");
+  }
+  CopyPlan plan{place_of(dst, dst_span, "dst"), place_of(src, src_span, "src"), ""};
+  bool dst_dev = plan.dst == Place::device;
+  bool src_dev = plan.src == Place::device;
+  bool ok = true;
+  switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST: ok = !dst_dev && !src_dev; break;
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: ok = dst_dev && !src_dev; break;
+    case ACL_MEMCPY_DEVICE_TO_HOST: ok = !dst_dev && src_dev; break;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE: ok = dst_dev && src_dev; break;
+    default: break;
+  }
+  if (!ok) {
+    fail(Errc::invalid_argument, std::string(kind_name(kind)) + " contradicts the pointers: dst is " +
+                                     place_name(plan.dst) + ", src is " + place_name(plan.src));
+  }
+  plan.direction = src_dev ? (dst_dev ? "D2D" : "D2H") : (dst_dev ? "H2D" : "H2H");
+  return plan;
+}
+
+void check_count(void *dst, const void *src, size_t destMax, size_t count) {
+  if (count <= destMax) return;
+  if (dst == nullptr || src == nullptr) fail(Errc::invalid_argument, "dst or src is NULL");
+  fail(Errc::invalid_value, "count (" + std::to_string(count) + ") exceeds destMax (" +
+                                std::to_string(destMax) + ")");
+}
+
+void copy_async(const char *api, aclrtStream stream, const CopyPlan &plan, std::unique_ptr<CopyTask> task) {
+  if (plan.src == Place::pageable || plan.dst == Place::pageable) require_capture_safe(api);
+  auto s = stream_for_submit(stream);
+  uint64_t seq = s->enqueue(std::move(task));
+  if (plan.dst == Place::pageable) {
+    s->wait_for(seq);
+    if (auto failure = s->failure()) throw *failure;
+  }
+}
+
+}  // namespace openacl::api
