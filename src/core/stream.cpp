@@ -178,6 +178,8 @@ void Stream::run_slice() {
 void Stream::resume() {
   {
     std::lock_guard lock(mu_);
+    // drop_pending() may have unparked the stream already: its gate completing later is moot.
+    if (state_ != State::parked) return;
     state_ = State::queued;
   }
   device_.backend().schedule(this);
@@ -254,6 +256,7 @@ std::optional<Error> Stream::failure() const {
 
 void Stream::drop_pending() {
   std::vector<Task *> dropped;
+  std::shared_ptr<Stream> unparked;  // released after the lock
   {
     std::lock_guard lock(mu_);
     Task *keep = (head_ != nullptr && (head_running_ || head_->ran)) ? head_ : nullptr;
@@ -266,6 +269,12 @@ void Stream::drop_pending() {
       head_ = tail_ = nullptr;
       completed_.store(submitted_, std::memory_order_release);
       if (host_waiters_ > 0) cv_.notify_all();
+      // A wait the stream was parked on is gone with its task (a notify wait may never be
+      // released): the device no longer owns the stream.
+      if (state_ == State::parked) {
+        state_ = State::idle;
+        unparked = std::move(keep_alive_);
+      }
     }
   }
   Error dropped_error(Errc::task_dropped, "task dropped by aclrtDestroyStreamForce");
