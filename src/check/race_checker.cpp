@@ -11,6 +11,7 @@
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "core/tasks.h"
+#include "core/value_tasks.h"
 
 namespace openacl::check {
 namespace {
@@ -65,12 +66,15 @@ const char *release_api(ObjectKind kind) {
   return "?";
 }
 
-// What a wait task waits for: an event's record, or a notify (whichever update it meets).
+// What a wait task waits for: an event's record, a notify (whichever update it meets), or a
+// value at a device address (whichever write it sees).
 const void *waited_for(const Task &task) {
   if (task.kind() == TaskKind::event_wait) {
     if (auto *w = dynamic_cast<const WaitTask *>(&task)) return w->record();
   } else if (task.kind() == TaskKind::notify_wait) {
     if (auto *w = dynamic_cast<const NotifyWaitTask *>(&task)) return w->notify();
+  } else if (task.kind() == TaskKind::value_wait) {
+    if (auto *w = dynamic_cast<const ValueWaitTask *>(&task)) return w->address();
   }
   return nullptr;
 }
@@ -83,6 +87,8 @@ std::pair<const void *, bool> recorded(const Task &task) {
     if (auto *r = dynamic_cast<const RecordTask *>(&task)) return {r->record(), false};
   } else if (task.kind() == TaskKind::notify_record) {
     if (auto *r = dynamic_cast<const NotifyUpdateTask *>(&task)) return {r->notify(), true};
+  } else if (task.kind() == TaskKind::value_write) {
+    if (auto *r = dynamic_cast<const ValueWriteTask *>(&task)) return {r->address(), true};
   }
   return {nullptr, false};
 }

@@ -142,7 +142,7 @@ class RaceChecker final : public TaskObserver {
   std::unordered_map<const Stream *, StreamState> streams_;
   VectorClock host_;          // what the host has seen complete
   uint64_t host_version_ = 0; // bumps when host_ grows
-  // Keyed by an event's record (Signal) or a notify.
+  // Keyed by an event's record (Signal), a notify, or the address of a value write.
   std::unordered_map<const void *, VectorClock> records_;
   std::deque<const void *> record_order_;
   std::map<uintptr_t, Region> regions_;

@@ -32,6 +32,8 @@ enum class TaskKind : uint8_t {
   notify_record,
   notify_wait,
   notify_reset,
+  value_write,
+  value_wait,
   callback,
   host_func,
   op,

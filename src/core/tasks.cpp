@@ -23,6 +23,8 @@ const char *task_kind_name(TaskKind kind) {
     case TaskKind::notify_record: return "notify_record";
     case TaskKind::notify_wait: return "notify_wait";
     case TaskKind::notify_reset: return "notify_reset";
+    case TaskKind::value_write: return "value_write";
+    case TaskKind::value_wait: return "value_wait";
     case TaskKind::callback: return "callback";
     case TaskKind::host_func: return "host_func";
     case TaskKind::op: return "op";

@@ -2,7 +2,7 @@
 
 namespace openacl {
 
-void Timers::after(std::chrono::milliseconds delay, std::function<void()> fn) {
+void Timers::after(std::chrono::steady_clock::duration delay, std::function<void()> fn) {
   {
     std::lock_guard lock(mu_);
     due_.emplace(std::chrono::steady_clock::now() + delay, std::move(fn));

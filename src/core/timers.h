@@ -1,5 +1,6 @@
 // Deadlines of the runtime: one thread that runs each registered action when its time comes
-// (the time limit of an event wait). Actions must be short and must not block.
+// (the time limit of an event wait, the polls of a value wait). Actions must be short and
+// must not block.
 #pragma once
 
 #include <chrono>
@@ -17,7 +18,7 @@ class Timers {
   Timers(const Timers &) = delete;
   Timers &operator=(const Timers &) = delete;
   // Runs fn on the timer thread once `delay` has passed. Thread safe.
-  void after(std::chrono::milliseconds delay, std::function<void()> fn);
+  void after(std::chrono::steady_clock::duration delay, std::function<void()> fn);
 
  private:
   void run();

@@ -115,6 +115,26 @@ NOINLINE void ok_notify_wait() {
   OK(aclrtDestroyStream(s2));
 }
 
+// The twin ordered by a value in device memory: written on s1, waited for on s2.
+NOINLINE void ok_value_wait() {
+  Runtime rt;
+  aclrtStream s1 = stream("s1"), s2 = stream("s2");
+  void *dev = device_buffer(), *host = pinned_buffer(), *flag = nullptr;
+  OK(aclrtMalloc(&flag, sizeof(uint64_t), ACL_MEM_MALLOC_HUGE_FIRST));
+  OK(aclrtMemset(flag, sizeof(uint64_t), 0, sizeof(uint64_t)));
+  OK(aclrtMemsetAsync(dev, kBytes, 7, kBytes, s1));
+  OK(aclrtValueWrite(flag, 1, 0, s1));
+  OK(aclrtValueWait(flag, 1, ACL_STREAM_WAIT_VALUE_EQ, s2));
+  OK(aclrtMemcpyAsync(host, kBytes, dev, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s2));
+  OK(aclrtSynchronizeStream(s2));
+  OK(aclrtSynchronizeStream(s1));
+  OK(aclrtFree(flag));
+  OK(aclrtFree(dev));
+  OK(aclrtFreeHost(host));
+  OK(aclrtDestroyStream(s1));
+  OK(aclrtDestroyStream(s2));
+}
+
 // The same bug ten times over: reported once.
 NOINLINE void bug_missing_wait_loop() {
   Runtime rt;
@@ -463,6 +483,7 @@ int main(int argc, char **argv) {
       {"bug_missing_wait", bug_missing_wait},
       {"ok_missing_wait", ok_missing_wait},
       {"ok_notify_wait", ok_notify_wait},
+      {"ok_value_wait", ok_value_wait},
       {"bug_missing_wait_loop", bug_missing_wait_loop},
       {"ok_stream_sync", ok_stream_sync},
       {"ok_event_sync", ok_event_sync},

@@ -1,6 +1,7 @@
 // Notifies (context objects, SPEC §1): aclrtRecordNotify / aclrtWaitAndResetNotify and the
 // counting aclrtCntNotify* family. A wait holds its stream until the notify is recorded,
-// whether the record was enqueued before or after it, and resets it as it passes.
+// whether the record was enqueued before or after it, and resets it as it passes. Also the
+// memory-value waits (aclrtValueWrite / aclrtValueWait), released by whoever writes the value.
 #include "core/fixture.h"
 
 namespace {
@@ -268,6 +269,82 @@ TEST_F(Notify_Errors, DestroyingTheContextReleasesItsNotifies) {
   ASSERT_ACL_OK(aclrtDestroyContext(ctx));
   ASSERT_ACL_OK(aclrtSetDevice(0));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_HANDLE, aclrtDestroyNotify(n));
+}
+
+using Value_Wait = NotifyTest;
+
+TEST_F(Value_Wait, IsReleasedByAValueWriteOnAnotherStream) {
+  aclrtStream s1 = new_stream(), s2 = new_stream();
+  void *d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, 8, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemset(d, 8, 0, 8));
+  int32_t m = 0;
+  ASSERT_ACL_OK(aclrtValueWait(d, 5, ACL_STREAM_WAIT_VALUE_EQ, s2));
+  ASSERT_ACL_OK(mark(&m, 1, s2));
+  EXPECT_TRUE(held(s2));
+  ASSERT_ACL_OK(aclrtValueWrite(d, 4, 0, s1));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s1));
+  EXPECT_TRUE(held(s2));  // 4 is not 5
+  ASSERT_ACL_OK(aclrtValueWrite(d, 5, 0, s1));
+  EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(s2, 5000));
+  EXPECT_EQ(oat::load(m), 1);
+  EXPECT_ACL_OK(aclrtFree(d));
+}
+
+TEST_F(Value_Wait, IsReleasedByAKernelThatWritesTheValue) {
+  aclrtStream waiting = new_stream(), writer = new_stream();
+  void *d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, 8, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemset(d, 8, 0, 8));
+  ASSERT_ACL_OK(aclrtValueWait(d, 1, ACL_STREAM_WAIT_VALUE_GEQ, waiting));
+  EXPECT_TRUE(held(waiting));
+  ASSERT_ACL_OK(mark(static_cast<int32_t *>(d), 1, writer));  // the low word: the value becomes 1
+  EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(waiting, 5000));
+  EXPECT_ACL_OK(aclrtFree(d));
+}
+
+TEST_F(Value_Wait, EveryCondition) {
+  aclrtStream s = new_stream(), w = new_stream();
+  void *d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, 8, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtValueWrite(d, 0b0101, 0, s));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  struct Case {
+    uint32_t flag;
+    uint64_t value;
+    bool passes;
+  } cases[] = {
+      {ACL_STREAM_WAIT_VALUE_GEQ, 5, true},       {ACL_STREAM_WAIT_VALUE_GEQ, 6, false},
+      {ACL_STREAM_WAIT_VALUE_GEQ, UINT64_MAX, true},  // (int64_t)(5 - (2^64 - 1)) = 6 >= 0
+      {ACL_STREAM_WAIT_VALUE_EQ, 5, true},        {ACL_STREAM_WAIT_VALUE_EQ, 4, false},
+      {ACL_STREAM_WAIT_VALUE_AND, 0b0100, true},  {ACL_STREAM_WAIT_VALUE_AND, 0b1010, false},
+      {ACL_STREAM_WAIT_VALUE_NOR, 0b0010, true},  {ACL_STREAM_WAIT_VALUE_NOR, ~uint64_t{0b0101}, false},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(testing::Message() << "flag " << c.flag << " value " << c.value);
+    ASSERT_ACL_OK(aclrtValueWait(d, c.value, c.flag, w));
+    if (c.passes) {
+      EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(w, 5000));
+    } else {
+      EXPECT_TRUE(held(w));
+      ASSERT_ACL_OK(aclrtDestroyStreamForce(w));
+      w = new_stream();
+    }
+  }
+  EXPECT_ACL_OK(aclrtFree(d));
+}
+
+TEST_F(Value_Wait, BadArgumentsAreRejected) {
+  void *d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, 16, ACL_MEM_MALLOC_HUGE_FIRST));
+  uint64_t host = 0;
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtValueWait(nullptr, 1, 0, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtValueWrite(static_cast<char *>(d) + 4, 1, 0, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtValueWrite(&host, 1, 0, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtValueWrite(static_cast<char *>(d) + 16, 1, 0, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtValueWrite(d, 1, 1, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtValueWait(d, 1, 4, nullptr));
+  EXPECT_ACL_OK(aclrtFree(d));
 }
 
 }  // namespace
