@@ -4,6 +4,7 @@
 
 #include "acl/acl.h"
 #include "api/guard.h"
+#include "api/init_callbacks.h"
 #include "core/runtime.h"
 
 using openacl::Errc;
@@ -95,16 +96,23 @@ aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value) {
   });
 }
 
+// The init callbacks (aclInitCallbackRegister) run once the runtime is up; the first one
+// that fails makes aclInit return its error.
 aclError aclInit(const char *configPath) {
-  return guarded(__func__, [&] { Runtime::get().init(configPath); });
+  aclError ret = guarded(__func__, [&] { Runtime::get().init(configPath); });
+  return ret != ACL_SUCCESS ? ret : openacl::api::init_callbacks(configPath);
 }
 
 aclError aclFinalize() {
-  return guarded(__func__, [&] { Runtime::get().finalize(); });
+  return guarded(__func__, [&] {
+    if (Runtime::get().initialized()) openacl::api::finalize_callbacks();
+    Runtime::get().finalize();
+  });
 }
 
 aclError aclFinalizeReference(uint64_t *refCount) {
   return guarded(__func__, [&] {
+    if (Runtime::get().init_count() == 1) openacl::api::finalize_callbacks();
     uint64_t left = Runtime::get().finalize_reference();
     if (refCount != nullptr) *refCount = left;
   });

@@ -106,6 +106,11 @@ void Runtime::finalize() {
   release_all();
 }
 
+uint64_t Runtime::init_count() {
+  std::lock_guard lock(lifecycle_mu_);
+  return initialized() ? init_count_ : 0;
+}
+
 uint64_t Runtime::finalize_reference() {
   std::lock_guard lock(lifecycle_mu_);
   if (!initialized()) fail(Errc::repeat_finalize, "the runtime is not initialized");

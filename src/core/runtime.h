@@ -37,6 +37,8 @@ class Runtime {
   void finalize();
   // aclFinalizeReference: drops one init count; finalizes at zero. Returns the new count.
   uint64_t finalize_reference();
+  // How many aclInit calls a finalize_reference() has yet to undo (0: not initialized).
+  uint64_t init_count();
   bool initialized() const { return initialized_.load(std::memory_order_acquire); }
   void require_initialized() const;
 

@@ -316,4 +316,63 @@ TEST_F(R19_RecentErrMsg, IsPerThread) {
   EXPECT_NE(mine.find("99"), std::string::npos) << "message should name the bad id: " << mine;
 }
 
+// aclInitCallbackRegister / aclFinalizeCallbackRegister: module callbacks around the runtime's
+// lifetime.
+struct Seen {
+  std::vector<std::string> init_configs;
+  int finalized = 0;
+};
+
+aclError on_init(const char *config, size_t len, void *user) {
+  static_cast<Seen *>(user)->init_configs.emplace_back(config, len);
+  return ACL_SUCCESS;
+}
+aclError on_init_other(const char *, size_t, void *) { return ACL_SUCCESS; }
+aclError failing_init(const char *, size_t, void *) { return ACL_ERROR_INVALID_FILE; }
+aclError on_finalize(void *user) {
+  ++static_cast<Seen *>(user)->finalized;
+  return ACL_SUCCESS;
+}
+
+using R1_Callbacks = BareRuntimeTest;
+
+TEST_F(R1_Callbacks, InitAndFinalizeCallbacksRunAroundTheRuntime) {
+  Seen seen;
+  const std::string json = R"({"openacl": {"device_count": 1}})";
+  const std::string path = write_temp("callbacks", json);
+  ASSERT_ACL_OK(aclInitCallbackRegister(ACL_REG_TYPE_ACL_MODEL, on_init, &seen));
+  ASSERT_ACL_OK(aclFinalizeCallbackRegister(ACL_REG_TYPE_ACL_MODEL, on_finalize, &seen));
+  EXPECT_TRUE(seen.init_configs.empty());  // not initialized yet
+  ASSERT_ACL_OK(aclInit(path.c_str()));
+  ASSERT_EQ(seen.init_configs.size(), 1u);
+  EXPECT_EQ(seen.init_configs[0], json);  // the acl.json text
+  // Registered after aclInit: runs at once.
+  ASSERT_ACL_OK(aclInitCallbackRegister(ACL_REG_TYPE_ACL_OP_EXECUTOR, on_init, &seen));
+  EXPECT_EQ(seen.init_configs.size(), 2u);
+  // One per type, but any number of ACL_REG_TYPE_OTHER.
+  EXPECT_ACL_ERROR(ACL_ERROR_INTERNAL_ERROR, aclInitCallbackRegister(ACL_REG_TYPE_ACL_MODEL, on_init_other, nullptr));
+  ASSERT_ACL_OK(aclInitCallbackRegister(ACL_REG_TYPE_OTHER, on_init_other, nullptr));
+  ASSERT_ACL_OK(aclInitCallbackRegister(ACL_REG_TYPE_OTHER, on_init, &seen));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclInitCallbackRegister(ACL_REG_TYPE_OTHER, nullptr, nullptr));
+  ASSERT_ACL_OK(aclFinalize());
+  EXPECT_EQ(seen.finalized, 1);
+  for (auto type : {ACL_REG_TYPE_ACL_MODEL, ACL_REG_TYPE_ACL_OP_EXECUTOR, ACL_REG_TYPE_OTHER}) {
+    ASSERT_ACL_OK(aclInitCallbackUnRegister(type, on_init));
+  }
+  ASSERT_ACL_OK(aclInitCallbackUnRegister(ACL_REG_TYPE_OTHER, on_init_other));
+  EXPECT_ACL_ERROR(ACL_ERROR_INTERNAL_ERROR, aclInitCallbackUnRegister(ACL_REG_TYPE_ACL_MODEL, on_init));
+  ASSERT_ACL_OK(aclFinalizeCallbackUnRegister(ACL_REG_TYPE_ACL_MODEL, on_finalize));
+  // Unregistered: nothing runs any more.
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclFinalize());
+  EXPECT_EQ(seen.init_configs.size(), 3u);
+  EXPECT_EQ(seen.finalized, 1);
+}
+
+TEST_F(R1_Callbacks, AFailingInitCallbackFailsAclInit) {
+  ASSERT_ACL_OK(aclInitCallbackRegister(ACL_REG_TYPE_ACL_DVPP, failing_init, nullptr));
+  EXPECT_EQ(aclInit(nullptr), ACL_ERROR_INVALID_FILE);
+  ASSERT_ACL_OK(aclInitCallbackUnRegister(ACL_REG_TYPE_ACL_DVPP, failing_init));
+}
+
 }  // namespace
