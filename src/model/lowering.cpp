@@ -291,7 +291,9 @@ void lower_conv(const Node &n, LoweringContext &c) {
 // the listed axes only).
 void lower_pad(const Node &n, LoweringContext &c) {
   const std::string mode = attr_s(n, "mode", "constant");
-  if (mode != "constant") unsupported(n, "mode '" + mode + "' (only 'constant')");
+  if (mode != "constant" && mode != "reflect" && mode != "edge") {
+    unsupported(n, "mode '" + mode + "' ('constant', 'reflect' and 'edge' are)");
+  }
   const auto x = c.desc(in(n, 0));
   const auto rank = static_cast<int64_t>(x.dims.size());
   std::vector<int64_t> pads;
@@ -324,7 +326,7 @@ void lower_pad(const Node &n, LoweringContext &c) {
     if (p < 0) unsupported(n, "negative pads (cropping)");
   std::vector<int> ins{in(n, 0), c.constant_value(int64_tensor(pads))};
   if (value >= 0) ins.push_back(value);
-  c.op("PadV3", ins, {out(n, 0)}, {{"paddings_contiguous", false}, {"mode", std::string("constant")}});
+  c.op("PadV3", ins, {out(n, 0)}, {{"paddings_contiguous", false}, {"mode", mode}});
 }
 
 // ConstantOfShape and Range are computed at planning time: their inputs are shapes or

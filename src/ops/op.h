@@ -107,7 +107,8 @@ namespace openacl::ops {
 // Tile: x, multiples (const) -> y. TileD: attr multiples.
 // Expand / BroadcastTo: x, shape (const; else y's desc) -> y (numpy broadcast)
 // Pad / PadV3: x, paddings (const [rank,2] i32/i64) [, constant_values] -> y; PadV3 attr mode
-//   ("constant" only), paddings_contiguous (true: [begin.., end..] flattened pairs per dim).
+//   ("constant", "reflect" (pads below the dim's size), "edge"), paddings_contiguous (true:
+//   [begin.., end..] flattened pairs per dim).
 //   PadD: attr paddings (list_list_int).
 // ---------------------------------------------------------------------------------------------
 

@@ -422,12 +422,56 @@ std::unique_ptr<PreparedOp> build_expand(OpCall &call) {
   return view_op(out, broadcast_strides(x.dims, out), 0, esize);
 }
 
+// Pad modes "reflect" and "edge": each output element copies the input element its index maps
+// to, dimension by dimension (reflect mirrors without repeating the border; edge repeats it).
+int64_t border_source(int64_t o, int64_t before, int64_t n, bool reflect) {
+  const int64_t s = o - before;
+  if (s < 0) return reflect ? -s : 0;
+  if (s >= n) return reflect ? 2 * (n - 1) - s : n - 1;
+  return s;
+}
+
+std::unique_ptr<PreparedOp> make_border_pad(OpCall &call, const std::vector<int64_t> &xd, const std::vector<int64_t> &out,
+                                            const std::vector<int64_t> &before, const std::vector<int64_t> &after,
+                                            size_t esize, bool reflect) {
+  const size_t r = xd.size();
+  for (size_t i = 0; i < r; ++i) {
+    const int64_t most = reflect ? xd[i] - 1 : (xd[i] > 0 ? INT64_MAX : 0);
+    if ((before[i] > 0 || after[i] > 0) && (before[i] > most || after[i] > most)) {
+      call.bad_attr("paddings", std::string(reflect ? "reflect" : "edge") + " padding of dimension " + std::to_string(i) +
+                                    " (size " + std::to_string(xd[i]) + ") must be " +
+                                    (reflect ? "below the dimension's size" : "of a non-empty dimension"));
+    }
+  }
+  const auto xs = contiguous_strides(xd);
+  const int64_t inner = out[r - 1], rows = product(out) / inner;
+  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, AiCores &cores) {
+    const char *x = static_cast<const char *>(in[0].data);
+    char *y = static_cast<char *>(o[0].data);
+    parallel_range(cores, static_cast<size_t>(rows), 256, [&](size_t b, size_t e) {
+      for (size_t row = b; row < e; ++row) {
+        int64_t rest = static_cast<int64_t>(row), src = 0;
+        for (size_t d = r - 1; d-- > 0;) {
+          src += border_source(rest % out[d], before[d], xd[d], reflect) * xs[d];
+          rest /= out[d];
+        }
+        char *line = y + static_cast<int64_t>(row) * inner * static_cast<int64_t>(esize);
+        for (int64_t j = 0; j < inner; ++j) {
+          std::memcpy(line + j * static_cast<int64_t>(esize),
+                      x + (src + border_source(j, before[r - 1], xd[r - 1], reflect)) * static_cast<int64_t>(esize), esize);
+        }
+      }
+    });
+  });
+}
+
 std::unique_ptr<PreparedOp> build_pad(OpCall &call) {
   const std::string &t = call.type();
   const auto &x0 = call.in(0);
   const size_t r = x0.dims.size();
   std::vector<int64_t> before(r), after(r);
   bool has_value = false;
+  std::string mode = "constant";
   if (t == "PadD") {
     call.inputs_between(1, 1, "x");
     auto p = call.attr_int_lists("paddings");
@@ -442,8 +486,9 @@ std::unique_ptr<PreparedOp> build_pad(OpCall &call) {
     auto p = call.const_ints(1);
     if (!p || p->size() != 2 * r) call.bad_input(1, "(paddings) must be a constant of 2 x rank ints (aclSetTensorConst)");
     const bool contiguous = t != "PadV3" || call.attr_bool("paddings_contiguous", true);
-    if (t == "PadV3" && call.attr_str("mode", std::string("constant")) != "constant")
-      call.bad_attr("mode", "'" + call.attr_str("mode") + "' is not supported; only 'constant'");
+    if (t == "PadV3") mode = call.attr_str("mode", std::string("constant"));
+    if (mode != "constant" && mode != "reflect" && mode != "edge")
+      call.bad_attr("mode", "'" + mode + "' is not supported; 'constant', 'reflect' or 'edge'");
     for (size_t i = 0; i < r; ++i) {
       before[i] = contiguous ? (*p)[2 * i] : (*p)[i];
       after[i] = contiguous ? (*p)[2 * i + 1] : (*p)[r + i];
@@ -466,6 +511,7 @@ std::unique_ptr<PreparedOp> build_pad(OpCall &call) {
   call.output(x0.dtype, out, x0.format);
   const auto xd = x0.dims;
   const int64_t total = product(out);
+  if (mode != "constant" && total > 0) return make_border_pad(call, xd, out, before, after, esize, mode == "reflect");
   return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, AiCores &cores) {
     char value[8] = {};
     if (has_value) std::memcpy(value, in[2].data, esize);

@@ -190,6 +190,16 @@ const std::vector<Case> kCases = {
        add_initializer(m, "v", {}, {0.5f});
        add_node(m, "Pad", "pd", {"x", "pads", "v"}, {"y"});
      }},
+    {"pad_reflect", 13, {1, 2, 4, 5},
+     [](auto &m) {
+       int_initializer(m, "pads", {0, 0, 2, 1, 0, 1, 3, 4});
+       set_string(add_node(m, "Pad", "pd", {"x", "pads"}, {"y"}), "mode", "reflect");
+     }},
+    {"pad_edge_opset11", 11, {2, 3, 4},
+     [](auto &m) {
+       int_initializer(m, "pads", {1, 0, 2, 0, 3, 5});
+       set_string(add_node(m, "Pad", "pd", {"x", "pads"}, {"y"}), "mode", "edge");
+     }},
     {"pad_axes_opset18", 18, {2, 3, 4},
      [](auto &m) {
        int_initializer(m, "pads", {1, 2, 3, 0});

@@ -558,6 +558,20 @@ TEST(Ops, MoreShapeOps) {
   Buf p(DType::f32, {3, 5});
   run("PadD", {&x}, {&p}, {{"paddings", std::vector<std::vector<int64_t>>{{0, 1}, {2, 0}}}});
   expect_near(p, {0, 0, 0, 1, 2, 0, 0, 3, 4, 5, 0, 0, 0, 0, 0}, 0);
+  // PadV3 reflect / edge: x = [[0 1 2] [3 4 5]], one row after, two columns before.
+  Buf pads(DType::i64, {4});
+  pads.d = const_i64({4}, {0, 1, 2, 0});
+  Buf pr(DType::f32, {3, 5}), pe(DType::f32, {3, 5});
+  run("PadV3", {&x, &pads}, {&pr}, {{"mode", std::string("reflect")}});
+  expect_near(pr, {2, 1, 0, 1, 2, 5, 4, 3, 4, 5, 2, 1, 0, 1, 2}, 0);
+  run("PadV3", {&x, &pads}, {&pe}, {{"mode", std::string("edge")}});
+  expect_near(pe, {0, 0, 0, 1, 2, 3, 3, 3, 4, 5, 3, 3, 3, 4, 5}, 0);
+  // Reflect padding must stay below the dimension's size (3 columns: at most 2).
+  Buf too_far(DType::i64, {4});
+  too_far.d = const_i64({4}, {0, 0, 3, 0});
+  Buf bad(DType::f32, {2, 6});
+  EXPECT_THROW(run("PadV3", {&x, &too_far}, {&bad}, {{"mode", std::string("reflect")}}), openacl::Error);
+  EXPECT_THROW(run("PadV3", {&x, &pads}, {&pr}, {{"mode", std::string("wrap")}}), openacl::Error);
   Buf t(DType::f32, {4, 6});
   run("TileD", {&x}, {&t}, {{"multiples", std::vector<int64_t>{2, 2}}});
   for (size_t i = 0; i < 24; ++i) ASSERT_EQ(t.get(i), ((i / 6) % 2) * 3 + (i % 6) % 3);
