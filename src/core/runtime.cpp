@@ -1,9 +1,11 @@
 #include "core/runtime.h"
 
 #include <chrono>
+#include <cstdio>
 #include <thread>
 
 #include "backend/backend.h"
+#include "core/clock.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/stream.h"
@@ -51,20 +53,42 @@ void Runtime::init(const char *config_path) {
 
 void Runtime::drain() {
   // Outstanding work finishes first (R1). A callback that no thread processes would hold its
-  // stream forever: after a grace period it runs here instead.
+  // stream forever: after a grace period it runs here instead. Streams that all wait at
+  // once, for longer than another grace period, wait for something no task will ever do (a
+  // notify never recorded, a value never written): their pending tasks are dropped.
   constexpr int64_t kCallbackGraceNs = 200'000'000;
+  constexpr int64_t kStuckGraceNs = 2'000'000'000;
+  int64_t stuck_since = 0;
   for (;;) {
-    bool idle = true;
+    std::vector<std::shared_ptr<Stream>> busy;
+    bool all_parked = true;
     for (auto &d : devices_) {
       for (auto &ctx : d->contexts()) {
-        for (auto &s : ctx->streams()) idle = idle && s->idle();
+        for (auto &s : ctx->streams()) {
+          if (s->idle()) continue;
+          all_parked = all_parked && s->parked();
+          busy.push_back(s);
+        }
       }
     }
-    if (idle) return;
+    if (busy.empty()) return;
     const bool ran = reports_.run_stale(kCallbackGraceNs);
-    if (!host_funcs_.run_stale(kCallbackGraceNs) && !ran) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (host_funcs_.run_stale(kCallbackGraceNs) || ran) continue;
+    if (!all_parked) {
+      stuck_since = 0;
+    } else if (stuck_since == 0) {
+      stuck_since = now_ns();
+    } else if (now_ns() - stuck_since > kStuckGraceNs) {
+      for (auto &s : busy) {
+        std::fprintf(stderr,
+                     "openacl: aclFinalize: stream %u waited %.1f s for a notify, value or event that no task "
+                     "will complete; its pending tasks were dropped\n",
+                     handle_serial(s->handle()), static_cast<double>(kStuckGraceNs) / 1e9);
+        s->drop_pending();
+      }
+      stuck_since = 0;
     }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
 }
 

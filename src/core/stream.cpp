@@ -241,6 +241,11 @@ bool Stream::idle() const {
   return completed_.load(std::memory_order_acquire) >= submitted_ && callbacks_in_flight_ == 0;
 }
 
+bool Stream::parked() const {
+  std::lock_guard lock(mu_);
+  return state_ == State::parked;
+}
+
 bool Stream::query() const {
   std::lock_guard lock(mu_);
   bool done =

@@ -62,6 +62,8 @@ class Stream final : public backend::Runnable,
   bool wait_for(uint64_t seq, int32_t timeout_ms = -1);
   // True when every enqueued task and dispatched callback has finished.
   bool idle() const;
+  // Waiting at a signal (an event, notify or value wait, a blocking callback) with no worker.
+  bool parked() const;
   // aclrtStreamQuery: idle(), and when it is, the host has now seen every task complete.
   bool query() const;
   std::optional<Error> failure() const;

@@ -131,6 +131,23 @@ TEST_F(R1_Finalize, WaitsForPendingWork) {
   for (int i = 0; i < 64; ++i) EXPECT_EQ(oat::load(marks[i]), i + 1) << "task " << i << " did not run";
 }
 
+TEST_F(R1_Finalize, AStreamWaitingForANotifyNeverRecordedDoesNotHangIt) {
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  aclrtNotify n = nullptr;
+  ASSERT_ACL_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+  void *d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtWaitAndResetNotify(n, s, 0));
+  ASSERT_ACL_OK(aclrtMemsetAsync(d, 64, 1, 64, s));
+  // Nothing will ever record n: finalize drops the stream's tasks after its grace period.
+  auto t0 = std::chrono::steady_clock::now();
+  EXPECT_ACL_OK(aclFinalize());
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(30));
+}
+
 TEST_F(R1_Finalize, WithBusyStreamsOnBothDevicesAndContexts) {
   ASSERT_ACL_OK(aclInit(nullptr));
   int32_t marks[4] = {};
