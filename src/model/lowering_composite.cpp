@@ -1,7 +1,8 @@
 // ONNX ops that the op library has no single op for, built from several: PRelu, Softsign,
 // Mean, InstanceNormalization, the composite reductions (ReduceL1, ReduceL2, ReduceSumSquare,
-// ReduceLogSum, ReduceLogSumExp), DepthToSpace / SpaceToDepth; and the one-op mappings that
-// need a word of checking (Mod, Xor, Mish). Float ops are float32 only.
+// ReduceLogSum, ReduceLogSumExp), DepthToSpace / SpaceToDepth, Selu, Celu, ThresholdedRelu;
+// and the one-op mappings that need a word of checking (Mod, Xor, Mish, Gelu). Float ops are
+// float32 only.
 #include <numeric>
 
 #include "model/lowering_util.h"
@@ -125,6 +126,36 @@ void lower_mod(const Node &n, LoweringContext &c) {
   binary("FloorMod")(n, c);  // ONNX's integer Mod takes the divisor's sign, as floor mod does
 }
 
+// Selu: gamma * elu(x, alpha).
+void lower_selu(const Node &n, LoweringContext &c) {
+  require_f32(n, c, in(n, 0));
+  const int e = emit(c, "Elu", {in(n, 0)}, {{"alpha", attr_f(n, "alpha", 1.67326319217681884765625f)}});
+  c.op("Mul", {e, scalar(c, attr_f(n, "gamma", 1.05070102214813232421875f))}, {out(n, 0)}, {});
+}
+
+// Celu: max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) = alpha * elu(x / alpha, 1).
+void lower_celu(const Node &n, LoweringContext &c) {
+  require_f32(n, c, in(n, 0));
+  const float alpha = attr_f(n, "alpha", 1.0f);
+  if (alpha == 0.0f) mismatch(n, "alpha must not be 0");
+  const int e = emit(c, "Elu", {emit(c, "Mul", {in(n, 0), scalar(c, 1.0f / alpha)})}, {{"alpha", 1.0f}});
+  c.op("Mul", {e, scalar(c, alpha)}, {out(n, 0)}, {});
+}
+
+// ThresholdedRelu: x where x > alpha, else 0.
+void lower_thresholded_relu(const Node &n, LoweringContext &c) {
+  require_f32(n, c, in(n, 0));
+  const int keep = emit(c, "Greater", {in(n, 0), scalar(c, attr_f(n, "alpha", 1.0f))});
+  c.op("Mul", {in(n, 0), emit(c, "Cast", {keep}, {{"dst_type", DType::f32}})}, {out(n, 0)}, {});
+}
+
+// Gelu (opset 20): approximate "none" (erf) or "tanh".
+void lower_gelu(const Node &n, LoweringContext &c) {
+  const std::string approximate = attr_s(n, "approximate", "none");
+  if (approximate != "none" && approximate != "tanh") mismatch(n, "approximate must be 'none' or 'tanh'");
+  c.op("GeluV2", {in(n, 0)}, {out(n, 0)}, {{"approximate", approximate}});
+}
+
 }  // namespace
 
 void add_composite_lowerings(std::unordered_map<std::string, Lower> &m) {
@@ -139,6 +170,10 @@ void add_composite_lowerings(std::unordered_map<std::string, Lower> &m) {
   m["Mod"] = lower_mod;
   m["Xor"] = binary("NotEqual");  // on booleans, exclusive or
   m["Mish"] = unary("Mish");
+  m["Selu"] = lower_selu;
+  m["Celu"] = lower_celu;
+  m["ThresholdedRelu"] = lower_thresholded_relu;
+  m["Gelu"] = lower_gelu;
 }
 
 }  // namespace openacl::model::lowering_util

@@ -200,6 +200,17 @@ const std::vector<Case> kCases = {
        int_initializer(m, "pads", {1, 0, 2, 0, 3, 5});
        set_string(add_node(m, "Pad", "pd", {"x", "pads"}, {"y"}), "mode", "edge");
      }},
+    {"selu_celu_thresholded_relu", 13, {2, 3, 4},
+     [](auto &m) {
+       set_float(add_node(m, "Selu", "se", {"x"}, {"a"}), "alpha", 1.5f);
+       set_float(add_node(m, "Celu", "ce", {"a"}, {"b"}), "alpha", 0.7f);
+       set_float(add_node(m, "ThresholdedRelu", "tr", {"b"}, {"y"}), "alpha", 0.2f);
+     }},
+    {"gelu_opset20_erf_and_tanh", 20, {2, 8},
+     [](auto &m) {
+       add_node(m, "Gelu", "g1", {"x"}, {"a"});
+       set_string(add_node(m, "Gelu", "g2", {"a"}, {"y"}), "approximate", "tanh");
+     }},
     {"pad_axes_opset18", 18, {2, 3, 4},
      [](auto &m) {
        int_initializer(m, "pads", {1, 2, 3, 0});
