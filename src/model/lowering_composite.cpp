@@ -1,8 +1,10 @@
 // ONNX ops that the op library has no single op for, built from several: PRelu, Softsign,
 // Mean, InstanceNormalization, the composite reductions (ReduceL1, ReduceL2, ReduceSumSquare,
-// ReduceLogSum, ReduceLogSumExp), DepthToSpace / SpaceToDepth, Selu, Celu, ThresholdedRelu;
+// ReduceLogSum, ReduceLogSumExp), DepthToSpace / SpaceToDepth, Selu, Celu, ThresholdedRelu,
+// LpNormalization, IsNaN, IsInf;
 // and the one-op mappings that need a word of checking (Mod, Xor, Mish, Gelu). Float ops are
 // float32 only.
+#include <limits>
 #include <numeric>
 
 #include "model/lowering_util.h"
@@ -156,6 +158,35 @@ void lower_gelu(const Node &n, LoweringContext &c) {
   c.op("GeluV2", {in(n, 0)}, {out(n, 0)}, {{"approximate", approximate}});
 }
 
+// LpNormalization: x / ||x||_p along one axis (p = 1 or 2).
+void lower_lp_normalization(const Node &n, LoweringContext &c) {
+  const int x = in(n, 0);
+  require_f32(n, c, x);
+  const int64_t p = attr_i(n, "p", 2);
+  if (p != 1 && p != 2) mismatch(n, "p must be 1 or 2");
+  const int64_t axis = norm_axis(n, attr_i(n, "axis", -1), c.desc(x).dims.size());
+  const ops::Attrs sum{{"axes", std::vector<int64_t>{axis}}, {"keep_dims", true}};
+  const int norm = p == 1 ? emit(c, "ReduceSumD", {emit(c, "Abs", {x})}, sum)
+                          : emit(c, "Sqrt", {emit(c, "ReduceSumD", {emit(c, "Mul", {x, x})}, sum)});
+  c.op("RealDiv", {x, norm}, {out(n, 0)}, {});
+}
+
+// IsNaN: x != x. IsInf: x == +inf (detect_positive) or x == -inf (detect_negative).
+void lower_is_nan(const Node &n, LoweringContext &c) {
+  require_f32(n, c, in(n, 0));
+  c.op("NotEqual", {in(n, 0), in(n, 0)}, {out(n, 0)}, {});
+}
+
+void lower_is_inf(const Node &n, LoweringContext &c) {
+  const int x = in(n, 0);
+  require_f32(n, c, x);
+  const bool pos = attr_i(n, "detect_positive", 1) != 0, neg = attr_i(n, "detect_negative", 1) != 0;
+  const float inf = std::numeric_limits<float>::infinity();
+  if (pos && neg) return c.op("Equal", {emit(c, "Abs", {x}), scalar(c, inf)}, {out(n, 0)}, {});
+  if (!pos && !neg) unsupported(n, "detect_positive and detect_negative both 0 (an all-false output)");
+  c.op("Equal", {x, scalar(c, pos ? inf : -inf)}, {out(n, 0)}, {});
+}
+
 }  // namespace
 
 void add_composite_lowerings(std::unordered_map<std::string, Lower> &m) {
@@ -174,6 +205,9 @@ void add_composite_lowerings(std::unordered_map<std::string, Lower> &m) {
   m["Celu"] = lower_celu;
   m["ThresholdedRelu"] = lower_thresholded_relu;
   m["Gelu"] = lower_gelu;
+  m["LpNormalization"] = lower_lp_normalization;
+  m["IsNaN"] = lower_is_nan;
+  m["IsInf"] = lower_is_inf;
 }
 
 }  // namespace openacl::model::lowering_util

@@ -211,6 +211,19 @@ const std::vector<Case> kCases = {
        add_node(m, "Gelu", "g1", {"x"}, {"a"});
        set_string(add_node(m, "Gelu", "g2", {"a"}, {"y"}), "approximate", "tanh");
      }},
+    {"lp_normalization_isinf_isnan", 13, {2, 3, 4},
+     [](auto &m) {
+       set_int(add_node(m, "LpNormalization", "lp", {"x"}, {"l"}), "axis", 1);
+       add_initializer(m, "zero", {}, {0.0f});
+       add_node(m, "Div", "dz", {"x", "zero"}, {"inf"});  // +-inf
+       add_node(m, "Sub", "nn", {"inf", "inf"}, {"nan"});
+       set_int(add_node(m, "Cast", "c1", {add_node(m, "IsInf", "ii", {"inf"}, {"isinf"})->output(0)}, {"f1"}), "to", 1);
+       auto *pos = add_node(m, "IsInf", "ip", {"inf"}, {"ispos"});
+       set_int(pos, "detect_negative", 0);
+       set_int(add_node(m, "Cast", "c2", {"ispos"}, {"f2"}), "to", 1);
+       set_int(add_node(m, "Cast", "c3", {add_node(m, "IsNaN", "in", {"nan"}, {"isnan"})->output(0)}, {"f3"}), "to", 1);
+       add_node(m, "Sum", "s", {"l", "f1", "f2", "f3"}, {"y"});
+     }},
     {"pad_axes_opset18", 18, {2, 3, 4},
      [](auto &m) {
        int_initializer(m, "pads", {1, 2, 3, 0});
