@@ -1,7 +1,6 @@
 // Model run instances by stream capture (aclmdlRICapture*, aclmdlRIExecute*): the tasks
 // submitted to a captured stream (and to the streams that join it through events) are kept
 // (src/core/model_ri.h) and run at each launch.
-#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -64,7 +63,7 @@ std::shared_ptr<ModelRI> model_ri_of(aclmdlRI modelRI) {
   return ri;
 }
 
-// A model run instance that capture has finished, ready to launch.
+// A model run instance whose capture has finished: one to launch or destroy.
 std::shared_ptr<ModelRI> ready(aclmdlRI modelRI) {
   auto ri = model_ri_of(modelRI);
   if (ri->capturing()) fail(Errc::model_captured, "the model run instance is still being captured: call aclmdlRICaptureEnd first");
@@ -189,8 +188,7 @@ aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
 aclError aclmdlRIDestroy(aclmdlRI modelRI) {
   return guarded(__func__, [&] {
     require_initialized();
-    auto ri = model_ri_of(modelRI);
-    if (ri->capturing()) fail(Errc::model_captured, "the model run instance is still being captured: call aclmdlRICaptureEnd first");
+    ready(modelRI);
     Runtime::get().model_ris.remove(modelRI);  // launches already submitted run on
   });
 }
