@@ -157,10 +157,21 @@ void register_notify(py::module_ &rt) {
   });
 }
 
+// Streams synchronized through a 64-bit value in device memory.
+void register_value_sync(py::module_ &rt) {
+  rt.def("value_write", [](Ptr dev_addr, uint64_t value, uint32_t flag, Ptr stream) {
+    return aclrtValueWrite(to_ptr(dev_addr), value, flag, to_ptr(stream));
+  });
+  rt.def("value_wait", [](Ptr dev_addr, uint64_t value, uint32_t flag, Ptr stream) {
+    return aclrtValueWait(to_ptr(dev_addr), value, flag, to_ptr(stream));
+  });
+}
+
 void register_rt_stream(py::module_ &rt) {
   register_stream(rt);
   register_event(rt);
   register_notify(rt);
+  register_value_sync(rt);
 }
 
 }  // namespace openacl::py_acl

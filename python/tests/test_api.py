@@ -297,3 +297,24 @@ def test_notify_orders_two_streams_and_sys_params(context):
     assert acl.rt.free_host(host) == 0
     for s in (s1, s2):
         assert acl.rt.destroy_stream(s) == 0
+
+
+def test_value_write_releases_a_value_wait_on_another_stream(context):
+    s1, _ = acl.rt.create_stream()
+    s2, _ = acl.rt.create_stream()
+    flag, ret = acl.rt.malloc(8, 0)
+    assert ret == 0
+    assert acl.rt.memset(flag, 8, 0, 8) == 0
+    data, _ = acl.rt.malloc(64, 0)
+    assert acl.rt.memset_async(data, 64, 3, 64, s1) == 0
+    assert acl.rt.value_write(flag, 7, 0, s1) == 0
+    assert acl.rt.value_wait(flag, 7, 1, s2) == 0  # ACL_STREAM_WAIT_VALUE_EQ
+    out = np.zeros(64, dtype=np.uint8)
+    assert acl.rt.synchronize_stream(s2) == 0
+    assert acl.rt.memcpy(out.ctypes.data, 64, data, 64, 2) == 0
+    assert (out == 3).all()
+    assert acl.rt.value_wait(flag, 7, 9, s2) == 100000  # bad flag: ACL_ERROR_INVALID_PARAM
+    for p in (flag, data):
+        assert acl.rt.free(p) == 0
+    for s in (s1, s2):
+        assert acl.rt.destroy_stream(s) == 0
