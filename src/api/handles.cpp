@@ -2,6 +2,7 @@
 
 #include "core/context.h"
 #include "core/event.h"
+#include "core/kernel.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 
@@ -53,6 +54,13 @@ std::shared_ptr<Event> event_of(aclrtEvent event, const char *what) {
   auto e = Runtime::get().events.find(event);
   if (!e) fail(Errc::invalid_handle, std::string(what) + " is an unknown or destroyed event");
   return e;
+}
+
+std::shared_ptr<Function> function_of(aclrtFuncHandle funcHandle) {
+  if (funcHandle == nullptr) fail(Errc::invalid_argument, "funcHandle is NULL");
+  auto f = Runtime::get().functions.find_cached(funcHandle);
+  if (!f) fail(Errc::invalid_handle, "unknown function handle, or its binary was unloaded");
+  return f;
 }
 
 }  // namespace openacl::api

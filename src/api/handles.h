@@ -7,11 +7,13 @@
 #include <memory>
 
 #include "acl/acl_base.h"
+#include "acl/acl_rt.h"
 
 namespace openacl {
 class Context;
 class Device;
 class Event;
+struct Function;
 class Stream;
 }  // namespace openacl
 
@@ -29,5 +31,7 @@ std::shared_ptr<Stream> stream_for_host(aclrtStream stream);
 int32_t timeout_ms(int32_t timeout);
 // A live event (Errc::invalid_argument for NULL, Errc::invalid_handle for unknown).
 std::shared_ptr<Event> event_of(aclrtEvent event, const char *what = "event");
+// A kernel function whose binary is still loaded (same errors).
+std::shared_ptr<Function> function_of(aclrtFuncHandle funcHandle);
 
 }  // namespace openacl::api

@@ -12,17 +12,11 @@
 using openacl::Errc;
 using openacl::fail;
 using openacl::Runtime;
+using openacl::api::function_of;
 using openacl::api::guarded;
 using openacl::api::require_initialized;
 
 namespace {
-
-std::shared_ptr<openacl::Function> function_of(aclrtFuncHandle funcHandle) {
-  if (funcHandle == nullptr) fail(Errc::invalid_argument, "funcHandle is NULL");
-  auto f = Runtime::get().functions.find_cached(funcHandle);
-  if (!f) fail(Errc::invalid_handle, "unknown function handle, or its binary was unloaded");
-  return f;
-}
 
 void launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
             size_t argsSize, aclrtStream stream) {

@@ -48,8 +48,9 @@ KernelEntry Binary::lookup(const std::string &name) const {
 }
 
 KernelTask::KernelTask(std::shared_ptr<const Function> fn, uint32_t num_blocks,
-                       const void *args, size_t args_size)
-    : Task(TaskKind::kernel), fn_(std::move(fn)), num_blocks_(num_blocks), args_size_(args_size) {
+                       const void *args, size_t args_size, std::vector<ArgsFixup> fixups)
+    : Task(TaskKind::kernel), fn_(std::move(fn)), num_blocks_(num_blocks), args_size_(args_size),
+      fixups_(std::move(fixups)) {
   if (args_size != 0) {
     if (args_size <= kInlineArgs) {
       args_ = inline_args_;
@@ -58,6 +59,10 @@ KernelTask::KernelTask(std::shared_ptr<const Function> fn, uint32_t num_blocks,
       args_ = heap_args_.get();
     }
     std::memcpy(args_, args, args_size);
+  }
+  for (const ArgsFixup &f : fixups_) {
+    const uint8_t *target = args_ + f.data;
+    std::memcpy(args_ + f.slot, &target, sizeof(target));
   }
   // The args are opaque bytes: any aligned word that points into device memory is memory the
   // kernel may read and write, as far as tracing and the race checker can tell.

@@ -36,16 +36,23 @@ struct Function : Handled {
   std::string name;
 };
 
+// A pointer the launch writes into its copy of the arguments: at byte `slot`, the address of
+// byte `data` of the same copy (a placeholder argument whose data travels with the arguments).
+struct ArgsFixup {
+  size_t slot;
+  size_t data;
+};
+
 // One launch: numBlocks calls of the kernel spread over the AI cores.
 class KernelTask final : public Task {
  public:
   KernelTask(std::shared_ptr<const Function> fn, uint32_t num_blocks, const void *args,
-             size_t args_size);
+             size_t args_size, std::vector<ArgsFixup> fixups = {});
   void run(ExecContext &ctx) override;
   std::string label() const override { return fn_->name; }
   const Function &function() const { return *fn_; }
   std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {
-    return std::make_unique<KernelTask>(fn_, num_blocks_, args_, args_size_);
+    return std::make_unique<KernelTask>(fn_, num_blocks_, args_, args_size_, fixups_);
   }
   // The task's copy of the arguments (what the kernel's blocks receive).
   void *args() const { return args_; }
@@ -60,6 +67,7 @@ class KernelTask final : public Task {
   alignas(16) uint8_t inline_args_[kInlineArgs];
   std::unique_ptr<uint8_t[]> heap_args_;
   uint8_t *args_ = nullptr;  // copied at launch
+  std::vector<ArgsFixup> fixups_;
 };
 
 }  // namespace openacl

@@ -200,4 +200,97 @@ TEST_F(R16_Kernel, UnloadWithPendingLaunchesIsSafe) {
   if (e == ACL_SUCCESS && sync == ACL_SUCCESS) EXPECT_EQ(oat::load(m), 3);
 }
 
+// Argument lists (aclrtKernelArgs*): 8-byte aligned parameters, updatable and relaunchable;
+// a placeholder's data travels with the launch and the kernel sees its address.
+class R16_KernelArgs : public RuntimeTest {
+ protected:
+  static constexpr uint64_t n = 64;
+  float *dev(const std::vector<float> &v) {
+    void *p = nullptr;
+    EXPECT_ACL_OK(aclrtMalloc(&p, n * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST));
+    EXPECT_ACL_OK(aclrtMemcpy(p, n * sizeof(float), v.data(), n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE));
+    return static_cast<float *>(p);
+  }
+  std::vector<float> read(const float *d) {
+    std::vector<float> out(n);
+    EXPECT_ACL_OK(aclrtMemcpy(out.data(), n * sizeof(float), d, n * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST));
+    return out;
+  }
+};
+
+TEST_F(R16_KernelArgs, AListLaunchesUpdatesAndRelaunches) {
+  std::vector<float> ones(n, 1.0f), twos(n, 2.0f), zeros(n, 0.0f);
+  float *a = dev(ones), *b = dev(twos), *c1 = dev(zeros), *c2 = dev(zeros);
+  aclrtFuncHandle vadd = kernels_["oat_vadd"];
+  aclrtArgsHandle args = nullptr;
+  ASSERT_ACL_OK(aclrtKernelArgsInit(vadd, &args));
+  aclrtParamHandle pa = nullptr, pb = nullptr, pc = nullptr, pn = nullptr;
+  uint64_t count = n;
+  ASSERT_ACL_OK(aclrtKernelArgsAppend(args, &a, sizeof(a), &pa));
+  ASSERT_ACL_OK(aclrtKernelArgsAppend(args, &b, sizeof(b), &pb));
+  ASSERT_ACL_OK(aclrtKernelArgsAppend(args, &c1, sizeof(c1), &pc));
+  ASSERT_ACL_OK(aclrtKernelArgsAppend(args, &count, sizeof(count), &pn));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtLaunchKernelWithConfig(vadd, 4, nullptr, nullptr, args, nullptr));
+  ASSERT_ACL_OK(aclrtKernelArgsFinalize(args));
+  ASSERT_ACL_OK(aclrtLaunchKernelWithConfig(vadd, 4, nullptr, nullptr, args, nullptr));
+  // The launch copied the list: updating it now changes only later launches.
+  ASSERT_ACL_OK(aclrtKernelArgsParaUpdate(args, pc, &c2, sizeof(c2)));
+  ASSERT_ACL_OK(aclrtKernelArgsParaUpdate(args, pb, &a, sizeof(a)));
+  ASSERT_ACL_OK(aclrtKernelArgsFinalize(args));
+  ASSERT_ACL_OK(aclrtLaunchKernelWithConfig(vadd, 4, nullptr, nullptr, args, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  EXPECT_EQ(read(c1), std::vector<float>(n, 3.0f));
+  EXPECT_EQ(read(c2), std::vector<float>(n, 2.0f));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtKernelArgsParaUpdate(args, pn, &count, 4));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtKernelArgsAppend(args, &count, sizeof(count), &pn));  // finalized
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_HANDLE, aclrtKernelArgsFinalize(reinterpret_cast<aclrtArgsHandle>(0x40)));
+  for (float *p : {a, b, c1, c2}) EXPECT_ACL_OK(aclrtFree(p));
+}
+
+TEST_F(R16_KernelArgs, PlaceholderDataTravelsWithTheLaunch) {
+  std::vector<float> twos(n, 2.0f), zeros(n, 0.0f);
+  float *b = dev(twos), *c = dev(zeros);
+  aclrtFuncHandle vadd = kernels_["oat_vadd"];
+  // User-managed list memory, sized as CANN's samples do.
+  size_t handle_size = 0, mem_size = 0;
+  ASSERT_ACL_OK(aclrtKernelArgsGetHandleMemSize(vadd, &handle_size));
+  ASSERT_ACL_OK(aclrtKernelArgsGetMemSize(vadd, 4 * 8, &mem_size));
+  std::vector<uint8_t> handle_mem(handle_size), mem(mem_size);
+  aclrtArgsHandle args = handle_mem.data();
+  ASSERT_ACL_OK(aclrtKernelArgsInitByUserMem(vadd, args, mem.data(), mem.size()));
+  aclrtParamHandle pa = nullptr;
+  uint64_t count = n;
+  ASSERT_ACL_OK(aclrtKernelArgsAppendPlaceHolder(args, &pa));
+  ASSERT_ACL_OK(aclrtKernelArgsAppend(args, &b, sizeof(b), nullptr));
+  ASSERT_ACL_OK(aclrtKernelArgsAppend(args, &c, sizeof(c), nullptr));
+  ASSERT_ACL_OK(aclrtKernelArgsAppend(args, &count, sizeof(count), nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtKernelArgsFinalize(args));  // the placeholder has no buffer yet
+  void *buf = nullptr;
+  ASSERT_ACL_OK(aclrtKernelArgsGetPlaceHolderBuffer(args, pa, n * sizeof(float), &buf));
+  for (uint64_t i = 0; i < n; ++i) static_cast<float *>(buf)[i] = static_cast<float>(i);
+  ASSERT_ACL_OK(aclrtKernelArgsFinalize(args));
+  ASSERT_ACL_OK(aclrtLaunchKernelWithConfig(vadd, 2, nullptr, nullptr, args, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  auto out = read(c);
+  for (uint64_t i = 0; i < n; ++i) EXPECT_EQ(out[i], static_cast<float>(i) + 2.0f) << i;
+
+  // The same through host args: the pointer at offset 0 gets the address of the data at 32.
+  struct {
+    const float *a;
+    const float *b;
+    float *c;
+    uint64_t count;
+    float data[R16_KernelArgs::n];
+  } host{nullptr, b, c, n, {}};
+  for (uint64_t i = 0; i < n; ++i) host.data[i] = 10.0f * static_cast<float>(i);
+  aclrtPlaceHolderInfo ph{0, 32};
+  ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(vadd, 3, nullptr, nullptr, &host, sizeof(host), &ph, 1));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  out = read(c);
+  for (uint64_t i = 0; i < n; ++i) EXPECT_EQ(out[i], 10.0f * static_cast<float>(i) + 2.0f) << i;
+  aclrtPlaceHolderInfo outside{sizeof(host), 0};
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtLaunchKernelWithHostArgs(vadd, 1, nullptr, nullptr, &host, sizeof(host), &outside, 1));
+  for (float *p : {b, c}) EXPECT_ACL_OK(aclrtFree(p));
+}
+
 }  // namespace
