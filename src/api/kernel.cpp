@@ -1,5 +1,9 @@
 // User kernels (R16): CPU kernel libraries loaded and launched through CANN's binary calls.
 #include <cstring>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
 
 #include "acl/acl.h"
 #include "api/guard.h"
@@ -28,17 +32,82 @@ void launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData
   s->enqueue(std::make_unique<openacl::KernelTask>(f, numBlocks, argsData, argsSize));
 }
 
+// aclrtCreateBinary descriptions: the bytes of a kernel library, until aclrtDestroyBinary.
+struct BinaryBytes {
+  std::mutex mu;
+  std::unordered_map<const void *, std::unique_ptr<std::vector<uint8_t>>> by_handle;
+};
+
+BinaryBytes &binary_bytes() {
+  static auto *b = new BinaryBytes();
+  return *b;
+}
+
+aclrtBinHandle add_binary(std::shared_ptr<openacl::Binary> binary) {
+  aclrtBinHandle h = Runtime::get().binaries.add(std::move(binary));
+  openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::binary, h, true);
+  return h;
+}
+
 }  // namespace
 
 extern "C" {
+
+aclrtBinary aclrtCreateBinary(const void *data, size_t dataLen) {
+  aclrtBinary out = nullptr;
+  guarded(__func__, [&] {
+    if (data == nullptr || dataLen == 0) fail(Errc::invalid_argument, "data is NULL or dataLen is 0");
+    auto bytes = std::make_unique<std::vector<uint8_t>>(static_cast<const uint8_t *>(data),
+                                                        static_cast<const uint8_t *>(data) + dataLen);
+    BinaryBytes &b = binary_bytes();
+    std::lock_guard lock(b.mu);
+    out = bytes.get();
+    b.by_handle.emplace(out, std::move(bytes));
+  });
+  return out;
+}
+
+aclError aclrtDestroyBinary(aclrtBinary binary) {
+  return guarded(__func__, [&] {
+    if (binary == nullptr) fail(Errc::invalid_argument, "binary is NULL");
+    BinaryBytes &b = binary_bytes();
+    std::lock_guard lock(b.mu);
+    if (b.by_handle.erase(binary) == 0) fail(Errc::invalid_handle, "unknown or destroyed binary (aclrtCreateBinary)");
+  });
+}
+
+aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle *binHandle) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (binary == nullptr || binHandle == nullptr) fail(Errc::invalid_argument, "binary or binHandle is NULL");
+    std::shared_ptr<openacl::Binary> loaded;
+    {
+      BinaryBytes &b = binary_bytes();
+      std::lock_guard lock(b.mu);
+      auto it = b.by_handle.find(binary);
+      if (it == b.by_handle.end()) fail(Errc::invalid_handle, "unknown or destroyed binary (aclrtCreateBinary)");
+      loaded = openacl::Binary::from_data(it->second->data(), it->second->size());
+    }
+    *binHandle = add_binary(std::move(loaded));
+  });
+}
 
 aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
                                  aclrtBinHandle *binHandle) {
   return guarded(__func__, [&] {
     require_initialized();
     if (binPath == nullptr || binHandle == nullptr) fail(Errc::invalid_argument, "binPath or binHandle is NULL");
-    *binHandle = Runtime::get().binaries.add(std::make_shared<openacl::Binary>(binPath));
-    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::binary, *binHandle, true);
+    *binHandle = add_binary(std::make_shared<openacl::Binary>(binPath));
+  });
+}
+
+// A CPU kernel library in memory (the bytes of its .so file).
+aclError aclrtBinaryLoadFromData(const void *data, size_t length, const aclrtBinaryLoadOptions *options,
+                                 aclrtBinHandle *binHandle) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (data == nullptr || length == 0 || binHandle == nullptr) fail(Errc::invalid_argument, "data, length or binHandle is NULL or 0");
+    *binHandle = add_binary(openacl::Binary::from_data(data, length));
   });
 }
 

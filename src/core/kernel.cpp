@@ -1,8 +1,11 @@
 #include "core/kernel.h"
 
 #include <dlfcn.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstring>
 #include <mutex>
 
@@ -32,8 +35,34 @@ Binary::Binary(const std::string &path) : path_(path) {
   }
 }
 
+std::shared_ptr<Binary> Binary::from_data(const void *data, size_t size) {
+  const int fd = memfd_create("openacl-kernels", MFD_CLOEXEC);
+  if (fd < 0) fail(Errc::internal, std::string("memfd_create failed: ") + std::strerror(errno));
+  const auto *p = static_cast<const uint8_t *>(data);
+  for (size_t done = 0; done < size;) {
+    const ssize_t n = ::write(fd, p + done, size - done);
+    if (n <= 0) {
+      ::close(fd);
+      fail(Errc::internal, std::string("cannot stage the kernel binary: ") + std::strerror(errno));
+    }
+    done += static_cast<size_t>(n);
+  }
+  std::shared_ptr<Binary> b;
+  try {
+    b = std::make_shared<Binary>("/proc/self/fd/" + std::to_string(fd));
+  } catch (const Error &e) {
+    ::close(fd);
+    fail(Errc::invalid_file, "cannot load the kernel binary in memory (" + std::to_string(size) +
+                                 " bytes; a CPU kernel shared library is expected): " + e.what());
+  }
+  b->memfd_ = fd;
+  b->path_ = "<" + std::to_string(size) + " bytes in memory>";
+  return b;
+}
+
 Binary::~Binary() {
   if (library_ != nullptr) dlclose(library_);
+  if (memfd_ >= 0) ::close(memfd_);
 }
 
 KernelEntry Binary::lookup(const std::string &name) const {

@@ -20,6 +20,8 @@ class Binary : public Handled {
  public:
   // Throws Errc::invalid_file with dlerror's words when the library cannot be loaded.
   explicit Binary(const std::string &path);
+  // A library in memory (aclrtBinaryLoadFromData), loaded through an anonymous file.
+  static std::shared_ptr<Binary> from_data(const void *data, size_t size);
   ~Binary();
   const std::string &path() const { return path_; }
   // Throws Errc::symbol_not_found.
@@ -28,6 +30,9 @@ class Binary : public Handled {
  private:
   std::string path_;
   void *library_ = nullptr;
+  // The anonymous file of an in-memory library: open while it is loaded, so that no other
+  // library is loaded under the same /proc/self/fd name meanwhile.
+  int memfd_ = -1;
 };
 
 struct Function : Handled {

@@ -1,5 +1,7 @@
 // R16: user CPU kernels loaded through aclrtBinaryLoadFromFile / aclrtBinaryGetFunction and
 // run by aclrtLaunchKernel as blockDim blocks over the device's AI cores, in stream order.
+#include <fstream>
+#include <iterator>
 #include <thread>
 
 #include "core/fixture.h"
@@ -291,6 +293,40 @@ TEST_F(R16_KernelArgs, PlaceholderDataTravelsWithTheLaunch) {
   aclrtPlaceHolderInfo outside{sizeof(host), 0};
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtLaunchKernelWithHostArgs(vadd, 1, nullptr, nullptr, &host, sizeof(host), &outside, 1));
   for (float *p : {b, c}) EXPECT_ACL_OK(aclrtFree(p));
+}
+
+// Kernel libraries from memory: aclrtBinaryLoadFromData and aclrtCreateBinary + aclrtBinaryLoad.
+TEST_F(R16_Kernel, LibrariesLoadFromMemory) {
+  std::ifstream in(OPENACL_TEST_KERNELS, std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(bytes.empty());
+  aclrtBinHandle from_data = nullptr, from_binary = nullptr;
+  ASSERT_ACL_OK(aclrtBinaryLoadFromData(bytes.data(), bytes.size(), nullptr, &from_data));
+  aclrtBinary binary = aclrtCreateBinary(bytes.data(), bytes.size());
+  ASSERT_NE(binary, nullptr);
+  ASSERT_ACL_OK(aclrtBinaryLoad(binary, &from_binary));
+  ASSERT_ACL_OK(aclrtDestroyBinary(binary));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_HANDLE, aclrtBinaryLoad(binary, &from_binary));
+  int32_t marks[2] = {0, 0};
+  int i = 0;
+  for (aclrtBinHandle bin : {from_data, from_binary}) {
+    aclrtFuncHandle store = nullptr;
+    ASSERT_ACL_OK(aclrtBinaryGetFunction(bin, "oat_store", &store));
+    OatStore args{&marks[i], 10 + i};
+    ASSERT_ACL_OK(aclrtLaunchKernel(store, 1, &args, sizeof(args), nullptr));
+    ++i;
+  }
+  ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  EXPECT_EQ(marks[0], 10);
+  EXPECT_EQ(marks[1], 11);
+  ASSERT_ACL_OK(aclrtBinaryUnLoad(from_data));
+  ASSERT_ACL_OK(aclrtBinaryUnLoad(from_binary));
+  const char junk[] = "not a shared library";
+  aclrtBinHandle bad = nullptr;
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_FILE, aclrtBinaryLoadFromData(junk, sizeof(junk), nullptr, &bad));
+  EXPECT_NE(oat::recent_msg().find("in memory"), std::string::npos) << oat::recent_msg();
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtBinaryLoadFromData(nullptr, 10, nullptr, &bad));
+  EXPECT_EQ(aclrtCreateBinary(nullptr, 0), nullptr);
 }
 
 }  // namespace

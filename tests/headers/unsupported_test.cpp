@@ -22,7 +22,10 @@ TEST(Unsupported, FailsWithApiNotSupportAndNamesTheFunction)
 TEST(Unsupported, NonErrorReturnsAreEmpty)
 {
     // Every unsupported function that returns no aclError returns a pointer.
-    EXPECT_EQ(aclrtCreateBinary(nullptr, 0), nullptr);
+    EXPECT_EQ(aclrtCreateGroupInfo(), nullptr);
+    const char *msg = aclGetRecentErrMsg();
+    ASSERT_NE(msg, nullptr);
+    EXPECT_NE(std::string(msg).find("aclrtCreateGroupInfo"), std::string::npos) << msg;
 }
 
 }  // namespace
