@@ -318,3 +318,10 @@ def test_value_write_releases_a_value_wait_on_another_stream(context):
         assert acl.rt.free(p) == 0
     for s in (s1, s2):
         assert acl.rt.destroy_stream(s) == 0
+
+
+def test_op_execute_timeouts(device):
+    assert acl.rt.set_op_execute_time_out(5) == 0
+    assert acl.rt.set_op_execute_timeout_v2(0) == (1091000000, 0)  # 0: the largest limit, in us
+    assert acl.rt.set_op_execute_timeout_v2(250000) == (250000, 0)
+    assert acl.rt.set_op_execute_time_out(0) == 0

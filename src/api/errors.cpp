@@ -49,6 +49,7 @@ aclError to_acl_error(Errc code) {
     case Errc::kernel_failure: return ACL_ERROR_RT_AICORE_EXCEPTION;
     case Errc::task_failure: return ACL_ERROR_RT_AICORE_EXCEPTION;
     case Errc::task_dropped: return ACL_ERROR_RT_STREAM_ABORT;
+    case Errc::task_timeout: return ACL_ERROR_RT_AICORE_TIMEOUT;
     case Errc::op_type_not_match: return ACL_ERROR_OP_TYPE_NOT_MATCH;
     case Errc::op_input_not_match: return ACL_ERROR_OP_INPUT_NOT_MATCH;
     case Errc::op_output_not_match: return ACL_ERROR_OP_OUTPUT_NOT_MATCH;

@@ -5,6 +5,7 @@
 namespace openacl {
 namespace {
 std::atomic<FailureHandler> handler{nullptr};
+std::atomic<int64_t> time_limit_ns{0};
 }  // namespace
 
 void set_failure_handler(FailureHandler h) { handler.store(h, std::memory_order_release); }
@@ -12,5 +13,9 @@ void set_failure_handler(FailureHandler h) { handler.store(h, std::memory_order_
 void report_failure(const Stream &stream, const Task &task, const Error &error) {
   if (FailureHandler h = handler.load(std::memory_order_acquire)) h(stream, task, error);
 }
+
+void set_task_time_limit(int64_t ns) { time_limit_ns.store(ns, std::memory_order_relaxed); }
+
+int64_t task_time_limit() { return time_limit_ns.load(std::memory_order_relaxed); }
 
 }  // namespace openacl

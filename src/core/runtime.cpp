@@ -8,6 +8,7 @@
 #include "core/clock.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/failure.h"
 #include "core/stream.h"
 #include "core/thread_state.h"
 
@@ -45,6 +46,7 @@ void Runtime::init(const char *config_path) {
   set_task_observer(diagnostics_.get());
   config_ = std::move(config);
   sys_params_.clear();
+  set_task_time_limit(0);
   devices_ = std::move(devices);
   init_count_ = 1;
   epoch_.fetch_add(1, std::memory_order_relaxed);

@@ -55,6 +55,7 @@ enum class Errc : int32_t {
   kernel_failure,
   task_failure,
   task_dropped,
+  task_timeout,            // a kernel, op or model ran past aclrtSetOpExecuteTimeOut
   // ops (R17)
   op_type_not_match,       // unknown op type
   op_input_not_match,

@@ -106,6 +106,17 @@ void Stream::finish_head(std::unique_lock<std::mutex> &, Task *t) {
   if (TaskObserver *obs = task_observer()) obs->on_complete(*this, *t);
 }
 
+namespace {
+void check_time_limit(const Task &t, int64_t ran_ns, int64_t limit_ns) {
+  if (ran_ns <= limit_ns) return;
+  fail(Errc::task_timeout, std::string(task_kind_name(t.kind())) + " '" + t.label() + "' ran " +
+                               std::to_string(ran_ns / 1000) + " us, past the op execute timeout of " +
+                               std::to_string(limit_ns / 1000) +
+                               " us (aclrtSetOpExecuteTimeOut); the simulated AI core could not stop it, so its "
+                               "outputs are written");
+}
+}  // namespace
+
 void Stream::run_slice() {
   ExecContext exec{device_, device_.backend().cores()};
   // Finished tasks are deleted after the lock is dropped.
@@ -145,7 +156,14 @@ void Stream::run_slice() {
     } else {
       try {
         if (timed) notify(&TaskObserver::on_start, *this, *t);
-        t->run(exec);
+        const int64_t limit = task_time_limit();
+        if (limit > 0 && (t->kind() == TaskKind::kernel || t->kind() == TaskKind::op || t->kind() == TaskKind::model)) {
+          const int64_t begin = now_ns();
+          t->run(exec);
+          check_time_limit(*t, now_ns() - begin, limit);
+        } else {
+          t->run(exec);
+        }
       } catch (const Error &e) {
         error = e;
       } catch (const std::exception &e) {

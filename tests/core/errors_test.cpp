@@ -336,6 +336,45 @@ TEST_F(R20_Failure, ExceptionInfoGettersRejectNull) {
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtExceptionInfoCallbackRegister(nullptr));
 }
 
+// Op execution time limits: a kernel that runs past aclrtSetOpExecuteTimeOut fails its stream.
+TEST_F(R20_Failure, AKernelPastTheOpExecuteTimeoutFailsItsStream) {
+  uint32_t ms = 0;
+  ASSERT_ACL_OK(aclrtGetOpExecuteTimeout(&ms));
+  EXPECT_EQ(ms, 1091000u);  // the default, as on Atlas A2
+  ASSERT_ACL_OK(aclrtSetOpExecuteTimeOutWithMs(20));
+  ASSERT_ACL_OK(aclrtGetOpExecuteTimeout(&ms));
+  EXPECT_EQ(ms, 20u);
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  int32_t after = 0;
+  OatSpin quick{1000}, slow{100000};  // 1 ms, 100 ms
+  ASSERT_ACL_OK(kernels_.launch("oat_spin", quick, s));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  ASSERT_ACL_OK(kernels_.launch("oat_spin", slow, s));
+  ASSERT_ACL_OK(mark(&after, 1, s));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_TIMEOUT, aclrtSynchronizeStream(s));
+  EXPECT_NE(oat::recent_msg().find("op execute timeout"), std::string::npos) << oat::recent_msg();
+  EXPECT_EQ(oat::load(after), 0);
+  // 0 asks for the largest limit; V2 says what it set, in microseconds.
+  uint64_t actual = 0;
+  ASSERT_ACL_OK(aclrtSetOpExecuteTimeOutV2(0, &actual));
+  EXPECT_EQ(actual, 1091000000u);
+  ASSERT_ACL_OK(aclrtSetOpExecuteTimeOutV2(5000000000ull, &actual));
+  EXPECT_EQ(actual, 1091000000u);
+  ASSERT_ACL_OK(aclrtSetOpExecuteTimeOut(2));
+  ASSERT_ACL_OK(aclrtGetOpExecuteTimeout(&ms));
+  EXPECT_EQ(ms, 2000u);
+  uint64_t interval = 0;
+  ASSERT_ACL_OK(aclrtGetOpTimeOutInterval(&interval));
+  EXPECT_GT(interval, 0u);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtSetOpExecuteTimeOutV2(1, nullptr));
+  aclrtStream s2 = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s2));
+  ASSERT_ACL_OK(kernels_.launch("oat_spin", slow, s2));  // 100 ms is within 2 s
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s2));
+  ASSERT_ACL_OK(aclrtSetOpExecuteTimeOut(0));
+}
+
 TEST_F(R20_Failure, OtherContextsAreNotAffected) {
   aclrtContext dflt = nullptr, other = nullptr;
   ASSERT_ACL_OK(aclrtGetCurrentContext(&dflt));
