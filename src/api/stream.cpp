@@ -95,6 +95,18 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) 
   });
 }
 
+// Drops the stream's tasks that have not started; the running one finishes (a simulated AI
+// core cannot be stopped). Event records among the dropped tasks complete with
+// ACL_ERROR_RT_STREAM_ABORT, so streams waiting on them go on (and report it). The stream
+// stays usable.
+aclError aclrtStreamAbort(aclrtStream stream) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (stream == nullptr) fail(Errc::invalid_argument, "stream is NULL");
+    not_capturing(openacl::api::stream_for_host(stream))->drop_pending();
+  });
+}
+
 aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status) {
   return guarded(__func__, [&] {
     require_initialized();

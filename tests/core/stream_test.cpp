@@ -466,4 +466,28 @@ TEST_F(StreamConfig, AttributesTagPriorityAndFailureMode) {
   EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_HANDLE, aclrtGetStreamAttribute(s, ACL_STREAM_ATTR_PRIORITY, &back));
 }
 
+TEST_F(R12_Stream, AbortDropsPendingTasksAndTheStreamGoesOn) {
+  aclrtStream s = nullptr, waiter = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  ASSERT_ACL_OK(aclrtCreateStream(&waiter));
+  aclrtEvent e = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&e));
+  oat::Gate &g = block(s);
+  ASSERT_TRUE(g.wait_started());
+  int32_t dropped = 0, later = 0;
+  ASSERT_ACL_OK(mark(&dropped, 1, s));
+  ASSERT_ACL_OK(aclrtRecordEvent(e, s));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(waiter, e));
+  ASSERT_ACL_OK(aclrtStreamAbort(s));
+  g.open();  // the running task finishes
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_EQ(oat::load(dropped), 0);
+  // The dropped record releases its waiter with the abort.
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_ABORT, aclrtSynchronizeStreamWithTimeout(waiter, 5000));
+  ASSERT_ACL_OK(mark(&later, 1, s));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_EQ(oat::load(later), 1);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtStreamAbort(nullptr));
+}
+
 }  // namespace
