@@ -93,6 +93,9 @@ void free_allocation(void *p, MemoryKind kind) {
     fail(Errc::invalid_argument, std::string(what) + " is the program's memory registered with aclrtHostRegister: "
                                                      "release it with aclrtHostUnregister");
   }
+  if (a->mapped) {
+    fail(Errc::invalid_argument, std::string(what) + " is a mapping of aclrtMapMem: release it with aclrtUnmapMem");
+  }
   if (a->kind != kind) {
     fail(Errc::invalid_argument,
          device ? "devPtr is page-locked host memory: free it with aclrtFreeHost"

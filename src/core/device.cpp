@@ -19,7 +19,7 @@ Device::~Device() {
   for (auto &r : retired_) deallocate(r);
 }
 
-void *Device::allocate(size_t bytes) {
+void Device::charge(size_t bytes) {
   size_t used = used_.load(std::memory_order_relaxed);
   do {
     if (bytes > capacity() - used) {
@@ -29,9 +29,15 @@ void *Device::allocate(size_t bytes) {
       fail(Errc::out_of_memory, msg.str());
     }
   } while (!used_.compare_exchange_weak(used, used + bytes, std::memory_order_relaxed));
+}
+
+void Device::refund(size_t bytes) { used_.fetch_sub(bytes, std::memory_order_relaxed); }
+
+void *Device::allocate(size_t bytes) {
+  charge(bytes);
   void *p = backend_->allocate(bytes);
   if (p == nullptr) {
-    used_.fetch_sub(bytes, std::memory_order_relaxed);
+    refund(bytes);
     fail(Errc::out_of_memory, "device " + std::to_string(id_) + ": host could not back " +
                                   std::to_string(bytes) + " bytes");
   }
@@ -53,7 +59,7 @@ void *Device::allocate_host(size_t bytes) {
 void Device::release(void *p) {
   auto a = memory_.remove(p);
   if (!a) return;
-  if (a->kind == MemoryKind::device) used_.fetch_sub(a->size, std::memory_order_relaxed);
+  if (a->kind == MemoryKind::device) refund(a->size);
   {
     std::lock_guard lock(mu_);
     retired_.push_back({p, a->size, a->kind == MemoryKind::host_pinned});

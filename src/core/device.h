@@ -39,6 +39,10 @@ class Device {
   // pending work, so a task still using them never touches freed memory.
   void release(void *p);
   size_t used_bytes() const { return used_.load(std::memory_order_relaxed); }
+  // Capacity taken and given back by memory the device does not allocate itself (physical
+  // allocations of aclrtMallocPhysical). charge throws Errc::out_of_memory when it is short.
+  void charge(size_t bytes);
+  void refund(size_t bytes);
   size_t capacity() const { return props().memory_bytes; }
 
   // Float overflow mode (aclrtSetDeviceSatMode), as the API's numeric value. The sim device

@@ -23,6 +23,7 @@ struct Allocation {
   size_t size = 0;
   MemoryKind kind = MemoryKind::device;
   Device *device = nullptr;  // owner (for host_pinned: the device that allocated it, or null)
+  bool mapped = false;       // device memory mapped with aclrtMapMem (src/core/virtual_memory.h)
 };
 
 class MemoryMap {

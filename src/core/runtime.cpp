@@ -108,6 +108,8 @@ void Runtime::release_all() {
   binaries.take_all();
   reports_.clear();
   host_funcs_.clear();
+  virtual_memory_.release_all();  // mappings leave the memory map
+  physical_memory.take_all();
   for (auto &a : memory_.take_all()) {
     if (a.kind == MemoryKind::device) {
       a.device->backend().deallocate(reinterpret_cast<void *>(a.base), a.size);

@@ -16,6 +16,7 @@
 #include "core/observer.h"
 #include "core/registry.h"
 #include "core/sys_params.h"
+#include "core/virtual_memory.h"
 
 namespace openacl {
 
@@ -47,6 +48,7 @@ class Runtime {
   // Throws Errc::invalid_device for an id outside [0, count).
   Device &device(int64_t id);
   MemoryMap &memory() { return memory_; }
+  VirtualMemory &virtual_memory() { return virtual_memory_; }
   ReportHub &reports() { return reports_; }
   // aclrtSubscribeHostFunc threads and the host functions they run (aclrtProcessHostFunc).
   ReportHub &host_funcs() { return host_funcs_; }
@@ -71,6 +73,7 @@ class Runtime {
   Registry<Event> events;
   Registry<Notify> notifies;
   Registry<ModelRI> model_ris;  // aclmdlRI
+  Registry<PhysicalMemory> physical_memory;  // aclrtMallocPhysical
   Registry<Binary> binaries;
   Registry<Function> functions;
 
@@ -88,6 +91,7 @@ class Runtime {
   SysParams sys_params_;
   std::vector<std::unique_ptr<Device>> devices_;
   MemoryMap memory_;
+  VirtualMemory virtual_memory_{memory_};
   ReportHub reports_;
   ReportHub host_funcs_;
   std::unique_ptr<TaskObserver> diagnostics_;

@@ -674,4 +674,96 @@ TEST_F(R13_MemcpyBatch, AFailedCheckNamesTheCopyAndCopiesNothing) {
   for (void *p : {d0, d1}) EXPECT_ACL_OK(aclrtFree(p));
 }
 
+// Virtual memory: reserved ranges, physical allocations of a device, and their mappings.
+class VirtualMemoryTest : public MemoryTest {
+ protected:
+  static aclrtPhysicalMemProp device0() {
+    aclrtPhysicalMemProp prop{};
+    prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+    prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+    prop.memAttr = ACL_HBM_MEM;
+    prop.location = {0, ACL_MEM_LOCATION_TYPE_DEVICE};
+    return prop;
+  }
+  size_t free_bytes() {
+    size_t free = 0, total = 0;
+    EXPECT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free, &total));
+    return free;
+  }
+};
+
+TEST_F(VirtualMemoryTest, MappingsAreDeviceMemoryAndShareTheirPhysicalBytes) {
+  aclrtPhysicalMemProp prop = device0();
+  size_t g = 0;
+  ASSERT_ACL_OK(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED, &g));
+  ASSERT_GT(g, 0u);
+  const size_t before = free_bytes();
+  void *va = nullptr;
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, 2 * g, 0, nullptr, 0));
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(va) % g, 0u);
+  aclrtDrvMemHandle phys = nullptr;
+  ASSERT_ACL_OK(aclrtMallocPhysical(&phys, g, &prop, 0));
+  EXPECT_EQ(before - free_bytes(), g);  // charged to the device
+  void *second = static_cast<char *>(va) + g;
+  ASSERT_ACL_OK(aclrtMapMem(va, g, 0, phys, 0));
+  ASSERT_ACL_OK(aclrtMapMem(second, g, 0, phys, 0));  // the same bytes, twice
+  // Device memory for every API: a memset through one mapping reads back through the other.
+  ASSERT_ACL_OK(aclrtMemset(va, g, 0x5a, g));
+  EXPECT_EQ(read(second, 64), std::vector<uint8_t>(64, 0x5a));
+  int32_t *word = static_cast<int32_t *>(second);
+  ASSERT_ACL_OK(mark(word, 77, nullptr));  // a kernel writes through a mapping
+  ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  int32_t got = 0;
+  ASSERT_ACL_OK(aclrtMemcpy(&got, 4, va, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(got, 77);
+  void *base = nullptr;
+  size_t size = 0;
+  ASSERT_ACL_OK(aclrtMemGetAddressRange(static_cast<char *>(va) + 100, &base, &size));
+  EXPECT_EQ(base, va);
+  EXPECT_EQ(size, g);
+  aclrtDrvMemHandle retained = nullptr;
+  ASSERT_ACL_OK(aclrtMemRetainAllocationHandle(static_cast<char *>(second) + 8, &retained));
+  EXPECT_EQ(retained, phys);
+  aclrtPhysicalMemProp got_prop{};
+  ASSERT_ACL_OK(aclrtMemGetAllocationPropertiesFromHandle(phys, &got_prop));
+  EXPECT_EQ(got_prop.location.id, 0u);
+  EXPECT_EQ(got_prop.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
+  // Released in order only: mappings, then the physical allocation and the reservation.
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtFree(va));
+  EXPECT_NE(oat::recent_msg().find("aclrtUnmapMem"), std::string::npos) << oat::recent_msg();
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtFreePhysical(phys));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtReleaseMemAddress(va));
+  ASSERT_ACL_OK(aclrtUnmapMem(va));
+  ASSERT_ACL_OK(aclrtUnmapMem(second));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtUnmapMem(va));
+  ASSERT_ACL_OK(aclrtFreePhysical(phys));
+  EXPECT_EQ(free_bytes(), before);
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_HANDLE, aclrtFreePhysical(phys));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+}
+
+TEST_F(VirtualMemoryTest, BadRangesAreRefused) {
+  aclrtPhysicalMemProp prop = device0();
+  size_t g = 0;
+  ASSERT_ACL_OK(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &g));
+  void *va = nullptr;
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtReserveMemAddress(&va, g + 1, 0, nullptr, 0));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtReserveMemAddress(&va, g, 3, nullptr, 0));
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, g, 0, nullptr, 0));
+  aclrtDrvMemHandle phys = nullptr;
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMallocPhysical(&phys, g / 2, &prop, 0));
+  aclrtPhysicalMemProp host = prop;
+  host.location.type = ACL_MEM_LOCATION_TYPE_HOST;
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMallocPhysical(&phys, g, &host, 0));
+  aclrtPhysicalMemProp far = prop;
+  far.location.id = 99;
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID, aclrtMallocPhysical(&phys, g, &far, 0));
+  ASSERT_ACL_OK(aclrtMallocPhysical(&phys, 2 * g, &prop, 0));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMapMem(va, 2 * g, 0, phys, 0));  // past the reservation
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMapMem(va, g, 2 * g, phys, 0));  // past the physical bytes
+  ASSERT_ACL_OK(aclrtMapMem(va, g, g, phys, 0));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMapMem(va, g, 0, phys, 0));  // mapped already
+  // Left mapped: aclFinalize (TearDown) releases the mapping, the allocation and the range.
+}
+
 }  // namespace
