@@ -41,6 +41,22 @@ openacl::Device &device_of(const aclrtPhysicalMemProp &prop) {
   return Runtime::get().device(prop.location.id);
 }
 
+// [virPtr, virPtr + size) inside one mapping.
+void require_mapped(const void *virPtr, size_t size) {
+  if (virPtr == nullptr) fail(Errc::invalid_argument, "virPtr is NULL");
+  auto a = Runtime::get().memory().find(virPtr);
+  if (!a || !a->mapped || size > a->size - (reinterpret_cast<uintptr_t>(virPtr) - a->base)) {
+    fail(Errc::invalid_argument, "[virPtr, virPtr + size) is not inside one mapping (aclrtMapMem)");
+  }
+}
+
+void require_device(const aclrtMemLocation &location, const char *what) {
+  if (openacl::api::enum_value(location.type) != ACL_MEM_LOCATION_TYPE_DEVICE) {
+    fail(Errc::feature_not_supported, std::string(what) + ": only device locations have access to mapped memory here");
+  }
+  Runtime::get().device(location.id);
+}
+
 void require_no_flags(uint64_t flags) {
   if (flags != 0) fail(Errc::invalid_argument, "flags must be 0");
 }
@@ -145,6 +161,33 @@ aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, acl
     prop->memAttr = ACL_HBM_MEM;
     prop->location.id = static_cast<uint32_t>(p->device().id());
     prop->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+  });
+}
+
+// Mapped memory is read-write for every device of the simulator (they share the host's memory):
+// that is the one access this can set.
+aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDesc *desc, size_t count) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    require_mapped(virPtr, size);
+    if (desc == nullptr || count == 0) fail(Errc::invalid_argument, "desc is NULL or count is 0");
+    for (size_t i = 0; i < count; ++i) {
+      require_device(desc[i].location, ("desc[" + std::to_string(i) + "].location").c_str());
+      if (openacl::api::enum_value(desc[i].flags) != ACL_RT_MEM_ACCESS_FLAGS_READWRITE) {
+        fail(Errc::feature_not_supported, "desc[" + std::to_string(i) + "].flags: the simulated devices map memory "
+                                          "read-write only (ACL_RT_MEM_ACCESS_FLAGS_READWRITE)");
+      }
+    }
+  });
+}
+
+aclError aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location, uint64_t *flag) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    require_mapped(virPtr, 1);
+    if (location == nullptr || flag == nullptr) fail(Errc::invalid_argument, "location or flag is NULL");
+    require_device(*location, "location");
+    *flag = ACL_RT_MEM_ACCESS_FLAGS_READWRITE;
   });
 }
 

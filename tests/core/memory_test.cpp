@@ -763,6 +763,16 @@ TEST_F(VirtualMemoryTest, BadRangesAreRefused) {
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMapMem(va, g, 2 * g, phys, 0));  // past the physical bytes
   ASSERT_ACL_OK(aclrtMapMem(va, g, g, phys, 0));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMapMem(va, g, 0, phys, 0));  // mapped already
+  // Access: read-write for the devices, the one setting the simulator has.
+  aclrtMemAccessDesc rw{ACL_RT_MEM_ACCESS_FLAGS_READWRITE, {1, ACL_MEM_LOCATION_TYPE_DEVICE}, {}};
+  ASSERT_ACL_OK(aclrtMemSetAccess(va, g, &rw, 1));
+  aclrtMemAccessDesc ro{ACL_RT_MEM_ACCESS_FLAGS_READ, {0, ACL_MEM_LOCATION_TYPE_DEVICE}, {}};
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtMemSetAccess(va, g, &ro, 1));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemSetAccess(va, 2 * g, &rw, 1));
+  aclrtMemLocation dev0{0, ACL_MEM_LOCATION_TYPE_DEVICE};
+  uint64_t flags = 0;
+  ASSERT_ACL_OK(aclrtMemGetAccess(va, &dev0, &flags));
+  EXPECT_EQ(flags, static_cast<uint64_t>(ACL_RT_MEM_ACCESS_FLAGS_READWRITE));
   // Left mapped: aclFinalize (TearDown) releases the mapping, the allocation and the range.
 }
 
