@@ -247,6 +247,23 @@ aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *deviceStatu
   });
 }
 
+// One component holds all of a simulated device's memory: the runtime's allocations (aclrtMalloc,
+// physical allocations, model weights and work memory), now and at their peak.
+aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memUsageInfo, size_t inputNum, size_t *outputNum) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    check_out(outputNum, "outputNum");
+    if (inputNum > 0) check_out(memUsageInfo, "memUsageInfo");
+    auto &device = Runtime::get().device(deviceId);
+    *outputNum = inputNum == 0 ? 0 : 1;
+    if (inputNum == 0) return;
+    memUsageInfo[0] = aclrtMemUsageInfo{};
+    std::strncpy(memUsageInfo[0].name, "runtime", sizeof(memUsageInfo[0].name) - 1);
+    memUsageInfo[0].curMemSize = device.used_bytes();
+    memUsageInfo[0].memPeakSize = device.peak_bytes();
+  });
+}
+
 // A fixed identity per device id, the same in every run: "openacl-sim" and the id.
 aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid *uuid) {
   return guarded(__func__, [&] {

@@ -29,6 +29,9 @@ void Device::charge(size_t bytes) {
       fail(Errc::out_of_memory, msg.str());
     }
   } while (!used_.compare_exchange_weak(used, used + bytes, std::memory_order_relaxed));
+  size_t peak = peak_.load(std::memory_order_relaxed);
+  while (used + bytes > peak && !peak_.compare_exchange_weak(peak, used + bytes, std::memory_order_relaxed)) {
+  }
 }
 
 void Device::refund(size_t bytes) { used_.fetch_sub(bytes, std::memory_order_relaxed); }

@@ -39,6 +39,7 @@ class Device {
   // pending work, so a task still using them never touches freed memory.
   void release(void *p);
   size_t used_bytes() const { return used_.load(std::memory_order_relaxed); }
+  size_t peak_bytes() const { return peak_.load(std::memory_order_relaxed); }
   // Capacity taken and given back by memory the device does not allocate itself (physical
   // allocations of aclrtMallocPhysical). charge throws Errc::out_of_memory when it is short.
   void charge(size_t bytes);
@@ -85,6 +86,7 @@ class Device {
   MemoryMap &memory_;
   const int64_t boot_ns_;
   std::atomic<size_t> used_{0};
+  std::atomic<size_t> peak_{0};
   std::atomic<int32_t> overflow_mode_{0};
   mutable std::mutex peers_mu_;
   std::vector<int32_t> peers_;  // sorted

@@ -266,4 +266,26 @@ TEST_F(Queries, FreeHostWithDevSyncWaitsForTheDevice) {
   EXPECT_ACL_OK(aclrtFree(d));
 }
 
+TEST_F(Queries, MemUsageInfoReportsTheRuntimesCurrentAndPeakMemory) {
+  aclrtMemUsageInfo info[4] = {};
+  size_t n = 9;
+  ASSERT_ACL_OK(aclrtGetMemUsageInfo(0, info, 4, &n));
+  ASSERT_EQ(n, 1u);
+  EXPECT_STREQ(info[0].name, "runtime");
+  const uint64_t before = info[0].curMemSize;
+  void *d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, 8 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtGetMemUsageInfo(0, info, 4, &n));
+  EXPECT_EQ(info[0].curMemSize, before + (8 << 20));
+  EXPECT_GE(info[0].memPeakSize, info[0].curMemSize);
+  ASSERT_ACL_OK(aclrtFree(d));
+  ASSERT_ACL_OK(aclrtGetMemUsageInfo(0, info, 4, &n));
+  EXPECT_EQ(info[0].curMemSize, before);
+  EXPECT_GE(info[0].memPeakSize, before + (8 << 20));  // the peak stays
+  ASSERT_ACL_OK(aclrtGetMemUsageInfo(0, nullptr, 0, &n));
+  EXPECT_EQ(n, 0u);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetMemUsageInfo(0, nullptr, 2, &n));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID, aclrtGetMemUsageInfo(42, info, 4, &n));
+}
+
 }  // namespace
