@@ -118,9 +118,58 @@ void register_copy(py::module_ &rt) {
 
 }  // namespace
 
+namespace {
+
+// pyACL's aclrtPhysicalMemProp: a dict with handleType, allocationType, memAttr and location
+// ({'id': ..., 'type': ...}); missing keys are 0.
+aclrtPhysicalMemProp physical_prop(const py::dict &d) {
+  auto get = [&](const py::dict &from, const char *key) { return from.contains(key) ? from[key].cast<int64_t>() : 0; };
+  aclrtPhysicalMemProp p{};
+  p.handleType = static_cast<aclrtMemHandleType>(get(d, "handleType"));
+  p.allocationType = static_cast<aclrtMemAllocationType>(get(d, "allocationType"));
+  p.memAttr = static_cast<aclrtMemAttr>(get(d, "memAttr"));
+  if (d.contains("location")) {
+    const py::dict loc = d["location"].cast<py::dict>();
+    p.location.id = static_cast<uint32_t>(get(loc, "id"));
+    p.location.type = static_cast<aclrtMemLocationType>(get(loc, "type"));
+  }
+  return p;
+}
+
+// Virtual memory: reserved ranges, physical allocations, mappings.
+void register_virtual_memory(py::module_ &rt) {
+  rt.def("mem_get_allocation_granularity", [](const py::dict &prop, int option) {
+    aclrtPhysicalMemProp p = physical_prop(prop);
+    size_t granularity = 0;
+    aclError ret = aclrtMemGetAllocationGranularity(&p, static_cast<aclrtMemGranularityOptions>(option), &granularity);
+    return std::make_tuple(granularity, ret);
+  });
+  rt.def("reserve_mem_address", [](size_t size, size_t alignment, Ptr expect_ptr, uint64_t flags) {
+    void *va = nullptr;
+    aclError ret = aclrtReserveMemAddress(&va, size, alignment, to_ptr(expect_ptr), flags);
+    return std::make_tuple(to_int(va), ret);
+  });
+  rt.def("release_mem_address", [](Ptr vir_ptr) { return aclrtReleaseMemAddress(to_ptr(vir_ptr)); });
+  rt.def("malloc_physical", [](size_t size, const py::dict &prop, uint64_t flags) {
+    aclrtPhysicalMemProp p = physical_prop(prop);
+    aclrtDrvMemHandle handle = nullptr;
+    aclError ret = aclrtMallocPhysical(&handle, size, &p, flags);
+    return std::make_tuple(to_int(handle), ret);
+  });
+  rt.def("free_physical", [](Ptr handle) { return aclrtFreePhysical(to_ptr(handle)); });
+  rt.def("map_mem", [](Ptr vir_ptr, size_t size, size_t offset, Ptr handle, uint64_t flags) {
+    return aclrtMapMem(to_ptr(vir_ptr), size, offset, to_ptr(handle), flags);
+  });
+  // Waits for the device's streams, which may run Python callbacks.
+  rt.def("unmap_mem", [](Ptr vir_ptr) { return aclrtUnmapMem(to_ptr(vir_ptr)); }, nogil());
+}
+
+}  // namespace
+
 void register_rt_memory(py::module_ &rt) {
   register_alloc(rt);
   register_copy(rt);
+  register_virtual_memory(rt);
 }
 
 }  // namespace openacl::py_acl

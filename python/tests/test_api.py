@@ -325,3 +325,25 @@ def test_op_execute_timeouts(device):
     assert acl.rt.set_op_execute_timeout_v2(0) == (1091000000, 0)  # 0: the largest limit, in us
     assert acl.rt.set_op_execute_timeout_v2(250000) == (250000, 0)
     assert acl.rt.set_op_execute_time_out(0) == 0
+
+
+def test_virtual_memory_maps_physical_memory(device):
+    prop = {"handleType": 0, "allocationType": 0, "memAttr": 1, "location": {"id": 0, "type": 1}}
+    gran, ret = acl.rt.mem_get_allocation_granularity(prop, 0)
+    assert ret == 0 and gran > 0
+    va, ret = acl.rt.reserve_mem_address(gran, 0, 0, 0)
+    assert ret == 0 and va != 0
+    handle, ret = acl.rt.malloc_physical(gran, prop, 0)
+    assert ret == 0 and handle != 0
+    assert acl.rt.map_mem(va, gran, 0, handle, 0) == 0
+    data = np.arange(256, dtype=np.int32)
+    assert acl.rt.memcpy(va, gran, data.ctypes.data, data.nbytes, 1) == 0
+    out = np.zeros_like(data)
+    assert acl.rt.memcpy(out.ctypes.data, out.nbytes, va, out.nbytes, 2) == 0
+    assert (out == data).all()
+    assert acl.rt.free_physical(handle) != 0  # still mapped
+    assert acl.rt.unmap_mem(va) == 0
+    assert acl.rt.free_physical(handle) == 0
+    assert acl.rt.release_mem_address(va) == 0
+    with pytest.raises(TypeError):
+        acl.rt.malloc_physical(gran, "not a dict", 0)
