@@ -14,11 +14,6 @@ using oat::RuntimeTest;
 
 class CaptureTest : public RuntimeTest {
  protected:
-  aclrtStream new_stream() {
-    aclrtStream s = nullptr;
-    EXPECT_ACL_OK(aclrtCreateStream(&s));
-    return s;
-  }
   aclmdlRI capture(aclrtStream s, const std::function<void()> &work,
                    aclmdlRICaptureMode mode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) {
     EXPECT_ACL_OK(aclmdlRICaptureBegin(s, mode));

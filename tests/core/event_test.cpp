@@ -9,11 +9,6 @@ using oat::RuntimeTest;
 
 class EventTest : public RuntimeTest {
  protected:
-  aclrtStream new_stream() {
-    aclrtStream s = nullptr;
-    EXPECT_ACL_OK(aclrtCreateStream(&s));
-    return s;
-  }
   aclrtEvent new_event() {
     aclrtEvent e = nullptr;
     EXPECT_ACL_OK(aclrtCreateEvent(&e));

@@ -142,6 +142,11 @@ class RuntimeTest : public BareRuntimeTest {
     ASSERT_EQ(kernels_.load(), ACL_SUCCESS) << recent_msg();
   }
 
+  aclrtStream new_stream() {
+    aclrtStream s = nullptr;
+    EXPECT_EQ(aclrtCreateStream(&s), ACL_SUCCESS) << recent_msg();
+    return s;
+  }
   // Holds `s` until the returned gate is opened.
   Gate &block(aclrtStream s, int32_t timeout_ms = 5000) {
     Gate &g = make_gate(timeout_ms);

@@ -11,11 +11,6 @@ using oat::RuntimeTest;
 
 class NotifyTest : public RuntimeTest {
  protected:
-  aclrtStream new_stream() {
-    aclrtStream s = nullptr;
-    EXPECT_ACL_OK(aclrtCreateStream(&s));
-    return s;
-  }
   aclrtNotify new_notify() {
     aclrtNotify n = nullptr;
     EXPECT_ACL_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
@@ -29,6 +24,17 @@ class NotifyTest : public RuntimeTest {
   // The stream has not got past its pending wait: a short synchronization times out.
   static bool held(aclrtStream s) {
     return aclrtSynchronizeStreamWithTimeout(s, 30) == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
+  }
+  // w's latest wait passes, or holds it; a held w is replaced (a forced destroy withdraws the
+  // wait without touching what it waits for).
+  void expect_wait(aclrtStream &w, bool passes) {
+    if (passes) {
+      EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(w, 5000));
+      return;
+    }
+    EXPECT_TRUE(held(w));
+    ASSERT_ACL_OK(aclrtDestroyStreamForce(w));
+    w = new_stream();
   }
   aclError cnt_record(aclrtCntNotify n, aclrtStream s, aclrtCntNotifyRecordMode mode, uint32_t v) {
     aclrtCntNotifyRecordInfo info{mode, v};
@@ -189,14 +195,7 @@ TEST_F(CntNotify_Wait, EveryWaitModeAndRecordMode) {
   for (const Case &c : cases) {
     SCOPED_TRACE(testing::Message() << "mode " << c.mode << " value " << c.value);
     ASSERT_ACL_OK(cnt_wait(n, w, c.mode, c.value));
-    if (c.passes) {
-      EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(w, 5000));
-    } else {
-      EXPECT_TRUE(held(w));
-      // Release the held stream without disturbing the count, then restore it.
-      ASSERT_ACL_OK(aclrtDestroyStreamForce(w));
-      w = new_stream();
-    }
+    expect_wait(w, c.passes);
   }
   // BIT_OR then BIT_AND: 0b0101 | 0b0010 = 0b0111, & 0b0011 = 0b0011.
   ASSERT_ACL_OK(cnt_record(n, s, ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE, 0b0010));
@@ -323,13 +322,7 @@ TEST_F(Value_Wait, EveryCondition) {
   for (const Case &c : cases) {
     SCOPED_TRACE(testing::Message() << "flag " << c.flag << " value " << c.value);
     ASSERT_ACL_OK(aclrtValueWait(d, c.value, c.flag, w));
-    if (c.passes) {
-      EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(w, 5000));
-    } else {
-      EXPECT_TRUE(held(w));
-      ASSERT_ACL_OK(aclrtDestroyStreamForce(w));
-      w = new_stream();
-    }
+    expect_wait(w, c.passes);
   }
   EXPECT_ACL_OK(aclrtFree(d));
 }

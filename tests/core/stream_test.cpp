@@ -11,11 +11,6 @@ using oat::RuntimeTest;
 
 class StreamTest : public RuntimeTest {
  protected:
-  aclrtStream new_stream() {
-    aclrtStream s = nullptr;
-    EXPECT_ACL_OK(aclrtCreateStream(&s));
-    return s;
-  }
   // Opens `g` from another thread once its kernel runs.
   std::thread open_when_started(Gate &g) {
     return std::thread([&g] {
