@@ -132,10 +132,13 @@ TEST_F(R19_DeadHandles, DestroyWhileOtherThreadsUseTheHandles) {
   // every call either works or fails cleanly, nothing crashes.
   aclrtContext ctx = nullptr;
   ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
-  // One buffer per user thread: their memsets must not race with each other.
-  void *bufs[3] = {};
-  for (auto &b : bufs) ASSERT_ACL_OK(aclrtMalloc(&b, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  // One buffer per user thread and stream: a sync that fails because the stream is being
+  // destroyed does not wait for the memset, so a thread's next memset (on another stream) must
+  // not touch the same bytes.
   constexpr int n = 8;
+  void *bufs[3][n] = {};
+  for (auto &row : bufs)
+    for (auto &b : row) ASSERT_ACL_OK(aclrtMalloc(&b, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
   std::vector<aclrtStream> streams(n);
   for (auto &s : streams) ASSERT_ACL_OK(aclrtCreateStream(&s));
   std::atomic<bool> stop{false};
@@ -145,8 +148,9 @@ TEST_F(R19_DeadHandles, DestroyWhileOtherThreadsUseTheHandles) {
     users.emplace_back([&, t] {
       if (aclrtSetCurrentContext(ctx) != ACL_SUCCESS) odd.fetch_add(1);
       for (int i = 0; !stop.load(); ++i) {
-        aclrtStream s = streams[(i + t) % n];
-        aclError e1 = aclrtMemsetAsync(bufs[t], 4096, i & 0xff, 4096, s);
+        const int j = (i + t) % n;
+        aclrtStream s = streams[j];
+        aclError e1 = aclrtMemsetAsync(bufs[t][j], 4096, i & 0xff, 4096, s);
         aclError e2 = aclrtSynchronizeStream(s);
         if (e1 != ACL_SUCCESS && oat::recent_msg().empty()) odd.fetch_add(1);
         if (e2 != ACL_SUCCESS && oat::recent_msg().empty()) odd.fetch_add(1);
