@@ -5,6 +5,7 @@
 #include <acl/acl.h>
 
 #include <array>
+#include <cstring>
 #include <optional>
 
 namespace openacl::py_acl {
@@ -31,6 +32,18 @@ void register_init(py::module_ &m) {
     return std::make_tuple(ref, ret);
   });
   m.def("get_recent_err_msg", [] { return str_or_none(aclGetRecentErrMsg()); });
+  // The log line names the calling Python function, file and line, as ACL_APP_LOG does in C.
+  m.def("app_log", [](int log_level, const std::string &message) {
+    py::object frame = py::module_::import("sys").attr("_getframe")(0);
+    py::object code = frame.attr("f_code");
+    const auto func = code.attr("co_name").cast<std::string>();
+    const auto file = code.attr("co_filename").cast<std::string>();
+    const auto line = frame.attr("f_lineno").cast<uint32_t>();
+    aclLogLevel level;  // any int reaches aclAppLog, which refuses the out-of-range ones
+    static_assert(sizeof level == sizeof log_level);
+    std::memcpy(&level, &log_level, sizeof level);
+    aclAppLog(level, func.c_str(), file.c_str(), line, "%s", message.c_str());
+  }, py::arg("log_level"), py::arg("message"));
   m.def("get_soc_name", [] { return str_or_none(aclrtGetSocName()); });
   m.def("get_version", [] {
     int32_t major = 0, minor = 0, patch = 0;

@@ -11,7 +11,7 @@ from conftest import rss_bytes
 ACL_SUCCESS = 0
 
 PYACL_NAMES = {
-    acl: ["init", "finalize", "get_version", "get_soc_name", "get_recent_err_msg",
+    acl: ["init", "finalize", "get_version", "get_soc_name", "get_recent_err_msg", "app_log",
           "create_data_buffer", "destroy_data_buffer", "update_data_buffer", "get_data_buffer_addr",
           "get_data_buffer_size", "get_data_buffer_size_v2", "data_type_size", "float16_to_float",
           "float_to_float16", "create_tensor_desc", "destroy_tensor_desc", "get_tensor_desc_type",
@@ -347,3 +347,21 @@ def test_virtual_memory_maps_physical_memory(device):
     assert acl.rt.release_mem_address(va) == 0
     with pytest.raises(TypeError):
         acl.rt.malloc_physical(gran, "not a dict", 0)
+
+
+def test_app_log_prints_cann_lines_naming_the_python_caller(capfd, monkeypatch):
+    monkeypatch.delenv("ASCEND_GLOBAL_LOG_LEVEL", raising=False)
+    monkeypatch.delenv("ASCEND_SLOG_PRINT_TO_STDOUT", raising=False)
+    acl.app_log(3, "model loaded: 42")
+    acl.app_log(1, "below the default level")
+    err = capfd.readouterr().err
+    assert err.startswith("[ERROR] APP(")
+    assert "test_api.py:" in err
+    assert "test_app_log_prints_cann_lines_naming_the_python_caller: model loaded: 42\n" in err
+    assert "below the default level" not in err
+    monkeypatch.setenv("ASCEND_GLOBAL_LOG_LEVEL", "0")
+    acl.app_log(0, "debug shown")
+    assert "[DEBUG] APP(" in capfd.readouterr().err
+    acl.app_log(9, "bad level")
+    assert capfd.readouterr().err == ""
+    assert "logLevel 9" in acl.get_recent_err_msg()
