@@ -93,6 +93,18 @@ void register_desc(py::module_ &mdl) {
   mdl.def("get_input_dims_v2", dims_getter(aclmdlGetInputDimsV2));
   mdl.def("get_output_dims", dims_getter(aclmdlGetOutputDims));
   mdl.def("get_cur_output_dims", dims_getter(aclmdlGetCurOutputDims));
+  mdl.def("get_input_dims_range", [](Ptr desc, Index index) {
+    aclmdlIODimsRange r{};
+    aclError ret = aclmdlGetInputDimsRange(desc_of(desc), index, &r);
+    py::dict out;
+    if (ret == ACL_SUCCESS) {
+      py::list ranges;
+      for (size_t i = 0; i < r.rangeCount; ++i) ranges.append(std::vector<int64_t>{r.range[i][0], r.range[i][1]});
+      out["rangeCount"] = r.rangeCount;
+      out["range"] = ranges;
+    }
+    return std::make_tuple(out, ret);
+  });
   mdl.def("get_dynamic_batch", [](Ptr desc) {
     aclmdlBatch b{};
     aclError ret = aclmdlGetDynamicBatch(desc_of(desc), &b);

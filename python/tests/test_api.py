@@ -38,7 +38,7 @@ PYACL_NAMES = {
               "execute_async", "unload", "create_desc", "destroy_desc", "get_desc", "get_num_inputs",
               "get_num_outputs", "get_input_size_by_index", "get_output_size_by_index", "create_dataset",
               "destroy_dataset", "add_dataset_buffer", "get_dataset_buffer", "get_dataset_num_buffers",
-              "get_input_dims", "get_output_dims", "get_input_name_by_index", "get_output_name_by_index",
+              "get_input_dims", "get_input_dims_range", "get_output_dims", "get_input_name_by_index", "get_output_name_by_index",
               "get_input_data_type", "get_output_data_type", "get_input_index_by_name",
               "set_dataset_tensor_desc", "get_dynamic_batch", "set_dynamic_batch_size"],
     acl.util: ["start_thread", "stop_thread", "numpy_to_ptr", "numpy_contiguous_to_ptr", "ptr_to_numpy",

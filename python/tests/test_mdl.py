@@ -100,6 +100,10 @@ def test_model_description(model_id):
     assert ret == ACL_SUCCESS and dims["dims"] == [2, 3]
     dims, ret = acl.mdl.get_input_dims(model_desc, 5)
     assert dims == {} and ret != ACL_SUCCESS
+    assert acl.mdl.get_input_dims_range(model_desc, 0) == (
+        {"rangeCount": 2, "range": [[2, 2], [3, 3]]}, ACL_SUCCESS)
+    rng, ret = acl.mdl.get_input_dims_range(model_desc, 5)
+    assert rng == {} and ret != ACL_SUCCESS
     assert acl.mdl.destroy_desc(model_desc) == ACL_SUCCESS
 
 

@@ -353,6 +353,23 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetInputDimsV2(const aclmdlDesc *modelDesc, s
   });
 }
 
+// A dynamic ONNX dim has no configured range: its range is [1, -1] (-1: unbounded, as CANN
+// writes it); a static dim's range is [d, d].
+ACL_FUNC_VISIBILITY aclError aclmdlGetInputDimsRange(const aclmdlDesc *modelDesc, size_t index,
+                                                     aclmdlIODimsRange *dimsRange) {
+  return guarded(__func__, [&] {
+    const auto *io = io_at(modelDesc, index, true);
+    if (dimsRange == nullptr) fail(Errc::invalid_argument, "dimsRange is NULL");
+    const auto &dims = io->desc.dims;
+    if (dims.size() > ACL_MAX_DIM_CNT) fail(Errc::invalid_argument, "the tensor has more than ACL_MAX_DIM_CNT dims");
+    dimsRange->rangeCount = dims.size();
+    for (size_t i = 0; i < dims.size(); ++i) {
+      dimsRange->range[i][0] = dims[i] < 0 ? 1 : dims[i];
+      dimsRange->range[i][1] = dims[i];
+    }
+  });
+}
+
 ACL_FUNC_VISIBILITY aclError aclmdlGetOutputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims) {
   return guarded(__func__, [&] {
     const auto *io = io_at(modelDesc, index, false);

@@ -87,6 +87,17 @@ TEST_F(ModelApi, DescribesADynamicModel) {
   ASSERT_EQ(dims.dimCount, 2u);
   EXPECT_EQ(dims.dims[1], 2);
   EXPECT_EQ(aclmdlGetInputSizeByIndex(d, 0), 0u);  // X5: dynamic dims have no size
+  aclmdlIODimsRange range{};
+  ASSERT_EQ(aclmdlGetInputDimsRange(d, 0, &range), ACL_SUCCESS) << recent();
+  ASSERT_EQ(range.rangeCount, 4u);
+  EXPECT_EQ(range.range[0][0], 1);  // dynamic: [1, unbounded]
+  EXPECT_EQ(range.range[0][1], -1);
+  EXPECT_EQ(range.range[1][0], 3);  // static: [3, 3]
+  EXPECT_EQ(range.range[1][1], 3);
+  EXPECT_EQ(aclmdlGetInputDimsRange(d, 1, &range), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recent().find("aclmdlGetInputDimsRange"), std::string::npos) << recent();
+  EXPECT_EQ(aclmdlGetInputDimsRange(d, 0, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recent().find("dimsRange is NULL"), std::string::npos) << recent();
   EXPECT_EQ(aclmdlGetInputDataType(d, 0), ACL_FLOAT);
   EXPECT_EQ(aclmdlGetInputFormat(d, 0), ACL_FORMAT_NCHW);
   EXPECT_EQ(aclmdlGetOutputFormat(d, 0), ACL_FORMAT_ND);
