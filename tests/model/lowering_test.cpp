@@ -45,6 +45,13 @@ void int_initializer(onnx::ModelProto &m, const std::string &name, const std::ve
   t->add_dims(static_cast<int64_t>(v.size()));
   for (auto x : v) t->add_int64_data(x);
 }
+void int_tensor_initializer(onnx::ModelProto &m, const std::string &name, const std::vector<int64_t> &dims,
+                            const std::vector<int64_t> &v) {
+  int_initializer(m, name, v);
+  auto *t = m.mutable_graph()->mutable_initializer(m.graph().initializer_size() - 1);
+  t->clear_dims();
+  for (auto d : dims) t->add_dims(d);
+}
 std::vector<float> ramp(size_t n, float scale) {
   std::vector<float> v(n);
   for (size_t i = 0; i < n; ++i) v[i] = scale * (static_cast<float>(i % 7) - 3.0f);
@@ -357,6 +364,68 @@ const std::vector<Case> kCases = {
        add_node(m, "Clip", "cl", {"x", "lo"}, {"c"});
        add_node(m, "Shape", "sh", {"c"}, {"s"});
        add_node(m, "Reshape", "rs", {"c", "s"}, {"y"});
+     }},
+    {"cumsum_plain_and_exclusive_reverse", 14, {2, 5},
+     [](auto &m) {
+       int_tensor_initializer(m, "ax0", {}, {0});
+       int_tensor_initializer(m, "ax1", {}, {-1});
+       add_node(m, "CumSum", "c0", {"x", "ax0"}, {"a"});
+       auto *n = add_node(m, "CumSum", "c1", {"x", "ax1"}, {"b"});
+       set_int(n, "exclusive", 1);
+       set_int(n, "reverse", 1);
+       add_node(m, "Add", "add", {"a", "b"}, {"y"});
+     }},
+    {"gather_elements_negative_indices", 13, {3, 4},
+     [](auto &m) {
+       int_tensor_initializer(m, "idx", {3, 2}, {0, 3, 1, -1, 2, 2});
+       set_int(add_node(m, "GatherElements", "ge", {"x", "idx"}, {"y"}), "axis", 1);
+     }},
+    {"gather_nd_slices", 13, {2, 3, 4},
+     [](auto &m) {
+       int_tensor_initializer(m, "idx", {2, 2}, {0, 1, 1, -1});
+       add_node(m, "GatherND", "gn", {"x", "idx"}, {"y"});
+     }},
+    {"scatter_nd_add_then_update", 16, {4, 3},
+     [](auto &m) {
+       int_tensor_initializer(m, "i1", {2, 1}, {1, 3});
+       add_initializer(m, "u1", {2, 3}, ramp(6, 0.5f));
+       set_string(add_node(m, "ScatterND", "s1", {"x", "i1", "u1"}, {"a"}), "reduction", "add");
+       int_tensor_initializer(m, "i2", {2, 2}, {0, 2, 3, 0});
+       add_initializer(m, "u2", {2}, {7.0f, -7.0f});
+       add_node(m, "ScatterND", "s2", {"a", "i2", "u2"}, {"y"});
+     }},
+    {"one_hot_negative_indices_axis1", 11, {2, 5},
+     [](auto &m) {
+       add_node(m, "Floor", "fl", {"x"}, {"f"});
+       set_int(add_node(m, "Cast", "c", {"f"}, {"fi"}), "to", onnx::TensorProto::INT64);
+       int_tensor_initializer(m, "depth", {}, {3});
+       add_initializer(m, "values", {2}, {-1.0f, 2.0f});
+       set_int(add_node(m, "OneHot", "oh", {"fi", "depth", "values"}, {"y"}), "axis", 1);
+     }},
+    {"top_k_largest_values_and_indices", 11, {3, 6},
+     [](auto &m) {
+       int_tensor_initializer(m, "k", {1}, {3});
+       set_int(add_node(m, "TopK", "tk", {"x", "k"}, {"v", "i"}), "axis", 1);
+       set_int(add_node(m, "Cast", "c", {"i"}, {"fi"}), "to", onnx::TensorProto::FLOAT);
+       set_int(add_node(m, "Concat", "cc", {"v", "fi"}, {"y"}), "axis", 1);
+     }},
+    {"top_k_smallest_axis0", 11, {4, 3},
+     [](auto &m) {
+       int_tensor_initializer(m, "k", {1}, {2});
+       auto *n = add_node(m, "TopK", "tk", {"x", "k"}, {"v", "i"});
+       set_int(n, "axis", 0);
+       set_int(n, "largest", 0);
+       set_int(add_node(m, "Cast", "c", {"i"}, {"fi"}), "to", onnx::TensorProto::FLOAT);
+       add_node(m, "Add", "add", {"v", "fi"}, {"y"});
+     }},
+    {"trilu_upper_and_lower_with_k", 14, {2, 4, 5},
+     [](auto &m) {
+       int_tensor_initializer(m, "km", {}, {-1});
+       int_tensor_initializer(m, "kp", {}, {1});
+       add_node(m, "Trilu", "up", {"x", "km"}, {"u"});
+       set_int(add_node(m, "Trilu", "lo", {"x", "kp"}, {"l"}), "upper", 0);
+       add_node(m, "Trilu", "plain", {"x"}, {"p"});
+       add_node(m, "Sum", "sum", {"u", "l", "p"}, {"y"});
      }},
 };
 

@@ -699,3 +699,119 @@ TEST(Ops, FastExpIsAccurate) {
   EXPECT_TRUE(std::isnan(ops::fast_exp(NAN)));
 }
 }  // namespace
+
+namespace {
+
+Buf values_of(DType t, std::vector<int64_t> dims, const std::vector<double> &v) {
+  Buf b(t, std::move(dims));
+  for (size_t i = 0; i < v.size(); ++i) b.set(i, v[i]);
+  return b;
+}
+std::vector<double> all(const Buf &b) {
+  std::vector<double> v(b.n());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = b.get(i);
+  return v;
+}
+
+TEST(IndexOps, CumsumForwardExclusiveReverse) {
+  Buf x = values_of(DType::f16, {2, 3}, {1, 2, 3, 4, 5, 6});
+  Buf y(DType::f16, {2, 3});
+  run("CumsumD", {&x}, {&y}, {{"axis", int64_t{1}}});
+  EXPECT_EQ(all(y), (std::vector<double>{1, 3, 6, 4, 9, 15}));
+  run("CumsumD", {&x}, {&y}, {{"axis", int64_t{0}}, {"exclusive", true}, {"reverse", true}});
+  EXPECT_EQ(all(y), (std::vector<double>{4, 5, 6, 0, 0, 0}));
+  Buf axis = values_of(DType::i32, {}, {-1});
+  axis.d.value = axis.bytes;
+  Buf xi = values_of(DType::i64, {2, 3}, {1, 2, 3, 4, 5, 6}), yi(DType::i64, {2, 3});
+  run("Cumsum", {&xi, &axis}, {&yi}, {{"reverse", true}});
+  EXPECT_EQ(all(yi), (std::vector<double>{6, 5, 3, 15, 11, 6}));
+}
+
+TEST(IndexOps, GatherElementsGatherNdAndScatters) {
+  Buf x = values_of(DType::f32, {2, 3}, {10, 11, 12, 20, 21, 22});
+  Buf idx = values_of(DType::i64, {2, 2}, {2, 0, -1, 1});
+  Buf y(DType::f32, {2, 2});
+  run("GatherElements", {&x, &idx}, {&y}, {{"dim", int64_t{1}}});
+  EXPECT_EQ(all(y), (std::vector<double>{12, 10, 22, 21}));
+  Buf nd = values_of(DType::i32, {2, 1}, {1, 0});
+  Buf rows(DType::f32, {2, 3});
+  run("GatherNd", {&x, &nd}, {&rows});
+  EXPECT_EQ(all(rows), (std::vector<double>{20, 21, 22, 10, 11, 12}));
+  // Duplicate indices: an update keeps the last, an add sums them all.
+  Buf at = values_of(DType::i64, {3, 2}, {0, 1, 1, 2, 0, 1});
+  Buf upd = values_of(DType::f32, {3}, {1, 2, 3});
+  Buf out(DType::f32, {2, 3});
+  run("TensorScatterUpdate", {&x, &at, &upd}, {&out});
+  EXPECT_EQ(all(out), (std::vector<double>{10, 3, 12, 20, 21, 2}));
+  run("TensorScatterAdd", {&x, &at, &upd}, {&out});
+  EXPECT_EQ(all(out), (std::vector<double>{10, 15, 12, 20, 21, 24}));
+  // An index out of range fails the run (the stream, through the runtime).
+  Buf bad = values_of(DType::i64, {2, 2}, {3, 0, 0, 0});
+  try {
+    run("GatherElements", {&x, &bad}, {&y}, {{"dim", int64_t{1}}});
+    ADD_FAILURE() << "an out-of-range index ran";
+  } catch (const openacl::Error &e) {
+    EXPECT_EQ(e.code(), openacl::Errc::task_failure);
+    EXPECT_NE(std::string(e.what()).find("index 3 is out of range"), std::string::npos) << e.what();
+  }
+}
+
+TEST(IndexOps, OneHotTopKAndTriangles) {
+  Buf ind = values_of(DType::i32, {3}, {0, 2, -1});
+  Buf depth = values_of(DType::i64, {}, {3});
+  depth.d.value = depth.bytes;
+  Buf on = values_of(DType::f32, {}, {5}), off = values_of(DType::f32, {}, {-1});
+  Buf oh(DType::f32, {3, 3});
+  run("OneHot", {&ind, &depth, &on, &off}, {&oh});
+  EXPECT_EQ(all(oh), (std::vector<double>{5, -1, -1, -1, -1, 5, -1, -1, 5}));
+  Buf ohT(DType::f32, {3, 3});
+  run("OneHot", {&ind, &depth, &on, &off}, {&ohT}, {{"axis", int64_t{0}}});
+  EXPECT_EQ(all(ohT), (std::vector<double>{5, -1, -1, -1, -1, -1, -1, 5, 5}));
+
+  Buf x = values_of(DType::f32, {2, 4}, {3, 1, 4, 1, 5, 9, 2, 6});
+  Buf k = values_of(DType::i32, {}, {2});
+  k.d.value = k.bytes;
+  Buf v(DType::f32, {2, 2}), i(DType::i32, {2, 2});
+  run("TopKV2", {&x, &k}, {&v, &i});
+  EXPECT_EQ(all(v), (std::vector<double>{4, 3, 9, 6}));
+  EXPECT_EQ(all(i), (std::vector<double>{2, 0, 1, 3}));
+  Buf i64(DType::i64, {2, 2});
+  run("TopKV2", {&x, &k}, {&v, &i64}, {{"largest", false}, {"indices_dtype", DType::i64}});
+  EXPECT_EQ(all(v), (std::vector<double>{1, 1, 2, 5}));  // ties: the lower index first
+  EXPECT_EQ(all(i64), (std::vector<double>{1, 3, 2, 0}));
+
+  Buf m = values_of(DType::i32, {3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+  Buf t(DType::i32, {3, 3});
+  run("Triu", {&m}, {&t}, {{"diagonal", int64_t{1}}});
+  EXPECT_EQ(all(t), (std::vector<double>{0, 2, 3, 0, 0, 6, 0, 0, 0}));
+  run("Tril", {&m}, {&t}, {{"diagonal", int64_t{-1}}});
+  EXPECT_EQ(all(t), (std::vector<double>{0, 0, 0, 4, 0, 0, 7, 8, 0}));
+}
+
+TEST(IndexOps, ValidationNamesWhatIsWrong) {
+  auto message = [](auto &&f) {
+    try {
+      f();
+    } catch (const openacl::Error &e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  const auto f = desc(DType::f32, {2, 3});
+  auto k9 = desc(DType::i32, {});
+  const int32_t nine = 9;
+  k9.value.assign(reinterpret_cast<const uint8_t *>(&nine), reinterpret_cast<const uint8_t *>(&nine) + 4);
+  EXPECT_NE(message([&] { ops::infer("TopKV2", {f, k9}, {}); }).find("must be in [0, 3]"), std::string::npos);
+  EXPECT_NE(message([&] { ops::infer("TopKV2", {f, desc(DType::i32, {})}, {}); }).find("constant scalar"),
+            std::string::npos);
+  EXPECT_NE(message([&] { ops::infer("GatherElements", {f, desc(DType::i64, {2})}, {}); }).find("rank"),
+            std::string::npos);
+  EXPECT_NE(message([&] { ops::infer("GatherNd", {f, desc(DType::i64, {1, 3})}, {}); }).find("last dim 3"),
+            std::string::npos);
+  EXPECT_NE(message([&] { ops::infer("TensorScatterUpdate", {f, desc(DType::i64, {1, 1}), desc(DType::f32, {2})}, {}); })
+                .find("need [1,3]"),
+            std::string::npos);
+  EXPECT_NE(message([&] { ops::infer("Tril", {desc(DType::f32, {4})}, {}); }).find("rank"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,95 @@
+// ONNX ops that address elements by index or position, onto ops/index.cpp: CumSum,
+// GatherElements, GatherND, ScatterND, OneHot, TopK, Trilu.
+#include "model/lowering_util.h"
+
+namespace openacl::model::lowering_util {
+namespace {
+
+// The single integer of a constant scalar (or 1-element) input.
+int64_t const_scalar(const Node &n, LoweringContext &c, int v, const std::string &what) {
+  const auto ints = const_ints(n, c, v, what);
+  if (ints.size() != 1) mismatch(n, what + " must hold one value");
+  return ints[0];
+}
+
+void lower_cumsum(const Node &n, LoweringContext &c) {
+  c.op("CumsumD", {in(n, 0)}, {out(n, 0)},
+       {{"axis", const_scalar(n, c, in(n, 1), "the axis")},
+        {"exclusive", attr_i(n, "exclusive", 0) != 0},
+        {"reverse", attr_i(n, "reverse", 0) != 0}});
+}
+
+void lower_gather_elements(const Node &n, LoweringContext &c) {
+  c.op("GatherElements", {in(n, 0), in(n, 1)}, {out(n, 0)}, {{"dim", attr_i(n, "axis", 0)}});
+}
+
+void lower_gather_nd(const Node &n, LoweringContext &c) {
+  if (attr_i(n, "batch_dims", 0) != 0) unsupported(n, "batch_dims other than 0");
+  c.op("GatherNd", {in(n, 0), in(n, 1)}, {out(n, 0)}, {});
+}
+
+void lower_scatter_nd(const Node &n, LoweringContext &c) {
+  const std::string reduction = attr_s(n, "reduction", "none");
+  if (reduction != "none" && reduction != "add") unsupported(n, "reduction '" + reduction + "' (none and add are)");
+  c.op(reduction == "add" ? "TensorScatterAdd" : "TensorScatterUpdate", {in(n, 0), in(n, 1), in(n, 2)},
+       {out(n, 0)}, {});
+}
+
+// values = [off, on] must be a constant: its two elements become the op's scalar inputs.
+void lower_one_hot(const Node &n, LoweringContext &c) {
+  const HostTensor *values = c.constant(in(n, 2));
+  if (values == nullptr) unsupported(n, "'values' computed on the device (it must be a constant)");
+  if (values->desc.element_count() != 2) mismatch(n, "'values' must hold two elements: off, on");
+  const size_t e = ops::dtype_size(values->desc.dtype);
+  auto element = [&](size_t i) {
+    auto t = std::make_shared<HostTensor>();
+    t->desc.dtype = values->desc.dtype;
+    t->data.assign(values->data.begin() + static_cast<std::ptrdiff_t>(i * e),
+                   values->data.begin() + static_cast<std::ptrdiff_t>((i + 1) * e));
+    return c.constant_value(t);
+  };
+  int indices = in(n, 0);
+  const DType it = c.desc(indices).dtype;
+  if (it != DType::i32 && it != DType::i64) {
+    const int cast = c.temporary();
+    c.op("Cast", {indices}, {cast}, {{"dst_type", DType::i64}});
+    indices = cast;
+  }
+  const HostTensor *d = c.constant(in(n, 1));
+  if (d == nullptr) unsupported(n, "a depth computed on the device (it must be a constant)");
+  if (d->desc.element_count() != 1) mismatch(n, "the depth must hold one value");
+  const bool float_depth = d->desc.dtype == DType::f32 || d->desc.dtype == DType::f64;
+  const auto depth_value = float_depth ? static_cast<int64_t>(d->to_floats()[0]) : d->to_ints()[0];
+  const int depth = c.constant_value(int64_tensor({depth_value}, true));
+  c.op("OneHot", {indices, depth, element(1), element(0)}, {out(n, 0)}, {{"axis", attr_i(n, "axis", -1)}});
+}
+
+void lower_top_k(const Node &n, LoweringContext &c) {
+  const int64_t k = c.opset() < 10 ? attr_i(n, "k", -1) : const_scalar(n, c, in(n, 1), "K");
+  if (k < 0) mismatch(n, "k is negative or missing");
+  const int kv = c.constant_value(int64_tensor({k}, true));
+  const int values = out(n, 0) >= 0 ? out(n, 0) : c.temporary();
+  const int indices = out(n, 1) >= 0 ? out(n, 1) : c.temporary();
+  c.op("TopKV2", {in(n, 0), kv}, {values, indices},
+       {{"dim", attr_i(n, "axis", -1)}, {"largest", attr_i(n, "largest", 1) != 0},
+        {"sorted", attr_i(n, "sorted", 1) != 0}, {"indices_dtype", DType::i64}});
+}
+
+void lower_trilu(const Node &n, LoweringContext &c) {
+  const int64_t k = in(n, 1) >= 0 && !is_empty_tensor(c, in(n, 1)) ? const_scalar(n, c, in(n, 1), "k") : 0;
+  c.op(attr_i(n, "upper", 1) != 0 ? "Triu" : "Tril", {in(n, 0)}, {out(n, 0)}, {{"diagonal", k}});
+}
+
+}  // namespace
+
+void add_index_lowerings(std::unordered_map<std::string, Lower> &m) {
+  m["CumSum"] = lower_cumsum;
+  m["GatherElements"] = lower_gather_elements;
+  m["GatherND"] = lower_gather_nd;
+  m["ScatterND"] = lower_scatter_nd;
+  m["OneHot"] = lower_one_hot;
+  m["TopK"] = lower_top_k;
+  m["Trilu"] = lower_trilu;
+}
+
+}  // namespace openacl::model::lowering_util
