@@ -365,3 +365,17 @@ def test_app_log_prints_cann_lines_naming_the_python_caller(capfd, monkeypatch):
     acl.app_log(9, "bad level")
     assert capfd.readouterr().err == ""
     assert "logLevel 9" in acl.get_recent_err_msg()
+
+
+def test_device_limits_round_trip_and_refuse_simt():
+    simd_printf_fifo, simt_stack = 3, 0  # ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, _SIMT_STACK_SIZE
+    assert acl.rt.device_get_limit(simd_printf_fifo) == (1 << 20, ACL_SUCCESS)
+    try:
+        assert acl.rt.device_set_limit(simd_printf_fifo, 4095) == ACL_SUCCESS
+        assert acl.rt.device_get_limit(simd_printf_fifo) == (4096, ACL_SUCCESS)
+        assert acl.rt.device_set_limit(simd_printf_fifo, 10) == 107000  # ACL_ERROR_RT_PARAM_INVALID
+    finally:
+        assert acl.rt.device_set_limit(simd_printf_fifo, 1 << 20) == ACL_SUCCESS
+    _, ret = acl.rt.device_get_limit(simt_stack)
+    assert ret == 207000  # ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    assert "SIMT" in acl.get_recent_err_msg()

@@ -279,3 +279,48 @@ aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid *uuid) {
 }
 
 }  // extern "C"
+
+// Process-wide limits (core/device_limits.h). Atlas A2 has no SIMT units: those limits are
+// refused as CANN refuses them there.
+namespace {
+
+bool simt_limit(int64_t limit) {
+  return limit == ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE || limit == ACL_RT_DEV_LIMIT_SIMT_DVG_WARP_STACK_SIZE ||
+         limit == ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE;
+}
+
+int64_t checked_limit(const aclrtDeviceLimit &limit) {
+  const int64_t v = openacl::api::enum_value(limit);
+  if (v < ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE || v > ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE)
+    fail(Errc::invalid_argument, "limit " + std::to_string(v) + " is not an aclrtDeviceLimit value");
+  if (simt_limit(v))
+    fail(Errc::feature_not_supported, "limit " + std::to_string(v) +
+                                          " is a SIMT limit; the simulated NPU (an Atlas A2 kind) has only SIMD "
+                                          "limits: ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, "
+                                          "ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE");
+  return v;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    auto &limits = Runtime::get().device_limits();
+    if (checked_limit(limit) == ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE) limits.set_simd_stack(value);
+    else limits.set_printf_fifo(value);
+  });
+}
+
+aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t *value) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    check_out(value, "value");
+    const auto &limits = Runtime::get().device_limits();
+    *value = checked_limit(limit) == ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE ? limits.simd_stack() : limits.printf_fifo();
+  });
+}
+
+}  // extern "C"

@@ -46,6 +46,7 @@ void Runtime::init(const char *config_path) {
   set_task_observer(diagnostics_.get());
   config_ = std::move(config);
   sys_params_.clear();
+  device_limits_.reset();
   set_task_time_limit(0);
   devices_ = std::move(devices);
   init_count_ = 1;
@@ -163,6 +164,7 @@ void Runtime::bind(const std::shared_ptr<Context> &ctx) {
 
 void Runtime::set_device(int32_t id) {
   Device &d = device(id);
+  device_limits_.check_for_set_device();
   auto ctx = d.retain_default_context();
   contexts.add(ctx);
   bind(ctx);

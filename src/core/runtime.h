@@ -11,6 +11,7 @@
 
 #include "core/callback.h"
 #include "core/config.h"
+#include "core/device_limits.h"
 #include "core/kernel.h"
 #include "core/memory.h"
 #include "core/observer.h"
@@ -58,6 +59,8 @@ class Runtime {
 
   // aclrtSetSysParamOpt values, cleared by each aclInit.
   SysParams &sys_params() { return sys_params_; }
+  // aclrtDeviceSetLimit values, reset by each aclInit; set_device checks them.
+  DeviceLimits &device_limits() { return device_limits_; }
 
   // Thread binding (R3-R5).
   void set_device(int32_t id);
@@ -89,6 +92,7 @@ class Runtime {
   uint64_t init_count_ = 0;
   Config config_;
   SysParams sys_params_;
+  DeviceLimits device_limits_;
   std::vector<std::unique_ptr<Device>> devices_;
   MemoryMap memory_;
   VirtualMemory virtual_memory_{memory_};

@@ -289,3 +289,49 @@ TEST_F(Queries, MemUsageInfoReportsTheRuntimesCurrentAndPeakMemory) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(Queries, DeviceLimitsFollowTheAtlasA2Rules) {
+  size_t v = 0;
+  ASSERT_ACL_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &v));
+  EXPECT_EQ(v, 32768u);
+  ASSERT_ACL_OK(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, 16384));  // <= 32 KiB: no effect
+  ASSERT_ACL_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &v));
+  EXPECT_EQ(v, 32768u);
+  ASSERT_ACL_OK(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, 40000));  // up to 16 KiB steps
+  ASSERT_ACL_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &v));
+  EXPECT_EQ(v, 49152u);
+  ASSERT_ACL_OK(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, 2049));
+  ASSERT_ACL_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, &v));
+  EXPECT_EQ(v, 2056u);
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, 1023));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, (size_t{64} << 20) + 1));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE, 1024));
+  EXPECT_NE(oat::recent_msg().find("SIMT"), std::string::npos) << oat::recent_msg();
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE, &v));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtDeviceSetLimit(static_cast<aclrtDeviceLimit>(9), 1));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, nullptr));
+  // A stack past 192 KiB is refused when a device is set up with it, as on Atlas A2.
+  ASSERT_ACL_OK(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, size_t{256} << 10));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtSetDevice(1));
+  EXPECT_NE(oat::recent_msg().find("192 KiB"), std::string::npos) << oat::recent_msg();
+  ASSERT_ACL_OK(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, size_t{192} << 10));
+  ASSERT_ACL_OK(aclrtSetDevice(1));
+  ASSERT_ACL_OK(aclrtResetDevice(1));
+}
+
+TEST(DeviceLimits, AclInitRestoresTheDefaults) {
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, 4096));
+  ASSERT_ACL_OK(aclFinalize());
+  size_t v = 0;
+  EXPECT_ACL_ERROR(ACL_ERROR_UNINITIALIZE, aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, &v));
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, &v));
+  EXPECT_EQ(v, size_t{1} << 20);
+  ASSERT_ACL_OK(aclFinalize());
+}
+
+}  // namespace
