@@ -379,3 +379,18 @@ def test_device_limits_round_trip_and_refuse_simt():
     _, ret = acl.rt.device_get_limit(simt_stack)
     assert ret == 207000  # ACL_ERROR_RT_FEATURE_NOT_SUPPORT
     assert "SIMT" in acl.get_recent_err_msg()
+
+
+def test_stream_and_event_resources_count_down_and_back(device):
+    streams, ret = acl.rt.get_stream_available_num()
+    assert ret == ACL_SUCCESS and 0 < streams < 1984
+    events, ret = acl.rt.get_event_avail_num()
+    assert ret == ACL_SUCCESS and 0 < events <= 65536
+    stream, _ = acl.rt.create_stream()
+    event, _ = acl.rt.create_event()
+    assert acl.rt.get_stream_available_num() == (streams - 1, ACL_SUCCESS)
+    assert acl.rt.get_event_avail_num() == (events - 1, ACL_SUCCESS)
+    assert acl.rt.destroy_event(event) == ACL_SUCCESS
+    assert acl.rt.destroy_stream(stream) == ACL_SUCCESS
+    assert acl.rt.get_stream_available_num() == (streams, ACL_SUCCESS)
+    assert acl.rt.get_event_avail_num() == (events, ACL_SUCCESS)

@@ -276,4 +276,16 @@ aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp) {
   });
 }
 
+
+// Event resources left on the current device (Device::kMaxEvents less its live events).
+aclError aclrtGetEventAvailNum(uint32_t *eventCount) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (eventCount == nullptr) fail(Errc::invalid_argument, "eventCount is NULL");
+    const auto &device = openacl::api::current_device();
+    const uint32_t live = device.live_events();
+    *eventCount = live >= openacl::Device::kMaxEvents ? 0 : openacl::Device::kMaxEvents - live;
+  });
+}
+
 }  // extern "C"

@@ -3,6 +3,7 @@
 #include "api/guard.h"
 #include "api/handles.h"
 #include "core/context.h"
+#include "core/device.h"
 #include "core/observer.h"
 #include "core/registry.h"
 #include "core/runtime.h"
@@ -162,6 +163,18 @@ aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
       fail(Errc::feature_not_supported,
            "ACL_CONTINUE_ON_FAILURE is not supported: a failed task always stops its stream");
     }
+  });
+}
+
+
+// Streams still creatable on the current device (Device::kMaxStreams, default streams counted).
+aclError aclrtGetStreamAvailableNum(uint32_t *streamCount) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (streamCount == nullptr) fail(Errc::invalid_argument, "streamCount is NULL");
+    const auto &device = openacl::api::current_device();
+    const uint32_t live = device.live_streams();
+    *streamCount = live >= openacl::Device::kMaxStreams ? 0 : openacl::Device::kMaxStreams - live;
   });
 }
 

@@ -39,6 +39,10 @@ void forget(std::mutex &mu, std::unordered_map<const T *, std::shared_ptr<T>> &o
 }  // namespace
 
 std::shared_ptr<Stream> Context::create_stream(uint32_t priority, uint32_t flags) {
+  if (device_.live_streams() >= Device::kMaxStreams)
+    fail(Errc::no_stream_resource, "device " + std::to_string(device_.id()) + " has all its " +
+                                       std::to_string(Device::kMaxStreams) +
+                                       " streams in use (default streams included); destroy some first");
   return own(mu_, streams_, Runtime::get().streams,
              std::make_shared<Stream>(*this, device_, priority, flags));
 }

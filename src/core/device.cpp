@@ -6,7 +6,9 @@
 
 #include "core/clock.h"
 #include "core/context.h"
+#include "core/event.h"
 #include "core/memory.h"
+#include "core/runtime.h"
 #include "core/status.h"
 #include "core/stream.h"
 
@@ -104,8 +106,9 @@ void Device::deallocate(const Retired &r) {
 std::shared_ptr<Context> Device::retain_default_context() {
   std::lock_guard lock(mu_);
   if (!default_context_) {
-    default_context_ = std::make_shared<Context>(*this, true);
-    default_context_->start();
+    auto ctx = std::make_shared<Context>(*this, true);
+    ctx->start();  // may throw (no stream left): then no default context is kept
+    default_context_ = ctx;
     contexts_.push_back(default_context_);
   }
   ++default_refs_;
@@ -211,6 +214,16 @@ void Device::set_peer_access(int32_t peer, bool enabled) {
 bool Device::peer_access(int32_t peer) const {
   std::lock_guard lock(peers_mu_);
   return std::binary_search(peers_.begin(), peers_.end(), peer);
+}
+
+uint32_t Device::live_streams() const {
+  return static_cast<uint32_t>(
+      Runtime::get().streams.count_if([this](const Stream &s) { return &s.device() == this; }));
+}
+
+uint32_t Device::live_events() const {
+  return static_cast<uint32_t>(
+      Runtime::get().events.count_if([this](const Event &e) { return &e.context().device() == this; }));
 }
 
 }  // namespace openacl

@@ -46,6 +46,13 @@ class Device {
   void refund(size_t bytes);
   size_t capacity() const { return props().memory_bytes; }
 
+  // Stream and event resources of an Atlas A2 device: 1984 streams, default streams included
+  // (creating one more fails with Errc::no_stream_resource), and 65536 events.
+  static constexpr uint32_t kMaxStreams = 1984;
+  static constexpr uint32_t kMaxEvents = 65536;
+  uint32_t live_streams() const;  // registered stream handles of this device
+  uint32_t live_events() const;
+
   // Float overflow mode (aclrtSetDeviceSatMode), as the API's numeric value. The sim device
   // computes in IEEE arithmetic either way; the mode is kept so programs read back what they set.
   int32_t overflow_mode() const { return overflow_mode_.load(std::memory_order_relaxed); }

@@ -96,6 +96,13 @@ class Registry {
     std::shared_lock lock(mu_);
     return map_.size();
   }
+  template <class Pred>
+  size_t count_if(Pred pred) const {
+    std::shared_lock lock(mu_);
+    size_t n = 0;
+    for (const auto &[h, obj] : map_) n += pred(*obj) ? 1 : 0;
+    return n;
+  }
 
  private:
   mutable std::shared_mutex mu_;

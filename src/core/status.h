@@ -28,6 +28,7 @@ enum class Errc : int32_t {
   api_not_supported,
   // resources
   out_of_memory,
+  no_stream_resource,      // the device's streams are all in use
   context_release,         // reset of a device whose count is already 0
   // synchronization
   stream_sync_timeout,

@@ -393,3 +393,23 @@ TEST_F(R12_Event, BadHandlesAreRejected) {
 }
 
 }  // namespace
+
+namespace {
+
+using Resources = RuntimeTest;
+
+TEST_F(Resources, EventAvailNumCountsTheDevicesLiveEvents) {
+  uint32_t before = 0, now = 0;
+  ASSERT_ACL_OK(aclrtGetEventAvailNum(&before));
+  EXPECT_EQ(before, 65536u);
+  aclrtEvent e = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&e));
+  ASSERT_ACL_OK(aclrtGetEventAvailNum(&now));
+  EXPECT_EQ(now, before - 1);
+  ASSERT_ACL_OK(aclrtDestroyEvent(e));
+  ASSERT_ACL_OK(aclrtGetEventAvailNum(&now));
+  EXPECT_EQ(now, before);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetEventAvailNum(nullptr));
+}
+
+}  // namespace

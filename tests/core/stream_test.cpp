@@ -486,3 +486,39 @@ TEST_F(R12_Stream, AbortDropsPendingTasksAndTheStreamGoesOn) {
 }
 
 }  // namespace
+
+namespace {
+
+using Resources = RuntimeTest;
+
+TEST_F(Resources, StreamsRunOutAtTheAtlasA2LimitAndComeBack) {
+  uint32_t avail = 0;
+  ASSERT_ACL_OK(aclrtGetStreamAvailableNum(&avail));
+  EXPECT_EQ(avail, 1984u - 1u) << "the default stream of device 0 is in use";
+  std::vector<aclrtStream> streams(avail);
+  for (auto &s : streams) ASSERT_ACL_OK(aclrtCreateStream(&s));
+  ASSERT_ACL_OK(aclrtGetStreamAvailableNum(&avail));
+  EXPECT_EQ(avail, 0u);
+  aclrtStream extra = nullptr;
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_NO_STREAM_RESOURCE, aclrtCreateStream(&extra));
+  EXPECT_NE(oat::recent_msg().find("1984 streams"), std::string::npos) << oat::recent_msg();
+  aclrtContext ctx = nullptr;  // a context brings a default stream: none left for it
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_NO_STREAM_RESOURCE, aclrtCreateContext(&ctx, 0));
+  // The limit is per device: device 1 has its own streams.
+  ASSERT_ACL_OK(aclrtSetDevice(1));
+  ASSERT_ACL_OK(aclrtGetStreamAvailableNum(&avail));
+  EXPECT_EQ(avail, 1984u - 1u);
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  ASSERT_ACL_OK(aclrtResetDevice(1));
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  ASSERT_ACL_OK(aclrtDestroyStream(streams.back()));
+  streams.pop_back();
+  ASSERT_ACL_OK(aclrtGetStreamAvailableNum(&avail));
+  EXPECT_EQ(avail, 1u);
+  ASSERT_ACL_OK(aclrtCreateStream(&extra));
+  streams.push_back(extra);
+  for (auto s : streams) ASSERT_ACL_OK(aclrtDestroyStream(s));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetStreamAvailableNum(nullptr));
+}
+
+}  // namespace
