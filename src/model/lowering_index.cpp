@@ -1,5 +1,6 @@
 // ONNX ops that address elements by index or position, onto ops/index.cpp: CumSum,
-// GatherElements, GatherND, ScatterND, OneHot, TopK, Trilu.
+// GatherElements, ScatterElements (and its old name Scatter), GatherND, ScatterND, OneHot, TopK,
+// Trilu.
 #include "model/lowering_util.h"
 
 namespace openacl::model::lowering_util {
@@ -21,6 +22,13 @@ void lower_cumsum(const Node &n, LoweringContext &c) {
 
 void lower_gather_elements(const Node &n, LoweringContext &c) {
   c.op("GatherElements", {in(n, 0), in(n, 1)}, {out(n, 0)}, {{"dim", attr_i(n, "axis", 0)}});
+}
+
+void lower_scatter_elements(const Node &n, LoweringContext &c) {
+  const std::string reduction = attr_s(n, "reduction", "none");
+  if (reduction != "none" && reduction != "add") unsupported(n, "reduction '" + reduction + "' (none and add are)");
+  c.op("ScatterElements", {in(n, 0), in(n, 1), in(n, 2)}, {out(n, 0)},
+       {{"axis", attr_i(n, "axis", 0)}, {"reduction", reduction}});
 }
 
 void lower_gather_nd(const Node &n, LoweringContext &c) {
@@ -85,6 +93,8 @@ void lower_trilu(const Node &n, LoweringContext &c) {
 void add_index_lowerings(std::unordered_map<std::string, Lower> &m) {
   m["CumSum"] = lower_cumsum;
   m["GatherElements"] = lower_gather_elements;
+  m["ScatterElements"] = lower_scatter_elements;
+  m["Scatter"] = lower_scatter_elements;  // opset 9/10 name of ScatterElements
   m["GatherND"] = lower_gather_nd;
   m["ScatterND"] = lower_scatter_nd;
   m["OneHot"] = lower_one_hot;

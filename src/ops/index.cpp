@@ -1,5 +1,6 @@
 // Ops that address elements by computed indices or positions: Cumsum, GatherElements,
-// GatherNd, TensorScatterUpdate / TensorScatterAdd, OneHot, TopKV2, Tril / Triu.
+// ScatterElements, GatherNd, TensorScatterUpdate / TensorScatterAdd, OneHot, TopKV2,
+// Tril / Triu.
 #include <algorithm>
 #include <numeric>
 
@@ -70,40 +71,101 @@ std::unique_ptr<PreparedOp> build_cumsum(OpCall &call) {
   });
 }
 
-// ---- GatherElements ----
+// ---- GatherElements / ScatterElements ----
 
-std::unique_ptr<PreparedOp> build_gather_elements(OpCall &call) {
-  call.inputs_between(2, 2, "x, index");
+// Each position of an index tensor (x's rank) addresses the x element at the same coordinates
+// but along axis, where the index value is the coordinate.
+struct ElementAddressing {
+  std::vector<int64_t> x_strides, idx_strides;
+  int64_t axis = 0, len = 0;
+  bool i64 = false;
+
+  int64_t offset(const void *idx, int64_t q, const char *op) const {
+    int64_t rem = q, off = 0;
+    for (size_t d = 0; d < idx_strides.size(); ++d) {
+      const int64_t c = rem / idx_strides[d];
+      rem %= idx_strides[d];
+      off += (static_cast<int64_t>(d) == axis ? checked_index(op, read_index(idx, i64, q), len) : c) * x_strides[d];
+    }
+    return off;
+  }
+};
+
+ElementAddressing element_addressing(const OpCall &call, const TensorDesc &x, const TensorDesc &idx, int64_t axis) {
   call.dtype_in(1, {DType::i32, DType::i64});
   call.rank_at_least(0, 1);
-  const auto &x = call.in(0), &idx = call.in(1);
-  const size_t esize = dtype_size(x.dtype);
-  if (esize == 0) call.bad_dtype(0, std::string("has data type ") + dtype_name(x.dtype));
   if (idx.dims.size() != x.dims.size())
     call.bad_input(1, "has rank " + std::to_string(idx.dims.size()) + "; it must equal x's rank " +
                           std::to_string(x.dims.size()));
-  const int64_t axis = normalize_axis(call, call.attr_int("dim", 0), x.dims.size(), "dim");
+  ElementAddressing a;
+  a.axis = normalize_axis(call, axis, x.dims.size(), call.has_attr("dim") ? "dim" : "axis");
   for (size_t i = 0; i < x.dims.size(); ++i)
-    if (static_cast<int64_t>(i) != axis && idx.dims[i] > x.dims[i])
+    if (static_cast<int64_t>(i) != a.axis && idx.dims[i] > x.dims[i])
       call.bad_input(1, "has shape " + dims_str(idx.dims) + ", larger than x's " + dims_str(x.dims) +
-                            " outside dim " + std::to_string(axis));
+                            " outside dim " + std::to_string(a.axis));
+  a.x_strides = contiguous_strides(x.dims);
+  a.idx_strides = contiguous_strides(idx.dims);
+  a.len = x.dims[a.axis];
+  a.i64 = idx.dtype == DType::i64;
+  return a;
+}
+
+size_t element_size(const OpCall &call, size_t i) {
+  const size_t e = dtype_size(call.in(i).dtype);
+  if (e == 0) call.bad_dtype(i, std::string("has data type ") + dtype_name(call.in(i).dtype));
+  return e;
+}
+
+std::unique_ptr<PreparedOp> build_gather_elements(OpCall &call) {
+  call.inputs_between(2, 2, "x, index");
+  const auto &x = call.in(0), &idx = call.in(1);
+  const size_t esize = element_size(call, 0);
+  const ElementAddressing a = element_addressing(call, x, idx, call.attr_int("dim", 0));
   call.output(x.dtype, idx.dims, x.format);
-  const auto xs = contiguous_strides(x.dims), is = contiguous_strides(idx.dims);
-  const int64_t n = idx.element_count(), len = x.dims[axis];
-  const bool i64 = idx.dtype == DType::i64;
+  const int64_t n = idx.element_count();
   return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
     const char *xp = static_cast<const char *>(in[0].data);
     char *yp = static_cast<char *>(out[0].data);
     parallel_range(cores, static_cast<size_t>(n), 4096, [&](size_t lo, size_t hi) {
-      for (size_t q = lo; q < hi; ++q) {
-        int64_t rem = static_cast<int64_t>(q), src = 0;
-        for (size_t dnum = 0; dnum < is.size(); ++dnum) {
-          const int64_t c = rem / is[dnum];
-          rem %= is[dnum];
-          src += (static_cast<int64_t>(dnum) == axis ? checked_index("GatherElements", read_index(in[1].data, i64, q), len) : c) *
-                 xs[dnum];
+      for (size_t q = lo; q < hi; ++q)
+        std::memcpy(yp + q * esize, xp + a.offset(in[1].data, static_cast<int64_t>(q), "GatherElements") * static_cast<int64_t>(esize),
+                    esize);
+    });
+  });
+}
+
+std::unique_ptr<PreparedOp> build_scatter_elements(OpCall &call) {
+  call.inputs_between(3, 3, "data, indices, updates");
+  const auto &x = call.in(0), &idx = call.in(1), &upd = call.in(2);
+  const std::string reduction = call.attr_str("reduction", "none");
+  if (reduction != "none" && reduction != "add") call.bad_attr("reduction", "is '" + reduction + "'; expected none or add");
+  const bool add = reduction == "add";
+  if (add) call.dtype_in(0, {DType::f32, DType::f16, DType::bf16, DType::f64, DType::i32, DType::i64});
+  const size_t esize = element_size(call, 0);
+  call.same_dtype(0, 2);
+  if (upd.dims != idx.dims) call.bad_input(2, "has shape " + dims_str(upd.dims) + "; it must equal indices' " + dims_str(idx.dims));
+  const ElementAddressing a = element_addressing(call, x, idx, call.attr_int("axis", 0));
+  call.output(x.dtype, x.dims, x.format);
+  const int64_t n = idx.element_count();
+  const size_t total = static_cast<size_t>(x.element_count()) * esize;
+  const DType t = x.dtype;
+  // Sequential: repeated indices apply in order (none: the last wins).
+  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &) {
+    char *yp = static_cast<char *>(out[0].data);
+    if (in[0].data != out[0].data) std::memcpy(yp, in[0].data, total);
+    const char *up = static_cast<const char *>(in[2].data);
+    visit_dtype(t, [&](auto tag) {
+      using T = decltype(tag);
+      for (int64_t q = 0; q < n; ++q) {
+        const int64_t off = a.offset(in[1].data, q, "ScatterElements");
+        if constexpr (is_arith<T>) {
+          if (add) {
+            T &dst = reinterpret_cast<T *>(yp)[off];
+            dst = T(static_cast<compute_t<T>>(dst) + static_cast<compute_t<T>>(reinterpret_cast<const T *>(up)[q]));
+            continue;
+          }
         }
-        std::memcpy(yp + q * esize, xp + src * static_cast<int64_t>(esize), esize);
+        std::memcpy(yp + off * static_cast<int64_t>(esize), up + q * static_cast<int64_t>(esize), esize);
       }
     });
   });
@@ -148,8 +210,7 @@ NdAddressing nd_addressing(const OpCall &call, const TensorDesc &x, const Tensor
 std::unique_ptr<PreparedOp> build_gather_nd(OpCall &call) {
   call.inputs_between(2, 2, "x, indices");
   const auto &x = call.in(0), &idx = call.in(1);
-  const size_t esize = dtype_size(x.dtype);
-  if (esize == 0) call.bad_dtype(0, std::string("has data type ") + dtype_name(x.dtype));
+  const size_t esize = element_size(call, 0);
   const NdAddressing a = nd_addressing(call, x, idx);
   std::vector<int64_t> dims(idx.dims.begin(), idx.dims.end() - 1);
   dims.insert(dims.end(), x.dims.begin() + a.depth, x.dims.end());
@@ -170,8 +231,7 @@ std::unique_ptr<PreparedOp> build_tensor_scatter(OpCall &call) {
   call.inputs_between(3, 3, "x, indices, updates");
   const auto &x = call.in(0), &idx = call.in(1), &upd = call.in(2);
   if (add) call.dtype_in(0, {DType::f32, DType::f16, DType::bf16, DType::f64, DType::i32, DType::i64});
-  const size_t esize = dtype_size(x.dtype);
-  if (esize == 0) call.bad_dtype(0, std::string("has data type ") + dtype_name(x.dtype));
+  const size_t esize = element_size(call, 0);
   call.same_dtype(0, 2);
   const NdAddressing a = nd_addressing(call, x, idx);
   std::vector<int64_t> want(idx.dims.begin(), idx.dims.end() - 1);
@@ -218,8 +278,7 @@ std::unique_ptr<PreparedOp> build_one_hot(OpCall &call) {
   if (on.element_count() != 1) call.bad_input(2, "(on_value) must be a scalar");
   if (call.in(3).element_count() != 1) call.bad_input(3, "(off_value) must be a scalar");
   call.same_dtype(2, 3);
-  const size_t esize = dtype_size(on.dtype);
-  if (esize == 0) call.bad_dtype(2, std::string("has data type ") + dtype_name(on.dtype));
+  const size_t esize = element_size(call, 2);
   const int64_t axis = normalize_axis(call, call.attr_int("axis", -1), x.dims.size() + 1, "axis");
   std::vector<int64_t> dims = x.dims;
   dims.insert(dims.begin() + axis, depth);
@@ -307,8 +366,7 @@ std::unique_ptr<PreparedOp> build_triangle(OpCall &call) {
   call.inputs_between(1, 1, "x");
   call.rank_at_least(0, 2);
   const auto &x = call.in(0);
-  const size_t esize = dtype_size(x.dtype);
-  if (esize == 0) call.bad_dtype(0, std::string("has data type ") + dtype_name(x.dtype));
+  const size_t esize = element_size(call, 0);
   const int64_t diagonal = call.attr_int("diagonal", 0);
   call.output(x.dtype, x.dims, x.format);
   const int64_t rows = x.dims[x.dims.size() - 2], cols = x.dims.back();
@@ -337,6 +395,7 @@ const Registrar reg({
     {"Cumsum", build_cumsum},
     {"CumsumD", build_cumsum},
     {"GatherElements", build_gather_elements},
+    {"ScatterElements", build_scatter_elements},
     {"GatherNd", build_gather_nd},
     {"TensorScatterUpdate", build_tensor_scatter},
     {"TensorScatterAdd", build_tensor_scatter},

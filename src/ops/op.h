@@ -113,6 +113,8 @@ namespace openacl::ops {
 // Cumsum: x, axis (const int scalar) -> y; exclusive (false), reverse (false). CumsumD: x -> y;
 //   attr axis (0). Float + i32, i64, f64.
 // GatherElements: x, index (i32/i64, x's rank) -> y (index's shape); dim (0).
+// ScatterElements: data, indices (i32/i64, data's rank), updates (indices' shape) -> y (data's
+//   shape); axis (0), reduction ("none" | "add"; repeated indices apply in order).
 // GatherNd: x, indices (i32/i64 [..., k]) -> y [indices dims but the last, x dims from k on].
 // TensorScatterUpdate / TensorScatterAdd: x, indices ([..., k]), updates -> y (x's shape):
 //   x with the addressed slices replaced / incremented, index tuples applied in order.

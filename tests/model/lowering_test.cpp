@@ -380,6 +380,16 @@ const std::vector<Case> kCases = {
        int_tensor_initializer(m, "idx", {3, 2}, {0, 3, 1, -1, 2, 2});
        set_int(add_node(m, "GatherElements", "ge", {"x", "idx"}, {"y"}), "axis", 1);
      }},
+    {"scatter_elements_add_then_none", 16, {3, 4},
+     [](auto &m) {
+       int_tensor_initializer(m, "i1", {2, 4}, {0, 2, 1, 0, 2, 2, -1, 0});
+       add_initializer(m, "u1", {2, 4}, ramp(8, 0.5f));
+       auto *a = add_node(m, "ScatterElements", "s1", {"x", "i1", "u1"}, {"a"});
+       set_string(a, "reduction", "add");
+       int_tensor_initializer(m, "i2", {3, 1}, {3, 0, 1});
+       add_initializer(m, "u2", {3, 1}, {9.0f, -9.0f, 4.0f});
+       set_int(add_node(m, "ScatterElements", "s2", {"a", "i2", "u2"}, {"y"}), "axis", 1);
+     }},
     {"gather_nd_slices", 13, {2, 3, 4},
      [](auto &m) {
        int_tensor_initializer(m, "idx", {2, 2}, {0, 1, 1, -1});

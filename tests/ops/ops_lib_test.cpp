@@ -733,6 +733,13 @@ TEST(IndexOps, GatherElementsGatherNdAndScatters) {
   Buf y(DType::f32, {2, 2});
   run("GatherElements", {&x, &idx}, {&y}, {{"dim", int64_t{1}}});
   EXPECT_EQ(all(y), (std::vector<double>{12, 10, 22, 21}));
+  Buf scattered(DType::f32, {2, 3});
+  Buf vals = values_of(DType::f32, {2, 2}, {1, 2, 3, 4});
+  run("ScatterElements", {&x, &idx, &vals}, {&scattered}, {{"axis", int64_t{1}}});
+  EXPECT_EQ(all(scattered), (std::vector<double>{2, 11, 1, 20, 4, 3}));
+  Buf twice = values_of(DType::i64, {2, 2}, {1, 1, 0, 0});
+  run("ScatterElements", {&x, &twice, &vals}, {&scattered}, {{"reduction", std::string("add")}});
+  EXPECT_EQ(all(scattered), (std::vector<double>{10 + 3, 11 + 4, 12, 20 + 1, 21 + 2, 22}));
   Buf nd = values_of(DType::i32, {2, 1}, {1, 0});
   Buf rows(DType::f32, {2, 3});
   run("GatherNd", {&x, &nd}, {&rows});
