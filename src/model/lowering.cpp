@@ -624,6 +624,7 @@ const std::unordered_map<std::string, Lower> &table() {
     m["ArgMin"] = lower_argmax;
     add_composite_lowerings(m);
     add_index_lowerings(m);
+    add_quant_lowerings(m);
     return m;
   }();
   return t;

@@ -12,19 +12,6 @@
 namespace openacl::model::lowering_util {
 namespace {
 
-void require_f32(const Node &n, LoweringContext &c, int v) {
-  if (c.desc(v).dtype != DType::f32) unsupported(n, std::string("a ") + ops::dtype_name(c.desc(v).dtype) + " input (float32 only)");
-}
-
-int scalar(LoweringContext &c, float v) { return c.constant_value(float_scalar(v)); }
-
-// t = type(inputs) into a new temporary.
-int emit(LoweringContext &c, const char *type, std::vector<int> inputs, ops::Attrs attrs = {}) {
-  const int t = c.temporary();
-  c.op(type, inputs, {t}, std::move(attrs));
-  return t;
-}
-
 void lower_prelu(const Node &n, LoweringContext &c) {
   require_f32(n, c, in(n, 0));
   const int pos = emit(c, "Relu", {in(n, 0)});

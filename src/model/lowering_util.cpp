@@ -78,6 +78,18 @@ std::shared_ptr<HostTensor> float_scalar(float f) {
   return t;
 }
 
+void require_f32(const Node &n, LoweringContext &c, int v) {
+  if (c.desc(v).dtype != DType::f32) unsupported(n, std::string("a ") + ops::dtype_name(c.desc(v).dtype) + " input (float32 only)");
+}
+
+int scalar(LoweringContext &c, float v) { return c.constant_value(float_scalar(v)); }
+
+int emit(LoweringContext &c, const char *type, std::vector<int> inputs, ops::Attrs attrs) {
+  const int t = c.temporary();
+  c.op(type, inputs, {t}, std::move(attrs));
+  return t;
+}
+
 // ---- elementwise ----------------------------------------------------------------------------
 
 Lower unary(const char *type) {

@@ -46,6 +46,12 @@ int64_t product(const std::vector<int64_t> &d, size_t from, size_t to);
 std::shared_ptr<HostTensor> int64_tensor(const std::vector<int64_t> &v, bool scalar = false);
 std::shared_ptr<HostTensor> float_scalar(float f);
 
+// Helpers of the composite lowerings: a float32-only check, a float scalar constant, and
+// t = type(inputs) into a new temporary.
+void require_f32(const Node &n, LoweringContext &c, int v);
+int scalar(LoweringContext &c, float v);
+int emit(LoweringContext &c, const char *type, std::vector<int> inputs, ops::Attrs attrs = {});
+
 Lower unary(const char *type);
 // Casts the second operand to the first one's dtype when they differ (Pow(float, int)).
 Lower binary(const char *type);
@@ -56,5 +62,7 @@ Lower variadic(const char *type);
 void add_composite_lowerings(std::unordered_map<std::string, Lower> &table);
 // The lowerings of lowering_index.cpp: ops that address elements by index or position.
 void add_index_lowerings(std::unordered_map<std::string, Lower> &table);
+// The lowerings of lowering_quant.cpp: QuantizeLinear, DequantizeLinear.
+void add_quant_lowerings(std::unordered_map<std::string, Lower> &table);
 
 }  // namespace openacl::model::lowering_util

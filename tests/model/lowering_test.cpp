@@ -52,6 +52,15 @@ void int_tensor_initializer(onnx::ModelProto &m, const std::string &name, const 
   t->clear_dims();
   for (auto d : dims) t->add_dims(d);
 }
+// An int8 / uint8 initializer (ONNX stores those in int32_data).
+void byte_initializer(onnx::ModelProto &m, const std::string &name, int32_t onnx_type, const std::vector<int64_t> &dims,
+                      const std::vector<int32_t> &v) {
+  auto *t = m.mutable_graph()->add_initializer();
+  t->set_name(name);
+  t->set_data_type(onnx_type);
+  for (auto d : dims) t->add_dims(d);
+  for (auto x : v) t->add_int32_data(x);
+}
 std::vector<float> ramp(size_t n, float scale) {
   std::vector<float> v(n);
   for (size_t i = 0; i < n; ++i) v[i] = scale * (static_cast<float>(i % 7) - 3.0f);
@@ -389,6 +398,27 @@ const std::vector<Case> kCases = {
        int_tensor_initializer(m, "i2", {3, 1}, {3, 0, 1});
        add_initializer(m, "u2", {3, 1}, {9.0f, -9.0f, 4.0f});
        set_int(add_node(m, "ScatterElements", "s2", {"a", "i2", "u2"}, {"y"}), "axis", 1);
+     }},
+    {"quantize_dequantize_int8_per_tensor", 13, {2, 3, 4},
+     [](auto &m) {
+       add_initializer(m, "s", {}, {0.02f});
+       byte_initializer(m, "zp", onnx::TensorProto::INT8, {}, {3});
+       add_node(m, "QuantizeLinear", "q", {"x", "s", "zp"}, {"q"});
+       add_node(m, "DequantizeLinear", "dq", {"q", "s", "zp"}, {"y"});
+     }},
+    {"quantize_dequantize_uint8_per_axis", 13, {2, 3, 4},
+     [](auto &m) {
+       add_initializer(m, "s", {3}, {0.01f, 0.03f, 0.005f});  // the last saturates at 0 and 255
+       byte_initializer(m, "zp", onnx::TensorProto::UINT8, {3}, {128, 100, 120});
+       add_node(m, "QuantizeLinear", "q", {"x", "s", "zp"}, {"q"});
+       add_node(m, "DequantizeLinear", "dq", {"q", "s", "zp"}, {"y"});
+     }},
+    {"quantize_default_uint8_then_dequantize_axis2", 13, {2, 3, 4},
+     [](auto &m) {
+       add_initializer(m, "s", {}, {0.04f});
+       add_node(m, "QuantizeLinear", "q", {"x", "s"}, {"q"});
+       add_initializer(m, "s4", {4}, {0.1f, 0.2f, 0.3f, 0.4f});
+       set_int(add_node(m, "DequantizeLinear", "dq", {"q", "s4"}, {"y"}), "axis", 2);
      }},
     {"gather_nd_slices", 13, {2, 3, 4},
      [](auto &m) {
