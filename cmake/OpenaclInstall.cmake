@@ -1,8 +1,9 @@
-# Install layout: include/acl/*.h, lib/libascendcl.so, a CMake package (openacl::ascendcl)
+# Install layout: include/acl/*.h, lib/libascendcl.so (and the empty lib/libmsprofiler.so, see
+# src/CMakeLists.txt), a CMake package (openacl::ascendcl, openacl::msprofiler)
 # and lib/pkgconfig/ascendcl.pc, so programs link as they would against CANN.
 include(CMakePackageConfigHelpers)
 install(DIRECTORY include/acl include/openacl DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS ascendcl EXPORT openaclTargets
+install(TARGETS ascendcl msprofiler EXPORT openaclTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -6,6 +6,7 @@
 #include <acl/acl.h>
 #include <acl/acl_dump.h>
 #include <acl/acl_op_compiler.h>
+#include <acl/acl_prof.h>
 #include <acl/acl_rt_allocator.h>
 
 #include <type_traits>

@@ -24,6 +24,9 @@ aclError to_acl_error(Errc code) {
     case Errc::invalid_handle: return ACL_ERROR_RT_INVALID_HANDLE;
     case Errc::feature_not_supported: return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
     case Errc::no_stream_resource: return ACL_ERROR_RT_NO_STREAM_RESOURCE;
+    case Errc::prof_already_run: return ACL_ERROR_PROF_ALREADY_RUN;
+    case Errc::prof_not_run: return ACL_ERROR_PROF_NOT_RUN;
+    case Errc::prof_config: return ACL_ERROR_INVALID_PROFILING_CONFIG;
     case Errc::symbol_not_found: return ACL_ERROR_RT_SYMBOL_NOT_FOUND;
     case Errc::api_not_supported: return ACL_ERROR_API_NOT_SUPPORT;
     case Errc::out_of_memory: return ACL_ERROR_RT_MEMORY_ALLOCATION;

@@ -126,6 +126,14 @@ void TraceRecorder::on_host_span(const char *api, int64_t begin_ns, int64_t end_
   spans_.push_back(SpanRecord{tid, name->second.c_str(), begin_ns, end_ns});
 }
 
+void TraceRecorder::on_range(const std::string &name, int64_t begin_ns, int64_t end_ns) {
+  int64_t tid = host_thread_id();
+  std::lock_guard lock(mu_);
+  host_threads_.try_emplace(tid, static_cast<int>(host_threads_.size()));
+  const std::string &stored = *range_names_.insert(escape(name)).first;
+  spans_.push_back(SpanRecord{tid, stored.c_str(), begin_ns, end_ns});
+}
+
 void TraceRecorder::count_memory(int32_t device, int64_t delta) {
   int64_t &v = in_use_[device];
   v += delta;

@@ -18,6 +18,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/observer.h"
@@ -34,6 +35,8 @@ class TraceRecorder final : public TaskObserver {
   void on_free(const Allocation &a, const char *api) override;
   void on_object(ObjectKind kind, const void *handle, bool created) override;
   void on_finalize_end() override;
+  void on_range(const std::string &name, int64_t begin_ns, int64_t end_ns) override;
+  void flush() override { write(); }
 
   // Writes the buffered trace; false (with a message on stderr) when the file cannot be written.
   bool write() const;
@@ -63,7 +66,7 @@ class TraceRecorder final : public TaskObserver {
   };
   struct SpanRecord {
     int64_t thread;
-    const char *api;  // owned by span_names_
+    const char *api;  // owned by span_names_ or range_names_
     int64_t begin_ns, end_ns;
   };
   struct CounterRecord {
@@ -88,6 +91,7 @@ class TraceRecorder final : public TaskObserver {
   std::map<int32_t, int64_t> in_use_;
   std::map<int64_t, int> host_threads_;
   std::unordered_map<const char *, std::string> span_names_;  // stable: nodes never move
+  std::unordered_set<std::string> range_names_;               // JSON-escaped, stable too
 };
 
 }  // namespace openacl::check

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <utility>
 
 namespace openacl {
@@ -45,6 +46,11 @@ class TaskObserver {
   // aclFinalize, before anything is released (leak report) and after (flush).
   virtual void on_finalize_begin() {}
   virtual void on_finalize_end() {}
+  // A range the program names (aclprofPush/Pop, RangeStart/Stop, Mark: begin == end) on the
+  // calling host thread.
+  virtual void on_range(const std::string &name, int64_t begin_ns, int64_t end_ns) {}
+  // A profiling session ends: write out what was recorded.
+  virtual void flush() {}
 };
 
 TaskObserver *task_observer();
@@ -72,5 +78,9 @@ inline void notify(F TaskObserver::*hook, Args &&...args) {
 // Implemented by src/check: the observer the configuration asks for (trace, checker, both),
 // or nullptr when diagnostics are off.
 std::unique_ptr<TaskObserver> create_diagnostics(const Config &config);
+// A trace recorder writing to path (as OPENACL_TRACE does), for profiling sessions.
+std::unique_ptr<TaskObserver> create_trace(const std::string &path);
+// Hands every hook to first (when not null), then to second; owns neither.
+std::unique_ptr<TaskObserver> chain_observers(TaskObserver *first, TaskObserver *second);
 
 }  // namespace openacl

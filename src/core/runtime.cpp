@@ -119,6 +119,7 @@ void Runtime::release_all() {
     }  // registered host memory belongs to the program
   }
   devices_.clear();  // joins the AI-core workers
+  profiling_.release();  // no task runs now: a session's recorders can go
   notify(&TaskObserver::on_finalize_end);
   set_task_observer(nullptr);
   diagnostics_.reset();

@@ -15,6 +15,7 @@
 #include "core/kernel.h"
 #include "core/memory.h"
 #include "core/observer.h"
+#include "core/profiling.h"
 #include "core/registry.h"
 #include "core/sys_params.h"
 #include "core/virtual_memory.h"
@@ -61,6 +62,8 @@ class Runtime {
   SysParams &sys_params() { return sys_params_; }
   // aclrtDeviceSetLimit values, reset by each aclInit; set_device checks them.
   DeviceLimits &device_limits() { return device_limits_; }
+  // aclprof sessions, ended by aclFinalize.
+  Profiling &profiling() { return profiling_; }
 
   // Thread binding (R3-R5).
   void set_device(int32_t id);
@@ -93,6 +96,7 @@ class Runtime {
   Config config_;
   SysParams sys_params_;
   DeviceLimits device_limits_;
+  Profiling profiling_;
   std::vector<std::unique_ptr<Device>> devices_;
   MemoryMap memory_;
   VirtualMemory virtual_memory_{memory_};

@@ -29,6 +29,10 @@ enum class Errc : int32_t {
   // resources
   out_of_memory,
   no_stream_resource,      // the device's streams are all in use
+  // profiling (acl_prof.h)
+  prof_already_run,
+  prof_not_run,
+  prof_config,             // an invalid profiling configuration
   context_release,         // reset of a device whose count is already 0
   // synchronization
   stream_sync_timeout,

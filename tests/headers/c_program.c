@@ -3,8 +3,10 @@
  * with the C linker and get reference behaviour. Exit status 0 = pass. */
 #ifdef OPENACL_INCLUDE_ACL_DIR
 #include "acl.h"
+#include "acl_prof.h"
 #else
 #include "acl/acl.h"
+#include "acl/acl_prof.h"
 #endif
 
 #include <stdio.h>
@@ -28,5 +30,12 @@ int main(void)
         fprintf(stderr, "aclGetRecentErrMsg does not name the unsupported call: %s\n", msg ? msg : "(null)");
         ++failures;
     }
+    /* acl_prof.h links from libascendcl too; stamps need no aclInit */
+    void *stamp = aclprofCreateStamp();
+    if (stamp == NULL || aclprofSetStampTraceMessage(stamp, "c", 1) != ACL_SUCCESS) {
+        fprintf(stderr, "aclprofCreateStamp / aclprofSetStampTraceMessage failed: %s\n", aclGetRecentErrMsg());
+        ++failures;
+    }
+    aclprofDestroyStamp(stamp);
     return failures == 0 ? 0 : 1;
 }

@@ -3,6 +3,7 @@
 #include "acl/acl.h"
 #include "acl/acl_op_compiler.h"
 #include "acl/acl_dump.h"
+#include "acl/acl_prof.h"
 #include "acl/acl_rt_api.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "acl/error_codes/ge_error_codes.h"
