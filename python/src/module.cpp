@@ -1,5 +1,5 @@
 // The extension module `acl`: pyACL's layout (base calls at top level, then acl.rt, acl.op,
-// acl.mdl, acl.util) over libascendcl's public C API.
+// acl.mdl, acl.util, acl.prof) over libascendcl's public C API.
 #include "common.h"
 
 #include <unistd.h>
@@ -43,6 +43,8 @@ PYBIND11_MODULE(acl, m) {
   register_mdl(mdl);
   auto util = m.def_submodule("util", "threads and host-buffer helpers");
   register_util(util);
+  auto prof = m.def_submodule("prof", "profiling sessions and msproftx stamps");
+  register_prof(prof);
 
   // atexit runs before the interpreter tears down thread states; callbacks that a runtime
   // thread delivers later are dropped instead of entering a dying interpreter.

@@ -41,6 +41,8 @@ PYACL_NAMES = {
               "get_input_dims", "get_input_dims_range", "get_output_dims", "get_input_name_by_index", "get_output_name_by_index",
               "get_input_data_type", "get_output_data_type", "get_input_index_by_name",
               "set_dataset_tensor_desc", "get_dynamic_batch", "set_dynamic_batch_size"],
+    acl.prof: ["init", "finalize", "create_config", "destroy_config", "start", "stop", "create_stamp",
+               "destroy_stamp", "set_stamp_trace_message", "push", "pop", "mark", "range_start", "range_stop"],
     acl.util: ["start_thread", "stop_thread", "numpy_to_ptr", "numpy_contiguous_to_ptr", "ptr_to_numpy",
                "bytes_to_ptr", "ptr_to_bytes"],
 }
@@ -394,3 +396,28 @@ def test_stream_and_event_resources_count_down_and_back(device):
     assert acl.rt.destroy_stream(stream) == ACL_SUCCESS
     assert acl.rt.get_stream_available_num() == (streams, ACL_SUCCESS)
     assert acl.rt.get_event_avail_num() == (events, ACL_SUCCESS)
+
+
+def test_profiling_session_writes_a_trace_with_the_stamps(device, tmp_path):
+    import json
+    assert acl.prof.init(str(tmp_path)) == ACL_SUCCESS
+    config = acl.prof.create_config([0], 0xFF, 0, 0x0001 | 0x0002)  # ACL_AICORE_NONE; ACL_API | TASK_TIME
+    assert config != 0, acl.get_recent_err_msg()
+    assert acl.prof.start(config) == ACL_SUCCESS
+    stamp = acl.prof.create_stamp()
+    assert acl.prof.set_stamp_trace_message(stamp, "resize", 6) == ACL_SUCCESS
+    assert acl.prof.push(stamp) == ACL_SUCCESS
+    assert acl.rt.synchronize_device() == ACL_SUCCESS
+    assert acl.prof.pop() == ACL_SUCCESS
+    range_id, ret = acl.prof.range_start(stamp)
+    assert ret == ACL_SUCCESS and acl.prof.range_stop(range_id) == ACL_SUCCESS
+    assert acl.prof.stop(config) == ACL_SUCCESS
+    assert acl.prof.stop(config) == 100043  # ACL_ERROR_PROF_NOT_RUN
+    acl.prof.destroy_stamp(stamp)
+    assert acl.prof.destroy_config(config) == ACL_SUCCESS
+    assert acl.prof.finalize() == ACL_SUCCESS
+    (trace,) = list(tmp_path.iterdir())
+    names = [e.get("name") for e in json.loads(trace.read_text())["traceEvents"]]
+    assert names.count("resize") == 2 and "aclrtSynchronizeDevice" in names
+    assert acl.prof.create_config([9], 0xFF, 0, 1) == 0
+    assert "aclprofCreateConfig" in acl.get_recent_err_msg()
