@@ -625,6 +625,7 @@ const std::unordered_map<std::string, Lower> &table() {
     add_composite_lowerings(m);
     add_index_lowerings(m);
     add_quant_lowerings(m);
+    add_rnn_lowerings(m);
     return m;
   }();
   return t;

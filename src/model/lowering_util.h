@@ -64,5 +64,7 @@ void add_composite_lowerings(std::unordered_map<std::string, Lower> &table);
 void add_index_lowerings(std::unordered_map<std::string, Lower> &table);
 // The lowerings of lowering_quant.cpp: QuantizeLinear, DequantizeLinear.
 void add_quant_lowerings(std::unordered_map<std::string, Lower> &table);
+// The lowerings of lowering_rnn.cpp: LSTM, GRU.
+void add_rnn_lowerings(std::unordered_map<std::string, Lower> &table);
 
 }  // namespace openacl::model::lowering_util

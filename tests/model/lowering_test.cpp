@@ -420,6 +420,51 @@ const std::vector<Case> kCases = {
        add_initializer(m, "s4", {4}, {0.1f, 0.2f, 0.3f, 0.4f});
        set_int(add_node(m, "DequantizeLinear", "dq", {"q", "s4"}, {"y"}), "axis", 2);
      }},
+    {"lstm_forward_bias_all_outputs", 14, {5, 2, 3},
+     [](auto &m) {
+       add_initializer(m, "W", {1, 16, 3}, ramp(48, 0.2f));
+       add_initializer(m, "R", {1, 16, 4}, ramp(64, 0.15f));
+       add_initializer(m, "B", {1, 32}, ramp(32, 0.1f));
+       set_int(add_node(m, "LSTM", "lstm", {"x", "W", "R", "B"}, {"Y", "Yh", "Yc"}), "hidden_size", 4);
+       int_initializer(m, "flat", {-1});
+       add_node(m, "Reshape", "r1", {"Y", "flat"}, {"y1"});
+       add_node(m, "Reshape", "r2", {"Yh", "flat"}, {"y2"});
+       add_node(m, "Reshape", "r3", {"Yc", "flat"}, {"y3"});
+       set_int(add_node(m, "Concat", "cc", {"y1", "y2", "y3"}, {"y"}), "axis", 0);
+     }},
+    {"lstm_bidirectional_initial_states", 14, {4, 2, 3},
+     [](auto &m) {
+       add_initializer(m, "W", {2, 12, 3}, ramp(72, 0.2f));
+       add_initializer(m, "R", {2, 12, 3}, ramp(72, 0.15f));
+       add_initializer(m, "h0", {2, 2, 3}, ramp(12, 0.3f));
+       add_initializer(m, "c0", {2, 2, 3}, ramp(12, -0.2f));
+       auto *n = add_node(m, "LSTM", "lstm", {"x", "W", "R", "", "", "h0", "c0"}, {"Y", "Yh"});
+       set_int(n, "hidden_size", 3);
+       set_string(n, "direction", "bidirectional");
+       int_initializer(m, "flat", {-1});
+       add_node(m, "Reshape", "r1", {"Y", "flat"}, {"y1"});
+       add_node(m, "Reshape", "r2", {"Yh", "flat"}, {"y2"});
+       set_int(add_node(m, "Concat", "cc", {"y1", "y2"}, {"y"}), "axis", 0);
+     }},
+    {"gru_reverse_linear_before_reset", 14, {4, 2, 3},
+     [](auto &m) {
+       add_initializer(m, "W", {1, 12, 3}, ramp(36, 0.2f));
+       add_initializer(m, "R", {1, 12, 4}, ramp(48, 0.15f));
+       add_initializer(m, "B", {1, 24}, ramp(24, 0.1f));
+       auto *n = add_node(m, "GRU", "gru", {"x", "W", "R", "B"}, {"y"});
+       set_int(n, "hidden_size", 4);
+       set_string(n, "direction", "reverse");
+       set_int(n, "linear_before_reset", 1);
+     }},
+    {"gru_bidirectional_final_state", 14, {3, 2, 3},
+     [](auto &m) {
+       add_initializer(m, "W", {2, 9, 3}, ramp(54, 0.2f));
+       add_initializer(m, "R", {2, 9, 3}, ramp(54, 0.15f));
+       add_initializer(m, "B", {2, 18}, ramp(36, 0.1f));
+       auto *n = add_node(m, "GRU", "gru", {"x", "W", "R", "B"}, {"", "y"});
+       set_int(n, "hidden_size", 3);
+       set_string(n, "direction", "bidirectional");
+     }},
     {"gather_nd_slices", 13, {2, 3, 4},
      [](auto &m) {
        int_tensor_initializer(m, "idx", {2, 2}, {0, 1, 1, -1});
@@ -496,6 +541,37 @@ TEST_P(ModelLowering, MatchesOnnxRuntime) {
   ASSERT_EQ(ours.size(), ref.size());
   EXPECT_EQ(ours[0].dims, ref[0].dims);
   EXPECT_LE(relative_error(ours[0].data, ref[0].data), 1e-5);
+}
+
+// ONNX Runtime refuses layout 1 (batch-first) RNNs: the layout-1 LSTM must equal the layout-0
+// one between transposes.
+TEST_F(ModelLowering, BatchFirstLstmEqualsTheTransposedTimeMajorOne) {
+  auto lstm = [](bool batch_first) {
+    auto m = tiny_model(14);
+    add_input(m, "x", {2, 4, 3});
+    add_initializer(m, "W", {1, 8, 3}, ramp(24, 0.2f));
+    add_initializer(m, "R", {1, 8, 2}, ramp(16, 0.15f));
+    const std::vector<float> h0 = ramp(4, 0.3f);  // [B=2, dirs=1, H=2] == [dirs, B, H] bytes
+    add_initializer(m, "h0", batch_first ? std::vector<int64_t>{2, 1, 2} : std::vector<int64_t>{1, 2, 2}, h0);
+    std::string x = "x";
+    if (!batch_first) {
+      set_ints(add_node(m, "Transpose", "tx", {"x"}, {"xt"}), "perm", {1, 0, 2});
+      x = "xt";
+    }
+    auto *n = add_node(m, "LSTM", "lstm", {x, "W", "R", "", "", "h0"}, {"Y"});
+    set_int(n, "hidden_size", 2);
+    if (batch_first) set_int(n, "layout", 1);
+    if (batch_first) add_node(m, "Identity", "id", {"Y"}, {"y"});
+    else set_ints(add_node(m, "Transpose", "ty", {"Y"}, {"y"}), "perm", {2, 0, 1, 3});
+    add_output(m, "y");
+    return write_temp(batch_first ? "lstm_layout1.onnx" : "lstm_layout0.onnx", m.SerializeAsString());
+  };
+  const TensorF input = random_input({2, 4, 3}, 5);
+  AclModel batch_first(lstm(true)), time_major(lstm(false));
+  const auto a = batch_first.run(input), b = time_major.run(input);
+  ASSERT_EQ(a[0].dims, (std::vector<int64_t>{2, 4, 1, 2}));
+  EXPECT_EQ(a[0].dims, b[0].dims);
+  EXPECT_LE(relative_error(a[0].data, b[0].data), 1e-6);
 }
 
 INSTANTIATE_TEST_SUITE_P(Ops, ModelLowering, ::testing::ValuesIn(kCases),
