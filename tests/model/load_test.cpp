@@ -128,6 +128,37 @@ TEST_F(ModelLoad, UnsupportedFeatureOfAKnownOpIsNamed) {
   EXPECT_NE(recent().find("'conv3d'"), std::string::npos) << recent();
 }
 
+TEST_F(ModelLoad, UnsupportedRnnFeaturesAreNamed) {
+  auto lstm = [](const std::string &feature) {
+    auto m = tiny_model(14);
+    add_input(m, "x", {3, 1, 2});
+    add_initializer(m, "w", {1, 8, 2}, std::vector<float>(16, 0.1f));
+    add_initializer(m, "r", {1, 8, 2}, std::vector<float>(16, 0.1f));
+    auto *n = add_node(m, "LSTM", "lstm_" + feature, {"x", "w", "r"}, {"y"});
+    auto *hs = n->add_attribute();
+    hs->set_name("hidden_size");
+    hs->set_type(onnx::AttributeProto::INT);
+    hs->set_i(2);
+    auto *a = n->add_attribute();
+    a->set_name(feature);
+    if (feature == "clip") {
+      a->set_type(onnx::AttributeProto::FLOAT);
+      a->set_f(1.0f);
+    } else {
+      a->set_type(onnx::AttributeProto::STRINGS);
+      for (const char *act : {"Relu", "Tanh", "Tanh"}) a->add_strings(act);
+    }
+    add_output(m, "y");
+    return m;
+  };
+  uint32_t id = 0;
+  EXPECT_EQ(load(lstm("clip"), &id), ACL_ERROR_OP_NOT_FOUND);
+  EXPECT_NE(recent().find("'lstm_clip'"), std::string::npos) << recent();
+  EXPECT_NE(recent().find("clip"), std::string::npos) << recent();
+  EXPECT_EQ(load(lstm("activations"), &id), ACL_ERROR_OP_NOT_FOUND);
+  EXPECT_NE(recent().find("activation 'Relu'"), std::string::npos) << recent();
+}
+
 TEST_F(ModelLoad, NullArguments) {
   uint32_t id = 0;
   EXPECT_EQ(aclmdlLoadFromFile(nullptr, &id), ACL_ERROR_INVALID_PARAM);
