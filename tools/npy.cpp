@@ -5,6 +5,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "common/npy.h"
+
 namespace openacl_tool {
 namespace {
 
@@ -75,20 +77,9 @@ NpyArray read_npy(const std::string &path) {
 }
 
 void write_npy(const std::string &path, const NpyArray &a) {
-  std::string shape;
-  for (auto d : a.dims) shape += std::to_string(d) + ", ";
-  if (a.dims.size() > 1) shape.resize(shape.size() - 2);
-  else if (a.dims.size() == 1) shape.resize(shape.size() - 1);
-  std::string header = "{'descr': '" + descr_of(a.dtype) + "', 'fortran_order': False, 'shape': (" + shape + "), }";
-  const size_t total = 10 + header.size() + 1;
-  header.append((64 - total % 64) % 64, ' ');
-  header.push_back('\n');
   std::ofstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot write " + path);
-  const uint16_t n = static_cast<uint16_t>(header.size());
-  f.write("\x93NUMPY\x01\x00", 8);
-  f.write(reinterpret_cast<const char *>(&n), 2);
-  f << header;
+  f << openacl::npy_header(descr_of(a.dtype), a.dims);
   f.write(reinterpret_cast<const char *>(a.bytes.data()), static_cast<std::streamsize>(a.bytes.size()));
 }
 

@@ -230,6 +230,9 @@ void register_load(py::module_ &mdl) {
     return std::make_tuple(work, weight, ret);
   });
   mdl.def("unload", [](uint32_t id) { return aclmdlUnload(id); }, nogil());
+  mdl.def("init_dump", [] { return aclmdlInitDump(); });
+  mdl.def("set_dump", [](const std::string &path) { return aclmdlSetDump(path.c_str()); });
+  mdl.def("finalize_dump", [] { return aclmdlFinalizeDump(); });
   mdl.def("execute", [](uint32_t id, Ptr in, Ptr out) {
     return aclmdlExecute(id, dataset_of(in), dataset_of(out));
   }, nogil());

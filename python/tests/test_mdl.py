@@ -116,6 +116,26 @@ def test_execute(model_id):
     np.testing.assert_allclose(run_inference(model_id, x, execute), expected(x))
 
 
+def test_dump_writes_each_layer_output_as_npy(model_id, tmp_path):
+    import json
+    config = tmp_path / "dump.json"
+    config.write_text(json.dumps({"dump": {"dump_path": str(tmp_path / "dump"),
+                                           "dump_list": [{"model_name": "add_scale"}]}}))
+    assert acl.mdl.set_dump(str(config)) == 100045  # ACL_ERROR_DUMP_NOT_RUN: init_dump first
+    assert acl.mdl.init_dump() == ACL_SUCCESS
+    assert acl.mdl.set_dump(str(config)) == ACL_SUCCESS, acl.get_recent_err_msg()
+    x = np.arange(6, dtype=np.float32).reshape(SHAPE)
+
+    def execute(inp, out):
+        assert acl.mdl.execute(model_id, inp, out) == ACL_SUCCESS
+
+    y = run_inference(model_id, x, execute)
+    assert acl.mdl.finalize_dump() == ACL_SUCCESS
+    files = sorted((tmp_path / "dump").rglob("*.output.0.npy"), key=lambda p: int(p.name.split(".")[2]))
+    assert files, "no dump files"
+    np.testing.assert_allclose(np.load(files[-1]), y)  # the last layer's output is the model's
+
+
 def test_execute_async_with_callback(model_id, context):
     stream, ret = acl.rt.create_stream()
     assert ret == ACL_SUCCESS

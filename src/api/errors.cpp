@@ -27,6 +27,9 @@ aclError to_acl_error(Errc code) {
     case Errc::prof_already_run: return ACL_ERROR_PROF_ALREADY_RUN;
     case Errc::prof_not_run: return ACL_ERROR_PROF_NOT_RUN;
     case Errc::prof_config: return ACL_ERROR_INVALID_PROFILING_CONFIG;
+    case Errc::dump_already_run: return ACL_ERROR_DUMP_ALREADY_RUN;
+    case Errc::dump_not_run: return ACL_ERROR_DUMP_NOT_RUN;
+    case Errc::dump_config: return ACL_ERROR_INVALID_DUMP_CONFIG;
     case Errc::symbol_not_found: return ACL_ERROR_RT_SYMBOL_NOT_FOUND;
     case Errc::api_not_supported: return ACL_ERROR_API_NOT_SUPPORT;
     case Errc::out_of_memory: return ACL_ERROR_RT_MEMORY_ALLOCATION;

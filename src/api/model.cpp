@@ -4,6 +4,7 @@
 // streams of that context's device.
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <unordered_map>
@@ -134,7 +135,10 @@ void check_mem(const void *model, size_t size) {
   if (size == 0) fail(Errc::invalid_argument, "modelSize is 0");
 }
 
-uint32_t load_model(const void *data, size_t size, uint32_t *modelId, const model::MemoryOptions &mem) {
+std::string model_file_stem(const char *path) { return std::filesystem::path(path).stem().string(); }
+
+uint32_t load_model(const void *data, size_t size, uint32_t *modelId, const model::MemoryOptions &mem,
+                    const std::string &file_stem) {
   require_initialized();
   if (modelId == nullptr) fail(Errc::invalid_argument, "modelId is NULL");
   auto ctx = current_context();
@@ -142,7 +146,9 @@ uint32_t load_model(const void *data, size_t size, uint32_t *modelId, const mode
   if (mem.work) map.check_device_range(mem.work, mem.work_size, "workPtr");
   if (mem.weights) map.check_device_range(mem.weights, mem.weight_size, "weightPtr");
   auto m = std::make_shared<Model>(model::compile(data, size), ctx, mem);
+  Model &model = *m;
   *modelId = models().add(std::move(m));
+  model.set_identity(*modelId, file_stem);
   return *modelId;
 }
 
@@ -229,7 +235,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFile(const char *modelPath, uint32_t 
   return guarded(__func__, [&] {
     require_initialized();
     auto bytes = read_model_file(modelPath);
-    load_model(bytes.data(), bytes.size(), modelId, {});
+    load_model(bytes.data(), bytes.size(), modelId, {}, model_file_stem(modelPath));
   });
 }
 
@@ -245,7 +251,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFileWithMem(const char *modelPath, ui
   return guarded(__func__, [&] {
     require_initialized();
     auto bytes = read_model_file(modelPath);
-    load_model(bytes.data(), bytes.size(), modelId, {workPtr, workSize, weightPtr, weightSize});
+    load_model(bytes.data(), bytes.size(), modelId, {workPtr, workSize, weightPtr, weightSize},
+               model_file_stem(modelPath));
   });
 }
 

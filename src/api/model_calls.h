@@ -19,7 +19,11 @@ std::vector<uint8_t> read_model_file(const char *path);
 // Errc::invalid_argument for a NULL model or a zero size.
 void check_mem(const void *model, size_t size);
 // Compiles the model for the current context and registers it; returns (and stores) its id.
-uint32_t load_model(const void *data, size_t size, uint32_t *modelId, const model::MemoryOptions &mem);
+// file_stem: the model file's name without extension (a name for dump settings), if any.
+uint32_t load_model(const void *data, size_t size, uint32_t *modelId, const model::MemoryOptions &mem,
+                    const std::string &file_stem = "");
+// The name of a model file without directory and extension.
+std::string model_file_stem(const char *path);
 
 // An execution, checked: the model, the stream it goes to, the plan for the input shapes and
 // the buffers. The output datasets' tensor descriptors get the output shapes.

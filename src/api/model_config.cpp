@@ -124,7 +124,7 @@ void load_with(const aclmdlConfigHandle &h, uint32_t *modelId) {
   if (from_file) {
     if (h.path.empty()) fail(Errc::invalid_argument, "a load from file needs ACL_MDL_PATH_PTR");
     auto bytes = read_model_file(h.path.c_str());
-    load_model(bytes.data(), bytes.size(), modelId, mem);
+    load_model(bytes.data(), bytes.size(), modelId, mem, model_file_stem(h.path.c_str()));
   } else {
     if (h.mem == nullptr || h.mem_size == 0)
       fail(Errc::invalid_argument, "a load from memory needs ACL_MDL_MEM_ADDR_PTR and ACL_MDL_MEM_SIZET");

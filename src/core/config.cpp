@@ -36,6 +36,7 @@ void apply_json(Config &c, const nlohmann::json &j) {
       c.default_device = static_cast<int32_t>(json_uint(*d, "defaultDevice.default_device"));
     }
   }
+  if (auto d = j.find("dump"); d != j.end()) c.dump = parse_dump_config(*d);
   auto it = j.find("openacl");
   if (it == j.end()) return;
   const auto &o = *it;

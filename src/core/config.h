@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "core/dump_config.h"
+
 namespace openacl {
 
 struct Config {
@@ -18,6 +20,7 @@ struct Config {
   std::optional<int32_t> default_device;  // acl.json "defaultDevice": {"default_device": "N"}
   std::string trace_path;                 // OPENACL_TRACE / "trace"
   std::string check_mode;                 // OPENACL_CHECK / "check": "", "1", "abort"
+  std::optional<DumpConfig> dump;         // acl.json "dump": model dump from aclInit on
 };
 
 // Reads the JSON file at path (may be null: defaults) then the environment. Throws

@@ -47,6 +47,7 @@ void Runtime::init(const char *config_path) {
   config_ = std::move(config);
   sys_params_.clear();
   device_limits_.reset();
+  dump_.reset(config_.dump ? &*config_.dump : nullptr);
   set_task_time_limit(0);
   devices_ = std::move(devices);
   init_count_ = 1;

@@ -64,6 +64,8 @@ class Runtime {
   DeviceLimits &device_limits() { return device_limits_; }
   // aclprof sessions, ended by aclFinalize.
   Profiling &profiling() { return profiling_; }
+  // Model dump settings, reset by each aclInit (from acl.json's "dump").
+  DumpSettings &dump() { return dump_; }
 
   // Thread binding (R3-R5).
   void set_device(int32_t id);
@@ -97,6 +99,7 @@ class Runtime {
   SysParams sys_params_;
   DeviceLimits device_limits_;
   Profiling profiling_;
+  DumpSettings dump_;
   std::vector<std::unique_ptr<Device>> devices_;
   MemoryMap memory_;
   VirtualMemory virtual_memory_{memory_};

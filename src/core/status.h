@@ -33,6 +33,10 @@ enum class Errc : int32_t {
   prof_already_run,
   prof_not_run,
   prof_config,             // an invalid profiling configuration
+  // model dump (aclmdlInitDump / aclmdlSetDump, acl.json "dump")
+  dump_already_run,
+  dump_not_run,
+  dump_config,
   context_release,         // reset of a device whose count is already 0
   // synchronization
   stream_sync_timeout,

@@ -4,7 +4,9 @@
 
 #include "core/context.h"
 #include "core/device.h"
+#include "core/runtime.h"
 #include "core/stream.h"
+#include "model/dump.h"
 #include "model/onnx_import.h"
 #include "model/optimize.h"
 
@@ -127,6 +129,14 @@ std::shared_ptr<const Plan> Model::plan_for(const std::vector<std::vector<int64_
   return plan;
 }
 
+void Model::set_identity(uint32_t id, const std::string &file_stem) {
+  id_ = id;
+  names_.clear();
+  if (!file_stem.empty()) names_.push_back(file_stem);
+  if (!graph_.name.empty()) names_.push_back(graph_.name);
+  if (names_.empty()) names_.push_back("model_" + std::to_string(id));
+}
+
 std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::vector<void *> inputs,
                                        std::vector<void *> outputs, std::shared_ptr<std::exception_ptr> error) {
   {
@@ -134,18 +144,26 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
     for (size_t j = 0; j < outputs_.size(); ++j) current_outputs_[j] = plan->output_descs()[j].dims;
   }
   const std::string label = "model " + (graph_.name.empty() ? std::string("onnx") : graph_.name);
+  std::shared_ptr<const StepDumper> dumper = StepDumper::create(
+      Runtime::get().dump().active(), names_, id_, device_.id(), executions_.fetch_add(1, std::memory_order_relaxed));
   std::vector<std::pair<const void *, size_t>> reads, writes;
   for (size_t i = 0; i < inputs.size(); ++i) reads.push_back({inputs[i], plan->input_descs()[i].byte_size()});
   for (size_t j = 0; j < outputs.size(); ++j) writes.push_back({outputs[j], plan->output_descs()[j].byte_size()});
   auto task = std::make_unique<FunctionTask>(
       TaskKind::model, label,
-      [self = shared_from_this(), plan, inputs = std::move(inputs), outputs = std::move(outputs),
-       error](ExecContext &ctx) {
+      [self = shared_from_this(), plan, inputs = std::move(inputs), outputs = std::move(outputs), error,
+       dumper](ExecContext &ctx) {
         std::unique_lock<std::mutex> turn;
         if (self->memory_.work) turn = std::unique_lock(self->work_mu_);
         auto state = plan->acquire(self->memory_.work);
         try {
-          plan->run(*state, inputs, outputs, ctx.cores);
+          if (dumper) {
+            const Plan::StepHook hook = [&](size_t i, const PlanStep &st, const std::vector<ops::Tensor> &in,
+                                            const std::vector<ops::Tensor> &out) { (*dumper)(i, st, in, out); };
+            plan->run(*state, inputs, outputs, ctx.cores, &hook);
+          } else {
+            plan->run(*state, inputs, outputs, ctx.cores);
+          }
         } catch (...) {
           plan->give_back(std::move(state));
           if (error) *error = std::current_exception();

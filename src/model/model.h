@@ -7,6 +7,7 @@
 // Thread safety: all members may be called from any thread.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <list>
 #include <memory>
@@ -63,6 +64,9 @@ class Model : public std::enable_shared_from_this<Model> {
   const std::vector<ModelIo> &outputs() const { return outputs_; }
   size_t weight_bytes() const { return weight_bytes_; }
   size_t node_count() const { return graph_.nodes.size(); }
+  // The id the API gave the model and the names a dump configuration may use for it (its file
+  // name without extension when loaded from a file, and its ONNX graph name).
+  void set_identity(uint32_t id, const std::string &file_stem);
 
   // The plan for these input shapes (built at the first call, then cached). Throws
   // model_input_not_match, model_unsupported_op.
@@ -94,6 +98,9 @@ class Model : public std::enable_shared_from_this<Model> {
   size_t weight_bytes_ = 0;
   std::unordered_map<int, const void *> weight_ptrs_;
   std::mutex work_mu_;  // executions take turns on caller-given work memory
+  uint32_t id_ = 0;
+  std::vector<std::string> names_;
+  std::atomic<uint64_t> executions_{0};  // numbers the dumped iterations
 
   mutable std::mutex mu_;
   std::list<std::shared_ptr<const Plan>> plans_;  // most recently used first

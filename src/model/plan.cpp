@@ -51,6 +51,7 @@ class PlanBuilder final : public LoweringContext {
     std::string type;
     ops::Attrs attrs;
     std::string label;
+    std::string node;  // the ONNX node's name
     std::vector<int> in, out;
     std::vector<ops::TensorDesc> in_descs, out_descs;
   };
@@ -165,7 +166,8 @@ class PlanBuilder final : public LoweringContext {
       return;
     }
     if (fold_only_) fail(Errc::internal, label + ": a non-constant op while folding");
-    steps_.push_back({std::move(prepared), type, std::move(attrs), label, inputs, out_ids, std::move(ins), std::move(outs)});
+    steps_.push_back({std::move(prepared), type, std::move(attrs), label, node_ ? node_->name : std::string("model"),
+                      inputs, out_ids, std::move(ins), std::move(outs)});
   }
 
   int root(int v) const {
@@ -355,6 +357,8 @@ Plan::Plan(const Graph &graph, const std::unordered_map<int, const void *> &weig
     PlanStep ps;
     ps.op = std::move(st.op);
     ps.label = std::move(st.label);
+    ps.type = st.type;
+    ps.node = std::move(st.node);
     for (size_t k = 0; k < st.in.size(); ++k) {
       ops::TensorDesc d = std::move(st.in_descs[k]);
       d.value.clear();
@@ -415,7 +419,7 @@ void Plan::give_back(std::unique_ptr<ExecState> state) const {
 }
 
 void Plan::run(ExecState &state, const std::vector<void *> &inputs, const std::vector<void *> &outputs,
-               AiCores &cores) const {
+               AiCores &cores, const StepHook *after_step) const {
   auto *ws = static_cast<uint8_t *>(state.workspace);
   auto resolve = [&](const Binding &b) -> void * {
     switch (b.kind) {
@@ -437,6 +441,7 @@ void Plan::run(ExecState &state, const std::vector<void *> &inputs, const std::v
     } catch (const Error &e) {
       fail(e.code() == Errc::task_failure ? e.code() : Errc::task_failure, st.label + ": " + e.what());
     }
+    if (after_step != nullptr) (*after_step)(s, st, in, out);
   }
   for (const auto &c : copies_) std::memcpy(outputs[c.output], resolve(c.from), c.bytes);
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -32,6 +33,8 @@ struct Binding {
 struct PlanStep {
   std::unique_ptr<ops::PreparedOp> op;
   std::string label;  // "node 'name' (OnnxOp) -> AscendOp", for errors and traces
+  std::string type;   // the Ascend op type
+  std::string node;   // the ONNX node's name
   std::vector<ops::Tensor> inputs, outputs;  // descriptors; data filled per execution
   std::vector<Binding> in_bind, out_bind;
 };
@@ -89,10 +92,13 @@ class Plan {
   bool memory_alive() const;
   void give_back(std::unique_ptr<ExecState> state) const;
 
+  // Called after each step with its tensors (model dump).
+  using StepHook = std::function<void(size_t index, const PlanStep &step, const std::vector<ops::Tensor> &in,
+                                      const std::vector<ops::Tensor> &out)>;
   // Runs every step on the calling device worker. Throws Errc::task_failure (naming the node)
   // when an op meets bad data.
   void run(ExecState &state, const std::vector<void *> &inputs, const std::vector<void *> &outputs,
-           AiCores &cores) const;
+           AiCores &cores, const StepHook *after_step = nullptr) const;
 
  private:
   friend class PlanBuilder;
