@@ -109,7 +109,10 @@ void fill_dims(const std::string &name, const std::vector<int64_t> &dims, aclmdl
 
 std::string dims_text(const std::vector<int64_t> &dims) {
   std::string s;
-  for (auto d : dims) s += (s.empty() ? "" : "x") + (d < 0 ? std::string("?") : std::to_string(d));
+  for (auto d : dims) {
+    if (!s.empty()) s += 'x';
+    s += d < 0 ? std::string("?") : std::to_string(d);
+  }
   return "[" + s + "]";
 }
 

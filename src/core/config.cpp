@@ -37,6 +37,15 @@ void apply_json(Config &c, const nlohmann::json &j) {
     }
   }
   if (auto d = j.find("dump"); d != j.end()) c.dump = parse_dump_config(*d);
+  if (auto p = j.find("profiler"); p != j.end()) {
+    if (!p->is_object()) fail(Errc::prof_config, "\"profiler\" must be an object");
+    const std::string on = p->value("switch", std::string("off"));
+    if (on != "on" && on != "off") fail(Errc::prof_config, "profiler.switch must be \"on\" or \"off\"");
+    if (on == "on") {
+      c.profiler_output = p->value("output", std::string("."));
+      if (c.profiler_output.empty()) fail(Errc::prof_config, "profiler.output is empty");
+    }
+  }
   auto it = j.find("openacl");
   if (it == j.end()) return;
   const auto &o = *it;

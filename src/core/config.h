@@ -21,6 +21,7 @@ struct Config {
   std::string trace_path;                 // OPENACL_TRACE / "trace"
   std::string check_mode;                 // OPENACL_CHECK / "check": "", "1", "abort"
   std::optional<DumpConfig> dump;         // acl.json "dump": model dump from aclInit on
+  std::string profiler_output;            // acl.json "profiler" {"switch": "on", "output": dir}
 };
 
 // Reads the JSON file at path (may be null: defaults) then the environment. Throws

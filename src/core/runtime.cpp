@@ -53,6 +53,15 @@ void Runtime::init(const char *config_path) {
   init_count_ = 1;
   epoch_.fetch_add(1, std::memory_order_relaxed);
   initialized_.store(true, std::memory_order_release);
+  if (!config_.profiler_output.empty()) {  // acl.json "profiler": one session until aclFinalize
+    try {
+      profiling_.init(config_.profiler_output);
+      profiling_.start({});
+    } catch (const Error &) {
+      release_all();
+      throw;
+    }
+  }
 }
 
 void Runtime::drain() {

@@ -146,3 +146,38 @@ TEST_F(Profiling, AclFinalizeEndsARunningSession) {
 }
 
 }  // namespace
+
+namespace {
+
+using ProfilerConfig = oat::BareRuntimeTest;
+
+TEST_F(ProfilerConfig, AclJsonProfilerSwitchRecordsFromInitToFinalize) {
+  const fs::path dir = fs::temp_directory_path() / ("openacl_prof_json_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string json = (dir / "acl.json").string();
+  std::ofstream(json) << R"({"profiler": {"switch": "on", "output": ")" << (dir / "prof").string()
+                      << R"(", "aicpu": "on"}})";
+  ASSERT_ACL_OK(aclInit(json.c_str()));
+  EXPECT_ACL_ERROR(ACL_ERROR_PROF_ALREADY_RUN, aclprofInit("/tmp", 4));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  void *p = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemset(p, 64, 0, 64));
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  ASSERT_ACL_OK(aclFinalize());
+  ASSERT_TRUE(fs::exists(dir / "prof"));
+  int files = 0;
+  for (const auto &e : fs::directory_iterator(dir / "prof")) {
+    ++files;
+    std::ifstream in(e.path());
+    const auto trace = nlohmann::json::parse(in);
+    EXPECT_FALSE(trace["traceEvents"].empty());
+  }
+  EXPECT_EQ(files, 1);
+  std::ofstream(json) << R"({"profiler": {"switch": "maybe"}})";
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PROFILING_CONFIG, aclInit(json.c_str()));
+  fs::remove_all(dir);
+}
+
+}  // namespace
