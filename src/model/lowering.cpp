@@ -626,6 +626,7 @@ const std::unordered_map<std::string, Lower> &table() {
     add_index_lowerings(m);
     add_quant_lowerings(m);
     add_rnn_lowerings(m);
+    add_einsum_lowering(m);
     return m;
   }();
   return t;

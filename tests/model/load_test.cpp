@@ -159,6 +159,25 @@ TEST_F(ModelLoad, UnsupportedRnnFeaturesAreNamed) {
   EXPECT_NE(recent().find("activation 'Relu'"), std::string::npos) << recent();
 }
 
+TEST_F(ModelLoad, UnsupportedEinsumFormsAreNamed) {
+  auto einsum = [](const std::string &equation) {
+    auto m = tiny_model(12);
+    add_input(m, "x", {3, 3});
+    auto *n = add_node(m, "Einsum", "einsum", {"x"}, {"y"});
+    auto *a = n->add_attribute();
+    a->set_name("equation");
+    a->set_type(onnx::AttributeProto::STRING);
+    a->set_s(equation);
+    add_output(m, "y");
+    return m;
+  };
+  uint32_t id = 0;
+  EXPECT_EQ(load(einsum("ii->i"), &id), ACL_ERROR_OP_NOT_FOUND);
+  EXPECT_NE(recent().find("diagonal"), std::string::npos) << recent();
+  EXPECT_EQ(load(einsum("ij->ik"), &id), ACL_ERROR_MODEL_INPUT_NOT_MATCH);  // as other bad attributes
+  EXPECT_NE(recent().find("'k' is in no operand"), std::string::npos) << recent();
+}
+
 TEST_F(ModelLoad, NullArguments) {
   uint32_t id = 0;
   EXPECT_EQ(aclmdlLoadFromFile(nullptr, &id), ACL_ERROR_INVALID_PARAM);

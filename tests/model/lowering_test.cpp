@@ -465,6 +465,30 @@ const std::vector<Case> kCases = {
        set_int(n, "hidden_size", 3);
        set_string(n, "direction", "bidirectional");
      }},
+    {"einsum_batched_matmul", 12, {2, 3, 4},
+     [](auto &m) {
+       add_initializer(m, "b", {2, 4, 5}, ramp(40, 0.1f));
+       set_string(add_node(m, "Einsum", "e", {"x", "b"}, {"y"}), "equation", "bij,bjk->bik");
+     }},
+    {"einsum_attention_scores", 12, {1, 2, 3, 4},
+     [](auto &m) {
+       add_initializer(m, "k", {1, 2, 5, 4}, ramp(40, 0.1f));
+       set_string(add_node(m, "Einsum", "e", {"x", "k"}, {"y"}), "equation", "bhqd, bhkd -> bhqk");
+     }},
+    {"einsum_ellipsis_and_implicit_output", 12, {2, 3, 4},
+     [](auto &m) {
+       add_initializer(m, "w", {4, 2}, ramp(8, 0.3f));
+       set_string(add_node(m, "Einsum", "e1", {"x", "w"}, {"a"}), "equation", "...ij,jk->...ik");
+       add_initializer(m, "v", {2}, {0.5f, -2.0f});
+       set_string(add_node(m, "Einsum", "e2", {"a", "v"}, {"y"}), "equation", "bik,k");  // -> bi
+     }},
+    {"einsum_single_operand_sum_and_transpose", 12, {3, 4, 5},
+     [](auto &m) { set_string(add_node(m, "Einsum", "e", {"x"}, {"y"}), "equation", "ijk->kj"); }},
+    {"einsum_outer_product_and_private_sum", 12, {3, 4},
+     [](auto &m) {
+       add_initializer(m, "u", {2, 5}, ramp(10, 0.2f));
+       set_string(add_node(m, "Einsum", "e", {"x", "u"}, {"y"}), "equation", "ij,kl->ljk");
+     }},
     {"gather_nd_slices", 13, {2, 3, 4},
      [](auto &m) {
        int_tensor_initializer(m, "idx", {2, 2}, {0, 1, 1, -1});
