@@ -143,6 +143,23 @@ std::string file_name_of(std::string name) {
   return name;
 }
 
+// One execution with the model dump on (aclmdlInitDump / aclmdlSetDump) for every layer.
+void dump_layers(const RunOptions &opt, uint32_t id, aclmdlDataset *in, aclmdlDataset *out) {
+  const auto config = std::filesystem::temp_directory_path() / ("openacl_dump_" + std::to_string(getpid()) + ".json");
+  const std::string model_name = std::filesystem::path(opt.model).stem().string();
+  std::ofstream(config) << "{\"dump\": {\"dump_path\": \"" << std::filesystem::absolute(opt.dump_dir).string()
+                        << "\", \"dump_list\": [{\"model_name\": \"" << model_name << "\"}]}}";
+  check(aclmdlInitDump(), "aclmdlInitDump");
+  const aclError set = aclmdlSetDump(config.c_str());
+  std::filesystem::remove(config);
+  check(set, "aclmdlSetDump");
+  check(aclmdlExecute(id, in, out), "aclmdlExecute");
+  check(aclmdlFinalizeDump(), "aclmdlFinalizeDump");
+  size_t files = 0;
+  for (const auto &e : std::filesystem::recursive_directory_iterator(opt.dump_dir)) files += e.is_regular_file();
+  std::printf("dumped the layers of one execution: %zu .npy files under %s\n", files, opt.dump_dir.c_str());
+}
+
 int run(const RunOptions &opt) {
   if (!opt.trace.empty()) setenv("OPENACL_TRACE", opt.trace.c_str(), 1);  // read by aclInit
   check(aclInit(nullptr), "aclInit");
@@ -234,6 +251,8 @@ int run(const RunOptions &opt) {
     out_sets.push_back(std::make_unique<DeviceSet>());
     for (const auto &o : outputs) out_sets.back()->add(o.bytes);
   }
+
+  if (!opt.dump_dir.empty()) dump_layers(opt, id, in_set.ds, out_sets[0]->ds);
 
   // Warm-up (plans and workspaces are made at the first execution of a shape).
   for (size_t s = 0; s < streams.size(); ++s)

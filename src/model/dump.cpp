@@ -1,12 +1,12 @@
 #include "model/dump.h"
 
 #include <cstring>
+#include <chrono>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 
 #include "common/npy.h"
-#include "core/clock.h"
 #include "core/status.h"
 
 namespace openacl::model {
@@ -95,7 +95,8 @@ std::unique_ptr<StepDumper> StepDumper::create(std::shared_ptr<const DumpConfig>
 void StepDumper::operator()(size_t index, const PlanStep &step, const std::vector<ops::Tensor> &in,
                             const std::vector<ops::Tensor> &out) const {
   if (!config_->wants(model_names_, step.node)) return;
-  const auto us = now_ns() / 1000;
+  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::system_clock::now().time_since_epoch()).count();
   const std::string base = dir_ + "/" + step.type + "." + file_safe(step.node) + "." + std::to_string(index) + "." +
                            std::to_string(us);
   if (config_->inputs)

@@ -43,6 +43,23 @@ TEST(OpenaclCommand, RunReportsAndWritesOutputs) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(OpenaclCommand, DumpWritesEveryLayerOfOneExecution) {
+  const auto dir = std::filesystem::temp_directory_path() / ("openacl_cli_dump_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  const Result r = openacl("run '" + cls_model() + "' --shape x=1x3x48x192 --iterations 2 --dump '" + dir.string() + "'");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("dumped the layers of one execution"), std::string::npos) << r.out;
+  size_t outputs = 0, iterations = 0;
+  for (const auto &e : std::filesystem::recursive_directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (e.is_regular_file() && name.find(".output.0.npy") != std::string::npos) ++outputs;
+    if (e.is_directory() && e.path().parent_path().filename() == "1") ++iterations;  // <model id>/<iteration>
+  }
+  EXPECT_GT(outputs, 50u) << "one file per layer of the classifier";
+  EXPECT_EQ(iterations, 1u) << "only the one dumped execution";
+  std::filesystem::remove_all(dir);
+}
+
 TEST(OpenaclCommand, DynamicInputWithoutShapeIsExplained) {
   const Result r = openacl("run '" + cls_model() + "'");
   EXPECT_NE(r.status, 0);
