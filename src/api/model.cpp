@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "acl/acl_mdl.h"
+#include "api/allocator.h"
 #include "api/dataset.h"
 #include "api/guard.h"
 #include "api/handles.h"
@@ -226,6 +227,29 @@ ModelCall prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDatas
     call.outputs.push_back(b->data);
   }
   return call;
+}
+
+void enqueue_call(ModelCall &call) {
+  const size_t bytes = call.plan->workspace_bytes();
+  auto allocator = stream_allocator(call.stream->handle());
+  if (!allocator || bytes == 0 || call.model->has_work_memory()) {
+    call.model->enqueue(*call.stream, call.plan, std::move(call.inputs), std::move(call.outputs));
+    return;
+  }
+  // Given back right after queueing, as CANN's graph engine does: the allocator serves the
+  // stream in order, so what it hands out next runs after this execution.
+  void *block = allocator->alloc(allocator->allocator, bytes);
+  if (block == nullptr)
+    fail(Errc::out_of_memory, "the stream's allocator (aclrtAllocatorRegister) gave no block of " +
+                                  std::to_string(bytes) + " bytes for the model's workspace");
+  struct GiveBack {
+    const StreamAllocator &a;
+    void *block;
+    ~GiveBack() { a.free(a.allocator, block); }
+  } give_back{*allocator, block};
+  void *addr = allocator->get_addr(block);
+  Runtime::get().memory().check_device_range(addr, bytes, "the allocator's block");
+  call.model->enqueue(*call.stream, call.plan, std::move(call.inputs), std::move(call.outputs), addr);
 }
 
 }  // namespace openacl::api
@@ -551,7 +575,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDa
                                                 aclrtStream stream) {
   return guarded(__func__, [&] {
     ModelCall call = prepare_call(modelId, input, output, stream);
-    call.model->enqueue(*call.stream, call.plan, std::move(call.inputs), std::move(call.outputs));
+    enqueue_call(call);
   });
 }
 

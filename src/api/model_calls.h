@@ -34,5 +34,8 @@ struct ModelCall {
   std::vector<void *> inputs, outputs;
 };
 ModelCall prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output, aclrtStream stream);
+// Queues the call (aclmdlExecuteAsync[V2]); its workspace comes from the stream's allocator
+// when one is registered (aclrtAllocatorRegister), given back to it once the task is queued.
+void enqueue_call(ModelCall &call);
 
 }  // namespace openacl::api

@@ -206,7 +206,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlExecuteAsyncV2(uint32_t modelId, const aclmdl
   return guarded(__func__, [&] {
     live(exec_configs(), handle, "model execution config handle");
     ModelCall call = prepare_call(modelId, input, output, stream);
-    call.model->enqueue(*call.stream, call.plan, std::move(call.inputs), std::move(call.outputs));
+    enqueue_call(call);
   });
 }
 

@@ -138,7 +138,8 @@ void Model::set_identity(uint32_t id, const std::string &file_stem) {
 }
 
 std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::vector<void *> inputs,
-                                       std::vector<void *> outputs, std::shared_ptr<std::exception_ptr> error) {
+                                       std::vector<void *> outputs, std::shared_ptr<std::exception_ptr> error,
+                                       void *workspace) {
   {
     std::lock_guard lock(mu_);
     for (size_t j = 0; j < outputs_.size(); ++j) current_outputs_[j] = plan->output_descs()[j].dims;
@@ -152,10 +153,10 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
   auto task = std::make_unique<FunctionTask>(
       TaskKind::model, label,
       [self = shared_from_this(), plan, inputs = std::move(inputs), outputs = std::move(outputs), error,
-       dumper](ExecContext &ctx) {
+       dumper, workspace](ExecContext &ctx) {
         std::unique_lock<std::mutex> turn;
-        if (self->memory_.work) turn = std::unique_lock(self->work_mu_);
-        auto state = plan->acquire(self->memory_.work);
+        if (self->memory_.work && !workspace) turn = std::unique_lock(self->work_mu_);
+        auto state = plan->acquire(workspace ? workspace : self->memory_.work);
         try {
           if (dumper) {
             const Plan::StepHook hook = [&](size_t i, const PlanStep &st, const std::vector<ops::Tensor> &in,
@@ -177,8 +178,10 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
 }
 
 uint64_t Model::enqueue(Stream &stream, std::shared_ptr<const Plan> plan, std::vector<void *> inputs,
-                        std::vector<void *> outputs) {
-  return stream.enqueue(make_task(std::move(plan), std::move(inputs), std::move(outputs), nullptr));
+                        std::vector<void *> outputs, void *workspace) {
+  auto task = make_task(plan, std::move(inputs), std::move(outputs), nullptr, workspace);
+  if (workspace) task->add_range(workspace, plan->workspace_bytes(), true);
+  return stream.enqueue(std::move(task));
 }
 
 void Model::execute(Stream &stream, std::shared_ptr<const Plan> plan, std::vector<void *> inputs,

@@ -74,8 +74,12 @@ class Model : public std::enable_shared_from_this<Model> {
 
   // Queues one execution on the stream (R10). Inputs and outputs are device buffers already
   // checked by the caller against the plan's descriptors. Returns the task's sequence number.
+  // workspace: device memory of plan->workspace_bytes() for this execution only (a stream's
+  // allocator, aclrtAllocatorRegister); null: the plan's pool or the caller's work memory.
   uint64_t enqueue(Stream &stream, std::shared_ptr<const Plan> plan, std::vector<void *> inputs,
-                   std::vector<void *> outputs);
+                   std::vector<void *> outputs, void *workspace = nullptr);
+  // Whether the model was loaded with the caller's work memory (aclmdlLoad*WithMem).
+  bool has_work_memory() const { return memory_.work != nullptr; }
   // Runs one execution and returns when it is done (aclmdlExecute); throws its failure.
   // timeout_ms >= 0: Errc::stream_sync_timeout when it is not done by then (it stays queued).
   void execute(Stream &stream, std::shared_ptr<const Plan> plan, std::vector<void *> inputs,
@@ -87,7 +91,8 @@ class Model : public std::enable_shared_from_this<Model> {
 
  private:
   std::unique_ptr<Task> make_task(std::shared_ptr<const Plan> plan, std::vector<void *> inputs,
-                                  std::vector<void *> outputs, std::shared_ptr<std::exception_ptr> error);
+                                  std::vector<void *> outputs, std::shared_ptr<std::exception_ptr> error,
+                                  void *workspace = nullptr);
 
   Graph graph_;
   std::shared_ptr<Context> context_;

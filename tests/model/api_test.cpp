@@ -460,3 +460,77 @@ TEST_F(ModelApi, ExecuteV2HonoursTheStreamTimeout) {
 }
 
 }  // namespace
+
+namespace {
+
+// A stream-ordered pool of one device buffer, counting what the runtime asks of it.
+struct CountingAllocator {
+  void *device = nullptr;
+  size_t capacity = 0;
+  int allocs = 0, frees = 0;
+  size_t last_size = 0;
+  bool refuse = false;
+
+  static void *alloc(aclrtAllocator self, size_t size) {
+    auto *a = static_cast<CountingAllocator *>(self);
+    ++a->allocs;
+    a->last_size = size;
+    return a->refuse || size > a->capacity ? nullptr : a;  // the block is the pool itself
+  }
+  static void free(aclrtAllocator self, aclrtAllocatorBlock) { ++static_cast<CountingAllocator *>(self)->frees; }
+  static void *address(aclrtAllocatorBlock block) { return static_cast<CountingAllocator *>(block)->device; }
+};
+
+TEST_F(ModelApi, StreamAllocatorGivesTheWorkspaceOfAsyncExecutions) {
+  AclModel m(cls_model());
+  const TensorF x = random_input({1, 3, 48, 192}, 11);
+  aclrtStream plain = nullptr, custom = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&plain), ACL_SUCCESS);
+  ASSERT_EQ(aclrtCreateStream(&custom), ACL_SUCCESS);
+  const auto expected = m.run(x, plain);
+
+  CountingAllocator pool;
+  pool.capacity = size_t{64} << 20;
+  ASSERT_EQ(aclrtMalloc(&pool.device, pool.capacity, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  aclrtAllocatorDesc desc = aclrtAllocatorCreateDesc();
+  ASSERT_NE(desc, nullptr);
+  EXPECT_EQ(aclrtAllocatorRegister(custom, desc), ACL_ERROR_INVALID_PARAM);  // no functions yet
+  EXPECT_NE(recent().find("aclrtAllocatorSet"), std::string::npos) << recent();
+  ASSERT_EQ(aclrtAllocatorSetObjToDesc(desc, &pool), ACL_SUCCESS);
+  ASSERT_EQ(aclrtAllocatorSetAllocFuncToDesc(desc, CountingAllocator::alloc), ACL_SUCCESS);
+  ASSERT_EQ(aclrtAllocatorSetFreeFuncToDesc(desc, CountingAllocator::free), ACL_SUCCESS);
+  ASSERT_EQ(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(desc, CountingAllocator::address), ACL_SUCCESS);
+  EXPECT_EQ(aclrtAllocatorRegister(nullptr, desc), ACL_ERROR_INVALID_PARAM);
+  ASSERT_EQ(aclrtAllocatorRegister(custom, desc), ACL_SUCCESS);
+  ASSERT_EQ(aclrtAllocatorDestroyDesc(desc), ACL_SUCCESS);  // the registration keeps its copy
+
+  const auto got = m.run(x, custom);
+  EXPECT_EQ(pool.allocs, 1);
+  EXPECT_EQ(pool.frees, 1);
+  EXPECT_GT(pool.last_size, 0u);
+  ASSERT_EQ(got.size(), expected.size());
+  EXPECT_EQ(got[0].data, expected[0].data);
+
+  aclrtAllocator obj = nullptr;
+  aclrtAllocatorAllocFunc alloc = nullptr;
+  ASSERT_EQ(aclrtAllocatorGetByStream(custom, nullptr, &obj, &alloc, nullptr, nullptr, nullptr), ACL_SUCCESS);
+  EXPECT_EQ(obj, &pool);
+  EXPECT_EQ(alloc, &CountingAllocator::alloc);
+
+  pool.refuse = true;  // an allocator out of memory fails the call, not the stream
+  EXPECT_THROW(m.run(x, custom), std::runtime_error);
+  EXPECT_NE(recent().find("allocator"), std::string::npos) << recent();
+  EXPECT_EQ(aclrtSynchronizeStream(custom), ACL_SUCCESS);
+
+  ASSERT_EQ(aclrtAllocatorUnregister(custom), ACL_SUCCESS);
+  EXPECT_EQ(aclrtAllocatorUnregister(custom), ACL_ERROR_INVALID_PARAM);
+  const int before = pool.allocs;
+  m.run(x, custom);
+  EXPECT_EQ(pool.allocs, before) << "unregistered: the runtime's own workspace";
+  EXPECT_EQ(aclrtAllocatorGetByStream(custom, nullptr, &obj, &alloc, nullptr, nullptr, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtFree(pool.device), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(plain), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(custom), ACL_SUCCESS);
+}
+
+}  // namespace
