@@ -29,6 +29,15 @@ int64_t scalar_const(const OpCall &call, size_t i, const char *what) {
   return (*v)[0];
 }
 
+// Calls f(q, start) for each of the outer * inner lines along an axis of length len (line q
+// holds the elements start, start + inner, ...), split over the AI cores.
+template <class F>
+void for_each_line(AiCores &cores, int64_t outer, int64_t len, int64_t inner, size_t grain, F &&f) {
+  parallel_range(cores, static_cast<size_t>(outer * inner), grain, [&](size_t lo, size_t hi) {
+    for (auto q = static_cast<int64_t>(lo); q < static_cast<int64_t>(hi); ++q) f(q, q / inner * len * inner + q % inner);
+  });
+}
+
 template <class T>
 constexpr bool is_arith = std::is_same_v<T, float> || std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t> ||
                           std::is_same_v<T, double> || std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>;
@@ -53,17 +62,14 @@ std::unique_ptr<PreparedOp> build_cumsum(OpCall &call) {
       if constexpr (is_arith<T>) {
         const T *xp = static_cast<const T *>(in[0].data);
         T *yp = static_cast<T *>(out[0].data);
-        parallel_range(cores, static_cast<size_t>(outer * inner), 256, [&](size_t lo, size_t hi) {
-          for (size_t q = lo; q < hi; ++q) {
-            const int64_t base = static_cast<int64_t>(q) / inner * len * inner + static_cast<int64_t>(q) % inner;
-            compute_t<T> acc{};
-            for (int64_t s = 0; s < len; ++s) {
-              const int64_t k = base + (reverse ? len - 1 - s : s) * inner;
-              const auto v = static_cast<compute_t<T>>(xp[k]);
-              if (!exclusive) acc += v;
-              yp[k] = T(acc);
-              if (exclusive) acc += v;
-            }
+        for_each_line(cores, outer, len, inner, 256, [&](int64_t, int64_t base) {
+          compute_t<T> acc{};
+          for (int64_t s = 0; s < len; ++s) {
+            const int64_t k = base + (reverse ? len - 1 - s : s) * inner;
+            const auto v = static_cast<compute_t<T>>(xp[k]);
+            if (!exclusive) acc += v;
+            yp[k] = T(acc);
+            if (exclusive) acc += v;
           }
         });
       }
@@ -332,26 +338,24 @@ std::unique_ptr<PreparedOp> build_top_k(OpCall &call) {
       if constexpr (is_arith<T>) {
         const T *xp = static_cast<const T *>(in[0].data);
         T *vp = static_cast<T *>(out[0].data);
-        parallel_range(cores, static_cast<size_t>(outer * inner), 16, [&](size_t lo, size_t hi) {
-          std::vector<int64_t> order(static_cast<size_t>(len));
-          for (size_t q = lo; q < hi; ++q) {
-            const int64_t base = static_cast<int64_t>(q) / inner * len * inner + static_cast<int64_t>(q) % inner;
-            const int64_t obase = static_cast<int64_t>(q) / inner * k * inner + static_cast<int64_t>(q) % inner;
-            std::iota(order.begin(), order.end(), 0);
-            // Ties keep the lower index first, as ONNX Runtime does.
-            auto before = [&](int64_t a, int64_t b) {
-              const auto va = static_cast<compute_t<T>>(xp[base + a * inner]);
-              const auto vb = static_cast<compute_t<T>>(xp[base + b * inner]);
-              if (va != vb) return largest ? va > vb : va < vb;
-              return a < b;
-            };
-            std::partial_sort(order.begin(), order.begin() + k, order.end(), before);
-            for (int64_t j = 0; j < k; ++j) {
-              const int64_t o = obase + j * inner;
-              vp[o] = xp[base + order[static_cast<size_t>(j)] * inner];
-              if (it == DType::i64) static_cast<int64_t *>(out[1].data)[o] = order[static_cast<size_t>(j)];
-              else static_cast<int32_t *>(out[1].data)[o] = static_cast<int32_t>(order[static_cast<size_t>(j)]);
-            }
+        for_each_line(cores, outer, len, inner, 16, [&](int64_t q, int64_t base) {
+          thread_local std::vector<int64_t> order;
+          order.resize(static_cast<size_t>(len));
+          const int64_t obase = q / inner * k * inner + q % inner;
+          std::iota(order.begin(), order.end(), 0);
+          // Ties keep the lower index first, as ONNX Runtime does.
+          auto before = [&](int64_t a, int64_t b) {
+            const auto va = static_cast<compute_t<T>>(xp[base + a * inner]);
+            const auto vb = static_cast<compute_t<T>>(xp[base + b * inner]);
+            if (va != vb) return largest ? va > vb : va < vb;
+            return a < b;
+          };
+          std::partial_sort(order.begin(), order.begin() + k, order.end(), before);
+          for (int64_t j = 0; j < k; ++j) {
+            const int64_t o = obase + j * inner;
+            vp[o] = xp[base + order[static_cast<size_t>(j)] * inner];
+            if (it == DType::i64) static_cast<int64_t *>(out[1].data)[o] = order[static_cast<size_t>(j)];
+            else static_cast<int32_t *>(out[1].data)[o] = static_cast<int32_t>(order[static_cast<size_t>(j)]);
           }
         });
       }
