@@ -181,3 +181,47 @@ TEST_F(ProfilerConfig, AclJsonProfilerSwitchRecordsFromInitToFinalize) {
 }
 
 }  // namespace
+
+namespace {
+
+// With OPENACL_TRACE (or OPENACL_CHECK) on, a session's recorder runs after that observer:
+// both see the session's work, the trace also what came before and after.
+TEST_F(ProfilerConfig, ASessionChainsAfterTheDiagnosticsObserver) {
+  const fs::path dir = fs::temp_directory_path() / ("openacl_prof_chain_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string trace = (dir / "trace.json").string();
+  setenv("OPENACL_TRACE", trace.c_str(), 1);
+  ASSERT_ACL_OK(aclInit(nullptr));
+  unsetenv("OPENACL_TRACE");
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  void *p = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemsetAsync(p, 64, 1, 64, nullptr));  // before the session
+  ASSERT_ACL_OK(aclprofInit((dir / "prof").c_str(), (dir / "prof").string().size()));
+  uint32_t devices[] = {0};
+  aclprofConfig *cfg = aclprofCreateConfig(devices, 1, ACL_AICORE_NONE, nullptr, ACL_PROF_TASK_TIME);
+  ASSERT_ACL_OK(aclprofStart(cfg));
+  ASSERT_ACL_OK(aclrtMemsetAsync(p, 64, 2, 64, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeDevice());
+  ASSERT_ACL_OK(aclprofStop(cfg));
+  ASSERT_ACL_OK(aclrtMemsetAsync(p, 64, 3, 64, nullptr));  // after it
+  ASSERT_ACL_OK(aclrtSynchronizeDevice());
+  ASSERT_ACL_OK(aclprofDestroyConfig(cfg));
+  ASSERT_ACL_OK(aclprofFinalize());
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  ASSERT_ACL_OK(aclFinalize());
+  auto device_tasks = [](const fs::path &file) {
+    std::ifstream in(file);
+    const auto trace = nlohmann::json::parse(in);
+    int n = 0;
+    for (const auto &ev : trace["traceEvents"]) n += ev.value("ph", "") == "X" && ev.value("pid", 0) == 100;
+    return n;
+  };
+  EXPECT_EQ(device_tasks(trace), 3);
+  const auto session = *fs::directory_iterator(dir / "prof");
+  EXPECT_EQ(device_tasks(session.path()), 1);
+  if (!HasFailure()) fs::remove_all(dir);
+}
+
+}  // namespace
