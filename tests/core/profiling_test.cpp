@@ -197,7 +197,8 @@ TEST_F(ProfilerConfig, ASessionChainsAfterTheDiagnosticsObserver) {
   ASSERT_ACL_OK(aclrtSetDevice(0));
   void *p = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST));
-  ASSERT_ACL_OK(aclrtMemsetAsync(p, 64, 1, 64, nullptr));  // before the session
+  ASSERT_ACL_OK(aclrtMemsetAsync(p, 64, 1, 64, nullptr));  // before the session: done before it starts
+  ASSERT_ACL_OK(aclrtSynchronizeDevice());
   ASSERT_ACL_OK(aclprofInit((dir / "prof").c_str(), (dir / "prof").string().size()));
   uint32_t devices[] = {0};
   aclprofConfig *cfg = aclprofCreateConfig(devices, 1, ACL_AICORE_NONE, nullptr, ACL_PROF_TASK_TIME);
