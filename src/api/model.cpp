@@ -149,10 +149,10 @@ uint32_t load_model(const void *data, size_t size, uint32_t *modelId, const mode
   auto &map = Runtime::get().memory();
   if (mem.work) map.check_device_range(mem.work, mem.work_size, "workPtr");
   if (mem.weights) map.check_device_range(mem.weights, mem.weight_size, "weightPtr");
-  auto m = std::make_shared<Model>(model::compile(data, size), ctx, mem);
+  auto m = std::make_shared<Model>(model::compile(data, size), ctx, mem, file_stem);
   Model &model = *m;
   *modelId = models().add(std::move(m));
-  model.set_identity(*modelId, file_stem);
+  model.set_id(*modelId);
   return *modelId;
 }
 

@@ -36,17 +36,21 @@ void Profiling::start(const ProfilingConfig &config) {
 std::string Profiling::stop() {
   std::lock_guard lock(mu_);
   if (!recorder_) fail(Errc::prof_not_run, "no profiling session runs (aclprofStart was not called)");
+  end_session();
+  return file_;
+}
+
+void Profiling::end_session() {
   set_task_observer(previous_);
   recorder_->flush();
   retired_.push_back(std::move(chain_));
   retired_.push_back(std::move(recorder_));
-  return file_;
 }
 
 void Profiling::finalize() {
-  if (running()) stop();
   std::lock_guard lock(mu_);
   if (!initialized_) fail(Errc::prof_not_run, "profiling is not initialized (aclprofInit was not called)");
+  if (recorder_) end_session();
   initialized_ = false;
   dir_.clear();
 }
@@ -78,8 +82,8 @@ void Profiling::range_stop(uint32_t id) {
 }
 
 void Profiling::release() {
-  if (running()) stop();
   std::lock_guard lock(mu_);
+  if (recorder_) end_session();
   retired_.clear();
   initialized_ = false;
   dir_.clear();

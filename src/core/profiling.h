@@ -42,6 +42,8 @@ class Profiling {
   void release();
 
  private:
+  void end_session();  // under mu_, with a session running
+
   mutable std::mutex mu_;
   bool initialized_ = false;
   std::string dir_;

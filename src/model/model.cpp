@@ -62,8 +62,12 @@ ModelSizes query_sizes(const Graph &graph) {
   return s;
 }
 
-Model::Model(Graph graph, std::shared_ptr<Context> context, const MemoryOptions &memory)
+Model::Model(Graph graph, std::shared_ptr<Context> context, const MemoryOptions &memory,
+             const std::string &file_stem)
     : graph_(std::move(graph)), context_(std::move(context)), device_(context_->device()), memory_(memory) {
+  if (!file_stem.empty()) names_.push_back(file_stem);
+  if (!graph_.name.empty()) names_.push_back(graph_.name);
+  if (names_.empty()) names_.push_back("model");
   for (int v : graph_.inputs) inputs_.push_back({graph_.values[v].name, graph_.values[v].desc});
   for (int v : graph_.outputs) outputs_.push_back({graph_.values[v].name, graph_.values[v].desc});
 
@@ -129,14 +133,6 @@ std::shared_ptr<const Plan> Model::plan_for(const std::vector<std::vector<int64_
   return plan;
 }
 
-void Model::set_identity(uint32_t id, const std::string &file_stem) {
-  id_ = id;
-  names_.clear();
-  if (!file_stem.empty()) names_.push_back(file_stem);
-  if (!graph_.name.empty()) names_.push_back(graph_.name);
-  if (names_.empty()) names_.push_back("model_" + std::to_string(id));
-}
-
 std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::vector<void *> inputs,
                                        std::vector<void *> outputs, std::shared_ptr<std::exception_ptr> error,
                                        void *workspace) {
@@ -146,7 +142,8 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
   }
   const std::string label = "model " + (graph_.name.empty() ? std::string("onnx") : graph_.name);
   std::shared_ptr<const StepDumper> dumper = StepDumper::create(
-      Runtime::get().dump().active(), names_, id_, device_.id(), executions_.fetch_add(1, std::memory_order_relaxed));
+      Runtime::get().dump().active(), names_, id_.load(std::memory_order_relaxed), device_.id(),
+      executions_.fetch_add(1, std::memory_order_relaxed));
   std::vector<std::pair<const void *, size_t>> reads, writes;
   for (size_t i = 0; i < inputs.size(); ++i) reads.push_back({inputs[i], plan->input_descs()[i].byte_size()});
   for (size_t j = 0; j < outputs.size(); ++j) writes.push_back({outputs[j], plan->output_descs()[j].byte_size()});

@@ -53,7 +53,10 @@ struct MemoryOptions {
 
 class Model : public std::enable_shared_from_this<Model> {
  public:
-  Model(Graph graph, std::shared_ptr<Context> context, const MemoryOptions &memory);
+  // file_stem: the model file's name without extension, when loaded from a file; with the ONNX
+  // graph name it is what a dump configuration may call the model.
+  Model(Graph graph, std::shared_ptr<Context> context, const MemoryOptions &memory,
+        const std::string &file_stem = "");
   ~Model();
   Model(const Model &) = delete;
   Model &operator=(const Model &) = delete;
@@ -64,9 +67,8 @@ class Model : public std::enable_shared_from_this<Model> {
   const std::vector<ModelIo> &outputs() const { return outputs_; }
   size_t weight_bytes() const { return weight_bytes_; }
   size_t node_count() const { return graph_.nodes.size(); }
-  // The id the API gave the model and the names a dump configuration may use for it (its file
-  // name without extension when loaded from a file, and its ONNX graph name).
-  void set_identity(uint32_t id, const std::string &file_stem);
+  // The id the API gave the model (named in dump paths).
+  void set_id(uint32_t id) { id_.store(id, std::memory_order_relaxed); }
 
   // The plan for these input shapes (built at the first call, then cached). Throws
   // model_input_not_match, model_unsupported_op.
@@ -103,8 +105,8 @@ class Model : public std::enable_shared_from_this<Model> {
   size_t weight_bytes_ = 0;
   std::unordered_map<int, const void *> weight_ptrs_;
   std::mutex work_mu_;  // executions take turns on caller-given work memory
-  uint32_t id_ = 0;
-  std::vector<std::string> names_;
+  std::atomic<uint32_t> id_{0};
+  std::vector<std::string> names_;  // for dump configurations
   std::atomic<uint64_t> executions_{0};  // numbers the dumped iterations
 
   mutable std::mutex mu_;
