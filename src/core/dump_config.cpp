@@ -1,6 +1,7 @@
 #include "core/dump_config.h"
 
 #include <algorithm>
+#include <ctime>
 #include <nlohmann/json.hpp>
 
 #include "core/status.h"
@@ -12,6 +13,17 @@ std::string string_field(const nlohmann::json &j, const char *key, const char *w
   const auto &v = j.at(key);
   if (!v.is_string()) fail(Errc::dump_config, std::string(where) + "." + key + " must be a string");
   return v.get<std::string>();
+}
+
+// The dumps of one configuration share a <time> folder, as CANN's do.
+std::shared_ptr<const DumpConfig> activated(DumpConfig c) {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &tm);
+  c.started = buf;
+  return std::make_shared<const DumpConfig>(std::move(c));
 }
 
 const DumpConfig::ModelEntry *entry_for(const DumpConfig &c, const std::vector<std::string> &names) {
@@ -67,7 +79,7 @@ DumpConfig parse_dump_config(const nlohmann::json &dump) {
 void DumpSettings::reset(const DumpConfig *from_config) {
   std::lock_guard lock(mu_);
   initialized_ = false;
-  active_ = from_config ? std::make_shared<const DumpConfig>(*from_config) : nullptr;
+  active_ = from_config ? activated(*from_config) : nullptr;
 }
 
 void DumpSettings::init() {
@@ -79,7 +91,7 @@ void DumpSettings::init() {
 void DumpSettings::set(DumpConfig config) {
   std::lock_guard lock(mu_);
   if (!initialized_) fail(Errc::dump_not_run, "call aclmdlInitDump before aclmdlSetDump");
-  active_ = std::make_shared<const DumpConfig>(std::move(config));
+  active_ = activated(std::move(config));
 }
 
 void DumpSettings::finalize() {

@@ -20,6 +20,7 @@ struct DumpConfig {
   std::string path;
   bool inputs = false, outputs = true;  // dump_mode "output" (default), "input", "all"
   std::vector<ModelEntry> models;       // dump_list (single-op dump, dump_op_switch, is not done)
+  std::string started;                  // local time the settings took effect, YYYYmmddHHMMSS
 
   // Whether the layer (an ONNX node name) of a model known by one of these names is dumped.
   bool wants(const std::vector<std::string> &model_names, const std::string &layer) const;

@@ -2,7 +2,6 @@
 
 #include <cstring>
 #include <chrono>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 
@@ -36,15 +35,6 @@ std::string file_safe(std::string s) {
   for (char &ch : s)
     if (ch == '/' || ch == '\\' || ch == ' ' || ch == ':') ch = '_';
   return s;
-}
-
-std::string local_time_stamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &tm);
-  return buf;
 }
 
 // The tensor's bytes in its logical order (channels-last storage back to NCHW).
@@ -82,7 +72,7 @@ std::unique_ptr<StepDumper> StepDumper::create(std::shared_ptr<const DumpConfig>
                                                int32_t device, uint64_t iteration) {
   if (!config || !config->wants_model(model_names)) return nullptr;
   auto d = std::make_unique<StepDumper>();
-  d->dir_ = config->path + "/" + local_time_stamp() + "/" + std::to_string(device) + "/" +
+  d->dir_ = config->path + "/" + config->started + "/" + std::to_string(device) + "/" +
             file_safe(model_names.front()) + "/" + std::to_string(model_id) + "/" + std::to_string(iteration);
   d->config_ = std::move(config);
   d->model_names_ = std::move(model_names);
