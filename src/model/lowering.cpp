@@ -432,7 +432,7 @@ void lower_pool(const Node &n, LoweringContext &c, bool is_max) {
 void lower_resize(const Node &n, LoweringContext &c) {
   require_4d(n, c);
   std::string mode = attr_s(n, "mode", "nearest");
-  if (mode != "nearest" && mode != "linear") unsupported(n, "mode '" + mode + "'");
+  if (mode != "nearest" && mode != "linear" && mode != "cubic") unsupported(n, "mode '" + mode + "'");
   int scales = -1, sizes = -1;
   std::string coord, nearest;
   if (c.opset() < 11) {
@@ -445,7 +445,7 @@ void lower_resize(const Node &n, LoweringContext &c) {
     coord = attr_s(n, "coordinate_transformation_mode", "half_pixel");
     nearest = attr_s(n, "nearest_mode", "round_prefer_floor");
     if (coord == "tf_crop_and_resize") unsupported(n, "coordinate_transformation_mode tf_crop_and_resize");
-    if (attr_i(n, "exclude_outside", 0) != 0) unsupported(n, "exclude_outside");
+    if (attr_i(n, "exclude_outside", 0) != 0 && mode != "cubic") unsupported(n, "exclude_outside outside cubic mode");
     if (attr_i(n, "antialias", 0) != 0) unsupported(n, "antialias");
     if (has_attr(n, "axes")) unsupported(n, "axes");
     if (attr_s(n, "keep_aspect_ratio_policy", "stretch") != "stretch") unsupported(n, "keep_aspect_ratio_policy");
@@ -457,8 +457,12 @@ void lower_resize(const Node &n, LoweringContext &c) {
   if (scales < 0 && sizes < 0) mismatch(n, "neither scales nor sizes is given");
   std::vector<int> ins{in(n, 0), -1, scales};
   if (sizes >= 0) ins.push_back(sizes);
-  c.op("Resize", ins, {out(n, 0)},
-       {{"mode", mode}, {"coordinate_transformation_mode", coord}, {"nearest_mode", nearest}});
+  ops::Attrs attrs{{"mode", mode}, {"coordinate_transformation_mode", coord}, {"nearest_mode", nearest}};
+  if (mode == "cubic") {
+    attrs["cubic_coeff_a"] = attr_f(n, "cubic_coeff_a", -0.75f);
+    attrs["exclude_outside"] = attr_i(n, "exclude_outside", 0);
+  }
+  c.op("Resize", ins, {out(n, 0)}, std::move(attrs));
 }
 
 // Upsample (opsets 7 to 9) is Resize of opset 10; opsets 7 and 8 give the scales as an attribute.

@@ -71,7 +71,8 @@ namespace openacl::ops {
 //   GlobalAveragePool, GlobalMaxPool: x [N,C,...] -> y [N,C,1,...]
 // Resize: x [N,C,H,W], [roi], [scales] (f32 [4]), [sizes] (i64 [4]) -> y; the output size
 //   comes from sizes (const), else scales (const), else y's desc. Attrs:
-//   mode ("nearest"|"linear"|"bilinear", default "nearest"), coordinate_transformation_mode
+//   mode ("nearest"|"linear"|"bilinear"|"cubic", default "nearest"; cubic: Float only, attrs
+//   cubic_coeff_a (-0.75) and exclude_outside (0)), coordinate_transformation_mode
 //   ("half_pixel" default | "asymmetric" | "align_corners" | "pytorch_half_pixel" |
 //   "tf_half_pixel_for_nn"), nearest_mode ("round_prefer_floor" default | "round_prefer_ceil" |
 //   "floor" | "ceil"). The coordinate mapping uses the constant scales when given, else

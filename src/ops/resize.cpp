@@ -1,5 +1,6 @@
 // Resize (ONNX-style) and ResizeNearestNeighborV2 / ResizeBilinearV2 (TF-style), NCHW.
 // Source coordinates and weights per output row and column are computed at prepare().
+#include <array>
 #include <cmath>
 
 #include "ops/kernel.h"
@@ -12,17 +13,21 @@ struct Axis {
   std::vector<float> w;  // weight of i1
 };
 
+// The input coordinate output index o maps to.
+double source_coord(const OpCall &call, int64_t o, int64_t in, int64_t out, double scale, const std::string &coord) {
+  if (coord == "half_pixel") return (o + 0.5) / scale - 0.5;
+  if (coord == "pytorch_half_pixel") return out > 1 ? (o + 0.5) / scale - 0.5 : 0.0;
+  if (coord == "align_corners") return out > 1 ? o * double(in - 1) / double(out - 1) : 0.0;
+  if (coord == "asymmetric") return o / scale;
+  if (coord == "tf_half_pixel_for_nn") return (o + 0.5) / scale;
+  call.bad_attr("coordinate_transformation_mode", "is '" + coord + "'; expected half_pixel, asymmetric, align_corners, pytorch_half_pixel or tf_half_pixel_for_nn");
+}
+
 Axis map_axis(const OpCall &call, int64_t in, int64_t out, double scale, const std::string &coord, bool linear,
               const std::string &nearest) {
   Axis a;
   for (int64_t o = 0; o < out; ++o) {
-    double x;
-    if (coord == "half_pixel") x = (o + 0.5) / scale - 0.5;
-    else if (coord == "pytorch_half_pixel") x = out > 1 ? (o + 0.5) / scale - 0.5 : 0.0;
-    else if (coord == "align_corners") x = out > 1 ? o * double(in - 1) / double(out - 1) : 0.0;
-    else if (coord == "asymmetric") x = o / scale;
-    else if (coord == "tf_half_pixel_for_nn") x = (o + 0.5) / scale;
-    else call.bad_attr("coordinate_transformation_mode", "is '" + coord + "'; expected half_pixel, asymmetric, align_corners, pytorch_half_pixel or tf_half_pixel_for_nn");
+    double x = source_coord(call, o, in, out, scale, coord);
     if (linear) {
       x = std::clamp(x, 0.0, double(in - 1));
       const auto x0 = static_cast<int64_t>(std::floor(x));
@@ -89,14 +94,94 @@ std::unique_ptr<PreparedOp> resize_core(OpCall &call, int64_t oh, int64_t ow, do
   });
 }
 
+// Bicubic taps per output index: the four inputs around the source coordinate (clamped to
+// the edge) and their weights, ONNX's cubic convolution with coefficient a; exclude_outside
+// drops the taps outside the input and renormalizes the rest.
+struct CubicAxis {
+  std::vector<std::array<int64_t, 4>> idx;
+  std::vector<std::array<float, 4>> w;
+};
+
+CubicAxis cubic_axis(const OpCall &call, int64_t in, int64_t out, double scale, const std::string &coord, double a,
+                     bool exclude_outside) {
+  CubicAxis ax;
+  auto kernel = [a](double t) {  // t = |distance|
+    if (t <= 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
+    if (t < 2) return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a;
+    return 0.0;
+  };
+  for (int64_t o = 0; o < out; ++o) {
+    const double x = source_coord(call, o, in, out, scale, coord);
+    const auto x0 = static_cast<int64_t>(std::floor(x));
+    const double s = x - static_cast<double>(x0);
+    std::array<int64_t, 4> idx{};
+    std::array<double, 4> w{};
+    double sum = 0;
+    for (int t = 0; t < 4; ++t) {
+      const int64_t i = x0 - 1 + t;
+      w[t] = kernel(std::abs(s + 1 - t));
+      if (exclude_outside && (i < 0 || i >= in)) w[t] = 0;
+      idx[t] = std::clamp<int64_t>(i, 0, in - 1);
+      sum += w[t];
+    }
+    std::array<float, 4> wf{};
+    for (int t = 0; t < 4; ++t) wf[t] = static_cast<float>(exclude_outside && sum != 0 ? w[t] / sum : w[t]);
+    ax.idx.push_back(idx);
+    ax.w.push_back(wf);
+  }
+  return ax;
+}
+
+std::unique_ptr<PreparedOp> resize_cubic(OpCall &call, int64_t oh, int64_t ow, double sh, double sw,
+                                         const std::string &coord) {
+  const auto &x = call.in(0);
+  call.dtype_in(0, {DType::f32, DType::f16, DType::bf16});
+  const int64_t n = x.dims[0], c = x.dims[1], h = x.dims[2], w = x.dims[3];
+  if (oh < 0 || ow < 0) call.bad_attr("sizes", "give a negative output size");
+  if ((h == 0 || w == 0) && oh * ow > 0) call.bad_input(0, "is empty; cannot resize " + dims_str(x.dims) + " to a non-empty size");
+  call.output(x.dtype, {n, c, oh, ow}, x.format);
+  if (sh <= 0) sh = h ? double(oh) / h : 1.0;
+  if (sw <= 0) sw = w ? double(ow) / w : 1.0;
+  const double a = call.attr_float("cubic_coeff_a", -0.75f);
+  const bool exclude = call.attr_int("exclude_outside", 0) != 0;
+  const CubicAxis ay = cubic_axis(call, h, oh, sh, coord, a, exclude), axw = cubic_axis(call, w, ow, sw, coord, a, exclude);
+  const DType dt = x.dtype;
+  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+    visit_dtype(dt, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t>) {
+        const T *xp = static_cast<const T *>(in[0].data);
+        T *yp = static_cast<T *>(out[0].data);
+        parallel_range(cores, static_cast<size_t>(n * c * oh), std::max<size_t>(1, 2048 / (ow + 1)), [&](size_t lo, size_t hi) {
+          for (size_t r = lo; r < hi; ++r) {
+            const int64_t plane = static_cast<int64_t>(r) / oh, oy = static_cast<int64_t>(r) % oh;
+            const T *src = xp + plane * h * w;
+            T *dst = yp + (plane * oh + oy) * ow;
+            for (int64_t ox = 0; ox < ow; ++ox) {
+              float v = 0;
+              for (int i = 0; i < 4; ++i) {
+                const T *row = src + ay.idx[oy][i] * w;
+                float across = 0;
+                for (int j = 0; j < 4; ++j) across += float(row[axw.idx[ox][j]]) * axw.w[ox][j];
+                v += across * ay.w[oy][i];
+              }
+              dst[ox] = T(v);
+            }
+          }
+        });
+      }
+    });
+  });
+}
+
 std::unique_ptr<PreparedOp> build_resize(OpCall &call) {
   call.inputs_between(1, 4, "x, [roi], [scales], [sizes]");
   call.rank_is(0, 4);
   call.dtype_in(0, {DType::f32, DType::f16, DType::bf16, DType::u8, DType::i32});
   const auto &x = call.in(0);
   std::string mode = call.attr_str("mode", std::string("nearest"));
-  if (mode != "nearest" && mode != "linear" && mode != "bilinear")
-    call.bad_attr("mode", "is '" + mode + "'; supported: nearest, linear, bilinear");
+  if (mode != "nearest" && mode != "linear" && mode != "bilinear" && mode != "cubic")
+    call.bad_attr("mode", "is '" + mode + "'; supported: nearest, linear, bilinear, cubic");
   const std::string coord = call.attr_str("coordinate_transformation_mode", std::string("half_pixel"));
   const std::string nearest = call.attr_str("nearest_mode", std::string("round_prefer_floor"));
   int64_t oh = -1, ow = -1;
@@ -105,8 +190,9 @@ std::unique_ptr<PreparedOp> build_resize(OpCall &call) {
     if (scales->size() != 4) call.bad_input(2, "(scales) must have 4 entries");
     sh = (*scales)[2];
     sw = (*scales)[3];
-    oh = static_cast<int64_t>(std::floor(x.dims[2] * sh));
-    ow = static_cast<int64_t>(std::floor(x.dims[3] * sw));
+    // In float, as ONNX Runtime computes it: 5 x 1.8f is 9, not 8.9999...
+    oh = static_cast<int64_t>(std::floor(static_cast<float>(x.dims[2]) * static_cast<float>(sh)));
+    ow = static_cast<int64_t>(std::floor(static_cast<float>(x.dims[3]) * static_cast<float>(sw)));
   }
   if (auto sizes = call.const_ints(3)) {
     if (sizes->size() != 4) call.bad_input(3, "(sizes) must have 4 entries");
@@ -122,6 +208,7 @@ std::unique_ptr<PreparedOp> build_resize(OpCall &call) {
     oh = y->dims[2];
     ow = y->dims[3];
   }
+  if (mode == "cubic") return resize_cubic(call, oh, ow, sh, sw, coord);
   return resize_core(call, oh, ow, sh, sw, coord, mode != "nearest", nearest);
 }
 

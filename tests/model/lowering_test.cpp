@@ -132,6 +132,27 @@ const std::vector<Case> kCases = {
        auto *n = add_node(m, "Resize", "rs", {"x", "", "scales"}, {"y"});
        set_string(n, "mode", "linear");
      }},
+    {"resize_cubic_half_pixel", 13, {1, 2, 4, 5},
+     [](auto &m) {
+       add_initializer(m, "scales", {4}, {1, 1, 2, 1.5f});
+       set_string(add_node(m, "Resize", "rs", {"x", "", "scales"}, {"y"}), "mode", "cubic");
+     }},
+    {"resize_cubic_align_corners_sizes", 13, {1, 2, 4, 5},
+     [](auto &m) {
+       int_initializer(m, "sizes", {1, 2, 7, 9});
+       auto *n = add_node(m, "Resize", "rs", {"x", "", "", "sizes"}, {"y"});
+       set_string(n, "mode", "cubic");
+       set_string(n, "coordinate_transformation_mode", "align_corners");
+     }},
+    {"resize_cubic_exclude_outside_downscale", 13, {1, 1, 6, 5},
+     [](auto &m) {
+       add_initializer(m, "scales", {4}, {1, 1, 0.5f, 2.5f});
+       auto *n = add_node(m, "Resize", "rs", {"x", "", "scales"}, {"y"});
+       set_string(n, "mode", "cubic");
+       set_string(n, "coordinate_transformation_mode", "pytorch_half_pixel");
+       set_float(n, "cubic_coeff_a", -0.5f);
+       set_int(n, "exclude_outside", 1);
+     }},
     {"conv_transpose_stride_pads_bias", 13, {1, 2, 3, 3},
      [](auto &m) {
        add_initializer(m, "w", {2, 3, 3, 3}, ramp(54, 0.1f));
