@@ -822,3 +822,16 @@ TEST(IndexOps, ValidationNamesWhatIsWrong) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Ops, ResizeSizesFromScalesAsOnnxRuntimeComputesThem) {
+  auto scales = desc(DType::f32, {4});
+  const float s[4] = {1, 1, 1, 1.8f};
+  scales.value.assign(reinterpret_cast<const uint8_t *>(s), reinterpret_cast<const uint8_t *>(s) + sizeof s);
+  auto none = desc(DType::undefined, {});
+  const auto out = ops::infer("Resize", {desc(DType::f32, {1, 1, 4, 5}), none, scales}, {{"mode", std::string("cubic")}});
+  EXPECT_EQ(out[0].dims, (std::vector<int64_t>{1, 1, 4, 9}));  // 5 * 1.8f is 9 in float arithmetic
+}
+
+}  // namespace
