@@ -579,7 +579,8 @@ const std::unordered_map<std::string, Lower> &table() {
     m["Min"] = variadic("Minimum");
     m["Sum"] = variadic("Add");
     for (const char *op : {"Relu", "Sigmoid", "Tanh", "Exp", "Log", "Sqrt", "Neg", "Abs", "Reciprocal",
-                           "Floor", "Ceil", "Round", "Sin", "Cos", "Erf", "Softplus", "Sign", "HardSwish"})
+                           "Floor", "Ceil", "Round", "Sin", "Cos", "Erf", "Softplus", "Sign", "HardSwish", "Tan",
+                           "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh"})
       m[op] = unary(op);
     m["HardSigmoid"] = lower_hard_sigmoid;
     m["LeakyRelu"] = lower_leaky_relu;
@@ -631,6 +632,7 @@ const std::unordered_map<std::string, Lower> &table() {
     add_quant_lowerings(m);
     add_rnn_lowerings(m);
     add_einsum_lowering(m);
+    add_norm_lowerings(m);
     return m;
   }();
   return t;

@@ -83,6 +83,28 @@ void lower_top_k(const Node &n, LoweringContext &c) {
         {"sorted", attr_i(n, "sorted", 1) != 0}, {"indices_dtype", DType::i64}});
 }
 
+// Hardmax: a one-hot of the first maximum along axis (opset 13; before it, along the flattened
+// dims from axis on).
+void lower_hardmax(const Node &n, LoweringContext &c) {
+  require_f32(n, c, in(n, 0));
+  const auto dims = c.desc(in(n, 0)).dims;
+  int64_t axis = norm_axis(n, attr_i(n, "axis", c.opset() < 13 ? 1 : -1), dims.size());
+  int x = in(n, 0);
+  if (c.opset() < 13) {
+    x = c.temporary();
+    c.view(in(n, 0), x, {product(dims, 0, static_cast<size_t>(axis)), product(dims, static_cast<size_t>(axis), dims.size())});
+    axis = 1;
+  }
+  const int64_t depth = c.desc(x).dims[static_cast<size_t>(axis)];
+  const int best = c.temporary();
+  c.op("ArgMaxD", {x}, {best}, {{"dimension", axis}, {"dtype", DType::i64}});
+  const int hot = c.temporary();
+  c.op("OneHot", {best, c.constant_value(int64_tensor({depth}, true)), c.constant_value(float_scalar(1.0f)),
+                  c.constant_value(float_scalar(0.0f))},
+       {hot}, {{"axis", axis}});
+  c.view(hot, out(n, 0), dims);
+}
+
 void lower_trilu(const Node &n, LoweringContext &c) {
   const int64_t k = in(n, 1) >= 0 && !is_empty_tensor(c, in(n, 1)) ? const_scalar(n, c, in(n, 1), "k") : 0;
   c.op(attr_i(n, "upper", 1) != 0 ? "Triu" : "Tril", {in(n, 0)}, {out(n, 0)}, {{"diagonal", k}});
@@ -100,6 +122,7 @@ void add_index_lowerings(std::unordered_map<std::string, Lower> &m) {
   m["OneHot"] = lower_one_hot;
   m["TopK"] = lower_top_k;
   m["Trilu"] = lower_trilu;
+  m["Hardmax"] = lower_hardmax;
 }
 
 }  // namespace openacl::model::lowering_util

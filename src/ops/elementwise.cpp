@@ -241,7 +241,7 @@ std::unique_ptr<PreparedOp> build_select(OpCall &call) {
 
 enum class Un { relu, relu6, sigmoid, tanh_, exp_, log_, sqrt_, rsqrt, neg, abs_, reciprocal, square, floor_,
                 ceil_, round_, sin_, cos_, erf_, softplus, sign, hardswish, mish, hardsigmoid, leakyrelu, elu,
-                gelu_tanh, gelu_erf, lnot };
+                gelu_tanh, gelu_erf, lnot, tan_, asin_, acos_, atan_, sinh_, cosh_, asinh_, acosh_, atanh_ };
 
 struct UnParams {
   float alpha = 0, beta = 0;
@@ -274,6 +274,15 @@ inline C apply_un(C x, const UnParams &p) {
   else if constexpr (K == Un::sin_) return std::sin(x);
   else if constexpr (K == Un::cos_) return std::cos(x);
   else if constexpr (K == Un::erf_) return std::erf(x);
+  else if constexpr (K == Un::tan_) return std::tan(x);
+  else if constexpr (K == Un::asin_) return std::asin(x);
+  else if constexpr (K == Un::acos_) return std::acos(x);
+  else if constexpr (K == Un::atan_) return std::atan(x);
+  else if constexpr (K == Un::sinh_) return std::sinh(x);
+  else if constexpr (K == Un::cosh_) return std::cosh(x);
+  else if constexpr (K == Un::asinh_) return std::asinh(x);
+  else if constexpr (K == Un::acosh_) return std::acosh(x);
+  else if constexpr (K == Un::atanh_) return std::atanh(x);
   else if constexpr (K == Un::softplus) return x > C(20) ? x : std::log1p(std::exp(x));
   else if constexpr (K == Un::hardswish) return x * std::min(std::max(x + C(3), C(0)), C(6)) / C(6);
   else if constexpr (K == Un::mish) return x * std::tanh(x > C(20) ? x : std::log1p(std::exp(x)));
@@ -428,6 +437,11 @@ const Registrar reg({
     {"Floor", build_unary<Un::floor_>},        {"Ceil", build_unary<Un::ceil_>},
     {"Round", build_unary<Un::round_>},        {"Sin", build_unary<Un::sin_>},
     {"Cos", build_unary<Un::cos_>},            {"Erf", build_unary<Un::erf_>},
+    {"Tan", build_unary<Un::tan_>},            {"Asin", build_unary<Un::asin_>},
+    {"Acos", build_unary<Un::acos_>},          {"Atan", build_unary<Un::atan_>},
+    {"Sinh", build_unary<Un::sinh_>},          {"Cosh", build_unary<Un::cosh_>},
+    {"Asinh", build_unary<Un::asinh_>},        {"Acosh", build_unary<Un::acosh_>},
+    {"Atanh", build_unary<Un::atanh_>},
     {"Softplus", build_unary<Un::softplus>},   {"Sign", build_unary<Un::sign>},
     {"HardSwish", build_unary<Un::hardswish>}, {"Mish", build_unary<Un::mish>},
     {"HardSigmoid", build_unary<Un::hardsigmoid>}, {"LeakyRelu", build_unary<Un::leakyrelu>},

@@ -350,7 +350,50 @@ std::unique_ptr<PreparedOp> build_argmax(OpCall &call) {
   });
 }
 
+// ---- LRN (across channels, NCHW) ----
+
+std::unique_ptr<PreparedOp> build_lrn(OpCall &call) {
+  call.inputs_between(1, 1, "x");
+  call.dtype_in(0, {DType::f32, DType::f16, DType::bf16});
+  call.rank_is(0, 4);
+  const auto &x = call.in(0);
+  const int64_t radius = call.attr_int("depth_radius", 5);
+  if (radius < 0) call.bad_attr("depth_radius", "is negative");
+  const float bias = call.attr_float("bias", 1.0f), alpha = call.attr_float("alpha", 1.0f), beta = call.attr_float("beta", 0.5f);
+  if (call.attr_str("norm_region", std::string("ACROSS_CHANNELS")) != "ACROSS_CHANNELS")
+    call.bad_attr("norm_region", "must be ACROSS_CHANNELS");
+  call.output(x.dtype, x.dims, x.format);
+  const int64_t n = x.dims[0], c = x.dims[1], hw = x.dims[2] * x.dims[3];
+  const DType t = x.dtype;
+  // y = x / (bias + alpha * sum of x^2 over channels c - radius .. c + radius) ^ beta
+  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+    visit_dtype(t, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t>) {
+        const T *xp = static_cast<const T *>(in[0].data);
+        T *yp = static_cast<T *>(out[0].data);
+        parallel_range(cores, static_cast<size_t>(n * c), 4, [&](size_t lo, size_t hi) {
+          for (size_t r = lo; r < hi; ++r) {
+            const int64_t img = static_cast<int64_t>(r) / c, ch = static_cast<int64_t>(r) % c;
+            const int64_t c0 = std::max<int64_t>(0, ch - radius), c1 = std::min<int64_t>(c - 1, ch + radius);
+            for (int64_t p = 0; p < hw; ++p) {
+              float sum = 0;
+              for (int64_t k = c0; k <= c1; ++k) {
+                const float v = float(xp[(img * c + k) * hw + p]);
+                sum += v * v;
+              }
+              const float v = float(xp[(img * c + ch) * hw + p]);
+              yp[(img * c + ch) * hw + p] = T(v / std::pow(bias + alpha * sum, beta));
+            }
+          }
+        });
+      }
+    });
+  });
+}
+
 const Registrar reg({
+    {"LRN", build_lrn},
     {"BatchNorm", build_batchnorm},   {"LayerNorm", build_layernorm},
     {"SoftmaxV2", build_softmax},     {"LogSoftmaxV2", build_softmax},
     {"ReduceSum", build_reduce},      {"ReduceSumD", build_reduce},

@@ -36,7 +36,8 @@ namespace openacl::ops {
 // Select: condition (bool), x1, x2 -> y (broadcast, the ONNX Where)
 // Elementwise unary, x -> y, Float (Abs/Neg/Square/Relu/Sign also i32, i64, i8):
 //   Relu, Relu6, Sigmoid, Tanh, Exp, Log, Sqrt, Rsqrt, Neg, Abs, Reciprocal, Square, Floor,
-//   Ceil, Round, Sin, Cos, Erf, Softplus, Sign, HardSwish, Mish, Identity (any dtype),
+//   Ceil, Round, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh, Erf, Softplus,
+//   Sign, HardSwish, Mish, Identity (any dtype),
 //   HardSigmoid (alpha 0.16666666, beta 0.5), LeakyRelu (negative_slope 0.0),
 //   Elu (alpha 1.0), Gelu (tanh approximation), GeluV2 (approximate "none"|"tanh", default "none")
 // Clip: ClipByValue: x, clip_value_min, clip_value_max -> y (min/max broadcast, usually scalars)
@@ -60,6 +61,8 @@ namespace openacl::ops {
 //   batch_variance, reserve_space_1, reserve_space_2 (copies of mean / variance)];
 //   epsilon (0.0001), data_format ("NCHW"; also "NHWC" for 4-D), is_training (false; true is
 //   rejected: training mode is not supported)
+// LRN: x [N,C,H,W] -> y; depth_radius (5), bias (1.0), alpha (1.0), beta (0.5), norm_region
+//   ("ACROSS_CHANNELS"): y = x / (bias + alpha * sum of x^2 over channels c-r..c+r)^beta. Float.
 // LayerNorm: x, gamma, beta -> y [, mean, variance]; begin_norm_axis (0), begin_params_axis (0),
 //   epsilon (1e-7). Mean/variance shapes: x's dims with 1 from begin_norm_axis on.
 // Pooling, x [N,C,H,W] -> y, Float:

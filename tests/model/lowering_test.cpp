@@ -510,6 +510,45 @@ const std::vector<Case> kCases = {
        add_initializer(m, "u", {2, 5}, ramp(10, 0.2f));
        set_string(add_node(m, "Einsum", "e", {"x", "u"}, {"y"}), "equation", "ij,kl->ljk");
      }},
+    {"trigonometric_and_hyperbolic", 13, {2, 8},
+     [](auto &m) {
+       add_node(m, "Tanh", "th", {"x"}, {"t"});
+       add_initializer(m, "half", {}, {0.5f});
+       add_initializer(m, "one", {}, {1.0f});
+       add_node(m, "Mul", "h", {"x", "half"}, {"xh"});
+       add_node(m, "Mul", "th9", {"t", "half"}, {"t9"});
+       add_node(m, "Asin", "asin", {"t"}, {"a1"});
+       add_node(m, "Acos", "acos", {"t"}, {"a2"});
+       add_node(m, "Atanh", "atanh", {"t9"}, {"a3"});
+       add_node(m, "Atan", "atan", {"x"}, {"a4"});
+       add_node(m, "Sinh", "sinh", {"x"}, {"a5"});
+       add_node(m, "Cosh", "cosh", {"x"}, {"a6"});
+       add_node(m, "Asinh", "asinh", {"x"}, {"a7"});
+       add_node(m, "Add", "c1", {"a6", "one"}, {"c1"});
+       add_node(m, "Acosh", "acosh", {"c1"}, {"a8"});
+       add_node(m, "Tan", "tan", {"xh"}, {"a9"});
+       add_node(m, "Sum", "sum", {"a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9"}, {"y"});
+     }},
+    {"lrn_across_channels", 13, {1, 6, 3, 3},
+     [](auto &m) {
+       auto *n = add_node(m, "LRN", "lrn", {"x"}, {"y"});
+       set_int(n, "size", 5);
+       set_float(n, "alpha", 0.5f);
+       set_float(n, "beta", 0.75f);
+       set_float(n, "bias", 2.0f);
+     }},
+    {"group_normalization_opset18", 18, {2, 4, 3, 3},
+     [](auto &m) {
+       add_initializer(m, "scale", {2}, {1.5f, -0.5f});
+       add_initializer(m, "bias", {2}, {0.25f, 1.0f});
+       set_int(add_node(m, "GroupNormalization", "gn", {"x", "scale", "bias"}, {"y"}), "num_groups", 2);
+     }},
+    {"mean_variance_normalization", 13, {2, 3, 4, 5},
+     [](auto &m) { add_node(m, "MeanVarianceNormalization", "mvn", {"x"}, {"y"}); }},
+    {"hardmax_opset13_axis1", 13, {3, 4, 5},
+     [](auto &m) { set_int(add_node(m, "Hardmax", "hm", {"x"}, {"y"}), "axis", 1); }},
+    {"hardmax_opset11_flattens_from_axis", 11, {2, 3, 4},
+     [](auto &m) { add_node(m, "Hardmax", "hm", {"x"}, {"y"}); }},
     {"gather_nd_slices", 13, {2, 3, 4},
      [](auto &m) {
        int_tensor_initializer(m, "idx", {2, 2}, {0, 1, 1, -1});
