@@ -70,12 +70,12 @@ TEST_F(ModelLoad, UnsupportedOpNamesTheOpAndTheNode) {
   auto m = tiny_model();
   add_input(m, "x", {1, 4});
   add_node(m, "Relu", "relu_1", {"x"}, {"r"});
-  add_node(m, "Hardmax", "my_hardmax", {"r"}, {"y"});
+  add_node(m, "NonMaxSuppression", "my_nms", {"r"}, {"y"});
   add_output(m, "y");
   uint32_t id = 0;
   EXPECT_EQ(load(m, &id), ACL_ERROR_OP_NOT_FOUND);
-  EXPECT_NE(recent().find("'Hardmax'"), std::string::npos) << recent();
-  EXPECT_NE(recent().find("'my_hardmax'"), std::string::npos) << recent();
+  EXPECT_NE(recent().find("'NonMaxSuppression'"), std::string::npos) << recent();
+  EXPECT_NE(recent().find("'my_nms'"), std::string::npos) << recent();
 }
 
 TEST_F(ModelLoad, OpOfAnotherDomainIsUnsupported) {
