@@ -47,7 +47,11 @@ void lower_quantize(const Node &n, LoweringContext &c) {
   require_f32(n, c, x);
   require_f32(n, c, in(n, 1));
   const auto xd = c.desc(x);
-  const DType to = in(n, 2) >= 0 ? c.desc(in(n, 2)).dtype : DType::u8;
+  // Without a zero point the type is the output_dtype attribute (opset 21), else uint8.
+  const DType to = in(n, 2) >= 0 ? c.desc(in(n, 2)).dtype
+                                 : has_attr(n, "output_dtype") && attr_i(n, "output_dtype", 0) != 0
+                                       ? dtype_from_onnx(attr_i(n, "output_dtype", 0), where(n) + " output_dtype")
+                                       : DType::u8;
   if (to != DType::i8 && to != DType::u8)
     unsupported(n, std::string(ops::dtype_name(to)) + " output (int8 and uint8 are)");
   int v = emit(c, "Round", {emit(c, "RealDiv", {x, along_axis(n, c, in(n, 1), xd.dims)})});

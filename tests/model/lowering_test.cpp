@@ -549,6 +549,31 @@ const std::vector<Case> kCases = {
      [](auto &m) { set_int(add_node(m, "Hardmax", "hm", {"x"}, {"y"}), "axis", 1); }},
     {"hardmax_opset11_flattens_from_axis", 11, {2, 3, 4},
      [](auto &m) { add_node(m, "Hardmax", "hm", {"x"}, {"y"}); }},
+    {"quantize_output_dtype_opset21", 21, {2, 3, 4},
+     [](auto &m) {
+       add_initializer(m, "s", {}, {0.02f});
+       set_int(add_node(m, "QuantizeLinear", "q", {"x", "s"}, {"q"}), "output_dtype", onnx::TensorProto::INT8);
+       add_node(m, "DequantizeLinear", "dq", {"q", "s"}, {"y"});
+     }},
+    {"group_normalization_opset21_per_channel", 21, {2, 4, 3, 3},
+     [](auto &m) {
+       add_initializer(m, "scale", {4}, {1.5f, -0.5f, 2.0f, 0.75f});
+       add_initializer(m, "bias", {4}, {0.25f, 1.0f, -1.0f, 0.0f});
+       set_int(add_node(m, "GroupNormalization", "gn", {"x", "scale", "bias"}, {"y"}), "num_groups", 2);
+     }},
+    {"opset22_conv_pool_gru", 22, {1, 2, 6, 6},
+     [](auto &m) {
+       add_initializer(m, "w", {3, 2, 3, 3}, ramp(54, 0.1f));
+       set_ints(add_node(m, "Conv", "conv", {"x", "w"}, {"c"}), "pads", {1, 1, 1, 1});
+       auto *p = add_node(m, "MaxPool", "pool", {"c"}, {"p"});
+       set_ints(p, "kernel_shape", {2, 2});
+       set_ints(p, "strides", {2, 2});
+       int_initializer(m, "seq", {3, 1, 9});  // [T=3 (channels), B=1, I=9 (3x3)]
+       add_node(m, "Reshape", "rs", {"p", "seq"}, {"s"});
+       add_initializer(m, "W", {1, 6, 9}, ramp(54, 0.2f));
+       add_initializer(m, "R", {1, 6, 2}, ramp(12, 0.15f));
+       set_int(add_node(m, "GRU", "gru", {"s", "W", "R"}, {"y"}), "hidden_size", 2);
+     }},
     {"gather_nd_slices", 13, {2, 3, 4},
      [](auto &m) {
        int_tensor_initializer(m, "idx", {2, 2}, {0, 1, 1, -1});
