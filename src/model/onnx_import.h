@@ -11,7 +11,7 @@ namespace openacl::model {
 
 // Opsets of the default ONNX domain that the lowering implements.
 inline constexpr int64_t kMinOpset = 7;
-inline constexpr int64_t kMaxOpset = 22;
+inline constexpr int64_t kMaxOpset = 23;
 
 Graph import_onnx(const void *data, size_t size);
 

@@ -574,6 +574,29 @@ const std::vector<Case> kCases = {
        add_initializer(m, "R", {1, 6, 2}, ramp(12, 0.15f));
        set_int(add_node(m, "GRU", "gru", {"s", "W", "R"}, {"y"}), "hidden_size", 2);
      }},
+    {"rms_normalization_opset23", 23, {2, 3, 8},
+     [](auto &m) {
+       add_initializer(m, "scale", {8}, ramp(8, 0.3f));
+       set_float(add_node(m, "RMSNormalization", "rms", {"x", "scale"}, {"y"}), "epsilon", 1e-3f);
+     }},
+    {"rms_normalization_over_two_dims", 23, {2, 3, 4},
+     [](auto &m) {
+       add_initializer(m, "scale", {3, 4}, ramp(12, 0.2f));
+       set_int(add_node(m, "RMSNormalization", "rms", {"x", "scale"}, {"y"}), "axis", 1);
+     }},
+    {"opset23_shape_ops", 23, {2, 3, 4},
+     [](auto &m) {
+       set_ints(add_node(m, "Transpose", "t", {"x"}, {"t"}), "perm", {2, 0, 1});
+       int_initializer(m, "pads", {0, 1, 0, 0, 0, 1});
+       add_node(m, "Pad", "pad", {"t", "pads"}, {"p"});
+       int_initializer(m, "shape", {4, -1});
+       add_node(m, "Reshape", "rs", {"p", "shape"}, {"r"});
+       set_int(add_node(m, "Cast", "c1", {"r"}, {"h"}), "to", onnx::TensorProto::FLOAT16);
+       set_int(add_node(m, "Cast", "c2", {"h"}, {"f"}), "to", onnx::TensorProto::FLOAT);
+       int_initializer(m, "axes", {0});
+       add_node(m, "Unsqueeze", "u", {"f", "axes"}, {"uq"});
+       add_node(m, "Squeeze", "sq", {"uq", "axes"}, {"y"});
+     }},
     {"gather_nd_slices", 13, {2, 3, 4},
      [](auto &m) {
        int_tensor_initializer(m, "idx", {2, 2}, {0, 1, 1, -1});
