@@ -633,6 +633,7 @@ const std::unordered_map<std::string, Lower> &table() {
     add_rnn_lowerings(m);
     add_einsum_lowering(m);
     add_norm_lowerings(m);
+    add_attention_lowering(m);
     return m;
   }();
   return t;

@@ -597,6 +597,42 @@ const std::vector<Case> kCases = {
        add_node(m, "Unsqueeze", "u", {"f", "axes"}, {"uq"});
        add_node(m, "Squeeze", "sq", {"uq", "axes"}, {"y"});
      }},
+    {"attention_4d_causal_grouped_heads", 23, {1, 4, 3, 8},
+     [](auto &m) {
+       add_initializer(m, "k", {1, 2, 5, 8}, ramp(80, 0.1f));
+       add_initializer(m, "v", {1, 2, 5, 8}, ramp(80, -0.2f));
+       set_int(add_node(m, "Attention", "attn", {"x", "k", "v"}, {"y"}), "is_causal", 1);
+     }},
+    {"attention_3d_additive_mask_softcap", 23, {2, 3, 16},
+     [](auto &m) {
+       add_initializer(m, "k", {2, 4, 16}, ramp(128, 0.1f));
+       add_initializer(m, "v", {2, 4, 16}, ramp(128, -0.2f));
+       add_initializer(m, "mask", {3, 4}, ramp(12, 0.5f));
+       auto *n = add_node(m, "Attention", "attn", {"x", "k", "v", "mask"}, {"y"});
+       set_int(n, "q_num_heads", 2);
+       set_int(n, "kv_num_heads", 2);
+       set_float(n, "softcap", 2.0f);
+       set_float(n, "scale", 0.5f);
+     }},
+    {"attention_past_kv_bool_mask_present", 23, {1, 2, 2, 4},
+     [](auto &m) {
+       add_initializer(m, "k", {1, 2, 2, 4}, ramp(16, 0.1f));
+       add_initializer(m, "v", {1, 2, 2, 4}, ramp(16, -0.2f));
+       add_initializer(m, "pk", {1, 2, 3, 4}, ramp(24, 0.3f));
+       add_initializer(m, "pv", {1, 2, 3, 4}, ramp(24, 0.25f));
+       auto *mask = m.mutable_graph()->add_initializer();
+       mask->set_name("mask");
+       mask->set_data_type(onnx::TensorProto::BOOL);
+       mask->add_dims(2);
+       mask->add_dims(5);
+       for (int keep : {1, 1, 0, 1, 1, 1, 0, 1, 1, 1}) mask->add_int32_data(keep);
+       add_node(m, "Attention", "attn", {"x", "k", "v", "mask", "pk", "pv"}, {"o", "present_k", "present_v"});
+       int_initializer(m, "flat", {-1});
+       add_node(m, "Reshape", "r1", {"o", "flat"}, {"o1"});
+       add_node(m, "Reshape", "r2", {"present_k", "flat"}, {"o2"});
+       add_node(m, "Reshape", "r3", {"present_v", "flat"}, {"o3"});
+       set_int(add_node(m, "Concat", "cc", {"o1", "o2", "o3"}, {"y"}), "axis", 0);
+     }},
     {"gather_nd_slices", 13, {2, 3, 4},
      [](auto &m) {
        int_tensor_initializer(m, "idx", {2, 2}, {0, 1, 1, -1});
