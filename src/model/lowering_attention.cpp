@@ -1,4 +1,4 @@
-// ONNX Attention (opset 23) as a composite: Q, K, V in 4-D [B, heads, S, D] or 3-D [B, S,
+// ONNX Attention and RotaryEmbedding (opset 23) as composites. Attention: Q, K, V in 4-D [B, heads, S, D] or 3-D [B, S,
 // heads * D] layouts; grouped K/V heads repeated to the query heads; past key/value concatenated
 // (and returned as present key/value); boolean or additive masks, causal masking (offset by the
 // past length), softcap; scores = softmax(Q K^T * scale) then times V. Float32. The optional
@@ -14,6 +14,10 @@ int reshape(LoweringContext &c, int v, std::vector<int64_t> dims) {
   const int t = c.temporary();
   c.view(v, t, std::move(dims));
   return t;
+}
+
+int slice_of(LoweringContext &c, int v, std::vector<int64_t> offsets, std::vector<int64_t> size) {
+  return emit(c, "SliceD", {v}, {{"offsets", std::move(offsets)}, {"size", std::move(size)}});
 }
 
 int transpose(LoweringContext &c, int v, std::vector<int64_t> perm) {
@@ -90,8 +94,73 @@ void lower_attention(const Node &n, LoweringContext &c) {
   c.view(transpose(c, y, {0, 2, 1, 3}), out(n, 0), {b, s, hq * vd[3]});
 }
 
+// RotaryEmbedding (opset 23): X as [B, S, heads, D]; its first rotary_dim values of each head
+// rotate by the cached cos / sin of the token's position (halves, or interleaved pairs).
+void lower_rotary(const Node &n, LoweringContext &c) {
+  const int x = in(n, 0);
+  require_f32(n, c, x);
+  const auto xd = c.desc(x).dims;
+  int x4;
+  if (xd.size() == 4) {
+    x4 = transpose(c, x, {0, 2, 1, 3});
+  } else {
+    const int64_t heads = attr_i(n, "num_heads", 0);
+    if (xd.size() != 3 || heads <= 0 || xd[2] % heads != 0)
+      mismatch(n, "a 3-D input needs num_heads dividing its last dim (4-D: [B, heads, S, D])");
+    x4 = reshape(c, x, {xd[0], xd[1], heads, xd[2] / heads});
+  }
+  const auto d = c.desc(x4).dims;  // [B, S, H, D]
+  const int64_t rd = attr_i(n, "rotary_embedding_dim", 0) > 0 ? attr_i(n, "rotary_embedding_dim", 0) : d[3];
+  if (rd > d[3] || rd % 2 != 0) mismatch(n, "rotary_embedding_dim must be even and at most the head size");
+  const int64_t half = rd / 2;
+  const bool interleaved = attr_i(n, "interleaved", 0) != 0;
+  const int rot = rd < d[3] ? slice_of(c, x4, {0, 0, 0, 0}, {d[0], d[1], d[2], rd}) : x4;
+  auto table = [&](size_t k) {
+    int t = in(n, k);
+    if (const int pos = in(n, 3); pos >= 0 && !is_empty_tensor(c, pos)) t = emit(c, "GatherV2D", {t, pos}, {{"axis", int64_t{0}}});
+    if (c.desc(t).dims != std::vector<int64_t>{d[0], d[1], half})
+      mismatch(n, "the cos / sin caches must give [B, S, rotary_dim / 2] values");
+    return reshape(c, t, {d[0], d[1], 1, half});
+  };
+  const int cos = table(1), sin = table(2);
+  int x1, x2;
+  const std::vector<int64_t> pairs{d[0], d[1], d[2], half, 2}, halves{d[0], d[1], d[2], half};
+  if (interleaved) {
+    std::vector<int> parts{c.temporary(), c.temporary()};
+    c.op("SplitVD", {reshape(c, rot, pairs)}, parts,
+         {{"size_splits", std::vector<int64_t>{1, 1}}, {"split_dim", int64_t{4}}, {"num_split", int64_t{2}}});
+    x1 = reshape(c, parts[0], halves);
+    x2 = reshape(c, parts[1], halves);
+  } else {
+    std::vector<int> parts{c.temporary(), c.temporary()};
+    c.op("SplitVD", {rot}, parts, {{"size_splits", std::vector<int64_t>{half, half}}, {"split_dim", int64_t{3}}, {"num_split", int64_t{2}}});
+    x1 = parts[0];
+    x2 = parts[1];
+  }
+  const int real = emit(c, "Sub", {emit(c, "Mul", {cos, x1}), emit(c, "Mul", {sin, x2})});
+  const int imag = emit(c, "Add", {emit(c, "Mul", {sin, x1}), emit(c, "Mul", {cos, x2})});
+  int rotated;
+  if (interleaved) {
+    const std::vector<int64_t> one{d[0], d[1], d[2], half, 1};
+    rotated = reshape(c, emit(c, "ConcatD", {reshape(c, real, one), reshape(c, imag, one)},
+                              {{"concat_dim", int64_t{4}}, {"N", int64_t{2}}}),
+                      {d[0], d[1], d[2], rd});
+  } else {
+    rotated = emit(c, "ConcatD", {real, imag}, {{"concat_dim", int64_t{3}}, {"N", int64_t{2}}});
+  }
+  if (rd < d[3]) {
+    const int pass = slice_of(c, x4, {0, 0, 0, rd}, {d[0], d[1], d[2], d[3] - rd});
+    rotated = emit(c, "ConcatD", {rotated, pass}, {{"concat_dim", int64_t{3}}, {"N", int64_t{2}}});
+  }
+  if (xd.size() == 4) return c.op("TransposeD", {rotated}, {out(n, 0)}, {{"perm", std::vector<int64_t>{0, 2, 1, 3}}});
+  c.view(rotated, out(n, 0), xd);
+}
+
 }  // namespace
 
-void add_attention_lowering(std::unordered_map<std::string, Lower> &m) { m["Attention"] = lower_attention; }
+void add_attention_lowering(std::unordered_map<std::string, Lower> &m) {
+  m["Attention"] = lower_attention;
+  m["RotaryEmbedding"] = lower_rotary;
+}
 
 }  // namespace openacl::model::lowering_util

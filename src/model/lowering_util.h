@@ -68,7 +68,7 @@ void add_quant_lowerings(std::unordered_map<std::string, Lower> &table);
 void add_rnn_lowerings(std::unordered_map<std::string, Lower> &table);
 // lowering_norm.cpp: LRN, GroupNormalization, MeanVarianceNormalization, RMSNormalization.
 void add_norm_lowerings(std::unordered_map<std::string, Lower> &table);
-// lowering_attention.cpp: Attention (opset 23).
+// lowering_attention.cpp: Attention, RotaryEmbedding (opset 23).
 void add_attention_lowering(std::unordered_map<std::string, Lower> &table);
 // lowering_einsum.cpp: Einsum.
 void add_einsum_lowering(std::unordered_map<std::string, Lower> &table);

@@ -3,6 +3,7 @@
 // steps, Gemm's alpha/beta/transposes, Resize modes, pooling options, ...).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 
 #include "model_helpers.h"
@@ -632,6 +633,28 @@ const std::vector<Case> kCases = {
        add_node(m, "Reshape", "r2", {"present_k", "flat"}, {"o2"});
        add_node(m, "Reshape", "r3", {"present_v", "flat"}, {"o3"});
        set_int(add_node(m, "Concat", "cc", {"o1", "o2", "o3"}, {"y"}), "axis", 0);
+     }},
+    {"rotary_embedding_4d_position_ids", 23, {1, 2, 3, 8},
+     [](auto &m) {
+       std::vector<float> cs, sn;
+       for (int p = 0; p < 10; ++p)
+         for (int i = 0; i < 4; ++i) {
+           cs.push_back(std::cos(0.3f * p * (i + 1)));
+           sn.push_back(std::sin(0.3f * p * (i + 1)));
+         }
+       add_initializer(m, "cos", {10, 4}, cs);
+       add_initializer(m, "sin", {10, 4}, sn);
+       int_tensor_initializer(m, "pos", {1, 3}, {2, 5, 7});
+       add_node(m, "RotaryEmbedding", "rope", {"x", "cos", "sin", "pos"}, {"y"});
+     }},
+    {"rotary_embedding_3d_interleaved_partial", 23, {2, 3, 12},
+     [](auto &m) {
+       add_initializer(m, "cos", {2, 3, 2}, ramp(12, 0.2f));
+       add_initializer(m, "sin", {2, 3, 2}, ramp(12, -0.15f));
+       auto *n = add_node(m, "RotaryEmbedding", "rope", {"x", "cos", "sin"}, {"y"});
+       set_int(n, "num_heads", 2);
+       set_int(n, "rotary_embedding_dim", 4);
+       set_int(n, "interleaved", 1);
      }},
     {"gather_nd_slices", 13, {2, 3, 4},
      [](auto &m) {
