@@ -105,6 +105,17 @@ void lower_hardmax(const Node &n, LoweringContext &c) {
   c.view(hot, out(n, 0), dims);
 }
 
+// GridSample (opsets 16 and 20: modes "bilinear"/"linear" and "nearest"; 4-D only).
+void lower_grid_sample(const Node &n, LoweringContext &c) {
+  std::string mode = attr_s(n, "mode", c.opset() < 20 ? "bilinear" : "linear");
+  if (mode == "linear") mode = "bilinear";
+  if (mode != "bilinear" && mode != "nearest") unsupported(n, "mode '" + mode + "'");
+  if (c.desc(in(n, 0)).dims.size() != 4) unsupported(n, "an input of rank other than 4");
+  c.op("GridSampler2D", {in(n, 0), in(n, 1)}, {out(n, 0)},
+       {{"interpolation_mode", mode}, {"padding_mode", attr_s(n, "padding_mode", "zeros")},
+        {"align_corners", attr_i(n, "align_corners", 0) != 0}});
+}
+
 void lower_trilu(const Node &n, LoweringContext &c) {
   const int64_t k = in(n, 1) >= 0 && !is_empty_tensor(c, in(n, 1)) ? const_scalar(n, c, in(n, 1), "k") : 0;
   c.op(attr_i(n, "upper", 1) != 0 ? "Triu" : "Tril", {in(n, 0)}, {out(n, 0)}, {{"diagonal", k}});
@@ -123,6 +134,7 @@ void add_index_lowerings(std::unordered_map<std::string, Lower> &m) {
   m["TopK"] = lower_top_k;
   m["Trilu"] = lower_trilu;
   m["Hardmax"] = lower_hardmax;
+  m["GridSample"] = lower_grid_sample;
 }
 
 }  // namespace openacl::model::lowering_util

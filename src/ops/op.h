@@ -82,6 +82,9 @@ namespace openacl::ops {
 //   out/in sizes.
 // ResizeNearestNeighborV2, ResizeBilinearV2: x, size (const i32 [2] = H,W; else y's desc) -> y;
 //   align_corners (false), half_pixel_centers (false). NCHW.
+// GridSampler2D: x [N,C,H,W], grid [N,Ho,Wo,2] (normalized x, y in [-1, 1]) -> y [N,C,Ho,Wo];
+//   interpolation_mode ("bilinear" | "nearest"), padding_mode ("zeros" | "border" |
+//   "reflection"), align_corners (false). f32.
 // Reductions, x -> y: ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd:
 //   x, axes (const int 1-D) -> y; keep_dims (false). ReduceSumD/MeanD/MaxD/MinD/ProdD: attr axes
 //   (list_int). Empty axes = reduce all. Float (Sum/Max/Min/Prod also Int).

@@ -656,6 +656,26 @@ const std::vector<Case> kCases = {
        set_int(n, "rotary_embedding_dim", 4);
        set_int(n, "interleaved", 1);
      }},
+    {"grid_sample_bilinear_zeros", 16, {1, 2, 4, 5},
+     [](auto &m) {
+       add_initializer(m, "grid", {1, 3, 4, 2}, ramp(24, 0.47f));
+       add_node(m, "GridSample", "gs", {"x", "grid"}, {"y"});
+     }},
+    {"grid_sample_nearest_border_align_corners", 16, {2, 1, 3, 4},
+     [](auto &m) {
+       add_initializer(m, "grid", {2, 2, 3, 2}, ramp(24, 0.37f));
+       auto *n = add_node(m, "GridSample", "gs", {"x", "grid"}, {"y"});
+       set_string(n, "mode", "nearest");
+       set_string(n, "padding_mode", "border");
+       set_int(n, "align_corners", 1);
+     }},
+    {"grid_sample_linear_reflection_opset20", 20, {1, 2, 4, 5},
+     [](auto &m) {
+       add_initializer(m, "grid", {1, 3, 4, 2}, ramp(24, 0.61f));
+       auto *n = add_node(m, "GridSample", "gs", {"x", "grid"}, {"y"});
+       set_string(n, "mode", "linear");
+       set_string(n, "padding_mode", "reflection");
+     }},
     {"gather_nd_slices", 13, {2, 3, 4},
      [](auto &m) {
        int_tensor_initializer(m, "idx", {2, 2}, {0, 1, 1, -1});
