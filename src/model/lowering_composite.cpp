@@ -108,7 +108,7 @@ void lower_space_to_depth(const Node &n, LoweringContext &c) {
 }
 
 void lower_mod(const Node &n, LoweringContext &c) {
-  if (attr_i(n, "fmod", 0) != 0) unsupported(n, "fmod=1 (truncated remainder)");
+  if (attr_i(n, "fmod", 0) != 0) return binary("Mod")(n, c);  // truncated, the dividend's sign
   const DType t = c.desc(in(n, 0)).dtype;
   if (t == DType::f32 || t == DType::f16 || t == DType::bf16 || t == DType::f64)
     mismatch(n, "floating-point Mod needs fmod=1");

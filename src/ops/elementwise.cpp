@@ -85,7 +85,7 @@ void for_rows(const BroadcastPlan &p, AiCores &cores, Row &&row) {
 
 // ---- binary ----
 
-enum class Bin { add, sub, mul, div, realdiv, maximum, minimum, pow, floordiv, floormod,
+enum class Bin { add, sub, mul, div, realdiv, maximum, minimum, pow, floordiv, floormod, mod,
                  eq, ne, lt, le, gt, ge, land, lor };
 
 constexpr bool is_compare(Bin k) { return k >= Bin::eq && k <= Bin::ge; }
@@ -130,6 +130,12 @@ inline auto apply_bin(C x, C y) {
       C m = static_cast<C>(x % y);
       if constexpr (std::is_signed_v<C>) if (m != 0 && ((m < 0) != (y < 0))) m = static_cast<C>(m + y);
       return m;
+    }
+  } else if constexpr (K == Bin::mod) {  // truncated: the dividend's sign, as C's fmod and %
+    if constexpr (std::is_floating_point_v<C>) return static_cast<C>(std::fmod(x, y));
+    else {
+      if (y == 0) fail(Errc::task_failure, "integer modulo by zero");
+      return static_cast<C>(x % y);
     }
   } else if constexpr (K == Bin::eq) return x == y;
   else if constexpr (K == Bin::ne) return x != y;
@@ -423,6 +429,7 @@ const Registrar reg({
     {"Maximum", build_binary<Bin::maximum>},   {"Minimum", build_binary<Bin::minimum>},
     {"Pow", build_binary<Bin::pow>},           {"FloorDiv", build_binary<Bin::floordiv>},
     {"FloorMod", build_binary<Bin::floormod>}, {"Equal", build_binary<Bin::eq>},
+    {"Mod", build_binary<Bin::mod>},
     {"NotEqual", build_binary<Bin::ne>},       {"Less", build_binary<Bin::lt>},
     {"LessEqual", build_binary<Bin::le>},      {"Greater", build_binary<Bin::gt>},
     {"GreaterEqual", build_binary<Bin::ge>},   {"LogicalAnd", build_binary<Bin::land>},

@@ -28,7 +28,7 @@ namespace openacl::ops {
 // Broadcasting follows numpy. Shapes of outputs must equal the inferred ones.
 //
 // Elementwise binary, numpy broadcasting; x1, x2 -> y; same dtype; Float + Int:
-//   Add, AddV2, Sub, Mul, RealDiv, Div, Maximum, Minimum, Pow, FloorDiv, FloorMod
+//   Add, AddV2, Sub, Mul, RealDiv, Div, Maximum, Minimum, Pow, FloorDiv, FloorMod, Mod (truncated)
 //   (Div/RealDiv on ints: truncating, divide by zero -> Errc::task_failure on the stream)
 // Comparison, x1, x2 -> y (bool); Float + Int + bool:
 //   Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual

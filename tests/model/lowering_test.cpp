@@ -676,6 +676,19 @@ const std::vector<Case> kCases = {
        set_string(n, "mode", "linear");
        set_string(n, "padding_mode", "reflection");
      }},
+    {"float_and_integer_fmod", 13, {2, 5},
+     [](auto &m) {
+       add_initializer(m, "d", {5}, {0.7f, -0.7f, 1.3f, -2.1f, 0.45f});
+       set_int(add_node(m, "Mod", "fm", {"x", "d"}, {"a"}), "fmod", 1);
+       add_initializer(m, "ten", {}, {10.0f});
+       add_node(m, "Mul", "mul", {"x", "ten"}, {"t"});
+       set_int(add_node(m, "Cast", "c1", {"t"}, {"ti"}), "to", onnx::TensorProto::INT32);
+       add_initializer(m, "k", {5}, {3.0f, -3.0f, 4.0f, -5.0f, 7.0f});
+       set_int(add_node(m, "Cast", "ck", {"k"}, {"ki"}), "to", onnx::TensorProto::INT32);
+       set_int(add_node(m, "Mod", "im", {"ti", "ki"}, {"r"}), "fmod", 1);
+       set_int(add_node(m, "Cast", "c2", {"r"}, {"rf"}), "to", onnx::TensorProto::FLOAT);
+       add_node(m, "Add", "sum", {"a", "rf"}, {"y"});
+     }},
     {"gather_nd_slices", 13, {2, 3, 4},
      [](auto &m) {
        int_tensor_initializer(m, "idx", {2, 2}, {0, 1, 1, -1});
