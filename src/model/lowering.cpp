@@ -552,12 +552,12 @@ void lower_layer_norm(const Node &n, LoweringContext &c) {
 }
 
 void lower_argmax(const Node &n, LoweringContext &c) {
-  if (attr_i(n, "select_last_index", 0) != 0) unsupported(n, "select_last_index");
   const auto dims = c.desc(in(n, 0)).dims;
   const int64_t axis = norm_axis(n, attr_i(n, "axis", 0), dims.size());
   const bool keep = attr_i(n, "keepdims", 1) != 0;
   const int y = keep ? c.temporary() : out(n, 0);
-  c.op(n.op == "ArgMax" ? "ArgMaxD" : "ArgMinD", {in(n, 0)}, {y}, {{"dimension", axis}, {"dtype", DType::i64}});
+  c.op(n.op == "ArgMax" ? "ArgMaxD" : "ArgMinD", {in(n, 0)}, {y},
+       {{"dimension", axis}, {"dtype", DType::i64}, {"select_last_index", attr_i(n, "select_last_index", 0) != 0}});
   if (keep) {
     std::vector<int64_t> shape = dims;
     shape[axis] = 1;

@@ -315,6 +315,7 @@ std::unique_ptr<PreparedOp> build_argmax(OpCall &call) {
   const auto &x = call.in(0);
   axis = normalize_axis(call, axis, x.dims.size(), "dimension");
   const DType ot = call.attr_dtype("dtype", DType::i32);
+  const bool last = call.attr_bool("select_last_index", false);  // ties: the last index instead of the first
   if (ot != DType::i32 && ot != DType::i64) call.bad_attr("dtype", std::string("is ") + dtype_name(ot) + "; expected int32 or int64");
   if (x.dims[axis] == 0) call.bad_input(0, "has an empty reduction dim");
   std::vector<int64_t> out = x.dims;
@@ -336,7 +337,7 @@ std::unique_ptr<PreparedOp> build_argmax(OpCall &call) {
             auto bv = static_cast<compute_t<T>>(s[0]);
             for (int64_t k = 1; k < len; ++k) {
               const auto v = static_cast<compute_t<T>>(s[k * inner]);
-              if (is_min ? v < bv : v > bv) {
+              if (is_min ? (v < bv || (last && v == bv)) : (v > bv || (last && v == bv))) {
                 bv = v;
                 best = k;
               }

@@ -89,7 +89,7 @@ namespace openacl::ops {
 //   x, axes (const int 1-D) -> y; keep_dims (false). ReduceSumD/MeanD/MaxD/MinD/ProdD: attr axes
 //   (list_int). Empty axes = reduce all. Float (Sum/Max/Min/Prod also Int).
 // ArgMaxV2: x, dimension (const int scalar) -> y (dtype attr: i32 default or i64);
-//   ArgMaxD/ArgMinD: attr dimension, dtype
+//   ArgMaxD/ArgMinD: attr dimension, dtype. select_last_index (false): ties give the last index.
 // MatMul, MatMulV2: x1 [M,K] (or [K,M] with transpose_x1), x2 [K,N] (or [N,K]), [bias] [N],
 //   [offset_w] -> y [M,N]; transpose_x1 (false), transpose_x2 (false). Float.
 // BatchMatMul, BatchMatMulV2: x1 [..., M, K], x2 [..., K, N], [bias] (V2 only), [offset_w]

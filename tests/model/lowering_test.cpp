@@ -689,6 +689,18 @@ const std::vector<Case> kCases = {
        set_int(add_node(m, "Cast", "c2", {"r"}, {"rf"}), "to", onnx::TensorProto::FLOAT);
        add_node(m, "Add", "sum", {"a", "rf"}, {"y"});
      }},
+    {"argmax_argmin_select_last_index_ties", 13, {3, 6},
+     [](auto &m) {
+       add_node(m, "Floor", "fl", {"x"}, {"f"});  // integers in [-2, 2): many ties
+       auto *a = add_node(m, "ArgMax", "amax", {"f"}, {"a"});
+       set_int(a, "axis", 1);
+       set_int(a, "select_last_index", 1);
+       auto *b = add_node(m, "ArgMin", "amin", {"f"}, {"b"});
+       set_int(b, "axis", 1);
+       set_int(b, "select_last_index", 1);
+       set_int(add_node(m, "Concat", "cc", {"a", "b"}, {"i"}), "axis", 1);
+       set_int(add_node(m, "Cast", "c", {"i"}, {"y"}), "to", onnx::TensorProto::FLOAT);
+     }},
     {"gather_nd_slices", 13, {2, 3, 4},
      [](auto &m) {
        int_tensor_initializer(m, "idx", {2, 2}, {0, 1, 1, -1});
