@@ -276,7 +276,6 @@ aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp) {
   });
 }
 
-
 // Event resources left on the current device (Device::kMaxEvents less its live events).
 aclError aclrtGetEventAvailNum(uint32_t *eventCount) {
   return guarded(__func__, [&] {

@@ -166,7 +166,6 @@ aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
   });
 }
 
-
 // Streams still creatable on the current device (Device::kMaxStreams, default streams counted).
 aclError aclrtGetStreamAvailableNum(uint32_t *streamCount) {
   return guarded(__func__, [&] {

@@ -6,6 +6,7 @@
 #include "api/guard.h"
 #include "core/device.h"
 #include "core/memory.h"
+#include "core/observer.h"
 #include "core/runtime.h"
 #include "core/virtual_memory.h"
 
@@ -125,6 +126,7 @@ aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle
     if (virPtr == nullptr) fail(Errc::invalid_argument, "virPtr is NULL");
     require_no_flags(flags);
     Runtime::get().virtual_memory().map(virPtr, size, offset, physical_of(handle));
+    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::memory_mapping, virPtr, true);
   });
 }
 
@@ -136,6 +138,7 @@ aclError aclrtUnmapMem(void *virPtr) {
     auto p = Runtime::get().virtual_memory().physical_at(virPtr);
     if (!p) fail(Errc::invalid_argument, "virPtr does not start a mapping (aclrtMapMem)");
     p->device().synchronize(-1, nullptr);
+    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::memory_mapping, virPtr, false);
     Runtime::get().virtual_memory().unmap(virPtr);
   });
 }

@@ -49,6 +49,7 @@ const char *object_name(ObjectKind kind, bool plural) {
     case ObjectKind::device_memory: return plural ? "device allocations" : "device allocation";
     case ObjectKind::host_memory: return plural ? "page-locked host allocations" : "page-locked host allocation";
     case ObjectKind::binary: return plural ? "kernel binaries" : "kernel binary";
+    case ObjectKind::memory_mapping: return plural ? "memory mappings" : "memory mapping";
   }
   return "object";
 }
@@ -62,8 +63,14 @@ const char *release_api(ObjectKind kind) {
     case ObjectKind::device_memory: return "aclrtFree";
     case ObjectKind::host_memory: return "aclrtFreeHost";
     case ObjectKind::binary: return "aclrtBinaryUnLoad";
+    case ObjectKind::memory_mapping: return "aclrtUnmapMem";
   }
   return "?";
+}
+
+// Objects whose bytes tasks use: their accesses are race-checked.
+bool is_memory(ObjectKind kind) {
+  return kind == ObjectKind::device_memory || kind == ObjectKind::host_memory || kind == ObjectKind::memory_mapping;
 }
 
 // What a wait task waits for: an event's record, a notify (whichever update it meets), or a
@@ -449,16 +456,12 @@ void RaceChecker::on_object(ObjectKind kind, const void *handle, bool created) {
   if (!created) {
     std::lock_guard lock(mu_);
     objects_.erase(handle);
-    if (kind == ObjectKind::device_memory || kind == ObjectKind::host_memory) {
-      regions_.erase(reinterpret_cast<uintptr_t>(handle));
-    }
+    if (is_memory(kind)) regions_.erase(reinterpret_cast<uintptr_t>(handle));
     return;
   }
   Object obj{kind, 0, 0, capture_call_site()};
   std::optional<Allocation> a;
-  if (kind == ObjectKind::device_memory || kind == ObjectKind::host_memory) {
-    a = Runtime::get().memory().find(handle);
-  }
+  if (is_memory(kind)) a = Runtime::get().memory().find(handle);
   std::lock_guard lock(mu_);
   obj.order = object_order_++;
   if (a) {
@@ -480,7 +483,8 @@ bool RaceChecker::live(ObjectKind kind, const void *handle) const {
     case ObjectKind::notify: return rt.notifies.find(handle) != nullptr;
     case ObjectKind::binary: return rt.binaries.find(handle) != nullptr;
     case ObjectKind::device_memory:
-    case ObjectKind::host_memory: {
+    case ObjectKind::host_memory:
+    case ObjectKind::memory_mapping: {
       auto a = rt.memory().find(handle);
       return a && a->base == reinterpret_cast<uintptr_t>(handle);
     }

@@ -17,7 +17,7 @@ class Signal;
 class Stream;
 class Task;
 
-enum class ObjectKind : uint8_t { context, stream, event, notify, device_memory, host_memory, binary };
+enum class ObjectKind : uint8_t { context, stream, event, notify, device_memory, host_memory, binary, memory_mapping };
 
 class TaskObserver {
  public:

@@ -95,6 +95,44 @@ NOINLINE void missing_wait(bool wait) {
 NOINLINE void bug_missing_wait() { missing_wait(false); }
 NOINLINE void ok_missing_wait() { missing_wait(true); }
 
+// The missing wait again, on memory mapped with aclrtMapMem (virtual memory).
+NOINLINE void mapped_wait(bool wait) {
+  Runtime rt;
+  aclrtStream s1 = stream("s1"), s2 = stream("s2");
+  void *host = pinned_buffer();
+  size_t granularity = 0;
+  aclrtPhysicalMemProp prop{};
+  prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+  prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+  prop.memAttr = ACL_HBM_MEM;
+  prop.location = {0, ACL_MEM_LOCATION_TYPE_DEVICE};
+  OK(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &granularity));
+  void *va = nullptr;
+  aclrtDrvMemHandle phys = nullptr;
+  OK(aclrtReserveMemAddress(&va, granularity, 0, nullptr, 0));
+  OK(aclrtMallocPhysical(&phys, granularity, &prop, 0));
+  OK(aclrtMapMem(va, granularity, 0, phys, 0));
+  aclrtEvent e;
+  OK(aclrtCreateEvent(&e));
+  OK(aclrtMemsetAsync(va, kBytes, 7, kBytes, s1));
+  if (wait) {
+    OK(aclrtRecordEvent(e, s1));
+    OK(aclrtStreamWaitEvent(s2, e));
+  }
+  OK(aclrtMemcpyAsync(host, kBytes, va, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s2));
+  OK(aclrtSynchronizeStream(s2));
+  OK(aclrtSynchronizeStream(s1));
+  OK(aclrtDestroyEvent(e));
+  OK(aclrtUnmapMem(va));
+  OK(aclrtFreePhysical(phys));
+  OK(aclrtReleaseMemAddress(va));
+  OK(aclrtFreeHost(host));
+  OK(aclrtDestroyStream(s1));
+  OK(aclrtDestroyStream(s2));
+}
+NOINLINE void bug_mapped_wait() { mapped_wait(false); }
+NOINLINE void ok_mapped_wait() { mapped_wait(true); }
+
 // The twin ordered by a notify instead of an event: record, then the other stream's wait.
 NOINLINE void ok_notify_wait() {
   Runtime rt;
@@ -483,6 +521,8 @@ int main(int argc, char **argv) {
       {"bug_missing_wait", bug_missing_wait},
       {"ok_missing_wait", ok_missing_wait},
       {"ok_notify_wait", ok_notify_wait},
+      {"bug_mapped_wait", bug_mapped_wait},
+      {"ok_mapped_wait", ok_mapped_wait},
       {"ok_value_wait", ok_value_wait},
       {"bug_missing_wait_loop", bug_missing_wait_loop},
       {"ok_stream_sync", ok_stream_sync},

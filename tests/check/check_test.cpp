@@ -51,6 +51,13 @@ TEST(CheckRace, MissingWaitNamesBothTasksAndTheMissingWait) {
                          "aclrtStreamWaitEvent(" + s2 + ", event)"});
 }
 
+TEST(CheckRace, MappedMemoryIsCheckedToo) {
+  CaseRun r = run_case("bug_mapped_wait", "OPENACL_CHECK=1");
+  std::string text = single_report(r, "race");
+  expect_contains(text, {"device memory", "first:  writes memset", "enqueued by aclrtMemsetAsync at mapped_wait",
+                         "second: reads  memcpy \"D2H\"", "aclrtStreamWaitEvent(" + r.handles["s2"] + ", event)"});
+}
+
 TEST(CheckRace, RepeatedRaceIsReportedOnce) {
   CaseRun r = run_case("bug_missing_wait_loop", "OPENACL_CHECK=1");
   single_report(r, "race");
@@ -148,7 +155,7 @@ TEST_P(CheckTwin, ReportsNothing) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, CheckTwin,
-                         ::testing::Values("ok_missing_wait", "ok_notify_wait", "ok_value_wait", "ok_stream_sync", "ok_event_sync",
+                         ::testing::Values("ok_missing_wait", "ok_mapped_wait", "ok_notify_wait", "ok_value_wait", "ok_stream_sync", "ok_event_sync",
                                            "ok_device_sync", "ok_write_after_record",
                                            "ok_kernels", "ok_kernels_share_input", "ok_read_read",
                                            "ok_host_read",
