@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <thread>
 
 #include "acl/acl.h"
 
@@ -341,6 +342,25 @@ NOINLINE void host_read(bool sync) {
 NOINLINE void bug_host_read() { host_read(false); }
 NOINLINE void ok_host_read() { host_read(true); }
 
+// Polling aclrtStreamQuery until the stream is complete orders the host after its tasks too.
+NOINLINE void ok_host_read_after_query() {
+  Runtime rt;
+  aclrtStream s1 = stream("s1");
+  void *dev = device_buffer(), *pinned = pinned_buffer();
+  static char plain[kBytes];
+  OK(aclrtMemset(dev, kBytes, 9, kBytes));
+  OK(aclrtMemcpyAsync(pinned, kBytes, dev, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s1));
+  aclrtStreamStatus status = ACL_STREAM_STATUS_NOT_READY;
+  while (status != ACL_STREAM_STATUS_COMPLETE) {
+    OK(aclrtStreamQuery(s1, &status));
+    if (status != ACL_STREAM_STATUS_COMPLETE) std::this_thread::yield();
+  }
+  OK(aclrtMemcpy(plain, kBytes, pinned, kBytes, ACL_MEMCPY_HOST_TO_HOST));
+  OK(aclrtFree(dev));
+  OK(aclrtFreeHost(pinned));
+  OK(aclrtDestroyStream(s1));
+}
+
 NOINLINE void host_reuse(bool sync) {
   Runtime rt;
   aclrtStream s1 = stream("s1");
@@ -521,6 +541,7 @@ int main(int argc, char **argv) {
       {"bug_missing_wait", bug_missing_wait},
       {"ok_missing_wait", ok_missing_wait},
       {"ok_notify_wait", ok_notify_wait},
+      {"ok_host_read_after_query", ok_host_read_after_query},
       {"bug_mapped_wait", bug_mapped_wait},
       {"ok_mapped_wait", ok_mapped_wait},
       {"ok_value_wait", ok_value_wait},

@@ -155,7 +155,7 @@ TEST_P(CheckTwin, ReportsNothing) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, CheckTwin,
-                         ::testing::Values("ok_missing_wait", "ok_mapped_wait", "ok_notify_wait", "ok_value_wait", "ok_stream_sync", "ok_event_sync",
+                         ::testing::Values("ok_missing_wait", "ok_mapped_wait", "ok_notify_wait", "ok_host_read_after_query", "ok_value_wait", "ok_stream_sync", "ok_event_sync",
                                            "ok_device_sync", "ok_write_after_record",
                                            "ok_kernels", "ok_kernels_share_input", "ok_read_read",
                                            "ok_host_read",
