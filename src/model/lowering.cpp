@@ -573,6 +573,10 @@ const std::unordered_map<std::string, Lower> &table() {
     m["LessOrEqual"] = binary("LessEqual");
     m["GreaterOrEqual"] = binary("GreaterEqual");
     m["And"] = binary("LogicalAnd");
+    m["BitwiseAnd"] = binary("BitwiseAnd");
+    m["BitwiseOr"] = binary("BitwiseOr");
+    m["BitwiseXor"] = binary("BitwiseXor");
+    m["BitwiseNot"] = unary("Invert");
     m["Or"] = binary("LogicalOr");
     m["Not"] = unary("LogicalNot");
     m["Max"] = variadic("Maximum");

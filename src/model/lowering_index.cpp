@@ -1,7 +1,10 @@
-// ONNX ops that address elements by index or position, onto ops/index.cpp: CumSum,
+// ONNX ops that address elements by index or position, onto ops/index.cpp and friends: CumSum,
 // GatherElements, ScatterElements (and its old name Scatter), GatherND, ScatterND, OneHot, TopK,
-// Trilu.
+// Trilu, Hardmax, GridSample, EyeLike.
+#include <cstring>
+
 #include "model/lowering_util.h"
+#include "model/plan.h"
 
 namespace openacl::model::lowering_util {
 namespace {
@@ -116,6 +119,34 @@ void lower_grid_sample(const Node &n, LoweringContext &c) {
         {"align_corners", attr_i(n, "align_corners", 0) != 0}});
 }
 
+// EyeLike: ones on diagonal k of a 2-D tensor of the input's shape; a constant when planning.
+void lower_eye_like(const Node &n, LoweringContext &c) {
+  const auto d = c.desc(in(n, 0)).dims;
+  if (d.size() != 2) mismatch(n, "the input must be 2-D");
+  const DType t = has_attr(n, "dtype") ? dtype_from_onnx(attr_i(n, "dtype", 1), where(n) + " dtype") : c.desc(in(n, 0)).dtype;
+  const size_t e = ops::dtype_size(t);
+  if (e == 0) unsupported(n, std::string("type ") + ops::dtype_name(t));
+  auto one = std::make_shared<HostTensor>();
+  one->desc.dtype = DType::f32;
+  one->data.resize(sizeof(float));
+  const float f = 1.0f;
+  std::memcpy(one->data.data(), &f, sizeof f);
+  auto eye = std::make_shared<HostTensor>();
+  eye->desc.dtype = t;
+  eye->desc.dims = d;
+  eye->data.assign(static_cast<size_t>(d[0] * d[1]) * e, 0);
+  std::vector<uint8_t> unit(e, 0);  // 1 in the target type, through the library's Cast
+  ops::Tensor src{one->desc, one->data.data(), one->data.size()};
+  ops::TensorDesc ud{t, {}, ops::Format::nd, {}};
+  ops::Tensor dst{ud, unit.data(), unit.size()};
+  ops::prepare("Cast", {one->desc}, {ud}, {{"dst_type", t}}, 1)->run({src}, {dst}, host_cores());
+  const int64_t k = attr_i(n, "k", 0);
+  for (int64_t i = 0; i < d[0]; ++i)
+    if (const int64_t j = i + k; j >= 0 && j < d[1])
+      std::memcpy(eye->data.data() + static_cast<size_t>(i * d[1] + j) * e, unit.data(), e);
+  c.define_constant(out(n, 0), eye);
+}
+
 void lower_trilu(const Node &n, LoweringContext &c) {
   const int64_t k = in(n, 1) >= 0 && !is_empty_tensor(c, in(n, 1)) ? const_scalar(n, c, in(n, 1), "k") : 0;
   c.op(attr_i(n, "upper", 1) != 0 ? "Triu" : "Tril", {in(n, 0)}, {out(n, 0)}, {{"diagonal", k}});
@@ -135,6 +166,7 @@ void add_index_lowerings(std::unordered_map<std::string, Lower> &m) {
   m["Trilu"] = lower_trilu;
   m["Hardmax"] = lower_hardmax;
   m["GridSample"] = lower_grid_sample;
+  m["EyeLike"] = lower_eye_like;
 }
 
 }  // namespace openacl::model::lowering_util

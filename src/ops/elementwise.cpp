@@ -86,10 +86,11 @@ void for_rows(const BroadcastPlan &p, AiCores &cores, Row &&row) {
 // ---- binary ----
 
 enum class Bin { add, sub, mul, div, realdiv, maximum, minimum, pow, floordiv, floormod, mod,
-                 eq, ne, lt, le, gt, ge, land, lor };
+                 eq, ne, lt, le, gt, ge, land, lor, band, bor, bxor };
 
 constexpr bool is_compare(Bin k) { return k >= Bin::eq && k <= Bin::ge; }
 constexpr bool is_logical(Bin k) { return k == Bin::land || k == Bin::lor; }
+constexpr bool is_bitwise(Bin k) { return k == Bin::band || k == Bin::bor || k == Bin::bxor; }
 
 template <class C>
 C int_div_checked(C x, C y) {
@@ -144,6 +145,9 @@ inline auto apply_bin(C x, C y) {
   else if constexpr (K == Bin::gt) return x > y;
   else if constexpr (K == Bin::ge) return x >= y;
   else if constexpr (K == Bin::land) return static_cast<bool>(x) && static_cast<bool>(y);
+  else if constexpr (K == Bin::band) return static_cast<C>(x & y);  // bitwise: integers only (build_binary)
+  else if constexpr (K == Bin::bor) return static_cast<C>(x | y);
+  else if constexpr (K == Bin::bxor) return static_cast<C>(x ^ y);
   else return static_cast<bool>(x) || static_cast<bool>(y);
 }
 
@@ -192,6 +196,7 @@ std::unique_ptr<PreparedOp> build_binary(OpCall &call) {
     fail(Errc::op_input_not_match, call.type() + ": shapes " + dims_str(call.in(0).dims) + " and " +
                                        dims_str(call.in(1).dims) + " cannot be broadcast");
   if constexpr (is_logical(K)) call.dtype_in(0, {DType::boolean});
+  else if constexpr (is_bitwise(K)) call.dtype_in(0, {DType::i32, DType::i64, DType::i8, DType::u8});
   else if constexpr (is_compare(K))
     call.dtype_in(0, {DType::f32, DType::f16, DType::bf16, DType::i32, DType::i64, DType::i8, DType::u8, DType::boolean});
   else
@@ -203,6 +208,10 @@ std::unique_ptr<PreparedOp> build_binary(OpCall &call) {
     using T = decltype(v);
     if constexpr (is_logical(K)) {
       if constexpr (std::is_same_v<T, bool>) op = binary_op<T, K>(plan);
+    } else if constexpr (is_bitwise(K)) {
+      if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> || std::is_same_v<T, int8_t> ||
+                    std::is_same_v<T, uint8_t>)
+        op = binary_op<T, K>(plan);
     } else if constexpr (std::is_same_v<T, bool>) {
       if constexpr (is_compare(K)) op = binary_op<T, K>(plan);
     } else if constexpr (!std::is_same_v<T, double> && !std::is_same_v<T, int16_t> && !std::is_same_v<T, uint16_t> &&
@@ -247,7 +256,7 @@ std::unique_ptr<PreparedOp> build_select(OpCall &call) {
 
 enum class Un { relu, relu6, sigmoid, tanh_, exp_, log_, sqrt_, rsqrt, neg, abs_, reciprocal, square, floor_,
                 ceil_, round_, sin_, cos_, erf_, softplus, sign, hardswish, mish, hardsigmoid, leakyrelu, elu,
-                gelu_tanh, gelu_erf, lnot, tan_, asin_, acos_, atan_, sinh_, cosh_, asinh_, acosh_, atanh_ };
+                gelu_tanh, gelu_erf, lnot, invert, tan_, asin_, acos_, atan_, sinh_, cosh_, asinh_, acosh_, atanh_ };
 
 struct UnParams {
   float alpha = 0, beta = 0;
@@ -280,6 +289,7 @@ inline C apply_un(C x, const UnParams &p) {
   else if constexpr (K == Un::sin_) return std::sin(x);
   else if constexpr (K == Un::cos_) return std::cos(x);
   else if constexpr (K == Un::erf_) return std::erf(x);
+  else if constexpr (K == Un::invert) return static_cast<C>(~x);  // integers only (build_unary)
   else if constexpr (K == Un::tan_) return std::tan(x);
   else if constexpr (K == Un::asin_) return std::asin(x);
   else if constexpr (K == Un::acos_) return std::acos(x);
@@ -330,7 +340,8 @@ std::unique_ptr<PreparedOp> build_unary(OpCall &call) {
   } else if constexpr (K == Un::elu) {
     prm.alpha = call.attr_float("alpha", 1.0f);
   }
-  if constexpr (K == Un::lnot) call.dtype_in(0, {DType::boolean});
+  if constexpr (K == Un::invert) call.dtype_in(0, {DType::i32, DType::i64, DType::i8, DType::u8});
+  else if constexpr (K == Un::lnot) call.dtype_in(0, {DType::boolean});
   else if constexpr (int_ok(K))
     call.dtype_in(0, {DType::f32, DType::f16, DType::bf16, DType::i32, DType::i64, DType::i8});
   else
@@ -342,6 +353,10 @@ std::unique_ptr<PreparedOp> build_unary(OpCall &call) {
     using T = decltype(v);
     if constexpr (K == Un::lnot) {
       if constexpr (std::is_same_v<T, bool>) op = unary_op<T, K>(n, prm);
+    } else if constexpr (K == Un::invert) {
+      if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> || std::is_same_v<T, int8_t> ||
+                    std::is_same_v<T, uint8_t>)
+        op = unary_op<T, K>(n, prm);
     } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t>) {
       op = unary_op<T, K>(n, prm);
     } else if constexpr (int_ok(K) && (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> ||
@@ -429,7 +444,8 @@ const Registrar reg({
     {"Maximum", build_binary<Bin::maximum>},   {"Minimum", build_binary<Bin::minimum>},
     {"Pow", build_binary<Bin::pow>},           {"FloorDiv", build_binary<Bin::floordiv>},
     {"FloorMod", build_binary<Bin::floormod>}, {"Equal", build_binary<Bin::eq>},
-    {"Mod", build_binary<Bin::mod>},
+    {"Mod", build_binary<Bin::mod>},           {"BitwiseAnd", build_binary<Bin::band>},
+    {"BitwiseOr", build_binary<Bin::bor>},     {"BitwiseXor", build_binary<Bin::bxor>},
     {"NotEqual", build_binary<Bin::ne>},       {"Less", build_binary<Bin::lt>},
     {"LessEqual", build_binary<Bin::le>},      {"Greater", build_binary<Bin::gt>},
     {"GreaterEqual", build_binary<Bin::ge>},   {"LogicalAnd", build_binary<Bin::land>},
@@ -448,7 +464,7 @@ const Registrar reg({
     {"Acos", build_unary<Un::acos_>},          {"Atan", build_unary<Un::atan_>},
     {"Sinh", build_unary<Un::sinh_>},          {"Cosh", build_unary<Un::cosh_>},
     {"Asinh", build_unary<Un::asinh_>},        {"Acosh", build_unary<Un::acosh_>},
-    {"Atanh", build_unary<Un::atanh_>},
+    {"Atanh", build_unary<Un::atanh_>},        {"Invert", build_unary<Un::invert>},
     {"Softplus", build_unary<Un::softplus>},   {"Sign", build_unary<Un::sign>},
     {"HardSwish", build_unary<Un::hardswish>}, {"Mish", build_unary<Un::mish>},
     {"HardSigmoid", build_unary<Un::hardsigmoid>}, {"LeakyRelu", build_unary<Un::leakyrelu>},

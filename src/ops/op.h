@@ -33,6 +33,7 @@ namespace openacl::ops {
 // Comparison, x1, x2 -> y (bool); Float + Int + bool:
 //   Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual
 // Logical, bool: LogicalAnd, LogicalOr (x1, x2 -> y), LogicalNot (x -> y)
+// Bitwise, i8/u8/i32/i64: BitwiseAnd, BitwiseOr, BitwiseXor (x1, x2 -> y), Invert (x -> y)
 // Select: condition (bool), x1, x2 -> y (broadcast, the ONNX Where)
 // Elementwise unary, x -> y, Float (Abs/Neg/Square/Relu/Sign also i32, i64, i8):
 //   Relu, Relu6, Sigmoid, Tanh, Exp, Log, Sqrt, Rsqrt, Neg, Abs, Reciprocal, Square, Floor,

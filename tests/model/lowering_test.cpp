@@ -701,6 +701,25 @@ const std::vector<Case> kCases = {
        set_int(add_node(m, "Concat", "cc", {"a", "b"}, {"i"}), "axis", 1);
        set_int(add_node(m, "Cast", "c", {"i"}, {"y"}), "to", onnx::TensorProto::FLOAT);
      }},
+    {"bitwise_opset18", 18, {2, 6},
+     [](auto &m) {
+       add_initializer(m, "k", {}, {37.0f});
+       add_node(m, "Mul", "mul", {"x", "k"}, {"t"});
+       set_int(add_node(m, "Cast", "c1", {"t"}, {"a"}), "to", onnx::TensorProto::INT32);
+       int_tensor_initializer(m, "mask64", {6}, {0xF0, 0x0F, -1, 5, -8, 0x33});
+       set_int(add_node(m, "Cast", "c2", {"mask64"}, {"b"}), "to", onnx::TensorProto::INT32);
+       add_node(m, "BitwiseAnd", "and", {"a", "b"}, {"r1"});
+       add_node(m, "BitwiseOr", "or", {"a", "b"}, {"r2"});
+       add_node(m, "BitwiseXor", "xor", {"r1", "r2"}, {"r3"});
+       add_node(m, "BitwiseNot", "not", {"r3"}, {"r4"});
+       set_int(add_node(m, "Cast", "c3", {"r4"}, {"y"}), "to", onnx::TensorProto::FLOAT);
+     }},
+    {"eye_like_offset_diagonal", 13, {3, 5},
+     [](auto &m) {
+       auto *n = add_node(m, "EyeLike", "eye", {"x"}, {"e"});
+       set_int(n, "k", 1);
+       add_node(m, "Add", "add", {"x", "e"}, {"y"});
+     }},
     {"gather_nd_slices", 13, {2, 3, 4},
      [](auto &m) {
        int_tensor_initializer(m, "idx", {2, 2}, {0, 1, 1, -1});
