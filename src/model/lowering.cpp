@@ -381,7 +381,37 @@ void lower_range(const Node &n, LoweringContext &c) {
                                                                    static_cast<int32_t>(dv.at(0)), t));
 }
 
+void lower_conv_transpose(const Node &n, LoweringContext &c);
+
+// A 1-D transposed convolution as a 2-D one of height 1.
+void lower_conv_transpose1d(const Node &n, LoweringContext &c) {
+  const auto x = c.desc(in(n, 0)).dims, f = c.desc(in(n, 1)).dims;
+  if (f.size() != 3) mismatch(n, "the filter of a 1-D transposed convolution is not 3-D");
+  auto one = [&](const char *name, std::vector<int64_t> dflt) {
+    const auto v = attr_ints(n, name, dflt);
+    if (v.size() != dflt.size()) mismatch(n, std::string("a 1-D transposed convolution needs 1-D ") + name);
+    return v;
+  };
+  const auto s = one("strides", {1}), d = one("dilations", {1}), p = one("pads", {0, 0}), op = one("output_padding", {0});
+  Node n2 = n;
+  n2.inputs[0] = c.temporary();
+  n2.inputs[1] = c.temporary();
+  c.view(in(n, 0), n2.inputs[0], {x[0], x[1], 1, x[2]});
+  c.view(in(n, 1), n2.inputs[1], {f[0], f[1], 1, f[2]});
+  n2.attrs["strides"] = std::vector<int64_t>{1, s[0]};
+  n2.attrs["dilations"] = std::vector<int64_t>{1, d[0]};
+  n2.attrs["pads"] = std::vector<int64_t>{0, p[0], 0, p[1]};
+  n2.attrs["output_padding"] = std::vector<int64_t>{0, op[0]};
+  n2.attrs.erase("kernel_shape");
+  const int y4 = c.temporary();
+  n2.outputs = {y4};
+  lower_conv_transpose(n2, c);
+  const auto y = c.desc(y4).dims;
+  c.view(y4, out(n, 0), {y[0], y[1], y[3]});
+}
+
 void lower_conv_transpose(const Node &n, LoweringContext &c) {
+  if (c.desc(in(n, 0)).dims.size() == 3) return lower_conv_transpose1d(n, c);
   require_4d(n, c);
   if (attr_s(n, "auto_pad", "NOTSET") != "NOTSET") unsupported(n, "auto_pad");
   if (has_attr(n, "output_shape")) unsupported(n, "output_shape");

@@ -720,6 +720,15 @@ const std::vector<Case> kCases = {
        set_int(n, "k", 1);
        add_node(m, "Add", "add", {"x", "e"}, {"y"});
      }},
+    {"conv_transpose_1d_stride_pads_output_padding", 13, {1, 2, 5},
+     [](auto &m) {
+       add_initializer(m, "w", {2, 3, 4}, ramp(24, 0.1f));
+       add_initializer(m, "b", {3}, {0.1f, -0.2f, 0.3f});
+       auto *n = add_node(m, "ConvTranspose", "ct", {"x", "w", "b"}, {"y"});
+       set_ints(n, "strides", {2});
+       set_ints(n, "pads", {1, 2});
+       set_ints(n, "output_padding", {1});
+     }},
     {"gather_nd_slices", 13, {2, 3, 4},
      [](auto &m) {
        int_tensor_initializer(m, "idx", {2, 2}, {0, 1, 1, -1});
