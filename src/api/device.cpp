@@ -1,4 +1,5 @@
 // Devices (R2, R3): set/reset counting, queries, device-wide synchronization.
+#include <algorithm>
 #include <cstring>
 #include <thread>
 
@@ -320,6 +321,24 @@ aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t *value) {
     check_out(value, "value");
     const auto &limits = Runtime::get().device_limits();
     *value = checked_limit(limit) == ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE ? limits.simd_stack() : limits.printf_fifo();
+  });
+}
+
+
+// Cube and vector utilization: the share of the device's AI cores running work right now (the
+// simulated cores do both). No AI CPU here; memory utilization is -1 as in CANN's current
+// release.
+aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo *utilizationInfo) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    auto &device = Runtime::get().device(deviceId);
+    check_out(utilizationInfo, "utilizationInfo");
+    const unsigned cores = std::max(1u, device.cores().count());
+    const auto percent = static_cast<int32_t>(std::min(100u, 100u * device.cores().busy() / cores));
+    utilizationInfo->cubeUtilization = percent;
+    utilizationInfo->vectorUtilization = percent;
+    utilizationInfo->aicpuUtilization = 0;
+    utilizationInfo->memoryUtilization = -1;
   });
 }
 

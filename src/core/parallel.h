@@ -15,6 +15,8 @@ class AiCores {
   // worker takes part. Returns when all n calls returned. An exception thrown by a body is
   // rethrown here (the first one); the other indices still run.
   virtual void parallel_for(size_t n, const std::function<void(size_t)>& body) = 0;
+  // How many of the cores run work at this moment (aclrtGetDeviceUtilizationRate).
+  virtual unsigned busy() const { return 0; }
 };
 
 }  // namespace openacl

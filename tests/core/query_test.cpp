@@ -9,6 +9,7 @@
 
 namespace {
 
+using oat::Gate;
 using oat::RuntimeTest;
 
 TEST(Versions, PackagesReportOneCannReleaseInBothForms) {
@@ -332,6 +333,33 @@ TEST(DeviceLimits, AclInitRestoresTheDefaults) {
   ASSERT_ACL_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, &v));
   EXPECT_EQ(v, size_t{1} << 20);
   ASSERT_ACL_OK(aclFinalize());
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(Queries, UtilizationCountsTheBusyAiCores) {
+  auto cube = [] {
+    aclrtUtilizationInfo info{};
+    EXPECT_ACL_OK(aclrtGetDeviceUtilizationRate(0, &info));
+    EXPECT_EQ(info.memoryUtilization, -1);  // not reported, as in CANN
+    EXPECT_EQ(info.vectorUtilization, info.cubeUtilization);
+    return info.cubeUtilization;
+  };
+  ASSERT_ACL_OK(aclrtSynchronizeDevice());
+  EXPECT_TRUE(oat::wait_for([&] { return cube() == 0; })) << "an idle device is at 0%";
+  aclrtStream s = new_stream();
+  Gate &g = block(s);  // a kernel holds one AI core until the gate opens
+  ASSERT_TRUE(g.wait_started());
+  EXPECT_GT(cube(), 0);
+  g.open();
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_TRUE(oat::wait_for([&] { return cube() == 0; }));
+  aclrtUtilizationInfo info{};
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetDeviceUtilizationRate(0, nullptr));
+  EXPECT_NE(aclrtGetDeviceUtilizationRate(99, &info), ACL_SUCCESS);
+  EXPECT_NE(oat::recent_msg().find("aclrtGetDeviceUtilizationRate"), std::string::npos) << oat::recent_msg();
 }
 
 }  // namespace

@@ -164,7 +164,9 @@ void WorkerPool::worker_main() {
         continue;
       }
       lock.unlock();
+      helping_.fetch_add(1, std::memory_order_relaxed);
       help(*job);
+      helping_.fetch_sub(1, std::memory_order_relaxed);
       lock.lock();
       continue;
     }

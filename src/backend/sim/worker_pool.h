@@ -25,6 +25,9 @@ class WorkerPool final : public AiCores {
   void schedule(backend::Runnable *r);
   unsigned count() const override { return static_cast<unsigned>(threads_.size()); }
   void parallel_for(size_t n, const std::function<void(size_t)> &body) override;
+  unsigned busy() const override {
+    return static_cast<unsigned>(running_.load(std::memory_order_relaxed) + helping_.load(std::memory_order_relaxed));
+  }
 
  private:
   struct Job {
@@ -49,6 +52,7 @@ class WorkerPool final : public AiCores {
   std::deque<std::shared_ptr<Job>> jobs_;
   std::atomic<int> pending_{0};  // ready_.size() + jobs_.size(), read without the lock
   std::atomic<int> running_{0};  // workers inside a stream's run_slice
+  std::atomic<int> helping_{0};  // workers running blocks of another worker's parallel job
   std::atomic<int64_t> last_job_ns_{0};  // steady-clock time of the latest parallel job
   int sleepers_ = 0;
   bool stop_ = false;
