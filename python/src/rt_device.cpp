@@ -76,6 +76,17 @@ void register_device(py::module_ &rt) {
     aclError ret = aclrtGetDeviceSatMode(&mode);
     return std::make_tuple(static_cast<int>(mode), ret);
   });
+  rt.def("get_device_utilization_rate", [](int32_t device_id) {
+    aclrtUtilizationInfo info{0, 0, 0, 0, nullptr};
+    aclError ret = aclrtGetDeviceUtilizationRate(device_id, &info);
+    py::dict d;
+    d["cube_utilization"] = info.cubeUtilization;
+    d["vector_utilization"] = info.vectorUtilization;
+    d["aicpu_utilization"] = info.aicpuUtilization;
+    d["memory_utilization"] = info.memoryUtilization;
+    d["utilization_extend"] = reinterpret_cast<std::uintptr_t>(info.utilizationExtend);
+    return std::make_tuple(d, ret);
+  });
   rt.def("device_set_limit", [](int limit, size_t value) {
     return aclrtDeviceSetLimit(static_cast<aclrtDeviceLimit>(limit), value);
   });

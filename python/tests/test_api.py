@@ -422,3 +422,14 @@ def test_profiling_session_writes_a_trace_with_the_stamps(device, tmp_path):
     assert names.count("resize") == 2 and "aclrtSynchronizeDevice" in names
     assert acl.prof.create_config([9], 0xFF, 0, 1) == 0
     assert "aclprofCreateConfig" in acl.get_recent_err_msg()
+
+
+def test_device_utilization_rate_has_pyacl_keys(device):
+    assert acl.rt.synchronize_device() == ACL_SUCCESS
+    info, ret = acl.rt.get_device_utilization_rate(device)
+    assert ret == ACL_SUCCESS
+    assert set(info) == {"cube_utilization", "vector_utilization", "aicpu_utilization",
+                         "memory_utilization", "utilization_extend"}
+    assert 0 <= info["cube_utilization"] <= 100 and info["memory_utilization"] == -1
+    _, ret = acl.rt.get_device_utilization_rate(99)
+    assert ret != ACL_SUCCESS
