@@ -253,7 +253,7 @@ std::unique_ptr<PreparedOp> build_deconv(OpCall &call) {
   // and input_size.
   const int64_t pb = (h - 1) * sh - pv[0] + dh * (kh - 1) + 1 - oh;
   const int64_t pr = (wd - 1) * sw - pv[2] + dw * (kw - 1) + 1 - ow;
-  if (oh <= 0 || ow <= 0 || pb < 0 || pr < 0)
+  if (oh <= 0 || ow <= 0)
     call.bad_attr("output_padding", "or input_size give an output of " + std::to_string(oh) + "x" + std::to_string(ow) + ", which this transposed convolution cannot produce");
   const bool bias = call.has(xi + 2);
   if (bias && call.in(xi + 2).element_count() != oc) call.bad_input(xi + 2, "(bias) must have " + std::to_string(oc) + " elements");
