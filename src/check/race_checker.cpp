@@ -22,6 +22,9 @@ constexpr size_t kMaxRecords = size_t{1} << 16;
 // Accesses kept per allocation: beyond this the oldest are forgotten (missed races, never
 // false ones).
 constexpr size_t kMaxAccesses = 256;
+// Races waiting for a record that may never come (a value wait a kernel releases): the oldest
+// are forgotten unreported.
+constexpr size_t kMaxPending = 4096;
 // Call sites kept for reuse; past this the cache starts over.
 constexpr size_t kMaxSites = size_t{1} << 14;
 
@@ -156,7 +159,10 @@ void RaceChecker::report_race(MemoryKind kind, const Access &first, const Access
 
 RaceChecker::StreamState &RaceChecker::state_of(const Stream &stream) {
   auto [it, fresh] = streams_.try_emplace(&stream);
-  if (fresh) it->second.index = static_cast<uint32_t>(streams_.size() - 1);
+  if (fresh) {
+    it->second.index = static_cast<uint32_t>(streams_.size() - 1);
+    by_index_.push_back(&it->second);
+  }
   return it->second;
 }
 
@@ -215,6 +221,7 @@ void RaceChecker::on_enqueue(const Stream &stream, const Task &task) {
   }
   if (const void *key = waited_for(task)) {
     if (auto r = records_.find(key); r != records_.end()) grew |= st.vc.join(r->second, st.index);
+    else if (task.kind() != TaskKind::event_wait) st.open_waits.push_back({key, task.seq, epoch});
   }
   st.vc.set(st.index, epoch);
   if (grew) st.checkpoints.push_back({task.seq, st.vc});
@@ -225,6 +232,7 @@ void RaceChecker::on_enqueue(const Stream &stream, const Task &task) {
       else it->second = st.vc;
     }
     if (fresh) record_order_.push_back(key);
+    answer_open_waits(key, it->second);
     while (record_order_.size() > kMaxRecords) {
       records_.erase(record_order_.front());
       record_order_.pop_front();
@@ -254,8 +262,13 @@ void RaceChecker::check_range(Region &region, const MemRange &r, const StreamSta
     bool overlap = a.begin < mine.end && mine.begin < a.end;
     if (overlap && !ordered && (a.write || mine.write)) {
       // Only a kernel's guessed write makes it a race: decided once the kernels have run.
-      if ((a.write && !a.guessed) || (mine.write && !mine.guessed)) report_race(region.kind, a, mine);
-      else suspects_.push_back({region.kind, a, mine});
+      if (!(a.write && !a.guessed) && !(mine.write && !mine.guessed)) suspects_.push_back({region.kind, a, mine});
+      else if (behind_open_wait(mine) || behind_open_wait(a)) {
+        if (pending_.size() >= kMaxPending) pending_.erase(pending_.begin());
+        pending_.push_back({region.kind, a, mine, behind_open_wait(mine)});
+      } else {
+        report_race(region.kind, a, mine);
+      }
     }
     // An earlier access this one covers and follows adds nothing to later checks (a guessed
     // write may turn out a read: it covers nothing).
@@ -299,6 +312,47 @@ void RaceChecker::on_start(const Stream &, const Task &task) {
   std::vector<uint64_t> hashes = guessed_hashes(task);  // outside the lock: may be large
   std::lock_guard lock(mu_);
   before_[&task] = std::move(hashes);
+}
+
+bool RaceChecker::behind_open_wait(const Access &a) const {
+  for (const OpenWait &w : by_index_[a.stream]->open_waits)
+    if (a.epoch > w.epoch) return true;
+  return false;
+}
+
+void RaceChecker::answer_open_waits(const void *key, const VectorClock &record) {
+  for (StreamState *s : by_index_) {
+    auto w = std::find_if(s->open_waits.begin(), s->open_waits.end(), [&](const OpenWait &o) { return o.key == key; });
+    if (w == s->open_waits.end()) continue;
+    const OpenWait wait = *w;
+    s->open_waits.erase(w);
+    // The stream's tasks from the wait on follow the record: its clock, and the checkpoints
+    // the host learns from, take the record's entries.
+    s->vc.join(record, s->index);
+    VectorClock at_wait;
+    auto pos = s->checkpoints.begin();
+    for (; pos != s->checkpoints.end() && pos->seq < wait.seq; ++pos) at_wait = pos->vc;
+    for (auto c = pos; c != s->checkpoints.end(); ++c) c->vc.join(record, s->index);
+    if (pos == s->checkpoints.end() || pos->seq != wait.seq) {
+      at_wait.join(record, s->index);
+      s->checkpoints.insert(pos, Checkpoint{wait.seq, at_wait});
+    }
+    size_t keep = 0;
+    for (size_t i = 0; i < pending_.size(); ++i) {
+      Pending &p = pending_[i];
+      const Access &waiting = p.second_waits ? p.second : p.first;
+      const Access &other = p.second_waits ? p.first : p.second;
+      const bool decided = waiting.stream == s->index && waiting.epoch > wait.epoch;
+      if (decided && record.get(other.stream) >= other.epoch) continue;  // ordered by the record
+      if (!decided || behind_open_wait(waiting)) {
+        if (keep != i) pending_[keep] = std::move(p);
+        ++keep;
+        continue;
+      }
+      report_race(p.kind, p.first, p.second);
+    }
+    pending_.resize(keep);
+  }
 }
 
 void RaceChecker::settle_suspects() {

@@ -87,6 +87,19 @@ class RaceChecker final : public TaskObserver {
     uint64_t seq;    // from this task of the stream on ...
     VectorClock vc;  // ... the other streams' entries are these
   };
+  // A notify or value wait enqueued before any record that could release it: the tasks behind
+  // it follow whichever record comes, which the checker learns only then.
+  struct OpenWait {
+    const void *key;
+    uint64_t seq, epoch;
+  };
+  // Two unordered accesses, one of them behind an open wait of its stream: a race unless the
+  // record that answers the wait turns out to follow the other access.
+  struct Pending {
+    MemoryKind kind;
+    Access first, second;
+    bool second_waits;  // which of the two sits behind the open wait
+  };
   struct StreamState {
     uint32_t index = 0;
     uint64_t base = 0;      // epoch = base + seq: a new stream at a reused address goes on
@@ -97,6 +110,7 @@ class RaceChecker final : public TaskObserver {
     std::deque<Checkpoint> checkpoints;
     uint64_t completed_seq = 0;
     std::deque<uint64_t> host_code;  // seqs of callbacks and host funcs not yet started
+    std::vector<OpenWait> open_waits;
   };
   struct Object {
     ObjectKind kind;
@@ -136,10 +150,17 @@ class RaceChecker final : public TaskObserver {
   void report_race(MemoryKind kind, const Access &first, const Access &second);
   // Reports or drops the suspects whose kernels have both run.
   void settle_suspects();
+  // Whether the access sits behind an open wait of its stream.
+  bool behind_open_wait(const Access &a) const;
+  // A record (notify, value write) was enqueued with this clock: the open waits on its key now
+  // follow it, and the pending races behind them are decided.
+  void answer_open_waits(const void *key, const VectorClock &record);
   bool live(ObjectKind kind, const void *handle) const;
 
   std::mutex mu_;
   std::unordered_map<const Stream *, StreamState> streams_;
+  std::vector<StreamState *> by_index_;  // streams_' states by their index (nodes never move)
+  std::vector<Pending> pending_;
   VectorClock host_;          // what the host has seen complete
   uint64_t host_version_ = 0; // bumps when host_ grows
   // Keyed by an event's record (Signal), a notify, or the address of a value write.

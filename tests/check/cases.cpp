@@ -96,6 +96,30 @@ NOINLINE void missing_wait(bool wait) {
 NOINLINE void bug_missing_wait() { missing_wait(false); }
 NOINLINE void ok_missing_wait() { missing_wait(true); }
 
+// A notify wait enqueued before its record: the reader on s2 is queued first, the writer and
+// the record on s1 after it. Ordered when the record follows the write; a race when it precedes.
+NOINLINE void notify_wait_first(bool write_before_record) {
+  Runtime rt;
+  aclrtStream s1 = stream("s1"), s2 = stream("s2");
+  void *dev = device_buffer(), *host = pinned_buffer();
+  aclrtNotify n;
+  OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+  OK(aclrtWaitAndResetNotify(n, s2, 0));
+  OK(aclrtMemcpyAsync(host, kBytes, dev, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s2));
+  if (write_before_record) OK(aclrtMemsetAsync(dev, kBytes, 7, kBytes, s1));
+  OK(aclrtRecordNotify(n, s1));
+  if (!write_before_record) OK(aclrtMemsetAsync(dev, kBytes, 7, kBytes, s1));
+  OK(aclrtSynchronizeStream(s2));
+  OK(aclrtSynchronizeStream(s1));
+  OK(aclrtDestroyNotify(n));
+  OK(aclrtFree(dev));
+  OK(aclrtFreeHost(host));
+  OK(aclrtDestroyStream(s1));
+  OK(aclrtDestroyStream(s2));
+}
+NOINLINE void ok_notify_wait_first() { notify_wait_first(true); }
+NOINLINE void bug_notify_write_after_record() { notify_wait_first(false); }
+
 // The missing wait again, on memory mapped with aclrtMapMem (virtual memory).
 NOINLINE void mapped_wait(bool wait) {
   Runtime rt;
@@ -541,6 +565,8 @@ int main(int argc, char **argv) {
       {"bug_missing_wait", bug_missing_wait},
       {"ok_missing_wait", ok_missing_wait},
       {"ok_notify_wait", ok_notify_wait},
+      {"ok_notify_wait_first", ok_notify_wait_first},
+      {"bug_notify_write_after_record", bug_notify_write_after_record},
       {"ok_host_read_after_query", ok_host_read_after_query},
       {"bug_mapped_wait", bug_mapped_wait},
       {"ok_mapped_wait", ok_mapped_wait},

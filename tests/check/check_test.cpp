@@ -58,6 +58,13 @@ TEST(CheckRace, MappedMemoryIsCheckedToo) {
                          "second: reads  memcpy \"D2H\"", "aclrtStreamWaitEvent(" + r.handles["s2"] + ", event)"});
 }
 
+TEST(CheckRace, NotifyWaitEnqueuedFirstIsDecidedByItsRecord) {
+  CaseRun r = run_case("bug_notify_write_after_record", "OPENACL_CHECK=1");
+  std::string text = single_report(r, "race");
+  expect_contains(text, {"first:  reads  memcpy \"D2H\"", "stream " + r.handles["s2"], "second: writes memset",
+                         "stream " + r.handles["s1"]});
+}
+
 TEST(CheckRace, RepeatedRaceIsReportedOnce) {
   CaseRun r = run_case("bug_missing_wait_loop", "OPENACL_CHECK=1");
   single_report(r, "race");
@@ -155,7 +162,7 @@ TEST_P(CheckTwin, ReportsNothing) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, CheckTwin,
-                         ::testing::Values("ok_missing_wait", "ok_mapped_wait", "ok_notify_wait", "ok_host_read_after_query", "ok_value_wait", "ok_stream_sync", "ok_event_sync",
+                         ::testing::Values("ok_missing_wait", "ok_mapped_wait", "ok_notify_wait", "ok_notify_wait_first", "ok_host_read_after_query", "ok_value_wait", "ok_stream_sync", "ok_event_sync",
                                            "ok_device_sync", "ok_write_after_record",
                                            "ok_kernels", "ok_kernels_share_input", "ok_read_read",
                                            "ok_host_read",
