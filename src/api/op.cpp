@@ -17,6 +17,7 @@
 #include "core/device.h"
 #include "core/memory.h"
 #include "core/runtime.h"
+#include "model/dump.h"
 #include "core/stream.h"
 #include "core/task.h"
 
@@ -146,10 +147,14 @@ void submit(const std::string &op_type, std::shared_ptr<const ops::PreparedOp> o
   for (const auto &t : bound.inputs)
     if (t.data != nullptr) reads.emplace_back(t.data, t.desc.byte_size());
   for (const auto &t : bound.outputs) writes.emplace_back(t.data, t.desc.byte_size());
+  auto dump = openacl::model::single_op_dumper(openacl::Runtime::get().dump().active(), s->device().id());
   auto task = std::make_unique<openacl::FunctionTask>(
       openacl::TaskKind::op, op_type,
       [op = std::move(op), inputs = std::move(bound.inputs), outputs = std::move(bound.outputs),
-       keep = std::move(bound.host_copies)](openacl::ExecContext &ctx) { op->run(inputs, outputs, ctx.cores); });
+       keep = std::move(bound.host_copies), dump = std::move(dump), op_type](openacl::ExecContext &ctx) {
+        op->run(inputs, outputs, ctx.cores);
+        if (dump) dump(op_type, inputs, outputs);
+      });
   for (const auto &[p, n] : reads) task->add_range(p, n, false);
   for (const auto &[p, n] : writes) task->add_range(p, n, true);
   s->enqueue(std::move(task));

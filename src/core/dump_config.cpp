@@ -56,6 +56,11 @@ DumpConfig parse_dump_config(const nlohmann::json &dump) {
     c.inputs = mode != "output";
     c.outputs = mode != "input";
   }
+  if (dump.contains("dump_op_switch")) {
+    const std::string on = string_field(dump, "dump_op_switch", "dump");
+    if (on != "on" && on != "off") fail(Errc::dump_config, "dump.dump_op_switch is '" + on + "'; expected on or off");
+    c.single_ops = on == "on";
+  }
   if (dump.contains("dump_list")) {
     const auto &list = dump.at("dump_list");
     if (!list.is_array()) fail(Errc::dump_config, "dump.dump_list must be an array");

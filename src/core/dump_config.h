@@ -19,7 +19,8 @@ struct DumpConfig {
   };
   std::string path;
   bool inputs = false, outputs = true;  // dump_mode "output" (default), "input", "all"
-  std::vector<ModelEntry> models;       // dump_list (single-op dump, dump_op_switch, is not done)
+  std::vector<ModelEntry> models;       // dump_list
+  bool single_ops = false;              // dump_op_switch "on": aclopExecuteV2 calls too
   std::string started;                  // local time the settings took effect, YYYYmmddHHMMSS
 
   // Whether the layer (an ONNX node name) of a model known by one of these names is dumped.

@@ -1,7 +1,8 @@
 #include "model/dump.h"
 
-#include <cstring>
+#include <atomic>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -54,7 +55,9 @@ std::vector<char> logical_bytes(const ops::Tensor &t) {
   return out;
 }
 
-void write_tensor(const std::string &path, const ops::Tensor &t) {
+}  // namespace
+
+void write_dump_tensor(const std::string &path, const ops::Tensor &t) {
   const char *descr = npy_descr(t.desc.dtype);
   if (descr == nullptr || t.data == nullptr) return;  // an omitted optional input
   std::ofstream f(path, std::ios::binary);
@@ -65,7 +68,27 @@ void write_tensor(const std::string &path, const ops::Tensor &t) {
   if (!f) fail(Errc::task_failure, "model dump: writing '" + path + "' failed");
 }
 
-}  // namespace
+
+std::function<void(const std::string &, const std::vector<ops::Tensor> &, const std::vector<ops::Tensor> &)>
+single_op_dumper(std::shared_ptr<const DumpConfig> config, int32_t device) {
+  if (!config || !config->single_ops) return nullptr;
+  const std::string dir = config->path + "/" + config->started + "/" + std::to_string(device) + "/op";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) fail(Errc::task_failure, "single-op dump: cannot create '" + dir + "': " + ec.message());
+  static std::atomic<uint64_t> calls{0};
+  const uint64_t call = calls.fetch_add(1, std::memory_order_relaxed);
+  return [config = std::move(config), dir, call](const std::string &op_type, const std::vector<ops::Tensor> &in,
+                                                  const std::vector<ops::Tensor> &out) {
+    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+                        std::chrono::system_clock::now().time_since_epoch()).count();
+    const std::string base = dir + "/" + op_type + "." + std::to_string(call) + "." + std::to_string(us);
+    if (config->inputs)
+      for (size_t k = 0; k < in.size(); ++k) write_dump_tensor(base + ".input." + std::to_string(k) + ".npy", in[k]);
+    if (config->outputs)
+      for (size_t k = 0; k < out.size(); ++k) write_dump_tensor(base + ".output." + std::to_string(k) + ".npy", out[k]);
+  };
+}
 
 std::unique_ptr<StepDumper> StepDumper::create(std::shared_ptr<const DumpConfig> config,
                                                std::vector<std::string> model_names, uint32_t model_id,
@@ -90,9 +113,9 @@ void StepDumper::operator()(size_t index, const PlanStep &step, const std::vecto
   const std::string base = dir_ + "/" + step.type + "." + file_safe(step.node) + "." + std::to_string(index) + "." +
                            std::to_string(us);
   if (config_->inputs)
-    for (size_t k = 0; k < in.size(); ++k) write_tensor(base + ".input." + std::to_string(k) + ".npy", in[k]);
+    for (size_t k = 0; k < in.size(); ++k) write_dump_tensor(base + ".input." + std::to_string(k) + ".npy", in[k]);
   if (config_->outputs)
-    for (size_t k = 0; k < out.size(); ++k) write_tensor(base + ".output." + std::to_string(k) + ".npy", out[k]);
+    for (size_t k = 0; k < out.size(); ++k) write_dump_tensor(base + ".output." + std::to_string(k) + ".npy", out[k]);
 }
 
 }  // namespace openacl::model

@@ -132,3 +132,52 @@ TEST_F(ModelDump, BadConfigurationsAreRefusedWithTheDumpCodes) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(ModelDump, OpSwitchDumpsEachSingleOpCall) {
+  ASSERT_EQ(aclInit(config("{\"dump_path\": \"" + dump_dir() + "\", \"dump_mode\": \"all\", \"dump_op_switch\": \"on\"}").c_str()),
+            ACL_SUCCESS)
+      << aclGetRecentErrMsg();
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  const int64_t dims[] = {2, 3};
+  aclTensorDesc *desc = aclCreateTensorDesc(ACL_FLOAT, 2, dims, ACL_FORMAT_ND);
+  const std::vector<float> a{1, 2, 3, 4, 5, 6}, b{10, 20, 30, 40, 50, 60};
+  void *da = nullptr, *db = nullptr, *dy = nullptr;
+  for (void **p : {&da, &db, &dy}) ASSERT_EQ(aclrtMalloc(p, 24, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpy(da, 24, a.data(), 24, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpy(db, 24, b.data(), 24, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  aclDataBuffer *ins[] = {aclCreateDataBuffer(da, 24), aclCreateDataBuffer(db, 24)};
+  aclDataBuffer *outs[] = {aclCreateDataBuffer(dy, 24)};
+  const aclTensorDesc *in_descs[] = {desc, desc};
+  const aclTensorDesc *out_descs[] = {desc};
+  aclopAttr *attr = aclopCreateAttr();
+  ASSERT_EQ(aclopExecuteV2("Add", 2, const_cast<aclTensorDesc **>(in_descs), ins, 1,
+                           const_cast<aclTensorDesc **>(out_descs), outs, attr, nullptr),
+            ACL_SUCCESS)
+      << aclGetRecentErrMsg();
+  ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+  std::map<std::string, std::vector<float>> files;
+  for (const auto &e : fs::recursive_directory_iterator(dump_dir())) {
+    if (!e.is_regular_file()) continue;
+    EXPECT_EQ(e.path().parent_path().filename(), "op") << e.path();
+    const std::string bytes = read_file(e.path().string());
+    const size_t header = 10 + static_cast<uint8_t>(bytes[8]) + 256 * static_cast<uint8_t>(bytes[9]);
+    std::vector<float> v((bytes.size() - header) / 4);
+    std::memcpy(v.data(), bytes.data() + header, v.size() * 4);
+    const std::string name = e.path().filename().string();  // Add.<call>.<us>.<input|output>.<k>.npy
+    const size_t kind = name.find(".input.") != std::string::npos ? name.find(".input.") : name.find(".output.");
+    files[name.substr(0, name.find('.')) + name.substr(kind)] = v;
+  }
+  ASSERT_EQ(files.size(), 3u);
+  EXPECT_EQ(files.at("Add.input.0.npy"), a);
+  EXPECT_EQ(files.at("Add.input.1.npy"), b);
+  EXPECT_EQ(files.at("Add.output.0.npy"), (std::vector<float>{11, 22, 33, 44, 55, 66}));
+  aclopDestroyAttr(attr);
+  for (auto *d : ins) aclDestroyDataBuffer(d);
+  aclDestroyDataBuffer(outs[0]);
+  aclDestroyTensorDesc(desc);
+  for (void *p : {da, db, dy}) aclrtFree(p);
+}
+
+}  // namespace
