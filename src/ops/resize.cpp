@@ -50,15 +50,22 @@ Axis map_axis(const OpCall &call, int64_t in, int64_t out, double scale, const s
   return a;
 }
 
+// Checks the output size, declares the output, and derives unset scales from the sizes.
+void declare_output(OpCall &call, int64_t oh, int64_t ow, double &sh, double &sw) {
+  const auto &x = call.in(0);
+  const int64_t h = x.dims[2], w = x.dims[3];
+  if (oh < 0 || ow < 0) call.bad_attr("sizes", "give a negative output size");
+  if ((h == 0 || w == 0) && oh * ow > 0) call.bad_input(0, "is empty; cannot resize " + dims_str(x.dims) + " to a non-empty size");
+  call.output(x.dtype, {x.dims[0], x.dims[1], oh, ow}, x.format);
+  if (sh <= 0) sh = h ? double(oh) / h : 1.0;
+  if (sw <= 0) sw = w ? double(ow) / w : 1.0;
+}
+
 std::unique_ptr<PreparedOp> resize_core(OpCall &call, int64_t oh, int64_t ow, double sh, double sw, const std::string &coord,
                                         bool linear, const std::string &nearest) {
   const auto &x = call.in(0);
   const int64_t n = x.dims[0], c = x.dims[1], h = x.dims[2], w = x.dims[3];
-  if (oh < 0 || ow < 0) call.bad_attr("sizes", "give a negative output size");
-  if ((h == 0 || w == 0) && oh * ow > 0) call.bad_input(0, "is empty; cannot resize " + dims_str(x.dims) + " to a non-empty size");
-  call.output(x.dtype, {n, c, oh, ow}, x.format);
-  if (sh <= 0) sh = h ? double(oh) / h : 1.0;
-  if (sw <= 0) sw = w ? double(ow) / w : 1.0;
+  declare_output(call, oh, ow, sh, sw);
   const Axis ah = map_axis(call, h, oh, sh, coord, linear, nearest), aw = map_axis(call, w, ow, sw, coord, linear, nearest);
   const DType dt = x.dtype;
   return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
@@ -137,11 +144,7 @@ std::unique_ptr<PreparedOp> resize_cubic(OpCall &call, int64_t oh, int64_t ow, d
   const auto &x = call.in(0);
   call.dtype_in(0, {DType::f32, DType::f16, DType::bf16});
   const int64_t n = x.dims[0], c = x.dims[1], h = x.dims[2], w = x.dims[3];
-  if (oh < 0 || ow < 0) call.bad_attr("sizes", "give a negative output size");
-  if ((h == 0 || w == 0) && oh * ow > 0) call.bad_input(0, "is empty; cannot resize " + dims_str(x.dims) + " to a non-empty size");
-  call.output(x.dtype, {n, c, oh, ow}, x.format);
-  if (sh <= 0) sh = h ? double(oh) / h : 1.0;
-  if (sw <= 0) sw = w ? double(ow) / w : 1.0;
+  declare_output(call, oh, ow, sh, sw);
   const double a = call.attr_float("cubic_coeff_a", -0.75f);
   const bool exclude = call.attr_int("exclude_outside", 0) != 0;
   const CubicAxis ay = cubic_axis(call, h, oh, sh, coord, a, exclude), axw = cubic_axis(call, w, ow, sw, coord, a, exclude);

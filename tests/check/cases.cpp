@@ -73,10 +73,10 @@ void *pinned_buffer() {
 
 // --- a missing aclrtStreamWaitEvent ---------------------------------------------------------
 
-NOINLINE void missing_wait(bool wait) {
-  Runtime rt;
+// dev: the device memory both streams use (null: a fresh aclrtMalloc buffer, freed here).
+NOINLINE void missing_wait(bool wait, void *mapped = nullptr) {
   aclrtStream s1 = stream("s1"), s2 = stream("s2");
-  void *dev = device_buffer(), *host = pinned_buffer();
+  void *dev = mapped ? mapped : device_buffer(), *host = pinned_buffer();
   aclrtEvent e;
   OK(aclrtCreateEvent(&e));
   OK(aclrtMemsetAsync(dev, kBytes, 7, kBytes, s1));
@@ -88,13 +88,19 @@ NOINLINE void missing_wait(bool wait) {
   OK(aclrtSynchronizeStream(s2));
   OK(aclrtSynchronizeStream(s1));
   OK(aclrtDestroyEvent(e));
-  OK(aclrtFree(dev));
+  if (!mapped) OK(aclrtFree(dev));
   OK(aclrtFreeHost(host));
   OK(aclrtDestroyStream(s1));
   OK(aclrtDestroyStream(s2));
 }
-NOINLINE void bug_missing_wait() { missing_wait(false); }
-NOINLINE void ok_missing_wait() { missing_wait(true); }
+NOINLINE void bug_missing_wait() {
+  Runtime rt;
+  missing_wait(false);
+}
+NOINLINE void ok_missing_wait() {
+  Runtime rt;
+  missing_wait(true);
+}
 
 // A notify wait enqueued before its record: the reader on s2 is queued first, the writer and
 // the record on s1 after it. Ordered when the record follows the write; a race when it precedes.
@@ -123,8 +129,6 @@ NOINLINE void bug_notify_write_after_record() { notify_wait_first(false); }
 // The missing wait again, on memory mapped with aclrtMapMem (virtual memory).
 NOINLINE void mapped_wait(bool wait) {
   Runtime rt;
-  aclrtStream s1 = stream("s1"), s2 = stream("s2");
-  void *host = pinned_buffer();
   size_t granularity = 0;
   aclrtPhysicalMemProp prop{};
   prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
@@ -137,23 +141,10 @@ NOINLINE void mapped_wait(bool wait) {
   OK(aclrtReserveMemAddress(&va, granularity, 0, nullptr, 0));
   OK(aclrtMallocPhysical(&phys, granularity, &prop, 0));
   OK(aclrtMapMem(va, granularity, 0, phys, 0));
-  aclrtEvent e;
-  OK(aclrtCreateEvent(&e));
-  OK(aclrtMemsetAsync(va, kBytes, 7, kBytes, s1));
-  if (wait) {
-    OK(aclrtRecordEvent(e, s1));
-    OK(aclrtStreamWaitEvent(s2, e));
-  }
-  OK(aclrtMemcpyAsync(host, kBytes, va, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s2));
-  OK(aclrtSynchronizeStream(s2));
-  OK(aclrtSynchronizeStream(s1));
-  OK(aclrtDestroyEvent(e));
+  missing_wait(wait, va);
   OK(aclrtUnmapMem(va));
   OK(aclrtFreePhysical(phys));
   OK(aclrtReleaseMemAddress(va));
-  OK(aclrtFreeHost(host));
-  OK(aclrtDestroyStream(s1));
-  OK(aclrtDestroyStream(s2));
 }
 NOINLINE void bug_mapped_wait() { mapped_wait(false); }
 NOINLINE void ok_mapped_wait() { mapped_wait(true); }

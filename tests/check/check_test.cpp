@@ -54,7 +54,7 @@ TEST(CheckRace, MissingWaitNamesBothTasksAndTheMissingWait) {
 TEST(CheckRace, MappedMemoryIsCheckedToo) {
   CaseRun r = run_case("bug_mapped_wait", "OPENACL_CHECK=1");
   std::string text = single_report(r, "race");
-  expect_contains(text, {"device memory", "first:  writes memset", "enqueued by aclrtMemsetAsync at mapped_wait",
+  expect_contains(text, {"device memory", "first:  writes memset", "enqueued by aclrtMemsetAsync at missing_wait",
                          "second: reads  memcpy \"D2H\"", "aclrtStreamWaitEvent(" + r.handles["s2"] + ", event)"});
 }
 
