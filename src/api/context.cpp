@@ -60,7 +60,7 @@ aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream) {
   return guarded(__func__, [&] {
     require_initialized();
     if (stream == nullptr) fail(Errc::invalid_argument, "stream is NULL");
-    *stream = openacl::api::current_context()->default_stream()->handle();
+    *stream = openacl::api::stream_for_host(nullptr)->handle();
   });
 }
 

@@ -2,6 +2,7 @@
 // a task that fails on the device (R20) is described to them, on the device worker that ran
 // it, before the failure reaches any synchronization.
 #include <algorithm>
+#include <cstdio>
 #include <mutex>
 #include <vector>
 
@@ -68,7 +69,13 @@ void on_failure(const openacl::Stream &stream, const openacl::Task &task, const 
     info.args_size = static_cast<uint32_t>(k->args_size());
     info.function = k->function().handle();
   }
-  for (auto fn : call) fn(&info);
+  for (auto fn : call) {
+    try {
+      fn(&info);
+    } catch (...) {  // the task fails either way; the program's handler must not end the process
+      std::fprintf(stderr, "openacl: an exception callback (aclrtSetExceptionInfoCallback) threw; ignored\n");
+    }
+  }
 }
 
 // Installs the runtime's failure handler once, with the first callback.

@@ -9,6 +9,7 @@
 #include <new>
 
 #include "acl/acl_base.h"
+#include "core/call_gate.h"
 #include "core/status.h"
 
 namespace openacl::api {
@@ -31,6 +32,7 @@ int64_t enum_value(const E &e) {
 
 template <class F>
 aclError guarded(const char *api, F &&body) noexcept {
+  CallScope in_call;  // aclFinalize waits for it (core/call_gate.h)
   try {
     body();
     return ACL_SUCCESS;

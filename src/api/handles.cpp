@@ -12,8 +12,18 @@ std::shared_ptr<Context> current_context() { return Runtime::get().current_conte
 
 Device &current_device() { return current_context()->device(); }
 
+namespace {
+
+std::shared_ptr<Stream> default_stream_of(const Context &ctx) {
+  auto s = ctx.default_stream();
+  if (!s) fail(Errc::context_null, "the calling thread's current context was destroyed meanwhile");
+  return s;
+}
+
+}  // namespace
+
 std::shared_ptr<Stream> stream_for_host(aclrtStream stream) {
-  if (stream == nullptr) return current_context()->default_stream();
+  if (stream == nullptr) return default_stream_of(*current_context());
   auto s = Runtime::get().streams.find(stream);
   if (!s) fail(Errc::invalid_handle, "unknown or destroyed stream handle");
   return s;
@@ -31,7 +41,7 @@ std::shared_ptr<Stream> find_stream(aclrtStream stream) {
 
 std::shared_ptr<Stream> stream_for_submit(aclrtStream stream) {
   auto ctx = current_context();
-  if (stream == nullptr) return ctx->default_stream();
+  if (stream == nullptr) return default_stream_of(*ctx);
   auto s = find_stream(stream);
   if (&s->context() != ctx.get()) {
     fail(Errc::stream_context,

@@ -100,7 +100,9 @@ aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value) {
 // that fails makes aclInit return its error.
 aclError aclInit(const char *configPath) {
   aclError ret = guarded(__func__, [&] { Runtime::get().init(configPath); });
-  return ret != ACL_SUCCESS ? ret : openacl::api::init_callbacks(configPath);
+  aclError callbacks = ACL_SUCCESS;
+  if (ret == ACL_SUCCESS) ret = guarded(__func__, [&] { callbacks = openacl::api::init_callbacks(configPath); });
+  return ret != ACL_SUCCESS ? ret : callbacks;
 }
 
 aclError aclFinalize() {

@@ -1,6 +1,7 @@
 #include "api/init_callbacks.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <mutex>
@@ -78,7 +79,13 @@ int init_callbacks(const char *configPath) {
     run = c.init;
   }
   for (const auto &r : run) {
-    if (aclError e = r.fn(text.c_str(), text.size(), r.user_data); e != ACL_SUCCESS) return e;
+    aclError e = ACL_SUCCESS;
+    try {
+      e = r.fn(text.c_str(), text.size(), r.user_data);
+    } catch (...) {
+      openacl::fail(openacl::Errc::internal, "an aclInitCallbackRegister callback threw an exception");
+    }
+    if (e != ACL_SUCCESS) return e;
   }
   return ACL_SUCCESS;
 }
@@ -90,7 +97,13 @@ void finalize_callbacks() {
     std::lock_guard lock(c.mu);
     run = c.finalize;
   }
-  for (const auto &r : run) r.fn(r.user_data);
+  for (const auto &r : run) {
+    try {
+      r.fn(r.user_data);
+    } catch (...) {  // finalize goes on: the runtime must not stay half released
+      std::fprintf(stderr, "openacl: an aclFinalizeCallbackRegister callback threw; ignored\n");
+    }
+  }
 }
 
 }  // namespace openacl::api

@@ -5,7 +5,9 @@
 #include <chrono>
 #include <vector>
 
+#include "core/call_gate.h"
 #include "core/clock.h"
+#include "core/failure.h"
 #include "core/device.h"
 #include "core/signal.h"
 #include "core/status.h"
@@ -74,13 +76,20 @@ void ReportHub::post(Report report) {
   q->cv.notify_one();
 }
 
-void ReportHub::run(Report &r) {
-  r.fn(r.data);
+std::optional<Error> ReportHub::run(Report &r) {
+  std::optional<Error> error;
+  try {
+    r.fn(r.data);
+  } catch (...) {
+    error = user_code_error("callback");
+    r.stream->set_failure(*error);
+  }
   if (r.done) {
-    r.done->complete(now_ns());
+    r.done->complete(now_ns(), error);
   } else {
     r.stream->callback_finished();
   }
+  return error;
 }
 
 void ReportHub::process(int32_t timeout_ms) {
@@ -94,20 +103,23 @@ void ReportHub::process(int32_t timeout_ms) {
            "the calling thread is not subscribed to any stream (aclrtSubscribeReport)");
     }
     std::shared_ptr<ThreadQueue> q = it->second;
-    auto ready = [&] { return !q->reports.empty() || q->streams == 0; };
-    if (timeout_ms < 0) {
-      q->cv.wait(lock, ready);
-    } else if (!q->cv.wait_for(lock, std::chrono::milliseconds(timeout_ms), ready)) {
-      fail(Errc::report_timeout,
-           "no callback arrived within " + std::to_string(timeout_ms) + " ms");
+    auto ready = [&] { return !q->reports.empty() || q->streams == 0 || closed_; };
+    {
+      QuiescentWait blocked;  // holds nothing freed memory must wait for
+      if (timeout_ms < 0) {
+        q->cv.wait(lock, ready);
+      } else if (!q->cv.wait_for(lock, std::chrono::milliseconds(timeout_ms), ready)) {
+        fail(Errc::report_timeout, "no callback arrived within " + std::to_string(timeout_ms) + " ms");
+      }
     }
     if (q->reports.empty()) {
+      if (closed_) fail(Errc::not_initialized, "aclFinalize was called while the thread waited");
       fail(Errc::thread_subscribe, "the calling thread was unsubscribed while waiting");
     }
     r = std::move(q->reports.front());
     q->reports.pop_front();
   }
-  run(r);
+  if (auto error = run(r)) throw *error;
 }
 
 bool ReportHub::run_stale(int64_t max_wait_ns) {
@@ -123,14 +135,21 @@ bool ReportHub::run_stale(int64_t max_wait_ns) {
       });
     }
   }
-  for (auto &r : stale) run(r);
+  for (auto &r : stale) run(r);  // a callback's failure is its stream's (R20)
   return !stale.empty();
+}
+
+void ReportHub::close() {
+  std::lock_guard lock(mu_);
+  closed_ = true;
+  for (auto &[id, q] : threads_) q->cv.notify_all();
 }
 
 void ReportHub::clear() {
   std::vector<Report> orphans;
   {
     std::lock_guard lock(mu_);
+    closed_ = false;
     for (auto &[id, q] : threads_) {
       for (auto &r : q->reports) orphans.push_back(std::move(r));
       q->reports.clear();

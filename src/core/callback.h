@@ -8,7 +8,10 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
+
+#include "core/status.h"
 
 namespace openacl {
 
@@ -36,13 +39,17 @@ class ReportHub {
   // Hands a report to the stream's thread; Errc::stream_no_callback_subscriber when none.
   void post(Report report);
   // Runs the next report for the calling thread. timeout_ms < 0 waits forever.
-  // Errc::thread_subscribe when the thread serves no stream, Errc::report_timeout on timeout.
+  // Errc::thread_subscribe when the thread serves no stream, Errc::report_timeout on timeout,
+  // Errc::not_initialized once close() was called and nothing is queued for the thread. A
+  // callback that throws fails its stream (R20) and its error is thrown here too.
   void process(int32_t timeout_ms);
   // Finalize: runs on the calling thread the reports that have waited in a queue longer than
   // max_wait_ns (their thread is not processing), so finalize never waits on them forever.
   // Returns whether any ran.
   bool run_stale(int64_t max_wait_ns);
-  // Finalize: forgets every subscription and wakes waiting threads.
+  // Finalize, first: threads waiting in process() with nothing queued return.
+  void close();
+  // Finalize, last: forgets every subscription and wakes waiting threads.
   void clear();
 
  private:
@@ -52,9 +59,11 @@ class ReportHub {
     int streams = 0;
     int32_t device_id = -1;
   };
-  static void run(Report &r);
+  // Runs the callback and completes its bookkeeping whatever the callback does.
+  static std::optional<Error> run(Report &r);
 
   mutable std::mutex mu_;
+  bool closed_ = false;
   std::unordered_map<const Stream *, uint64_t> stream_thread_;
   std::unordered_map<uint64_t, std::shared_ptr<ThreadQueue>> threads_;
 };

@@ -14,7 +14,16 @@ Context::Context(Device &device, bool is_default) : device_(device), is_default_
 
 Context::~Context() = default;
 
-void Context::start() { default_stream_ = create_stream(0, 0); }
+void Context::start() {
+  auto s = create_stream(0, 0);
+  std::lock_guard lock(mu_);
+  default_stream_ = std::move(s);
+}
+
+std::shared_ptr<Stream> Context::default_stream() const {
+  std::lock_guard lock(mu_);
+  return default_stream_;
+}
 
 namespace {
 
@@ -44,7 +53,7 @@ std::shared_ptr<Stream> Context::create_stream(uint32_t priority, uint32_t flags
                                        std::to_string(Device::kMaxStreams) +
                                        " streams in use (default streams included); destroy some first");
   return own(mu_, streams_, Runtime::get().streams,
-             std::make_shared<Stream>(*this, device_, priority, flags));
+             std::make_shared<Stream>(shared_from_this(), device_, priority, flags));
 }
 
 void Context::forget_stream(const Stream *s) { forget(mu_, streams_, s); }
@@ -61,13 +70,13 @@ std::vector<std::shared_ptr<Stream>> Context::streams() const {
 }
 
 std::shared_ptr<Event> Context::create_event(uint32_t flags, bool ex) {
-  return own(mu_, events_, Runtime::get().events, std::make_shared<Event>(*this, flags, ex));
+  return own(mu_, events_, Runtime::get().events, std::make_shared<Event>(shared_from_this(), flags, ex));
 }
 
 void Context::forget_event(const Event *e) { forget(mu_, events_, e); }
 
 std::shared_ptr<Notify> Context::create_notify(bool counting) {
-  return own(mu_, notifies_, Runtime::get().notifies, std::make_shared<Notify>(*this, counting));
+  return own(mu_, notifies_, Runtime::get().notifies, std::make_shared<Notify>(shared_from_this(), counting));
 }
 
 void Context::forget_notify(const Notify *n) { forget(mu_, notifies_, n); }
@@ -78,7 +87,7 @@ void Context::release() {
   std::vector<std::shared_ptr<Event>> events;
   std::vector<std::shared_ptr<Notify>> notifies;
   {
-    std::lock_guard lock(mu_);
+    std::lock_guard lock(mu_);  // the maps' references go, breaking the ownership cycles
     for (auto &[p, e] : events_) events.push_back(e);
     for (auto &[p, n] : notifies_) notifies.push_back(n);
     streams_.clear();
@@ -99,7 +108,8 @@ void Context::release() {
       // A failed stream is released like any other; its error was reported by its syncs.
     }
   }
-  default_stream_.reset();
+  std::lock_guard lock(mu_);
+  default_stream_.reset();  // breaks the stream -> context ownership cycle
 }
 
 }  // namespace openacl

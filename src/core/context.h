@@ -1,6 +1,10 @@
 // A Context: owns streams (with its default stream), events and notifies, isolates them and their
 // errors from other contexts (R7, R20). Contexts are process-wide: any thread may bind to any
 // live one (R4).
+//
+// Thread safety: all members may be called from any thread. Its streams, events and notifies
+// keep the Context object alive (they refer to it), and it keeps them until release() breaks
+// those cycles; a released context is marked destroyed and refuses further use.
 #pragma once
 
 #include <atomic>
@@ -29,9 +33,11 @@ class Context : public Handled, public std::enable_shared_from_this<Context> {
   bool is_default() const { return is_default_; }
   bool destroyed() const { return destroyed_.load(std::memory_order_acquire); }
 
-  // Creates the default stream; called once right after construction.
+  // Creates the default stream; called once right after construction (its owner holds the
+  // context in a shared_ptr by then).
   void start();
-  const std::shared_ptr<Stream> &default_stream() const { return default_stream_; }
+  // nullptr once the context was released.
+  std::shared_ptr<Stream> default_stream() const;
   // Creates and registers a stream of this context.
   std::shared_ptr<Stream> create_stream(uint32_t priority, uint32_t flags);
   void forget_stream(const Stream *s);

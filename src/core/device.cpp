@@ -17,10 +17,6 @@ namespace openacl {
 Device::Device(int32_t id, std::unique_ptr<backend::DeviceBackend> backend, MemoryMap &memory)
     : id_(id), backend_(std::move(backend)), memory_(memory), boot_ns_(now_ns()) {}
 
-Device::~Device() {
-  for (auto &r : retired_) deallocate(r);
-}
-
 void Device::charge(size_t bytes) {
   size_t used = used_.load(std::memory_order_relaxed);
   do {
@@ -47,7 +43,7 @@ void *Device::allocate(size_t bytes) {
                                   std::to_string(bytes) + " bytes");
   }
   memory_.add({reinterpret_cast<uintptr_t>(p), bytes, MemoryKind::device, this});
-  free_retired_if_idle();
+  Runtime::get().retired_memory().collect();
   return p;
 }
 
@@ -65,42 +61,7 @@ void Device::release(void *p) {
   auto a = memory_.remove(p);
   if (!a) return;
   if (a->kind == MemoryKind::device) refund(a->size);
-  {
-    std::lock_guard lock(mu_);
-    retired_.push_back({p, a->size, a->kind == MemoryKind::host_pinned});
-  }
-  free_retired_if_idle();
-}
-
-bool Device::all_streams_idle() const {
-  for (auto &ctx : contexts()) {
-    for (auto &s : ctx->streams()) {
-      if (!s->idle()) return false;
-    }
-  }
-  return true;
-}
-
-void Device::free_retired_if_idle() {
-  {
-    std::lock_guard lock(mu_);
-    if (retired_.empty()) return;
-  }
-  if (!all_streams_idle()) return;
-  std::vector<Retired> retired;
-  {
-    std::lock_guard lock(mu_);
-    retired.swap(retired_);
-  }
-  for (auto &r : retired) deallocate(r);
-}
-
-void Device::deallocate(const Retired &r) {
-  if (r.host) {
-    backend_->deallocate_host(r.p, r.size);
-  } else {
-    backend_->deallocate(r.p, r.size);
-  }
+  Runtime::get().retired_memory().retire(*this, p, a->size, a->kind == MemoryKind::host_pinned);
 }
 
 std::shared_ptr<Context> Device::retain_default_context() {
@@ -126,7 +87,6 @@ bool Device::release_default_context(bool force) {
   }
   ctx->release();
   remove_context(ctx.get());
-  free_retired_if_idle();
   return true;
 }
 
@@ -183,7 +143,7 @@ void Device::synchronize(int32_t timeout_ms, const Context *context) {
       }
     }
   }
-  free_retired_if_idle();
+  Runtime::get().retired_memory().collect();
   if (first) throw *first;
 }
 
@@ -200,7 +160,6 @@ void Device::shutdown() {
     std::lock_guard lock(mu_);
     contexts_.clear();
   }
-  free_retired_if_idle();
 }
 
 void Device::set_peer_access(int32_t peer, bool enabled) {

@@ -21,7 +21,6 @@ class MemoryMap;
 class Device {
  public:
   Device(int32_t id, std::unique_ptr<backend::DeviceBackend> backend, MemoryMap &memory);
-  ~Device();
 
   int32_t id() const { return id_; }
   const backend::DeviceProps &props() const { return backend_->props(); }
@@ -34,9 +33,9 @@ class Device {
   void *allocate(size_t bytes);
   // Page-locked host memory (aclrtMallocHost), registered in the memory map.
   void *allocate_host(size_t bytes);
-  // Unregisters p (a device or page-locked allocation of this device) and gives its capacity back at once.
-  // The bytes themselves are returned to the backend only when no stream of the device has
-  // pending work, so a task still using them never touches freed memory.
+  // Unregisters p (a device or page-locked allocation of this device) and gives its capacity
+  // back at once. The bytes go back to the backend only when no task that may use them can
+  // still run (core/retired_memory.h).
   void release(void *p);
   size_t used_bytes() const { return used_.load(std::memory_order_relaxed); }
   size_t peak_bytes() const { return peak_.load(std::memory_order_relaxed); }
@@ -79,15 +78,6 @@ class Device {
   void shutdown();
 
  private:
-  struct Retired {
-    void *p;
-    size_t size;
-    bool host;
-  };
-  void deallocate(const Retired &r);
-  bool all_streams_idle() const;
-  void free_retired_if_idle();
-
   const int32_t id_;
   std::unique_ptr<backend::DeviceBackend> backend_;
   MemoryMap &memory_;
@@ -102,7 +92,6 @@ class Device {
   int default_refs_ = 0;
   std::shared_ptr<Context> default_context_;
   std::vector<std::weak_ptr<Context>> contexts_;
-  std::vector<Retired> retired_;
 };
 
 }  // namespace openacl

@@ -17,9 +17,11 @@ class Signal;
 
 class Event : public Handled {
  public:
-  Event(Context &context, uint32_t flags, bool ex) : context_(context), flags_(flags), ex_(ex) {}
+  // Keeps its context object alive, as a stream does (core/stream.h).
+  Event(std::shared_ptr<Context> context, uint32_t flags, bool ex)
+      : context_(std::move(context)), flags_(flags), ex_(ex) {}
 
-  Context &context() const { return context_; }
+  Context &context() const { return *context_; }
   uint32_t flags() const { return flags_; }
   bool ex() const { return ex_; }  // created by aclrtCreateEventExWithFlag
 
@@ -34,7 +36,7 @@ class Event : public Handled {
   std::shared_ptr<ModelRI> captured_by() const;
 
  private:
-  Context &context_;
+  const std::shared_ptr<Context> context_;
   const uint32_t flags_;
   const bool ex_;
   mutable std::mutex mu_;

@@ -21,6 +21,11 @@ void set_failure_handler(FailureHandler handler);
 // for the tasks skipped after a failure).
 void report_failure(const Stream &stream, const Task &task, const Error &error);
 
+// Inside a catch (...) around user code (a kernel block, a host function, a callback): the
+// error its stream fails with, Errc::task_failure, naming `what` and the exception (also one
+// that is not a std::exception).
+Error user_code_error(const char *what);
+
 // The longest a kernel, op or model task may run, in ns; 0: no limit. A simulated AI core
 // cannot be stopped mid-task, so an overrun is found when the task ends: its outputs are
 // written, and its stream fails with Errc::task_timeout.

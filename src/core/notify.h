@@ -24,9 +24,10 @@ class Notify : public Handled {
   enum class Update : uint8_t { set, add, bit_or, bit_and };
   enum class Condition : uint8_t { less, equal, greater, greater_equal, all_bits };
 
-  Notify(Context &context, bool counting) : context_(context), counting_(counting) {}
+  // Keeps its context object alive, as a stream does (core/stream.h).
+  Notify(std::shared_ptr<Context> context, bool counting) : context_(std::move(context)), counting_(counting) {}
 
-  Context &context() const { return context_; }
+  Context &context() const { return *context_; }
   bool counting() const { return counting_; }  // aclrtCntNotify rather than aclrtNotify
   uint32_t value() const;
 
@@ -49,7 +50,7 @@ class Notify : public Handled {
   };
   bool holds(Condition cond, uint32_t operand) const;
 
-  Context &context_;
+  const std::shared_ptr<Context> context_;
   const bool counting_;
   mutable std::mutex mu_;
   uint32_t value_ = 0;

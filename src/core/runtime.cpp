@@ -1,10 +1,12 @@
 #include "core/runtime.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <thread>
 
 #include "backend/backend.h"
+#include "core/call_gate.h"
 #include "core/clock.h"
 #include "core/context.h"
 #include "core/device.h"
@@ -14,6 +16,11 @@
 
 namespace openacl {
 
+std::unique_lock<std::mutex> Runtime::lock_lifecycle() {
+  OutsideCall waiting;  // a finalize holding the lock must not wait for this call
+  return std::unique_lock(lifecycle_mu_);
+}
+
 Runtime &Runtime::get() {
   // Never destroyed: threads of the program may still call in while statics are torn down.
   static Runtime *rt = new Runtime();
@@ -21,7 +28,8 @@ Runtime &Runtime::get() {
 }
 
 void Runtime::require_initialized() const {
-  if (!initialized()) {
+  // seq_cst: pairs with CallScope's store and finalize's close (core/call_gate.h).
+  if (!initialized_.load(std::memory_order_seq_cst)) {
     fail(Errc::not_initialized,
          ever_finalized_ ? "the runtime was finalized (aclFinalize); call aclInit again"
                          : "the runtime is not initialized: call aclInit first");
@@ -29,7 +37,7 @@ void Runtime::require_initialized() const {
 }
 
 void Runtime::init(const char *config_path) {
-  std::lock_guard lock(lifecycle_mu_);
+  std::unique_lock lock = lock_lifecycle();
   if (initialized()) {
     ++init_count_;
     fail(Errc::repeat_initialize, "aclInit was already called in this process");
@@ -65,28 +73,22 @@ void Runtime::init(const char *config_path) {
 }
 
 void Runtime::drain() {
-  // Outstanding work finishes first (R1). A callback that no thread processes would hold its
-  // stream forever: after a grace period it runs here instead. Streams that all wait at
-  // once, for longer than another grace period, wait for something no task will ever do (a
-  // notify never recorded, a value never written): their pending tasks are dropped.
+  // Outstanding work finishes first (R1), and the calls still in flight on other threads
+  // return: new ones are refused already. A callback that no thread processes would hold its
+  // stream forever: after a grace period it runs here instead. Streams that all wait at once,
+  // for longer than another grace period, wait for something no task will ever do (a notify
+  // never recorded, a value never written): their pending tasks are dropped.
   constexpr int64_t kCallbackGraceNs = 200'000'000;
   constexpr int64_t kStuckGraceNs = 2'000'000'000;
   int64_t stuck_since = 0;
   for (;;) {
-    std::vector<std::shared_ptr<Stream>> busy;
-    bool all_parked = true;
-    for (auto &d : devices_) {
-      for (auto &ctx : d->contexts()) {
-        for (auto &s : ctx->streams()) {
-          if (s->idle()) continue;
-          all_parked = all_parked && s->parked();
-          busy.push_back(s);
-        }
-      }
-    }
-    if (busy.empty()) return;
+    std::vector<std::shared_ptr<Stream>> busy = live_streams_.busy();
+    const bool calls = calls_in_flight_elsewhere() != 0;
+    if (busy.empty() && !calls) return;
     const bool ran = reports_.run_stale(kCallbackGraceNs);
     if (host_funcs_.run_stale(kCallbackGraceNs) || ran) continue;
+    const bool all_parked =
+        !busy.empty() && std::all_of(busy.begin(), busy.end(), [](auto &s) { return s->parked(); });
     if (!all_parked) {
       stuck_since = 0;
     } else if (stuck_since == 0) {
@@ -101,14 +103,18 @@ void Runtime::drain() {
       }
       stuck_since = 0;
     }
+    busy.clear();
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
 }
 
 void Runtime::release_all() {
   notify(&TaskObserver::on_finalize_begin);
+  ever_finalized_ = true;
+  initialized_.store(false, std::memory_order_seq_cst);  // no new call gets in
+  reports_.close();  // threads blocked in aclrtProcessReport return
+  host_funcs_.close();
   drain();
-  initialized_.store(false, std::memory_order_release);
   for (auto &d : devices_) d->shutdown();
   contexts.take_all();
   for (auto &s : streams.take_all()) s->end_capture();
@@ -121,6 +127,7 @@ void Runtime::release_all() {
   host_funcs_.clear();
   virtual_memory_.release_all();  // mappings leave the memory map
   physical_memory.take_all();
+  retired_memory_.release_all();
   for (auto &a : memory_.take_all()) {
     if (a.kind == MemoryKind::device) {
       a.device->backend().deallocate(reinterpret_cast<void *>(a.base), a.size);
@@ -133,12 +140,11 @@ void Runtime::release_all() {
   notify(&TaskObserver::on_finalize_end);
   set_task_observer(nullptr);
   diagnostics_.reset();
-  ever_finalized_ = true;
   init_count_ = 0;
 }
 
 void Runtime::finalize() {
-  std::lock_guard lock(lifecycle_mu_);
+  std::unique_lock lock = lock_lifecycle();
   if (!initialized()) {
     fail(ever_finalized_ ? Errc::repeat_finalize : Errc::not_initialized,
          ever_finalized_ ? "aclFinalize was already called" : "aclInit was never called");
@@ -147,12 +153,12 @@ void Runtime::finalize() {
 }
 
 uint64_t Runtime::init_count() {
-  std::lock_guard lock(lifecycle_mu_);
+  std::unique_lock lock = lock_lifecycle();
   return initialized() ? init_count_ : 0;
 }
 
 uint64_t Runtime::finalize_reference() {
-  std::lock_guard lock(lifecycle_mu_);
+  std::unique_lock lock = lock_lifecycle();
   if (!initialized()) fail(Errc::repeat_finalize, "the runtime is not initialized");
   if (--init_count_ == 0) release_all();
   return init_count_;

@@ -13,10 +13,12 @@
 #include "core/config.h"
 #include "core/device_limits.h"
 #include "core/kernel.h"
+#include "core/live_streams.h"
 #include "core/memory.h"
 #include "core/observer.h"
 #include "core/profiling.h"
 #include "core/registry.h"
+#include "core/retired_memory.h"
 #include "core/sys_params.h"
 #include "core/virtual_memory.h"
 
@@ -36,7 +38,9 @@ class Runtime {
   // R1. init throws Errc::repeat_initialize when already initialized (and counts it), or a
   // config error with nothing initialized.
   void init(const char *config_path);
-  // Waits for outstanding work, releases every object. Throws Errc::repeat_finalize.
+  // Closes the runtime to new calls (they fail with Errc::not_initialized), waits for the
+  // calls in flight and the outstanding work, then releases every object (docs/lifetimes.md).
+  // Throws Errc::repeat_finalize.
   void finalize();
   // aclFinalizeReference: drops one init count; finalizes at zero. Returns the new count.
   uint64_t finalize_reference();
@@ -50,6 +54,9 @@ class Runtime {
   // Throws Errc::invalid_device for an id outside [0, count).
   Device &device(int64_t id);
   MemoryMap &memory() { return memory_; }
+  // Every Stream object, with or without a handle, and the freed memory waiting for them.
+  LiveStreams &live_streams() { return live_streams_; }
+  RetiredMemory &retired_memory() { return retired_memory_; }
   VirtualMemory &virtual_memory() { return virtual_memory_; }
   ReportHub &reports() { return reports_; }
   // aclrtSubscribeHostFunc threads and the host functions they run (aclrtProcessHostFunc).
@@ -86,6 +93,8 @@ class Runtime {
   Registry<Function> functions;
 
  private:
+  // aclInit, aclFinalize and aclFinalizeReference one at a time.
+  std::unique_lock<std::mutex> lock_lifecycle();
   void drain();
   void release_all();
 
@@ -102,6 +111,8 @@ class Runtime {
   DumpSettings dump_;
   std::vector<std::unique_ptr<Device>> devices_;
   MemoryMap memory_;
+  LiveStreams live_streams_;
+  RetiredMemory retired_memory_{live_streams_};
   VirtualMemory virtual_memory_{memory_};
   ReportHub reports_;
   ReportHub host_funcs_;

@@ -8,6 +8,7 @@
 #include "core/device.h"
 #include "core/failure.h"
 #include "core/model_ri.h"
+#include "core/runtime.h"
 #include "core/observer.h"
 #include "core/signal.h"
 #include "core/thread_state.h"
@@ -20,10 +21,13 @@ constexpr int kSliceTasks = 64;
 constexpr auto kHostSpin = std::chrono::microseconds(20);
 }  // namespace
 
-Stream::Stream(Context &context, Device &device, uint32_t priority, uint32_t flags)
-    : context_(context), device_(device), priority_(priority), flags_(flags) {}
+Stream::Stream(std::shared_ptr<Context> context, Device &device, uint32_t priority, uint32_t flags)
+    : context_(std::move(context)), device_(device), priority_(priority), flags_(flags) {
+  Runtime::get().live_streams().add(this);
+}
 
 Stream::~Stream() {
+  Runtime::get().live_streams().remove(this);
   for (Task *t = head_; t != nullptr;) {
     Task *next = t->next;
     delete t;
@@ -166,9 +170,8 @@ void Stream::run_slice() {
         }
       } catch (const Error &e) {
         error = e;
-      } catch (const std::exception &e) {
-        error = Error(Errc::task_failure, std::string(task_kind_name(t->kind())) + " failed: " +
-                                              e.what());
+      } catch (...) {  // user code (kernels, host functions) may throw anything
+        error = user_code_error(task_kind_name(t->kind()));
       }
       if (error) report_failure(*this, *t, *error);
     }
@@ -257,6 +260,16 @@ bool Stream::wait_for(uint64_t seq, int32_t timeout_ms) {
 bool Stream::idle() const {
   std::lock_guard lock(mu_);
   return completed_.load(std::memory_order_acquire) >= submitted_ && callbacks_in_flight_ == 0;
+}
+
+uint64_t Stream::latest_pending() const {
+  std::lock_guard lock(mu_);
+  return completed_.load(std::memory_order_acquire) < submitted_ ? submitted_ : 0;
+}
+
+void Stream::set_failure(const Error &error) {
+  std::lock_guard lock(mu_);
+  if (!failure_) failure_ = error;
 }
 
 bool Stream::parked() const {

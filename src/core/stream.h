@@ -2,7 +2,10 @@
 // run strictly FIFO on the device's workers; different streams run concurrently. A stream
 // waiting for an event parks without holding a worker.
 //
-// Thread safety: every member function may be called from any thread.
+// Thread safety: every member function may be called from any thread. Ownership: the stream
+// keeps its context object alive (not its handle: a destroyed context stays destroyed), and
+// the device keeps the stream alive while it has tasks, so a task enqueued by a call that
+// raced the stream's destruction still runs, on a live object (docs/lifetimes.md).
 #pragma once
 
 #include <atomic>
@@ -27,10 +30,10 @@ class Stream final : public backend::Runnable,
                      public Handled,
                      public std::enable_shared_from_this<Stream> {
  public:
-  Stream(Context &context, Device &device, uint32_t priority, uint32_t flags);
+  Stream(std::shared_ptr<Context> context, Device &device, uint32_t priority, uint32_t flags);
   ~Stream();
 
-  Context &context() const { return context_; }
+  Context &context() const { return *context_; }
   Device &device() const { return device_; }
   uint32_t priority() const { return priority_.load(std::memory_order_relaxed); }
   void set_priority(uint32_t p) { priority_.store(p, std::memory_order_relaxed); }
@@ -62,6 +65,12 @@ class Stream final : public backend::Runnable,
   bool wait_for(uint64_t seq, int32_t timeout_ms = -1);
   // True when every enqueued task and dispatched callback has finished.
   bool idle() const;
+  // The sequence number of the latest task when some task has not completed, else 0.
+  uint64_t latest_pending() const;
+  // Tasks up to this sequence number have completed (or were dropped).
+  uint64_t completed() const { return completed_.load(std::memory_order_acquire); }
+  // Fails the stream from outside a task (a callback that threw, R20); the first failure stays.
+  void set_failure(const Error &error);
   // Waiting at a signal (an event, notify or value wait, a blocking callback) with no worker.
   bool parked() const;
   // aclrtStreamQuery: idle(), and when it is, the host has now seen every task complete.
@@ -86,7 +95,7 @@ class Stream final : public backend::Runnable,
   void finish_head(std::unique_lock<std::mutex> &lock, Task *t);
   bool wait_until(std::unique_lock<std::mutex> &lock, uint64_t target, int32_t timeout_ms);
 
-  Context &context_;
+  const std::shared_ptr<Context> context_;
   Device &device_;
   std::atomic<uint32_t> priority_;
   const uint32_t flags_;

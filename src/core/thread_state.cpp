@@ -2,7 +2,13 @@
 
 #include <unistd.h>
 
+#include "core/call_gate.h"
+
 namespace openacl {
+
+ThreadState::ThreadState() { register_thread(*this); }
+
+ThreadState::~ThreadState() { unregister_thread(*this); }
 
 ThreadState &this_thread() {
   thread_local ThreadState state;

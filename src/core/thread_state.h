@@ -1,7 +1,9 @@
 // Every piece of per-thread state of the runtime, in one place: the context the thread is
-// bound to (R4) and its last error message (R19).
+// bound to (R4), its last error message (R19), and whether it is inside an API call
+// (core/call_gate.h).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -11,6 +13,11 @@ namespace openacl {
 class Context;
 
 struct ThreadState {
+  ThreadState();
+  ~ThreadState();
+  ThreadState(const ThreadState &) = delete;
+  ThreadState &operator=(const ThreadState &) = delete;
+
   // Weak: a context destroyed by another thread must not stay alive through bindings (R5).
   std::weak_ptr<Context> context;
   bool bound = false;  // the thread was bound to a context that may since have died
@@ -18,6 +25,11 @@ struct ThreadState {
   std::string last_error;
   int32_t last_error_code = 0;  // for aclrtGetLastError / aclrtPeekAtLastError
   uint32_t last_task_id = 0;    // of the thread's latest submission (aclrtGetThreadLastTaskId)
+  // Written by the owning thread only, read by others (core/call_gate.h): how deeply the
+  // thread is nested in API calls, and a clock that is odd while it is inside one.
+  std::atomic<uint32_t> call_depth{0};
+  std::atomic<uint64_t> call_clock{0};
+  uint64_t serial = 0;  // unique per thread for the process's life
   // The thread's Linux id (gettid), taken once.
   uint32_t os_id();
 

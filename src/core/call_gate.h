@@ -1,0 +1,82 @@
+// Calls in flight: every C entry point holds a CallScope for its length. aclFinalize uses it
+// to close the runtime to new calls and wait for those already inside before it releases any
+// object; freed memory uses it as a grace period (the calls that may have checked the pointer
+// before the free must have enqueued their tasks before the runtime looks at the streams).
+//
+// Thread safety: a thread's own counters are written only by that thread; the queries below
+// read every registered thread's counters and may run on any thread.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace openacl {
+
+struct ThreadState;
+
+// RAII: the calling thread is inside an API call. Nests (a callback that calls the API from
+// within aclrtProcessReport is one call).
+class CallScope {
+ public:
+  CallScope();
+  ~CallScope();
+  CallScope(const CallScope &) = delete;
+  CallScope &operator=(const CallScope &) = delete;
+
+ private:
+  ThreadState &ts_;
+};
+
+// RAII, inside a call: the thread blocks without holding anything it looked up (aclrtProcessReport
+// waiting for a report), so a grace period need not wait for it to return.
+class QuiescentWait {
+ public:
+  QuiescentWait();
+  ~QuiescentWait();
+  QuiescentWait(const QuiescentWait &) = delete;
+  QuiescentWait &operator=(const QuiescentWait &) = delete;
+
+ private:
+  ThreadState &ts_;
+  bool active_;
+};
+
+// RAII, inside a call: the thread waits for another thread's aclInit or aclFinalize to end, so
+// that finalize must not wait for it in turn.
+class OutsideCall {
+ public:
+  OutsideCall();
+  ~OutsideCall();
+  OutsideCall(const OutsideCall &) = delete;
+  OutsideCall &operator=(const OutsideCall &) = delete;
+
+ private:
+  ThreadState &ts_;
+  uint32_t depth_;
+  QuiescentWait quiescent_;
+};
+
+// The threads that were inside a call when it was taken (the calling thread excluded).
+class GracePeriod {
+ public:
+  static GracePeriod begin();
+  // Every one of those threads has left that call (or blocks quiescently) since.
+  bool passed() const;
+
+ private:
+  struct Entry {
+    uint64_t thread_serial;
+    uint64_t clock;
+  };
+  std::vector<Entry> waiting_;
+};
+
+// How many threads other than the caller are inside an API call now.
+size_t calls_in_flight_elsewhere();
+
+// ThreadState registration (thread_state.cpp).
+void register_thread(ThreadState &ts);
+void unregister_thread(ThreadState &ts);
+
+}  // namespace openacl
