@@ -1,6 +1,7 @@
 # Install layout: include/acl/*.h, lib/libascendcl.so (and the empty lib/libmsprofiler.so, see
 # src/CMakeLists.txt), a CMake package (openacl::ascendcl, openacl::msprofiler)
-# and lib/pkgconfig/ascendcl.pc, so programs link as they would against CANN.
+# and lib/pkgconfig/ascendcl.pc, so programs link as they would against CANN; around them CANN's
+# own directory names and set_env.sh (OpenaclCannLayout.cmake).
 include(CMakePackageConfigHelpers)
 install(DIRECTORY include/acl include/openacl DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS ascendcl msprofiler EXPORT openaclTargets
@@ -18,3 +19,8 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/openaclConfig.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/openacl)
 configure_file(cmake/ascendcl.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ascendcl.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ascendcl.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+include(cmake/OpenaclCannLayout.cmake)
+if(OPENACL_CANN_LAYOUT)
+  openacl_cann_layout(ascendcl msprofiler)
+endif()
