@@ -1,10 +1,11 @@
-# Install layout: include/acl/*.h, lib/libascendcl.so (and the empty lib/libmsprofiler.so, see
-# src/CMakeLists.txt), a CMake package (openacl::ascendcl, openacl::msprofiler)
+# Install layout: include/acl/*.h, lib/libascendcl.so, lib/libacl_op_compiler.so (and the empty
+# lib/libmsprofiler.so, see src/CMakeLists.txt), a CMake package (openacl::ascendcl,
+# openacl::acl_op_compiler, openacl::msprofiler)
 # and lib/pkgconfig/ascendcl.pc, so programs link as they would against CANN; around them CANN's
 # own directory names and set_env.sh (OpenaclCannLayout.cmake).
 include(CMakePackageConfigHelpers)
 install(DIRECTORY include/acl include/openacl DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS ascendcl msprofiler EXPORT openaclTargets
+install(TARGETS ascendcl msprofiler acl_op_compiler EXPORT openaclTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
@@ -22,5 +23,5 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ascendcl.pc DESTINATION ${CMAKE_INSTAL
 
 include(cmake/OpenaclCannLayout.cmake)
 if(OPENACL_CANN_LAYOUT)
-  openacl_cann_layout(ascendcl msprofiler)
+  openacl_cann_layout(ascendcl msprofiler acl_op_compiler)
 endif()
