@@ -188,6 +188,15 @@ TEST_F(R19_BeforeInit, RuntimeCallsFailWithUninitialize) {
   EXPECT_ACL_ERROR(ACL_ERROR_UNINITIALIZE, aclrtMallocHost(&p, 64));
 }
 
+// CANN's aclrtGetRunMode has no init check, and the official samples ask for the run mode
+// before aclInit.
+TEST_F(R19_BeforeInit, GetRunModeWorksWithoutInit) {
+  aclrtRunMode mode = ACL_DEVICE;
+  ASSERT_ACL_OK(aclrtGetRunMode(&mode));
+  EXPECT_EQ(mode, ACL_HOST);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetRunMode(nullptr));
+}
+
 TEST_F(R19_BeforeInit, FinalizeWithoutInitFails) {
   EXPECT_ACL_FAILS(aclFinalize());
 }
