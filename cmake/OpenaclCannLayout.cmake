@@ -1,13 +1,13 @@
 # CANN's toolkit layout around the install (issue 14), so that CANN build files and the official
 # samples find openacl where they look in /usr/local/Ascend/ascend-toolkit/latest:
-#   lib64/                        the library directory under CANN's name
-#   runtime/include, compiler/include                 the headers ($DDK_PATH/runtime/include)
-#   runtime/lib64[/stub], compiler/lib64[/stub]        the libraries to link ($NPU_HOST_LIB)
-#   set_env.sh                    CANN's environment script, relative to its own location
+#   lib64/                                       the library directory under CANN's name
+#   runtime/include, compiler/include            the headers ($DDK_PATH/runtime/include)
+#   runtime/lib64[/stub], compiler/lib64[/stub]  the libraries to link ($NPU_HOST_LIB)
+#   set_env.sh                                   CANN's environment script
 # Everything is a relative symlink into include/ and lib/, so the tree stays relocatable. CANN's
 # stub directories hold link-only stand-ins; here they point at the real libraries, which is
 # just as good for linking, and the programs find them at run time through set_env.sh.
-option(OPENACL_CANN_LAYOUT "Install CANN's toolkit directories and set_env.sh beside include/ and lib/" ON)
+# Switched by OPENACL_CANN_LAYOUT (top-level CMakeLists.txt).
 
 # openacl_cann_layout(<library targets>): the links for the libraries that CANN build lines
 # name (-lascendcl, -lacl_op_compiler, ...).
