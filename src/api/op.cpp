@@ -244,6 +244,20 @@ void execute_op(const char *opType, int numInputs, const aclTensorDesc *const in
   submit(opType, std::move(op), std::move(b), stream);
 }
 
+aclopHandle *create_op_handle(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[], int numOutputs,
+                              const aclTensorDesc *const outputDesc[], const aclopAttr *attr) {
+  require_initialized();
+  if (opType == nullptr) fail(Errc::invalid_argument, "opType is NULL");
+  check_array(numInputs, inputDesc, "numInputs", "inputDesc");
+  check_array(numOutputs, outputDesc, "numOutputs", "outputDesc");
+  auto h = std::make_unique<aclopHandle>();
+  h->op_type = opType;
+  h->inputs = to_descs(numInputs, inputDesc, "inputDesc", nullptr, &h->host_inputs);
+  h->outputs = to_descs(numOutputs, outputDesc, "outputDesc", nullptr, nullptr);
+  h->op = ops::prepare(opType, h->inputs, h->outputs, attr ? attr->attrs : kNoAttrs, prepare_threads());
+  return h.release();
+}
+
 }  // namespace openacl::api
 
 extern "C" {
@@ -267,17 +281,8 @@ ACL_FUNC_VISIBILITY aclError aclopExecute(const char *opType, int numInputs, con
 ACL_FUNC_VISIBILITY aclError aclopCreateHandle(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[], int numOutputs,
                                                const aclTensorDesc *const outputDesc[], const aclopAttr *opAttr, aclopHandle **handle) {
   return openacl::api::guarded("aclopCreateHandle", [&] {
-    openacl::api::require_initialized();
-    if (opType == nullptr) fail(Errc::invalid_argument, "opType is NULL");
     if (handle == nullptr) fail(Errc::invalid_argument, "handle is NULL");
-    check_array(numInputs, inputDesc, "numInputs", "inputDesc");
-    check_array(numOutputs, outputDesc, "numOutputs", "outputDesc");
-    auto h = std::make_unique<aclopHandle>();
-    h->op_type = opType;
-    h->inputs = to_descs(numInputs, inputDesc, "inputDesc", nullptr, &h->host_inputs);
-    h->outputs = to_descs(numOutputs, outputDesc, "outputDesc", nullptr, nullptr);
-    h->op = ops::prepare(opType, h->inputs, h->outputs, opAttr ? opAttr->attrs : kNoAttrs, prepare_threads());
-    *handle = h.release();
+    *handle = openacl::api::create_op_handle(opType, numInputs, inputDesc, numOutputs, outputDesc, opAttr);
   });
 }
 

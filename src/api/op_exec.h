@@ -1,6 +1,7 @@
 // Single-op validation and execution shared by the entry points of acl_op.h (in libascendcl)
-// and those of acl_op_compiler.h (in libacl_op_compiler, which CANN ships as its own library).
-// libacl_op_compiler calls these across the library boundary, so they are exported by name.
+// and those that CANN ships in libraries of their own: acl_op_compiler.h (libacl_op_compiler)
+// and acl/ops/acl_cblas.h (libacl_cblas). Those call these across the library boundary, so
+// they are exported by name.
 #pragma once
 
 #include "acl/acl_base.h"
@@ -19,5 +20,10 @@ ACL_FUNC_VISIBILITY void prepare_op(const char *opType, int numInputs, const acl
 ACL_FUNC_VISIBILITY void execute_op(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
                                     const aclDataBuffer *const inputs[], int numOutputs, const aclTensorDesc *const outputDesc[],
                                     aclDataBuffer *const outputs[], const aclopAttr *attr, aclrtStream stream);
+
+// Validates an op call and prepares it once for aclopExecWithHandle (aclopCreateHandle).
+// Throws openacl::Error on a bad call; the caller owns the handle (aclopDestroyHandle).
+ACL_FUNC_VISIBILITY aclopHandle *create_op_handle(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
+                                                  int numOutputs, const aclTensorDesc *const outputDesc[], const aclopAttr *attr);
 
 }  // namespace openacl::api

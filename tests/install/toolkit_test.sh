@@ -23,7 +23,8 @@ install)
            lib64/libacl_op_compiler.so runtime/include/acl/acl.h runtime/lib64/libascendcl.so \
            runtime/lib64/stub/libascendcl.so runtime/lib64/stub/libacl_op_compiler.so \
            compiler/include/acl/acl_op_compiler.h compiler/lib64/stub/libascendcl.so \
-           compiler/lib64/stub/libacl_op_compiler.so; do
+           compiler/lib64/stub/libacl_op_compiler.so include/acl/ops/acl_cblas.h \
+           lib64/libacl_cblas.so runtime/lib64/stub/libacl_cblas.so; do
     [[ -e "$toolkit/$p" ]] || fail "the install has no $p"
   done
   ;;
