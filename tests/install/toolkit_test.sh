@@ -31,7 +31,7 @@ install)
 
 sample)
   cmake=$3 project=$4
-  unset LD_LIBRARY_PATH DDK_PATH NPU_HOST_LIB ASCEND_TOOLKIT_HOME OPENACL_SOC_NAME
+  unset LD_LIBRARY_PATH PYTHONPATH DDK_PATH NPU_HOST_LIB ASCEND_TOOLKIT_HOME OPENACL_SOC_NAME
   # Sourced by a relative path from elsewhere, as READMEs do (. ./set_env.sh, source ~/...).
   cd "$work"
   # shellcheck disable=SC1091
@@ -42,6 +42,11 @@ sample)
   [[ "$NPU_HOST_LIB" == "$toolkit/runtime/lib64/stub" ]] || fail "NPU_HOST_LIB is '$NPU_HOST_LIB'"
   [[ "$LD_LIBRARY_PATH" == "$toolkit/lib64" ]] || fail "LD_LIBRARY_PATH is '$LD_LIBRARY_PATH'"
   [[ "$(command -v npu-smi)" == "$toolkit/bin/npu-smi" ]] || fail "npu-smi is not on PATH"
+  # With the Python module installed, PYTHONPATH finds it (built for Debian's /usr/bin/python3).
+  if [[ -n "${PYTHONPATH:-}" ]]; then
+    /usr/bin/python3 -c 'import acl, sys; sys.exit(acl.get_soc_name() != "Ascend910B3")' ||
+      fail "import acl through PYTHONPATH '$PYTHONPATH'"
+  fi
   rm -rf "$work/sample"
   "$cmake" -S "$project" -B "$work/sample" >/dev/null || fail "the sample project does not configure"
   "$cmake" --build "$work/sample" >/dev/null || fail "the sample project does not build"
@@ -53,9 +58,9 @@ commands)
   readelf=$3
   env -u LD_LIBRARY_PATH "$toolkit/bin/openacl" info | grep -q "devices: 2" || fail "bin/openacl info"
   env -u LD_LIBRARY_PATH "$toolkit/bin/npu-smi" info >/dev/null || fail "bin/npu-smi info"
-  for f in "$toolkit"/bin/* "$toolkit"/lib/lib*.so.*.*.*; do
+  while IFS= read -r f; do
     "$readelf" -d "$f" | grep -q 'R\(UN\)\?PATH.*\[\$ORIGIN' || fail "$f has no \$ORIGIN RUNPATH"
-  done
+  done < <(find "$toolkit/bin" "$toolkit/lib" -type f \( -path '*/bin/*' -o -name '*.so*' \))
   ;;
 
 npu-smi)
