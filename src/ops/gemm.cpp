@@ -36,11 +36,12 @@ void load(DType dt, const void *src, int64_t rows, int64_t cols, bool transpose,
     for (int64_t c = 0; c < cols; ++c) dst[c * rows + r] = plain[r * cols + c];
 }
 
-template <class Acc>
-Acc dot(const Acc *a, const Acc *b, int64_t k) {
-  Acc s = 0;
-  for (int64_t i = 0; i < k; ++i) s += a[i] * b[i];
-  return s;
+// acc[j] += av * row[j] for j in [0, n): the inner loop of the product, along contiguous rows.
+OPENACL_SIMD_CLONES void axpy(float *acc, float av, const float *row, int64_t n) {
+  for (int64_t j = 0; j < n; ++j) acc[j] += av * row[j];
+}
+OPENACL_SIMD_CLONES void axpy(int32_t *acc, int32_t av, const int32_t *row, int64_t n) {
+  for (int64_t j = 0; j < n; ++j) acc[j] += av * row[j];
 }
 
 // One scalar input (alpha, beta) of dtype dt as double.
@@ -54,31 +55,33 @@ double scalar(DType dt, const void *p) {
 template <class Acc>
 void run_gemm(const std::vector<Tensor> &in, const Tensor &y, int64_t m, int64_t n, int64_t k, bool ta, bool tb,
               AiCores &cores) {
-  // A as [m][k] and B as [n][k]: every result element is a dot product of two contiguous rows.
+  // A as [m][k] and B as [k][n]: row i of the product is the sum of B's rows scaled by A's row
+  // i, so the inner loop runs along contiguous rows and vectorises.
   std::vector<Acc> a, b;
   load<Acc>(in[0].desc.dtype, in[0].data, ta ? k : m, ta ? m : k, ta, a);
-  load<Acc>(in[1].desc.dtype, in[1].data, tb ? n : k, tb ? k : n, !tb, b);
+  load<Acc>(in[1].desc.dtype, in[1].data, tb ? n : k, tb ? k : n, tb, b);
   const DType ct = y.desc.dtype;
   const double alpha = scalar(ct, in[3].data), beta = scalar(ct, in[4].data);
   const size_t grain = std::max<int64_t>(1, 65536 / std::max<int64_t>(1, n * k));
   parallel_range(cores, static_cast<size_t>(m), grain, [&](size_t r0, size_t r1) {
+    std::vector<Acc> acc(static_cast<size_t>(n));
     std::vector<float> row(static_cast<size_t>(n)), c_row(static_cast<size_t>(n), 0.0f);
     for (size_t i = r0; i < r1; ++i) {
+      std::fill(acc.begin(), acc.end(), Acc{0});
+      for (int64_t p = 0; p < k; ++p) axpy(acc.data(), a[i * k + p], &b[p * n], n);
       const size_t off = i * static_cast<size_t>(n);
       if (ct == DType::i32) {
         auto *yi = static_cast<int32_t *>(y.data) + off;
         const auto *ci = static_cast<const int32_t *>(in[2].data) + off;
         for (int64_t j = 0; j < n; ++j) {
-          const auto acc = static_cast<int64_t>(dot(&a[i * k], &b[j * k], k));
           const int64_t c = beta == 0 ? 0 : static_cast<int64_t>(beta) * ci[j];
-          yi[j] = static_cast<int32_t>(static_cast<int64_t>(alpha) * acc + c);
+          yi[j] = static_cast<int32_t>(static_cast<int64_t>(alpha) * acc[j] + c);
         }
         continue;
       }
       if (beta != 0) to_f32(ct, static_cast<const char *>(in[2].data) + off * dtype_size(ct), c_row.data(), n);
       for (int64_t j = 0; j < n; ++j)
-        row[j] = static_cast<float>(alpha * static_cast<double>(dot(&a[i * k], &b[j * k], k)) +
-                                    (beta == 0 ? 0.0 : beta * c_row[j]));
+        row[j] = static_cast<float>(alpha * static_cast<double>(acc[j]) + (beta == 0 ? 0.0 : beta * c_row[j]));
       from_f32(ct, row.data(), static_cast<char *>(y.data) + off * dtype_size(ct), n);
     }
   });
