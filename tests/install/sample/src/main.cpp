@@ -1,6 +1,7 @@
 // A program in the style of the official AscendCL samples: run mode before aclInit, a device,
 // a context and a stream, host <-> device copies, one operator through acl_op_compiler.h, the
-// compile options, the SoC name. Prints "run success" and exits 0 when every result is right.
+// compile options, a matrix product through acl_cblas.h, the SoC name. Prints "run success" and
+// exits 0 when every result is right.
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "acl/acl.h"
 #include "acl/acl_op_compiler.h"
+#include "acl/ops/acl_cblas.h"
 
 #define CHECK(call)                                                                   \
   do {                                                                                \
@@ -51,11 +53,25 @@ int main() {
   CHECK(aclrtSynchronizeStream(stream));
   CHECK(aclrtMemcpy(z.data(), bytes, dz, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
 
+  // x [2,3] times y seen as [3,2], into w [2,2]; alpha and beta live on the device.
+  const float scalars[2] = {1.0f, 0.0f};
+  void *dscalars, *dw;
+  std::vector<float> w(4);
+  CHECK(aclrtMalloc(&dscalars, sizeof scalars, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclrtMalloc(&dw, 4 * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclrtMemcpy(dscalars, sizeof scalars, scalars, sizeof scalars, ACL_MEMCPY_HOST_TO_DEVICE));
+  CHECK(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 3, dscalars, dx, -1, ACL_FLOAT, dy, -1, ACL_FLOAT,
+                      static_cast<char *>(dscalars) + sizeof(float), dw, -1, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, stream));
+  CHECK(aclrtSynchronizeStream(stream));
+  CHECK(aclrtMemcpy(w.data(), 4 * sizeof(float), dw, 4 * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST));
+
   char precision[32] = {};
   CHECK(aclGetCompileopt(ACL_PRECISION_MODE, precision, sizeof precision));
   bool ok = mode == ACL_HOST && std::string(aclrtGetSocName()) == "Ascend910B3" &&
             std::strcmp(precision, "force_fp32") == 0;
   for (int i = 0; i < 6; ++i) ok = ok && z[i] == x[i] + y[i];
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) ok = ok && w[i * 2 + j] == x[i * 3] * y[j] + x[i * 3 + 1] * y[2 + j] + x[i * 3 + 2] * y[4 + j];
 
   aclopDestroyAttr(attr);
   for (auto *b : in_buf) aclDestroyDataBuffer(b);
@@ -65,6 +81,8 @@ int main() {
   CHECK(aclrtFree(dx));
   CHECK(aclrtFree(dy));
   CHECK(aclrtFree(dz));
+  CHECK(aclrtFree(dw));
+  CHECK(aclrtFree(dscalars));
   CHECK(aclrtDestroyStream(stream));
   CHECK(aclrtDestroyContext(context));
   CHECK(aclrtResetDevice(0));
