@@ -1,9 +1,15 @@
-# Install layout: include/acl/*.h, lib/libascendcl.so (and the empty lib/libmsprofiler.so, see
-# src/CMakeLists.txt), a CMake package (openacl::ascendcl, openacl::msprofiler)
-# and lib/pkgconfig/ascendcl.pc, so programs link as they would against CANN.
+# Install layout: include/acl/*.h, lib/libascendcl.so, lib/libacl_op_compiler.so,
+# lib/libacl_cblas.so (and the empty lib/libmsprofiler.so, see src/CMakeLists.txt), a CMake
+# package (openacl::ascendcl, openacl::acl_op_compiler, openacl::acl_cblas, openacl::msprofiler)
+# and lib/pkgconfig/ascendcl.pc, so programs link as they would against CANN; around them CANN's
+# own directory names and set_env.sh (OpenaclCannLayout.cmake).
 include(CMakePackageConfigHelpers)
+set(OPENACL_LIBRARIES ascendcl msprofiler acl_op_compiler)
+if(TARGET acl_cblas)
+  list(APPEND OPENACL_LIBRARIES acl_cblas)
+endif()
 install(DIRECTORY include/acl include/openacl DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS ascendcl msprofiler EXPORT openaclTargets
+install(TARGETS ${OPENACL_LIBRARIES} EXPORT openaclTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
@@ -18,3 +24,8 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/openaclConfig.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/openacl)
 configure_file(cmake/ascendcl.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ascendcl.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ascendcl.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+include(cmake/OpenaclCannLayout.cmake)
+if(OPENACL_CANN_LAYOUT)
+  openacl_cann_layout(${OPENACL_LIBRARIES})
+endif()

@@ -8,6 +8,7 @@
 #include <acl/acl_op_compiler.h>
 #include <acl/acl_prof.h>
 #include <acl/acl_rt_allocator.h>
+#include <acl/ops/acl_cblas.h>
 
 #include <type_traits>
 

@@ -1,5 +1,6 @@
 // The extension module `acl`: pyACL's layout (base calls at top level, then acl.rt, acl.op,
-// acl.mdl, acl.util, acl.prof) over libascendcl's public C API.
+// acl.mdl, acl.util, acl.prof, acl.blas) over the public C API of libascendcl, libacl_op_compiler
+// and libacl_cblas.
 #include "common.h"
 
 #include <unistd.h>
@@ -45,6 +46,8 @@ PYBIND11_MODULE(acl, m) {
   register_util(util);
   auto prof = m.def_submodule("prof", "profiling sessions and msproftx stamps");
   register_prof(prof);
+  auto blas = m.def_submodule("blas", "matrix-matrix and matrix-vector products (acl_cblas.h)");
+  register_blas(blas);
 
   // atexit runs before the interpreter tears down thread states; callbacks that a runtime
   // thread delivers later are dropped instead of entering a dying interpreter.

@@ -46,6 +46,9 @@ PYACL_NAMES = {
                "destroy_stamp", "set_stamp_trace_message", "push", "pop", "mark", "range_start", "range_stop"],
     acl.util: ["start_thread", "stop_thread", "numpy_to_ptr", "numpy_contiguous_to_ptr", "ptr_to_numpy",
                "bytes_to_ptr", "ptr_to_bytes"],
+    acl.blas: ["gemm_ex", "hgemm", "s8gemm", "gemv_ex", "hgemv", "s8gemv", "create_handle_for_gemm_ex",
+               "create_handle_for_hgemm", "create_handle_for_s8gemm", "create_handle_for_gemv_ex",
+               "create_handle_for_hgemv", "create_handle_for_s8gemv"],
 }
 
 

@@ -2,17 +2,16 @@
 // call is validated in full before anything is enqueued (op errors, buffer sizes, device
 // ranges); the op then runs on the stream as one task, in order with copies and kernels, and
 // records which device memory it reads and writes. Built-in ops need no compilation: the
-// compile/model-dir calls are accepted and validate what they can.
-#include <cstring>
-#include <map>
-#include <mutex>
+// model-dir calls are accepted and validate what they can (the compile calls of
+// acl_op_compiler.h are in op_compiler.cpp, built into libacl_op_compiler).
+#include <algorithm>
 
 #include "acl/acl.h"
-#include "acl/acl_op_compiler.h"
 #include "api/data_buffer.h"
 #include "api/guard.h"
 #include "api/handles.h"
 #include "api/op_attr.h"
+#include "api/op_exec.h"
 #include "api/tensor_desc.h"
 #include "core/device.h"
 #include "core/memory.h"
@@ -216,10 +215,24 @@ std::shared_ptr<const ops::PreparedOp> cached_prepare(const char *opType, int nu
   return op;
 }
 
-void execute(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[], const aclDataBuffer *const inputs[],
-             int numOutputs, const aclTensorDesc *const outputDesc[], aclDataBuffer *const outputs[], const aclopAttr *attr,
-             aclrtStream stream) {
-  openacl::api::require_initialized();
+}  // namespace
+
+namespace openacl::api {
+
+void prepare_op(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[], int numOutputs,
+                const aclTensorDesc *const outputDesc[], const aclopAttr *attr) {
+  if (opType == nullptr) fail(Errc::invalid_argument, "opType is NULL");
+  check_array(numInputs, inputDesc, "numInputs", "inputDesc");
+  check_array(numOutputs, outputDesc, "numOutputs", "outputDesc");
+  auto in = to_descs(numInputs, inputDesc, "inputDesc", nullptr, nullptr);
+  auto out = to_descs(numOutputs, outputDesc, "outputDesc", nullptr, nullptr);
+  ops::prepare(opType, in, out, attr ? attr->attrs : kNoAttrs, prepare_threads());
+}
+
+void execute_op(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[], const aclDataBuffer *const inputs[],
+                int numOutputs, const aclTensorDesc *const outputDesc[], aclDataBuffer *const outputs[], const aclopAttr *attr,
+                aclrtStream stream) {
+  require_initialized();
   if (opType == nullptr) fail(Errc::invalid_argument, "opType is NULL");
   check_array(numInputs, inputDesc, "numInputs", "inputDesc");
   check_array(numOutputs, outputDesc, "numOutputs", "outputDesc");
@@ -231,13 +244,21 @@ void execute(const char *opType, int numInputs, const aclTensorDesc *const input
   submit(opType, std::move(op), std::move(b), stream);
 }
 
-std::map<aclCompileOpt, std::string> &compile_options() {
-  static std::map<aclCompileOpt, std::string> opts;
-  return opts;
+aclopHandle *create_op_handle(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[], int numOutputs,
+                              const aclTensorDesc *const outputDesc[], const aclopAttr *attr) {
+  require_initialized();
+  if (opType == nullptr) fail(Errc::invalid_argument, "opType is NULL");
+  check_array(numInputs, inputDesc, "numInputs", "inputDesc");
+  check_array(numOutputs, outputDesc, "numOutputs", "outputDesc");
+  auto h = std::make_unique<aclopHandle>();
+  h->op_type = opType;
+  h->inputs = to_descs(numInputs, inputDesc, "inputDesc", nullptr, &h->host_inputs);
+  h->outputs = to_descs(numOutputs, outputDesc, "outputDesc", nullptr, nullptr);
+  h->op = ops::prepare(opType, h->inputs, h->outputs, attr ? attr->attrs : kNoAttrs, prepare_threads());
+  return h.release();
 }
-std::mutex compile_mu;
 
-}  // namespace
+}  // namespace openacl::api
 
 extern "C" {
 
@@ -245,7 +266,7 @@ ACL_FUNC_VISIBILITY aclError aclopExecuteV2(const char *opType, int numInputs, a
                                             int numOutputs, aclTensorDesc *outputDesc[], aclDataBuffer *outputs[], aclopAttr *attr,
                                             aclrtStream stream) {
   return openacl::api::guarded("aclopExecuteV2", [&] {
-    execute(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr, stream);
+    openacl::api::execute_op(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr, stream);
   });
 }
 
@@ -253,24 +274,15 @@ ACL_FUNC_VISIBILITY aclError aclopExecute(const char *opType, int numInputs, con
                                           const aclDataBuffer *const inputs[], int numOutputs, const aclTensorDesc *const outputDesc[],
                                           aclDataBuffer *const outputs[], const aclopAttr *attr, aclrtStream stream) {
   return openacl::api::guarded("aclopExecute", [&] {
-    execute(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr, stream);
+    openacl::api::execute_op(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr, stream);
   });
 }
 
 ACL_FUNC_VISIBILITY aclError aclopCreateHandle(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[], int numOutputs,
                                                const aclTensorDesc *const outputDesc[], const aclopAttr *opAttr, aclopHandle **handle) {
   return openacl::api::guarded("aclopCreateHandle", [&] {
-    openacl::api::require_initialized();
-    if (opType == nullptr) fail(Errc::invalid_argument, "opType is NULL");
     if (handle == nullptr) fail(Errc::invalid_argument, "handle is NULL");
-    check_array(numInputs, inputDesc, "numInputs", "inputDesc");
-    check_array(numOutputs, outputDesc, "numOutputs", "outputDesc");
-    auto h = std::make_unique<aclopHandle>();
-    h->op_type = opType;
-    h->inputs = to_descs(numInputs, inputDesc, "inputDesc", nullptr, &h->host_inputs);
-    h->outputs = to_descs(numOutputs, outputDesc, "outputDesc", nullptr, nullptr);
-    h->op = ops::prepare(opType, h->inputs, h->outputs, opAttr ? opAttr->attrs : kNoAttrs, prepare_threads());
-    *handle = h.release();
+    *handle = openacl::api::create_op_handle(opType, numInputs, inputDesc, numOutputs, outputDesc, opAttr);
   });
 }
 
@@ -297,7 +309,7 @@ ACL_FUNC_VISIBILITY aclError aclopCast(const aclTensorDesc *srcDesc, const aclDa
     const aclDataBuffer *in_b[] = {srcBuffer};
     const aclTensorDesc *out_d[] = {dstDesc};
     aclDataBuffer *out_b[] = {dstBuffer};
-    execute("Cast", 1, in_d, in_b, 1, out_d, out_b, &attr, stream);
+    openacl::api::execute_op("Cast", 1, in_d, in_b, 1, out_d, out_b, &attr, stream);
   });
 }
 
@@ -353,29 +365,11 @@ ACL_FUNC_VISIBILITY aclError aclopLoad(const void *model, size_t modelSize) {
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclopCompile(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[], int numOutputs,
-                                          const aclTensorDesc *const outputDesc[], const aclopAttr *attr, aclopEngineType engineType,
-                                          aclopCompileType compileFlag, const char *opPath) {
-  return openacl::api::guarded("aclopCompile", [&] {
-    if (opType == nullptr) fail(Errc::invalid_argument, "opType is NULL");
-    check_array(numInputs, inputDesc, "numInputs", "inputDesc");
-    check_array(numOutputs, outputDesc, "numOutputs", "outputDesc");
-    auto in = to_descs(numInputs, inputDesc, "inputDesc", nullptr, nullptr);
-    auto out = to_descs(numOutputs, outputDesc, "outputDesc", nullptr, nullptr);
-    ops::prepare(opType, in, out, attr ? attr->attrs : kNoAttrs, prepare_threads());
-  });
-}
-
 // Built-in ops have no kernel parameters to refresh: the call validates the op like aclopCompile.
 ACL_FUNC_VISIBILITY aclError aclopUpdateParams(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
                                                int numOutputs, const aclTensorDesc *const outputDesc[], const aclopAttr *attr) {
   return openacl::api::guarded("aclopUpdateParams", [&] {
-    if (opType == nullptr) fail(Errc::invalid_argument, "opType is NULL");
-    check_array(numInputs, inputDesc, "numInputs", "inputDesc");
-    check_array(numOutputs, outputDesc, "numOutputs", "outputDesc");
-    auto in = to_descs(numInputs, inputDesc, "inputDesc", nullptr, nullptr);
-    auto out = to_descs(numOutputs, outputDesc, "outputDesc", nullptr, nullptr);
-    ops::prepare(opType, in, out, attr ? attr->attrs : kNoAttrs, prepare_threads());
+    openacl::api::prepare_op(opType, numInputs, inputDesc, numOutputs, outputDesc, attr);
   });
 }
 
@@ -383,60 +377,6 @@ ACL_FUNC_VISIBILITY aclError aclopUpdateParams(const char *opType, int numInputs
 ACL_FUNC_VISIBILITY aclError aclopSetMaxOpQueueNum(uint64_t maxOpNum) {
   return openacl::api::guarded("aclopSetMaxOpQueueNum", [&] {
     if (maxOpNum == 0) fail(Errc::invalid_argument, "maxOpNum is 0");
-  });
-}
-
-ACL_FUNC_VISIBILITY aclError aclopCompileAndExecute(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
-                                                    const aclDataBuffer *const inputs[], int numOutputs, const aclTensorDesc *const outputDesc[],
-                                                    aclDataBuffer *const outputs[], const aclopAttr *attr, aclopEngineType engineType,
-                                                    aclopCompileType compileFlag, const char *opPath, aclrtStream stream) {
-  return openacl::api::guarded("aclopCompileAndExecute", [&] {
-    execute(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr, stream);
-  });
-}
-
-ACL_FUNC_VISIBILITY aclError aclopCompileAndExecuteV2(const char *opType, int numInputs, aclTensorDesc *inputDesc[], aclDataBuffer *inputs[],
-                                                      int numOutputs, aclTensorDesc *outputDesc[], aclDataBuffer *outputs[], aclopAttr *attr,
-                                                      aclopEngineType engineType, aclopCompileType compileFlag, const char *opPath,
-                                                      aclrtStream stream) {
-  return openacl::api::guarded("aclopCompileAndExecuteV2", [&] {
-    execute(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr, stream);
-  });
-}
-
-ACL_FUNC_VISIBILITY aclError aclSetCompileopt(aclCompileOpt opt, const char *value) {
-  return openacl::api::guarded("aclSetCompileopt", [&] {
-    if (value == nullptr) fail(Errc::invalid_argument, "value is NULL");
-    if (opt < ACL_PRECISION_MODE || opt > ACL_OP_DEBUG_OPTION)
-      fail(Errc::invalid_argument, "opt " + std::to_string(static_cast<int>(opt)) + " is not an aclCompileOpt");
-    std::lock_guard lock(compile_mu);
-    compile_options()[opt] = value;
-  });
-}
-
-ACL_FUNC_VISIBILITY size_t aclGetCompileoptSize(aclCompileOpt opt) {
-  std::lock_guard lock(compile_mu);
-  auto it = compile_options().find(opt);
-  // Room for the value and its terminator; an unset option reads as "".
-  return (it == compile_options().end() ? 0 : it->second.size()) + 1;
-}
-
-ACL_FUNC_VISIBILITY aclError aclGetCompileopt(aclCompileOpt opt, char *value, size_t length) {
-  return openacl::api::guarded("aclGetCompileopt", [&] {
-    if (value == nullptr) fail(Errc::invalid_argument, "value is NULL");
-    std::lock_guard lock(compile_mu);
-    auto it = compile_options().find(opt);
-    const std::string v = it == compile_options().end() ? "" : it->second;
-    if (length < v.size() + 1)
-      fail(Errc::invalid_argument, "length " + std::to_string(length) + " is too small for the value (" + std::to_string(v.size() + 1) + " bytes)");
-    std::memcpy(value, v.c_str(), v.size() + 1);
-  });
-}
-
-ACL_FUNC_VISIBILITY aclError aclopSetCompileFlag(aclOpCompileFlag flag) {
-  return openacl::api::guarded("aclopSetCompileFlag", [&] {
-    if (flag != ACL_OP_COMPILE_DEFAULT && flag != ACL_OP_COMPILE_FUZZ)
-      fail(Errc::invalid_argument, "flag " + std::to_string(static_cast<int>(flag)) + " is not an aclOpCompileFlag");
   });
 }
 

@@ -56,8 +56,11 @@ void apply_json(Config &c, const nlohmann::json &j) {
     c.device_memory_bytes = json_uint(*v, "openacl.device_memory_mb") << 20;
   if (auto v = o.find("ai_cores"); v != o.end())
     c.ai_cores = static_cast<unsigned>(json_uint(*v, "openacl.ai_cores"));
-  if (auto v = o.find("device_name"); v != o.end() && v->is_string())
+  if (auto v = o.find("soc_name"); v != o.end()) {
+    if (!v->is_string() || v->get<std::string>().empty())
+      fail(Errc::parse_file, "openacl.soc_name must be a non-empty string");
     c.device_name = v->get<std::string>();
+  }
   if (auto v = o.find("backend"); v != o.end() && v->is_string()) c.backend = v->get<std::string>();
   if (auto v = o.find("trace"); v != o.end() && v->is_string()) c.trace_path = v->get<std::string>();
   if (auto v = o.find("check"); v != o.end()) {
@@ -76,6 +79,7 @@ void apply_env(Config &c) {
     c.device_memory_bytes = parse_uint(v, "OPENACL_DEVICE_MEMORY_MB") << 20;
   if (const char *v = env("OPENACL_AI_CORES"))
     c.ai_cores = static_cast<unsigned>(parse_uint(v, "OPENACL_AI_CORES"));
+  if (const char *v = env("OPENACL_SOC_NAME")) c.device_name = v;
   if (const char *v = env("OPENACL_BACKEND")) c.backend = v;
   if (const char *v = env("OPENACL_TRACE")) c.trace_path = v;
   if (const char *v = env("OPENACL_CHECK")) c.check_mode = v;

@@ -16,7 +16,9 @@ struct Config {
   uint32_t device_count = 2;
   size_t device_memory_bytes = size_t{8} << 30;
   unsigned ai_cores = 0;  // 0: the host's cores (at least 2)
-  std::string device_name = "openacl-sim";
+  // The SoC the devices present themselves as (aclrtGetSocName, npu-smi): acl.json "soc_name",
+  // OPENACL_SOC_NAME. A 910B part by default, the chip today's CANN programs are written for.
+  std::string device_name = "Ascend910B3";
   std::optional<int32_t> default_device;  // acl.json "defaultDevice": {"default_device": "N"}
   std::string trace_path;                 // OPENACL_TRACE / "trace"
   std::string check_mode;                 // OPENACL_CHECK / "check": "", "1", "abort"

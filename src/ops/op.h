@@ -95,6 +95,11 @@ namespace openacl::ops {
 //   [offset_w] -> y [M,N]; transpose_x1 (false), transpose_x2 (false). Float.
 // BatchMatMul, BatchMatMulV2: x1 [..., M, K], x2 [..., K, N], [bias] (V2 only), [offset_w]
 //   -> y [broadcast(batch), M, N]; adj_x1 (false), adj_x2 (false). Rank >= 2 (x2 may be 2-D).
+// GEMM: a [M,K] (or [K,M] with transpose_a), b [K,N] (or [N,K] with transpose_b), c [M,N],
+//   alpha, beta (one element each, c's dtype) -> y [M,N] = alpha * op(a) op(b) + beta * c (c is
+//   not read when beta is 0; y may be c's buffer); transpose_a (false), transpose_b (false).
+//   (a/b, c): (f16, f16), (f16, f32), (i8, f32), (i8, i32), (f32, f32); accumulates in f32 (i32
+//   for i8). The op behind acl_cblas.h.
 // SoftmaxV2, LogSoftmaxV2: x -> y; axes (list_int, [-1])
 // Transpose: x, perm (const int 1-D) -> y. TransposeD: x -> y; attr perm (list_int).
 //   Transpose also accepts attr perm when the input has no value.

@@ -188,6 +188,15 @@ TEST_F(R19_BeforeInit, RuntimeCallsFailWithUninitialize) {
   EXPECT_ACL_ERROR(ACL_ERROR_UNINITIALIZE, aclrtMallocHost(&p, 64));
 }
 
+// CANN's aclrtGetRunMode has no init check, and the official samples ask for the run mode
+// before aclInit.
+TEST_F(R19_BeforeInit, GetRunModeWorksWithoutInit) {
+  aclrtRunMode mode = ACL_DEVICE;
+  ASSERT_ACL_OK(aclrtGetRunMode(&mode));
+  EXPECT_EQ(mode, ACL_HOST);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetRunMode(nullptr));
+}
+
 TEST_F(R19_BeforeInit, FinalizeWithoutInitFails) {
   EXPECT_ACL_FAILS(aclFinalize());
 }
@@ -277,9 +286,31 @@ TEST_F(R2_Config, EnvironmentSetsCoresAndMemory) {
   EXPECT_EQ(total, size_t{32} << 20);
 }
 
+// The SoC name: a 910B part unless acl.json ("soc_name") or OPENACL_SOC_NAME (which wins) says
+// otherwise; npu-smi prints the same name.
+TEST_F(R2_Config, SocNameIsA910BPartUnlessConfigured) {
+  ::unsetenv("OPENACL_SOC_NAME");
+  ASSERT_ACL_OK(aclInit(nullptr));
+  EXPECT_STREQ(aclrtGetSocName(), "Ascend910B3");
+  ASSERT_ACL_OK(aclFinalize());
+
+  std::string path = write_temp("soc", R"({"openacl": {"soc_name": "Ascend910B4"}})");
+  ASSERT_ACL_OK(aclInit(path.c_str()));
+  EXPECT_STREQ(aclrtGetSocName(), "Ascend910B4");
+  ASSERT_ACL_OK(aclFinalize());
+
+  ::setenv("OPENACL_SOC_NAME", "Ascend310P3", 1);
+  aclError e = aclInit(path.c_str());
+  ::unsetenv("OPENACL_SOC_NAME");
+  std::remove(path.c_str());
+  ASSERT_ACL_OK(e);
+  EXPECT_STREQ(aclrtGetSocName(), "Ascend310P3");
+}
+
 TEST_F(R2_Config, BadValuesInAclJsonFailWithParseError) {
   for (const char *text : {R"({"openacl": {"device_count": "many"}})", R"({"openacl": {"device_count": -1}})",
-                           R"({"openacl": 5})", R"([1, 2])"}) {
+                           R"({"openacl": 5})", R"([1, 2])", R"({"openacl": {"soc_name": ""}})",
+                           R"({"openacl": {"soc_name": 910}})"}) {
     std::string path = write_temp("badvalue", text);
     EXPECT_ACL_ERROR(ACL_ERROR_PARSE_FILE, aclInit(path.c_str())) << text;
     std::remove(path.c_str());

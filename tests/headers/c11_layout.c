@@ -6,12 +6,17 @@
 #include "acl/acl_dump.h"
 #include "acl/acl_prof.h"
 #include "acl/acl_rt_api.h" /* C++ only: must be empty for C */
+#include "acl/ops/acl_cblas.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "acl/error_codes/ge_error_codes.h"
 
 #include <stdalign.h>
 
 #include "struct_list.h"
+
+/* acl/ops/acl_cblas.h (not in the reference extraction): CANN's values */
+_Static_assert(ACL_TRANS_N == 0 && ACL_TRANS_T == 1 && ACL_TRANS_NZ == 2 && ACL_TRANS_NZ_T == 3, "aclTransType");
+_Static_assert(ACL_COMPUTE_HIGH_PRECISION == 0 && ACL_COMPUTE_LOW_PRECISION == 1, "aclComputeType");
 
 /* sample of enum values (reference G1 / section 2) */
 _Static_assert(ACL_MEMCPY_DEVICE_TO_HOST == 2, "aclrtMemcpyKind");

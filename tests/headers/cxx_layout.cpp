@@ -5,6 +5,7 @@
 #include "acl/acl_dump.h"
 #include "acl/acl_prof.h"
 #include "acl/acl_rt_api.h"
+#include "acl/ops/acl_cblas.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "acl/error_codes/ge_error_codes.h"
 
