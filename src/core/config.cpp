@@ -56,10 +56,12 @@ void apply_json(Config &c, const nlohmann::json &j) {
     c.device_memory_bytes = json_uint(*v, "openacl.device_memory_mb") << 20;
   if (auto v = o.find("ai_cores"); v != o.end())
     c.ai_cores = static_cast<unsigned>(json_uint(*v, "openacl.ai_cores"));
-  if (auto v = o.find("soc_name"); v != o.end()) {
-    if (!v->is_string() || v->get<std::string>().empty())
-      fail(Errc::parse_file, "openacl.soc_name must be a non-empty string");
-    c.device_name = v->get<std::string>();
+  for (const char *key : {"device_name", "soc_name"}) {  // device_name: the earlier name of the key
+    if (auto v = o.find(key); v != o.end()) {
+      if (!v->is_string() || v->get<std::string>().empty())
+        fail(Errc::parse_file, std::string("openacl.") + key + " must be a non-empty string");
+      c.device_name = v->get<std::string>();
+    }
   }
   if (auto v = o.find("backend"); v != o.end() && v->is_string()) c.backend = v->get<std::string>();
   if (auto v = o.find("trace"); v != o.end() && v->is_string()) c.trace_path = v->get<std::string>();
