@@ -28,8 +28,9 @@ class CallScope {
   ThreadState &ts_;
 };
 
-// RAII, inside a call: the thread blocks without holding anything it looked up (aclrtProcessReport
-// waiting for a report), so a grace period need not wait for it to return.
+// RAII, inside a call: the thread blocks without holding anything it looked up and has not
+// enqueued yet (aclrtProcessReport waiting for a report, a synchronize waiting for tasks already
+// queued), so a grace period need not wait for it to return.
 class QuiescentWait {
  public:
   QuiescentWait();

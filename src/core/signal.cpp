@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "core/call_gate.h"
 #include "core/clock.h"
 #include "core/stream.h"
 #include "core/timers.h"
@@ -62,6 +63,7 @@ bool Signal::park(std::shared_ptr<Stream> s) {
 bool Signal::wait(int32_t timeout_ms) {
   if (done()) return true;
   std::unique_lock lock(mu_);
+  QuiescentWait blocked;  // what the caller enqueued is queued already (core/call_gate.h)
   if (timeout_ms < 0) {
     cv_.wait(lock, [&] { return done(); });
     return true;

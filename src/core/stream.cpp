@@ -4,6 +4,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/call_gate.h"
 #include "core/clock.h"
 #include "core/device.h"
 #include "core/failure.h"
@@ -221,6 +222,7 @@ bool Stream::wait_until(std::unique_lock<std::mutex> &lock, uint64_t target,
   lock.lock();
   ++host_waiters_;
   bool ok = true;
+  QuiescentWait blocked;  // what the caller enqueued is queued already (core/call_gate.h)
   if (timeout_ms < 0) {
     cv_.wait(lock, ready);
   } else {
@@ -248,6 +250,7 @@ bool Stream::wait_for(uint64_t seq, int32_t timeout_ms) {
   if (!done()) {
     ++host_waiters_;
     bool ok = true;
+    QuiescentWait blocked;
     if (timeout_ms < 0) cv_.wait(lock, done);
     else ok = cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), done);
     --host_waiters_;
