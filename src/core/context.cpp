@@ -52,8 +52,9 @@ std::shared_ptr<Stream> Context::create_stream(uint32_t priority, uint32_t flags
     fail(Errc::no_stream_resource, "device " + std::to_string(device_.id()) + " has all its " +
                                        std::to_string(Device::kMaxStreams) +
                                        " streams in use (default streams included); destroy some first");
-  return own(mu_, streams_, Runtime::get().streams,
-             std::make_shared<Stream>(shared_from_this(), device_, priority, flags));
+  auto s = std::make_shared<Stream>(shared_from_this(), device_, priority, flags);
+  Runtime::get().live_streams().add(s);  // once owned: the set reaches streams through weak_from_this
+  return own(mu_, streams_, Runtime::get().streams, std::move(s));
 }
 
 void Context::forget_stream(const Stream *s) { forget(mu_, streams_, s); }

@@ -4,9 +4,9 @@
 
 namespace openacl {
 
-void LiveStreams::add(Stream *s) {
+void LiveStreams::add(const std::shared_ptr<Stream> &s) {
   std::lock_guard lock(mu_);
-  streams_.insert(s);
+  streams_.insert(s.get());
 }
 
 void LiveStreams::remove(Stream *s) {

@@ -2,8 +2,8 @@
 // its context released, or its device reset) may still have tasks queued or running, and those
 // tasks still touch device memory. Freed memory and aclFinalize wait for them through this set.
 //
-// Thread safety: all members may be called from any thread. Streams add themselves when
-// constructed and remove themselves when destroyed.
+// Thread safety: all members may be called from any thread. A stream is added by its creator,
+// once a shared_ptr owns it, and removes itself when destroyed.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +19,7 @@ class Stream;
 
 class LiveStreams {
  public:
-  void add(Stream *s);
+  void add(const std::shared_ptr<Stream> &s);
   void remove(Stream *s);
   // The streams with tasks not yet completed (or callbacks not yet returned).
   std::vector<std::shared_ptr<Stream>> busy() const;

@@ -23,9 +23,7 @@ constexpr auto kHostSpin = std::chrono::microseconds(20);
 }  // namespace
 
 Stream::Stream(std::shared_ptr<Context> context, Device &device, uint32_t priority, uint32_t flags)
-    : context_(std::move(context)), device_(device), priority_(priority), flags_(flags) {
-  Runtime::get().live_streams().add(this);
-}
+    : context_(std::move(context)), device_(device), priority_(priority), flags_(flags) {}
 
 Stream::~Stream() {
   Runtime::get().live_streams().remove(this);
