@@ -118,9 +118,7 @@ aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
     auto bin = Runtime::get().binaries.remove(binHandle);
     if (!bin) fail(Errc::invalid_handle, "unknown or already unloaded binary");
     openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::binary, binHandle, false);
-    for (auto &f : Runtime::get().functions.take_all()) {
-      if (f->binary != bin) Runtime::get().functions.add(f);
-    }
+    Runtime::get().functions.remove_if([&](const openacl::Function &f) { return f.binary == bin; });
   });
 }
 

@@ -27,14 +27,16 @@ std::shared_ptr<Stream> Context::default_stream() const {
 
 namespace {
 
-// Registers obj with the context (released with it) and with the runtime (found by handle).
+// Registers obj with the context (released with it) and with the runtime (found by handle), both
+// under the context's lock: release() sees either both or neither, and a context released
+// meanwhile takes no new object (it would never let go of it).
 template <class T>
-std::shared_ptr<T> own(std::mutex &mu, std::unordered_map<const T *, std::shared_ptr<T>> &owned,
-                       Registry<T> &registry, std::shared_ptr<T> obj) {
-  {
-    std::lock_guard lock(mu);
-    owned.emplace(obj.get(), obj);
-  }
+std::shared_ptr<T> own(std::mutex &mu, const std::atomic<bool> &destroyed,
+                       std::unordered_map<const T *, std::shared_ptr<T>> &owned, Registry<T> &registry,
+                       std::shared_ptr<T> obj) {
+  std::lock_guard lock(mu);
+  if (destroyed.load(std::memory_order_relaxed)) fail(Errc::context_null, "the context was destroyed meanwhile");
+  owned.emplace(obj.get(), obj);
   registry.add(obj);
   return obj;
 }
@@ -54,7 +56,7 @@ std::shared_ptr<Stream> Context::create_stream(uint32_t priority, uint32_t flags
                                        " streams in use (default streams included); destroy some first");
   auto s = std::make_shared<Stream>(shared_from_this(), device_, priority, flags);
   Runtime::get().live_streams().add(s);  // once owned: the set reaches streams through weak_from_this
-  return own(mu_, streams_, Runtime::get().streams, std::move(s));
+  return own(mu_, destroyed_, streams_, Runtime::get().streams, std::move(s));
 }
 
 void Context::forget_stream(const Stream *s) { forget(mu_, streams_, s); }
@@ -71,24 +73,28 @@ std::vector<std::shared_ptr<Stream>> Context::streams() const {
 }
 
 std::shared_ptr<Event> Context::create_event(uint32_t flags, bool ex) {
-  return own(mu_, events_, Runtime::get().events, std::make_shared<Event>(shared_from_this(), flags, ex));
+  return own(mu_, destroyed_, events_, Runtime::get().events, std::make_shared<Event>(shared_from_this(), flags, ex));
 }
 
 void Context::forget_event(const Event *e) { forget(mu_, events_, e); }
 
 std::shared_ptr<Notify> Context::create_notify(bool counting) {
-  return own(mu_, notifies_, Runtime::get().notifies, std::make_shared<Notify>(shared_from_this(), counting));
+  return own(mu_, destroyed_, notifies_, Runtime::get().notifies, std::make_shared<Notify>(shared_from_this(), counting));
 }
 
 void Context::forget_notify(const Notify *n) { forget(mu_, notifies_, n); }
 
 void Context::release() {
-  destroyed_.store(true, std::memory_order_release);
-  std::vector<std::shared_ptr<Stream>> streams = this->streams();
+  std::vector<std::shared_ptr<Stream>> streams;
   std::vector<std::shared_ptr<Event>> events;
   std::vector<std::shared_ptr<Notify>> notifies;
   {
     std::lock_guard lock(mu_);  // the maps' references go, breaking the ownership cycles
+    destroyed_.store(true, std::memory_order_release);
+    if (default_stream_) streams.push_back(default_stream_);
+    for (auto &[p, s] : streams_) {
+      if (s != default_stream_) streams.push_back(s);
+    }
     for (auto &[p, e] : events_) events.push_back(e);
     for (auto &[p, n] : notifies_) notifies.push_back(n);
     streams_.clear();

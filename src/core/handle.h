@@ -4,19 +4,29 @@
 // object (R19).
 #pragma once
 
+#include <atomic>
+#include <cstdint>
+
 namespace openacl {
 
-template <class T>
-class Registry;
+// Handles look like pointers (C API types are void *) but are drawn from a high, sparse
+// range, so small made-up values such as (void *)0x1234 never match a live object.
+inline constexpr uintptr_t kFirstHandle = uintptr_t{0xac1} << 32;
+inline constexpr uintptr_t kHandleStep = 0x40;
 
+inline void *next_handle() {
+  static std::atomic<uintptr_t> next{kFirstHandle};
+  return reinterpret_cast<void *>(next.fetch_add(kHandleStep, std::memory_order_relaxed));
+}
+
+// The handle is drawn when the object is made and never changes: threads that register or
+// look the object up at the same time all see the same one.
 class Handled {
  public:
   void *handle() const { return handle_; }
 
  private:
-  template <class T>
-  friend class Registry;
-  void *handle_ = nullptr;
+  void *const handle_ = next_handle();
 };
 
 }  // namespace openacl

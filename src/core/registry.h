@@ -15,16 +15,6 @@
 
 namespace openacl {
 
-// Handles look like pointers (C API types are void *) but are drawn from a high, sparse
-// range, so small made-up values such as (void *)0x1234 never match a live object.
-inline constexpr uintptr_t kFirstHandle = uintptr_t{0xac1} << 32;
-inline constexpr uintptr_t kHandleStep = 0x40;
-
-inline void *next_handle() {
-  static std::atomic<uintptr_t> next{kFirstHandle};
-  return reinterpret_cast<void *>(next.fetch_add(kHandleStep, std::memory_order_relaxed));
-}
-
 // The serial number of a counter-drawn handle (0 for the first one): a small integer that
 // names the object for as long as the process lives (stream and event ids).
 inline uint32_t handle_serial(const void *handle) {
@@ -34,15 +24,12 @@ inline uint32_t handle_serial(const void *handle) {
 template <class T>
 class Registry {
  public:
-  // Registers obj under its handle and returns the handle: for Handled objects a counter
-  // value given on first registration; otherwise (types the C API exposes as typed pointers,
-  // such as aclmdlDataset *) the object's address.
+  // Registers obj under its handle and returns the handle: for Handled objects the counter
+  // value drawn at construction; otherwise (types the C API exposes as typed pointers, such as
+  // aclmdlDataset *) the object's address.
   void *add(std::shared_ptr<T> obj) {
     void *handle = obj.get();
-    if constexpr (std::is_base_of_v<Handled, T>) {
-      if (obj->handle_ == nullptr) obj->handle_ = next_handle();
-      handle = obj->handle_;
-    }
+    if constexpr (std::is_base_of_v<Handled, T>) handle = obj->handle();
     std::unique_lock lock(mu_);
     map_.emplace(handle, std::move(obj));
     generation_.fetch_add(1, std::memory_order_release);
@@ -80,6 +67,18 @@ class Registry {
     map_.erase(it);
     generation_.fetch_add(1, std::memory_order_release);
     return obj;
+  }
+  // Unregisters every object for which pred holds, at once (no lookup sees a partial state).
+  template <class Pred>
+  void remove_if(Pred pred) {
+    std::vector<std::shared_ptr<T>> removed;  // released after the lock
+    std::unique_lock lock(mu_);
+    std::erase_if(map_, [&](auto &entry) {
+      if (!pred(*entry.second)) return false;
+      removed.push_back(std::move(entry.second));
+      return true;
+    });
+    generation_.fetch_add(1, std::memory_order_release);
   }
   std::vector<std::shared_ptr<T>> take_all() {
     std::unique_lock lock(mu_);
