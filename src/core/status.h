@@ -4,7 +4,7 @@
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
+#include <exception>
 #include <string>
 
 namespace openacl {
@@ -82,12 +82,16 @@ enum class Errc : int32_t {
   internal,
 };
 
-class Error : public std::runtime_error {
+// The message is the error's own string, not std::runtime_error's reference-counted one: a
+// stream's failure is copied into every synchronization that reports it, on any thread.
+class Error : public std::exception {
  public:
-  Error(Errc code, std::string message) : std::runtime_error(std::move(message)), code_(code) {}
+  Error(Errc code, std::string message) : message_(std::move(message)), code_(code) {}
+  const char *what() const noexcept override { return message_.c_str(); }
   Errc code() const noexcept { return code_; }
 
  private:
+  std::string message_;
   Errc code_;
 };
 
