@@ -8,12 +8,22 @@
 #include "acl/acl_rt_api.h" /* C++ only: must be empty for C */
 #include "acl/error_codes/rt_error_codes.h"
 #include "acl/error_codes/ge_error_codes.h"
+#define ENABLE_DVPP_INTERFACE
+#include "acl/ops/acl_dvpp.h"
 
 #include <stdalign.h>
 
 #include "struct_list.h"
 
 /* sample of enum values (reference G1 / section 2) */
+/* acl/ops/acl_dvpp.h (CANN's values; valid C through its enum typedefs) */
+_Static_assert(PIXEL_FORMAT_YVU_SEMIPLANAR_420 == 2 && PIXEL_FORMAT_RGB_BAYER_8BPP == 50, "acldvppPixelFormat");
+_Static_assert(PIXEL_FORMAT_S64C1 == 84 && PIXEL_FORMAT_FLOAT32 == 1002 && PIXEL_FORMAT_UNKNOWN == 10000,
+               "acldvppPixelFormat");
+_Static_assert(DVPP_CHNMODE_PNGD == 8 && ACL_JPEG_CSS_UNKNOWN == 1000 && ACL_VENC_MAX_IP_PROP_UINT32 == 12,
+               "acl_dvpp.h enums");
+_Static_assert(sizeof(acldvppPixelFormat) == sizeof(int), "enum typedef");
+
 _Static_assert(ACL_MEMCPY_DEVICE_TO_HOST == 2, "aclrtMemcpyKind");
 _Static_assert(ACL_MEMCPY_INTER_DEVICE_TO_DEVICE == 7, "aclrtMemcpyKind");
 _Static_assert(ACL_BF16 == 27, "aclDataType");
