@@ -1,9 +1,10 @@
-# Install layout: include/acl/*.h, lib/libascendcl.so (and the empty lib/libmsprofiler.so, see
-# src/CMakeLists.txt), a CMake package (openacl::ascendcl, openacl::msprofiler)
-# and lib/pkgconfig/ascendcl.pc, so programs link as they would against CANN.
+# Install layout: include/acl/*.h, lib/libascendcl.so, lib/libacl_dvpp.so (the media API), the
+# empty lib/libmsprofiler.so (see src/CMakeLists.txt), a CMake package (openacl::ascendcl,
+# openacl::acl_dvpp, openacl::msprofiler) and lib/pkgconfig/ascendcl.pc, so programs link as
+# they would against CANN.
 include(CMakePackageConfigHelpers)
 install(DIRECTORY include/acl include/openacl DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS ascendcl msprofiler EXPORT openaclTargets
+install(TARGETS ascendcl msprofiler acl_dvpp EXPORT openaclTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
