@@ -103,33 +103,33 @@ extern "C" {
 
 aclError acldvppVpcResizeAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc *inputDesc, acldvppPicDesc *outputDesc,
                                acldvppResizeConfig *resizeConfig, aclrtStream stream) {
-  return guarded(__func__, [&] {
+  return guarded(__func__, [&, api = __func__] {
     checked(resizeConfig, "resizeConfig");
-    single(__func__, channelDesc, inputDesc, outputDesc, nullptr, nullptr, resizeConfig, stream, false, false);
+    single(api, channelDesc, inputDesc, outputDesc, nullptr, nullptr, resizeConfig, stream, false, false);
   });
 }
 
 aclError acldvppVpcCropAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc *inputDesc, acldvppPicDesc *outputDesc,
                              acldvppRoiConfig *cropArea, aclrtStream stream) {
-  return guarded(__func__, [&] {
-    single(__func__, channelDesc, inputDesc, outputDesc, cropArea, nullptr, nullptr, stream, true, false);
+  return guarded(__func__, [&, api = __func__] {
+    single(api, channelDesc, inputDesc, outputDesc, cropArea, nullptr, nullptr, stream, true, false);
   });
 }
 
 aclError acldvppVpcCropResizeAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc *inputDesc,
                                    acldvppPicDesc *outputDesc, acldvppRoiConfig *cropArea,
                                    acldvppResizeConfig *resizeConfig, aclrtStream stream) {
-  return guarded(__func__, [&] {
+  return guarded(__func__, [&, api = __func__] {
     checked(resizeConfig, "resizeConfig");
-    single(__func__, channelDesc, inputDesc, outputDesc, cropArea, nullptr, resizeConfig, stream, true, false);
+    single(api, channelDesc, inputDesc, outputDesc, cropArea, nullptr, resizeConfig, stream, true, false);
   });
 }
 
 aclError acldvppVpcCropAndPasteAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc *inputDesc,
                                      acldvppPicDesc *outputDesc, acldvppRoiConfig *cropArea,
                                      acldvppRoiConfig *pasteArea, aclrtStream stream) {
-  return guarded(__func__, [&] {
-    single(__func__, channelDesc, inputDesc, outputDesc, cropArea, pasteArea, nullptr, stream, true, true);
+  return guarded(__func__, [&, api = __func__] {
+    single(api, channelDesc, inputDesc, outputDesc, cropArea, pasteArea, nullptr, stream, true, true);
   });
 }
 
@@ -137,17 +137,17 @@ aclError acldvppVpcCropResizePasteAsync(acldvppChannelDesc *channelDesc, acldvpp
                                         acldvppPicDesc *outputDesc, acldvppRoiConfig *cropArea,
                                         acldvppRoiConfig *pasteArea, acldvppResizeConfig *resizeConfig,
                                         aclrtStream stream) {
-  return guarded(__func__, [&] {
+  return guarded(__func__, [&, api = __func__] {
     checked(resizeConfig, "resizeConfig");
-    single(__func__, channelDesc, inputDesc, outputDesc, cropArea, pasteArea, resizeConfig, stream, true, true);
+    single(api, channelDesc, inputDesc, outputDesc, cropArea, pasteArea, resizeConfig, stream, true, true);
   });
 }
 
 aclError acldvppVpcBatchCropAsync(acldvppChannelDesc *channelDesc, acldvppBatchPicDesc *srcBatchPicDescs,
                                   uint32_t *roiNums, uint32_t size, acldvppBatchPicDesc *dstBatchPicDescs,
                                   acldvppRoiConfig *cropAreas[], aclrtStream stream) {
-  return guarded(__func__, [&] {
-    batch(__func__, channelDesc, srcBatchPicDescs, roiNums, size, dstBatchPicDescs, cropAreas, nullptr, nullptr, stream);
+  return guarded(__func__, [&, api = __func__] {
+    batch(api, channelDesc, srcBatchPicDescs, roiNums, size, dstBatchPicDescs, cropAreas, nullptr, nullptr, stream);
   });
 }
 
@@ -155,9 +155,9 @@ aclError acldvppVpcBatchCropResizeAsync(acldvppChannelDesc *channelDesc, acldvpp
                                         uint32_t *roiNums, uint32_t size, acldvppBatchPicDesc *dstBatchPicDescs,
                                         acldvppRoiConfig *cropAreas[], acldvppResizeConfig *resizeConfig,
                                         aclrtStream stream) {
-  return guarded(__func__, [&] {
+  return guarded(__func__, [&, api = __func__] {
     checked(resizeConfig, "resizeConfig");
-    batch(__func__, channelDesc, srcBatchPicDescs, roiNums, size, dstBatchPicDescs, cropAreas, nullptr, resizeConfig,
+    batch(api, channelDesc, srcBatchPicDescs, roiNums, size, dstBatchPicDescs, cropAreas, nullptr, resizeConfig,
           stream);
   });
 }
@@ -166,9 +166,9 @@ aclError acldvppVpcBatchCropAndPasteAsync(acldvppChannelDesc *channelDesc, acldv
                                           uint32_t *roiNums, uint32_t size, acldvppBatchPicDesc *dstBatchPicDescs,
                                           acldvppRoiConfig *cropAreas[], acldvppRoiConfig *pasteAreas[],
                                           aclrtStream stream) {
-  return guarded(__func__, [&] {
+  return guarded(__func__, [&, api = __func__] {
     if (pasteAreas == nullptr) fail(Errc::invalid_argument, "pasteAreas is NULL");
-    batch(__func__, channelDesc, srcBatchPicDescs, roiNums, size, dstBatchPicDescs, cropAreas, pasteAreas, nullptr,
+    batch(api, channelDesc, srcBatchPicDescs, roiNums, size, dstBatchPicDescs, cropAreas, pasteAreas, nullptr,
           stream);
   });
 }
@@ -177,10 +177,10 @@ aclError acldvppVpcBatchCropResizePasteAsync(acldvppChannelDesc *channelDesc, ac
                                              uint32_t *roiNums, uint32_t size, acldvppBatchPicDesc *dstBatchPicDescs,
                                              acldvppRoiConfig *cropAreas[], acldvppRoiConfig *pasteAreas[],
                                              acldvppResizeConfig *resizeConfig, aclrtStream stream) {
-  return guarded(__func__, [&] {
+  return guarded(__func__, [&, api = __func__] {
     if (pasteAreas == nullptr) fail(Errc::invalid_argument, "pasteAreas is NULL");
     checked(resizeConfig, "resizeConfig");
-    batch(__func__, channelDesc, srcBatchPicDescs, roiNums, size, dstBatchPicDescs, cropAreas, pasteAreas, resizeConfig,
+    batch(api, channelDesc, srcBatchPicDescs, roiNums, size, dstBatchPicDescs, cropAreas, pasteAreas, resizeConfig,
           stream);
   });
 }
