@@ -21,31 +21,44 @@ void check_channel(const acldvppChannelDesc *channelDesc, uint32_t unit, const c
                                      ") does not include " + unit_name);
 }
 
-Image vpc_picture(const acldvppPicDesc *desc, const char *what) {
+namespace {
+
+Image picture(const acldvppPicDesc *desc, const char *what, bool rgb) {
   checked(desc, what);
   Image img = desc->pic->snapshot();
   std::string w(what);
-  if (!is_yuv420sp(img.format))
-    fail(Errc::feature_not_supported, w + ": VPC on openacl takes PIXEL_FORMAT_YUV_SEMIPLANAR_420 or "
-                                          "PIXEL_FORMAT_YVU_SEMIPLANAR_420, not " + format_name(img.format));
+  const uint32_t bpp = rgb ? packed_bytes(img.format) : 0;
+  if (!is_yuv420sp(img.format) && bpp != 3)
+    fail(Errc::feature_not_supported, w + ": this VPC call on openacl takes PIXEL_FORMAT_YUV_SEMIPLANAR_420 or "
+                                          "PIXEL_FORMAT_YVU_SEMIPLANAR_420" +
+                                          (rgb ? ", PIXEL_FORMAT_RGB_888 or PIXEL_FORMAT_BGR_888" : "") + ", not " +
+                                          format_name(img.format));
   if (img.width < 10 || img.height < 6 || img.width > 4096 || img.height > 4096)
     fail(Errc::invalid_argument, w + ": " + num(img.width) + "x" + num(img.height) +
                                      " is outside VPC's picture sizes (10x6 to 4096x4096)");
   if (img.width % 2 != 0 || img.height % 2 != 0)
     fail(Errc::invalid_argument, w + ": width and height of a YUV420SP picture must be even, not " + num(img.width) +
                                      "x" + num(img.height));
-  if (img.width_stride % 16 != 0 || img.width_stride < img.width)
-    fail(Errc::invalid_argument, w + ": widthStride " + num(img.width_stride) +
-                                     " must be a multiple of 16 and at least the width " + num(img.width));
+  const uint32_t row = img.width * (bpp != 0 ? bpp : 1);
+  if (img.width_stride % 16 != 0 || img.width_stride < row)
+    fail(Errc::invalid_argument, w + ": widthStride " + num(img.width_stride) + " must be a multiple of 16 and at least " +
+                                     num(row) + (bpp != 0 ? " (width * 3)" : " (the width)"));
   if (img.height_stride % 2 != 0 || img.height_stride < img.height)
     fail(Errc::invalid_argument, w + ": heightStride " + num(img.height_stride) +
                                      " must be a multiple of 2 and at least the height " + num(img.height));
   uint64_t need = buffer_bytes(img.format, img.width_stride, img.height_stride);
   if (img.size < need)
-    fail(Errc::invalid_argument, w + ": size " + num(img.size) + " is below widthStride * heightStride * 3 / 2 = " + num(need));
+    fail(Errc::invalid_argument, w + ": size " + num(img.size) + " is below widthStride * heightStride" +
+                                     (bpp != 0 ? "" : " * 3 / 2") + " = " + num(need));
   check_range(img.data, need, (w + " data").c_str());
   return img;
 }
+
+}  // namespace
+
+Image vpc_picture(const acldvppPicDesc *desc, const char *what) { return picture(desc, what, false); }
+
+Image color_picture(const acldvppPicDesc *desc, const char *what) { return picture(desc, what, true); }
 
 Rect region(const acldvppRoiConfig *roi, const char *what, const Image &img, bool paste) {
   checked(roi, what);

@@ -56,19 +56,11 @@ aclError acldvppClearHist(acldvppHist *hist) {
   return openacl::api::report_unsupported(__func__);
 }
 
-aclError acldvppVpcConvertColorAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc *inputDesc, acldvppPicDesc *outputDesc, aclrtStream stream) {
-  return openacl::api::report_unsupported(__func__);
-}
-
 aclError acldvppVpcPyrDownAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc *inputDesc, acldvppPicDesc *outputDesc, void *reserve, aclrtStream stream) {
   return openacl::api::report_unsupported(__func__);
 }
 
 aclError acldvppVpcEqualizeHistAsync(const acldvppChannelDesc *channelDesc, const acldvppPicDesc *inputDesc, acldvppPicDesc *outputDesc, const acldvppLutMap *lutMap, aclrtStream stream) {
-  return openacl::api::report_unsupported(__func__);
-}
-
-aclError acldvppVpcMakeBorderAsync(const acldvppChannelDesc *channelDesc, const acldvppPicDesc *inputDesc, acldvppPicDesc *outputDesc, const acldvppBorderConfig *borderConfig, aclrtStream stream) {
   return openacl::api::report_unsupported(__func__);
 }
 
