@@ -180,7 +180,7 @@ JpegInfo jpeg_info(const void *data, size_t size) { return header(data, size).in
 
 void require_jpegd_supported(const void *data, size_t size, const JpegInfo &info) {
   Header h = header(data, size);
-  auto unsupported = [](const std::string &why) { fail(Errc::feature_not_supported, "JPEGD does not decode " + why); };
+  auto unsupported = [](const std::string &why) { fail(Errc::unsupported_jpeg, "JPEGD does not decode " + why); };
   if (h.progressive) unsupported("progressive JPEG (baseline and extended sequential only)");
   if (h.arithmetic) unsupported("arithmetic-coded JPEG");
   if (info.width < 32 || info.height < 32 || info.width > 8192 || info.height > 8192)

@@ -16,8 +16,9 @@ struct JpegInfo {
 
 // Reads the header. Throws Errc::invalid_argument when the data is not a JPEG stream.
 JpegInfo jpeg_info(const void *data, size_t size);
-// Throws Errc::feature_not_supported for what the JPEGD unit does not decode (progressive or
-// arithmetic coding, pictures outside 32x32 .. 8192x8192, 4:1:1 sampling), naming the reason.
+// Throws Errc::unsupported_jpeg (ACL_ERROR_UNSUPPORTED_JPEG, as CANN) for what the JPEGD unit
+// does not decode (progressive or arithmetic coding, pictures outside 32x32 .. 8192x8192,
+// 4:1:1 sampling), naming the reason.
 void require_jpegd_supported(const void *data, size_t size, const JpegInfo &info);
 // The YUV420SP picture JPEGD writes: width and height rounded down to even, width stride
 // aligned to 128 and height stride to 16 (buffer width_stride * height_stride * 3 / 2).

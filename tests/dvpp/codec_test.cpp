@@ -102,8 +102,13 @@ TEST_F(DvppTest, JpegDecodeErrors) {
             ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   std::vector<uint8_t> progressive = dvt::make_jpeg(64, 48, 2, 2, 3, true);
   EXPECT_EQ(acldvppJpegPredictDecSize(progressive.data(), progressive.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size),
-            ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+            ACL_ERROR_UNSUPPORTED_JPEG);
   EXPECT_NE(recent_msg().find("progressive"), std::string::npos) << recent_msg();
+  EXPECT_EQ(acldvppJpegGetImageInfo(progressive.data(), progressive.size(), nullptr, nullptr, nullptr),
+            ACL_ERROR_UNSUPPORTED_JPEG);
+  std::vector<uint8_t> narrow = dvt::make_jpeg(16, 48, 2, 2);
+  EXPECT_EQ(acldvppJpegGetImageInfo(narrow.data(), narrow.size(), nullptr, nullptr, nullptr), ACL_ERROR_UNSUPPORTED_JPEG);
+  EXPECT_NE(recent_msg().find("16x48 picture (32x32 to 8192x8192)"), std::string::npos) << recent_msg();
 
   // Input not from acldvppMalloc: host memory, then aclrtMalloc memory.
   EXPECT_EQ(acldvppJpegDecodeAsync(channel_, jpeg.data(), jpeg.size(), d, stream_), ACL_ERROR_INVALID_PARAM);

@@ -1,4 +1,5 @@
-// JPEGD, JPEGE and PNGD entry points. The Info and Predict calls read the caller's bytes now;
+// JPEGD, JPEGE and PNGD entry points. The Info and Predict calls read the caller's bytes now
+// (the JPEG ones refuse streams JPEGD cannot decode with ACL_ERROR_UNSUPPORTED_JPEG, as CANN);
 // the Async calls check what they can at the call (channel, buffers, formats) and leave what
 // depends on the stream's data to the task, which reads the input in stream order (after an
 // earlier copy into it) and fails the stream with the reason when the data does not fit.
@@ -81,6 +82,7 @@ aclError acldvppJpegGetImageInfo(const void *data, uint32_t size, uint32_t *widt
   return guarded(__func__, [&] {
     require_input(data, size);
     dv::JpegInfo info = dv::jpeg_info(data, size);
+    dv::require_jpegd_supported(data, size, info);
     if (width) *width = info.width;
     if (height) *height = info.height;
     if (components) *components = info.components;
@@ -92,6 +94,7 @@ aclError acldvppJpegGetImageInfoV2(const void *data, uint32_t size, uint32_t *wi
   return guarded(__func__, [&] {
     require_input(data, size);
     dv::JpegInfo info = dv::jpeg_info(data, size);
+    dv::require_jpegd_supported(data, size, info);
     if (width) *width = info.width;
     if (height) *height = info.height;
     if (components) *components = info.components;
