@@ -91,6 +91,7 @@ void register_op_compiler(py::module_ &m, py::module_ &op);
 void register_mdl(py::module_ &mdl);
 void register_util(py::module_ &util);
 void register_prof(py::module_ &prof);
+void register_media(py::module_ &media);
 
 }  // namespace openacl::py_acl
 

@@ -45,6 +45,8 @@ PYBIND11_MODULE(acl, m) {
   register_util(util);
   auto prof = m.def_submodule("prof", "profiling sessions and msproftx stamps");
   register_prof(prof);
+  auto media = m.def_submodule("media", "DVPP: JPEG/PNG codecs and VPC (acl/ops/acl_dvpp.h)");
+  register_media(media);
 
   // atexit runs before the interpreter tears down thread states; callbacks that a runtime
   // thread delivers later are dropped instead of entering a dying interpreter.
