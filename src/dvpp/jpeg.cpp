@@ -86,20 +86,42 @@ Header header(const void *data, size_t size) {
   return h;
 }
 
-// Decodes rows in pairs: two rows of Y/Cb/Cr (3 bytes a pixel) at `rows`.
-int decode_rows(const void *data, size_t size, const Image &out, uint8_t *rows, ErrorJump &e) {
-  jpeg_decompress_struct c;
-  c.err = &e.mgr;
-  jpeg_create_decompress(&c);
-  if (setjmp(e.jump)) {
-    jpeg_destroy_decompress(&c);
-    return 1;
+bool is_420(const jpeg_decompress_struct &c) { return css_of(c) == ACL_JPEG_CSS_420; }
+
+// 4:2:0 sources: libjpeg-turbo's raw planes (no upsampling), luma copied and the two chroma
+// planes interleaved. The same bytes as the general path gives (the mean of four copies of a
+// sample is the sample), at about half the work. Scratch rows come from libjpeg's own pool,
+// freed with the decompressor, so that an error's jump leaks nothing.
+void decode_raw_420(jpeg_decompress_struct &c, const Image &out) {
+  c.raw_data_out = TRUE;
+  c.dct_method = JDCT_ISLOW;
+  jpeg_start_decompress(&c);
+  const JDIMENSION yw = c.comp_info[0].width_in_blocks * DCTSIZE, cw = c.comp_info[1].width_in_blocks * DCTSIZE;
+  auto pool = reinterpret_cast<j_common_ptr>(&c);
+  JSAMPARRAY y_rows = (*c.mem->alloc_sarray)(pool, JPOOL_IMAGE, yw, 16);
+  JSAMPARRAY cb_rows = (*c.mem->alloc_sarray)(pool, JPOOL_IMAGE, cw, 8);
+  JSAMPARRAY cr_rows = (*c.mem->alloc_sarray)(pool, JPOOL_IMAGE, cw, 8);
+  JSAMPARRAY planes[3] = {y_rows, cb_rows, cr_rows};
+  const bool vu = v_first(out.format);
+  uint8_t *uv_plane = out.data + size_t{out.width_stride} * out.height_stride;
+  for (uint32_t y = 0; y < out.height; y += 16) {
+    jpeg_read_raw_data(&c, planes, 16);
+    const uint32_t rows = std::min(16u, out.height - y);
+    for (uint32_t i = 0; i < rows; ++i) std::memcpy(out.data + size_t{y + i} * out.width_stride, y_rows[i], out.width);
+    for (uint32_t i = 0; i < rows / 2; ++i) {
+      const uint8_t *u = vu ? cr_rows[i] : cb_rows[i], *v = vu ? cb_rows[i] : cr_rows[i];
+      uint8_t *uv = uv_plane + size_t{y / 2 + i} * out.width_stride;
+      for (uint32_t x = 0; x < out.width / 2; ++x) uv[2 * x] = u[x], uv[2 * x + 1] = v[x];
+    }
   }
-  jpeg_mem_src(&c, static_cast<const unsigned char *>(data), static_cast<unsigned long>(size));
-  jpeg_read_header(&c, TRUE);
+}
+
+// Other sources: rows in pairs of Y/Cb/Cr (3 bytes a pixel) at `rows`, chroma replicated (no
+// smoothing) and averaged over each 2x2 block.
+void decode_pairs(jpeg_decompress_struct &c, const Image &out, uint8_t *rows) {
   const bool grey = c.num_components == 1;
   c.out_color_space = grey ? JCS_GRAYSCALE : JCS_YCbCr;
-  c.do_fancy_upsampling = FALSE;  // chroma replicated, so a 2x2 mean gives back 4:2:0 samples
+  c.do_fancy_upsampling = FALSE;
   c.dct_method = JDCT_ISLOW;
   jpeg_start_decompress(&c);
   const uint32_t w = out.width, pitch = c.image_width * c.output_components;
@@ -125,6 +147,22 @@ int decode_rows(const void *data, size_t size, const Image &out, uint8_t *rows, 
       uv[x + 1] = vu ? cb : cr;
     }
   }
+}
+
+int decode_into(const void *data, size_t size, const Image &out, uint8_t *rows, ErrorJump &e) {
+  jpeg_decompress_struct c;
+  c.err = &e.mgr;
+  jpeg_create_decompress(&c);
+  if (setjmp(e.jump)) {
+    jpeg_destroy_decompress(&c);
+    return 1;
+  }
+  jpeg_mem_src(&c, static_cast<const unsigned char *>(data), static_cast<unsigned long>(size));
+  jpeg_read_header(&c, TRUE);
+  if (is_420(c))
+    decode_raw_420(c, out);
+  else
+    decode_pairs(c, out, rows);
   jpeg_abort_decompress(&c);  // rows past an odd height are not needed
   jpeg_destroy_decompress(&c);
   return 0;
@@ -202,10 +240,10 @@ Image jpegd_layout(const JpegInfo &info, uint32_t format) {
 
 void jpeg_decode(const void *data, size_t size, const Image &out) {
   JpegInfo info = jpeg_info(data, size);
-  std::vector<uint8_t> rows(size_t{info.width} * 3 * 2);
+  std::vector<uint8_t> rows(info.css == ACL_JPEG_CSS_420 ? 0 : size_t{info.width} * 3 * 2);
   ErrorJump e;
   init_errors(e);
-  if (decode_rows(data, size, out, rows.data(), e) != 0)
+  if (decode_into(data, size, out, rows.data(), e) != 0)
     fail(Errc::task_failure, std::string("corrupt JPEG stream (") + e.message + ")");
 }
 
