@@ -238,3 +238,49 @@ TEST_F(DvppTest, PngDecodeGivesThePixels) {
 }
 
 }  // namespace
+
+namespace {
+
+// Every prefix of a JPEG and a PNG, and bytes flipped in their headers, through the
+// synchronous calls and through a decode on the stream: errors, never a crash.
+TEST_F(DvppTest, TruncatedAndDamagedStreamsNeverCrash) {
+  std::vector<uint8_t> jpeg = dvt::make_jpeg(48, 40, 2, 2);
+  std::vector<uint8_t> px(48 * 40 * 3, 90);
+  std::vector<uint8_t> png = dvt::make_png(px, 48, 40, 3);
+  const uint32_t out_size = 128 * 48 * 3;
+  void *out = dvpp_buffer(out_size);
+  void *in = dvpp_buffer(std::max(jpeg.size(), png.size()));
+  acldvppPicDesc *jd = pic(out, out_size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 0, 0, 0, 0);
+  acldvppPicDesc *pd = pic(out, out_size, PIXEL_FORMAT_RGB_888, 0, 0, 0, 0);
+  int failures = 0;
+  for (const auto *file : {&jpeg, &png}) {
+    const bool is_jpeg = file == &jpeg;
+    std::vector<std::vector<uint8_t>> variants;
+    for (size_t n = 1; n < file->size(); n += 7) variants.emplace_back(file->begin(), file->begin() + n);
+    for (size_t i = 2; i < std::min<size_t>(file->size(), 200); i += 3) {
+      variants.push_back(*file);
+      variants.back()[i] ^= 0x5A;
+    }
+    for (const auto &v : variants) {
+      uint32_t w, h, size;
+      int32_t c;
+      if (is_jpeg) {
+        (void)acldvppJpegGetImageInfo(v.data(), v.size(), &w, &h, &c);
+        (void)acldvppJpegPredictDecSize(v.data(), v.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size);
+      } else {
+        (void)acldvppPngGetImageInfo(v.data(), v.size(), &w, &h, &c);
+        (void)acldvppPngPredictDecSize(v.data(), v.size(), PIXEL_FORMAT_RGB_888, &size);
+      }
+      ASSERT_EQ(aclrtMemcpy(in, v.size(), v.data(), v.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+      aclrtStream s = nullptr;
+      ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);  // a failed stream stays failed: one each
+      aclError e = is_jpeg ? acldvppJpegDecodeAsync(channel_, in, v.size(), jd, s)
+                           : acldvppPngDecodeAsync(channel_, in, v.size(), pd, s);
+      if (e == ACL_SUCCESS) failures += aclrtSynchronizeStream(s) != ACL_SUCCESS;
+      ASSERT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+    }
+  }
+  EXPECT_GT(failures, 0);  // most prefixes fail their task
+}
+
+}  // namespace
