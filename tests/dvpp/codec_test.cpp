@@ -196,6 +196,11 @@ TEST_F(DvppTest, JpegEncodeRoundTrip) {
   ASSERT_EQ(acldvppJpegEncodeAsync(channel_, d, out, &tiny, config, stream_), ACL_SUCCESS);
   EXPECT_NE(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   EXPECT_NE(recent_msg().find("exceeds the output buffer"), std::string::npos) << recent_msg();
+  // JPEGE's own size range, checked at the call.
+  acldvppPicDesc *tiny_pic = pic(in, nv.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, 16, 16, 96, 64);
+  EXPECT_EQ(acldvppJpegEncodeAsync(channel_, tiny_pic, out, &size, config, stream_), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recent_msg().find("outside JPEGE's picture sizes (32x32 to 8192x8192)"), std::string::npos)
+      << recent_msg();
   EXPECT_EQ(acldvppDestroyJpegeConfig(config), ACL_SUCCESS);
 }
 

@@ -23,19 +23,27 @@ void check_channel(const acldvppChannelDesc *channelDesc, uint32_t unit, const c
 
 namespace {
 
-Image picture(const acldvppPicDesc *desc, const char *what, bool rgb) {
+// The unit's picture sizes: VPC 10x6 to 4096x4096, JPEGE 32x32 to 8192x8192.
+struct Sizes {
+  uint32_t min_w, min_h, max_w, max_h;
+  const char *unit;
+};
+constexpr Sizes kVpc{10, 6, 4096, 4096, "VPC"}, kJpege{32, 32, 8192, 8192, "JPEGE"};
+
+Image picture(const acldvppPicDesc *desc, const char *what, bool rgb, const Sizes &sizes) {
   checked(desc, what);
   Image img = desc->pic->snapshot();
   std::string w(what);
   const uint32_t bpp = rgb ? packed_bytes(img.format) : 0;
   if (!is_yuv420sp(img.format) && bpp != 3)
-    fail(Errc::feature_not_supported, w + ": this VPC call on openacl takes PIXEL_FORMAT_YUV_SEMIPLANAR_420 or "
+    fail(Errc::feature_not_supported, w + ": this call on openacl takes PIXEL_FORMAT_YUV_SEMIPLANAR_420 or "
                                           "PIXEL_FORMAT_YVU_SEMIPLANAR_420" +
                                           (rgb ? ", PIXEL_FORMAT_RGB_888 or PIXEL_FORMAT_BGR_888" : "") + ", not " +
                                           format_name(img.format));
-  if (img.width < 10 || img.height < 6 || img.width > 4096 || img.height > 4096)
-    fail(Errc::invalid_argument, w + ": " + num(img.width) + "x" + num(img.height) +
-                                     " is outside VPC's picture sizes (10x6 to 4096x4096)");
+  if (img.width < sizes.min_w || img.height < sizes.min_h || img.width > sizes.max_w || img.height > sizes.max_h)
+    fail(Errc::invalid_argument, w + ": " + num(img.width) + "x" + num(img.height) + " is outside " + sizes.unit +
+                                     "'s picture sizes (" + num(sizes.min_w) + "x" + num(sizes.min_h) + " to " +
+                                     num(sizes.max_w) + "x" + num(sizes.max_h) + ")");
   if (img.width % 2 != 0 || img.height % 2 != 0)
     fail(Errc::invalid_argument, w + ": width and height of a YUV420SP picture must be even, not " + num(img.width) +
                                      "x" + num(img.height));
@@ -56,9 +64,11 @@ Image picture(const acldvppPicDesc *desc, const char *what, bool rgb) {
 
 }  // namespace
 
-Image vpc_picture(const acldvppPicDesc *desc, const char *what) { return picture(desc, what, false); }
+Image vpc_picture(const acldvppPicDesc *desc, const char *what) { return picture(desc, what, false, kVpc); }
 
-Image color_picture(const acldvppPicDesc *desc, const char *what) { return picture(desc, what, true); }
+Image color_picture(const acldvppPicDesc *desc, const char *what) { return picture(desc, what, true, kVpc); }
+
+Image jpege_picture(const acldvppPicDesc *desc, const char *what) { return picture(desc, what, false, kJpege); }
 
 Rect region(const acldvppRoiConfig *roi, const char *what, const Image &img, bool paste) {
   checked(roi, what);

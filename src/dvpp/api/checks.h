@@ -20,6 +20,8 @@ Image vpc_picture(const acldvppPicDesc *desc, const char *what);
 // The same, also taking packed RGB888 / BGR888 (width stride a multiple of 16 and at least
 // width * 3 bytes; buffer width_stride * height_stride), for color conversion.
 Image color_picture(const acldvppPicDesc *desc, const char *what);
+// A JPEGE input: as a VPC picture, from 32x32 to 8192x8192.
+Image jpege_picture(const acldvppPicDesc *desc, const char *what);
 // A crop or paste region inside `img`: left and top even, right and bottom odd, at least
 // 10x6. A paste region's left must be a multiple of 16 as well.
 Rect region(const acldvppRoiConfig *roi, const char *what, const Image &img, bool paste);

@@ -148,10 +148,7 @@ aclError acldvppJpegEncodeAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc 
                                 uint32_t *size, acldvppJpegeConfig *config, aclrtStream stream) {
   return guarded(__func__, [&] {
     dv::api::check_channel(channelDesc, DVPP_CHNMODE_JPEGE, "DVPP_CHNMODE_JPEGE");
-    dv::Image in = dv::api::vpc_picture(inputDesc, "inputDesc");
-    if (in.width < 32 || in.height < 32 || in.width > 8192 || in.height > 8192)
-      fail(Errc::invalid_argument, "inputDesc: JPEGE encodes pictures from 32x32 to 8192x8192, not " +
-                                       std::to_string(in.width) + "x" + std::to_string(in.height));
+    dv::Image in = dv::api::jpege_picture(inputDesc, "inputDesc");
     require_out(size, "size");
     require_out(data, "data");
     if (*size == 0) fail(Errc::invalid_argument, "*size (the output buffer's size) is 0");
