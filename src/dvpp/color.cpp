@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstddef>
 
-#define ENABLE_DVPP_INTERFACE
 #include "acl/ops/acl_dvpp.h"
 
 namespace openacl::dvpp {

@@ -1,6 +1,5 @@
 #include "dvpp/image.h"
 
-#define ENABLE_DVPP_INTERFACE
 #include "acl/ops/acl_dvpp.h"
 
 namespace openacl::dvpp {

@@ -9,7 +9,6 @@
 
 #include <jpeglib.h>
 
-#define ENABLE_DVPP_INTERFACE
 #include "acl/ops/acl_dvpp.h"
 #include "core/status.h"
 

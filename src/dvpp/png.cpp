@@ -7,7 +7,6 @@
 
 #include <png.h>
 
-#define ENABLE_DVPP_INTERFACE
 #include "acl/ops/acl_dvpp.h"
 #include "core/status.h"
 

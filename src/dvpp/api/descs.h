@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#define ENABLE_DVPP_INTERFACE
 #include "acl/ops/acl_dvpp.h"
 #include "core/status.h"
 #include "dvpp/picture.h"

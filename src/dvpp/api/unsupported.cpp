@@ -3,7 +3,6 @@
 // when it does not return an aclError. Implementing one means moving it out of this file.
 #include "api/guard.h"
 
-#define ENABLE_DVPP_INTERFACE
 #include "acl/ops/acl_dvpp.h"
 
 // Parameters are unused by design.
