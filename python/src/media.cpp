@@ -171,9 +171,59 @@ void register_vpc(py::module_ &m) {
     return acldvppVpcBatchCropAsync(to_ptr<Channel>(ch), to_ptr<Batch>(src), roi_nums.data(), size,
                                     to_ptr<Batch>(dst), areas.data(), to_ptr(stream));
   });
+  m.def("dvpp_vpc_batch_crop_resize_async", [](Ptr ch, Ptr src, std::vector<uint32_t> roi_nums, uint32_t size,
+                                                Ptr dst, const std::vector<Ptr> &crops, Ptr config, Ptr stream) {
+    auto areas = to_ptrs<Roi>(crops);
+    return acldvppVpcBatchCropResizeAsync(to_ptr<Channel>(ch), to_ptr<Batch>(src), roi_nums.data(), size,
+                                          to_ptr<Batch>(dst), areas.data(), to_ptr<acldvppResizeConfig>(config),
+                                          to_ptr(stream));
+  });
+  m.def("dvpp_vpc_batch_crop_and_paste_async", [](Ptr ch, Ptr src, std::vector<uint32_t> roi_nums, uint32_t size,
+                                                   Ptr dst, const std::vector<Ptr> &crops,
+                                                   const std::vector<Ptr> &pastes, Ptr stream) {
+    auto c = to_ptrs<Roi>(crops), p = to_ptrs<Roi>(pastes);
+    return acldvppVpcBatchCropAndPasteAsync(to_ptr<Channel>(ch), to_ptr<Batch>(src), roi_nums.data(), size,
+                                            to_ptr<Batch>(dst), c.data(), p.data(), to_ptr(stream));
+  });
+  m.def("dvpp_vpc_batch_crop_resize_paste_async",
+        [](Ptr ch, Ptr src, std::vector<uint32_t> roi_nums, uint32_t size, Ptr dst, const std::vector<Ptr> &crops,
+           const std::vector<Ptr> &pastes, Ptr config, Ptr stream) {
+          auto c = to_ptrs<Roi>(crops), p = to_ptrs<Roi>(pastes);
+          return acldvppVpcBatchCropResizePasteAsync(to_ptr<Channel>(ch), to_ptr<Batch>(src), roi_nums.data(), size,
+                                                     to_ptr<Batch>(dst), c.data(), p.data(),
+                                                     to_ptr<acldvppResizeConfig>(config), to_ptr(stream));
+        });
   m.def("dvpp_vpc_convert_color_async", [](Ptr ch, Ptr in, Ptr out, Ptr stream) {
     return acldvppVpcConvertColorAsync(to_ptr<Channel>(ch), to_ptr<Pic>(in), to_ptr<Pic>(out), to_ptr(stream));
   });
+  m.def("dvpp_vpc_make_border_async", [](Ptr ch, Ptr in, Ptr out, Ptr config, Ptr stream) {
+    return acldvppVpcMakeBorderAsync(to_ptr<const Channel>(ch), to_ptr<const Pic>(in), to_ptr<Pic>(out),
+                                     to_ptr<const acldvppBorderConfig>(config), to_ptr(stream));
+  });
+}
+
+void register_border(py::module_ &m) {
+  using Border = acldvppBorderConfig;
+  m.def("dvpp_create_border_config", [] { return to_int(acldvppCreateBorderConfig()); });
+  m.def("dvpp_destroy_border_config", [](Ptr c) { return acldvppDestroyBorderConfig(to_ptr<Border>(c)); });
+  m.def("dvpp_set_border_config_value", [](Ptr c, uint32_t i, double v) {
+    return acldvppSetBorderConfigValue(to_ptr<Border>(c), i, v);
+  });
+  m.def("dvpp_set_border_config_border_type", [](Ptr c, int t) {
+    return acldvppSetBorderConfigBorderType(to_ptr<Border>(c), as_enum<acldvppBorderType>(t));
+  });
+  m.def("dvpp_set_border_config_top", [](Ptr c, uint32_t v) { return acldvppSetBorderConfigTop(to_ptr<Border>(c), v); });
+  m.def("dvpp_set_border_config_bottom", [](Ptr c, uint32_t v) { return acldvppSetBorderConfigBottom(to_ptr<Border>(c), v); });
+  m.def("dvpp_set_border_config_left", [](Ptr c, uint32_t v) { return acldvppSetBorderConfigLeft(to_ptr<Border>(c), v); });
+  m.def("dvpp_set_border_config_right", [](Ptr c, uint32_t v) { return acldvppSetBorderConfigRight(to_ptr<Border>(c), v); });
+  m.def("dvpp_get_border_config_value", [](Ptr c, uint32_t i) { return acldvppGetBorderConfigValue(to_ptr<Border>(c), i); });
+  m.def("dvpp_get_border_config_border_type", [](Ptr c) {
+    return static_cast<int>(acldvppGetBorderConfigBorderType(to_ptr<Border>(c)));
+  });
+  m.def("dvpp_get_border_config_top", [](Ptr c) { return acldvppGetBorderConfigTop(to_ptr<Border>(c)); });
+  m.def("dvpp_get_border_config_bottom", [](Ptr c) { return acldvppGetBorderConfigBottom(to_ptr<Border>(c)); });
+  m.def("dvpp_get_border_config_left", [](Ptr c) { return acldvppGetBorderConfigLeft(to_ptr<Border>(c)); });
+  m.def("dvpp_get_border_config_right", [](Ptr c) { return acldvppGetBorderConfigRight(to_ptr<Border>(c)); });
 }
 
 }  // namespace
@@ -184,6 +234,7 @@ void register_media(py::module_ &media) {
   register_configs(media);
   register_codecs(media);
   register_vpc(media);
+  register_border(media);
 }
 
 }  // namespace openacl::py_acl

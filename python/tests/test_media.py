@@ -136,3 +136,28 @@ def test_errors_come_back_as_codes(channel, stream):
     acl.media.dvpp_destroy_resize_config(resize)
     assert acl.media.dvpp_free(other) == ACL_SUCCESS
     assert acl.rt.free(dev) == ACL_SUCCESS
+
+
+def test_make_border(channel, stream):
+    w, h = 32, 16
+    src = to_dvpp(np.full(w * h * 3 // 2, 77, dtype=np.uint8))
+    ow, oh = w + 16, h + 4
+    out, ret = acl.media.dvpp_malloc(ow * oh * 3 // 2)
+    in_desc, out_desc = nv12_desc(src, w, h, w, h), nv12_desc(out, ow, oh, ow, oh)
+    border = acl.media.dvpp_create_border_config()
+    for setter, value in ((acl.media.dvpp_set_border_config_top, 2), (acl.media.dvpp_set_border_config_bottom, 2),
+                          (acl.media.dvpp_set_border_config_left, 8), (acl.media.dvpp_set_border_config_right, 8)):
+        assert setter(border, value) == ACL_SUCCESS
+    assert acl.media.dvpp_set_border_config_value(border, 0, 5.0) == ACL_SUCCESS
+    assert acl.media.dvpp_get_border_config_left(border) == 8
+    assert acl.media.dvpp_vpc_make_border_async(channel, in_desc, out_desc, border, stream) == ACL_SUCCESS, \
+        acl.get_recent_err_msg()
+    assert acl.rt.synchronize_stream(stream) == ACL_SUCCESS
+    luma = from_dvpp(out, ow * oh * 3 // 2)[:ow * oh].reshape(oh, ow)
+    assert (luma[:2] == 5).all() and (luma[:, :8] == 5).all()
+    assert (luma[2:2 + h, 8:8 + w] == 77).all()
+    assert acl.media.dvpp_destroy_border_config(border) == ACL_SUCCESS
+    for desc in (in_desc, out_desc):
+        assert acl.media.dvpp_destroy_pic_desc(desc) == ACL_SUCCESS
+    for dev in (src, out):
+        assert acl.media.dvpp_free(dev) == ACL_SUCCESS
