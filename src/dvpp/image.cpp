@@ -29,6 +29,10 @@ uint64_t buffer_bytes(uint32_t format, uint32_t width_stride, uint32_t height_st
   return 0;
 }
 
+uint32_t image_bytes(const Image &img) {
+  return static_cast<uint32_t>(buffer_bytes(img.format, img.width_stride, img.height_stride));
+}
+
 std::string format_name(uint32_t format) {
   switch (format) {
     case PIXEL_FORMAT_YUV_400: return "PIXEL_FORMAT_YUV_400";

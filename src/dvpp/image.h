@@ -25,6 +25,8 @@ bool v_first(uint32_t format);
 uint32_t packed_bytes(uint32_t format);
 // Bytes a picture of this format needs for these strides; 0 for formats openacl does not lay out.
 uint64_t buffer_bytes(uint32_t format, uint32_t width_stride, uint32_t height_stride);
+// buffer_bytes of a picture's own format and strides (what a task reads or writes of it).
+uint32_t image_bytes(const Image &img);
 // "PIXEL_FORMAT_YUV_SEMIPLANAR_420" for messages, or the number.
 std::string format_name(uint32_t format);
 

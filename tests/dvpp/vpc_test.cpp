@@ -161,6 +161,11 @@ TEST_F(DvppTest, BatchCropCutsEachRegion) {
     reference(src, iw, ih, regions[i], want, ow, oh, {0, ow - 1, 0, oh - 1}, false, false);
     EXPECT_LE(max_diff(read_back(outs[i], out_size), want), 1) << "region " << i;
   }
+  // A bad region is named by its index.
+  acldvppSetRoiConfigLeft(areas[1], 65);
+  EXPECT_EQ(acldvppVpcBatchCropAsync(channel_, srcs, roi_nums, 1, dsts, areas, stream_), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recent_msg().find("cropAreas[1]: left and top must be even"), std::string::npos) << recent_msg();
+  acldvppSetRoiConfigLeft(areas[1], 64);
   // More regions than destination pictures.
   roi_nums[0] = 3;
   EXPECT_EQ(acldvppVpcBatchCropAsync(channel_, srcs, roi_nums, 1, dsts, areas, stream_), ACL_ERROR_INVALID_PARAM);

@@ -38,9 +38,6 @@ uint32_t jpegd_format(int64_t f) {
   return static_cast<uint32_t>(f);
 }
 
-uint32_t bytes(const dv::Image &img) {
-  return static_cast<uint32_t>(dv::buffer_bytes(img.format, img.width_stride, img.height_stride));
-}
 
 // The output picture of a decode: a buffer of acldvppMalloc memory of the declared size.
 dv::Image decode_output(const acldvppPicDesc *outputDesc) {
@@ -60,7 +57,7 @@ void decode_task(std::shared_ptr<dv::Picture> pic, dv::Image out, const char *un
     dv::Image img = layout();
     img.data = out.data;
     img.size = out.size;
-    uint32_t need = bytes(img);
+    uint32_t need = dv::image_bytes(img);
     if (out.size < need)
       fail(Errc::task_failure, "outputDesc holds " + std::to_string(out.size) + " bytes; the " +
                                    std::to_string(img.width) + "x" + std::to_string(img.height) + " picture needs " +
@@ -110,7 +107,7 @@ aclError acldvppJpegPredictDecSize(const void *data, uint32_t dataSize, acldvppP
     uint32_t format = jpegd_format(openacl::api::enum_value(outputPixelFormat));
     dv::JpegInfo info = dv::jpeg_info(data, dataSize);
     dv::require_jpegd_supported(data, dataSize, info);
-    *decSize = bytes(dv::jpegd_layout(info, format));
+    *decSize = dv::image_bytes(dv::jpegd_layout(info, format));
   });
 }
 
@@ -156,7 +153,7 @@ aclError acldvppJpegEncodeAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc 
     uint32_t level = checked(config, "config")->level;
     auto *dst = static_cast<uint8_t *>(const_cast<void *>(data));
     uint32_t capacity = *size;
-    dv::api::submit(stream, "JPEGE", {{in.data, bytes(in), false}, {dst, capacity, true}},
+    dv::api::submit(stream, "JPEGE", {{in.data, dv::image_bytes(in), false}, {dst, capacity, true}},
                     [=] { *size = dv::jpeg_encode(in, level, dst, capacity); });
   });
 }
@@ -178,7 +175,7 @@ aclError acldvppPngPredictDecSize(const void *data, uint32_t dataSize, acldvppPi
     require_input(data, dataSize);
     require_out(decSize, "decSize");
     dv::PngInfo info = dv::png_info(data, dataSize);
-    *decSize = bytes(dv::pngd_layout(info, static_cast<uint32_t>(openacl::api::enum_value(outputPixelFormat))));
+    *decSize = dv::image_bytes(dv::pngd_layout(info, static_cast<uint32_t>(openacl::api::enum_value(outputPixelFormat))));
   });
 }
 

@@ -17,9 +17,6 @@ namespace dv = openacl::dvpp;
 
 namespace {
 
-uint32_t bytes(const dv::Image &img) {
-  return static_cast<uint32_t>(dv::buffer_bytes(img.format, img.width_stride, img.height_stride));
-}
 
 std::string size_of(const dv::Image &img) { return std::to_string(img.width) + "x" + std::to_string(img.height); }
 
@@ -37,7 +34,7 @@ aclError acldvppVpcConvertColorAsync(acldvppChannelDesc *channelDesc, acldvppPic
       fail(Errc::invalid_argument, "inputDesc is " + size_of(in) + " but outputDesc " + size_of(out) +
                                        ": color conversion keeps the size (resize with acldvppVpcResizeAsync)");
     uint32_t csc = channelDesc->csc_matrix;
-    dv::api::submit(stream, api, {{in.data, bytes(in), false}, {out.data, bytes(out), true}},
+    dv::api::submit(stream, api, {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
                     [=] { dv::convert_color(in, out, csc); });
   });
 }
@@ -62,7 +59,7 @@ aclError acldvppVpcMakeBorderAsync(const acldvppChannelDesc *channelDesc, const 
     dv::Border b;
     b.top = c.top, b.bottom = c.bottom, b.left = c.left, b.right = c.right, b.type = c.type;
     for (int i = 0; i < 3; ++i) b.value[i] = c.value[i];
-    dv::api::submit(stream, api, {{in.data, bytes(in), false}, {out.data, bytes(out), true}},
+    dv::api::submit(stream, api, {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
                     [=] { dv::make_border(in, out, b); });
   });
 }

@@ -25,26 +25,28 @@ struct Job {
   dv::Rect crop, paste;
 };
 
+// The names of a job's arguments, for messages.
+struct Names {
+  std::string in = "inputDesc", out = "outputDesc", crop = "cropArea", paste = "pasteArea";
+};
+
 Job job(acldvppPicDesc *inputDesc, acldvppPicDesc *outputDesc, const acldvppRoiConfig *cropArea,
-        const acldvppRoiConfig *pasteArea, const char *in_name = "inputDesc", const char *out_name = "outputDesc") {
+        const acldvppRoiConfig *pasteArea, const Names &names = {}) {
   Job j;
-  j.in = dv::api::vpc_picture(inputDesc, in_name);
-  j.out = dv::api::vpc_picture(outputDesc, out_name);
-  j.crop = cropArea ? dv::api::region(cropArea, "cropArea", j.in, false) : dv::api::whole(j.in);
-  j.paste = pasteArea ? dv::api::region(pasteArea, "pasteArea", j.out, true) : dv::api::whole(j.out);
+  j.in = dv::api::vpc_picture(inputDesc, names.in.c_str());
+  j.out = dv::api::vpc_picture(outputDesc, names.out.c_str());
+  j.crop = cropArea ? dv::api::region(cropArea, names.crop.c_str(), j.in, false) : dv::api::whole(j.in);
+  j.paste = pasteArea ? dv::api::region(pasteArea, names.paste.c_str(), j.out, true) : dv::api::whole(j.out);
   dv::api::check_scale(j.crop, j.paste);
   return j;
 }
 
-uint32_t bytes(const dv::Image &img) {
-  return static_cast<uint32_t>(dv::buffer_bytes(img.format, img.width_stride, img.height_stride));
-}
 
 void run(aclrtStream stream, const char *label, std::vector<Job> jobs, dv::Interpolation interpolation) {
   std::vector<dv::api::Access> ranges;
   for (const Job &j : jobs) {
-    ranges.push_back({j.in.data, bytes(j.in), false});
-    ranges.push_back({j.out.data, bytes(j.out), true});
+    ranges.push_back({j.in.data, dv::image_bytes(j.in), false});
+    ranges.push_back({j.out.data, dv::image_bytes(j.out), true});
   }
   dv::api::submit(stream, label, ranges, [jobs = std::move(jobs), interpolation] {
     for (const Job &j : jobs) dv::crop_resize_paste(j.in, j.crop, j.out, j.paste, interpolation);
@@ -85,13 +87,13 @@ void batch(const char *api, acldvppChannelDesc *channelDesc, acldvppBatchPicDesc
   size_t k = 0;
   for (uint32_t i = 0; i < size; ++i) {
     for (uint32_t r = 0; r < roiNums[i]; ++r, ++k) {
-      std::string in = "srcBatchPicDescs[" + std::to_string(i) + "]", out = "dstBatchPicDescs[" + std::to_string(k) + "]";
-      std::string crop = "cropAreas[" + std::to_string(k) + "]";
-      if (cropAreas[k] == nullptr) fail(Errc::invalid_argument, crop + " is NULL");
-      if (pasteAreas != nullptr && pasteAreas[k] == nullptr)
-        fail(Errc::invalid_argument, "pasteAreas[" + std::to_string(k) + "] is NULL");
+      const std::string n = std::to_string(k);
+      Names names{"srcBatchPicDescs[" + std::to_string(i) + "]", "dstBatchPicDescs[" + n + "]", "cropAreas[" + n + "]",
+                  "pasteAreas[" + n + "]"};
+      if (cropAreas[k] == nullptr) fail(Errc::invalid_argument, names.crop + " is NULL");
+      if (pasteAreas != nullptr && pasteAreas[k] == nullptr) fail(Errc::invalid_argument, names.paste + " is NULL");
       jobs.push_back(job(&srcBatchPicDescs->pics[i], &dstBatchPicDescs->pics[k], cropAreas[k],
-                         pasteAreas ? pasteAreas[k] : nullptr, in.c_str(), out.c_str()));
+                         pasteAreas ? pasteAreas[k] : nullptr, names));
     }
   }
   run(stream, api, std::move(jobs), interpolation);
