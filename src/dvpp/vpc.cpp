@@ -81,6 +81,10 @@ void resize_plane(const Plane &p, Interpolation interpolation) {
   }
 }
 
+// Chroma samples covering n pixels: a whole picture of odd size has a last, half-covered one
+// (within the strides, which are even); regions have even sizes.
+uint32_t half(uint32_t n) { return (n + 1) / 2; }
+
 }  // namespace
 
 void crop_resize_paste(const Image &in, const Rect &crop, const Image &out, const Rect &paste,
@@ -89,9 +93,9 @@ void crop_resize_paste(const Image &in, const Rect &crop, const Image &out, cons
              out.data, out.width_stride, paste.left, paste.top, paste.width(), paste.height(), 1, false};
   resize_plane(luma, interpolation);
   Plane chroma{in.data + size_t{in.width_stride} * in.height_stride, in.width_stride,
-               crop.left / 2, crop.top / 2, crop.width() / 2, crop.height() / 2,
+               crop.left / 2, crop.top / 2, half(crop.width()), half(crop.height()),
                out.data + size_t{out.width_stride} * out.height_stride, out.width_stride,
-               paste.left / 2, paste.top / 2, paste.width() / 2, paste.height() / 2, 2,
+               paste.left / 2, paste.top / 2, half(paste.width()), half(paste.height()), 2,
                v_first(in.format) != v_first(out.format)};
   resize_plane(chroma, interpolation);
 }

@@ -22,8 +22,9 @@ enum class Interpolation { bilinear, nearest };
 
 // Resizes the `crop` region of `in` into the `paste` region of `out`; the rest of `out` is left
 // as it was. Both pictures are YUV420SP (NV12 or NV21, converted as needed); luma and the
-// interleaved chroma plane (half size) are resized separately with the same rule. Regions
-// must be valid (left and top even, right and bottom odd, inside the pictures).
+// interleaved chroma plane (half size, rounded up) are resized separately with the same rule.
+// Regions must be inside the pictures; crop and paste areas have even left and top and odd
+// right and bottom, a whole picture may have an odd size.
 void crop_resize_paste(const Image &in, const Rect &crop, const Image &out, const Rect &paste,
                        Interpolation interpolation);
 

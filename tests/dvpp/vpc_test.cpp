@@ -47,8 +47,10 @@ void reference_plane(const uint8_t *src, uint32_t sstride, Region s, uint8_t *ds
 void reference(const std::vector<uint8_t> &in, uint32_t iws, uint32_t ihs, Region crop, std::vector<uint8_t> &out,
                uint32_t ows, uint32_t ohs, Region paste, bool nearest, bool swap) {
   reference_plane(in.data(), iws, crop, out.data(), ows, paste, 1, nearest, false);
-  Region cc{crop.left / 2, crop.left / 2 + crop.w() / 2 - 1, crop.top / 2, crop.top / 2 + crop.h() / 2 - 1};
-  Region pc{paste.left / 2, paste.left / 2 + paste.w() / 2 - 1, paste.top / 2, paste.top / 2 + paste.h() / 2 - 1};
+  // Chroma covers half the pixels, rounded up (a whole picture may have an odd size).
+  auto half = [](uint32_t n) { return (n + 1) / 2; };
+  Region cc{crop.left / 2, crop.left / 2 + half(crop.w()) - 1, crop.top / 2, crop.top / 2 + half(crop.h()) - 1};
+  Region pc{paste.left / 2, paste.left / 2 + half(paste.w()) - 1, paste.top / 2, paste.top / 2 + half(paste.h()) - 1};
   reference_plane(in.data() + iws * ihs, iws, cc, out.data() + ows * ohs, ows, pc, 2, nearest, swap);
 }
 
@@ -93,6 +95,24 @@ INSTANTIATE_TEST_SUITE_P(Sizes, VpcResize,
                                            ResizeCase{100, 60, 320, 180, 1}, ResizeCase{1920, 1080, 224, 224, 2},
                                            ResizeCase{96, 50, 250, 100, 2}, ResizeCase{64, 64, 64, 64, 3},
                                            ResizeCase{300, 202, 150, 300, 4}));
+
+// acllite describes a JPEGD output with the JPEG's own size, odd or not, and JPEGD's strides.
+TEST_F(DvppTest, OddSizedPicturesResizeAsAclliteDescribesThem) {
+  const uint32_t iw = 301, ih = 203, iws = 384, ihs = 208, ow = 225, oh = 111, ows = 240, ohs = 112;
+  std::vector<uint8_t> src = dvt::nv_noise(iws, ihs, 5);
+  const uint32_t in_size = iws * ihs * 3 / 2, out_size = ows * ohs * 3 / 2;
+  void *in = dvpp_buffer(in_size, src);
+  void *out = dvpp_buffer(out_size, std::vector<uint8_t>(out_size, 0));
+  acldvppPicDesc *id = pic(in, in_size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, iw, ih, iws, ihs);
+  acldvppPicDesc *od = pic(out, out_size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, ow, oh, ows, ohs);
+  acldvppResizeConfig *rc = acldvppCreateResizeConfig();
+  ASSERT_EQ(acldvppVpcResizeAsync(channel_, id, od, rc, stream_), ACL_SUCCESS) << recent_msg();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  std::vector<uint8_t> want(out_size, 0);
+  reference(src, iws, ihs, {0, iw - 1, 0, ih - 1}, want, ows, ohs, {0, ow - 1, 0, oh - 1}, false, false);
+  EXPECT_LE(max_diff(read_back(out, out_size), want), 1);
+  acldvppDestroyResizeConfig(rc);
+}
 
 TEST_F(DvppTest, CropAndPasteTouchOnlyThePasteArea) {
   const uint32_t iw = 320, ih = 240, ow = 256, oh = 128;
@@ -190,7 +210,7 @@ TEST_F(DvppTest, VpcRefusesMisalignedTooSmallAndForeignBuffers) {
   expect_refused(pic(out, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 40, 32, 40, 32), ACL_ERROR_INVALID_PARAM,
                  "widthStride 40 must be a multiple of 16");
   expect_refused(pic(out, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 64, 31, 64, 31), ACL_ERROR_INVALID_PARAM,
-                 "must be even");
+                 "heightStride 31 must be a multiple of 2");
   expect_refused(pic(out, size - 1, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 64, 32, 64, 32), ACL_ERROR_INVALID_PARAM,
                  "is below widthStride * heightStride * 3 / 2");
   expect_refused(pic(out, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 8, 32, 16, 32), ACL_ERROR_INVALID_PARAM,

@@ -23,12 +23,15 @@ void check_channel(const acldvppChannelDesc *channelDesc, uint32_t unit, const c
 
 namespace {
 
-// The unit's picture sizes: VPC 10x6 to 4096x4096, JPEGE 32x32 to 8192x8192.
+// The unit's picture sizes: VPC 10x6 to 4096x4096, JPEGE 32x32 to 8192x8192 and even. VPC
+// takes odd sizes: programs describe a JPEGD output with the JPEG's own (odd) size, as
+// acllite does, and CANN accepts it.
 struct Sizes {
   uint32_t min_w, min_h, max_w, max_h;
+  bool even;
   const char *unit;
 };
-constexpr Sizes kVpc{10, 6, 4096, 4096, "VPC"}, kJpege{32, 32, 8192, 8192, "JPEGE"};
+constexpr Sizes kVpc{10, 6, 4096, 4096, false, "VPC"}, kJpege{32, 32, 8192, 8192, true, "JPEGE"};
 
 Image picture(const acldvppPicDesc *desc, const char *what, bool rgb, const Sizes &sizes) {
   checked(desc, what);
@@ -44,9 +47,9 @@ Image picture(const acldvppPicDesc *desc, const char *what, bool rgb, const Size
     fail(Errc::invalid_argument, w + ": " + num(img.width) + "x" + num(img.height) + " is outside " + sizes.unit +
                                      "'s picture sizes (" + num(sizes.min_w) + "x" + num(sizes.min_h) + " to " +
                                      num(sizes.max_w) + "x" + num(sizes.max_h) + ")");
-  if (img.width % 2 != 0 || img.height % 2 != 0)
-    fail(Errc::invalid_argument, w + ": width and height of a YUV420SP picture must be even, not " + num(img.width) +
-                                     "x" + num(img.height));
+  if (sizes.even && (img.width % 2 != 0 || img.height % 2 != 0))
+    fail(Errc::invalid_argument, w + ": " + sizes.unit + " takes an even width and height, not " + num(img.width) + "x" +
+                                     num(img.height));
   const uint32_t row = img.width * (bpp != 0 ? bpp : 1);
   if (img.width_stride % 16 != 0 || img.width_stride < row)
     fail(Errc::invalid_argument, w + ": widthStride " + num(img.width_stride) + " must be a multiple of 16 and at least " +
