@@ -2,12 +2,15 @@
 // it), and the timeline trace and the race checker see its tasks and buffers.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <tuple>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "dvpp/images.h"
 
@@ -90,7 +93,7 @@ void decode_then_resize_unsynchronized(bool synchronize) {
 
 // Runs the pair under OPENACL_CHECK=1 and OPENACL_TRACE; returns stderr, and the trace in *trace.
 std::string checked_run(bool synchronize, std::string *trace) {
-  const std::string path = ::testing::TempDir() + "dvpp_trace.json";
+  const std::string path = ::testing::TempDir() + "dvpp_trace_" + std::to_string(getpid()) + ".json";
   setenv("OPENACL_CHECK", "1", 1);
   setenv("OPENACL_TRACE", path.c_str(), 1);
   ::testing::internal::CaptureStderr();
@@ -103,6 +106,7 @@ std::string checked_run(bool synchronize, std::string *trace) {
   unsetenv("OPENACL_CHECK");
   unsetenv("OPENACL_TRACE");
   *trace = slurp(path);
+  std::remove(path.c_str());
   return err;
 }
 
