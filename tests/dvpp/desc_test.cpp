@@ -164,8 +164,8 @@ TEST_F(DvppTest, ChannelLifecycle) {
 }
 
 TEST_F(DvppTest, UndoneCallsSayNotSupported) {
-  EXPECT_EQ(aclvdecCreateChannelDesc(), nullptr);
-  expect_msg("aclvdecCreateChannelDesc", "not supported");
+  EXPECT_EQ(aclvencCreateChannelDesc(), nullptr);
+  expect_msg("aclvencCreateChannelDesc", "not supported");
   EXPECT_EQ(acldvppVpcPyrDownAsync(channel_, nullptr, nullptr, nullptr, stream_), ACL_ERROR_API_NOT_SUPPORT);
   expect_msg("acldvppVpcPyrDownAsync", "not supported");
 }
