@@ -1,10 +1,11 @@
 # Install layout: include/acl/*.h, lib/libascendcl.so, lib/libacl_op_compiler.so,
-# lib/libacl_cblas.so (and the empty lib/libmsprofiler.so, see src/CMakeLists.txt), a CMake
-# package (openacl::ascendcl, openacl::acl_op_compiler, openacl::acl_cblas, openacl::msprofiler)
-# and lib/pkgconfig/ascendcl.pc, so programs link as they would against CANN; around them CANN's
-# own directory names and set_env.sh (OpenaclCannLayout.cmake).
+# lib/libacl_cblas.so, lib/libacl_dvpp.so (the media API) and the empty lib/libmsprofiler.so (see
+# src/CMakeLists.txt), a CMake package (openacl::ascendcl, openacl::acl_op_compiler,
+# openacl::acl_cblas, openacl::acl_dvpp, openacl::msprofiler) and lib/pkgconfig/ascendcl.pc, so
+# programs link as they would against CANN; around them CANN's own directory names and
+# set_env.sh (OpenaclCannLayout.cmake).
 include(CMakePackageConfigHelpers)
-set(OPENACL_LIBRARIES ascendcl msprofiler acl_op_compiler)
+set(OPENACL_LIBRARIES ascendcl msprofiler acl_op_compiler acl_dvpp)
 if(TARGET acl_cblas)
   list(APPEND OPENACL_LIBRARIES acl_cblas)
 endif()

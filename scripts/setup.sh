@@ -9,6 +9,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev
   libdnnl-dev libonnx-dev libprotobuf-dev protobuf-compiler
   pybind11-dev python3-dev python3-numpy python3-pytest
+  libjpeg62-turbo-dev libpng-dev libavcodec-dev libavutil-dev
 )
 
 missing=()

@@ -92,6 +92,7 @@ void register_mdl(py::module_ &mdl);
 void register_util(py::module_ &util);
 void register_prof(py::module_ &prof);
 void register_blas(py::module_ &blas);
+void register_media(py::module_ &media);
 
 }  // namespace openacl::py_acl
 

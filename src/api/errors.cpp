@@ -69,6 +69,7 @@ aclError to_acl_error(Errc code) {
     case Errc::model_output_not_match: return ACL_ERROR_MODEL_OUTPUT_NOT_MATCH;
     case Errc::model_not_dynamic: return ACL_ERROR_MODEL_NOT_DYNAMIC;
     case Errc::model_unsupported_op: return ACL_ERROR_OP_NOT_FOUND;
+    case Errc::unsupported_jpeg: return ACL_ERROR_UNSUPPORTED_JPEG;
     case Errc::internal: return ACL_ERROR_INTERNAL_ERROR;
   }
   return ACL_ERROR_INTERNAL_ERROR;

@@ -79,6 +79,8 @@ enum class Errc : int32_t {
   model_output_not_match,
   model_not_dynamic,
   model_unsupported_op,
+  // media (acl/ops/acl_dvpp.h)
+  unsupported_jpeg,        // a JPEG stream that CANN's JPEGD unit does not decode
   internal,
 };
 

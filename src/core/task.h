@@ -38,6 +38,7 @@ enum class TaskKind : uint8_t {
   host_func,
   op,
   model,
+  dvpp,  // a media task (acl_dvpp.h: decode, encode, VPC)
 };
 
 const char *task_kind_name(TaskKind kind);

@@ -29,6 +29,7 @@ const char *task_kind_name(TaskKind kind) {
     case TaskKind::host_func: return "host_func";
     case TaskKind::op: return "op";
     case TaskKind::model: return "model";
+    case TaskKind::dvpp: return "dvpp";
   }
   return "task";
 }

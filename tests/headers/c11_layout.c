@@ -9,6 +9,8 @@
 #include "acl/ops/acl_cblas.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "acl/error_codes/ge_error_codes.h"
+#define ENABLE_DVPP_INTERFACE
+#include "acl/ops/acl_dvpp.h"
 
 #include <stdalign.h>
 
@@ -19,6 +21,14 @@ _Static_assert(ACL_TRANS_N == 0 && ACL_TRANS_T == 1 && ACL_TRANS_NZ == 2 && ACL_
 _Static_assert(ACL_COMPUTE_HIGH_PRECISION == 0 && ACL_COMPUTE_LOW_PRECISION == 1, "aclComputeType");
 
 /* sample of enum values (reference G1 / section 2) */
+/* acl/ops/acl_dvpp.h (CANN's values; valid C through its enum typedefs) */
+_Static_assert(PIXEL_FORMAT_YVU_SEMIPLANAR_420 == 2 && PIXEL_FORMAT_RGB_BAYER_8BPP == 50, "acldvppPixelFormat");
+_Static_assert(PIXEL_FORMAT_S64C1 == 84 && PIXEL_FORMAT_FLOAT32 == 1002 && PIXEL_FORMAT_UNKNOWN == 10000,
+               "acldvppPixelFormat");
+_Static_assert(DVPP_CHNMODE_PNGD == 8 && ACL_JPEG_CSS_UNKNOWN == 1000 && ACL_VENC_MAX_IP_PROP_UINT32 == 12,
+               "acl_dvpp.h enums");
+_Static_assert(sizeof(acldvppPixelFormat) == sizeof(int), "enum typedef");
+
 _Static_assert(ACL_MEMCPY_DEVICE_TO_HOST == 2, "aclrtMemcpyKind");
 _Static_assert(ACL_MEMCPY_INTER_DEVICE_TO_DEVICE == 7, "aclrtMemcpyKind");
 _Static_assert(ACL_BF16 == 27, "aclDataType");

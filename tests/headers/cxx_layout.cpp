@@ -8,12 +8,23 @@
 #include "acl/ops/acl_cblas.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "acl/error_codes/ge_error_codes.h"
+#define ENABLE_DVPP_INTERFACE
+#include "acl/ops/acl_dvpp.h"
 
 #include <cstddef>
 #include <type_traits>
 #include <utility>
 
 #include "struct_list.h"
+
+// acl/ops/acl_dvpp.h: CANN's enum values, and its signatures as C++ programs take them.
+static_assert(PIXEL_FORMAT_YUV_SEMIPLANAR_420 == 1 && PIXEL_FORMAT_UNKNOWN == 10000);
+static_assert(ACL_DVPP_CSC_MATRIX_BT2020_NARROW == 5 && BORDER_REFLECT_101 == 3 && H264_HIGH_LEVEL == 3);
+static_assert(std::is_same_v<decltype(&acldvppVpcResizeAsync),
+                             aclError (*)(acldvppChannelDesc *, acldvppPicDesc *, acldvppPicDesc *,
+                                          acldvppResizeConfig *, aclrtStream)>);
+static_assert(std::is_same_v<decltype(&acldvppJpegDecodeAsync),
+                             aclError (*)(acldvppChannelDesc *, const void *, uint32_t, acldvppPicDesc *, aclrtStream)>);
 
 #define OPENACL_CAT2(a, b) a##b
 #define OPENACL_CAT(a, b) OPENACL_CAT2(a, b)

@@ -1,0 +1,67 @@
+// acldvppVpcConvertColorAsync and acldvppVpcMakeBorderAsync (dvpp/color.h): checked at the
+// call, run as a task on the stream.
+#include <string>
+
+#include "api/guard.h"
+#include "dvpp/api/checks.h"
+#include "dvpp/api/descs.h"
+#include "dvpp/api/submit.h"
+#include "dvpp/color.h"
+
+using openacl::Errc;
+using openacl::fail;
+using openacl::api::guarded;
+using openacl::dvpp::api::checked;
+
+namespace dv = openacl::dvpp;
+
+namespace {
+
+
+std::string size_of(const dv::Image &img) { return std::to_string(img.width) + "x" + std::to_string(img.height); }
+
+}  // namespace
+
+extern "C" {
+
+aclError acldvppVpcConvertColorAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc *inputDesc,
+                                     acldvppPicDesc *outputDesc, aclrtStream stream) {
+  return guarded(__func__, [&, api = __func__] {
+    dv::api::check_channel(channelDesc, DVPP_CHNMODE_VPC, "DVPP_CHNMODE_VPC");
+    dv::Image in = dv::api::color_picture(inputDesc, "inputDesc");
+    dv::Image out = dv::api::color_picture(outputDesc, "outputDesc");
+    if (in.width != out.width || in.height != out.height)
+      fail(Errc::invalid_argument, "inputDesc is " + size_of(in) + " but outputDesc " + size_of(out) +
+                                       ": color conversion keeps the size (resize with acldvppVpcResizeAsync)");
+    uint32_t csc = channelDesc->csc_matrix;
+    dv::api::submit(stream, api, {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
+                    [=] { dv::convert_color(in, out, csc); });
+  });
+}
+
+aclError acldvppVpcMakeBorderAsync(const acldvppChannelDesc *channelDesc, const acldvppPicDesc *inputDesc,
+                                   acldvppPicDesc *outputDesc, const acldvppBorderConfig *borderConfig,
+                                   aclrtStream stream) {
+  return guarded(__func__, [&, api = __func__] {
+    dv::api::check_channel(channelDesc, DVPP_CHNMODE_VPC, "DVPP_CHNMODE_VPC");
+    dv::Image in = dv::api::vpc_picture(inputDesc, "inputDesc");
+    dv::Image out = dv::api::vpc_picture(outputDesc, "outputDesc");
+    const acldvppBorderConfig &c = *checked(borderConfig, "borderConfig");
+    if (in.format != out.format)
+      fail(Errc::invalid_argument, "inputDesc and outputDesc must have the same format (convert with "
+                                   "acldvppVpcConvertColorAsync)");
+    if ((c.top | c.bottom | c.left | c.right) % 2 != 0)
+      fail(Errc::invalid_argument, "borderConfig: the borders of a YUV420SP picture must be even");
+    if (uint64_t{in.width} + c.left + c.right != out.width || uint64_t{in.height} + c.top + c.bottom != out.height)
+      fail(Errc::invalid_argument, "outputDesc is " + size_of(out) + "; inputDesc " + size_of(in) +
+                                       " with the borders makes " + std::to_string(in.width + c.left + c.right) + "x" +
+                                       std::to_string(in.height + c.top + c.bottom));
+    dv::Border b;
+    b.top = c.top, b.bottom = c.bottom, b.left = c.left, b.right = c.right, b.type = c.type;
+    for (int i = 0; i < 3; ++i) b.value[i] = c.value[i];
+    dv::api::submit(stream, api, {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
+                    [=] { dv::make_border(in, out, b); });
+  });
+}
+
+}  // extern "C"

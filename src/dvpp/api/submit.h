@@ -1,0 +1,23 @@
+// Puts DVPP work on a stream as one task, like any other device work: FIFO with the stream's
+// other tasks, seen by the timeline trace and the race checker through its memory ranges.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "acl/acl_base.h"
+
+namespace openacl::dvpp::api {
+
+struct Access {
+  const void *p;
+  size_t n;
+  bool write;
+};
+
+// stream: NULL for the current context's default stream, else one of that context (R7).
+// work throws openacl::Error to fail the stream (R20).
+void submit(aclrtStream stream, std::string label, const std::vector<Access> &ranges, std::function<void()> work);
+
+}  // namespace openacl::dvpp::api

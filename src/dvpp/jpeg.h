@@ -1,0 +1,40 @@
+// JPEGD and JPEGE on the CPU with libjpeg-turbo, with the output layout of CANN's JPEG units.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "dvpp/image.h"
+
+namespace openacl::dvpp {
+
+struct JpegInfo {
+  uint32_t width = 0, height = 0;
+  int32_t components = 0;
+  uint32_t css = 0;  // acldvppJpegFormat
+};
+
+// Reads the header. Throws Errc::invalid_argument when the data is not a JPEG stream.
+JpegInfo jpeg_info(const void *data, size_t size);
+// Throws Errc::unsupported_jpeg (ACL_ERROR_UNSUPPORTED_JPEG, as CANN) for what the JPEGD unit
+// does not decode (progressive or arithmetic coding, pictures outside 32x32 .. 8192x8192,
+// 4:1:1 sampling), naming the reason.
+void require_jpegd_supported(const void *data, size_t size, const JpegInfo &info);
+// The YUV420SP picture JPEGD writes: width and height rounded down to even, width stride
+// aligned to 128 and height stride to 16 (buffer width_stride * height_stride * 3 / 2).
+Image jpegd_layout(const JpegInfo &info, uint32_t format);
+
+// Decodes into out (laid out by jpegd_layout): luma as libjpeg-turbo decodes it, chroma as the
+// rounded mean of each 2x2 block of libjpeg-turbo's chroma without interpolation (for 4:2:0
+// sources: the stored chroma samples exactly; grey sources: 128). Throws Errc::task_failure
+// when the stream is corrupt.
+void jpeg_decode(const void *data, size_t size, const Image &out);
+
+// JPEGE: the encoded size bound openacl promises for a YUV420SP picture.
+uint32_t jpege_predict_size(uint32_t width, uint32_t height);
+// Encodes a YUV420SP picture at quality `level` (CANN: 1..100, 0 behaves as 100) into
+// [dst, dst + capacity); returns the encoded size. Throws Errc::task_failure when it does
+// not fit.
+uint32_t jpeg_encode(const Image &in, uint32_t level, uint8_t *dst, uint32_t capacity);
+
+}  // namespace openacl::dvpp

@@ -1,0 +1,55 @@
+// Test pictures and references for the DVPP suite: a runtime fixture with a channel, DVPP
+// buffers, synthetic pictures, and JPEG / PNG files made with libjpeg-turbo and libpng.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "acl/ops/acl_dvpp.h"
+
+namespace dvt {
+
+std::string recent_msg();
+
+// aclInit + device 0 + a stream and a created channel for each test; released after.
+class DvppTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+  // A DVPP buffer holding `bytes` (freed at TearDown).
+  void *dvpp_buffer(size_t size, const std::vector<uint8_t> &bytes = {});
+  std::vector<uint8_t> read_back(const void *dev, size_t size);
+  // A picture description (destroyed at TearDown).
+  acldvppPicDesc *pic(void *data, uint32_t size, acldvppPixelFormat format, uint32_t width, uint32_t height,
+                      uint32_t width_stride, uint32_t height_stride);
+
+  aclrtStream stream_ = nullptr;
+  acldvppChannelDesc *channel_ = nullptr;
+  std::vector<void *> buffers_;
+  std::vector<acldvppPicDesc *> pics_;
+};
+
+// Planar RGB test picture: smooth gradients with sharp edges, so that both interpolation and
+// chroma handling show.
+std::vector<uint8_t> rgb_picture(uint32_t width, uint32_t height);
+// A picture's bytes in an NV12/NV21 buffer with the given strides (noise, deterministic).
+std::vector<uint8_t> nv_noise(uint32_t width_stride, uint32_t height_stride, uint32_t seed);
+
+// JPEG of an RGB picture; h_samp x v_samp luma sampling (2x2: 4:2:0, 1x1: 4:4:4); grey when
+// components is 1.
+std::vector<uint8_t> make_jpeg(uint32_t width, uint32_t height, int h_samp, int v_samp, int components = 3,
+                               bool progressive = false);
+// libjpeg-turbo's decode converted to CANN's YUV420SP layout as docs/dvpp.md documents it:
+// luma rows as decoded, chroma the rounded mean of each 2x2 block of unsmoothed chroma; the
+// buffer has the JPEGD strides (128, 16), its padding zero.
+std::vector<uint8_t> reference_nv12(const std::vector<uint8_t> &jpeg, bool nv21, uint32_t *width, uint32_t *height);
+// Decodes a JPEG to interleaved YCbCr (for encoder tests).
+std::vector<uint8_t> decode_ycbcr(const std::vector<uint8_t> &jpeg, uint32_t *width, uint32_t *height);
+// PNG of an RGB(A) picture of `channels` 3 or 4.
+std::vector<uint8_t> make_png(const std::vector<uint8_t> &pixels, uint32_t width, uint32_t height, int channels);
+
+}  // namespace dvt
