@@ -19,6 +19,7 @@ enum class Errc : int32_t {
   repeat_finalize,
   invalid_file,            // missing or unreadable file
   parse_file,              // file content cannot be parsed
+  write_file,              // a file cannot be written
   invalid_device,
   context_null,            // no current context, or a dead one
   stream_context,          // object of another context
