@@ -286,6 +286,43 @@ OptKind exec_config_kind(int attr) {
   }
 }
 
+// pyACL: aipp_type, dynamic_attached_data_index, ret = acl.mdl.get_aipp_type(model_id, index)
+//        aipp_info, ret = acl.mdl.get_first_aipp_info(model_id, index), a dict of aclAippInfo's fields
+void register_aipp(py::module_ &mdl) {
+  mdl.def("get_aipp_type", [](uint32_t model_id, Index index) {
+    aclmdlInputAippType type = ACL_DATA_WITHOUT_AIPP;
+    size_t attached = 0;
+    aclError ret = aclmdlGetAippType(model_id, index, &type, &attached);
+    return std::make_tuple(static_cast<int>(type), attached, ret);
+  });
+  mdl.def("get_first_aipp_info", [](uint32_t model_id, Index index) {
+    aclAippInfo a{};
+    aclError ret = aclmdlGetFirstAippInfo(model_id, index, &a);
+    py::dict d;
+    if (ret != ACL_SUCCESS) return std::make_tuple(d, ret);
+    d["inputFormat"] = static_cast<int>(a.inputFormat);
+    d["srcImageSizeW"] = a.srcImageSizeW, d["srcImageSizeH"] = a.srcImageSizeH;
+    d["cropSwitch"] = a.cropSwitch, d["loadStartPosW"] = a.loadStartPosW, d["loadStartPosH"] = a.loadStartPosH;
+    d["cropSizeW"] = a.cropSizeW, d["cropSizeH"] = a.cropSizeH;
+    d["paddingSwitch"] = a.paddingSwitch, d["leftPaddingSize"] = a.leftPaddingSize;
+    d["rightPaddingSize"] = a.rightPaddingSize, d["topPaddingSize"] = a.topPaddingSize;
+    d["bottomPaddingSize"] = a.bottomPaddingSize;
+    d["cscSwitch"] = a.cscSwitch, d["rbuvSwapSwitch"] = a.rbuvSwapSwitch, d["axSwapSwitch"] = a.axSwapSwitch;
+    d["matrix"] = std::vector<int32_t>{a.matrixR0C0, a.matrixR0C1, a.matrixR0C2, a.matrixR1C0, a.matrixR1C1,
+                                       a.matrixR1C2, a.matrixR2C0, a.matrixR2C1, a.matrixR2C2};
+    d["outputBias"] = std::vector<int32_t>{a.outputBias0, a.outputBias1, a.outputBias2};
+    d["inputBias"] = std::vector<int32_t>{a.inputBias0, a.inputBias1, a.inputBias2};
+    d["meanChn"] = std::vector<int32_t>{a.meanChn0, a.meanChn1, a.meanChn2, a.meanChn3};
+    d["minChn"] = std::vector<float>{a.minChn0, a.minChn1, a.minChn2, a.minChn3};
+    d["varReciChn"] = std::vector<float>{a.varReciChn0, a.varReciChn1, a.varReciChn2, a.varReciChn3};
+    d["srcFormat"] = static_cast<int>(a.srcFormat), d["srcDatatype"] = static_cast<int>(a.srcDatatype);
+    d["srcDimNum"] = a.srcDimNum, d["shapeCount"] = a.shapeCount;
+    d["srcDims"] = dims_to_dict(a.outDims[0].srcDims), d["srcSize"] = a.outDims[0].srcSize;
+    d["aippOutdims"] = dims_to_dict(a.outDims[0].aippOutdims), d["aippOutSize"] = a.outDims[0].aippOutSize;
+    return std::make_tuple(d, ret);
+  });
+}
+
 void register_config(py::module_ &mdl) {
   mdl.def("create_config_handle", [] { return to_int(aclmdlCreateConfigHandle()); });
   mdl.def("destroy_config_handle", [](Ptr h) { return aclmdlDestroyConfigHandle(to_ptr<aclmdlConfigHandle>(h)); });
@@ -324,6 +361,7 @@ void register_mdl(py::module_ &mdl) {
   register_dataset(mdl);
   register_load(mdl);
   register_config(mdl);
+  register_aipp(mdl);
 }
 
 }  // namespace openacl::py_acl
