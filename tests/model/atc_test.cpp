@@ -304,6 +304,22 @@ TEST_F(Atc, OpenaclRunLoadsAnOm) {
   const Result r = run(std::string(OPENACL_TOOL) + " run " + path("r.om") + " --iterations 2");
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("load time"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("output       y float32 1x3x2x2"), std::string::npos) << r.out;
+}
+
+TEST_F(Atc, OpenaclRunPicksAGear) {
+  const std::string onnx = write("m.onnx", scale_relu().SerializeAsString());
+  ASSERT_EQ(atc("--model=" + onnx + " --framework=5 --output=" + path("g") +
+                " --soc_version=Ascend310 --input_shape=x:-1,3,2,2 --dynamic_batch_size=1,2,4").status, 0);
+  const std::string tool = std::string(OPENACL_TOOL) + " run " + path("g.om") + " --iterations 1";
+  Result r = run(tool + " --batch 2");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("output       y float32 2x3x2x2"), std::string::npos) << r.out;
+  r = run(tool);  // the last gear
+  EXPECT_NE(r.out.find("output       y float32 4x3x2x2"), std::string::npos) << r.out;
+  r = run(tool + " --batch 3");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.out.find("no gear of the model"), std::string::npos) << r.out;
 }
 
 }  // namespace
