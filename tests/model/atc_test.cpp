@@ -298,6 +298,64 @@ TEST_F(Atc, TruncatedOrNewerOmIsAParseError) {
   EXPECT_NE(recent().find("version 99"), std::string::npos) << recent();
 }
 
+// Output 0 of model `id` for input x: its shape goes through a tensor descriptor (an ONNX model
+// with dynamic dims) or a gear (with gears: the batch gear for a batch > 1, else the H/W gear).
+std::vector<float> run_shaped(uint32_t id, const TensorF &x, bool gears) {
+  const size_t in_bytes = x.data.size() * 4, out_bytes = 64 << 20;
+  void *in = nullptr, *gear = nullptr, *out = nullptr;
+  EXPECT_EQ(aclrtMalloc(&in, in_bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMalloc(&gear, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMalloc(&out, out_bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  aclrtMemcpy(in, in_bytes, x.data.data(), in_bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+  aclmdlDataset *ins = aclmdlCreateDataset(), *outs = aclmdlCreateDataset();
+  std::vector<aclDataBuffer *> bufs = {aclCreateDataBuffer(in, in_bytes), aclCreateDataBuffer(out, out_bytes)};
+  aclmdlAddDatasetBuffer(ins, bufs[0]);
+  aclmdlAddDatasetBuffer(outs, bufs[1]);
+  if (gears) {
+    bufs.push_back(aclCreateDataBuffer(gear, 16));
+    aclmdlAddDatasetBuffer(ins, bufs[2]);
+    if (x.dims[0] > 1) EXPECT_EQ(aclmdlSetDynamicBatchSize(id, ins, 1, x.dims[0]), ACL_SUCCESS) << recent();
+    else EXPECT_EQ(aclmdlSetDynamicHWSize(id, ins, 1, x.dims[2], x.dims[3]), ACL_SUCCESS) << recent();
+  } else {
+    aclTensorDesc *td = aclCreateTensorDesc(ACL_FLOAT, 4, x.dims.data(), ACL_FORMAT_NCHW);
+    aclmdlSetDatasetTensorDesc(ins, td, 0);
+    aclDestroyTensorDesc(td);
+  }
+  EXPECT_EQ(aclmdlExecute(id, ins, outs), ACL_SUCCESS) << recent();
+  const size_t n = aclGetTensorDescSize(aclmdlGetDatasetTensorDesc(outs, 0)) / 4;
+  std::vector<float> y(n);
+  aclrtMemcpy(y.data(), n * 4, out, n * 4, ACL_MEMCPY_DEVICE_TO_HOST);
+  for (auto *b : bufs) aclDestroyDataBuffer(b);
+  aclmdlDestroyDataset(ins);
+  aclmdlDestroyDataset(outs);
+  for (void *p : {in, gear, out}) aclrtFree(p);
+  return y;
+}
+
+// The PP-OCR models (issue 14's goal): converted with gears, they give what their ONNX gives.
+TEST_F(Atc, PpOcrModelsConvertWithGearsAndMatchTheirOnnx) {
+  struct Case {
+    std::string onnx, options;
+    std::vector<int64_t> dims;
+  } cases[] = {
+      {cls_model(), "--input_shape=x:-1,3,48,192 --dynamic_batch_size=1,2,4", {2, 3, 48, 192}},
+      {det_model(), "--input_shape=x:1,3,-1,-1 --dynamic_image_size='96,96;160,128'", {1, 3, 160, 128}},
+  };
+  for (const auto &c : cases) {
+    ASSERT_EQ(atc("--model=" + c.onnx + " --framework=5 --output=" + path("p") + " --soc_version=Ascend310P3 " +
+                  c.options).status, 0) << c.options;
+    uint32_t from_onnx = 0, from_om = 0;
+    ASSERT_EQ(aclmdlLoadFromFile(c.onnx.c_str(), &from_onnx), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlLoadFromFile(path("p.om").c_str(), &from_om), ACL_SUCCESS) << recent();
+    const TensorF x = random_input(c.dims, 3);
+    const auto want = run_shaped(from_onnx, x, false);
+    ASSERT_FALSE(want.empty());
+    EXPECT_EQ(run_shaped(from_om, x, true), want) << c.options;
+    aclmdlUnload(from_onnx);
+    aclmdlUnload(from_om);
+  }
+}
+
 TEST_F(Atc, OpenaclRunLoadsAnOm) {
   const std::string onnx = write("m.onnx", scale_relu().SerializeAsString());
   ASSERT_EQ(atc("--model=" + onnx + " --framework=5 --output=" + path("r") + " --soc_version=Ascend310").status, 0);
