@@ -144,3 +144,36 @@ def test_model_without_aipp(context, atc):
     info, ret = acl.mdl.get_first_aipp_info(model_id, 0)
     assert ret == ACL_ERROR_INVALID_PARAM and info == {}
     assert acl.mdl.unload(model_id) == ACL_SUCCESS
+
+
+def test_dynamic_aipp_matches_numpy(context, atc, tmp_path):
+    conf = tmp_path / "aipp.cfg"
+    conf.write_text("aipp_op { aipp_mode: dynamic related_input_rank: 0 max_src_image_size: 300 }\n")
+    om = atc((1, 3, 4, 5), f"--insert_op_conf={conf}")
+    model_id, ret = acl.mdl.load_from_file(om)
+    assert ret == ACL_SUCCESS, acl.get_recent_err_msg()
+    aipp_type, attached, ret = acl.mdl.get_aipp_type(model_id, 0)
+    assert (aipp_type, attached, ret) == (2, 1, ACL_SUCCESS)  # ACL_DATA_WITH_DYNAMIC_AIPP
+    data_size, ret = acl.mdl.get_aipp_data_size(1)
+    assert ret == ACL_SUCCESS
+    aipp = acl.mdl.create_aipp(1)
+    assert acl.mdl.set_aipp_input_format(aipp, ACL_RGB888_U8) == ACL_SUCCESS
+    assert acl.mdl.set_aipp_src_image_size(aipp, 7, 6) == ACL_SUCCESS
+    assert acl.mdl.set_aipp_crop_params(aipp, 1, 2, 1, 5, 4, 0) == ACL_SUCCESS
+    assert acl.mdl.set_aipp_dtc_pixel_mean(aipp, 100, 110, 120, 0, 0) == ACL_SUCCESS
+    assert acl.mdl.set_aipp_pixel_var_reci(aipp, 0.5, 0.25, 0.125, 1.0, 0) == ACL_SUCCESS
+
+    image = np.random.default_rng(9).integers(0, 256, size=(6, 7, 3), dtype=np.uint8)
+    inputs, in_ptrs = dataset_of([300, data_size])
+    outputs, out_ptrs = dataset_of([3 * 4 * 5 * 4])
+    to_device(in_ptrs[0], image)
+    assert acl.mdl.set_input_aipp(model_id, inputs, 1, aipp) == ACL_SUCCESS, acl.get_recent_err_msg()
+    assert acl.mdl.execute(model_id, inputs, outputs) == ACL_SUCCESS, acl.get_recent_err_msg()
+    crop = image[1:5, 2:7, :].astype(np.int32)
+    want = (crop - np.array([100, 110, 120])).astype(np.float32) * np.array([0.5, 0.25, 0.125], np.float32)
+    want = want.transpose(2, 0, 1) + BIAS.reshape(3, 1, 1)
+    np.testing.assert_array_equal(from_device(out_ptrs[0], 60).reshape(3, 4, 5), want.astype(np.float32))
+    assert acl.mdl.destroy_aipp(aipp) == ACL_SUCCESS
+    for ptr in in_ptrs + out_ptrs:
+        acl.rt.free(ptr)
+    assert acl.mdl.unload(model_id) == ACL_SUCCESS

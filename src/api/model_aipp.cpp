@@ -1,5 +1,5 @@
 // AIPP queries (reference §5.9): which inputs of a model converted with --insert_op_conf
-// take images through static AIPP, and that AIPP's parameters.
+// take images through static or dynamic AIPP, and static AIPP's parameters.
 #include <cstring>
 
 #include "acl/acl_mdl.h"
@@ -39,8 +39,16 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetAippType(uint32_t modelId, size_t index, a
       fail(Errc::invalid_argument, "type or dynamicAttachedDataIndex is NULL");
     auto m = find_model(modelId);
     checked_input(*m, index);
-    *type = m->aipp_of(index) ? ACL_DATA_WITH_STATIC_AIPP : ACL_DATA_WITHOUT_AIPP;
     *dynamicAttachedDataIndex = static_cast<size_t>(-1);  // only dynamic AIPP has attached data
+    const auto *op = index < m->graph_input_count() ? m->aipp_of(index) : nullptr;
+    if (index == m->dynamic_aipp_input()) {
+      *type = ACL_DYNAMIC_AIPP_NODE;
+    } else if (op && op->dynamic) {
+      *type = ACL_DATA_WITH_DYNAMIC_AIPP;
+      *dynamicAttachedDataIndex = m->dynamic_aipp_input();
+    } else {
+      *type = op ? ACL_DATA_WITH_STATIC_AIPP : ACL_DATA_WITHOUT_AIPP;
+    }
   });
 }
 
@@ -50,8 +58,11 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t ind
     if (aippInfo == nullptr) fail(Errc::invalid_argument, "aippInfo is NULL");
     auto m = find_model(modelId);
     const auto &io = checked_input(*m, index);
-    const auto *op = m->aipp_of(index);
+    const auto *op = index < m->graph_input_count() ? m->aipp_of(index) : nullptr;
     if (!op) fail(Errc::invalid_argument, "input " + std::to_string(index) + " ('" + io.name + "') has no AIPP");
+    if (op->dynamic)
+      fail(Errc::invalid_argument, "input " + std::to_string(index) + " ('" + io.name + "') has dynamic AIPP: its "
+                                   "parameters come with each execution (aclmdlSetInputAIPP)");
     const auto &p = op->params;
     aclAippInfo &a = *aippInfo;
     std::memset(&a, 0, sizeof a);

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 
+#include "acl/acl_mdl.h"
 #include "core/status.h"
 #include "ops/half.h"
 
@@ -138,8 +139,13 @@ const std::map<std::string, Setter> &setters() {
       m[off] = [](AippOp &, const std::string &k, const std::string &v) {
         if (to_bool(k, v)) bad(k + ": true is not supported by openacl's AIPP (resize the images before the model)");
       };
-    for (const char *zero : {"rotation_angle", "resize_output_w", "resize_output_h", "max_src_image_size"})
-      m[zero] = [](AippOp &, const std::string &, const std::string &) {};  // only read with resize / dynamic
+    m["max_src_image_size"] = [](AippOp &op, const std::string &k, const std::string &v) {
+      const int32_t n = to_int(k, v);
+      if (n < 0) bad(k + " is negative");
+      op.max_src_bytes = static_cast<size_t>(n);
+    };
+    for (const char *zero : {"rotation_angle", "resize_output_w", "resize_output_h"})
+      m[zero] = [](AippOp &, const std::string &, const std::string &) {};  // only read with resize
     return m;
   }();
   return s;
@@ -176,17 +182,21 @@ std::vector<AippOp> parse_aipp_config(const std::string &text) {
       i += 3;
     }
     ++i;
-    for (const auto &other : ops)
+    for (const auto &other : ops) {
       if (other.input == op.input) bad("two aipp_op blocks for related_input_rank " + std::to_string(op.input));
+      if (other.dynamic && op.dynamic) bad("openacl takes one aipp_op block of aipp_mode: dynamic");
+    }
+    if (op.dynamic && op.max_src_bytes == 0) bad("aipp_mode: dynamic needs max_src_image_size (bytes of the largest image)");
     ops.push_back(op);
   }
   if (ops.empty()) bad("no aipp_op block");
   return ops;
 }
 
-void fit_aipp(AippParams &p, const std::vector<int64_t> &dims) {
+void fit_aipp(AippParams &p, const std::vector<int64_t> &dims, Errc code, const std::string &where) {
+  auto bad = [&](const std::string &msg) { fail(code, where + ": " + msg); };
   if (dims.size() != 4 || dims[2] <= 0 || dims[3] <= 0 || dims[1] <= 0)
-    bad("the model input AIPP feeds must be static NCHW (give --input_shape); it is " + ops::dims_str(dims));
+    bad("the model input AIPP feeds must be static NCHW (atc --input_shape); it is " + ops::dims_str(dims));
   const int64_t c = dims[1], h = dims[2], w = dims[3];
   if (c != p.channels())
     bad("input_format gives " + std::to_string(p.channels()) + " channels; the model input has " + std::to_string(c));
@@ -222,6 +232,38 @@ ops::TensorDesc aipp_source_desc(const AippParams &p, int64_t batch) {
     case AippFormat::yuv400_u8: d.dims = {batch, p.src_h, p.src_w, 1}; break;
   }
   return d;
+}
+
+namespace {
+
+// The ascend_dynamic_aipp_data layout: this header, then one AippParams per image.
+struct DynamicHeader {
+  char magic[8];
+  uint64_t images;
+};
+constexpr char kDynamicMagic[8] = {'O', 'A', 'C', 'L', 'A', 'I', 'P', 'P'};
+
+}  // namespace
+
+size_t dynamic_aipp_bytes(uint64_t images) { return sizeof(DynamicHeader) + images * sizeof(AippParams); }
+
+void write_dynamic_aipp(void *dst, const std::vector<AippParams> &images) {
+  DynamicHeader h{};
+  std::memcpy(h.magic, kDynamicMagic, sizeof h.magic);
+  h.images = images.size();
+  std::memcpy(dst, &h, sizeof h);
+  std::memcpy(static_cast<uint8_t *>(dst) + sizeof h, images.data(), images.size() * sizeof(AippParams));
+}
+
+std::vector<AippParams> read_dynamic_aipp(const void *src, size_t size) {
+  DynamicHeader h{};
+  if (size >= sizeof h) std::memcpy(&h, src, sizeof h);
+  if (size < sizeof h || std::memcmp(h.magic, kDynamicMagic, sizeof h.magic) != 0 || dynamic_aipp_bytes(h.images) > size)
+    fail(Errc::invalid_argument, "the " ACL_DYNAMIC_AIPP_NAME " buffer holds no AIPP parameters: set them with "
+                                 "aclmdlSetInputAIPP before the execution");
+  std::vector<AippParams> images(h.images);
+  std::memcpy(images.data(), static_cast<const uint8_t *>(src) + sizeof h, images.size() * sizeof(AippParams));
+  return images;
 }
 
 void run_aipp(const AippParams &p, const uint8_t *src, int64_t batch, void *dst, ops::DType dtype) {

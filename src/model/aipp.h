@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/status.h"
 #include "ops/op.h"
 
 namespace openacl::model {
@@ -44,9 +45,12 @@ struct AippParams {
 };
 
 // One aipp_op block of a configuration: the static parameters and the model input it serves.
+// Dynamic AIPP (aipp_mode: dynamic) takes its parameters per execution instead, from the extra
+// input ACL_DYNAMIC_AIPP_NAME (aclmdlSetInputAIPP), for images of up to max_src_bytes.
 struct AippOp {
   size_t input = 0;  // related_input_rank
   bool dynamic = false;
+  size_t max_src_bytes = 0;  // max_src_image_size
   AippParams params;
 };
 
@@ -55,8 +59,15 @@ struct AippOp {
 std::vector<AippOp> parse_aipp_config(const std::string &text);
 
 // Fills in the sizes left 0 from the model input [N, C, H, W] and checks that the result fits
-// it: Errc::parse_model naming the key that does not.
-void fit_aipp(AippParams &p, const std::vector<int64_t> &model_input_dims);
+// it; fails with `code`, "<where>: " and what does not fit.
+void fit_aipp(AippParams &p, const std::vector<int64_t> &model_input_dims, Errc code = Errc::parse_model,
+              const std::string &where = "--insert_op_conf");
+
+// The ACL_DYNAMIC_AIPP_NAME buffer: its size for a batch, writing the parameters of each image,
+// and reading them back (Errc::invalid_argument when it holds none).
+size_t dynamic_aipp_bytes(uint64_t images);
+void write_dynamic_aipp(void *dst, const std::vector<AippParams> &images);
+std::vector<AippParams> read_dynamic_aipp(const void *src, size_t size);
 
 // The source tensor of an AIPP input as the model API describes it: uint8 NHWC
 // [N, src_h, src_w, C], or [N, src_h * 3 / 2, src_w, 1] for YUV420SP.

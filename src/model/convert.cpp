@@ -205,9 +205,8 @@ void apply_aipp(Graph &g, const std::string &text) {
       bad("insert_op_conf", "related_input_rank " + std::to_string(op.input) + " is out of range: the model has " +
                                 std::to_string(g.inputs.size()) + " inputs");
     const Value &v = g.values[g.inputs[op.input]];
-    if (op.dynamic)
-      bad("insert_op_conf", "aipp_mode: dynamic is not supported by openacl (input '" + v.name +
-                                "'); use aipp_mode: static");
+    if (op.dynamic && !g.conversion.gears.empty())
+      bad("insert_op_conf", "dynamic AIPP together with gears is not supported by openacl (input '" + v.name + "')");
     if (g.conversion.gears.kind == GearKind::image_size)
       bad("insert_op_conf", "AIPP together with --dynamic_image_size is not supported by openacl (input '" + v.name +
                                 "')");
@@ -219,6 +218,13 @@ void apply_aipp(Graph &g, const std::string &text) {
       if (g.conversion.gears.empty())
         bad("insert_op_conf", "input '" + v.name + "' has a dynamic batch: fix it with --input_shape, or give gears");
       dims[0] = 1;  // the batch is a gear's: AIPP works per image
+    }
+    if (op.dynamic) {
+      // The parameters come with each execution; the input must be an image batch.
+      if (dims.size() != 4 || dims[1] <= 0 || dims[2] <= 0 || dims[3] <= 0)
+        bad("insert_op_conf", "the model input AIPP feeds must be static NCHW (--input_shape); '" + v.name + "' is " +
+                                  ops::dims_str(dims));
+      continue;
     }
     try {
       fit_aipp(op.params, dims);

@@ -107,9 +107,17 @@ Interface describe(const Graph &g, const Plan *largest) {
     io.inputs.push_back({v.name, v.desc, dims.empty() ? 0 : d.byte_size()});
     if (const AippOp *op = g.conversion.aipp_of(i)) {
       // The caller gives uint8 images (as many as the batch, the largest gear's with gears);
-      // AIPP makes the graph's input of them.
-      io.inputs.back().desc = aipp_source_desc(op->params, v.desc.dims[0]);
-      io.inputs.back().bytes = op->params.image_bytes() * (dims.empty() ? 0 : dims[i][0]);
+      // AIPP makes the graph's input of them. Dynamic AIPP learns their size per execution.
+      auto &in = io.inputs.back();
+      if (op->dynamic) {
+        in.desc.dtype = ops::DType::u8;
+        in.desc.format = ops::Format::nd;
+        in.desc.dims = {static_cast<int64_t>(op->max_src_bytes)};
+        in.bytes = op->max_src_bytes;
+      } else {
+        in.desc = aipp_source_desc(op->params, v.desc.dims[0]);
+        in.bytes = op->params.image_bytes() * (dims.empty() ? 0 : dims[i][0]);
+      }
     }
   }
   const Gears &gears = g.conversion.gears;
@@ -119,6 +127,13 @@ Interface describe(const Graph &g, const Plan *largest) {
     d.dims = {static_cast<int64_t>(n)};
     io.inputs.push_back({ACL_DYNAMIC_TENSOR_NAME, d, d.byte_size()});
   }
+  for (const auto &op : g.conversion.aipp)
+    if (op.dynamic) {
+      ops::TensorDesc d;
+      d.dtype = ops::DType::u8;
+      d.dims = {static_cast<int64_t>(dynamic_aipp_bytes(g.values[g.inputs[op.input]].desc.dims[0]))};
+      io.inputs.push_back({ACL_DYNAMIC_AIPP_NAME, d, d.byte_size()});
+    }
   for (int v : g.outputs) io.outputs.push_back({g.values[v].name, g.values[v].desc, 0});
   if (dims.empty()) return io;
   std::optional<Plan> own;
@@ -233,9 +248,22 @@ std::shared_ptr<const Plan> Model::plan_for(const std::vector<std::vector<int64_
 std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::vector<void *> inputs,
                                        std::vector<void *> outputs, std::shared_ptr<std::exception_ptr> error,
                                        void *workspace) {
-  inputs.resize(plan->input_descs().size());  // the gear input only chose the plan
+  // The extra inputs only chose the plan (gears) or carry dynamic AIPP's parameters.
+  const void *aipp_data = nullptr;
+  size_t aipp_data_bytes = 0;
+  if (const size_t at = dynamic_aipp_input(); at < inputs.size()) {
+    aipp_data = inputs[at];
+    aipp_data_bytes = inputs_[at].bytes;
+  }
+  inputs.resize(plan->input_descs().size());
   std::vector<const AippOp *> aipp(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) aipp[i] = graph_.conversion.aipp_of(i);
+  // Dynamic AIPP's parameters are read when the execution is queued: aclmdlSetInputAIPP wrote
+  // them before it returned, and bad ones fail the call instead of the stream.
+  std::vector<std::vector<AippParams>> dynamic(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    aipp[i] = graph_.conversion.aipp_of(i);
+    if (aipp[i] && aipp[i]->dynamic) dynamic[i] = dynamic_params(aipp_data, aipp_data_bytes, i);
+  }
   {
     std::lock_guard lock(mu_);
     for (size_t j = 0; j < outputs_.size(); ++j) current_outputs_[j] = plan->output_descs()[j].dims;
@@ -250,7 +278,7 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
   auto task = std::make_unique<FunctionTask>(
       TaskKind::model, label,
       [self = shared_from_this(), plan, inputs = std::move(inputs), outputs = std::move(outputs), error,
-       dumper, workspace, aipp = std::move(aipp)](ExecContext &ctx) {
+       dumper, workspace, aipp = std::move(aipp), dynamic = std::move(dynamic)](ExecContext &ctx) {
         // AIPP turns the caller's images into the graph's inputs, in host memory of this
         // execution (the sim device's memory is host memory).
         std::vector<std::vector<uint8_t>> converted(inputs.size());
@@ -259,7 +287,18 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
           if (!aipp[i]) continue;
           const auto &desc = plan->input_descs()[i];
           converted[i].resize(desc.byte_size());
-          run_aipp(aipp[i]->params, static_cast<const uint8_t *>(inputs[i]), desc.dims[0], converted[i].data(), desc.dtype);
+          const auto *src = static_cast<const uint8_t *>(inputs[i]);
+          if (aipp[i]->dynamic) {
+            const auto &images = dynamic[i];
+            const size_t per_image = desc.byte_size() / desc.dims[0];
+            size_t offset = 0;  // the images lie one after another
+            for (size_t b = 0; b < images.size(); ++b) {
+              run_aipp(images[b], src + offset, 1, converted[i].data() + b * per_image, desc.dtype);
+              offset += images[b].image_bytes();
+            }
+          } else {
+            run_aipp(aipp[i]->params, src, desc.dims[0], converted[i].data(), desc.dtype);
+          }
           graph_inputs[i] = converted[i].data();
         }
         std::unique_lock<std::mutex> turn;
@@ -315,8 +354,40 @@ std::vector<std::vector<int64_t>> Model::graph_input_dims(std::vector<std::vecto
 size_t Model::input_bytes(const Plan &plan, size_t i) const {
   if (i >= plan.input_descs().size()) return inputs_.at(i).bytes;
   const auto &desc = plan.input_descs()[i];
-  if (const AippOp *op = graph_.conversion.aipp_of(i)) return op->params.image_bytes() * desc.dims[0];
+  if (const AippOp *op = graph_.conversion.aipp_of(i))
+    return op->dynamic ? inputs_.at(i).bytes : op->params.image_bytes() * desc.dims[0];
   return desc.byte_size();
+}
+
+size_t Model::dynamic_aipp_input() const {
+  for (size_t i = graph_.inputs.size(); i < inputs_.size(); ++i)
+    if (inputs_[i].name == ACL_DYNAMIC_AIPP_NAME) return i;
+  return inputs_.size();
+}
+
+std::vector<AippParams> Model::dynamic_params(const void *data, size_t size, size_t input) const {
+  auto images = read_dynamic_aipp(data, size);
+  check_dynamic_aipp(images, input);
+  return images;
+}
+
+void Model::check_dynamic_aipp(std::vector<AippParams> &images, size_t input) const {
+  const auto &dims = graph_.values[graph_.inputs.at(input)].desc.dims;
+  const AippOp *op = graph_.conversion.aipp_of(input);
+  if (static_cast<int64_t>(images.size()) != dims[0])
+    fail(Errc::invalid_argument, "the AIPP parameters are for " + std::to_string(images.size()) +
+                                     " images (aclmdlCreateAIPP); the model input takes a batch of " +
+                                     std::to_string(dims[0]));
+  size_t total = 0;
+  for (size_t b = 0; b < images.size(); ++b) {
+    if (images[b].src_w <= 0 || images[b].src_h <= 0)
+      fail(Errc::invalid_argument, "image " + std::to_string(b) + " has no source size (aclmdlSetAIPPSrcImageSize)");
+    fit_aipp(images[b], dims, Errc::invalid_argument, "dynamic AIPP of image " + std::to_string(b));
+    total += images[b].image_bytes();
+  }
+  if (total > op->max_src_bytes)
+    fail(Errc::invalid_argument, "the images take " + std::to_string(total) + " bytes; the model was converted for at "
+                                 "most " + std::to_string(op->max_src_bytes) + " (max_src_image_size)");
 }
 
 void Model::write_gear(void *buffer, size_t gear) const {

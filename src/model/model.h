@@ -88,6 +88,11 @@ class Model : public std::enable_shared_from_this<Model> {
   // The static AIPP of model input i, or null; what it gives the graph.
   const AippOp *aipp_of(size_t i) const { return graph_.conversion.aipp_of(i); }
   const ops::TensorDesc &aipp_output_desc(size_t i) const { return graph_.values[graph_.inputs.at(i)].desc; }
+  // The index of the ACL_DYNAMIC_AIPP_NAME input, or inputs().size() when there is none.
+  size_t dynamic_aipp_input() const;
+  // Checks the parameters of each image of dynamic AIPP against graph input `input` (filling
+  // in the sizes left 0): Errc::invalid_argument saying what does not fit.
+  void check_dynamic_aipp(std::vector<AippParams> &images, size_t input) const;
   // Writes gear `gear`'s values into an ascend_mbatch_shape_data buffer (device memory of at
   // least gears().value_count() uint64 values), as CANN's aclmdlSetDynamic* calls do.
   void write_gear(void *buffer, size_t gear) const;
@@ -124,6 +129,9 @@ class Model : public std::enable_shared_from_this<Model> {
   std::unique_ptr<Task> make_task(std::shared_ptr<const Plan> plan, std::vector<void *> inputs,
                                   std::vector<void *> outputs, std::shared_ptr<std::exception_ptr> error,
                                   void *workspace = nullptr);
+
+  // The checked parameters in an ACL_DYNAMIC_AIPP_NAME buffer (read when an execution is queued).
+  std::vector<AippParams> dynamic_params(const void *data, size_t size, size_t input) const;
 
   Graph graph_;
   std::shared_ptr<Context> context_;

@@ -298,7 +298,7 @@ TEST_F(Aipp, ConfigurationErrorsNameTheKey) {
       {"aipp_op { aipp_mode: static input_format: RGB888_U8 colour: 1 }", "'colour' is not an AIPP parameter"},
       {"aipp_op { aipp_mode: static input_format: NV12 }", "input_format: 'NV12' is not one of"},
       {"aipp_op { aipp_mode: static input_format: RGB888_U8 resize: true }", "resize: true is not supported"},
-      {"aipp_op { aipp_mode: dynamic }", "aipp_mode: dynamic is not supported"},
+      {"aipp_op { aipp_mode: dynamic }", "aipp_mode: dynamic needs max_src_image_size"},
       {"aipp_op { aipp_mode: static input_format: YUV400_U8 }", "gives 1 channels; the model input has 3"},
       {"aipp_op { aipp_mode: static input_format: RGB888_U8 src_image_size_w: 4 src_image_size_h: 4 crop: true "
        "load_start_pos_w: 2 }", "leaves the 4x4 source image"},
@@ -312,6 +312,97 @@ TEST_F(Aipp, ConfigurationErrorsNameTheKey) {
     EXPECT_NE(recent().find("--insert_op_conf"), std::string::npos) << recent();
     EXPECT_NE(recent().find(c.words), std::string::npos) << c.conf << "\n" << recent();
   }
+}
+
+// Dynamic AIPP: the parameters come per execution, per image, through aclmdlSetInputAIPP.
+TEST_F(Aipp, DynamicParametersPerImage) {
+  const std::string conf = "aipp_op { aipp_mode: dynamic related_input_rank: 0 max_src_image_size: 200 }";
+  const std::string onnx = identity(3, 4, 4).SerializeAsString();
+  const char *names[] = {"insert_op_conf", "input_shape"}, *values[] = {conf.c_str(), "x:2,3,4,4"};
+  om_ = write_temp("aipp_dynamic.om", "");
+  ASSERT_EQ(openaclConvertModel(onnx.data(), onnx.size(), names, values, 2, om_.c_str()), ACL_SUCCESS) << recent();
+  ASSERT_EQ(aclmdlLoadFromFile(om_.c_str(), &id_), ACL_SUCCESS) << recent();
+  aclmdlDesc *desc = aclmdlCreateDesc();
+  ASSERT_EQ(aclmdlGetDesc(desc, id_), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlGetNumInputs(desc), 2u);
+  size_t index = 0;
+  ASSERT_EQ(aclmdlGetInputIndexByName(desc, ACL_DYNAMIC_AIPP_NAME, &index), ACL_SUCCESS);
+  EXPECT_EQ(index, 1u);
+  EXPECT_EQ(aclmdlGetInputSizeByIndex(desc, 0), 200u);
+  size_t data_size = 0;
+  ASSERT_EQ(aclmdlGetAippDataSize(2, &data_size), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlGetInputSizeByIndex(desc, 1), data_size);
+  aclmdlDestroyDesc(desc);
+  aclmdlInputAippType type{};
+  size_t attached = 0;
+  ASSERT_EQ(aclmdlGetAippType(id_, 0, &type, &attached), ACL_SUCCESS);
+  EXPECT_EQ(type, ACL_DATA_WITH_DYNAMIC_AIPP);
+  EXPECT_EQ(attached, 1u);
+  ASSERT_EQ(aclmdlGetAippType(id_, 1, &type, &attached), ACL_SUCCESS);
+  EXPECT_EQ(type, ACL_DYNAMIC_AIPP_NODE);
+
+  // Two 6x5 RGB images: the first cropped at (1, 1) and mean-shifted, the second padded on top.
+  Reference first{"RGB888_U8", 6, 5}, second{"RGB888_U8", 6, 5};
+  first.crop_x = 1, first.crop_y = 1, first.crop_w = 4, first.crop_h = 4, first.mean[0] = 10;
+  first.var[2] = 0.5f;
+  second.crop_w = 4, second.crop_h = 3, second.top = 1;
+  aclmdlAIPP *set = aclmdlCreateAIPP(2);
+  ASSERT_NE(set, nullptr);
+  ASSERT_EQ(aclmdlSetAIPPInputFormat(set, ACL_RGB888_U8), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetAIPPSrcImageSize(set, 6, 5), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetAIPPRbuvSwapSwitch(set, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetAIPPCropParams(set, 1, 1, 1, 4, 4, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetAIPPDtcPixelMean(set, 10, 0, 0, 0, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetAIPPPixelVarReci(set, 1, 1, 0.5f, 1, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetAIPPPaddingParams(set, 1, 1, 0, 0, 0, 1), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetAIPPPixelVarReci(set, 1, 1, 1, 1, 1), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlSetAIPPCropParams(set, 1, 0, 0, 4, 4, 2), ACL_ERROR_INVALID_PARAM);  // batchIndex
+  EXPECT_EQ(aclmdlSetAIPPScfParams(set, 1, 6, 5, 4, 4, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_NE(recent().find("does not resize"), std::string::npos) << recent();
+
+  const auto img = pixels(2 * 6 * 5 * 3, 6);
+  void *in = nullptr, *params = nullptr, *out = nullptr;
+  ASSERT_EQ(aclrtMalloc(&in, 200, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&params, data_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&out, 2 * 48 * 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  aclrtMemset(params, data_size, 0, data_size);
+  aclrtMemcpy(in, img.size(), img.data(), img.size(), ACL_MEMCPY_HOST_TO_DEVICE);
+  aclmdlDataset *ins = aclmdlCreateDataset(), *outs = aclmdlCreateDataset();
+  aclDataBuffer *bufs[] = {aclCreateDataBuffer(in, 200), aclCreateDataBuffer(params, data_size),
+                           aclCreateDataBuffer(out, 2 * 48 * 4)};
+  aclmdlAddDatasetBuffer(ins, bufs[0]);
+  aclmdlAddDatasetBuffer(ins, bufs[1]);
+  aclmdlAddDatasetBuffer(outs, bufs[2]);
+  // Nothing set yet: the execution fails and says why.
+  EXPECT_NE(aclmdlExecute(id_, ins, outs), ACL_SUCCESS);
+  EXPECT_NE(recent().find("aclmdlSetInputAIPP"), std::string::npos) << recent();
+
+  EXPECT_EQ(aclmdlSetInputAIPP(id_, ins, 0, set), ACL_ERROR_INVALID_PARAM);  // not the parameter input
+  ASSERT_EQ(aclmdlSetInputAIPP(id_, ins, 1, set), ACL_SUCCESS) << recent();
+  ASSERT_EQ(aclmdlExecute(id_, ins, outs), ACL_SUCCESS) << recent();
+  std::vector<float> y(96);
+  aclrtMemcpy(y.data(), 384, out, 384, ACL_MEMCPY_DEVICE_TO_HOST);
+  auto want = first.run({img.begin(), img.begin() + 90});
+  const auto b = second.run({img.begin() + 90, img.end()});
+  want.insert(want.end(), b.begin(), b.end());
+  EXPECT_EQ(y, want);
+  EXPECT_EQ(aclmdlSetAIPPByInputIndex(id_, ins, 0, set), ACL_SUCCESS) << recent();
+
+  // What does not fit the model is refused when the parameters are set.
+  aclmdlAIPP *one = aclmdlCreateAIPP(1);
+  EXPECT_EQ(aclmdlSetInputAIPP(id_, ins, 1, one), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recent().find("for 1 images"), std::string::npos) << recent();
+  ASSERT_EQ(aclmdlSetAIPPCropParams(set, 1, 4, 0, 4, 4, 0), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlSetInputAIPP(id_, ins, 1, set), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recent().find("dynamic AIPP of image 0: the crop window"), std::string::npos) << recent();
+  EXPECT_EQ(aclmdlDestroyAIPP(one), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlDestroyAIPP(one), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlDestroyAIPP(set), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlSetAIPPInputFormat(set, ACL_RGB888_U8), ACL_ERROR_INVALID_PARAM);
+  for (auto *buf : bufs) aclDestroyDataBuffer(buf);
+  aclmdlDestroyDataset(ins);
+  aclmdlDestroyDataset(outs);
+  for (void *p : {in, params, out}) aclrtFree(p);
 }
 
 TEST_F(Aipp, ModelWithoutAippSaysSo) {
