@@ -86,7 +86,11 @@ const model::ModelIo *io_at(const aclmdlDesc *desc, size_t index, bool input) {
 // X5: dynamic dims have no fixed size (0); a gear model's input needs its largest gear's.
 size_t io_size(const model::ModelIo &io) { return io.bytes; }
 
-aclFormat io_format(const model::ModelIo &io) { return io.desc.dims.size() == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND; }
+// An AIPP input takes NHWC images; other 4-D tensors are ONNX's NCHW.
+aclFormat io_format(const model::ModelIo &io) {
+  if (io.desc.format == ops::Format::nhwc) return ACL_FORMAT_NHWC;
+  return io.desc.dims.size() == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND;
+}
 
 void fill_dims(const std::string &name, const std::vector<int64_t> &dims, aclmdlIODims *out) {
   if (out == nullptr) fail(Errc::invalid_argument, "dims is NULL");

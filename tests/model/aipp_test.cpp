@@ -121,6 +121,7 @@ class Aipp : public ::testing::Test {
     EXPECT_EQ(aclmdlGetDesc(desc, id_), ACL_SUCCESS);
     EXPECT_EQ(aclmdlGetInputSizeByIndex(desc, 0), img.size());
     EXPECT_EQ(aclmdlGetInputDataType(desc, 0), ACL_UINT8);
+    EXPECT_EQ(aclmdlGetInputFormat(desc, 0), ACL_FORMAT_NHWC);
     aclmdlDestroyDesc(desc);
     void *in = nullptr, *out = nullptr;
     EXPECT_EQ(aclrtMalloc(&in, img.size(), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
