@@ -3,7 +3,6 @@
 // writes <output>.om, openacl's model file (include/openacl/openacl_model.h), which every
 // aclmdlLoad* call and `openacl run` load. Only ONNX converts (--framework=5).
 #include <CLI/CLI.hpp>
-
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -61,8 +60,10 @@ int main(int argc, char **argv) {
   int framework = -1, mode = 0;
   std::map<std::string, std::string> options;
   app.add_option("--model", model, "the model file (ONNX)")->required();
-  app.add_option("--framework", framework, "the model's framework: 5 (ONNX); 0 Caffe, 1 MindSpore, 3 TensorFlow are "
-                                           "refused with what to do")->required();
+  app.add_option("--framework", framework,
+                 "the model's framework: 5 (ONNX); 0 Caffe, 1 MindSpore, 3 TensorFlow are "
+                 "refused with what to do")
+      ->required();
   app.add_option("--output", output, "the .om to write, without the .om suffix")->required();
   app.add_option("--mode", mode, "0: convert (the only mode openacl has)")->capture_default_str();
   app.add_option("--insert_op_conf", insert_op_conf, "AIPP configuration file");

@@ -217,8 +217,10 @@ int run(const RunOptions &opt) {
     }
     gears = model_gears(desc, declared);
     gear = pick_gear(gears, asked);
-    if (!gear) throw std::runtime_error("the shapes asked for are no gear of the model (see aclmdlGetDynamicBatch / HW / "
-                                        "InputDynamicDims; without --shape or --batch the last gear runs)");
+    if (!gear)
+      throw std::runtime_error(
+          "the shapes asked for are no gear of the model (see aclmdlGetDynamicBatch / HW / "
+          "InputDynamicDims; without --shape or --batch the last gear runs)");
     for (size_t i = 0; i < gear_input; ++i) inputs[i].dims = gear->dims[i];
   }
   for (auto &in : inputs) {
@@ -338,7 +340,8 @@ int run(const RunOptions &opt) {
       for (size_t i = 0; i < o.bytes / 4; ++i) sum += p[i], abs_sum += std::fabs(p[i]);
     } else if (o.dtype == ACL_FLOAT16) {
       const auto *p = reinterpret_cast<const aclFloat16 *>(a.bytes.data());
-      for (size_t i = 0; i < o.bytes / 2; ++i) sum += aclFloat16ToFloat(p[i]), abs_sum += std::fabs(aclFloat16ToFloat(p[i]));
+      for (size_t i = 0; i < o.bytes / 2; ++i)
+        sum += aclFloat16ToFloat(p[i]), abs_sum += std::fabs(aclFloat16ToFloat(p[i]));
     }
     std::printf("output       %s %s %s   sum %.6g   mean|x| %.6g\n", o.name.c_str(), dtype_name(o.dtype),
                 dims_text(o.dims).c_str(), sum, o.bytes ? abs_sum / (o.bytes / aclDataTypeSize(o.dtype)) : 0.0);

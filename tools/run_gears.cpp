@@ -24,15 +24,17 @@ std::vector<Gear> model_gears(const aclmdlDesc *desc, const std::vector<std::vec
   if (aclmdlGetDynamicBatch(desc, &batch) == ACL_SUCCESS)
     for (size_t i = 0; i < batch.batchCount; ++i) {
       const uint64_t b = batch.batch[i];
-      gears.push_back({fill(declared, {static_cast<int64_t>(b)}, false),
-                       [b](uint32_t m, aclmdlDataset *ds, size_t at) { return aclmdlSetDynamicBatchSize(m, ds, at, b); }});
+      gears.push_back({fill(declared, {static_cast<int64_t>(b)}, false), [b](uint32_t m, aclmdlDataset *ds, size_t at) {
+                         return aclmdlSetDynamicBatchSize(m, ds, at, b);
+                       }});
     }
   aclmdlHW hw{};
   if (aclmdlGetDynamicHW(desc, 0, &hw) == ACL_SUCCESS)
     for (size_t i = 0; i < hw.hwCount; ++i) {
       const uint64_t h = hw.hw[i][0], w = hw.hw[i][1];
-      gears.push_back({fill(declared, {static_cast<int64_t>(h), static_cast<int64_t>(w)}, true),
-                       [h, w](uint32_t m, aclmdlDataset *ds, size_t at) { return aclmdlSetDynamicHWSize(m, ds, at, h, w); }});
+      gears.push_back(
+          {fill(declared, {static_cast<int64_t>(h), static_cast<int64_t>(w)}, true),
+           [h, w](uint32_t m, aclmdlDataset *ds, size_t at) { return aclmdlSetDynamicHWSize(m, ds, at, h, w); }});
     }
   size_t count = 0;
   if (aclmdlGetInputDynamicGearCount(desc, static_cast<size_t>(-1), &count) == ACL_SUCCESS && count > 0) {
@@ -45,9 +47,8 @@ std::vector<Gear> model_gears(const aclmdlDesc *desc, const std::vector<std::vec
         dims.emplace_back(g.dims + at, g.dims + at + d.size());
         at += d.size();
       }
-      gears.push_back({dims, [g](uint32_t m, aclmdlDataset *ds, size_t at) {
-                         return aclmdlSetInputDynamicDims(m, ds, at, &g);
-                       }});
+      gears.push_back(
+          {dims, [g](uint32_t m, aclmdlDataset *ds, size_t at) { return aclmdlSetInputDynamicDims(m, ds, at, &g); }});
     }
   }
   return gears;

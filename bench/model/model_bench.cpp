@@ -236,7 +236,7 @@ void BM_load_om(benchmark::State &state, const Case &c) {
     check(openaclConvertModel(onnx.data(), onnx.size(), nullptr, nullptr, 0, om.c_str()), "openaclConvertModel");
     Runtime rt(2);
     std::vector<double> om_ms, onnx_ms;
-    load_ms(om);  // the first load of a process sets up what every later one shares
+    load_ms(om);           // the first load of a process sets up what every later one shares
     bool om_first = true;  // alternated, so neither file gains from the other's caching
     for (auto _ : state) {
       if (!om_first) onnx_ms.push_back(load_ms(onnx_path));

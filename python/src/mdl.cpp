@@ -340,21 +340,21 @@ void register_aipp(py::module_ &mdl) {
     return aclmdlSetAIPPCscParams(set_of(set), sw, r0c0, r0c1, r0c2, r1c0, r1c1, r1c2, r2c0, r2c1, r2c2, ob0, ob1, ob2,
                                   ib0, ib1, ib2);
   });
-  mdl.def("set_aipp_rbuv_swap_switch", [=](Ptr set, int8_t sw) { return aclmdlSetAIPPRbuvSwapSwitch(set_of(set), sw); });
+  mdl.def("set_aipp_rbuv_swap_switch",
+          [=](Ptr set, int8_t sw) { return aclmdlSetAIPPRbuvSwapSwitch(set_of(set), sw); });
   mdl.def("set_aipp_ax_swap_switch", [=](Ptr set, int8_t sw) { return aclmdlSetAIPPAxSwapSwitch(set_of(set), sw); });
-  mdl.def("set_aipp_src_image_size", [=](Ptr set, int32_t w, int32_t h) {
-    return aclmdlSetAIPPSrcImageSize(set_of(set), w, h);
-  });
+  mdl.def("set_aipp_src_image_size",
+          [=](Ptr set, int32_t w, int32_t h) { return aclmdlSetAIPPSrcImageSize(set_of(set), w, h); });
   mdl.def("set_aipp_scf_params", [=](Ptr set, int8_t sw, int32_t iw, int32_t ih, int32_t ow, int32_t oh, uint64_t b) {
     return aclmdlSetAIPPScfParams(set_of(set), sw, iw, ih, ow, oh, b);
   });
   mdl.def("set_aipp_crop_params", [=](Ptr set, int8_t sw, int32_t x, int32_t y, int32_t w, int32_t h, uint64_t b) {
     return aclmdlSetAIPPCropParams(set_of(set), sw, x, y, w, h, b);
   });
-  mdl.def("set_aipp_padding_params", [=](Ptr set, int8_t sw, int32_t top, int32_t bottom, int32_t left, int32_t right,
-                                         uint64_t b) {
-    return aclmdlSetAIPPPaddingParams(set_of(set), sw, top, bottom, left, right, b);
-  });
+  mdl.def("set_aipp_padding_params",
+          [=](Ptr set, int8_t sw, int32_t top, int32_t bottom, int32_t left, int32_t right, uint64_t b) {
+            return aclmdlSetAIPPPaddingParams(set_of(set), sw, top, bottom, left, right, b);
+          });
   mdl.def("set_aipp_dtc_pixel_mean", [=](Ptr set, int16_t c0, int16_t c1, int16_t c2, int16_t c3, uint64_t b) {
     return aclmdlSetAIPPDtcPixelMean(set_of(set), c0, c1, c2, c3, b);
   });

@@ -174,10 +174,11 @@ ModelCall prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDatas
   const model::Gears &gears = call.model->gears();
   if (!gears.empty()) {
     if (in.gear >= gears.values.size())
-      fail(Errc::model_input_not_match, std::string("the input dataset has no gear chosen: pick one with ") +
-                                            (gears.kind == model::GearKind::batch ? "aclmdlSetDynamicBatchSize"
-                                             : gears.kind == model::GearKind::image_size ? "aclmdlSetDynamicHWSize"
-                                                                                         : "aclmdlSetInputDynamicDims"));
+      fail(Errc::model_input_not_match,
+           std::string("the input dataset has no gear chosen: pick one with ") +
+               (gears.kind == model::GearKind::batch        ? "aclmdlSetDynamicBatchSize"
+                : gears.kind == model::GearKind::image_size ? "aclmdlSetDynamicHWSize"
+                                                            : "aclmdlSetInputDynamicDims"));
     dims = gears.dims_of(in.gear);
   }
   for (size_t i = 0; i < model_in.size() && gears.empty(); ++i) {
@@ -201,8 +202,8 @@ ModelCall prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDatas
     const size_t need = call.model->input_bytes(*call.plan, i);
     const std::string what = "input " + std::to_string(i) + " ('" + model_in[i].name + "')";
     if (b->length < need)
-      fail(Errc::model_input_not_match, what + " needs " + std::to_string(need) +
-                                            " bytes; its buffer holds " + std::to_string(b->length));
+      fail(Errc::model_input_not_match,
+           what + " needs " + std::to_string(need) + " bytes; its buffer holds " + std::to_string(b->length));
     memory.check_device_range(b->data, need, what.c_str());
     call.inputs.push_back(b->data);
   }

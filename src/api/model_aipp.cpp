@@ -61,8 +61,9 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t ind
     const auto *op = index < m->graph_input_count() ? m->aipp_of(index) : nullptr;
     if (!op) fail(Errc::invalid_argument, "input " + std::to_string(index) + " ('" + io.name + "') has no AIPP");
     if (op->dynamic)
-      fail(Errc::invalid_argument, "input " + std::to_string(index) + " ('" + io.name + "') has dynamic AIPP: its "
-                                   "parameters come with each execution (aclmdlSetInputAIPP)");
+      fail(Errc::invalid_argument, "input " + std::to_string(index) + " ('" + io.name +
+                                       "') has dynamic AIPP: its parameters come with each execution "
+                                       "(aclmdlSetInputAIPP)");
     const auto &p = op->params;
     aclAippInfo &a = *aippInfo;
     std::memset(&a, 0, sizeof a);

@@ -38,14 +38,16 @@ aclmdlAIPP &aipp_of(const aclmdlAIPP *handle) {
 }
 
 // Applies `set` to every image of the set.
-template <class F> aclError for_all(const char *api, aclmdlAIPP *handle, F set) {
+template <class F>
+aclError for_all(const char *api, aclmdlAIPP *handle, F set) {
   return guarded(api, [&] {
     for (auto &p : aipp_of(handle).images) set(p);
   });
 }
 
 // Applies `set` to image batchIndex.
-template <class F> aclError for_image(const char *api, aclmdlAIPP *handle, uint64_t batchIndex, F set) {
+template <class F>
+aclError for_image(const char *api, aclmdlAIPP *handle, uint64_t batchIndex, F set) {
   return guarded(api, [&] {
     auto &images = aipp_of(handle).images;
     if (batchIndex >= images.size())
@@ -56,7 +58,8 @@ template <class F> aclError for_image(const char *api, aclmdlAIPP *handle, uint6
 }
 
 bool switch_on(int8_t value, const char *what) {
-  if (value != 0 && value != 1) fail(Errc::invalid_argument, std::string(what) + " is " + std::to_string(value) + " (0 or 1)");
+  if (value != 0 && value != 1)
+    fail(Errc::invalid_argument, std::string(what) + " is " + std::to_string(value) + " (0 or 1)");
   return value == 1;
 }
 
@@ -73,7 +76,8 @@ void write_set(uint32_t modelId, aclmdlDataset *dataset, size_t input, size_t da
   const size_t bytes = openacl::model::dynamic_aipp_bytes(images.size());
   if (b->length < bytes)
     fail(Errc::invalid_argument, "the buffer of " ACL_DYNAMIC_AIPP_NAME " holds " + std::to_string(b->length) +
-                                     " bytes; the parameters take " + std::to_string(bytes) + " (aclmdlGetAippDataSize)");
+                                     " bytes; the parameters take " + std::to_string(bytes) +
+                                     " (aclmdlGetAippDataSize)");
   openacl::Runtime::get().memory().check_device_range(b->data, bytes, ACL_DYNAMIC_AIPP_NAME);
   // The sim device's memory is host-addressable: written before the call returns, as CANN does.
   openacl::model::write_dynamic_aipp(b->data, images);
@@ -83,7 +87,8 @@ void write_set(uint32_t modelId, aclmdlDataset *dataset, size_t input, size_t da
 size_t dynamic_input(const openacl::model::Model &m) {
   for (size_t i = 0; i < m.graph_input_count(); ++i)
     if (const auto *op = m.aipp_of(i); op && op->dynamic) return i;
-  fail(Errc::invalid_argument, "the model has no input with dynamic AIPP (atc --insert_op_conf with aipp_mode: dynamic)");
+  fail(Errc::invalid_argument,
+       "the model has no input with dynamic AIPP (atc --insert_op_conf with aipp_mode: dynamic)");
 }
 
 }  // namespace
@@ -122,8 +127,9 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPInputFormat(aclmdlAIPP *aippParmsSet, 
   const auto f = openacl::api::enum_value(inputFormat);
   return for_all(__func__, aippParmsSet, [&](AippParams &p) {
     if (f != ACL_YUV420SP_U8 && f != ACL_XRGB8888_U8 && f != ACL_RGB888_U8 && f != ACL_YUV400_U8)
-      fail(Errc::invalid_argument, "inputFormat " + std::to_string(f) + " is not one openacl's AIPP takes "
-                                   "(ACL_YUV420SP_U8, ACL_XRGB8888_U8, ACL_RGB888_U8, ACL_YUV400_U8)");
+      fail(Errc::invalid_argument, "inputFormat " + std::to_string(f) +
+                                       " is not one openacl's AIPP takes "
+                                       "(ACL_YUV420SP_U8, ACL_XRGB8888_U8, ACL_RGB888_U8, ACL_YUV400_U8)");
     p.format = static_cast<AippFormat>(f);
   });
 }
@@ -131,10 +137,10 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPInputFormat(aclmdlAIPP *aippParmsSet, 
 ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPCscParams(aclmdlAIPP *aippParmsSet, int8_t cscSwitch, int16_t cscMatrixR0C0,
                                                     int16_t cscMatrixR0C1, int16_t cscMatrixR0C2, int16_t cscMatrixR1C0,
                                                     int16_t cscMatrixR1C1, int16_t cscMatrixR1C2, int16_t cscMatrixR2C0,
-                                                    int16_t cscMatrixR2C1, int16_t cscMatrixR2C2, uint8_t cscOutputBiasR0,
-                                                    uint8_t cscOutputBiasR1, uint8_t cscOutputBiasR2,
-                                                    uint8_t cscInputBiasR0, uint8_t cscInputBiasR1,
-                                                    uint8_t cscInputBiasR2) {
+                                                    int16_t cscMatrixR2C1, int16_t cscMatrixR2C2,
+                                                    uint8_t cscOutputBiasR0, uint8_t cscOutputBiasR1,
+                                                    uint8_t cscOutputBiasR2, uint8_t cscInputBiasR0,
+                                                    uint8_t cscInputBiasR1, uint8_t cscInputBiasR2) {
   return for_all(__func__, aippParmsSet, [&](AippParams &p) {
     p.csc = switch_on(cscSwitch, "cscSwitch");
     const int16_t m[3][3] = {{cscMatrixR0C0, cscMatrixR0C1, cscMatrixR0C2},
@@ -148,7 +154,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPCscParams(aclmdlAIPP *aippParmsSet, in
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPRbuvSwapSwitch(aclmdlAIPP *aippParmsSet, int8_t rbuvSwapSwitch) {
-  return for_all(__func__, aippParmsSet, [&](AippParams &p) { p.rbuv_swap = switch_on(rbuvSwapSwitch, "rbuvSwapSwitch"); });
+  return for_all(__func__, aippParmsSet,
+                 [&](AippParams &p) { p.rbuv_swap = switch_on(rbuvSwapSwitch, "rbuvSwapSwitch"); });
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPAxSwapSwitch(aclmdlAIPP *aippParmsSet, int8_t axSwapSwitch) {
@@ -170,7 +177,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPScfParams(aclmdlAIPP *aippParmsSet, in
   (void)scfInputSizeW, (void)scfInputSizeH, (void)scfOutputSizeW, (void)scfOutputSizeH;
   return for_image(__func__, aippParmsSet, batchIndex, [&](AippParams &) {
     if (switch_on(scfSwitch, "scfSwitch"))
-      fail(Errc::feature_not_supported, "scfSwitch 1: openacl's AIPP does not resize (resize the images before the model)");
+      fail(Errc::feature_not_supported,
+           "scfSwitch 1: openacl's AIPP does not resize (resize the images before the model)");
   });
 }
 
@@ -227,7 +235,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetInputAIPP(uint32_t modelId, aclmdlDataset 
     openacl::api::require_initialized();
     auto m = openacl::api::find_model(modelId);
     if (index != m->dynamic_aipp_input())
-      fail(Errc::invalid_argument, "index " + std::to_string(index) + " is not the model's input " ACL_DYNAMIC_AIPP_NAME +
+      fail(Errc::invalid_argument, "index " + std::to_string(index) +
+                                       " is not the model's input " ACL_DYNAMIC_AIPP_NAME +
                                        std::string(m->dynamic_aipp_input() < m->inputs().size()
                                                        ? " (index " + std::to_string(m->dynamic_aipp_input()) + ")"
                                                        : " (the model has no dynamic AIPP)"));
@@ -243,8 +252,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPByInputIndex(uint32_t modelId, aclmdlD
     auto m = openacl::api::find_model(modelId);
     const size_t input = dynamic_input(*m);
     if (index != input)
-      fail(Errc::invalid_argument, "input " + std::to_string(index) + " has no dynamic AIPP (input " +
-                                       std::to_string(input) + " has)");
+      fail(Errc::invalid_argument,
+           "input " + std::to_string(index) + " has no dynamic AIPP (input " + std::to_string(input) + " has)");
     write_set(modelId, dataset, input, m->dynamic_aipp_input(), aippParmsSet);
   });
 }

@@ -56,16 +56,18 @@ void set_gear(uint32_t modelId, aclmdlDataset *dataset, size_t index, GearKind k
   aclmdlDataset &d = dataset_of(dataset, "dataset");
   const Gears &gears = m->gears();
   if (gears.kind != kind)
-    fail(Errc::model_not_dynamic, "model " + std::to_string(modelId) + " was not converted with " +
-                                      model::gear_option(kind) +
-                                      (gears.empty() ? std::string(" (it has no gears)")
-                                                     : std::string(" (its gears are ") + model::gear_option(gears.kind) + ")"));
+    fail(Errc::model_not_dynamic,
+         "model " + std::to_string(modelId) + " was not converted with " + model::gear_option(kind) +
+             (gears.empty() ? std::string(" (it has no gears)")
+                            : std::string(" (its gears are ") + model::gear_option(gears.kind) + ")"));
   const size_t gear_input = m->graph_input_count();
   if (index != gear_input)
-    fail(Errc::invalid_argument, "index " + std::to_string(index) + " is not the model's input " ACL_DYNAMIC_TENSOR_NAME
-                                 " (index " + std::to_string(gear_input) + ", aclmdlGetInputIndexByName)");
+    fail(Errc::invalid_argument, "index " + std::to_string(index) +
+                                     " is not the model's input " ACL_DYNAMIC_TENSOR_NAME " (index " +
+                                     std::to_string(gear_input) + ", aclmdlGetInputIndexByName)");
   if (index >= d.buffers.size())
-    fail(Errc::invalid_argument, "the dataset has no buffer " + std::to_string(index) + " yet (aclmdlAddDatasetBuffer)");
+    fail(Errc::invalid_argument,
+         "the dataset has no buffer " + std::to_string(index) + " yet (aclmdlAddDatasetBuffer)");
   const size_t gear = find(gears);
   if (gear == Gears::npos)
     fail(Errc::invalid_argument, wanted + " is no gear of the model; its gears: " + gear_list(gears));
@@ -87,13 +89,14 @@ void set_input_dims(uint32_t modelId, aclmdlDataset *dataset, size_t index, cons
     fail(Errc::invalid_argument, "index " + std::to_string(index) + " is out of range: the model has " +
                                      std::to_string(m->inputs().size()) + " inputs");
   if (index >= d.buffers.size())
-    fail(Errc::invalid_argument, "the dataset has no buffer " + std::to_string(index) + " yet (aclmdlAddDatasetBuffer)");
+    fail(Errc::invalid_argument,
+         "the dataset has no buffer " + std::to_string(index) + " yet (aclmdlAddDatasetBuffer)");
   const auto &io = m->inputs()[index];
   bool dynamic = false;
   for (auto x : io.desc.dims) dynamic = dynamic || x < 0;
   if (!dynamic)
-    fail(Errc::model_not_dynamic, "input " + std::to_string(index) + " ('" + io.name + "') has fixed dims " +
-                                      dims_text(io.desc.dims));
+    fail(Errc::model_not_dynamic,
+         "input " + std::to_string(index) + " ('" + io.name + "') has fixed dims " + dims_text(io.desc.dims));
   d.descs[index] = input_desc(io, {dims.dims, dims.dims + dims.dimCount});
 }
 
@@ -200,7 +203,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetInputDynamicDims(const aclmdlDesc *modelDe
     const size_t count = d.gears.kind == GearKind::dims ? d.gears.values.size() : 0;
     if (gearCount != count)
       fail(Errc::invalid_argument, "gearCount is " + std::to_string(gearCount) + "; the model has " +
-                                       std::to_string(count) + " gears of --dynamic_dims (aclmdlGetInputDynamicGearCount)");
+                                       std::to_string(count) +
+                                       " gears of --dynamic_dims (aclmdlGetInputDynamicGearCount)");
     for (size_t g = 0; g < count; ++g) {
       std::vector<int64_t> all;
       for (const auto &in : d.gears.dims_of(g)) all.insert(all.end(), in.begin(), in.end());

@@ -66,7 +66,8 @@ AippFormat to_format(const std::string &v) {
   if (v == "XRGB8888_U8") return AippFormat::xrgb8888_u8;
   if (v == "RGB888_U8") return AippFormat::rgb888_u8;
   if (v == "YUV400_U8") return AippFormat::yuv400_u8;
-  bad("input_format: '" + v + "' is not one of YUV420SP_U8, RGB888_U8, XRGB8888_U8, YUV400_U8 (the formats openacl's "
+  bad("input_format: '" + v +
+      "' is not one of YUV420SP_U8, RGB888_U8, XRGB8888_U8, YUV400_U8 (the formats openacl's "
       "AIPP takes)");
 }
 
@@ -111,10 +112,8 @@ const std::map<std::string, Setter> &setters() {
     };
     for (int r = 0; r < 3; ++r)
       for (int c = 0; c < 3; ++c)
-        m["matrix_r" + std::to_string(r) + "c" + std::to_string(c)] = [r, c](AippOp &op, const std::string &k,
-                                                                             const std::string &v) {
-          op.params.matrix[r][c] = to_int(k, v);
-        };
+        m["matrix_r" + std::to_string(r) + "c" + std::to_string(c)] =
+            [r, c](AippOp &op, const std::string &k, const std::string &v) { op.params.matrix[r][c] = to_int(k, v); };
     for (int i = 0; i < 3; ++i) {
       m["output_bias_" + std::to_string(i)] = [i](AippOp &op, const std::string &k, const std::string &v) {
         op.params.output_bias[i] = to_int(k, v);
@@ -186,7 +185,8 @@ std::vector<AippOp> parse_aipp_config(const std::string &text) {
       if (other.input == op.input) bad("two aipp_op blocks for related_input_rank " + std::to_string(op.input));
       if (other.dynamic && op.dynamic) bad("openacl takes one aipp_op block of aipp_mode: dynamic");
     }
-    if (op.dynamic && op.max_src_bytes == 0) bad("aipp_mode: dynamic needs max_src_image_size (bytes of the largest image)");
+    if (op.dynamic && op.max_src_bytes == 0)
+      bad("aipp_mode: dynamic needs max_src_image_size (bytes of the largest image)");
     ops.push_back(op);
   }
   if (ops.empty()) bad("no aipp_op block");
@@ -204,15 +204,18 @@ void fit_aipp(AippParams &p, const std::vector<int64_t> &dims, Errc code, const 
   const int64_t inner_w = w - (p.padding ? p.pad_left + p.pad_right : 0);
   if (!p.padding) p.pad_top = p.pad_bottom = p.pad_left = p.pad_right = 0;
   if (p.pad_top < 0 || p.pad_bottom < 0 || p.pad_left < 0 || p.pad_right < 0) bad("a padding size is negative");
-  if (inner_h <= 0 || inner_w <= 0) bad("the padding sizes leave no image inside the model input " + ops::dims_str(dims));
+  if (inner_h <= 0 || inner_w <= 0)
+    bad("the padding sizes leave no image inside the model input " + ops::dims_str(dims));
   if (!p.crop) p.crop_x = p.crop_y = 0;
   if (p.crop_w == 0 || !p.crop) p.crop_w = static_cast<int32_t>(inner_w);
   if (p.crop_h == 0 || !p.crop) p.crop_h = static_cast<int32_t>(inner_h);
   if (p.src_w == 0) p.src_w = p.crop_x + p.crop_w;
   if (p.src_h == 0) p.src_h = p.crop_y + p.crop_h;
   if (p.crop_w != inner_w || p.crop_h != inner_h)
-    bad("crop_size " + std::to_string(p.crop_w) + "x" + std::to_string(p.crop_h) + " (WxH) plus padding is not the model "
-        "input's " + std::to_string(w) + "x" + std::to_string(h) + " (resizing is not supported)");
+    bad("crop_size " + std::to_string(p.crop_w) + "x" + std::to_string(p.crop_h) +
+        " (WxH) plus padding is not the model "
+        "input's " +
+        std::to_string(w) + "x" + std::to_string(h) + " (resizing is not supported)");
   if (p.crop_x < 0 || p.crop_y < 0 || p.crop_x + p.crop_w > p.src_w || p.crop_y + p.crop_h > p.src_h)
     bad("the crop window (load_start_pos, crop_size) leaves the " + std::to_string(p.src_w) + "x" +
         std::to_string(p.src_h) + " source image");
@@ -258,8 +261,10 @@ void write_dynamic_aipp(void *dst, const std::vector<AippParams> &images) {
 std::vector<AippParams> read_dynamic_aipp(const void *src, size_t size) {
   DynamicHeader h{};
   if (size >= sizeof h) std::memcpy(&h, src, sizeof h);
-  if (size < sizeof h || std::memcmp(h.magic, kDynamicMagic, sizeof h.magic) != 0 || dynamic_aipp_bytes(h.images) > size)
-    fail(Errc::invalid_argument, "the " ACL_DYNAMIC_AIPP_NAME " buffer holds no AIPP parameters: set them with "
+  if (size < sizeof h || std::memcmp(h.magic, kDynamicMagic, sizeof h.magic) != 0 ||
+      dynamic_aipp_bytes(h.images) > size)
+    fail(Errc::invalid_argument, "the " ACL_DYNAMIC_AIPP_NAME
+                                 " buffer holds no AIPP parameters: set them with "
                                  "aclmdlSetInputAIPP before the execution");
   std::vector<AippParams> images(h.images);
   std::memcpy(images.data(), static_cast<const uint8_t *>(src) + sizeof h, images.size() * sizeof(AippParams));
@@ -300,8 +305,10 @@ void run_aipp(const AippParams &p, const uint8_t *src, int64_t batch, void *dst,
           case AippFormat::yuv400_u8: px[0] = img[at]; break;
         }
         if (p.rbuv_swap && channels == 3) {
-          if (yuv) std::swap(px[1], px[2]);
-          else std::swap(px[0], px[2]);
+          if (yuv)
+            std::swap(px[1], px[2]);
+          else
+            std::swap(px[0], px[2]);
         }
         if (p.csc) {
           int32_t out[3];

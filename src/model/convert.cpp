@@ -62,19 +62,22 @@ void apply_input_shape(Graph &g, const std::string &text) {
     const size_t colon = item.rfind(':');
     if (colon == std::string::npos) bad("input_shape", "'" + item + "' is not name:dims");
     const std::string name = item.substr(0, colon);
-    const auto dims = colon + 1 == item.size() ? std::vector<int64_t>{} : to_ints("input_shape", item.substr(colon + 1));
+    const auto dims =
+        colon + 1 == item.size() ? std::vector<int64_t>{} : to_ints("input_shape", item.substr(colon + 1));
     int found = -1;
     for (int v : g.inputs)
       if (g.values[v].name == name) found = v;
-    if (found < 0) bad("input_shape", "the model has no input named '" + name + "' (its inputs: " + input_names(g) + ")");
+    if (found < 0)
+      bad("input_shape", "the model has no input named '" + name + "' (its inputs: " + input_names(g) + ")");
     if (!seen.insert(name).second) bad("input_shape", "input '" + name + "' is given twice");
     auto &declared = g.values[found].desc.dims;
     if (declared.size() != dims.size())
       bad("input_shape", "input '" + name + "' has " + std::to_string(declared.size()) + " dims in the model; " +
                              std::to_string(dims.size()) + " given");
     for (size_t i = 0; i < dims.size(); ++i) {
-      if (dims[i] < -1 || dims[i] == 0) bad("input_shape", "input '" + name + "' dim " + std::to_string(i) + " is " +
-                                                             std::to_string(dims[i]) + " (a size > 0, or -1)");
+      if (dims[i] < -1 || dims[i] == 0)
+        bad("input_shape", "input '" + name + "' dim " + std::to_string(i) + " is " + std::to_string(dims[i]) +
+                               " (a size > 0, or -1)");
     }
     declared = dims;  // as CANN's atc: a dim the export fixed may be set anew (planning checks it)
   }
@@ -89,14 +92,15 @@ void apply_input_fp16_nodes(Graph &g, const std::string &text) {
       bad("input_fp16_nodes", "the model has no input named '" + name + "' (its inputs: " + input_names(g) + ")");
     const int old = g.inputs[i];
     const auto to = g.values[old].desc.dtype;
-    if (to != ops::DType::f32) bad("input_fp16_nodes", "input '" + name + "' is " + ops::dtype_name(to) + ", not float32");
+    if (to != ops::DType::f32)
+      bad("input_fp16_nodes", "input '" + name + "' is " + ops::dtype_name(to) + ", not float32");
     ops::TensorDesc desc = g.values[old].desc;
     desc.dtype = ops::DType::f16;
     g.values[old].name = name + ":atc_input_fp16";
     const int half = g.add_value(name, desc);
     g.inputs[i] = half;
-    g.nodes.insert(g.nodes.begin(), Node{"Cast", "atc_input_fp16_" + name, {half}, {old},
-                                         {{"to", int64_t{onnx::TensorProto::FLOAT}}}});
+    g.nodes.insert(g.nodes.begin(),
+                   Node{"Cast", "atc_input_fp16_" + name, {half}, {old}, {{"to", int64_t{onnx::TensorProto::FLOAT}}}});
   }
 }
 
@@ -110,8 +114,9 @@ void apply_gears(Graph &g, GearKind kind, const std::string &option, const std::
     for (auto d : gears.shapes[i]) n += d < 0;
     const size_t want = kind == GearKind::batch ? 1 : 2;
     if (n != 0 && kind != GearKind::dims && n != want)
-      bad(option, "input '" + g.values[g.inputs[i]].name + "' has " + std::to_string(n) + " dims of -1 in --input_shape; " +
-                      (kind == GearKind::batch ? "a batch gear sets one (N)" : "an image size gear sets two (H and W)"));
+      bad(option,
+          "input '" + g.values[g.inputs[i]].name + "' has " + std::to_string(n) + " dims of -1 in --input_shape; " +
+              (kind == GearKind::batch ? "a batch gear sets one (N)" : "an image size gear sets two (H and W)"));
     total += n;
   }
   if (total == 0) bad(option, "gears need dims of -1 in --input_shape for them to set");
@@ -208,11 +213,11 @@ void apply_aipp(Graph &g, const std::string &text) {
     if (op.dynamic && !g.conversion.gears.empty())
       bad("insert_op_conf", "dynamic AIPP together with gears is not supported by openacl (input '" + v.name + "')");
     if (g.conversion.gears.kind == GearKind::image_size)
-      bad("insert_op_conf", "AIPP together with --dynamic_image_size is not supported by openacl (input '" + v.name +
-                                "')");
+      bad("insert_op_conf",
+          "AIPP together with --dynamic_image_size is not supported by openacl (input '" + v.name + "')");
     if (v.desc.dtype != ops::DType::f32 && v.desc.dtype != ops::DType::f16)
-      bad("insert_op_conf", "input '" + v.name + "' is " + ops::dtype_name(v.desc.dtype) +
-                                "; AIPP feeds float32 or float16 inputs");
+      bad("insert_op_conf",
+          "input '" + v.name + "' is " + ops::dtype_name(v.desc.dtype) + "; AIPP feeds float32 or float16 inputs");
     auto dims = v.desc.dims;
     if (!dims.empty() && dims[0] < 0) {
       if (g.conversion.gears.empty())
@@ -239,8 +244,8 @@ void apply_aipp(Graph &g, const std::string &text) {
 
 void apply_options(Graph &g, const ConvertOptions &options) {
   static const std::set<std::string> known = {
-      "input_shape", "input_format", "dynamic_batch_size", "dynamic_image_size", "dynamic_dims", "out_nodes",
-      "output_type", "precision_mode", "soc_version", "insert_op_conf", "input_fp16_nodes"};
+      "input_shape", "input_format",   "dynamic_batch_size", "dynamic_image_size", "dynamic_dims",    "out_nodes",
+      "output_type", "precision_mode", "soc_version",        "insert_op_conf",     "input_fp16_nodes"};
   for (const auto &[k, v] : options)
     if (!known.count(k)) bad(k, "is not an option openacl's model converter knows");
   auto get = [&](const char *k) {
@@ -251,8 +256,9 @@ void apply_options(Graph &g, const ConvertOptions &options) {
   if (auto s = get("input_fp16_nodes"); !s.empty()) apply_input_fp16_nodes(g, s);
   if (auto f = get("input_format"); !f.empty())
     check_one_of({"NCHW", "NHWC", "ND", "NCDHW", "NDHWC"}, "input_format", f);
-  const std::pair<GearKind, const char *> kinds[] = {
-      {GearKind::batch, "dynamic_batch_size"}, {GearKind::image_size, "dynamic_image_size"}, {GearKind::dims, "dynamic_dims"}};
+  const std::pair<GearKind, const char *> kinds[] = {{GearKind::batch, "dynamic_batch_size"},
+                                                     {GearKind::image_size, "dynamic_image_size"},
+                                                     {GearKind::dims, "dynamic_dims"}};
   for (const auto &[kind, name] : kinds) {
     const std::string text = get(name);
     if (text.empty()) continue;

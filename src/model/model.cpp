@@ -3,11 +3,11 @@
 #include <cstring>
 #include <optional>
 
+#include "acl/acl_mdl.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/runtime.h"
 #include "core/stream.h"
-#include "acl/acl_mdl.h"
 #include "model/convert.h"
 #include "model/dump.h"
 #include "model/om_file.h"
@@ -55,9 +55,10 @@ Graph optimize(Graph graph) {
 
 Graph compile(const void *data, size_t size) {
   if (is_huawei_om(data, size))
-    fail(Errc::parse_model, "the model is a .om made by Huawei's ATC for an Ascend NPU, which openacl cannot "
-                            "run: export the original model to ONNX and convert that with openacl's atc "
-                            "(--framework=5), or load the ONNX file directly");
+    fail(Errc::parse_model,
+         "the model is a .om made by Huawei's ATC for an Ascend NPU, which openacl cannot "
+         "run: export the original model to ONNX and convert that with openacl's atc "
+         "(--framework=5), or load the ONNX file directly");
   if (!is_openacl_om(data, size)) return optimize(import_onnx(data, size));
   const OmFile om = read_om(data, size);
   Graph g = import_onnx(om.onnx, om.onnx_size);
@@ -139,7 +140,8 @@ Interface describe(const Graph &g, const Plan *largest) {
   std::optional<Plan> own;
   if (!largest) largest = &own.emplace(g, std::unordered_map<int, const void *>{}, dims, nullptr);
   std::optional<Plan> other;  // another gear: the output dims that differ are the gear's (-1)
-  if (!gears.empty()) other.emplace(g, std::unordered_map<int, const void *>{}, gears.dims_of(gear == 0 ? 1 : 0), nullptr);
+  if (!gears.empty())
+    other.emplace(g, std::unordered_map<int, const void *>{}, gears.dims_of(gear == 0 ? 1 : 0), nullptr);
   for (size_t j = 0; j < io.outputs.size(); ++j) {
     ops::TensorDesc d = largest->output_descs()[j];
     io.outputs[j].bytes = d.byte_size();
@@ -225,7 +227,8 @@ std::shared_ptr<const Plan> Model::plan_for(const std::vector<std::vector<int64_
       shapes += ops::dims_str(d);
     }
     fail(Errc::model_input_not_match, "input shapes " + shapes + " are no gear of the model (converted with " +
-                                          gear_option(gears.kind) + "): pick a gear with aclmdlSetDynamicBatchSize, "
+                                          gear_option(gears.kind) +
+                                          "): pick a gear with aclmdlSetDynamicBatchSize, "
                                           "aclmdlSetDynamicHWSize or aclmdlSetInputDynamicDims");
   }
   std::lock_guard lock(mu_);
@@ -277,8 +280,8 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
   for (size_t j = 0; j < outputs.size(); ++j) writes.push_back({outputs[j], plan->output_descs()[j].byte_size()});
   auto task = std::make_unique<FunctionTask>(
       TaskKind::model, label,
-      [self = shared_from_this(), plan, inputs = std::move(inputs), outputs = std::move(outputs), error,
-       dumper, workspace, aipp = std::move(aipp), dynamic = std::move(dynamic)](ExecContext &ctx) {
+      [self = shared_from_this(), plan, inputs = std::move(inputs), outputs = std::move(outputs), error, dumper,
+       workspace, aipp = std::move(aipp), dynamic = std::move(dynamic)](ExecContext &ctx) {
         // AIPP turns the caller's images into the graph's inputs, in host memory of this
         // execution (the sim device's memory is host memory).
         std::vector<std::vector<uint8_t>> converted(inputs.size());
@@ -386,8 +389,10 @@ void Model::check_dynamic_aipp(std::vector<AippParams> &images, size_t input) co
     total += images[b].image_bytes();
   }
   if (total > op->max_src_bytes)
-    fail(Errc::invalid_argument, "the images take " + std::to_string(total) + " bytes; the model was converted for at "
-                                 "most " + std::to_string(op->max_src_bytes) + " (max_src_image_size)");
+    fail(Errc::invalid_argument, "the images take " + std::to_string(total) +
+                                     " bytes; the model was converted for at "
+                                     "most " +
+                                     std::to_string(op->max_src_bytes) + " (max_src_image_size)");
 }
 
 void Model::write_gear(void *buffer, size_t gear) const {

@@ -17,12 +17,16 @@ void put_bytes(std::vector<uint8_t> &out, const void *data, size_t size) {
   if (size) std::memcpy(out.data() + at, data, size);
 }
 
-template <class T> void put(std::vector<uint8_t> &out, T v) { put_bytes(out, &v, sizeof v); }
+template <class T>
+void put(std::vector<uint8_t> &out, T v) {
+  put_bytes(out, &v, sizeof v);
+}
 
 class Reader {
  public:
   Reader(const uint8_t *data, size_t size) : p_(data), end_(data + size) {}
-  template <class T> T get(const char *what) {
+  template <class T>
+  T get(const char *what) {
     T v;
     std::memcpy(&v, take(sizeof(T), what), sizeof(T));
     return v;
@@ -49,8 +53,7 @@ bool is_huawei_om(const void *data, size_t size) {
   return size >= sizeof(kHuaweiMagic) && std::memcmp(data, kHuaweiMagic, sizeof(kHuaweiMagic)) == 0;
 }
 
-std::vector<uint8_t> write_om(const std::map<std::string, std::string> &options, const void *onnx,
-                              size_t onnx_size) {
+std::vector<uint8_t> write_om(const std::map<std::string, std::string> &options, const void *onnx, size_t onnx_size) {
   std::vector<uint8_t> out;
   put_bytes(out, kMagic, sizeof kMagic);
   put<uint32_t>(out, kOmVersion);

@@ -63,8 +63,8 @@ struct Reference {
     if (format == "YUV400_U8") return img[y * src_w + x];
     if (format == "RGB888_U8") return img[(y * src_w + x) * 3 + c];
     if (format == "XRGB8888_U8") return img[(y * src_w + x) * 4 + (ax ? c : c + 1)];
-    if (c == 0) return img[y * src_w + x];                                    // Y plane
-    return img[src_w * src_h + (y / 2) * src_w + (x / 2) * 2 + (c - 1)];      // interleaved UV
+    if (c == 0) return img[y * src_w + x];                                // Y plane
+    return img[src_w * src_h + (y / 2) * src_w + (x / 2) * 2 + (c - 1)];  // interleaved UV
   }
   std::vector<float> run(const std::vector<uint8_t> &img) const {
     const int w = crop_w + left + right, h = crop_h + top + bottom, C = channels();
@@ -214,10 +214,11 @@ TEST_F(Aipp, Rgb888SwapAndPaddingIntoAFloat16Input) {
   r.crop_w = 5, r.crop_h = 4, r.rbuv = true;
   r.top = 1, r.bottom = 2, r.left = 3, r.right = 0, r.pad = -0.5f;
   r.mean[0] = 10, r.var[0] = r.var[1] = r.var[2] = 0.25f;
-  const std::string conf = "aipp_op { aipp_mode: static input_format: RGB888_U8 rbuv_swap_switch: true\n"
-                           " padding: true top_padding_size: 1 bottom_padding_size: 2 left_padding_size: 3\n"
-                           " padding_value: -0.5 mean_chn_0: 10 var_reci_chn_0: 0.25 var_reci_chn_1: 0.25\n"
-                           " var_reci_chn_2: 0.25 }";
+  const std::string conf =
+      "aipp_op { aipp_mode: static input_format: RGB888_U8 rbuv_swap_switch: true\n"
+      " padding: true top_padding_size: 1 bottom_padding_size: 2 left_padding_size: 3\n"
+      " padding_value: -0.5 mean_chn_0: 10 var_reci_chn_0: 0.25 var_reci_chn_1: 0.25\n"
+      " var_reci_chn_2: 0.25 }";
   const auto img = pixels(5 * 4 * 3, 2);
   auto want = r.run(img);
   // The float16 input rounds the documented values; the model casts them back to float.
@@ -231,10 +232,11 @@ TEST_F(Aipp, Xrgb8888AxSwapAndRgbToYuv) {
   const int to_yuv[3][3] = {{66, 129, 25}, {-38, -74, 112}, {112, -94, -18}};
   std::memcpy(r.m, to_yuv, sizeof to_yuv);
   r.out_bias[0] = 16, r.out_bias[1] = 128, r.out_bias[2] = 128;
-  const std::string conf = "aipp_op { aipp_mode: static input_format: XRGB8888_U8 ax_swap_switch: true csc_switch: true\n"
-                           " matrix_r0c0: 66 matrix_r0c1: 129 matrix_r0c2: 25 matrix_r1c0: -38 matrix_r1c1: -74\n"
-                           " matrix_r1c2: 112 matrix_r2c0: 112 matrix_r2c1: -94 matrix_r2c2: -18\n"
-                           " output_bias_0: 16 output_bias_1: 128 output_bias_2: 128 }";
+  const std::string conf =
+      "aipp_op { aipp_mode: static input_format: XRGB8888_U8 ax_swap_switch: true csc_switch: true\n"
+      " matrix_r0c0: 66 matrix_r0c1: 129 matrix_r0c2: 25 matrix_r1c0: -38 matrix_r1c1: -74\n"
+      " matrix_r1c2: 112 matrix_r2c0: 112 matrix_r2c1: -94 matrix_r2c2: -18\n"
+      " output_bias_0: 16 output_bias_1: 128 output_bias_2: 128 }";
   const auto img = pixels(4 * 4 * 4, 3);
   EXPECT_EQ(run(identity(3, 4, 4), conf, img, 48), r.run(img));
 }
@@ -243,9 +245,10 @@ TEST_F(Aipp, Yuv400IsOneChannel) {
   Reference r{"YUV400_U8", 6, 3};
   r.crop_w = 4, r.crop_h = 2, r.crop_x = 1, r.crop_y = 1;
   r.mean[0] = 128, r.var[0] = 1.0f / 128;
-  const std::string conf = "aipp_op { aipp_mode: static input_format: YUV400_U8 src_image_size_w: 6 src_image_size_h: 3\n"
-                           " crop: true load_start_pos_w: 1 load_start_pos_h: 1 crop_size_w: 4 crop_size_h: 2\n"
-                           " mean_chn_0: 128 var_reci_chn_0: 0.0078125 }";
+  const std::string conf =
+      "aipp_op { aipp_mode: static input_format: YUV400_U8 src_image_size_w: 6 src_image_size_h: 3\n"
+      " crop: true load_start_pos_w: 1 load_start_pos_h: 1 crop_size_w: 4 crop_size_h: 2\n"
+      " mean_chn_0: 128 var_reci_chn_0: 0.0078125 }";
   const auto img = pixels(6 * 3, 4);
   EXPECT_EQ(run(identity(1, 2, 4), conf, img, 8), r.run(img));
 }
@@ -302,8 +305,10 @@ TEST_F(Aipp, ConfigurationErrorsNameTheKey) {
       {"aipp_op { aipp_mode: dynamic }", "aipp_mode: dynamic needs max_src_image_size"},
       {"aipp_op { aipp_mode: static input_format: YUV400_U8 }", "gives 1 channels; the model input has 3"},
       {"aipp_op { aipp_mode: static input_format: RGB888_U8 src_image_size_w: 4 src_image_size_h: 4 crop: true "
-       "load_start_pos_w: 2 }", "leaves the 4x4 source image"},
-      {"aipp_op { aipp_mode: static input_format: RGB888_U8 related_input_rank: 1 }", "related_input_rank 1 is out of range"},
+       "load_start_pos_w: 2 }",
+       "leaves the 4x4 source image"},
+      {"aipp_op { aipp_mode: static input_format: RGB888_U8 related_input_rank: 1 }",
+       "related_input_rank 1 is out of range"},
       {"aipp_op { aipp_mode: static csc_switch: maybe }", "csc_switch: 'maybe' is not true or false"},
       {"aipp_op { aipp_mode: static", "no closing '}'"},
       {"aipp { }", "expected 'aipp_op {'"},

@@ -142,7 +142,9 @@ TEST_F(Atc, ConvertedModelLoadsFromFileAndMemoryWithTheOnnxResults) {
 TEST_F(Atc, InputShapeFixesADynamicInput) {
   const std::string onnx = write("d.onnx", scale_relu({-1, 3, -1, -1}).SerializeAsString());
   ASSERT_EQ(atc("--model=" + onnx + " --framework=5 --output=" + path("d") +
-                " --soc_version=Ascend310 --input_shape=x:1,3,2,2").status, 0);
+                " --soc_version=Ascend310 --input_shape=x:1,3,2,2")
+                .status,
+            0);
   aclmdlDesc *desc = aclmdlCreateDesc();
   ASSERT_EQ(aclmdlGetDescFromFile(desc, path("d.om").c_str()), ACL_SUCCESS) << recent();
   EXPECT_EQ(aclmdlGetInputSizeByIndex(desc, 0), 12u * 4);
@@ -153,7 +155,9 @@ TEST_F(Atc, InputShapeFixesADynamicInput) {
 TEST_F(Atc, OutputTypeAndOutNodes) {
   const std::string onnx = write("m.onnx", scale_relu().SerializeAsString());
   ASSERT_EQ(atc("--model=" + onnx + " --framework=5 --output=" + path("h") +
-                " --soc_version=Ascend310 --out_nodes=scale:0 -output_type=FP16 --precision_mode=force_fp16").status, 0);
+                " --soc_version=Ascend310 --out_nodes=scale:0 -output_type=FP16 --precision_mode=force_fp16")
+                .status,
+            0);
   uint32_t id = 0;
   ASSERT_EQ(aclmdlLoadFromFile(path("h.om").c_str(), &id), ACL_SUCCESS) << recent();
   aclmdlDesc *desc = aclmdlCreateDesc();
@@ -187,8 +191,10 @@ TEST_F(Atc, OutputTypeAndOutNodes) {
 
 TEST_F(Atc, InputFp16NodesTakeHalfData) {
   const std::string onnx = write("m.onnx", scale_relu().SerializeAsString());
-  ASSERT_EQ(atc("--model=" + onnx + " --framework=5 --output=" + path("f") +
-                " --soc_version=Ascend310 --input_fp16_nodes=x").status, 0);
+  ASSERT_EQ(
+      atc("--model=" + onnx + " --framework=5 --output=" + path("f") + " --soc_version=Ascend310 --input_fp16_nodes=x")
+          .status,
+      0);
   uint32_t id = 0;
   ASSERT_EQ(aclmdlLoadFromFile(path("f.om").c_str(), &id), ACL_SUCCESS) << recent();
   aclmdlDesc *desc = aclmdlCreateDesc();
@@ -198,8 +204,8 @@ TEST_F(Atc, InputFp16NodesTakeHalfData) {
   EXPECT_EQ(aclmdlGetInputSizeByIndex(desc, 0), 12u * 2);
   aclmdlDestroyDesc(desc);
   aclmdlUnload(id);
-  const Result r = atc("--model=" + onnx + " --framework=5 --output=" + path("f") +
-                       " --soc_version=Ascend310 --input_fp16_nodes=y");
+  const Result r =
+      atc("--model=" + onnx + " --framework=5 --output=" + path("f") + " --soc_version=Ascend310 --input_fp16_nodes=y");
   EXPECT_NE(r.out.find("--input_fp16_nodes: the model has no input named 'y'"), std::string::npos) << r.out;
 }
 
@@ -279,7 +285,8 @@ TEST_F(Atc, ConvertApiChecksItsArguments) {
   EXPECT_EQ(openaclConvertModel(onnx.data(), onnx.size(), nullptr, nullptr, 1, path("a.om").c_str()),
             ACL_ERROR_INVALID_PARAM);
   const char *names[] = {"frobnicate"}, *values[] = {"1"};
-  EXPECT_EQ(openaclConvertModel(onnx.data(), onnx.size(), names, values, 1, path("a.om").c_str()), ACL_ERROR_PARSE_MODEL);
+  EXPECT_EQ(openaclConvertModel(onnx.data(), onnx.size(), names, values, 1, path("a.om").c_str()),
+            ACL_ERROR_PARSE_MODEL);
   EXPECT_NE(recent().find("--frobnicate"), std::string::npos) << recent();
   EXPECT_EQ(openaclConvertModel(onnx.data(), onnx.size(), nullptr, nullptr, 0, "/nonexistent/dir/a.om"),
             ACL_ERROR_WRITE_FILE);
@@ -314,8 +321,10 @@ std::vector<float> run_shaped(uint32_t id, const TensorF &x, bool gears) {
   if (gears) {
     bufs.push_back(aclCreateDataBuffer(gear, 16));
     aclmdlAddDatasetBuffer(ins, bufs[2]);
-    if (x.dims[0] > 1) EXPECT_EQ(aclmdlSetDynamicBatchSize(id, ins, 1, x.dims[0]), ACL_SUCCESS) << recent();
-    else EXPECT_EQ(aclmdlSetDynamicHWSize(id, ins, 1, x.dims[2], x.dims[3]), ACL_SUCCESS) << recent();
+    if (x.dims[0] > 1)
+      EXPECT_EQ(aclmdlSetDynamicBatchSize(id, ins, 1, x.dims[0]), ACL_SUCCESS) << recent();
+    else
+      EXPECT_EQ(aclmdlSetDynamicHWSize(id, ins, 1, x.dims[2], x.dims[3]), ACL_SUCCESS) << recent();
   } else {
     aclTensorDesc *td = aclCreateTensorDesc(ACL_FLOAT, 4, x.dims.data(), ACL_FORMAT_NCHW);
     aclmdlSetDatasetTensorDesc(ins, td, 0);
@@ -342,8 +351,11 @@ TEST_F(Atc, PpOcrModelsConvertWithGearsAndMatchTheirOnnx) {
       {det_model(), "--input_shape=x:1,3,-1,-1 --dynamic_image_size='96,96;160,128'", {1, 3, 160, 128}},
   };
   for (const auto &c : cases) {
-    ASSERT_EQ(atc("--model=" + c.onnx + " --framework=5 --output=" + path("p") + " --soc_version=Ascend310P3 " +
-                  c.options).status, 0) << c.options;
+    ASSERT_EQ(
+        atc("--model=" + c.onnx + " --framework=5 --output=" + path("p") + " --soc_version=Ascend310P3 " + c.options)
+            .status,
+        0)
+        << c.options;
     uint32_t from_onnx = 0, from_om = 0;
     ASSERT_EQ(aclmdlLoadFromFile(c.onnx.c_str(), &from_onnx), ACL_SUCCESS);
     ASSERT_EQ(aclmdlLoadFromFile(path("p.om").c_str(), &from_om), ACL_SUCCESS) << recent();
@@ -368,7 +380,9 @@ TEST_F(Atc, OpenaclRunLoadsAnOm) {
 TEST_F(Atc, OpenaclRunPicksAGear) {
   const std::string onnx = write("m.onnx", scale_relu().SerializeAsString());
   ASSERT_EQ(atc("--model=" + onnx + " --framework=5 --output=" + path("g") +
-                " --soc_version=Ascend310 --input_shape=x:-1,3,2,2 --dynamic_batch_size=1,2,4").status, 0);
+                " --soc_version=Ascend310 --input_shape=x:-1,3,2,2 --dynamic_batch_size=1,2,4")
+                .status,
+            0);
   const std::string tool = std::string(OPENACL_TOOL) + " run " + path("g.om") + " --iterations 1";
   Result r = run(tool + " --batch 2");
   EXPECT_EQ(r.status, 0) << r.out;

@@ -52,7 +52,8 @@ class Gears : public ::testing::Test {
     const std::string onnx = m.SerializeAsString();
     om_ = write_temp("gears.om", "");
     ASSERT_EQ(openaclConvertModel(onnx.data(), onnx.size(), names.data(), values.data(), names.size(), om_.c_str()),
-              ACL_SUCCESS) << recent();
+              ACL_SUCCESS)
+        << recent();
     ASSERT_EQ(aclmdlLoadFromFile(om_.c_str(), &id_), ACL_SUCCESS) << recent();
     desc_ = aclmdlCreateDesc();
     ASSERT_EQ(aclmdlGetDesc(desc_, id_), ACL_SUCCESS);
@@ -90,7 +91,8 @@ class Gears : public ::testing::Test {
   void fill_input(size_t i, const std::vector<float> &v) {
     aclDataBuffer *b = aclmdlGetDatasetBuffer(in_, i);
     ASSERT_EQ(aclrtMemcpy(aclGetDataBufferAddr(b), aclGetDataBufferSizeV2(b), v.data(), v.size() * 4,
-                          ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+                          ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_SUCCESS);
   }
   std::vector<float> output(size_t j, size_t n) {
     std::vector<float> v(n);
