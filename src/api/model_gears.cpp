@@ -46,6 +46,14 @@ std::string gear_list(const Gears &gears) {
   return s;
 }
 
+void check_kind(const Gears &gears, uint32_t modelId, GearKind kind) {
+  if (gears.kind != kind)
+    fail(Errc::model_not_dynamic,
+         "model " + std::to_string(modelId) + " was not converted with " + model::gear_option(kind) +
+             (gears.empty() ? std::string(" (it has no gears)")
+                            : std::string(" (its gears are ") + model::gear_option(gears.kind) + ")"));
+}
+
 // Gear `find(gears)` of the model for the dataset: its values into the gear input's buffer at
 // `index` (as CANN writes them), its index into the dataset (which picks the plan).
 template <class Find>
@@ -55,11 +63,7 @@ void set_gear(uint32_t modelId, aclmdlDataset *dataset, size_t index, GearKind k
   auto m = find_model(modelId);
   aclmdlDataset &d = dataset_of(dataset, "dataset");
   const Gears &gears = m->gears();
-  if (gears.kind != kind)
-    fail(Errc::model_not_dynamic,
-         "model " + std::to_string(modelId) + " was not converted with " + model::gear_option(kind) +
-             (gears.empty() ? std::string(" (it has no gears)")
-                            : std::string(" (its gears are ") + model::gear_option(gears.kind) + ")"));
+  check_kind(gears, modelId, kind);
   const size_t gear_input = m->graph_input_count();
   if (index != gear_input)
     fail(Errc::invalid_argument, "index " + std::to_string(index) +
@@ -138,6 +142,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlD
     if (dims->dimCount > ACL_MAX_DIM_CNT) fail(Errc::invalid_argument, "dims.dimCount exceeds ACL_MAX_DIM_CNT");
     auto m = find_model(modelId);
     if (m->gears().empty()) return set_input_dims(modelId, dataset, index, *dims);
+    check_kind(m->gears(), modelId, GearKind::dims);
     std::vector<std::vector<int64_t>> per_input;
     size_t at = 0;
     for (const auto &shape : m->gears().shapes) {

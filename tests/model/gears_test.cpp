@@ -238,6 +238,39 @@ TEST_F(Gears, DimsGearsOverTwoInputs) {
   for (size_t i = 0; i < 6; ++i) EXPECT_EQ(z[i], ramp(6)[i] * 2) << i;
 }
 
+TEST_F(Gears, BadArgumentsAreRefused) {
+  load(doubler({-1, 3}), {{"input_shape", "x:-1,3"}, {"dynamic_batch_size", "1,2"}});
+  aclmdlBatch batch{};
+  aclmdlHW hw{};
+  size_t count = 0;
+  aclmdlIODims dims{};
+  EXPECT_EQ(aclmdlGetDynamicBatch(nullptr, &batch), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlGetDynamicBatch(desc_, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlGetDynamicHW(desc_, 0, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlGetDynamicHW(reinterpret_cast<aclmdlDesc *>(&hw), 0, &hw), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlGetInputDynamicGearCount(desc_, 7, &count), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlGetInputDynamicGearCount(desc_, 0, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlGetInputDynamicDims(desc_, static_cast<size_t>(-1), nullptr, 0), ACL_ERROR_INVALID_PARAM);
+  // A batch-gear model has no --dynamic_dims gears: 0 of them, and asking for 1 is refused.
+  ASSERT_EQ(aclmdlGetInputDynamicGearCount(desc_, static_cast<size_t>(-1), &count), ACL_SUCCESS);
+  EXPECT_EQ(count, 0u);
+  EXPECT_EQ(aclmdlGetInputDynamicDims(desc_, static_cast<size_t>(-1), &dims, 1), ACL_ERROR_INVALID_PARAM);
+  in_ = dataset();
+  EXPECT_EQ(aclmdlSetDynamicBatchSize(id_, in_, 1, 2), ACL_ERROR_INVALID_PARAM);  // no buffer 1 yet
+  EXPECT_NE(recent().find("aclmdlAddDatasetBuffer"), std::string::npos) << recent();
+  add(in_, device(24), 24);
+  add(in_, device(4), 4);  // too small for a uint64 gear value
+  EXPECT_EQ(aclmdlSetDynamicBatchSize(id_, in_, 1, 2), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recent().find("it needs 8"), std::string::npos) << recent();
+  EXPECT_EQ(aclmdlSetInputDynamicDims(id_, in_, 1, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlSetInputDynamicDims(id_, in_, 1, &dims), ACL_ERROR_MODEL_NOT_DYNAMIC);  // batch gears, not dims
+  aclmdlDataset *host = dataset();
+  add(host, device(24), 24);
+  std::vector<uint64_t> on_host(1);
+  add(host, on_host.data(), 8);  // host memory: the gear value goes to device memory only
+  EXPECT_EQ(aclmdlSetDynamicBatchSize(id_, host, 1, 2), ACL_ERROR_INVALID_PARAM);
+}
+
 TEST_F(Gears, PlainOnnxHasNoGears) {
   const std::string onnx = doubler({-1, 3}).SerializeAsString();
   ASSERT_EQ(aclmdlLoadFromMem(onnx.data(), onnx.size(), &id_), ACL_SUCCESS);
