@@ -51,7 +51,8 @@ struct AippOp {
   size_t input = 0;  // related_input_rank
   bool dynamic = false;
   size_t max_src_bytes = 0;  // max_src_image_size
-  AippParams params;
+  AippParams configured;     // as the file gives it (sizes of 0: the model input's)
+  AippParams params;         // fitted to the model input (with image size gears: see fitted_aipp)
 };
 
 // Parses the text of an AIPP configuration file (aipp_op { key: value ... } blocks, # comments).

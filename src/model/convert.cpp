@@ -212,9 +212,6 @@ void apply_aipp(Graph &g, const std::string &text) {
     const Value &v = g.values[g.inputs[op.input]];
     if (op.dynamic && !g.conversion.gears.empty())
       bad("insert_op_conf", "dynamic AIPP together with gears is not supported by openacl (input '" + v.name + "')");
-    if (g.conversion.gears.kind == GearKind::image_size)
-      bad("insert_op_conf",
-          "AIPP together with --dynamic_image_size is not supported by openacl (input '" + v.name + "')");
     if (v.desc.dtype != ops::DType::f32 && v.desc.dtype != ops::DType::f16)
       bad("insert_op_conf",
           "input '" + v.name + "' is " + ops::dtype_name(v.desc.dtype) + "; AIPP feeds float32 or float16 inputs");
@@ -231,8 +228,18 @@ void apply_aipp(Graph &g, const std::string &text) {
                                   ops::dims_str(dims));
       continue;
     }
+    op.configured = op.params;
     try {
-      fit_aipp(op.params, dims);
+      // With image size gears each gear is an image size of its own: every one must fit.
+      const Gears &gears = g.conversion.gears;
+      for (size_t k = 0; gears.kind == GearKind::image_size && k < gears.values.size(); ++k) {
+        auto gear_dims = gears.dims_of(k)[op.input];
+        gear_dims[0] = 1;
+        AippParams p = op.configured;
+        fit_aipp(p, gear_dims);
+        if (p.image_bytes() >= op.params.image_bytes()) op.params = p;  // what the largest gear takes
+      }
+      if (gears.kind != GearKind::image_size) fit_aipp(op.params, dims);
     } catch (const Error &e) {
       fail(e.code(), std::string(e.what()) + " (input '" + v.name + "')");
     }

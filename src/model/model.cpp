@@ -95,6 +95,16 @@ std::vector<std::vector<int64_t>> describing_dims(const Graph &g, size_t *gear =
   return dims;
 }
 
+// The static AIPP of graph input `input` for its dims in an execution: with image size gears
+// each gear has its own image size, so the configured parameters are fitted to the gear's.
+AippParams fitted_aipp(const Graph &g, const AippOp &op, std::vector<int64_t> dims) {
+  if (g.conversion.gears.kind != GearKind::image_size) return op.params;
+  AippParams p = op.configured;
+  dims[0] = 1;
+  fit_aipp(p, dims);
+  return p;
+}
+
 }  // namespace
 
 Interface describe(const Graph &g, const Plan *largest) {
@@ -117,7 +127,8 @@ Interface describe(const Graph &g, const Plan *largest) {
         in.bytes = op->max_src_bytes;
       } else {
         in.desc = aipp_source_desc(op->params, v.desc.dims[0]);
-        in.bytes = op->params.image_bytes() * (dims.empty() ? 0 : dims[i][0]);
+        if (g.conversion.gears.kind == GearKind::image_size) in.desc.dims[1] = in.desc.dims[2] = -1;
+        in.bytes = dims.empty() ? 0 : fitted_aipp(g, *op, dims[i]).image_bytes() * dims[i][0];
       }
     }
   }
@@ -263,9 +274,11 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
   // Dynamic AIPP's parameters are read when the execution is queued: aclmdlSetInputAIPP wrote
   // them before it returned, and bad ones fail the call instead of the stream.
   std::vector<std::vector<AippParams>> dynamic(inputs.size());
+  std::vector<AippParams> fixed(inputs.size());  // static AIPP, fitted to this plan's dims
   for (size_t i = 0; i < inputs.size(); ++i) {
     aipp[i] = graph_.conversion.aipp_of(i);
     if (aipp[i] && aipp[i]->dynamic) dynamic[i] = dynamic_params(aipp_data, aipp_data_bytes, i);
+    if (aipp[i] && !aipp[i]->dynamic) fixed[i] = fitted_aipp(graph_, *aipp[i], plan->input_descs()[i].dims);
   }
   {
     std::lock_guard lock(mu_);
@@ -281,7 +294,8 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
   auto task = std::make_unique<FunctionTask>(
       TaskKind::model, label,
       [self = shared_from_this(), plan, inputs = std::move(inputs), outputs = std::move(outputs), error, dumper,
-       workspace, aipp = std::move(aipp), dynamic = std::move(dynamic)](ExecContext &ctx) {
+       workspace, aipp = std::move(aipp), dynamic = std::move(dynamic),
+       fixed = std::move(fixed)](ExecContext &ctx) {
         // AIPP turns the caller's images into the graph's inputs, in host memory of this
         // execution (the sim device's memory is host memory).
         std::vector<std::vector<uint8_t>> converted(inputs.size());
@@ -300,7 +314,7 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
               offset += images[b].image_bytes();
             }
           } else {
-            run_aipp(aipp[i]->params, src, desc.dims[0], converted[i].data(), desc.dtype);
+            run_aipp(fixed[i], src, desc.dims[0], converted[i].data(), desc.dtype);
           }
           graph_inputs[i] = converted[i].data();
         }
@@ -358,7 +372,7 @@ size_t Model::input_bytes(const Plan &plan, size_t i) const {
   if (i >= plan.input_descs().size()) return inputs_.at(i).bytes;
   const auto &desc = plan.input_descs()[i];
   if (const AippOp *op = graph_.conversion.aipp_of(i))
-    return op->dynamic ? inputs_.at(i).bytes : op->params.image_bytes() * desc.dims[0];
+    return op->dynamic ? inputs_.at(i).bytes : fitted_aipp(graph_, *op, desc.dims).image_bytes() * desc.dims[0];
   return desc.byte_size();
 }
 

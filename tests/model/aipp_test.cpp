@@ -294,6 +294,47 @@ TEST_F(Aipp, BatchGearsTakeOneImagePerBatchEntry) {
   for (void *p : {in, gear, out}) aclrtFree(p);
 }
 
+// With image size gears each gear's image is of the gear's size (src_image_size left 0).
+TEST_F(Aipp, ImageSizeGearsTakeImagesOfTheGearsSize) {
+  const std::string conf = "aipp_op { aipp_mode: static input_format: RGB888_U8 mean_chn_2: 20 }";
+  const std::string onnx = identity(3, 4, 4).SerializeAsString();
+  const char *names[] = {"insert_op_conf", "input_shape", "dynamic_image_size"};
+  const char *values[] = {conf.c_str(), "x:1,3,-1,-1", "2,3;4,4"};
+  om_ = write_temp("aipp_hw.om", "");
+  ASSERT_EQ(openaclConvertModel(onnx.data(), onnx.size(), names, values, 3, om_.c_str()), ACL_SUCCESS) << recent();
+  ASSERT_EQ(aclmdlLoadFromFile(om_.c_str(), &id_), ACL_SUCCESS) << recent();
+  aclmdlDesc *desc = aclmdlCreateDesc();
+  ASSERT_EQ(aclmdlGetDesc(desc, id_), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlGetInputSizeByIndex(desc, 0), 4u * 4 * 3);  // the largest gear's image
+  aclmdlIODims dims{};
+  ASSERT_EQ(aclmdlGetInputDims(desc, 0, &dims), ACL_SUCCESS);
+  EXPECT_EQ(dims.dims[1], -1);
+  EXPECT_EQ(dims.dims[3], 3);
+  aclmdlDestroyDesc(desc);
+  Reference r{"RGB888_U8", 3, 2};
+  r.crop_w = 3, r.crop_h = 2, r.mean[2] = 20;
+  const auto img = pixels(3 * 2 * 3, 8);
+  void *in = nullptr, *gear = nullptr, *out = nullptr;
+  ASSERT_EQ(aclrtMalloc(&in, 48, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&gear, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&out, 192, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  aclrtMemcpy(in, img.size(), img.data(), img.size(), ACL_MEMCPY_HOST_TO_DEVICE);
+  aclmdlDataset *ins = aclmdlCreateDataset(), *outs = aclmdlCreateDataset();
+  aclDataBuffer *bufs[] = {aclCreateDataBuffer(in, 48), aclCreateDataBuffer(gear, 16), aclCreateDataBuffer(out, 192)};
+  aclmdlAddDatasetBuffer(ins, bufs[0]);
+  aclmdlAddDatasetBuffer(ins, bufs[1]);
+  aclmdlAddDatasetBuffer(outs, bufs[2]);
+  ASSERT_EQ(aclmdlSetDynamicHWSize(id_, ins, 1, 2, 3), ACL_SUCCESS) << recent();
+  ASSERT_EQ(aclmdlExecute(id_, ins, outs), ACL_SUCCESS) << recent();
+  std::vector<float> y(18);
+  aclrtMemcpy(y.data(), 72, out, 72, ACL_MEMCPY_DEVICE_TO_HOST);
+  EXPECT_EQ(y, r.run(img));
+  for (auto *b : bufs) aclDestroyDataBuffer(b);
+  aclmdlDestroyDataset(ins);
+  aclmdlDestroyDataset(outs);
+  for (void *p : {in, gear, out}) aclrtFree(p);
+}
+
 TEST_F(Aipp, ConfigurationErrorsNameTheKey) {
   const auto m = identity(3, 4, 4);
   struct Case {
