@@ -48,7 +48,7 @@ struct Node {
 struct Conversion {
   Gears gears;
   std::string precision_mode;  // atc --precision_mode (the sim computes in float32 whatever it says)
-  std::vector<AippOp> aipp;    // static AIPP in front of graph inputs (--insert_op_conf)
+  std::vector<AippOp> aipp;    // AIPP in front of graph inputs (--insert_op_conf), static or dynamic
   // The AIPP of graph input i, or null.
   const AippOp *aipp_of(size_t input) const {
     for (const auto &op : aipp)
