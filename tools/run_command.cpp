@@ -21,6 +21,7 @@
 #include "acl/acl.h"
 #include "commands.h"
 #include "npy.h"
+#include "run_gears.h"
 
 namespace openacl_tool {
 namespace {
@@ -189,6 +190,9 @@ int run(const RunOptions &opt) {
     files[name] = read_npy(path);
   }
   std::vector<Io> inputs(aclmdlGetNumInputs(desc));
+  // A model with gears takes one of them: the one --shape / --batch ask for, else its last.
+  size_t gear_input = inputs.size();
+  if (size_t at = 0; aclmdlGetInputIndexByName(desc, ACL_DYNAMIC_TENSOR_NAME, &at) == ACL_SUCCESS) gear_input = at;
   for (size_t i = 0; i < inputs.size(); ++i) {
     Io &in = inputs[i];
     in.name = aclmdlGetInputNameByIndex(desc, i);
@@ -196,9 +200,30 @@ int run(const RunOptions &opt) {
     aclmdlIODims d{};
     check(aclmdlGetInputDims(desc, i, &d), "aclmdlGetInputDims");
     in.dims.assign(d.dims, d.dims + d.dimCount);
+    if (i == gear_input) continue;
     if (files.count(in.name)) in.dims = files[in.name].dims;
     if (shapes.count(in.name)) in.dims = shapes[in.name];
     if (opt.batch > 0 && !in.dims.empty()) in.dims[0] = opt.batch;
+  }
+  std::vector<Gear> gears;
+  const Gear *gear = nullptr;
+  if (gear_input < inputs.size()) {
+    std::vector<std::vector<int64_t>> declared, asked;
+    for (size_t i = 0; i < gear_input; ++i) {
+      aclmdlIODims d{};
+      check(aclmdlGetInputDims(desc, i, &d), "aclmdlGetInputDims");
+      declared.emplace_back(d.dims, d.dims + d.dimCount);
+      asked.push_back(inputs[i].dims);
+    }
+    gears = model_gears(desc, declared);
+    gear = pick_gear(gears, asked);
+    if (!gear)
+      throw std::runtime_error(
+          "the shapes asked for are no gear of the model (see aclmdlGetDynamicBatch / HW / "
+          "InputDynamicDims; without --shape or --batch the last gear runs)");
+    for (size_t i = 0; i < gear_input; ++i) inputs[i].dims = gear->dims[i];
+  }
+  for (auto &in : inputs) {
     for (auto x : in.dims)
       if (x < 0)
         throw std::runtime_error("input '" + in.name + "' has dynamic dims " + dims_text(in.dims) +
@@ -224,6 +249,7 @@ int run(const RunOptions &opt) {
     check(aclmdlSetDatasetTensorDesc(in_set.ds, td, i), "aclmdlSetDatasetTensorDesc");
     aclDestroyTensorDesc(td);
   }
+  if (gear) check(gear->choose(id, in_set.ds, gear_input), "aclmdlSetDynamic*");
 
   // Output shapes: a probe with empty buffers makes the model write them into the dataset.
   std::vector<Io> outputs(aclmdlGetNumOutputs(desc));
@@ -312,6 +338,10 @@ int run(const RunOptions &opt) {
     if (o.dtype == ACL_FLOAT) {
       const auto *p = reinterpret_cast<const float *>(a.bytes.data());
       for (size_t i = 0; i < o.bytes / 4; ++i) sum += p[i], abs_sum += std::fabs(p[i]);
+    } else if (o.dtype == ACL_FLOAT16) {
+      const auto *p = reinterpret_cast<const aclFloat16 *>(a.bytes.data());
+      for (size_t i = 0; i < o.bytes / 2; ++i)
+        sum += aclFloat16ToFloat(p[i]), abs_sum += std::fabs(aclFloat16ToFloat(p[i]));
     }
     std::printf("output       %s %s %s   sum %.6g   mean|x| %.6g\n", o.name.c_str(), dtype_name(o.dtype),
                 dims_text(o.dims).c_str(), sum, o.bytes ? abs_sum / (o.bytes / aclDataTypeSize(o.dtype)) : 0.0);

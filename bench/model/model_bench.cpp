@@ -2,7 +2,8 @@
 // cores of the device, OPENACL_AI_CORES; ORT: intra-op threads). Each benchmark reports its
 // median latency as the time, the ORT median measured in the same run as `baseline_ns`, and
 // `ratio` = openacl / ORT (goal <= 1.0). BM_load reports the load time with the model file
-// size, the weights and the peak device memory of one execution.
+// size, the weights and the peak device memory of one execution; BM_load_om the load time of
+// the model converted by atc (openaclConvertModel), with its ONNX's load time as baseline.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "openacl/openacl_model.h"
 
 namespace {
 
@@ -216,6 +218,45 @@ void BM_load(benchmark::State &state, const Case &c) {
   }
 }
 
+double load_ms(const std::string &path) {
+  const auto t0 = std::chrono::steady_clock::now();
+  uint32_t id = 0;
+  check(aclmdlLoadFromFile(path.c_str(), &id), "aclmdlLoadFromFile");
+  const auto t1 = std::chrono::steady_clock::now();
+  aclmdlUnload(id);
+  return std::chrono::duration<double, std::milli>(t1 - t0).count();
+}
+
+void BM_load_om(benchmark::State &state, const Case &c) {
+  try {
+    const std::string onnx_path = model_path(c);
+    std::ifstream f(onnx_path, std::ios::binary);
+    const std::string onnx((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    const std::string om = (std::filesystem::temp_directory_path() / (std::string(c.name) + "_bench.om")).string();
+    check(openaclConvertModel(onnx.data(), onnx.size(), nullptr, nullptr, 0, om.c_str()), "openaclConvertModel");
+    Runtime rt(2);
+    std::vector<double> om_ms, onnx_ms;
+    load_ms(om);           // the first load of a process sets up what every later one shares
+    bool om_first = true;  // alternated, so neither file gains from the other's caching
+    for (auto _ : state) {
+      if (!om_first) onnx_ms.push_back(load_ms(onnx_path));
+      om_ms.push_back(load_ms(om));
+      state.SetIterationTime(om_ms.back() / 1e3);
+      if (om_first) onnx_ms.push_back(load_ms(onnx_path));
+      om_first = !om_first;
+    }
+    std::sort(onnx_ms.begin(), onnx_ms.end());
+    std::sort(om_ms.begin(), om_ms.end());
+    const double onnx_median = onnx_ms[onnx_ms.size() / 2];
+    state.counters["baseline_ns"] = onnx_median * 1e6;
+    state.counters["ratio"] = om_ms[om_ms.size() / 2] / onnx_median;
+    state.SetLabel("goal: ratio<=1.0; baseline: loading the ONNX the .om came from, same run");
+    std::filesystem::remove(om);
+  } catch (const std::exception &e) {
+    state.SkipWithError(e.what());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -232,6 +273,12 @@ int main(int argc, char **argv) {
       benchmark::RegisterBenchmark((std::string("BM_load/") + c.name).c_str(), BM_load, c)
           ->Unit(benchmark::kMillisecond)
           ->Iterations(3);
+  for (const Case &c : kCases)
+    if (c.dims[0] == 1)
+      benchmark::RegisterBenchmark((std::string("BM_load_om/") + c.name).c_str(), BM_load_om, c)
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond)
+          ->Iterations(9);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -286,6 +286,92 @@ OptKind exec_config_kind(int attr) {
   }
 }
 
+// pyACL: aipp_type, dynamic_attached_data_index, ret = acl.mdl.get_aipp_type(model_id, index)
+//        set = acl.mdl.create_aipp(batch); ret = acl.mdl.set_aipp_*(set, ...); set_input_aipp(...)
+//        aipp_info, ret = acl.mdl.get_first_aipp_info(model_id, index), a dict of aclAippInfo's fields
+void register_aipp(py::module_ &mdl) {
+  mdl.def("get_aipp_type", [](uint32_t model_id, Index index) {
+    aclmdlInputAippType type = ACL_DATA_WITHOUT_AIPP;
+    size_t attached = 0;
+    aclError ret = aclmdlGetAippType(model_id, index, &type, &attached);
+    return std::make_tuple(static_cast<int>(type), attached, ret);
+  });
+  mdl.def("get_first_aipp_info", [](uint32_t model_id, Index index) {
+    aclAippInfo a{};
+    aclError ret = aclmdlGetFirstAippInfo(model_id, index, &a);
+    py::dict d;
+    if (ret != ACL_SUCCESS) return std::make_tuple(d, ret);
+    d["inputFormat"] = static_cast<int>(a.inputFormat);
+    d["srcImageSizeW"] = a.srcImageSizeW, d["srcImageSizeH"] = a.srcImageSizeH;
+    d["cropSwitch"] = a.cropSwitch, d["loadStartPosW"] = a.loadStartPosW, d["loadStartPosH"] = a.loadStartPosH;
+    d["cropSizeW"] = a.cropSizeW, d["cropSizeH"] = a.cropSizeH;
+    d["paddingSwitch"] = a.paddingSwitch, d["leftPaddingSize"] = a.leftPaddingSize;
+    d["rightPaddingSize"] = a.rightPaddingSize, d["topPaddingSize"] = a.topPaddingSize;
+    d["bottomPaddingSize"] = a.bottomPaddingSize;
+    d["cscSwitch"] = a.cscSwitch, d["rbuvSwapSwitch"] = a.rbuvSwapSwitch, d["axSwapSwitch"] = a.axSwapSwitch;
+    d["matrix"] = std::vector<int32_t>{a.matrixR0C0, a.matrixR0C1, a.matrixR0C2, a.matrixR1C0, a.matrixR1C1,
+                                       a.matrixR1C2, a.matrixR2C0, a.matrixR2C1, a.matrixR2C2};
+    d["outputBias"] = std::vector<int32_t>{a.outputBias0, a.outputBias1, a.outputBias2};
+    d["inputBias"] = std::vector<int32_t>{a.inputBias0, a.inputBias1, a.inputBias2};
+    d["meanChn"] = std::vector<int32_t>{a.meanChn0, a.meanChn1, a.meanChn2, a.meanChn3};
+    d["minChn"] = std::vector<float>{a.minChn0, a.minChn1, a.minChn2, a.minChn3};
+    d["varReciChn"] = std::vector<float>{a.varReciChn0, a.varReciChn1, a.varReciChn2, a.varReciChn3};
+    d["srcFormat"] = static_cast<int>(a.srcFormat), d["srcDatatype"] = static_cast<int>(a.srcDatatype);
+    d["srcDimNum"] = a.srcDimNum, d["shapeCount"] = a.shapeCount;
+    d["srcDims"] = dims_to_dict(a.outDims[0].srcDims), d["srcSize"] = a.outDims[0].srcSize;
+    d["aippOutdims"] = dims_to_dict(a.outDims[0].aippOutdims), d["aippOutSize"] = a.outDims[0].aippOutSize;
+    return std::make_tuple(d, ret);
+  });
+  // Dynamic AIPP: pyACL's names of the aclmdlCreateAIPP / aclmdlSetAIPP* calls.
+  auto set_of = [](Ptr p) { return to_ptr<aclmdlAIPP>(p); };
+  mdl.def("create_aipp", [](uint64_t batch) { return to_int(aclmdlCreateAIPP(batch)); });
+  mdl.def("destroy_aipp", [=](Ptr set) { return aclmdlDestroyAIPP(set_of(set)); });
+  mdl.def("get_aipp_data_size", [](uint64_t batch) {
+    size_t size = 0;
+    aclError ret = aclmdlGetAippDataSize(batch, &size);
+    return std::make_tuple(size, ret);
+  });
+  mdl.def("set_aipp_input_format", [=](Ptr set, int format) {
+    return aclmdlSetAIPPInputFormat(set_of(set), static_cast<aclAippInputFormat>(format));
+  });
+  mdl.def("set_aipp_csc_params", [=](Ptr set, int8_t sw, int16_t r0c0, int16_t r0c1, int16_t r0c2, int16_t r1c0,
+                                     int16_t r1c1, int16_t r1c2, int16_t r2c0, int16_t r2c1, int16_t r2c2, uint8_t ob0,
+                                     uint8_t ob1, uint8_t ob2, uint8_t ib0, uint8_t ib1, uint8_t ib2) {
+    return aclmdlSetAIPPCscParams(set_of(set), sw, r0c0, r0c1, r0c2, r1c0, r1c1, r1c2, r2c0, r2c1, r2c2, ob0, ob1, ob2,
+                                  ib0, ib1, ib2);
+  });
+  mdl.def("set_aipp_rbuv_swap_switch",
+          [=](Ptr set, int8_t sw) { return aclmdlSetAIPPRbuvSwapSwitch(set_of(set), sw); });
+  mdl.def("set_aipp_ax_swap_switch", [=](Ptr set, int8_t sw) { return aclmdlSetAIPPAxSwapSwitch(set_of(set), sw); });
+  mdl.def("set_aipp_src_image_size",
+          [=](Ptr set, int32_t w, int32_t h) { return aclmdlSetAIPPSrcImageSize(set_of(set), w, h); });
+  mdl.def("set_aipp_scf_params", [=](Ptr set, int8_t sw, int32_t iw, int32_t ih, int32_t ow, int32_t oh, uint64_t b) {
+    return aclmdlSetAIPPScfParams(set_of(set), sw, iw, ih, ow, oh, b);
+  });
+  mdl.def("set_aipp_crop_params", [=](Ptr set, int8_t sw, int32_t x, int32_t y, int32_t w, int32_t h, uint64_t b) {
+    return aclmdlSetAIPPCropParams(set_of(set), sw, x, y, w, h, b);
+  });
+  mdl.def("set_aipp_padding_params",
+          [=](Ptr set, int8_t sw, int32_t top, int32_t bottom, int32_t left, int32_t right, uint64_t b) {
+            return aclmdlSetAIPPPaddingParams(set_of(set), sw, top, bottom, left, right, b);
+          });
+  mdl.def("set_aipp_dtc_pixel_mean", [=](Ptr set, int16_t c0, int16_t c1, int16_t c2, int16_t c3, uint64_t b) {
+    return aclmdlSetAIPPDtcPixelMean(set_of(set), c0, c1, c2, c3, b);
+  });
+  mdl.def("set_aipp_dtc_pixel_min", [=](Ptr set, float c0, float c1, float c2, float c3, uint64_t b) {
+    return aclmdlSetAIPPDtcPixelMin(set_of(set), c0, c1, c2, c3, b);
+  });
+  mdl.def("set_aipp_pixel_var_reci", [=](Ptr set, float c0, float c1, float c2, float c3, uint64_t b) {
+    return aclmdlSetAIPPPixelVarReci(set_of(set), c0, c1, c2, c3, b);
+  });
+  mdl.def("set_input_aipp", [=](uint32_t model_id, Ptr ds, Index index, Ptr set) {
+    return aclmdlSetInputAIPP(model_id, dataset_of(ds), index, set_of(set));
+  });
+  mdl.def("set_aipp_by_input_index", [=](uint32_t model_id, Ptr ds, Index index, Ptr set) {
+    return aclmdlSetAIPPByInputIndex(model_id, dataset_of(ds), index, set_of(set));
+  });
+}
+
 void register_config(py::module_ &mdl) {
   mdl.def("create_config_handle", [] { return to_int(aclmdlCreateConfigHandle()); });
   mdl.def("destroy_config_handle", [](Ptr h) { return aclmdlDestroyConfigHandle(to_ptr<aclmdlConfigHandle>(h)); });
@@ -324,6 +410,7 @@ void register_mdl(py::module_ &mdl) {
   register_dataset(mdl);
   register_load(mdl);
   register_config(mdl);
+  register_aipp(mdl);
 }
 
 }  // namespace openacl::py_acl

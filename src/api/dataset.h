@@ -18,11 +18,15 @@
 struct aclmdlDataset {
   std::vector<aclDataBuffer *> buffers;
   std::vector<std::unique_ptr<aclTensorDesc>> descs;  // parallel to buffers; null = not set
+  // The gear aclmdlSetDynamicBatchSize / HWSize / SetInputDynamicDims chose for a model with
+  // gears (it also wrote the gear's values into the gear input's buffer); npos: none yet.
+  size_t gear = openacl::model::Gears::npos;
 };
 
 struct aclmdlDesc {
   uint32_t model_id = 0;  // 0: filled from a file or memory, not from a loaded model
   std::vector<openacl::model::ModelIo> inputs, outputs;
+  openacl::model::Gears gears;  // of a model converted with gears (atc), else empty
 };
 
 namespace openacl::api {

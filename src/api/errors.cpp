@@ -18,6 +18,7 @@ aclError to_acl_error(Errc code) {
     case Errc::repeat_finalize: return ACL_ERROR_REPEAT_FINALIZE;
     case Errc::invalid_file: return ACL_ERROR_INVALID_FILE;
     case Errc::parse_file: return ACL_ERROR_PARSE_FILE;
+    case Errc::write_file: return ACL_ERROR_WRITE_FILE;
     case Errc::invalid_device: return ACL_ERROR_RT_INVALID_DEVICEID;
     case Errc::context_null: return ACL_ERROR_RT_CONTEXT_NULL;
     case Errc::stream_context: return ACL_ERROR_RT_STREAM_CONTEXT;

@@ -1,5 +1,6 @@
-// The model API (reference G5 §X, §5.9 X4-X5; SPEC R18): load ONNX models from a file or
-// memory, describe their inputs and outputs, and execute them synchronously or on a stream.
+// The model API (reference G5 §X, §5.9 X4-X5; SPEC R18): load ONNX models, or the .om files
+// openacl's atc makes of them, from a file or memory, describe their inputs and outputs, and
+// execute them synchronously or on a stream (gears: model_gears.cpp; AIPP: model_aipp*.cpp).
 // Model ids are process-wide; a model belongs to the context that loaded it and runs on
 // streams of that context's device.
 #include <cerrno>
@@ -68,18 +69,10 @@ ModelTable &models() {
 }
 
 void describe(aclmdlDesc &d, const model::Graph &g) {
-  d.inputs.clear();
-  d.outputs.clear();
-  for (int v : g.inputs) d.inputs.push_back({g.values[v].name, g.values[v].desc});
-  for (int v : g.outputs) d.outputs.push_back({g.values[v].name, g.values[v].desc});
-  std::vector<std::vector<int64_t>> dims;
-  for (const auto &in : d.inputs) {
-    for (auto x : in.desc.dims)
-      if (x < 0) return;
-    dims.push_back(in.desc.dims);
-  }
-  model::Plan plan(g, {}, dims, nullptr);
-  for (size_t j = 0; j < d.outputs.size(); ++j) d.outputs[j].desc = plan.output_descs()[j];
+  auto io = model::describe(g);
+  d.inputs = std::move(io.inputs);
+  d.outputs = std::move(io.outputs);
+  d.gears = g.conversion.gears;
 }
 
 const model::ModelIo *io_at(const aclmdlDesc *desc, size_t index, bool input) {
@@ -91,13 +84,14 @@ const model::ModelIo *io_at(const aclmdlDesc *desc, size_t index, bool input) {
   return &list[index];
 }
 
-size_t io_size(const model::ModelIo &io) {
-  for (auto d : io.desc.dims)
-    if (d < 0) return 0;  // X5: dynamic dims have no fixed size
-  return io.desc.byte_size();
-}
+// X5: dynamic dims have no fixed size (0); a gear model's input needs its largest gear's.
+size_t io_size(const model::ModelIo &io) { return io.bytes; }
 
-aclFormat io_format(const model::ModelIo &io) { return io.desc.dims.size() == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND; }
+// An AIPP input takes NHWC images; other 4-D tensors are ONNX's NCHW.
+aclFormat io_format(const model::ModelIo &io) {
+  if (io.desc.format == ops::Format::nhwc) return ACL_FORMAT_NHWC;
+  return io.desc.dims.size() == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND;
+}
 
 void fill_dims(const std::string &name, const std::vector<int64_t> &dims, aclmdlIODims *out) {
   if (out == nullptr) fail(Errc::invalid_argument, "dims is NULL");
@@ -108,6 +102,8 @@ void fill_dims(const std::string &name, const std::vector<int64_t> &dims, aclmdl
   for (size_t i = 0; i < dims.size(); ++i) out->dims[i] = dims[i];
 }
 
+}  // namespace
+
 std::string dims_text(const std::vector<int64_t> &dims) {
   std::string s;
   for (auto d : dims) {
@@ -117,9 +113,7 @@ std::string dims_text(const std::vector<int64_t> &dims) {
   return "[" + s + "]";
 }
 
-// Checks the datasets against the model, picks the plan for the input shapes, and writes the
-// output shapes into the output dataset's descriptors.
-}  // namespace
+std::shared_ptr<Model> find_model(uint32_t modelId) { return models().find(modelId); }
 
 std::vector<uint8_t> read_model_file(const char *path) {
   if (path == nullptr) fail(Errc::invalid_argument, "modelPath is NULL");
@@ -156,6 +150,8 @@ uint32_t load_model(const void *data, size_t size, uint32_t *modelId, const mode
   return *modelId;
 }
 
+// Checks the datasets against the model, picks the plan for the input shapes, and writes the
+// output shapes into the output dataset's descriptors.
 ModelCall prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output, aclrtStream stream) {
   require_initialized();
   ModelCall call;
@@ -176,7 +172,17 @@ ModelCall prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDatas
     fail(Errc::model_output_not_match, "the output dataset has " + std::to_string(out.buffers.size()) +
                                            " buffers; the model has " + std::to_string(model_out.size()) + " outputs");
   std::vector<std::vector<int64_t>> dims;
-  for (size_t i = 0; i < model_in.size(); ++i) {
+  const model::Gears &gears = call.model->gears();
+  if (!gears.empty()) {
+    if (in.gear >= gears.values.size())
+      fail(Errc::model_input_not_match,
+           std::string("the input dataset has no gear chosen: pick one with ") +
+               (gears.kind == model::GearKind::batch        ? "aclmdlSetDynamicBatchSize"
+                : gears.kind == model::GearKind::image_size ? "aclmdlSetDynamicHWSize"
+                                                            : "aclmdlSetInputDynamicDims"));
+    dims = gears.dims_of(in.gear);
+  }
+  for (size_t i = 0; i < model_in.size() && gears.empty(); ++i) {
     const aclTensorDesc *td = in.descs[i].get();
     const std::string what = "input " + std::to_string(i) + " ('" + model_in[i].name + "')";
     if (td && td->dtype != ACL_DT_UNDEFINED && static_cast<ops::DType>(td->dtype) != model_in[i].desc.dtype)
@@ -190,15 +196,15 @@ ModelCall prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDatas
                                               ": give its shape with aclmdlSetDatasetTensorDesc");
     dims.push_back(std::move(d));
   }
-  call.plan = call.model->plan_for(dims);
+  call.plan = call.model->plan_for(call.model->graph_input_dims(dims));
   auto &memory = Runtime::get().memory();
   for (size_t i = 0; i < model_in.size(); ++i) {
     const aclDataBuffer *b = in.buffers[i];
-    const size_t need = call.plan->input_descs()[i].byte_size();
+    const size_t need = call.model->input_bytes(*call.plan, i);
     const std::string what = "input " + std::to_string(i) + " ('" + model_in[i].name + "')";
     if (b->length < need)
-      fail(Errc::model_input_not_match, what + " of shape " + dims_text(dims[i]) + " needs " + std::to_string(need) +
-                                            " bytes; its buffer holds " + std::to_string(b->length));
+      fail(Errc::model_input_not_match,
+           what + " needs " + std::to_string(need) + " bytes; its buffer holds " + std::to_string(b->length));
     memory.check_device_range(b->data, need, what.c_str());
     call.inputs.push_back(b->data);
   }
@@ -328,6 +334,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetDesc(aclmdlDesc *modelDesc, uint32_t model
     d.model_id = modelId;
     d.inputs = m->inputs();
     d.outputs = m->outputs();
+    d.gears = m->gears();
   });
 }
 
@@ -476,48 +483,6 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetOutputIndexByName(const aclmdlDesc *modelD
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlGetDynamicBatch(const aclmdlDesc *modelDesc, aclmdlBatch *batch) {
-  return guarded(__func__, [&] {
-    model_desc_of(modelDesc, "modelDesc");
-    if (batch == nullptr) fail(Errc::invalid_argument, "batch is NULL");
-    batch->batchCount = 0;  // ONNX models have dynamic dims, not batch gears
-  });
-}
-
-ACL_FUNC_VISIBILITY aclError aclmdlGetDynamicHW(const aclmdlDesc *modelDesc, size_t index, aclmdlHW *hw) {
-  return guarded(__func__, [&] {
-    model_desc_of(modelDesc, "modelDesc");
-    if (hw == nullptr) fail(Errc::invalid_argument, "hw is NULL");
-    hw->hwCount = 0;
-  });
-}
-
-// Gears are what CANN's converter bakes into an .om; an ONNX model has dynamic dims instead
-// (aclmdlSetInputDynamicDims), so it reports none.
-ACL_FUNC_VISIBILITY aclError aclmdlGetInputDynamicGearCount(const aclmdlDesc *modelDesc, size_t index, size_t *gearCount) {
-  return guarded(__func__, [&] {
-    const aclmdlDesc &d = model_desc_of(modelDesc, "modelDesc");
-    if (gearCount == nullptr) fail(Errc::invalid_argument, "gearCount is NULL");
-    if (index != static_cast<size_t>(-1) && index >= d.inputs.size())
-      fail(Errc::invalid_argument, "index " + std::to_string(index) + " is out of range: the model has " +
-                                       std::to_string(d.inputs.size()) + " inputs");
-    *gearCount = 0;
-  });
-}
-
-ACL_FUNC_VISIBILITY aclError aclmdlGetInputDynamicDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims,
-                                                       size_t gearCount) {
-  return guarded(__func__, [&] {
-    const aclmdlDesc &d = model_desc_of(modelDesc, "modelDesc");
-    if (dims == nullptr) fail(Errc::invalid_argument, "dims is NULL");
-    if (index != static_cast<size_t>(-1) && index >= d.inputs.size())
-      fail(Errc::invalid_argument, "index " + std::to_string(index) + " is out of range");
-    if (gearCount != 0)
-      fail(Errc::invalid_argument, "gearCount is " + std::to_string(gearCount) +
-                                       "; the model has 0 gears (ONNX models take dynamic dims instead)");
-  });
-}
-
 // ONNX keeps the names it was given: a tensor's real name is its name.
 ACL_FUNC_VISIBILITY const char *aclmdlGetTensorRealName(const aclmdlDesc *modelDesc, const char *name) {
   const char *real = nullptr;
@@ -530,38 +495,6 @@ ACL_FUNC_VISIBILITY const char *aclmdlGetTensorRealName(const aclmdlDesc *modelD
     if (real == nullptr) fail(Errc::invalid_argument, std::string("the model has no tensor named '") + name + "'");
   });
   return real;
-}
-
-// ONNX models have dynamic dims rather than CANN's gears: the dims given become the shape of
-// the input for the executions of this dataset (as aclmdlSetDatasetTensorDesc would).
-ACL_FUNC_VISIBILITY aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset *dataset, size_t index,
-                                                       const aclmdlIODims *dims) {
-  return guarded(__func__, [&] {
-    require_initialized();
-    auto m = models().find(modelId);
-    aclmdlDataset &d = dataset_of(dataset, "dataset");
-    if (dims == nullptr) fail(Errc::invalid_argument, "dims is NULL");
-    if (index >= m->inputs().size())
-      fail(Errc::invalid_argument, "index " + std::to_string(index) + " is out of range: the model has " +
-                                       std::to_string(m->inputs().size()) + " inputs");
-    if (index >= d.buffers.size())
-      fail(Errc::invalid_argument, "the dataset has no buffer " + std::to_string(index) + " yet (aclmdlAddDatasetBuffer)");
-    if (dims->dimCount > ACL_MAX_DIM_CNT) fail(Errc::invalid_argument, "dims.dimCount exceeds ACL_MAX_DIM_CNT");
-    const auto &io = m->inputs()[index];
-    bool dynamic = false;
-    for (auto x : io.desc.dims) dynamic = dynamic || x < 0;
-    if (!dynamic)
-      fail(Errc::model_not_dynamic, "input " + std::to_string(index) + " ('" + io.name + "') has fixed dims " +
-                                        dims_text(io.desc.dims));
-    auto t = std::make_unique<aclTensorDesc>();
-    t->dtype = static_cast<aclDataType>(io.desc.dtype);
-    t->format = dims->dimCount == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND;
-    t->dims.assign(dims->dims, dims->dims + dims->dimCount);
-    t->storage_format = t->format;
-    t->storage_dims = t->dims;
-    t->name = io.name;
-    d.descs[index] = std::move(t);
-  });
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output) {

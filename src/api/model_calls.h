@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "acl/acl_mdl.h"
@@ -15,6 +16,10 @@ class Stream;
 
 namespace openacl::api {
 
+// The loaded model; Errc::invalid_model_id when there is none (or its context is gone).
+std::shared_ptr<model::Model> find_model(uint32_t modelId);
+// "[1x3x?x?]" for messages.
+std::string dims_text(const std::vector<int64_t> &dims);
 std::vector<uint8_t> read_model_file(const char *path);
 // Errc::invalid_argument for a NULL model or a zero size.
 void check_mem(const void *model, size_t size);

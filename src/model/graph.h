@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "model/aipp.h"
+#include "model/gears.h"
 #include "ops/op.h"
 
 namespace openacl::model {
@@ -42,6 +44,19 @@ struct Node {
   ops::Attrs attrs;          // ONNX attributes (ints as int64_t, floats as float)
 };
 
+// What a converted model (.om, from atc) adds around its graph; empty for plain ONNX.
+struct Conversion {
+  Gears gears;
+  std::string precision_mode;  // atc --precision_mode (the sim computes in float32 whatever it says)
+  std::vector<AippOp> aipp;    // AIPP in front of graph inputs (--insert_op_conf), static or dynamic
+  // The AIPP of graph input i, or null.
+  const AippOp *aipp_of(size_t input) const {
+    for (const auto &op : aipp)
+      if (op.input == input) return &op;
+    return nullptr;
+  }
+};
+
 struct Graph {
   std::string name;
   int64_t opset = 0;  // version of the default ONNX domain
@@ -49,6 +64,7 @@ struct Graph {
   std::vector<Node> nodes;
   std::vector<int> inputs;   // the model's inputs (initializers excluded)
   std::vector<int> outputs;
+  Conversion conversion;
 
   int add_value(std::string name, ops::TensorDesc desc,
                 std::shared_ptr<const HostTensor> constant = nullptr);

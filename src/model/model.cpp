@@ -1,12 +1,16 @@
 #include "model/model.h"
 
 #include <cstring>
+#include <optional>
 
+#include "acl/acl_mdl.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/runtime.h"
 #include "core/stream.h"
+#include "model/convert.h"
 #include "model/dump.h"
+#include "model/om_file.h"
 #include "model/onnx_import.h"
 #include "model/optimize.h"
 
@@ -41,24 +45,137 @@ bool is_static(const std::vector<int64_t> &dims) {
 
 }  // namespace
 
-Graph compile(const void *data, size_t size) {
-  Graph g = fold_constants(import_onnx(data, size));
+Graph optimize(Graph graph) {
+  Graph g = fold_constants(graph);
   fuse_hard_swish(g);
   fuse_conv_affine(g);
   remove_dead_nodes(g);
   return g;
 }
 
+Graph compile(const void *data, size_t size) {
+  if (is_huawei_om(data, size))
+    fail(Errc::parse_model,
+         "the model is a .om made by Huawei's ATC for an Ascend NPU, which openacl cannot "
+         "run: export the original model to ONNX and convert that with openacl's atc "
+         "(--framework=5), or load the ONNX file directly");
+  if (!is_openacl_om(data, size)) return optimize(import_onnx(data, size));
+  const OmFile om = read_om(data, size);
+  Graph g = import_onnx(om.onnx, om.onnx_size);
+  apply_options(g, om.options);
+  return optimize(std::move(g));
+}
+
+namespace {
+
+// The shapes of the graph's inputs that describe the model: the static ones, or the gear whose
+// inputs take the most bytes (its index in `gear`); empty when some dims are dynamic.
+std::vector<std::vector<int64_t>> describing_dims(const Graph &g, size_t *gear = nullptr) {
+  const Gears &gears = g.conversion.gears;
+  if (!gears.empty()) {
+    size_t best = 0;
+    int64_t best_elems = -1;
+    for (size_t i = 0; i < gears.values.size(); ++i) {
+      int64_t elems = 0;
+      for (const auto &d : gears.dims_of(i)) {
+        ops::TensorDesc desc;
+        desc.dims = d;
+        elems += desc.element_count();
+      }
+      if (elems > best_elems) best = i, best_elems = elems;
+    }
+    if (gear) *gear = best;
+    return gears.dims_of(best);
+  }
+  std::vector<std::vector<int64_t>> dims;
+  for (int v : g.inputs) {
+    if (!is_static(g.values[v].desc.dims)) return {};
+    dims.push_back(g.values[v].desc.dims);
+  }
+  return dims;
+}
+
+// The static AIPP of graph input `input` for its dims in an execution: with image size gears
+// each gear has its own image size, so the configured parameters are fitted to the gear's.
+AippParams fitted_aipp(const Graph &g, const AippOp &op, std::vector<int64_t> dims) {
+  if (g.conversion.gears.kind != GearKind::image_size) return op.params;
+  AippParams p = op.configured;
+  dims[0] = 1;
+  fit_aipp(p, dims);
+  return p;
+}
+
+}  // namespace
+
+Interface describe(const Graph &g, const Plan *largest) {
+  Interface io;
+  size_t gear = 0;
+  const auto dims = describing_dims(g, &gear);
+  for (size_t i = 0; i < g.inputs.size(); ++i) {
+    const auto &v = g.values[g.inputs[i]];
+    ops::TensorDesc d = v.desc;
+    if (!dims.empty()) d.dims = dims[i];
+    io.inputs.push_back({v.name, v.desc, dims.empty() ? 0 : d.byte_size()});
+    if (const AippOp *op = g.conversion.aipp_of(i)) {
+      // The caller gives uint8 images (as many as the batch, the largest gear's with gears);
+      // AIPP makes the graph's input of them. Dynamic AIPP learns their size per execution.
+      auto &in = io.inputs.back();
+      if (op->dynamic) {
+        in.desc.dtype = ops::DType::u8;
+        in.desc.format = ops::Format::nd;
+        in.desc.dims = {static_cast<int64_t>(op->max_src_bytes)};
+        in.bytes = op->max_src_bytes;
+      } else {
+        in.desc = aipp_source_desc(op->params, v.desc.dims[0]);
+        if (g.conversion.gears.kind == GearKind::image_size) in.desc.dims[1] = in.desc.dims[2] = -1;
+        in.bytes = dims.empty() ? 0 : fitted_aipp(g, *op, dims[i]).image_bytes() * dims[i][0];
+      }
+    }
+  }
+  const Gears &gears = g.conversion.gears;
+  if (const size_t n = gears.value_count()) {
+    ops::TensorDesc d;
+    d.dtype = ops::DType::u64;
+    d.dims = {static_cast<int64_t>(n)};
+    io.inputs.push_back({ACL_DYNAMIC_TENSOR_NAME, d, d.byte_size()});
+  }
+  for (const auto &op : g.conversion.aipp)
+    if (op.dynamic) {
+      ops::TensorDesc d;
+      d.dtype = ops::DType::u8;
+      d.dims = {static_cast<int64_t>(dynamic_aipp_bytes(g.values[g.inputs[op.input]].desc.dims[0]))};
+      io.inputs.push_back({ACL_DYNAMIC_AIPP_NAME, d, d.byte_size()});
+    }
+  for (int v : g.outputs) io.outputs.push_back({g.values[v].name, g.values[v].desc, 0});
+  if (dims.empty()) return io;
+  std::optional<Plan> own;
+  if (!largest) largest = &own.emplace(g, std::unordered_map<int, const void *>{}, dims, nullptr);
+  std::optional<Plan> other;  // another gear: the output dims that differ are the gear's (-1)
+  if (!gears.empty())
+    other.emplace(g, std::unordered_map<int, const void *>{}, gears.dims_of(gear == 0 ? 1 : 0), nullptr);
+  for (size_t j = 0; j < io.outputs.size(); ++j) {
+    ops::TensorDesc d = largest->output_descs()[j];
+    io.outputs[j].bytes = d.byte_size();
+    if (other)
+      for (size_t k = 0; k < d.dims.size(); ++k)
+        if (k >= other->output_descs()[j].dims.size() || other->output_descs()[j].dims[k] != d.dims[k]) d.dims[k] = -1;
+    io.outputs[j].desc = d;
+  }
+  return io;
+}
+
 ModelSizes query_sizes(const Graph &graph) {
   ModelSizes s;
   weight_layout(graph, s.weight);
-  std::vector<std::vector<int64_t>> dims;
-  for (int v : graph.inputs) {
-    if (!is_static(graph.values[v].desc.dims)) return s;
-    dims.push_back(graph.values[v].desc.dims);
+  const Gears &gears = graph.conversion.gears;
+  std::vector<std::vector<std::vector<int64_t>>> shapes;
+  for (size_t i = 0; i < gears.values.size(); ++i) shapes.push_back(gears.dims_of(i));
+  if (gears.empty()) shapes.push_back(describing_dims(graph));
+  for (const auto &dims : shapes) {
+    if (dims.size() != graph.inputs.size()) return s;  // dynamic: no fixed size
+    Plan plan(graph, {}, dims, nullptr);
+    s.work = std::max(s.work, plan.workspace_bytes() + plan.constant_bytes());
   }
-  Plan plan(graph, {}, dims, nullptr);
-  s.work = plan.workspace_bytes() + plan.constant_bytes();
   return s;
 }
 
@@ -68,8 +185,6 @@ Model::Model(Graph graph, std::shared_ptr<Context> context, const MemoryOptions 
   if (!file_stem.empty()) names_.push_back(file_stem);
   if (!graph_.name.empty()) names_.push_back(graph_.name);
   if (names_.empty()) names_.push_back("model");
-  for (int v : graph_.inputs) inputs_.push_back({graph_.values[v].name, graph_.values[v].desc});
-  for (int v : graph_.outputs) outputs_.push_back({graph_.values[v].name, graph_.values[v].desc});
 
   const auto layout = weight_layout(graph_, weight_bytes_);
   if (memory_.weights) {
@@ -89,13 +204,12 @@ Model::Model(Graph graph, std::shared_ptr<Context> context, const MemoryOptions 
   }
 
   try {
-    std::vector<std::vector<int64_t>> dims;
-    for (const auto &in : inputs_) dims.push_back(in.desc.dims);
-    bool all_static = true;
-    for (const auto &d : dims) all_static = all_static && is_static(d);
-    if (all_static) {
-      auto plan = plan_for(dims);
-      for (size_t j = 0; j < outputs_.size(); ++j) outputs_[j].desc = plan->output_descs()[j];
+    std::shared_ptr<const Plan> plan;
+    if (auto dims = describing_dims(graph_); !dims.empty()) plan = plan_for(dims);
+    Interface io = describe(graph_, plan.get());
+    inputs_ = std::move(io.inputs);
+    outputs_ = std::move(io.outputs);
+    if (plan) {
       if (memory_.work && memory_.work_size < plan->workspace_bytes())
         fail(Errc::invalid_argument, "the work memory given holds " + std::to_string(memory_.work_size) +
                                          " bytes; the model needs " + std::to_string(plan->workspace_bytes()) +
@@ -116,6 +230,18 @@ Model::~Model() {
 }
 
 std::shared_ptr<const Plan> Model::plan_for(const std::vector<std::vector<int64_t>> &input_dims) {
+  const Gears &gears = graph_.conversion.gears;
+  if (!gears.empty() && gears.find(input_dims) == Gears::npos) {
+    std::string shapes;
+    for (const auto &d : input_dims) {
+      shapes += shapes.empty() ? "" : ", ";
+      shapes += ops::dims_str(d);
+    }
+    fail(Errc::model_input_not_match, "input shapes " + shapes + " are no gear of the model (converted with " +
+                                          gear_option(gears.kind) +
+                                          "): pick a gear with aclmdlSetDynamicBatchSize, "
+                                          "aclmdlSetDynamicHWSize or aclmdlSetInputDynamicDims");
+  }
   std::lock_guard lock(mu_);
   for (auto it = plans_.begin(); it != plans_.end(); ++it) {
     if ((*it)->input_dims() == input_dims) {
@@ -136,6 +262,24 @@ std::shared_ptr<const Plan> Model::plan_for(const std::vector<std::vector<int64_
 std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::vector<void *> inputs,
                                        std::vector<void *> outputs, std::shared_ptr<std::exception_ptr> error,
                                        void *workspace) {
+  // The extra inputs only chose the plan (gears) or carry dynamic AIPP's parameters.
+  const void *aipp_data = nullptr;
+  size_t aipp_data_bytes = 0;
+  if (const size_t at = dynamic_aipp_input(); at < inputs.size()) {
+    aipp_data = inputs[at];
+    aipp_data_bytes = inputs_[at].bytes;
+  }
+  inputs.resize(plan->input_descs().size());
+  std::vector<const AippOp *> aipp(inputs.size());
+  // Dynamic AIPP's parameters are read when the execution is queued: aclmdlSetInputAIPP wrote
+  // them before it returned, and bad ones fail the call instead of the stream.
+  std::vector<std::vector<AippParams>> dynamic(inputs.size());
+  std::vector<AippParams> fixed(inputs.size());  // static AIPP, fitted to this plan's dims
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    aipp[i] = graph_.conversion.aipp_of(i);
+    if (aipp[i] && aipp[i]->dynamic) dynamic[i] = dynamic_params(aipp_data, aipp_data_bytes, i);
+    if (aipp[i] && !aipp[i]->dynamic) fixed[i] = fitted_aipp(graph_, *aipp[i], plan->input_descs()[i].dims);
+  }
   {
     std::lock_guard lock(mu_);
     for (size_t j = 0; j < outputs_.size(); ++j) current_outputs_[j] = plan->output_descs()[j].dims;
@@ -145,12 +289,35 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
       Runtime::get().dump().active(), names_, id_.load(std::memory_order_relaxed), device_.id(),
       executions_.fetch_add(1, std::memory_order_relaxed));
   std::vector<std::pair<const void *, size_t>> reads, writes;
-  for (size_t i = 0; i < inputs.size(); ++i) reads.push_back({inputs[i], plan->input_descs()[i].byte_size()});
+  for (size_t i = 0; i < inputs.size(); ++i) reads.push_back({inputs[i], input_bytes(*plan, i)});
   for (size_t j = 0; j < outputs.size(); ++j) writes.push_back({outputs[j], plan->output_descs()[j].byte_size()});
   auto task = std::make_unique<FunctionTask>(
       TaskKind::model, label,
-      [self = shared_from_this(), plan, inputs = std::move(inputs), outputs = std::move(outputs), error,
-       dumper, workspace](ExecContext &ctx) {
+      [self = shared_from_this(), plan, inputs = std::move(inputs), outputs = std::move(outputs), error, dumper,
+       workspace, aipp = std::move(aipp), dynamic = std::move(dynamic),
+       fixed = std::move(fixed)](ExecContext &ctx) {
+        // AIPP turns the caller's images into the graph's inputs, in host memory of this
+        // execution (the sim device's memory is host memory).
+        std::vector<std::vector<uint8_t>> converted(inputs.size());
+        std::vector<void *> graph_inputs = inputs;
+        for (size_t i = 0; i < inputs.size(); ++i) {
+          if (!aipp[i]) continue;
+          const auto &desc = plan->input_descs()[i];
+          converted[i].resize(desc.byte_size());
+          const auto *src = static_cast<const uint8_t *>(inputs[i]);
+          if (aipp[i]->dynamic) {
+            const auto &images = dynamic[i];
+            const size_t per_image = desc.byte_size() / desc.dims[0];
+            size_t offset = 0;  // the images lie one after another
+            for (size_t b = 0; b < images.size(); ++b) {
+              run_aipp(images[b], src + offset, 1, converted[i].data() + b * per_image, desc.dtype);
+              offset += images[b].image_bytes();
+            }
+          } else {
+            run_aipp(fixed[i], src, desc.dims[0], converted[i].data(), desc.dtype);
+          }
+          graph_inputs[i] = converted[i].data();
+        }
         std::unique_lock<std::mutex> turn;
         if (self->memory_.work && !workspace) turn = std::unique_lock(self->work_mu_);
         auto state = plan->acquire(workspace ? workspace : self->memory_.work);
@@ -158,9 +325,9 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
           if (dumper) {
             const Plan::StepHook hook = [&](size_t i, const PlanStep &st, const std::vector<ops::Tensor> &in,
                                             const std::vector<ops::Tensor> &out) { (*dumper)(i, st, in, out); };
-            plan->run(*state, inputs, outputs, ctx.cores, &hook);
+            plan->run(*state, graph_inputs, outputs, ctx.cores, &hook);
           } else {
-            plan->run(*state, inputs, outputs, ctx.cores);
+            plan->run(*state, graph_inputs, outputs, ctx.cores);
           }
         } catch (...) {
           plan->give_back(std::move(state));
@@ -191,6 +358,62 @@ void Model::execute(Stream &stream, std::shared_ptr<const Plan> plan, std::vecto
   if (*error) std::rethrow_exception(*error);
   // Skipped because an earlier task failed the stream (R20).
   if (auto failure = stream.failure()) throw *failure;
+}
+
+std::vector<std::vector<int64_t>> Model::graph_input_dims(std::vector<std::vector<int64_t>> dims) const {
+  dims.resize(graph_.inputs.size());
+  if (!graph_.conversion.gears.empty()) return dims;  // a gear's dims are the graph's already
+  for (size_t i = 0; i < dims.size(); ++i)
+    if (graph_.conversion.aipp_of(i)) dims[i] = graph_.values[graph_.inputs[i]].desc.dims;
+  return dims;
+}
+
+size_t Model::input_bytes(const Plan &plan, size_t i) const {
+  if (i >= plan.input_descs().size()) return inputs_.at(i).bytes;
+  const auto &desc = plan.input_descs()[i];
+  if (const AippOp *op = graph_.conversion.aipp_of(i))
+    return op->dynamic ? inputs_.at(i).bytes : fitted_aipp(graph_, *op, desc.dims).image_bytes() * desc.dims[0];
+  return desc.byte_size();
+}
+
+size_t Model::dynamic_aipp_input() const {
+  for (size_t i = graph_.inputs.size(); i < inputs_.size(); ++i)
+    if (inputs_[i].name == ACL_DYNAMIC_AIPP_NAME) return i;
+  return inputs_.size();
+}
+
+std::vector<AippParams> Model::dynamic_params(const void *data, size_t size, size_t input) const {
+  auto images = read_dynamic_aipp(data, size);
+  check_dynamic_aipp(images, input);
+  return images;
+}
+
+void Model::check_dynamic_aipp(std::vector<AippParams> &images, size_t input) const {
+  const auto &dims = graph_.values[graph_.inputs.at(input)].desc.dims;
+  const AippOp *op = graph_.conversion.aipp_of(input);
+  if (static_cast<int64_t>(images.size()) != dims[0])
+    fail(Errc::invalid_argument, "the AIPP parameters are for " + std::to_string(images.size()) +
+                                     " images (aclmdlCreateAIPP); the model input takes a batch of " +
+                                     std::to_string(dims[0]));
+  size_t total = 0;
+  for (size_t b = 0; b < images.size(); ++b) {
+    if (images[b].src_w <= 0 || images[b].src_h <= 0)
+      fail(Errc::invalid_argument, "image " + std::to_string(b) + " has no source size (aclmdlSetAIPPSrcImageSize)");
+    fit_aipp(images[b], dims, Errc::invalid_argument, "dynamic AIPP of image " + std::to_string(b));
+    total += images[b].image_bytes();
+  }
+  if (total > op->max_src_bytes)
+    fail(Errc::invalid_argument, "the images take " + std::to_string(total) +
+                                     " bytes; the model was converted for at "
+                                     "most " +
+                                     std::to_string(op->max_src_bytes) + " (max_src_image_size)");
+}
+
+void Model::write_gear(void *buffer, size_t gear) const {
+  const auto &values = graph_.conversion.gears.values.at(gear);
+  std::vector<uint64_t> data(values.begin(), values.end());
+  // The sim device's memory is host-addressable: a plain copy, done before the call returns.
+  std::memcpy(buffer, data.data(), data.size() * sizeof(uint64_t));
 }
 
 std::vector<int64_t> Model::current_output_dims(size_t index) const {

@@ -28,20 +28,34 @@ class Stream;
 
 namespace openacl::model {
 
-// Parses, checks and optimizes an ONNX model (no device work): import, constant folding,
-// conv/affine fusion, dead-node removal. Throws as import_onnx().
+// Parses, checks and optimizes a model (no device work): an ONNX model, or openacl's .om (the
+// ONNX graph with atc's options applied, convert.h); import, constant folding, conv/affine
+// fusion, dead-node removal. Throws as import_onnx(); Errc::parse_model for a .om of Huawei's
+// ATC, saying what to do instead.
 Graph compile(const void *data, size_t size);
+// The optimization passes of compile() on an imported graph.
+Graph optimize(Graph graph);
 
 struct ModelSizes {
-  size_t work = 0;    // workspace of one execution; 0 when an input has dynamic dims
+  size_t work = 0;    // workspace of one execution (the largest gear's); 0 with dynamic dims
   size_t weight = 0;  // device bytes of the weights
 };
 ModelSizes query_sizes(const Graph &graph);
 
 struct ModelIo {
   std::string name;
-  ops::TensorDesc desc;  // -1 for dims not fixed by the model
+  ops::TensorDesc desc;  // -1 for dims not fixed by the model (or set by its gears)
+  size_t bytes = 0;      // the buffer an execution needs: fixed, the largest gear's, or 0 (dynamic)
 };
+
+// What a model takes and gives, as the model API describes it: the graph's inputs, then, for
+// a model with gears, ACL_DYNAMIC_TENSOR_NAME (uint64 gear values); the outputs with the
+// shapes of the static inputs or of the largest gear (-1 where gears differ). Plans the graph
+// (throws as Plan); `largest`: a plan already made for those shapes.
+struct Interface {
+  std::vector<ModelIo> inputs, outputs;
+};
+Interface describe(const Graph &graph, const Plan *largest = nullptr);
 
 // Caller-given device memory (aclmdlLoadFrom*WithMem); null pointers: the runtime allocates.
 struct MemoryOptions {
@@ -63,6 +77,25 @@ class Model : public std::enable_shared_from_this<Model> {
 
   Context &context() const { return *context_; }
   const std::vector<ModelIo> &inputs() const { return inputs_; }
+  const Gears &gears() const { return graph_.conversion.gears; }
+  // Inputs of the graph proper (the first ones); the rest are the gear input.
+  size_t graph_input_count() const { return graph_.inputs.size(); }
+  // The graph's input dims for an execution whose model inputs have `dims`: without the gear
+  // input, with an AIPP input's graph dims in place of its image's.
+  std::vector<std::vector<int64_t>> graph_input_dims(std::vector<std::vector<int64_t>> dims) const;
+  // Bytes an execution reads from model input i under this plan.
+  size_t input_bytes(const Plan &plan, size_t i) const;
+  // The static AIPP of model input i, or null; what it gives the graph.
+  const AippOp *aipp_of(size_t i) const { return graph_.conversion.aipp_of(i); }
+  const ops::TensorDesc &aipp_output_desc(size_t i) const { return graph_.values[graph_.inputs.at(i)].desc; }
+  // The index of the ACL_DYNAMIC_AIPP_NAME input, or inputs().size() when there is none.
+  size_t dynamic_aipp_input() const;
+  // Checks the parameters of each image of dynamic AIPP against graph input `input` (filling
+  // in the sizes left 0): Errc::invalid_argument saying what does not fit.
+  void check_dynamic_aipp(std::vector<AippParams> &images, size_t input) const;
+  // Writes gear `gear`'s values into an ascend_mbatch_shape_data buffer (device memory of at
+  // least gears().value_count() uint64 values), as CANN's aclmdlSetDynamic* calls do.
+  void write_gear(void *buffer, size_t gear) const;
   // Output descriptors: with static inputs, the inferred shapes; otherwise as declared.
   const std::vector<ModelIo> &outputs() const { return outputs_; }
   size_t weight_bytes() const { return weight_bytes_; }
@@ -70,8 +103,9 @@ class Model : public std::enable_shared_from_this<Model> {
   // The id the API gave the model (named in dump paths).
   void set_id(uint32_t id) { id_.store(id, std::memory_order_relaxed); }
 
-  // The plan for these input shapes (built at the first call, then cached). Throws
-  // model_input_not_match, model_unsupported_op.
+  // The plan for these shapes of the graph's inputs (built at the first call, then cached).
+  // Throws model_input_not_match (also for shapes that are no gear of a model with gears),
+  // model_unsupported_op.
   std::shared_ptr<const Plan> plan_for(const std::vector<std::vector<int64_t>> &input_dims);
 
   // Queues one execution on the stream (R10). Inputs and outputs are device buffers already
@@ -95,6 +129,9 @@ class Model : public std::enable_shared_from_this<Model> {
   std::unique_ptr<Task> make_task(std::shared_ptr<const Plan> plan, std::vector<void *> inputs,
                                   std::vector<void *> outputs, std::shared_ptr<std::exception_ptr> error,
                                   void *workspace = nullptr);
+
+  // The checked parameters in an ACL_DYNAMIC_AIPP_NAME buffer (read when an execution is queued).
+  std::vector<AippParams> dynamic_params(const void *data, size_t size, size_t input) const;
 
   Graph graph_;
   std::shared_ptr<Context> context_;

@@ -236,6 +236,7 @@ Graph fold_constants(const Graph &graph) {
   Graph out;
   out.name = graph.name;
   out.opset = graph.opset;
+  out.conversion = graph.conversion;
   out.values = std::move(b.values_);
   out.inputs = graph.inputs;
   out.outputs = graph.outputs;

@@ -19,7 +19,7 @@ install)
   mkdir -p "$work"
   "$cmake" --install "$build" --prefix "$work/installed" >/dev/null
   mv "$work/installed" "$toolkit"
-  for p in set_env.sh bin/openacl bin/npu-smi include/acl/acl.h lib64/libascendcl.so \
+  for p in set_env.sh bin/openacl bin/npu-smi bin/atc include/acl/acl.h lib64/libascendcl.so \
            lib64/libacl_op_compiler.so runtime/include/acl/acl.h runtime/lib64/libascendcl.so \
            runtime/lib64/stub/libascendcl.so runtime/lib64/stub/libacl_op_compiler.so \
            compiler/include/acl/acl_op_compiler.h compiler/lib64/stub/libascendcl.so \
@@ -42,6 +42,7 @@ sample)
   [[ "$NPU_HOST_LIB" == "$toolkit/runtime/lib64/stub" ]] || fail "NPU_HOST_LIB is '$NPU_HOST_LIB'"
   [[ "$LD_LIBRARY_PATH" == "$toolkit/lib64" ]] || fail "LD_LIBRARY_PATH is '$LD_LIBRARY_PATH'"
   [[ "$(command -v npu-smi)" == "$toolkit/bin/npu-smi" ]] || fail "npu-smi is not on PATH"
+  [[ "$(command -v atc)" == "$toolkit/bin/atc" ]] || fail "atc is not on PATH"
   # With the Python module installed, PYTHONPATH finds it (built for Debian's /usr/bin/python3).
   if [[ -n "${PYTHONPATH:-}" ]]; then
     /usr/bin/python3 -c 'import acl, sys; sys.exit(acl.get_soc_name() != "Ascend910B3")' ||
@@ -58,6 +59,7 @@ commands)
   readelf=$3
   env -u LD_LIBRARY_PATH "$toolkit/bin/openacl" info | grep -q "devices: 2" || fail "bin/openacl info"
   env -u LD_LIBRARY_PATH "$toolkit/bin/npu-smi" info >/dev/null || fail "bin/npu-smi info"
+  env -u LD_LIBRARY_PATH "$toolkit/bin/atc" --help | grep -q -- "--framework" || fail "bin/atc --help"
   while IFS= read -r f; do
     "$readelf" -d "$f" | grep -q 'R\(UN\)\?PATH.*\[\$ORIGIN' || fail "$f has no \$ORIGIN RUNPATH"
   done < <(find "$toolkit/bin" "$toolkit/lib" -type f \( -path '*/bin/*' -o -name '*.so*' \))
