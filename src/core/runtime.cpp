@@ -82,8 +82,10 @@ void Runtime::drain() {
   constexpr int64_t kStuckGraceNs = 2'000'000'000;
   int64_t stuck_since = 0;
   for (;;) {
-    std::vector<std::shared_ptr<Stream>> busy = live_streams_.busy();
+    // Calls first: a call still in flight may enqueue before it returns, but once none is,
+    // no stream gets new work, and idle streams stay idle.
     const bool calls = calls_in_flight_elsewhere() != 0;
+    std::vector<std::shared_ptr<Stream>> busy = live_streams_.busy();
     if (busy.empty() && !calls) return;
     const bool ran = reports_.run_stale(kCallbackGraceNs);
     if (host_funcs_.run_stale(kCallbackGraceNs) || ran) continue;
