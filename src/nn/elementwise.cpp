@@ -1,0 +1,129 @@
+// Elementwise aclnn operators on the op library's broadcasting kernels: Add, Sub (with alpha),
+// Mul, Div and their in-place and scalar forms; the unary Sin, Cos, Gelu, Silu; Clamp.
+// Operands are promoted as torch does (float over int, wider over narrower) and the result is
+// cast to out's dtype.
+#include "nn/planner.h"
+
+namespace openacl::nn {
+
+namespace {
+
+using D = ops::DType;
+
+const std::initializer_list<D> kNumeric = {D::f32, D::f16, D::bf16, D::i32, D::i64, D::i8, D::u8, D::i16, D::f64};
+const std::initializer_list<D> kFloat = {D::f32, D::f16, D::bf16};
+
+// The shape check of an elementwise result: out (or selfRef) must have the broadcast shape.
+void check_result_shape(Planner &p, const aclTensor &dst, const char *name, const std::vector<int64_t> &shape) {
+  p.same_shape(dst, name, shape, "the broadcast shape of the operands");
+}
+
+enum class Form { out, inplace };
+
+// self <type> (alpha * other): tensor other at position 1, alpha (when used) at 2, out last.
+void binary(Planner &p, const char *type, Form form, bool with_alpha, bool true_division = false) {
+  const char *self_name = form == Form::inplace ? "selfRef" : "self";
+  const aclTensor &self = p.tensor(0, self_name);
+  const aclTensor &other = p.tensor(1, "other");
+  const aclScalar *alpha = with_alpha ? &p.scalar(2, "alpha") : nullptr;
+  const aclTensor *out = form == Form::out ? &p.tensor(with_alpha ? 3 : 2, "out") : nullptr;
+  p.dtype_in(self, self_name, kNumeric);
+  p.dtype_in(other, "other", kNumeric);
+  const auto shape = broadcast_shapes(p, self.view.dims, other.view.dims);
+  const aclTensor &dst = out ? *out : self;
+  check_result_shape(p, dst, out ? "out" : self_name, shape);
+  if (out) p.dtype_in(*out, "out", kNumeric);
+  D compute = promote(self.dtype, other.dtype);
+  if (true_division && !is_float(compute)) compute = is_float(dst.dtype) ? dst.dtype : D::f32;
+  const size_t a = form == Form::inplace ? p.ref(self, self_name) : p.input(self, self_name);
+  const size_t b = p.input(other, "other");
+  const size_t o = out ? p.output(*out, "out") : a;
+  size_t rhs = p.cast(b, compute);
+  if (alpha && alpha->value != 1.0) rhs = p.op1("Mul", {rhs, p.scalar_value(*alpha, compute)});
+  p.store(p.op1(type, {p.cast(a, compute), rhs}), o);
+}
+
+// self <type> scalar: other (an aclScalar) at position 1, alpha (when used) at 2, out last.
+void binary_scalar(Planner &p, const char *type, Form form, bool with_alpha) {
+  const char *self_name = form == Form::inplace ? "selfRef" : "self";
+  const aclTensor &self = p.tensor(0, self_name);
+  const aclScalar &other = p.scalar(1, "other");
+  const aclScalar *alpha = with_alpha ? &p.scalar(2, "alpha") : nullptr;
+  const aclTensor *out = form == Form::out ? &p.tensor(with_alpha ? 3 : 2, "out") : nullptr;
+  p.dtype_in(self, self_name, kNumeric);
+  if (out) {
+    p.dtype_in(*out, "out", kNumeric);
+    check_result_shape(p, *out, "out", self.view.dims);
+  }
+  // A float scalar on an integer tensor computes in float, as torch does.
+  const D compute = !is_float(self.dtype) && !other.is_int() ? (out && is_float(out->dtype) ? out->dtype : D::f32) : self.dtype;
+  const size_t a = form == Form::inplace ? p.ref(self, self_name) : p.input(self, self_name);
+  const size_t o = out ? p.output(*out, "out") : a;
+  double v = other.value;
+  if (alpha) v *= alpha->value;
+  aclScalar scaled = other;
+  scaled.value = v;
+  scaled.int_value = alpha ? other.int_value * alpha->int_value : other.int_value;
+  p.store(p.op1(type, {p.cast(a, compute), p.scalar_value(scaled, compute)}), o);
+}
+
+void unary_chain(Planner &p, std::initializer_list<const char *> types, bool times_input) {
+  const aclTensor &self = p.tensor(0, "self");
+  const aclTensor &out = p.tensor(1, "out");
+  p.dtype_in(self, "self", kNumeric);
+  p.dtype_in(out, "out", kFloat);
+  p.same_shape(out, "out", self.view.dims, "self's shape");
+  const size_t x = p.cast(p.input(self, "self"), out.dtype);
+  const size_t o = p.output(out, "out");
+  size_t r = x;
+  for (const char *t : types) r = p.op1(t, {r});
+  if (times_input) r = p.op1("Mul", {x, r});
+  p.store(r, o);
+}
+
+void plan_add(Planner &p) { binary(p, "Add", Form::out, true); }
+void plan_inplace_add(Planner &p) { binary(p, "Add", Form::inplace, true); }
+void plan_adds(Planner &p) { binary_scalar(p, "Add", Form::out, true); }
+void plan_sub(Planner &p) { binary(p, "Sub", Form::out, true); }
+void plan_inplace_sub(Planner &p) { binary(p, "Sub", Form::inplace, true); }
+void plan_mul(Planner &p) { binary(p, "Mul", Form::out, false); }
+void plan_inplace_mul(Planner &p) { binary(p, "Mul", Form::inplace, false); }
+void plan_muls(Planner &p) { binary_scalar(p, "Mul", Form::out, false); }
+void plan_inplace_muls(Planner &p) { binary_scalar(p, "Mul", Form::inplace, false); }
+void plan_div(Planner &p) { binary(p, "RealDiv", Form::out, false, true); }
+void plan_inplace_div(Planner &p) { binary(p, "RealDiv", Form::inplace, false, true); }
+void plan_sin(Planner &p) { unary_chain(p, {"Sin"}, false); }
+void plan_cos(Planner &p) { unary_chain(p, {"Cos"}, false); }
+void plan_gelu(Planner &p) { unary_chain(p, {"Gelu"}, false); }
+void plan_silu(Planner &p) { unary_chain(p, {"Sigmoid"}, true); }  // x * sigmoid(x)
+
+// clamp(self, min, max): either bound may be NULL, not both.
+void plan_clamp(Planner &p) {
+  const aclTensor &self = p.tensor(0, "self");
+  const aclScalar *lo = p.scalar_opt(1, "clipValueMin");
+  const aclScalar *hi = p.scalar_opt(2, "clipValueMax");
+  const aclTensor &out = p.tensor(3, "out");
+  if (lo == nullptr && hi == nullptr) fail(Errc::null_pointer, "clipValueMin and clipValueMax are both NULL");
+  p.dtype_in(self, "self", kNumeric);
+  p.dtype_in(out, "out", kNumeric);
+  p.same_shape(out, "out", self.view.dims, "self's shape");
+  const D compute = promote(self.dtype, out.dtype);
+  size_t r = p.cast(p.input(self, "self"), compute);
+  const size_t o = p.output(out, "out");
+  if (lo) r = p.op1("Maximum", {r, p.scalar_value(*lo, compute)});
+  if (hi) r = p.op1("Minimum", {r, p.scalar_value(*hi, compute)});
+  p.store(r, o);
+}
+
+const Registrar reg({
+    {"Add", plan_add}, {"InplaceAdd", plan_inplace_add}, {"Adds", plan_adds},
+    {"Sub", plan_sub}, {"InplaceSub", plan_inplace_sub},
+    {"Mul", plan_mul}, {"InplaceMul", plan_inplace_mul}, {"Muls", plan_muls}, {"InplaceMuls", plan_inplace_muls},
+    {"Div", plan_div}, {"InplaceDiv", plan_inplace_div},
+    {"Sin", plan_sin}, {"Cos", plan_cos}, {"Gelu", plan_gelu}, {"Silu", plan_silu},
+    {"Clamp", plan_clamp},
+});
+
+}  // namespace
+
+}  // namespace openacl::nn
