@@ -143,10 +143,12 @@ size_t Planner::ref(const aclTensor &t, const char *name) {
 size_t Planner::temp(ops::DType dtype, std::vector<int64_t> dims) {
   ops::TensorDesc d = make_desc(dtype, std::move(dims));
   const uint64_t begin = (plan_->workspace + kWorkspaceAlign - 1) / kWorkspaceAlign * kWorkspaceAlign;
+  last_temp_begin_ = plan_->workspace;
   plan_->workspace = begin + d.byte_size();
   const auto es = static_cast<int64_t>(element_size(dtype));
   auto strides = dense_strides(d.dims);
-  return add_value({std::move(d), Home::workspace, 0, std::move(strides), static_cast<int64_t>(begin) / es, true});
+  last_temp_ = add_value({std::move(d), Home::workspace, 0, std::move(strides), static_cast<int64_t>(begin) / es, true});
+  return last_temp_;
 }
 
 size_t Planner::constant(ops::DType dtype, std::vector<int64_t> dims, std::vector<uint8_t> bytes) {
@@ -251,6 +253,10 @@ void Planner::store(size_t v, size_t out, bool broadcast) {
     }
     if (produced && !reads_out && plan_->values[v].desc.dims == o.desc.dims) {
       *std::find(last.out.begin(), last.out.end(), v) = out;
+      if (v == last_temp_) {
+        plan_->workspace = last_temp_begin_;
+        last_temp_ = SIZE_MAX;
+      }
       return;
     }
   }

@@ -6,6 +6,7 @@
 // temporaries in the workspace, and ends as an executor.
 #pragma once
 
+#include <cstdint>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -96,6 +97,10 @@ class Planner {
   std::vector<Arg> args_;
   std::shared_ptr<Plan> plan_;
   std::vector<void *> addresses_;  // per slot, the tensors' addresses at planning time
+  // The latest workspace value and where it began: a store that sends a result straight to
+  // the output gives that space back.
+  size_t last_temp_ = SIZE_MAX;
+  uint64_t last_temp_begin_ = 0;
   unsigned threads_;
 };
 
