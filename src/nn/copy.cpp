@@ -1,6 +1,7 @@
 // Data-movement aclnn operators, planned as strided copies (no gather into the workspace, any
 // view on either side), with a Cast step where dtypes differ: Cast, InplaceCopy,
-// InplaceFillScalar, InplaceZero, Slice, Cat, Repeat, ConstantPadNd, Arange.
+// InplaceFillScalar, InplaceZero, Slice, Cat, Repeat, ConstantPadNd, Arange, Permute,
+// RepeatInterleaveIntWithDim, InplaceIndexCopy (slices placed by indices read on the stream).
 #include <cmath>
 #include <cstring>
 
@@ -203,10 +204,84 @@ void plan_arange(Planner &p) {
   p.store(p.constant(D::f64, {n}, std::move(bytes)), o);
 }
 
+// out = self with its dims reordered: out's dim i is self's dim dims[i].
+void plan_permute(Planner &p) {
+  const aclTensor &self = p.tensor(0, "self");
+  const aclIntArray &dims = p.int_array(1, "dims");
+  const aclTensor &out = p.tensor(2, "out");
+  p.dtype_in(self, "self", kAny);
+  const size_t rank = self.view.dims.size();
+  if (dims.values.size() != rank) p.invalid("dims has " + std::to_string(dims.values.size()) + " values for self of rank " + std::to_string(rank));
+  std::vector<bool> seen(rank, false);
+  std::vector<int64_t> shape, strides;
+  const size_t x = p.input(self, "self");
+  for (int64_t d : dims.values) {
+    const int64_t a = normalize_dim(p, d, rank, "dims");
+    if (seen[a]) p.invalid("dims names dimension " + std::to_string(a) + " twice");
+    seen[a] = true;
+    shape.push_back(self.view.dims[a]);
+    strides.push_back(p.value(x).strides[a]);
+  }
+  p.same_shape(out, "out", shape, "self's shape permuted");
+  if (out.dtype != self.dtype) p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", self " + ops::dtype_name(self.dtype));
+  const size_t o = p.output(out, "out");
+  p.store(p.view(x, shape, strides, 0), o);
+}
+
+// out = self with each element repeated along dim: out's dim split into [size, repeats] with
+// the source repeating (stride 0) over the repeats.
+void plan_repeat_interleave_int_with_dim(Planner &p) {
+  const aclTensor &self = p.tensor(0, "self");
+  const int64_t repeats = p.i64(1);
+  const aclTensor &out = p.tensor(4, "out");
+  p.dtype_in(self, "self", kAny);
+  if (repeats < 0) p.invalid("repeats " + std::to_string(repeats) + " is negative");
+  const size_t rank = self.view.dims.size();
+  const int64_t dim = normalize_dim(p, p.i64(2), rank, "dim");
+  auto dims = rank ? self.view.dims : std::vector<int64_t>{1};
+  const int64_t size = dims[dim];
+  if (p.i64(3) != size * repeats)
+    p.invalid("outputSize " + std::to_string(p.i64(3)) + " is not " + std::to_string(size) + " * repeats (" + std::to_string(size * repeats) + ")");
+  dims[dim] = size * repeats;
+  p.same_shape(out, "out", dims, "self's shape with dim repeated");
+  if (out.dtype != self.dtype) p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", self " + ops::dtype_name(self.dtype));
+  size_t x = p.input(self, "self");
+  const size_t o = p.output(out, "out");
+  if (rank == 0) x = p.reshape(x, {1});
+  auto split = p.dims(x), src = p.value(x).strides, dst = p.value(o).strides;
+  split.insert(split.begin() + dim + 1, repeats);
+  src.insert(src.begin() + dim + 1, 0);
+  dst.insert(dst.begin() + dim + 1, dst[dim]);
+  dst[dim] *= repeats;
+  p.copy(p.view(x, split, src, 0), p.view(o, split, dst, 0));
+}
+
+// selfRef[..., index[i], ...] = source[..., i, ...] along dim.
+void plan_inplace_index_copy(Planner &p) {
+  const aclTensor &self = p.tensor(0, "selfRef");
+  const aclTensor &index = p.tensor(2, "index");
+  const aclTensor &source = p.tensor(3, "source");
+  p.dtype_in(self, "selfRef", kAny);
+  p.dtype_in(index, "index", {D::i32, D::i64});
+  const size_t rank = self.view.dims.size();
+  if (rank == 0) p.invalid("selfRef is 0-d");
+  const int64_t dim = normalize_dim(p, p.i64(1), rank, "dim");
+  if (index.view.dims.size() > 1) p.invalid("index has rank " + std::to_string(index.view.dims.size()) + "; it must be 0-d or 1-d");
+  auto dims = self.view.dims;
+  dims[dim] = index.view.numel();
+  p.same_shape(source, "source", dims, "selfRef's shape with dim the index count");
+  const size_t dst = p.ref(self, "selfRef");
+  size_t i = p.input(index, "index");
+  const size_t src = p.input(source, "source");
+  i = p.reshape(p.dense(i), {index.view.numel()});
+  p.index_copy(p.cast(src, self.dtype), i, dst, dim);
+}
+
 const Registrar reg({
     {"Cast", plan_cast}, {"InplaceCopy", plan_inplace_copy}, {"InplaceFillScalar", plan_inplace_fill_scalar},
     {"InplaceZero", plan_inplace_zero}, {"Slice", plan_slice}, {"Cat", plan_cat}, {"Repeat", plan_repeat},
-    {"ConstantPadNd", plan_constant_pad_nd}, {"Arange", plan_arange},
+    {"ConstantPadNd", plan_constant_pad_nd}, {"Arange", plan_arange}, {"Permute", plan_permute},
+    {"RepeatInterleaveIntWithDim", plan_repeat_interleave_int_with_dim}, {"InplaceIndexCopy", plan_inplace_index_copy},
 });
 
 }  // namespace

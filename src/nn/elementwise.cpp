@@ -1,5 +1,6 @@
 // Elementwise aclnn operators on the op library's broadcasting kernels: Add, Sub (with alpha),
-// Mul, Div and their in-place and scalar forms; the unary Sin, Cos, Gelu, Silu; Clamp.
+// Mul, Div and their in-place and scalar forms; the unary Sin, Cos, Gelu, Silu, Exp, Log, Sqrt,
+// Rsqrt, Tanh, Sigmoid, Neg, Abs, Relu; Clamp; PowScalarTensor; SwiGlu.
 // Operands are promoted as torch does (float over int, wider over narrower) and the result is
 // cast to out's dtype.
 #include "nn/planner.h"
@@ -67,11 +68,14 @@ void binary_scalar(Planner &p, const char *type, Form form, bool with_alpha) {
   p.store(p.op1(type, {p.cast(a, compute), p.scalar_value(scaled, compute)}), o);
 }
 
-void unary_chain(Planner &p, std::initializer_list<const char *> types, bool times_input) {
+// out = types applied in turn to self (times self when times_input), computed in out's dtype:
+// a float one, or any numeric one for the ops the library also has for integers.
+void unary_chain(Planner &p, std::initializer_list<const char *> types, bool times_input, bool ints = false) {
   const aclTensor &self = p.tensor(0, "self");
   const aclTensor &out = p.tensor(1, "out");
   p.dtype_in(self, "self", kNumeric);
-  p.dtype_in(out, "out", kFloat);
+  if (ints) p.dtype_in(out, "out", {D::f32, D::f16, D::bf16, D::i32, D::i64, D::i8});
+  else p.dtype_in(out, "out", kFloat);
   p.same_shape(out, "out", self.view.dims, "self's shape");
   const size_t x = p.cast(p.input(self, "self"), out.dtype);
   const size_t o = p.output(out, "out");
@@ -96,6 +100,50 @@ void plan_sin(Planner &p) { unary_chain(p, {"Sin"}, false); }
 void plan_cos(Planner &p) { unary_chain(p, {"Cos"}, false); }
 void plan_gelu(Planner &p) { unary_chain(p, {"Gelu"}, false); }
 void plan_silu(Planner &p) { unary_chain(p, {"Sigmoid"}, true); }  // x * sigmoid(x)
+void plan_exp(Planner &p) { unary_chain(p, {"Exp"}, false); }
+void plan_log(Planner &p) { unary_chain(p, {"Log"}, false); }
+void plan_sqrt(Planner &p) { unary_chain(p, {"Sqrt"}, false); }
+void plan_rsqrt(Planner &p) { unary_chain(p, {"Rsqrt"}, false); }
+void plan_tanh(Planner &p) { unary_chain(p, {"Tanh"}, false); }
+void plan_sigmoid(Planner &p) { unary_chain(p, {"Sigmoid"}, false); }
+void plan_neg(Planner &p) { unary_chain(p, {"Neg"}, false, true); }
+void plan_abs(Planner &p) { unary_chain(p, {"Abs"}, false, true); }
+void plan_relu(Planner &p) { unary_chain(p, {"Relu"}, false, true); }
+
+// out = self ^ exponent with a scalar base.
+void plan_pow_scalar_tensor(Planner &p) {
+  const aclScalar &base = p.scalar(0, "self");
+  const aclTensor &exponent = p.tensor(1, "exponent");
+  const aclTensor &out = p.tensor(2, "out");
+  p.dtype_in(exponent, "exponent", kNumeric);
+  p.dtype_in(out, "out", kFloat);
+  p.same_shape(out, "out", exponent.view.dims, "exponent's shape");
+  const size_t e = p.cast(p.input(exponent, "exponent"), out.dtype);
+  const size_t o = p.output(out, "out");
+  p.store(p.op1("Pow", {p.scalar_value(base, out.dtype), e}), o);
+}
+
+// out = silu(a) * b, a and b the two halves of x along dim.
+void plan_swi_glu(Planner &p) {
+  const aclTensor &x = p.tensor(0, "x");
+  const aclTensor &out = p.tensor(2, "out");
+  p.dtype_in(x, "x", kFloat);
+  p.dtype_in(out, "out", kFloat);
+  const auto rank = static_cast<int64_t>(x.view.dims.size());
+  int64_t dim = p.i64(1);
+  if (rank == 0 || dim < -rank || dim >= rank) p.invalid("dim " + std::to_string(dim) + " is out of range for x of rank " + std::to_string(rank));
+  if (dim < 0) dim += rank;
+  if (x.view.dims[dim] % 2 != 0) p.invalid("x's dim " + std::to_string(dim) + " has odd size " + std::to_string(x.view.dims[dim]));
+  auto half = x.view.dims;
+  half[dim] /= 2;
+  p.same_shape(out, "out", half, "x's shape with dim halved");
+  const size_t xv = p.input(x, "x");
+  const size_t o = p.output(out, "out");
+  const auto strides = p.value(xv).strides;
+  const size_t a = p.cast(p.view(xv, half, strides, 0), out.dtype);
+  const size_t b = p.cast(p.view(xv, half, strides, half[dim] * strides[dim]), out.dtype);
+  p.store(p.op1("Mul", {p.op1("Mul", {a, p.op1("Sigmoid", {a})}), b}), o);
+}
 
 // clamp(self, min, max): either bound may be NULL, not both.
 void plan_clamp(Planner &p) {
@@ -121,7 +169,9 @@ const Registrar reg({
     {"Mul", plan_mul}, {"InplaceMul", plan_inplace_mul}, {"Muls", plan_muls}, {"InplaceMuls", plan_inplace_muls},
     {"Div", plan_div}, {"InplaceDiv", plan_inplace_div},
     {"Sin", plan_sin}, {"Cos", plan_cos}, {"Gelu", plan_gelu}, {"Silu", plan_silu},
-    {"Clamp", plan_clamp},
+    {"Clamp", plan_clamp}, {"Exp", plan_exp}, {"Log", plan_log}, {"Sqrt", plan_sqrt}, {"Rsqrt", plan_rsqrt},
+    {"Tanh", plan_tanh}, {"Sigmoid", plan_sigmoid}, {"Neg", plan_neg}, {"Abs", plan_abs}, {"Relu", plan_relu},
+    {"PowScalarTensor", plan_pow_scalar_tensor}, {"SwiGlu", plan_swi_glu},
 });
 
 }  // namespace

@@ -41,9 +41,12 @@ struct Slot {
 };
 
 struct Step {
-  enum class Kind : uint8_t { op, copy } kind = Kind::op;
+  // op: an op of the library. copy: out[0]'s view = in[0]'s view. index_copy: slice i of in[0]
+  // along `axis` goes to slice in[1][i] of out[0] (indices read when the step runs).
+  enum class Kind : uint8_t { op, copy, index_copy } kind = Kind::op;
   std::shared_ptr<const ops::PreparedOp> op;  // Kind::op
   std::vector<size_t> in, out;                // value numbers
+  int64_t axis = 0;                           // Kind::index_copy
 };
 
 struct Plan {

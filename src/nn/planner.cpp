@@ -1,6 +1,7 @@
 #include "nn/planner.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <thread>
 
@@ -227,6 +228,16 @@ void Planner::copy(size_t src, size_t dst) {
   plan_->steps.push_back(std::move(step));
 }
 
+void Planner::index_copy(size_t src, size_t index, size_t dst, int64_t axis) {
+  if (plan_->values[index].desc.element_count() == 0) return;
+  Step step;
+  step.kind = Step::Kind::index_copy;
+  step.in = {src, dense(index)};
+  step.out = {dst};
+  step.axis = axis;
+  plan_->steps.push_back(std::move(step));
+}
+
 void Planner::store(size_t v, size_t out, bool broadcast) {
   v = cast(v, dtype(out));
   const auto &od = dims(out);
@@ -294,6 +305,31 @@ void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *work
     if (s.kind == Step::Kind::copy) {
       const Value &src = plan.values[s.in[0]], &dst = plan.values[s.out[0]];
       strided_copy(base(src), src.strides, base(dst), dst.strides, dst.desc.dims, element_size(dst.desc.dtype));
+      continue;
+    }
+    if (s.kind == Step::Kind::index_copy) {
+      const Value &src = plan.values[s.in[0]], &idx = plan.values[s.in[1]], &dst = plan.values[s.out[0]];
+      const auto es = static_cast<int64_t>(element_size(dst.desc.dtype));
+      auto slice = src.desc.dims;
+      slice[s.axis] = 1;
+      const int64_t size = dst.desc.dims[s.axis], n = idx.desc.element_count();
+      const uint8_t *ip = base(idx);
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t k;
+        if (idx.desc.dtype == ops::DType::i64) {
+          std::memcpy(&k, ip + i * 8, 8);
+        } else {
+          int32_t k32;
+          std::memcpy(&k32, ip + i * 4, 4);
+          k = k32;
+        }
+        if (k < -size || k >= size)
+          fail(Errc::task_failure, plan.name + ": index[" + std::to_string(i) + "] = " + std::to_string(k) +
+                                       " is out of range for a dim of size " + std::to_string(size));
+        if (k < 0) k += size;
+        strided_copy(base(src) + i * src.strides[s.axis] * es, src.strides, base(dst) + k * dst.strides[s.axis] * es,
+                     dst.strides, slice, static_cast<size_t>(es));
+      }
       continue;
     }
     in.clear();

@@ -32,6 +32,20 @@
 #include "aclnnop/aclnn_softmax.h"
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_zero.h"
+#include "aclnnop/aclnn_abs.h"
+#include "aclnnop/aclnn_exp.h"
+#include "aclnnop/aclnn_index_copy.h"
+#include "aclnnop/aclnn_log.h"
+#include "aclnnop/aclnn_neg.h"
+#include "aclnnop/aclnn_permute.h"
+#include "aclnnop/aclnn_pow.h"
+#include "aclnnop/aclnn_relu.h"
+#include "aclnnop/aclnn_repeat_interleave.h"
+#include "aclnnop/aclnn_rsqrt.h"
+#include "aclnnop/aclnn_sigmoid.h"
+#include "aclnnop/aclnn_sqrt.h"
+#include "aclnnop/aclnn_swi_glu.h"
+#include "aclnnop/aclnn_tanh.h"
 #include "fixture.h"
 
 namespace {
@@ -456,6 +470,87 @@ TEST_F(Ops, IndexSelectAndGatherV2) {
   aclTensor *fidx = tensor<float>({0, 1}, {2});
   EXPECT_EQ(plan_only(aclnnIndexSelectGetWorkspaceSize, x, int64_t{0}, fidx, y), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(plan_only(aclnnIndexSelectGetWorkspaceSize, x, int64_t{0}, static_cast<aclTensor *>(nullptr), y), ACLNN_ERR_PARAM_NULLPTR);
+}
+
+TEST_F(Ops, MoreUnaryOps) {
+  const std::vector<float> v = {0.25f, 0.5f, 1, 2, 4, 9};
+  aclTensor *x = tensor(v, {3, 2}, {1, 3});  // a transposed view
+  aclTensor *y = tensor(std::vector<float>(6), {3, 2});
+  std::vector<float> tv;  // x's elements in view order
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 2; ++j) tv.push_back(v[j * 3 + i]);
+  auto check = [&](auto plan, auto exec, float (*ref)(float)) {
+    ASSERT_EQ(run(plan, exec, x, y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    std::vector<float> want;
+    for (float a : tv) want.push_back(ref(a));
+    expect_near(read<float>(y), want, 1e-5f);
+  };
+  check(aclnnExpGetWorkspaceSize, aclnnExp, [](float a) { return std::exp(a); });
+  check(aclnnLogGetWorkspaceSize, aclnnLog, [](float a) { return std::log(a); });
+  check(aclnnSqrtGetWorkspaceSize, aclnnSqrt, [](float a) { return std::sqrt(a); });
+  check(aclnnRsqrtGetWorkspaceSize, aclnnRsqrt, [](float a) { return 1 / std::sqrt(a); });
+  check(aclnnTanhGetWorkspaceSize, aclnnTanh, [](float a) { return std::tanh(a); });
+  check(aclnnSigmoidGetWorkspaceSize, aclnnSigmoid, [](float a) { return 1 / (1 + std::exp(-a)); });
+  check(aclnnNegGetWorkspaceSize, aclnnNeg, [](float a) { return -a; });
+  aclTensor *ints = tensor<int32_t>({-3, 0, 5}, {3});
+  aclTensor *io = tensor<int32_t>({0, 0, 0}, {3});
+  ASSERT_EQ(run(aclnnAbsGetWorkspaceSize, aclnnAbs, ints, io), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(read<int32_t>(io), (std::vector<int32_t>{3, 0, 5}));
+  ASSERT_EQ(run(aclnnReluGetWorkspaceSize, aclnnRelu, ints, io), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(read<int32_t>(io), (std::vector<int32_t>{0, 0, 5}));
+  EXPECT_EQ(plan_only(aclnnExpGetWorkspaceSize, ints, io), ACLNN_ERR_PARAM_INVALID);  // exp into int32
+}
+
+TEST_F(Ops, PowScalarTensorAndSwiGlu) {
+  aclTensor *e = tensor<float>({0, 1, 2, 0.5f}, {4});
+  aclTensor *y = tensor(std::vector<float>(4), {4});
+  ASSERT_EQ(run(aclnnPowScalarTensorGetWorkspaceSize, aclnnPowScalarTensor, f(4), e, y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  expect_near(read<float>(y), {1, 4, 16, 2}, 1e-6f);
+  // x [2,4] split along the last dim: a = x[:, :2], b = x[:, 2:]
+  const std::vector<float> v = {-1, 2, 3, 4, 0.5f, 1, -2, 2};
+  aclTensor *x = tensor(v, {2, 4});
+  aclTensor *o = tensor(std::vector<float>(4), {2, 2});
+  ASSERT_EQ(run(aclnnSwiGluGetWorkspaceSize, aclnnSwiGlu, x, int64_t{-1}, o), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  auto silu = [](float a) { return a / (1 + std::exp(-a)); };
+  expect_near(read<float>(o), {silu(-1) * 3, silu(2) * 4, silu(0.5f) * -2, silu(1) * 2}, 1e-5f);
+  aclTensor *odd = tensor(iota(6), {2, 3});
+  EXPECT_EQ(plan_only(aclnnSwiGluGetWorkspaceSize, odd, int64_t{1}, o), ACLNN_ERR_PARAM_INVALID);
+}
+
+TEST_F(Ops, PermuteAndRepeatInterleave) {
+  aclTensor *x = tensor(iota(6), {1, 2, 3});
+  aclTensor *y = tensor(std::vector<float>(6), {3, 1, 2});
+  ASSERT_EQ(run(aclnnPermuteGetWorkspaceSize, aclnnPermute, x, ints({2, 0, 1}), y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(read<float>(y), (std::vector<float>{0, 3, 1, 4, 2, 5}));
+  EXPECT_EQ(plan_only(aclnnPermuteGetWorkspaceSize, x, ints({0, 0, 1}), y), ACLNN_ERR_PARAM_INVALID);
+  aclTensor *m = tensor(iota(4), {2, 2}, {1, 2});  // [[0,2],[1,3]]
+  aclTensor *r = tensor(std::vector<float>(12), {2, 6});
+  ASSERT_EQ(run(aclnnRepeatInterleaveIntWithDimGetWorkspaceSize, aclnnRepeatInterleaveIntWithDim, m, int64_t{3}, int64_t{1},
+                int64_t{6}, r),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(read<float>(r), (std::vector<float>{0, 0, 0, 2, 2, 2, 1, 1, 1, 3, 3, 3}));
+  EXPECT_EQ(plan_only(aclnnRepeatInterleaveIntWithDimGetWorkspaceSize, m, int64_t{3}, int64_t{1}, int64_t{5}, r),
+            ACLNN_ERR_PARAM_INVALID);
+}
+
+TEST_F(Ops, InplaceIndexCopyPlacesRowsAndFailsTheStreamOnABadIndex) {
+  aclTensor *self = tensor(std::vector<float>(8, 0), {4, 2});
+  aclTensor *idx = tensor<int64_t>({3, -4}, {2});
+  aclTensor *src = tensor(to_f16({1, 2, 3, 4}), {2, 2});
+  ASSERT_EQ(run(aclnnInplaceIndexCopyGetWorkspaceSize, aclnnInplaceIndexCopy, self, int64_t{0}, idx, src), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(read<float>(self), (std::vector<float>{3, 4, 0, 0, 0, 0, 1, 2}));
+  // along dim 1 of a transposed view
+  aclTensor *t = tensor(std::vector<float>(6, 0), {2, 3}, {1, 2});
+  aclTensor *i1 = tensor<int32_t>({2}, {1});
+  aclTensor *s1 = tensor<float>({7, 8}, {2, 1});
+  ASSERT_EQ(run(aclnnInplaceIndexCopyGetWorkspaceSize, aclnnInplaceIndexCopy, t, int64_t{1}, i1, s1), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(read<float>(t), (std::vector<float>{0, 0, 0, 0, 7, 8}));
+  aclTensor *bad = tensor<int64_t>({4, 0}, {2});
+  EXPECT_EQ(run(aclnnInplaceIndexCopyGetWorkspaceSize, aclnnInplaceIndexCopy, self, int64_t{0}, bad, src), ACL_ERROR_RT_AICORE_EXCEPTION);
+  EXPECT_EQ(plan_only(aclnnInplaceIndexCopyGetWorkspaceSize, self, int64_t{0}, idx, s1), ACLNN_ERR_PARAM_INVALID);
 }
 
 }  // namespace

@@ -9,6 +9,17 @@
 #include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_silu.h"
 #include "aclnnop/aclnn_clamp.h"
+#include "aclnnop/aclnn_exp.h"
+#include "aclnnop/aclnn_log.h"
+#include "aclnnop/aclnn_sqrt.h"
+#include "aclnnop/aclnn_rsqrt.h"
+#include "aclnnop/aclnn_tanh.h"
+#include "aclnnop/aclnn_sigmoid.h"
+#include "aclnnop/aclnn_neg.h"
+#include "aclnnop/aclnn_abs.h"
+#include "aclnnop/aclnn_relu.h"
+#include "aclnnop/aclnn_pow.h"
+#include "aclnnop/aclnn_swi_glu.h"
 
 #include "api/aclnn_call.h"
 
@@ -126,6 +137,83 @@ aclnnStatus aclnnClampGetWorkspaceSize(const aclTensor *self, const aclScalar *c
   return aclnn_plan(__func__, "Clamp", {self, clipValueMin, clipValueMax, out}, workspaceSize, executor);
 }
 aclnnStatus aclnnClamp(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnExpGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Exp", {self, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnExp(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnLogGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Log", {self, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnLog(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnSqrtGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Sqrt", {self, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnSqrt(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnRsqrtGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Rsqrt", {self, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnRsqrt(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnTanhGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Tanh", {self, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnTanh(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnSigmoidGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Sigmoid", {self, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnSigmoid(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnNegGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Neg", {self, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnNeg(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAbsGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Abs", {self, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnAbs(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnReluGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Relu", {self, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnRelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnPowScalarTensorGetWorkspaceSize(const aclScalar *self, const aclTensor *exponent, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "PowScalarTensor", {self, exponent, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnPowScalarTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnSwiGluGetWorkspaceSize(const aclTensor *x, int64_t dim, const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "SwiGlu", {x, dim, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnSwiGlu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
 }
 
