@@ -54,6 +54,17 @@ OPS = {
     "aclnn_index_copy.h": ("copy", [
         ("InplaceIndexCopy", "aclTensor *selfRef, int64_t dim, const aclTensor *index, const aclTensor *source"),
     ]),
+    "aclnn_rotary_position_embedding.h": ("rope", [
+        # ggml declares this prototype itself, with a const yOut: the definition matches it.
+        ("RotaryPositionEmbedding", "const aclTensor *x, const aclTensor *cos, const aclTensor *sin, int64_t mode, "
+                                    "const aclTensor *yOut"),
+    ]),
+    "aclnn_convolution.h": ("conv", [
+        ("Convolution", "const aclTensor *input, const aclTensor *weight, const aclTensor *bias, "
+                        "const aclIntArray *stride, const aclIntArray *padding, const aclIntArray *dilation, "
+                        "bool transposed, const aclIntArray *outputPadding, const int64_t groups, aclTensor *output, "
+                        "int8_t cubeMathType"),
+    ]),
     "aclnn_cast.h": ("copy", [("Cast", "const aclTensor *self, const aclDataType dtype, aclTensor *out")]),
     "aclnn_copy.h": ("copy", [("InplaceCopy", "aclTensor *selfRef, const aclTensor *src")]),
     "aclnn_fill_scalar.h": ("copy", [("InplaceFillScalar", "aclTensor *selfRef, const aclScalar *value")]),

@@ -33,6 +33,8 @@
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_zero.h"
 #include "aclnnop/aclnn_abs.h"
+#include "aclnnop/aclnn_convolution.h"
+#include "aclnnop/aclnn_rotary_position_embedding.h"
 #include "aclnnop/aclnn_exp.h"
 #include "aclnnop/aclnn_index_copy.h"
 #include "aclnnop/aclnn_log.h"
@@ -551,6 +553,80 @@ TEST_F(Ops, InplaceIndexCopyPlacesRowsAndFailsTheStreamOnABadIndex) {
   aclTensor *bad = tensor<int64_t>({4, 0}, {2});
   EXPECT_EQ(run(aclnnInplaceIndexCopyGetWorkspaceSize, aclnnInplaceIndexCopy, self, int64_t{0}, bad, src), ACL_ERROR_RT_AICORE_EXCEPTION);
   EXPECT_EQ(plan_only(aclnnInplaceIndexCopyGetWorkspaceSize, self, int64_t{0}, idx, s1), ACLNN_ERR_PARAM_INVALID);
+}
+
+TEST_F(Ops, RotaryPositionEmbeddingHalfAndInterleaved) {
+  // x [2 rows, 4], cos / sin [1, 4] broadcast over the rows.
+  const std::vector<float> v = {1, 2, 3, 4, -1, 0.5f, 2, -3};
+  const std::vector<float> c = {0.5f, 1, -1, 0.25f}, s = {2, -0.5f, 0.75f, 1};
+  aclTensor *x = tensor(v, {2, 4});
+  aclTensor *ct = tensor(c, {1, 4});
+  aclTensor *st = tensor(s, {1, 4});
+  aclTensor *y = tensor(std::vector<float>(8), {2, 4});
+  for (int64_t mode : {0, 1}) {
+    ASSERT_EQ(run(aclnnRotaryPositionEmbeddingGetWorkspaceSize, aclnnRotaryPositionEmbedding, x, ct, st, mode, y), ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    std::vector<float> want;
+    for (int r = 0; r < 2; ++r) {
+      const float *a = &v[r * 4];
+      const float rot[2][4] = {{-a[2], -a[3], a[0], a[1]}, {-a[1], a[0], -a[3], a[2]}};
+      for (int i = 0; i < 4; ++i) want.push_back(a[i] * c[i] + rot[mode][i] * s[i]);
+    }
+    expect_near(read<float>(y), want, 1e-6f);
+  }
+  EXPECT_EQ(plan_only(aclnnRotaryPositionEmbeddingGetWorkspaceSize, x, ct, st, int64_t{2}, y), ACLNN_ERR_PARAM_INVALID);
+  aclTensor *odd = tensor(iota(6), {2, 3});
+  EXPECT_EQ(plan_only(aclnnRotaryPositionEmbeddingGetWorkspaceSize, odd, ct, st, int64_t{0}, odd), ACLNN_ERR_PARAM_INVALID);
+}
+
+TEST_F(Ops, ConvolutionOneAndTwoDimsAndTransposed) {
+  // 1-d: input [1, 2, 5], weight [3, 2, 2], stride 2, padding 1, bias.
+  const auto xv = iota(10, 1), wv = iota(12, -6);
+  const std::vector<float> bv = {1, 0, -1};
+  aclTensor *x = tensor(xv, {1, 2, 5});
+  aclTensor *w = tensor(wv, {3, 2, 2});
+  aclTensor *b = tensor(bv, {3});
+  aclTensor *y = tensor(std::vector<float>(9), {1, 3, 3});
+  ASSERT_EQ(run(aclnnConvolutionGetWorkspaceSize, aclnnConvolution, x, w, b, ints({2}), ints({1}), ints({1}), false, ints({0}),
+                int64_t{1}, y, int8_t{0}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  std::vector<float> want;
+  for (int co = 0; co < 3; ++co)
+    for (int ol = 0; ol < 3; ++ol) {
+      float acc = bv[co];
+      for (int ci = 0; ci < 2; ++ci)
+        for (int k = 0; k < 2; ++k) {
+          const int l = ol * 2 - 1 + k;
+          if (l >= 0 && l < 5) acc += xv[ci * 5 + l] * wv[(co * 2 + ci) * 2 + k];
+        }
+      want.push_back(acc);
+    }
+  expect_near(read<float>(y), want, 1e-5f);
+  // 1-d transposed: input [1, 1, 3], weight [1, 1, 2], stride 2: each input spreads k values.
+  aclTensor *tx = tensor<float>({1, 2, 3}, {1, 1, 3});
+  aclTensor *tw = tensor<float>({1, 10}, {1, 1, 2});
+  aclTensor *ty = tensor(std::vector<float>(6), {1, 1, 6});
+  ASSERT_EQ(run(aclnnConvolutionGetWorkspaceSize, aclnnConvolution, tx, tw, static_cast<aclTensor *>(nullptr), ints({2}), ints({0}),
+                ints({1}), true, ints({0}), int64_t{1}, ty, int8_t{0}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(read<float>(ty), (std::vector<float>{1, 10, 2, 20, 3, 30}));
+  // 2-d: input [1, 1, 3, 3], a 2x2 kernel of ones: sums of 2x2 windows.
+  aclTensor *x2 = tensor(iota(9), {1, 1, 3, 3});
+  aclTensor *w2 = tensor<float>({1, 1, 1, 1}, {1, 1, 2, 2});
+  aclTensor *y2 = tensor(std::vector<float>(4), {1, 1, 2, 2});
+  ASSERT_EQ(run(aclnnConvolutionGetWorkspaceSize, aclnnConvolution, x2, w2, static_cast<aclTensor *>(nullptr), ints({1, 1}),
+                ints({0, 0}), ints({1, 1}), false, ints({0, 0}), int64_t{1}, y2, int8_t{0}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(read<float>(y2), (std::vector<float>{8, 12, 20, 24}));
+  EXPECT_EQ(plan_only(aclnnConvolutionGetWorkspaceSize, x, w, b, ints({2}), ints({1}), ints({1}), false, ints({0}), int64_t{1}, y2,
+                      int8_t{0}),
+            ACLNN_ERR_PARAM_INVALID);  // wrong output shape
+  EXPECT_EQ(plan_only(aclnnConvolutionGetWorkspaceSize, x, w, b, ints({2, 2}), ints({1}), ints({1}), false, ints({0}), int64_t{1},
+                      y, int8_t{0}),
+            ACLNN_ERR_PARAM_INVALID);  // two strides for one spatial dim
 }
 
 }  // namespace
