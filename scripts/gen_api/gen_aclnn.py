@@ -87,6 +87,13 @@ OPS = {
     "aclnn_batch_matmul.h": ("matmul", [
         ("BatchMatMul", "const aclTensor *self, const aclTensor *mat2, aclTensor *out, int8_t cubeMathType"),
     ]),
+    "aclnn_weight_quant_batch_matmul_v2.h": ("matmul", [
+        ("WeightQuantBatchMatmulV2",
+         "const aclTensor *x, const aclTensor *weight, const aclTensor *antiquantScale, "
+         "const aclTensor *antiquantOffsetOptional, const aclTensor *quantScaleOptional, "
+         "const aclTensor *quantOffsetOptional, const aclTensor *biasOptional, int antiquantGroupSize, "
+         "const aclTensor *y"),
+    ]),
     "aclnn_softmax.h": ("reduce", [("Softmax", "const aclTensor *self, int64_t dim, aclTensor *out")]),
     "aclnn_reduce_sum.h": ("reduce", [
         ("ReduceSum", "const aclTensor *self, const aclIntArray *dim, bool keepDim, aclDataType dtype, aclTensor *out"),

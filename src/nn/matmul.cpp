@@ -1,6 +1,7 @@
-// Matrix products on the op library's oneDNN MatMul / BatchMatMul: Mm, BatchMatMul and torch's
-// Matmul (1-d operands, broadcast batches). A transposed view of a dense matrix is passed to
-// the kernel as a transpose flag instead of being gathered.
+// Matrix products on the op library's oneDNN MatMul / BatchMatMul: Mm, BatchMatMul, torch's
+// Matmul (1-d operands, broadcast batches) and WeightQuantBatchMatmulV2 (int8 weights). A
+// transposed view of a dense matrix is passed to the kernel as a transpose flag instead of
+// being gathered.
 #include "nn/planner.h"
 
 namespace openacl::nn {
@@ -114,7 +115,61 @@ void plan_matmul(Planner &p) {
   p.store(p.reshape(r, expect), o);
 }
 
-const Registrar reg({{"Mm", plan_mm}, {"BatchMatMul", plan_batch_matmul}, {"Matmul", plan_matmul}});
+// y = x @ ((weight + offset) * scale) [+ bias]: an int8 weight [k, n] dequantized per output
+// channel (group 0: scale [n] or [1, n]) or per group of antiquantGroupSize rows of k (scale
+// [k / group, n]). ACL_INT4 weights are not supported yet (aclCreateTensor refuses them).
+void plan_weight_quant_batch_matmul_v2(Planner &p) {
+  const aclTensor &x = p.tensor(0, "x");
+  const aclTensor &weight = p.tensor(1, "weight");
+  const aclTensor &scale = p.tensor(2, "antiquantScale");
+  const aclTensor *offset = p.tensor_opt(3, "antiquantOffsetOptional");
+  if (p.tensor_opt(4, "quantScaleOptional") || p.tensor_opt(5, "quantOffsetOptional"))
+    p.invalid("quantScaleOptional / quantOffsetOptional (a quantized output) are not supported; pass NULL");
+  const aclTensor *bias = p.tensor_opt(6, "biasOptional");
+  const int64_t group = p.i64(7);
+  const aclTensor &y = p.tensor(8, "y");
+  p.dtype_in(x, "x", kFloat);
+  p.dtype_in(weight, "weight", {D::i8});
+  p.dtype_in(scale, "antiquantScale", kFloat);
+  p.dtype_in(y, "y", kFloat);
+  const auto &xd = x.view.dims, &wd = weight.view.dims;
+  if (xd.size() != 2 || wd.size() != 2) p.invalid("x " + ops::dims_str(xd) + " and weight " + ops::dims_str(wd) + " must be 2-d");
+  const int64_t m = xd[0], k = xd[1], n = wd[1];
+  if (wd[0] != k) p.invalid("x " + ops::dims_str(xd) + " and weight " + ops::dims_str(wd) + " do not chain (k differs)");
+  if (group < 0 || (group > 0 && k % group != 0))
+    p.invalid("antiquantGroupSize " + std::to_string(group) + " must be 0 or divide k (" + std::to_string(k) + ")");
+  const std::vector<int64_t> per_group = {group > 0 ? k / group : 1, n};
+  const auto &sd = scale.view.dims;
+  if (!(sd == per_group || (group == 0 && sd == std::vector<int64_t>{n})))
+    p.invalid("antiquantScale has shape " + ops::dims_str(sd) + "; expected " + ops::dims_str(per_group));
+  if (offset) p.same_shape(*offset, "antiquantOffsetOptional", sd, "antiquantScale's shape");
+  if (bias && bias->view.numel() != n) p.invalid("biasOptional has shape " + ops::dims_str(bias->view.dims) + "; expected [" + std::to_string(n) + "]");
+  p.same_shape(y, "y", {m, n}, "x @ weight");
+  const D t = x.dtype;
+  const size_t xv = p.input(x, "x"), wv = p.input(weight, "weight"), sv = p.input(scale, "antiquantScale");
+  const size_t ov = offset ? p.input(*offset, "antiquantOffsetOptional") : 0;
+  const size_t bv = bias ? p.input(*bias, "biasOptional") : 0;
+  const size_t o = p.output(y, "y");
+  // Each scale row repeated over its group's rows of k: a copy whose source repeats.
+  auto per_row = [&](size_t v) {
+    v = p.cast(p.dense(v), t);
+    if (group == 0) return v;
+    const size_t full = p.temp(t, {k, n});
+    p.copy(p.view(v, {k / group, group, n}, {n, 0, 1}, 0), p.reshape(full, {k / group, group, n}));
+    return full;
+  };
+  size_t w = p.cast(wv, t);
+  if (offset) w = p.op1("Add", {w, per_row(ov)});
+  w = p.op1("Mul", {w, per_row(sv)});
+  size_t r = p.op1("MatMul", {xv, w});
+  if (bias) r = p.op1("Add", {r, p.cast(p.reshape(p.dense(bv), {n}), t)});
+  p.store(r, o);
+}
+
+const Registrar reg({{"Mm", plan_mm},
+                     {"BatchMatMul", plan_batch_matmul},
+                     {"Matmul", plan_matmul},
+                     {"WeightQuantBatchMatmulV2", plan_weight_quant_batch_matmul_v2}});
 
 }  // namespace
 

@@ -33,6 +33,7 @@
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_zero.h"
 #include "aclnnop/aclnn_abs.h"
+#include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
 #include "aclnnop/aclnn_convolution.h"
 #include "aclnnop/aclnn_rotary_position_embedding.h"
 #include "aclnnop/aclnn_exp.h"
@@ -357,6 +358,33 @@ TEST_F(Ops, BatchMatMulAndMatmulBroadcastAndOneDimOperands) {
   ASSERT_EQ(run(aclnnMatmulGetWorkspaceSize, aclnnMatmul, v, shared, r, int8_t{0}), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(r), matmul_ref({1, 2, 3}, iota(6, 1), 1, 3, 2));
   EXPECT_EQ(plan_only(aclnnMatmulGetWorkspaceSize, shared, shared, r, int8_t{0}), ACLNN_ERR_PARAM_INVALID);
+}
+
+TEST_F(Ops, WeightQuantBatchMatmulV2DequantizesPerGroup) {
+  // x [2,4] f16, weight int8 [4,3] given as the transpose of a dense [3,4], scale [2,3] (groups
+  // of 2 rows of k), bias [3].
+  const std::vector<float> xv = {1, 2, -1, 0.5f, 0, 1, 2, -2};
+  const std::vector<int8_t> wt = {1, -2, 3, 4, 0, 5, -6, 7, 2, 2, -1, -3};  // [n=3][k=4]
+  const std::vector<float> sc = {0.5f, 1, 2, 0.25f, -1, 1}, bias = {1, 2, 3};
+  aclTensor *x = tensor(to_f16(xv), {2, 4});
+  aclTensor *w = tensor(wt, {4, 3}, {1, 4});
+  aclTensor *s = tensor(to_f16(sc), {2, 3});
+  aclTensor *b = tensor(to_f16(bias), {3});
+  aclTensor *y = tensor(to_f16(std::vector<float>(6)), {2, 3});
+  const aclTensor *none = nullptr;
+  ASSERT_EQ(run(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize, aclnnWeightQuantBatchMatmulV2, x, w, s, none, none, none, b, 2, y),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  std::vector<float> want;
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j) {
+      float acc = bias[j];
+      for (int p = 0; p < 4; ++p) acc += xv[i * 4 + p] * wt[j * 4 + p] * sc[(p / 2) * 3 + j];
+      want.push_back(acc);
+    }
+  expect_near(from_f16(read<uint16_t>(y)), want, 2e-3f);
+  EXPECT_EQ(plan_only(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize, x, w, s, none, none, none, b, 3, y), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize, x, w, s, none, s, none, b, 2, y), ACLNN_ERR_PARAM_INVALID);
 }
 
 // ---- reductions and normalizations ----------------------------------------------------------

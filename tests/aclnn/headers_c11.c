@@ -43,6 +43,7 @@
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_swi_glu.h"
 #include "aclnnop/aclnn_tanh.h"
+#include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
 #include "aclnnop/aclnn_zero.h"
 
 int openacl_aclnn_headers_compile_as_c(void);
