@@ -67,6 +67,14 @@ const aclScalar &Planner::scalar(size_t i, const char *name) const { return *obj
 const aclScalar *Planner::scalar_opt(size_t i, const char *name) const { return object<aclScalar>(i, name, false); }
 const aclIntArray &Planner::int_array(size_t i, const char *name) const { return *object<aclIntArray>(i, name, true); }
 const aclTensorList &Planner::tensor_list(size_t i, const char *name) const { return *object<aclTensorList>(i, name, true); }
+const aclIntArray *Planner::int_array_opt(size_t i, const char *name) const { return object<aclIntArray>(i, name, false); }
+
+const char *Planner::text(size_t i, const char *name) const {
+  const auto *v = std::get_if<const char *>(&arg(i));
+  if (v == nullptr) fail(Errc::internal, plan_->name + ": argument " + std::to_string(i) + " is not a string");
+  if (*v == nullptr) fail(Errc::null_pointer, std::string(name) + " is NULL");
+  return *v;
+}
 
 int64_t Planner::i64(size_t i) const {
   if (const auto *v = std::get_if<int64_t>(&arg(i))) return *v;

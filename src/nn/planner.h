@@ -23,7 +23,8 @@ namespace openacl::nn {
 // One argument of an aclnnXxxGetWorkspaceSize call, in parameter order (enums and int8_t
 // flags as int64_t).
 using Arg = std::variant<const aclTensor *, const aclScalar *, const aclIntArray *, const aclFloatArray *,
-                         const aclBoolArray *, const aclTensorList *, const aclScalarList *, int64_t, double, bool>;
+                         const aclBoolArray *, const aclTensorList *, const aclScalarList *, int64_t, double, bool,
+                         const char *>;
 
 class Planner {
  public:
@@ -38,6 +39,8 @@ class Planner {
   const aclScalar *scalar_opt(size_t i, const char *name) const;
   const aclIntArray &int_array(size_t i, const char *name) const;
   const aclTensorList &tensor_list(size_t i, const char *name) const;
+  const aclIntArray *int_array_opt(size_t i, const char *name) const;
+  const char *text(size_t i, const char *name) const;  // a C string argument, non-NULL
   int64_t i64(size_t i) const;
   double f64(size_t i) const;
   bool flag(size_t i) const;

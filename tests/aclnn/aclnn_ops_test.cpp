@@ -33,6 +33,7 @@
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_zero.h"
 #include "aclnnop/aclnn_abs.h"
+#include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
 #include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
 #include "aclnnop/aclnn_convolution.h"
 #include "aclnnop/aclnn_rotary_position_embedding.h"
@@ -385,6 +386,68 @@ TEST_F(Ops, WeightQuantBatchMatmulV2DequantizesPerGroup) {
   expect_near(from_f16(read<uint16_t>(y)), want, 2e-3f);
   EXPECT_EQ(plan_only(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize, x, w, s, none, none, none, b, 3, y), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(plan_only(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize, x, w, s, none, s, none, b, 2, y), ACLNN_ERR_PARAM_INVALID);
+}
+
+// softmax(scale * q k^T, masked) v for q [N,S,D], k / v [Nkv,Skv,D] (BNSD, batch 1).
+std::vector<float> attention_ref(const std::vector<float> &q, const std::vector<float> &k, const std::vector<float> &v, int n,
+                                 int nkv, int s, int skv, int d, float scale, const std::vector<uint8_t> &mask) {
+  std::vector<float> out(n * s * d);
+  for (int h = 0; h < n; ++h) {
+    const int kh = h / (n / nkv);
+    for (int i = 0; i < s; ++i) {
+      std::vector<float> w(skv);
+      float mx = -INFINITY, sum = 0;
+      for (int j = 0; j < skv; ++j) {
+        float acc = 0;
+        for (int e = 0; e < d; ++e) acc += q[(h * s + i) * d + e] * k[(kh * skv + j) * d + e];
+        w[j] = (!mask.empty() && mask[i * skv + j]) ? -INFINITY : acc * scale;
+        mx = std::max(mx, w[j]);
+      }
+      for (float &x : w) sum += (x = std::exp(x - mx));
+      for (int e = 0; e < d; ++e) {
+        float acc = 0;
+        for (int j = 0; j < skv; ++j) acc += w[j] / sum * v[(kh * skv + j) * d + e];
+        out[(h * s + i) * d + e] = acc;
+      }
+    }
+  }
+  return out;
+}
+
+TEST_F(Ops, FusedInferAttentionScoreV2GroupedHeadsWithMask) {
+  const int n = 2, nkv = 1, s = 2, skv = 3, d = 4;
+  std::vector<float> q(n * s * d), k(nkv * skv * d), v(nkv * skv * d);
+  for (size_t i = 0; i < q.size(); ++i) q[i] = std::sin(0.7f * i);
+  for (size_t i = 0; i < k.size(); ++i) k[i] = std::cos(0.3f * i);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = 0.1f * i - 0.5f;
+  const std::vector<uint8_t> mask = {0, 1, 1, 0, 0, 1};  // causal-like
+  aclTensor *qt = tensor(q, {1, n, s, d});
+  aclTensor *kt = tensor(k, {1, nkv, skv, d});
+  aclTensor *vt = tensor(v, {1, nkv, skv, d});
+  void *mp = upload(mask.data(), mask.size());
+  const int64_t md[] = {s, skv}, mn[] = {s * skv};
+  aclTensor *mt = aclCreateTensor(md, 2, ACL_BOOL, nullptr, 0, ACL_FORMAT_ND, mn, 1, mp);
+  tensors_.push_back(mt);
+  aclTensor *ot = tensor(std::vector<float>(q.size()), {1, n, s, d});
+  aclTensorList *kl = list({kt}), *vl = list({vt});
+  char layout[] = "BNSD";
+  const aclTensor *no = nullptr;
+  const aclIntArray *none = nullptr;
+  auto call = [&](aclTensor *m, char *lay, int64_t kvh) {
+    return run(aclnnFusedInferAttentionScoreV2GetWorkspaceSize, aclnnFusedInferAttentionScoreV2, qt, kl, vl, no, m, none, none, no, no,
+               no, no, no, no, no, no, no, no, no, no, no, no, no, no, none, int64_t{n}, 0.5, int64_t{65535}, int64_t{65535}, lay,
+               kvh, int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0}, false, int64_t{0}, int64_t{0}, ot, no);
+  };
+  ASSERT_EQ(call(mt, layout, nkv), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  expect_near(read<float>(ot), attention_ref(q, k, v, n, nkv, s, skv, d, 0.5f, mask), 1e-5f);
+  ASSERT_EQ(call(nullptr, layout, nkv), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  expect_near(read<float>(ot), attention_ref(q, k, v, n, nkv, s, skv, d, 0.5f, {}), 1e-5f);
+  char bad[] = "TND";
+  EXPECT_EQ(call(nullptr, bad, nkv), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(call(nullptr, layout, 3), ACLNN_ERR_PARAM_INVALID);  // 2 heads over 3 kv heads
+  EXPECT_EQ(call(nullptr, nullptr, nkv), ACLNN_ERR_PARAM_NULLPTR);
+  aclDestroyTensorList(kl);
+  aclDestroyTensorList(vl);
 }
 
 // ---- reductions and normalizations ----------------------------------------------------------

@@ -15,6 +15,7 @@
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_exp.h"
 #include "aclnnop/aclnn_fill_scalar.h"
+#include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
 #include "aclnnop/aclnn_gather_v2.h"
 #include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_index_copy.h"
