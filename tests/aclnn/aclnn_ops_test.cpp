@@ -442,6 +442,31 @@ TEST_F(Ops, FusedInferAttentionScoreV2GroupedHeadsWithMask) {
   expect_near(read<float>(ot), attention_ref(q, k, v, n, nkv, s, skv, d, 0.5f, mask), 1e-5f);
   ASSERT_EQ(call(nullptr, layout, nkv), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   expect_near(read<float>(ot), attention_ref(q, k, v, n, nkv, s, skv, d, 0.5f, {}), 1e-5f);
+  // The same attention in BSND: q, k, v and out are [B, S, N, D] (k / v with one head).
+  std::vector<float> q_bsnd(q.size());
+  for (int h = 0; h < n; ++h)
+    for (int i = 0; i < s; ++i)
+      for (int e = 0; e < d; ++e) q_bsnd[(i * n + h) * d + e] = q[(h * s + i) * d + e];
+  aclTensor *qs = tensor(q_bsnd, {1, s, n, d});
+  aclTensor *ks = tensor(k, {1, skv, nkv, d});
+  aclTensor *vs = tensor(v, {1, skv, nkv, d});
+  aclTensor *os = tensor(std::vector<float>(q.size()), {1, s, n, d});
+  aclTensorList *kls = list({ks}), *vls = list({vs});
+  char bsnd[] = "BSND";
+  ASSERT_EQ(run(aclnnFusedInferAttentionScoreV2GetWorkspaceSize, aclnnFusedInferAttentionScoreV2, qs, kls, vls, no, mt, none, none,
+                no, no, no, no, no, no, no, no, no, no, no, no, no, no, no, no, none, int64_t{n}, 0.5, int64_t{65535},
+                int64_t{65535}, bsnd, int64_t{nkv}, int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0}, false, int64_t{0}, int64_t{0},
+                os, no),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  const auto ref = attention_ref(q, k, v, n, nkv, s, skv, d, 0.5f, mask);
+  std::vector<float> ref_bsnd(ref.size());
+  for (int h = 0; h < n; ++h)
+    for (int i = 0; i < s; ++i)
+      for (int e = 0; e < d; ++e) ref_bsnd[(i * n + h) * d + e] = ref[(h * s + i) * d + e];
+  expect_near(read<float>(os), ref_bsnd, 1e-5f);
+  aclDestroyTensorList(kls);
+  aclDestroyTensorList(vls);
   char bad[] = "TND";
   EXPECT_EQ(call(nullptr, bad, nkv), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(call(nullptr, layout, 3), ACLNN_ERR_PARAM_INVALID);  // 2 heads over 3 kv heads
