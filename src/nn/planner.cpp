@@ -31,6 +31,48 @@ unsigned prepare_threads() {
 
 constexpr uint64_t kWorkspaceAlign = 64;
 
+bool same(const ops::TensorDesc &a, const ops::TensorDesc &b) {
+  return a.dtype == b.dtype && a.dims == b.dims && a.format == b.format && a.value == b.value &&
+         a.channels_last == b.channels_last;
+}
+bool same(const std::vector<ops::TensorDesc> &a, const std::vector<ops::TensorDesc> &b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!same(a[i], b[i])) return false;
+  return true;
+}
+
+// The ops this thread prepared last: programs repeat a few shapes, and a prepared op is
+// immutable, so a step that matches one (type, descriptors, attrs) shares it, as aclop's
+// calls do (api/op.cpp).
+// `out` receives the op's inferred outputs.
+std::shared_ptr<const ops::PreparedOp> prepare_cached(const std::string &type, const std::vector<ops::TensorDesc> &in,
+                                                      const ops::Attrs &attrs, unsigned threads,
+                                                      std::vector<ops::TensorDesc> &out) {
+  struct Entry {
+    std::string type;
+    std::vector<ops::TensorDesc> in, out;
+    ops::Attrs attrs;
+    unsigned threads;
+    std::shared_ptr<const ops::PreparedOp> op;
+  };
+  constexpr size_t kEntries = 32;
+  thread_local std::vector<Entry> cache;
+  thread_local size_t next = 0;
+  for (const Entry &e : cache) {
+    if (e.type == type && e.threads == threads && same(e.in, in) && e.attrs == attrs) {
+      out = e.out;
+      return e.op;
+    }
+  }
+  out = ops::infer(type, in, attrs);
+  std::shared_ptr<const ops::PreparedOp> op = ops::prepare(type, in, out, attrs, threads);
+  Entry e{type, in, out, attrs, threads, op};
+  if (cache.size() < kEntries) cache.push_back(std::move(e));
+  else cache[next++ % kEntries] = std::move(e);
+  return op;
+}
+
 ops::TensorDesc make_desc(ops::DType dtype, std::vector<int64_t> dims) {
   ops::TensorDesc d;
   d.dtype = dtype;
@@ -212,13 +254,14 @@ std::vector<size_t> Planner::op(const std::string &type, const std::vector<size_
     step.in.push_back(dense(v));
     in.push_back(plan_->values[step.in.back()].desc);
   }
-  std::vector<ops::TensorDesc> out = ops::infer(type, in, attrs);
+  std::vector<ops::TensorDesc> out;
+  std::shared_ptr<const ops::PreparedOp> prepared = prepare_cached(type, in, attrs, threads_, out);
   bool empty = false;
   for (const auto &d : out) {
     step.out.push_back(temp(d.dtype, d.dims));
     empty = empty || d.element_count() == 0;
   }
-  step.op = ops::prepare(type, in, out, attrs, threads_);
+  step.op = std::move(prepared);
   std::vector<size_t> results = step.out;
   if (!empty) plan_->steps.push_back(std::move(step));  // an empty result needs no work
   return results;
