@@ -93,13 +93,14 @@ void plan_cat(Planner &p) {
   int64_t total = 0;
   std::vector<int64_t> offsets;
   for (size_t i = 0; i < inputs.size(); ++i) {
+    const std::string name = "tensors[" + std::to_string(i) + "]";
+    p.dtype_in(*list.tensors[i], name.c_str(), kAny);
     const auto &d = p.dims(inputs[i]);
     // torch skips 1-d empty tensors in a cat of higher rank
     if (d.size() == 1 && d[0] == 0 && out.view.dims.size() != 1) {
       offsets.push_back(-1);
       continue;
     }
-    const std::string name = "tensors[" + std::to_string(i) + "]";
     if (d.size() != out.view.dims.size())
       p.invalid(name + " has rank " + std::to_string(d.size()) + " but out has rank " + std::to_string(out.view.dims.size()));
     for (size_t k = 0; k < d.size(); ++k)

@@ -117,7 +117,7 @@ void plan_matmul(Planner &p) {
 
 // y = x @ ((weight + offset) * scale) [+ bias]: an int8 weight [k, n] dequantized per output
 // channel (group 0: scale [n] or [1, n]) or per group of antiquantGroupSize rows of k (scale
-// [k / group, n]). ACL_INT4 weights are not supported yet (aclCreateTensor refuses them).
+// [k / group, n]); int4 weights (ACL_INT4, two a byte) are unpacked to int8 first.
 void plan_weight_quant_batch_matmul_v2(Planner &p) {
   const aclTensor &x = p.tensor(0, "x");
   const aclTensor &weight = p.tensor(1, "weight");
@@ -129,7 +129,7 @@ void plan_weight_quant_batch_matmul_v2(Planner &p) {
   const int64_t group = p.i64(7);
   const aclTensor &y = p.tensor(8, "y");
   p.dtype_in(x, "x", kFloat);
-  p.dtype_in(weight, "weight", {D::i8});
+  p.dtype_in(weight, "weight", {D::i8, kInt4});
   p.dtype_in(scale, "antiquantScale", kFloat);
   p.dtype_in(y, "y", kFloat);
   const auto &xd = x.view.dims, &wd = weight.view.dims;
@@ -158,7 +158,7 @@ void plan_weight_quant_batch_matmul_v2(Planner &p) {
     p.copy(p.view(v, {k / group, group, n}, {n, 0, 1}, 0), p.reshape(full, {k / group, group, n}));
     return full;
   };
-  size_t w = p.cast(wv, t);
+  size_t w = p.cast(weight.dtype == kInt4 ? p.unpack_int4(wv) : wv, t);
   if (offset) w = p.op1("Add", {w, per_row(ov)});
   w = p.op1("Mul", {w, per_row(sv)});
   size_t r = p.op1("MatMul", {xv, w});

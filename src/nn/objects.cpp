@@ -18,6 +18,8 @@ size_t element_size(ops::DType t) {
   }
 }
 
+size_t element_bits(ops::DType t) { return t == kInt4 ? 4 : 8 * element_size(t); }
+
 std::vector<int64_t> dense_strides(const std::vector<int64_t> &dims) {
   std::vector<int64_t> s(dims.size(), 1);
   for (size_t i = dims.size(); i-- > 1;) s[i - 1] = s[i] * std::max<int64_t>(dims[i], 1);
@@ -66,8 +68,9 @@ void init_tensor(aclTensor &t, const int64_t *view_dims, uint64_t num_view_dims,
   if (storage_dims == nullptr && num_storage_dims > 0)
     fail(Errc::null_pointer, "storageDims is NULL while storageDimsNum is " + std::to_string(num_storage_dims));
   const auto type = static_cast<ops::DType>(dtype);
-  if (element_size(type) == 0) fail(Errc::invalid_argument, "dataType " + std::to_string(dtype) + " is not a data type openacl's aclnn supports");
+  if (element_bits(type) == 0) fail(Errc::invalid_argument, "dataType " + std::to_string(dtype) + " is not a data type openacl's aclnn supports");
   if (offset < 0) fail(Errc::invalid_argument, "offset " + std::to_string(offset) + " is negative");
+  if (type == kInt4 && offset % 2 != 0) fail(Errc::invalid_argument, "offset " + std::to_string(offset) + " of an int4 tensor must be even (whole bytes)");
   View v;
   v.dims.assign(view_dims, view_dims + num_view_dims);
   for (size_t i = 0; i < v.dims.size(); ++i)

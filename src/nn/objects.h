@@ -24,8 +24,14 @@ enum class Tag : uint32_t {
   dead = 0xdeadbeef,
 };
 
-// The element size of an aclnn dtype, or 0 for one openacl has no kernels for.
+// ACL_INT4: two elements a byte, the even element in the low nibble. Only
+// WeightQuantBatchMatmulV2 takes it (as weights); no library op does.
+constexpr ops::DType kInt4 = static_cast<ops::DType>(29);
+
+// The element size of an aclnn dtype in bytes (0 for int4 and for dtypes openacl has no
+// kernels for), and in bits (4 for int4).
 size_t element_size(ops::DType t);
+size_t element_bits(ops::DType t);
 
 // A strided view: shape, strides and offset in elements.
 struct View {

@@ -43,7 +43,8 @@ struct Slot {
 struct Step {
   // op: an op of the library. copy: out[0]'s view = in[0]'s view. index_copy: slice i of in[0]
   // along `axis` goes to slice in[1][i] of out[0] (indices read when the step runs).
-  enum class Kind : uint8_t { op, copy, index_copy } kind = Kind::op;
+  // unpack_int4: out[0] (dense int8) = in[0] (an int4 slot value, any view).
+  enum class Kind : uint8_t { op, copy, index_copy, unpack_int4 } kind = Kind::op;
   std::shared_ptr<const ops::PreparedOp> op;  // Kind::op
   std::vector<size_t> in, out;                // value numbers
   int64_t axis = 0;                           // Kind::index_copy

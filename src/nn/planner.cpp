@@ -136,8 +136,9 @@ void Planner::invalid(const std::string &what) const { fail(Errc::invalid_argume
 void Planner::dtype_in(const aclTensor &t, const char *name, std::initializer_list<ops::DType> ok) const {
   if (std::find(ok.begin(), ok.end(), t.dtype) != ok.end()) return;
   std::string list;
-  for (auto d : ok) list += std::string(list.empty() ? "" : ", ") + ops::dtype_name(d);
-  invalid(std::string(name) + " has dtype " + ops::dtype_name(t.dtype) + "; supported: " + list);
+  auto type_name = [](ops::DType d) { return d == kInt4 ? "int4" : ops::dtype_name(d); };
+  for (auto d : ok) list += std::string(list.empty() ? "" : ", ") + type_name(d);
+  invalid(std::string(name) + " has dtype " + type_name(t.dtype) + "; supported: " + list);
 }
 
 void Planner::same_shape(const aclTensor &t, const char *name, const std::vector<int64_t> &dims, const char *whose) const {
@@ -151,8 +152,8 @@ size_t Planner::add_value(Value v) {
 }
 
 size_t Planner::add_slot(const aclTensor &t, const char *name, bool read, bool write) {
-  const auto es = static_cast<int64_t>(element_size(t.dtype));
-  plan_->slots.push_back({name, t.view.offset * es, t.view.extent() * es, read, write});
+  const auto bits = static_cast<int64_t>(element_bits(t.dtype));
+  plan_->slots.push_back({name, t.view.offset * bits / 8, (t.view.extent() * bits + 7) / 8, read, write});
   addresses_.push_back(t.data);
   const size_t slot = plan_->slots.size() - 1;
   return add_value({make_desc(t.dtype, t.view.dims), Home::slot, slot, t.view.strides, t.view.offset, t.view.contiguous()});
@@ -192,6 +193,7 @@ size_t Planner::ref(const aclTensor &t, const char *name) {
 }
 
 size_t Planner::temp(ops::DType dtype, std::vector<int64_t> dims) {
+  if (element_size(dtype) == 0) invalid("int4 tensors are taken only as WeightQuantBatchMatmulV2 weights");
   ops::TensorDesc d = make_desc(dtype, std::move(dims));
   const uint64_t begin = (plan_->workspace + kWorkspaceAlign - 1) / kWorkspaceAlign * kWorkspaceAlign;
   last_temp_begin_ = plan_->workspace;
@@ -251,6 +253,7 @@ std::vector<size_t> Planner::op(const std::string &type, const std::vector<size_
   Step step;
   std::vector<ops::TensorDesc> in;
   for (size_t v : inputs) {
+    if (element_size(dtype(v)) == 0) invalid("int4 tensors are taken only as WeightQuantBatchMatmulV2 weights");
     step.in.push_back(dense(v));
     in.push_back(plan_->values[step.in.back()].desc);
   }
@@ -271,12 +274,24 @@ void Planner::copy(size_t src, size_t dst) {
   const Value &s = plan_->values[src], &d = plan_->values[dst];
   if (s.desc.dims != d.desc.dims || s.desc.dtype != d.desc.dtype)
     fail(Errc::internal, plan_->name + ": copy between " + ops::dims_str(s.desc.dims) + " and " + ops::dims_str(d.desc.dims));
+  if (element_size(d.desc.dtype) == 0) invalid("int4 tensors are taken only as WeightQuantBatchMatmulV2 weights");
   if (d.desc.element_count() == 0) return;
   Step step;
   step.kind = Step::Kind::copy;
   step.in = {src};
   step.out = {dst};
   plan_->steps.push_back(std::move(step));
+}
+
+size_t Planner::unpack_int4(size_t v) {
+  const size_t out = temp(ops::DType::i8, dims(v));
+  if (plan_->values[out].desc.element_count() == 0) return out;
+  Step step;
+  step.kind = Step::Kind::unpack_int4;
+  step.in = {v};
+  step.out = {out};
+  plan_->steps.push_back(std::move(step));
+  return out;
 }
 
 void Planner::index_copy(size_t src, size_t index, size_t dst, int64_t axis) {
@@ -356,6 +371,24 @@ void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *work
     if (s.kind == Step::Kind::copy) {
       const Value &src = plan.values[s.in[0]], &dst = plan.values[s.out[0]];
       strided_copy(base(src), src.strides, base(dst), dst.strides, dst.desc.dims, element_size(dst.desc.dtype));
+      continue;
+    }
+    if (s.kind == Step::Kind::unpack_int4) {
+      // Element e of the view is nibble e % 2 of byte e / 2, counted from the slot's address.
+      const Value &src = plan.values[s.in[0]];
+      const auto *bytes = static_cast<const uint8_t *>(addresses[src.index]);
+      auto *dst = reinterpret_cast<int8_t *>(base(plan.values[s.out[0]]));
+      const auto &dims = src.desc.dims;
+      std::vector<int64_t> at(dims.size(), 0);
+      for (int64_t i = 0, n = src.desc.element_count(); i < n; ++i) {
+        int64_t e = src.offset;
+        for (size_t d = 0; d < dims.size(); ++d) e += at[d] * src.strides[d];
+        const int nib = (bytes[e / 2] >> (4 * (e % 2))) & 0xf;
+        dst[i] = static_cast<int8_t>(nib >= 8 ? nib - 16 : nib);
+        for (size_t d = dims.size(); d-- > 0;)
+          if (++at[d] < dims[d]) break;
+          else at[d] = 0;
+      }
       continue;
     }
     if (s.kind == Step::Kind::index_copy) {

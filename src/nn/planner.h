@@ -86,6 +86,8 @@ class Planner {
   void store(size_t v, size_t out, bool broadcast = false);
   // A strided copy step: dst's view = src's view (same dims and dtype).
   void copy(size_t src, size_t dst);
+  // An int4 value (a caller's tensor) as a dense int8 one.
+  size_t unpack_int4(size_t v);
   // dst[..., index[i], ...] = src[..., i, ...] along axis; index a dense i32 / i64 value whose
   // entries are checked against dst's size when the step runs (a bad one fails the stream).
   void index_copy(size_t src, size_t index, size_t dst, int64_t axis);

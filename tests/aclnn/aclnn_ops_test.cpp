@@ -388,6 +388,39 @@ TEST_F(Ops, WeightQuantBatchMatmulV2DequantizesPerGroup) {
   EXPECT_EQ(plan_only(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize, x, w, s, none, s, none, b, 2, y), ACLNN_ERR_PARAM_INVALID);
 }
 
+TEST_F(Ops, WeightQuantBatchMatmulV2UnpacksInt4Weights) {
+  // weight int4 [4,3], dense: element e in nibble e % 2 of byte e / 2 (low first); per-channel scale.
+  const std::vector<int> wv = {1, -2, 3, 7, -8, 0, 2, 5, -1, -3, 4, 6};
+  std::vector<uint8_t> packed(6);
+  for (int e = 0; e < 12; ++e) packed[e / 2] |= static_cast<uint8_t>((wv[e] & 0xf) << (4 * (e % 2)));
+  const std::vector<float> xv = {1, 0.5f, -1, 2, 0, 1, 1, -1}, sc = {0.5f, 1, 2};
+  aclTensor *x = tensor<float>(xv, {2, 4});
+  void *wp = upload(packed.data(), packed.size());
+  const int64_t wd[] = {4, 3}, wn[] = {12};
+  aclTensor *w = aclCreateTensor(wd, 2, ACL_INT4, nullptr, 0, ACL_FORMAT_ND, wn, 1, wp);
+  ASSERT_NE(w, nullptr) << aclGetRecentErrMsg();
+  tensors_.push_back(w);
+  aclTensor *s = tensor(sc, {3});
+  aclTensor *y = tensor(std::vector<float>(6), {2, 3});
+  const aclTensor *none = nullptr;
+  ASSERT_EQ(run(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize, aclnnWeightQuantBatchMatmulV2, x, w, s, none, none, none, none, 0, y),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  std::vector<float> want;
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j) {
+      float acc = 0;
+      for (int p = 0; p < 4; ++p) acc += xv[i * 4 + p] * wv[p * 3 + j] * sc[j];
+      want.push_back(acc);
+    }
+  expect_near(read<float>(y), want, 1e-5f);
+  // Elsewhere an int4 tensor is refused, not misread.
+  aclTensor *o = tensor(std::vector<float>(12), {4, 3});
+  EXPECT_EQ(plan_only(aclnnCastGetWorkspaceSize, w, ACL_FLOAT, o), ACLNN_ERR_PARAM_INVALID);
+  aclTensor *wt = aclCreateTensor(wd, 2, ACL_INT4, nullptr, 1, ACL_FORMAT_ND, wn, 1, wp);
+  EXPECT_EQ(wt, nullptr);  // an odd offset splits a byte
+}
+
 // softmax(scale * q k^T, masked) v for q [N,S,D], k / v [Nkv,Skv,D] (BNSD, batch 1).
 std::vector<float> attention_ref(const std::vector<float> &q, const std::vector<float> &k, const std::vector<float> &v, int n,
                                  int nkv, int s, int skv, int d, float scale, const std::vector<uint8_t> &mask) {
