@@ -44,7 +44,10 @@ OPS = {
     "aclnn_neg.h": ("elementwise", [("Neg", "const aclTensor *self, aclTensor *out")]),
     "aclnn_abs.h": ("elementwise", [("Abs", "const aclTensor *self, aclTensor *out")]),
     "aclnn_relu.h": ("elementwise", [("Relu", "const aclTensor *self, aclTensor *out")]),
-    "aclnn_pow.h": ("elementwise", [("PowScalarTensor", "const aclScalar *self, const aclTensor *exponent, aclTensor *out")]),
+    "aclnn_pow.h": ("elementwise", [
+        ("PowScalarTensor", "const aclScalar *self, const aclTensor *exponent, aclTensor *out"),
+        ("PowTensorScalar", "const aclTensor *self, const aclScalar *exponent, aclTensor *out"),
+    ]),
     "aclnn_swi_glu.h": ("elementwise", [("SwiGlu", "const aclTensor *x, int64_t dim, const aclTensor *out")]),
     "aclnn_permute.h": ("copy", [("Permute", "const aclTensor *self, const aclIntArray *dims, aclTensor *out")]),
     "aclnn_repeat_interleave.h": ("copy", [
@@ -65,6 +68,19 @@ OPS = {
                         "bool transposed, const aclIntArray *outputPadding, const int64_t groups, aclTensor *output, "
                         "int8_t cubeMathType"),
     ]),
+    "aclnn_eq_tensor.h": ("elementwise", [("EqTensor", "const aclTensor *self, const aclTensor *other, aclTensor *out")]),
+    "aclnn_gt_scalar.h": ("elementwise", [("GtScalar", "const aclTensor *self, const aclScalar *other, aclTensor *out")]),
+    "aclnn_pow_tensor_tensor.h": ("elementwise", [
+        ("PowTensorTensor", "const aclTensor *self, const aclTensor *exponent, aclTensor *out"),
+    ]),
+    "aclnn_mean.h": ("reduce", [
+        ("Mean", "const aclTensor *self, const aclIntArray *dim, bool keepDim, aclDataType dtype, aclTensor *out"),
+    ]),
+    "aclnn_argmax.h": ("reduce", [("ArgMax", "const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out")]),
+    "aclnn_embedding.h": ("index", [("Embedding", "const aclTensor *weight, const aclTensor *indices, const aclTensor *out")]),
+    "aclnn_tril.h": ("copy", [("Tril", "const aclTensor *self, int64_t diagonal, aclTensor *out")]),
+    "aclnn_triu.h": ("copy", [("Triu", "const aclTensor *self, int64_t diagonal, aclTensor *out")]),
+    "aclnn_roll.h": ("copy", [("Roll", "const aclTensor *x, const aclIntArray *shifts, const aclIntArray *dims, aclTensor *out")]),
     "aclnn_cast.h": ("copy", [("Cast", "const aclTensor *self, const aclDataType dtype, aclTensor *out")]),
     "aclnn_copy.h": ("copy", [("InplaceCopy", "aclTensor *selfRef, const aclTensor *src")]),
     "aclnn_fill_scalar.h": ("copy", [("InplaceFillScalar", "aclTensor *selfRef, const aclScalar *value")]),

@@ -1,7 +1,8 @@
 // Data-movement aclnn operators, planned as strided copies (no gather into the workspace, any
 // view on either side), with a Cast step where dtypes differ: Cast, InplaceCopy,
 // InplaceFillScalar, InplaceZero, Slice, Cat, Repeat, ConstantPadNd, Arange, Permute,
-// RepeatInterleaveIntWithDim, InplaceIndexCopy (slices placed by indices read on the stream).
+// RepeatInterleaveIntWithDim, Roll, InplaceIndexCopy (slices placed by indices read on the
+// stream); and Tril / Triu on the library's kernels.
 #include <cmath>
 #include <cstring>
 
@@ -278,11 +279,76 @@ void plan_inplace_index_copy(Planner &p) {
   p.index_copy(p.cast(src, self.dtype), i, dst, dim);
 }
 
+// out = self with the elements above (Tril) or below (Triu) the diagonal of each matrix zeroed.
+void triangle(Planner &p, const char *type) {
+  const aclTensor &self = p.tensor(0, "self");
+  const aclTensor &out = p.tensor(2, "out");
+  p.dtype_in(self, "self", kAny);
+  if (self.view.dims.size() < 2) p.invalid("self has rank " + std::to_string(self.view.dims.size()) + "; at least 2 is needed");
+  p.same_shape(out, "out", self.view.dims, "self's shape");
+  if (out.dtype != self.dtype) p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", self " + ops::dtype_name(self.dtype));
+  const size_t x = p.input(self, "self");
+  const size_t o = p.output(out, "out");
+  p.store(p.op1(type, {x}, {{"diagonal", p.i64(1)}}), o);
+}
+
+void plan_tril(Planner &p) { triangle(p, "Tril"); }
+void plan_triu(Planner &p) { triangle(p, "Triu"); }
+
+// out = x rolled by shifts along dims (the flattened tensor when dims is empty): for each
+// combination of the two pieces of every rolled dim, one copy.
+void plan_roll(Planner &p) {
+  const aclTensor &x = p.tensor(0, "x");
+  const aclIntArray &shifts = p.int_array(1, "shifts");
+  const aclIntArray &dims = p.int_array(2, "dims");
+  const aclTensor &out = p.tensor(3, "out");
+  p.dtype_in(x, "x", kAny);
+  p.same_shape(out, "out", x.view.dims, "x's shape");
+  if (out.dtype != x.dtype) p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", x " + ops::dtype_name(x.dtype));
+  size_t xv = p.input(x, "x"), ov = p.output(out, "out");
+  std::vector<int64_t> axes = dims.values;
+  if (axes.empty()) {  // roll of the flattened tensor
+    if (shifts.values.size() != 1) p.invalid("dims is empty, so shifts must hold one value");
+    if (!p.value(xv).contiguous || !p.value(ov).contiguous) p.invalid("a roll without dims needs dense x and out");
+    xv = p.reshape(xv, {x.view.numel()});
+    ov = p.reshape(ov, {x.view.numel()});
+    axes = {0};
+  } else if (shifts.values.size() != axes.size()) {
+    p.invalid("shifts has " + std::to_string(shifts.values.size()) + " values for " + std::to_string(axes.size()) + " dims");
+  }
+  const auto shape = p.dims(xv);
+  const auto xs = p.value(xv).strides, os = p.value(ov).strides;
+  std::vector<int64_t> shift(shape.size(), 0);
+  for (size_t k = 0; k < axes.size(); ++k) {
+    const int64_t a = normalize_dim(p, axes[k], shape.size(), "dims");
+    const int64_t n = shape[a];
+    if (n > 0) shift[a] = ((shift[a] + shifts.values[k]) % n + n) % n;
+  }
+  std::vector<size_t> rolled;
+  for (size_t a = 0; a < shape.size(); ++a)
+    if (shift[a] != 0) rolled.push_back(a);
+  // Piece bit 0 of dim a: source [0, n - s) to [s, n); bit 1: source [n - s, n) to [0, s).
+  for (uint32_t mask = 0; mask < (1u << rolled.size()); ++mask) {
+    auto piece = shape;
+    int64_t src = 0, dst = 0;
+    for (size_t k = 0; k < rolled.size(); ++k) {
+      const size_t a = rolled[k];
+      const int64_t n = shape[a], s = shift[a];
+      const bool tail = (mask >> k) & 1;
+      piece[a] = tail ? s : n - s;
+      src += (tail ? n - s : 0) * xs[a];
+      dst += (tail ? 0 : s) * os[a];
+    }
+    p.copy(p.view(xv, piece, xs, src), p.view(ov, piece, os, dst));
+  }
+}
+
 const Registrar reg({
     {"Cast", plan_cast}, {"InplaceCopy", plan_inplace_copy}, {"InplaceFillScalar", plan_inplace_fill_scalar},
     {"InplaceZero", plan_inplace_zero}, {"Slice", plan_slice}, {"Cat", plan_cat}, {"Repeat", plan_repeat},
     {"ConstantPadNd", plan_constant_pad_nd}, {"Arange", plan_arange}, {"Permute", plan_permute},
     {"RepeatInterleaveIntWithDim", plan_repeat_interleave_int_with_dim}, {"InplaceIndexCopy", plan_inplace_index_copy},
+    {"Tril", plan_tril}, {"Triu", plan_triu}, {"Roll", plan_roll},
 });
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Elementwise aclnn operators on the op library's broadcasting kernels: Add, Sub (with alpha),
 // Mul, Div and their in-place and scalar forms; the unary Sin, Cos, Gelu, Silu, Exp, Log, Sqrt,
-// Rsqrt, Tanh, Sigmoid, Neg, Abs, Relu; Clamp; PowScalarTensor; SwiGlu.
+// Rsqrt, Tanh, Sigmoid, Neg, Abs, Relu; Clamp; the Pow forms; SwiGlu; EqTensor, GtScalar.
 // Operands are promoted as torch does (float over int, wider over narrower) and the result is
 // cast to out's dtype.
 #include "nn/planner.h"
@@ -163,7 +163,53 @@ void plan_clamp(Planner &p) {
   p.store(r, o);
 }
 
+// out = self <cmp> other, a comparison in the operands' promoted dtype, cast to out's dtype
+// (bool, or a number type: 1 and 0). other is a tensor or (scalar_other) an aclScalar.
+void compare(Planner &p, const char *type, bool scalar_other) {
+  const aclTensor &self = p.tensor(0, "self");
+  const aclTensor *other_t = scalar_other ? nullptr : &p.tensor(1, "other");
+  const aclScalar *other_s = scalar_other ? &p.scalar(1, "other") : nullptr;
+  const aclTensor &out = p.tensor(2, "out");
+  p.dtype_in(self, "self", kNumeric);
+  if (other_t) p.dtype_in(*other_t, "other", kNumeric);
+  p.dtype_in(out, "out", {D::boolean, D::f32, D::f16, D::bf16, D::i32, D::i64, D::i8, D::u8});
+  const auto shape = other_t ? broadcast_shapes(p, self.view.dims, other_t->view.dims) : self.view.dims;
+  p.same_shape(out, "out", shape, "the broadcast shape of the operands");
+  const D compute = other_t ? promote(self.dtype, other_t->dtype)
+                            : (!is_float(self.dtype) && !other_s->is_int() ? D::f32 : self.dtype);
+  const size_t a = p.input(self, "self");
+  const size_t b = other_t ? p.input(*other_t, "other") : 0;
+  const size_t o = p.output(out, "out");
+  const size_t rhs = other_t ? p.cast(b, compute) : p.scalar_value(*other_s, compute);
+  p.store(p.op1(type, {p.cast(a, compute), rhs}), o);
+}
+
+void plan_eq_tensor(Planner &p) { compare(p, "Equal", false); }
+void plan_gt_scalar(Planner &p) { compare(p, "Greater", true); }
+
+// out = self ^ exponent, exponent a tensor (broadcast) or a scalar; float results.
+void power(Planner &p, bool scalar_exponent) {
+  const aclTensor &self = p.tensor(0, "self");
+  const aclTensor *e_t = scalar_exponent ? nullptr : &p.tensor(1, "exponent");
+  const aclScalar *e_s = scalar_exponent ? &p.scalar(1, "exponent") : nullptr;
+  const aclTensor &out = p.tensor(2, "out");
+  p.dtype_in(self, "self", kNumeric);
+  if (e_t) p.dtype_in(*e_t, "exponent", kNumeric);
+  p.dtype_in(out, "out", kFloat);
+  const auto shape = e_t ? broadcast_shapes(p, self.view.dims, e_t->view.dims) : self.view.dims;
+  p.same_shape(out, "out", shape, "the broadcast shape of self and exponent");
+  const size_t a = p.cast(p.input(self, "self"), out.dtype);
+  const size_t e = e_t ? p.cast(p.input(*e_t, "exponent"), out.dtype) : 0;
+  const size_t o = p.output(out, "out");
+  p.store(p.op1("Pow", {a, e_t ? e : p.scalar_value(*e_s, out.dtype)}), o);
+}
+
+void plan_pow_tensor_scalar(Planner &p) { power(p, true); }
+void plan_pow_tensor_tensor(Planner &p) { power(p, false); }
+
 const Registrar reg({
+    {"EqTensor", plan_eq_tensor}, {"GtScalar", plan_gt_scalar},
+    {"PowTensorScalar", plan_pow_tensor_scalar}, {"PowTensorTensor", plan_pow_tensor_tensor},
     {"Add", plan_add}, {"InplaceAdd", plan_inplace_add}, {"Adds", plan_adds},
     {"Sub", plan_sub}, {"InplaceSub", plan_inplace_sub},
     {"Mul", plan_mul}, {"InplaceMul", plan_inplace_mul}, {"Muls", plan_muls}, {"InplaceMuls", plan_inplace_muls},

@@ -1,4 +1,5 @@
-// Gathers along one dim: IndexSelect and GatherV2 on the op library's GatherV2D kernel.
+// Gathers along one dim: IndexSelect, GatherV2 and Embedding on the op library's GatherV2D
+// kernel.
 // Indices out of range fail the stream (as the kernel reports them) rather than the call.
 #include "nn/planner.h"
 
@@ -34,9 +35,28 @@ void gather(Planner &p, bool index_1d) {
 }
 
 void plan_index_select(Planner &p) { gather(p, true); }
+
+// out = rows of weight picked by indices (any shape): out's shape is indices' then weight's
+// row shape.
+void plan_embedding(Planner &p) {
+  const aclTensor &weight = p.tensor(0, "weight");
+  const aclTensor &indices = p.tensor(1, "indices");
+  const aclTensor &out = p.tensor(2, "out");
+  p.dtype_in(weight, "weight", {D::f32, D::f16, D::bf16, D::f64, D::i8, D::u8, D::i16, D::i32, D::i64, D::boolean});
+  p.dtype_in(indices, "indices", {D::i32, D::i64});
+  if (weight.view.dims.empty()) p.invalid("weight is 0-d");
+  std::vector<int64_t> shape = indices.view.dims;
+  shape.insert(shape.end(), weight.view.dims.begin() + 1, weight.view.dims.end());
+  p.same_shape(out, "out", shape, "indices' shape then weight's row shape");
+  if (out.dtype != weight.dtype) p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", weight " + ops::dtype_name(weight.dtype));
+  const size_t w = p.input(weight, "weight");
+  const size_t i = p.input(indices, "indices");
+  const size_t o = p.output(out, "out");
+  p.store(p.op1("GatherV2D", {w, i}, {{"axis", int64_t{0}}}), o);
+}
 void plan_gather_v2(Planner &p) { gather(p, false); }
 
-const Registrar reg({{"IndexSelect", plan_index_select}, {"GatherV2", plan_gather_v2}});
+const Registrar reg({{"IndexSelect", plan_index_select}, {"GatherV2", plan_gather_v2}, {"Embedding", plan_embedding}});
 
 }  // namespace
 

@@ -33,6 +33,15 @@
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_zero.h"
 #include "aclnnop/aclnn_abs.h"
+#include "aclnnop/aclnn_argmax.h"
+#include "aclnnop/aclnn_embedding.h"
+#include "aclnnop/aclnn_eq_tensor.h"
+#include "aclnnop/aclnn_gt_scalar.h"
+#include "aclnnop/aclnn_mean.h"
+#include "aclnnop/aclnn_pow_tensor_tensor.h"
+#include "aclnnop/aclnn_roll.h"
+#include "aclnnop/aclnn_tril.h"
+#include "aclnnop/aclnn_triu.h"
 #include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
 #include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
 #include "aclnnop/aclnn_convolution.h"
@@ -776,6 +785,58 @@ TEST_F(Ops, ConvolutionOneAndTwoDimsAndTransposed) {
   EXPECT_EQ(plan_only(aclnnConvolutionGetWorkspaceSize, x, w, b, ints({2, 2}), ints({1}), ints({1}), false, ints({0}), int64_t{1},
                       y, int8_t{0}),
             ACLNN_ERR_PARAM_INVALID);  // two strides for one spatial dim
+}
+
+TEST_F(Ops, ComparisonsAndPowers) {
+  aclTensor *x = tensor<float>({1, 2, 3, 4}, {2, 2});
+  aclTensor *o = tensor<float>({1, 3}, {2});
+  aclTensor *b = tensor(std::vector<uint8_t>(4), {2, 2}, {}, 0, ACL_BOOL);
+  ASSERT_EQ(run(aclnnEqTensorGetWorkspaceSize, aclnnEqTensor, x, o, b), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(read<uint8_t>(b), (std::vector<uint8_t>{1, 0, 0, 0}));
+  aclTensor *f = tensor(std::vector<float>(4), {2, 2});
+  ASSERT_EQ(run(aclnnGtScalarGetWorkspaceSize, aclnnGtScalar, x, this->f(2.5f), f), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(read<float>(f), (std::vector<float>{0, 0, 1, 1}));
+  ASSERT_EQ(run(aclnnPowTensorScalarGetWorkspaceSize, aclnnPowTensorScalar, x, this->f(2), f), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(read<float>(f), (std::vector<float>{1, 4, 9, 16}));
+  ASSERT_EQ(run(aclnnPowTensorTensorGetWorkspaceSize, aclnnPowTensorTensor, x, o, f), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(read<float>(f), (std::vector<float>{1, 8, 3, 64}));
+  aclTensor *small = tensor(std::vector<float>(2), {2});
+  EXPECT_EQ(plan_only(aclnnEqTensorGetWorkspaceSize, x, o, small), ACLNN_ERR_PARAM_INVALID);
+}
+
+TEST_F(Ops, MeanAndArgMax) {
+  aclTensor *x = tensor<float>({1, 5, 3, 4, 2, 9}, {2, 3});
+  aclTensor *m = tensor(std::vector<float>(2), {2});
+  ASSERT_EQ(run(aclnnMeanGetWorkspaceSize, aclnnMean, x, ints({1}), false, ACL_FLOAT, m), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(read<float>(m), (std::vector<float>{3, 5}));
+  aclTensor *i = tensor(std::vector<int64_t>(2), {2, 1});
+  ASSERT_EQ(run(aclnnArgMaxGetWorkspaceSize, aclnnArgMax, x, int64_t{-1}, true, i), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(read<int64_t>(i), (std::vector<int64_t>{1, 2}));
+  aclTensor *t = tensor<float>({1, 5, 3, 4, 2, 9}, {3, 2}, {1, 3});  // transposed: [[1,4],[5,2],[3,9]]
+  aclTensor *j = tensor(std::vector<int64_t>(2), {2});
+  ASSERT_EQ(run(aclnnArgMaxGetWorkspaceSize, aclnnArgMax, t, int64_t{0}, false, j), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(read<int64_t>(j), (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(plan_only(aclnnArgMaxGetWorkspaceSize, x, int64_t{1}, false, i), ACLNN_ERR_PARAM_INVALID);  // keepdim shape
+}
+
+TEST_F(Ops, EmbeddingTrilTriuAndRoll) {
+  aclTensor *w = tensor(iota(6), {3, 2});
+  aclTensor *ids = tensor<int32_t>({2, 0, 2, 1}, {2, 2});
+  aclTensor *e = tensor(std::vector<float>(8), {2, 2, 2});
+  ASSERT_EQ(run(aclnnEmbeddingGetWorkspaceSize, aclnnEmbedding, w, ids, e), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(read<float>(e), (std::vector<float>{4, 5, 0, 1, 4, 5, 2, 3}));
+  aclTensor *x = tensor(iota(9, 1), {3, 3});
+  aclTensor *y = tensor(std::vector<float>(9), {3, 3});
+  ASSERT_EQ(run(aclnnTrilGetWorkspaceSize, aclnnTril, x, int64_t{0}, y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(read<float>(y), (std::vector<float>{1, 0, 0, 4, 5, 0, 7, 8, 9}));
+  ASSERT_EQ(run(aclnnTriuGetWorkspaceSize, aclnnTriu, x, int64_t{1}, y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(read<float>(y), (std::vector<float>{0, 2, 3, 0, 0, 6, 0, 0, 0}));
+  ASSERT_EQ(run(aclnnRollGetWorkspaceSize, aclnnRoll, x, ints({1, -1}), ints({0, 1}), y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  // rows down by 1, columns left by 1
+  EXPECT_EQ(read<float>(y), (std::vector<float>{8, 9, 7, 2, 3, 1, 5, 6, 4}));
+  ASSERT_EQ(run(aclnnRollGetWorkspaceSize, aclnnRoll, x, ints({2}), ints({}), y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(read<float>(y), (std::vector<float>{8, 9, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(plan_only(aclnnRollGetWorkspaceSize, x, ints({1, 2}), ints({0}), y), ACLNN_ERR_PARAM_INVALID);
 }
 
 }  // namespace

@@ -93,6 +93,7 @@ class AclnnTest : public ::testing::Test {
     else if constexpr (std::is_same_v<T, int32_t>) return ACL_INT32;
     else if constexpr (std::is_same_v<T, int64_t>) return ACL_INT64;
     else if constexpr (std::is_same_v<T, int8_t>) return ACL_INT8;
+    else if constexpr (std::is_same_v<T, uint8_t>) return ACL_UINT8;
     else if constexpr (std::is_same_v<T, uint16_t>) return ACL_FLOAT16;
     else return ACL_DOUBLE;
   }

@@ -3,6 +3,9 @@
 #include "aclnnop/aclnn_permute.h"
 #include "aclnnop/aclnn_repeat_interleave.h"
 #include "aclnnop/aclnn_index_copy.h"
+#include "aclnnop/aclnn_tril.h"
+#include "aclnnop/aclnn_triu.h"
+#include "aclnnop/aclnn_roll.h"
 #include "aclnnop/aclnn_cast.h"
 #include "aclnnop/aclnn_copy.h"
 #include "aclnnop/aclnn_fill_scalar.h"
@@ -38,6 +41,27 @@ aclnnStatus aclnnInplaceIndexCopyGetWorkspaceSize(aclTensor *selfRef, int64_t di
   return aclnn_plan(__func__, "InplaceIndexCopy", {selfRef, dim, index, source}, workspaceSize, executor);
 }
 aclnnStatus aclnnInplaceIndexCopy(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnTrilGetWorkspaceSize(const aclTensor *self, int64_t diagonal, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Tril", {self, diagonal, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnTril(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnTriuGetWorkspaceSize(const aclTensor *self, int64_t diagonal, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Triu", {self, diagonal, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnTriu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnRollGetWorkspaceSize(const aclTensor *x, const aclIntArray *shifts, const aclIntArray *dims, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Roll", {x, shifts, dims, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnRoll(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
 }
 

@@ -20,6 +20,9 @@
 #include "aclnnop/aclnn_relu.h"
 #include "aclnnop/aclnn_pow.h"
 #include "aclnnop/aclnn_swi_glu.h"
+#include "aclnnop/aclnn_eq_tensor.h"
+#include "aclnnop/aclnn_gt_scalar.h"
+#include "aclnnop/aclnn_pow_tensor_tensor.h"
 
 #include "api/aclnn_call.h"
 
@@ -210,10 +213,38 @@ aclnnStatus aclnnPowScalarTensor(void *workspace, uint64_t workspaceSize, aclOpE
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnPowTensorScalarGetWorkspaceSize(const aclTensor *self, const aclScalar *exponent, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "PowTensorScalar", {self, exponent, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnPowTensorScalar(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
 aclnnStatus aclnnSwiGluGetWorkspaceSize(const aclTensor *x, int64_t dim, const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
   return aclnn_plan(__func__, "SwiGlu", {x, dim, out}, workspaceSize, executor);
 }
 aclnnStatus aclnnSwiGlu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnEqTensorGetWorkspaceSize(const aclTensor *self, const aclTensor *other, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "EqTensor", {self, other, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnEqTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGtScalarGetWorkspaceSize(const aclTensor *self, const aclScalar *other, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "GtScalar", {self, other, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnGtScalar(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnPowTensorTensorGetWorkspaceSize(const aclTensor *self, const aclTensor *exponent, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "PowTensorTensor", {self, exponent, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnPowTensorTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
 }
 
