@@ -1,5 +1,6 @@
 // libnnopbase: the aclnn argument objects and executors of aclnn/acl_meta.h and
 // aclnn/aclnn_base.h, as CANN ships them, over libascendcl's aclnn layer (src/nn/).
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -13,6 +14,7 @@
 using openacl::Errc;
 using openacl::fail;
 using openacl::api::aclnn_guarded;
+using openacl::api::enum_value;
 namespace nn = openacl::nn;
 
 namespace {
@@ -109,12 +111,13 @@ aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDat
                            int64_t offset, aclFormat format, const int64_t *storageDims, uint64_t storageDimsNum,
                            void *tensorData) {
   return create<aclTensor>(__func__, [&](aclTensor &t) {
-    nn::init_tensor(t, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims, storageDimsNum, tensorData);
+    nn::init_tensor(t, viewDims, viewDimsNum, enum_value(dataType), stride, offset, enum_value(format), storageDims,
+                    storageDimsNum, tensorData);
   });
 }
 
 aclScalar *aclCreateScalar(void *value, aclDataType dataType) {
-  return create<aclScalar>(__func__, [&](aclScalar &s) { nn::init_scalar(s, value, dataType); });
+  return create<aclScalar>(__func__, [&](aclScalar &s) { nn::init_scalar(s, value, enum_value(dataType)); });
 }
 
 aclIntArray *aclCreateIntArray(const int64_t *value, uint64_t size) {
@@ -208,7 +211,7 @@ aclnnStatus aclGetFormat(const aclTensor *tensor, aclFormat *format) {
   return aclnn_guarded(__func__, [&] {
     const aclTensor &t = nn::checked(tensor, "tensor");
     if (format == nullptr) fail(Errc::null_pointer, "format is NULL");
-    *format = static_cast<aclFormat>(t.format);
+    std::memcpy(format, &t.format, sizeof *format);  // any int the caller gave, without an enum conversion
   });
 }
 
@@ -216,7 +219,8 @@ aclnnStatus aclGetDataType(const aclTensor *tensor, aclDataType *dataType) {
   return aclnn_guarded(__func__, [&] {
     const aclTensor &t = nn::checked(tensor, "tensor");
     if (dataType == nullptr) fail(Errc::null_pointer, "dataType is NULL");
-    *dataType = static_cast<aclDataType>(t.dtype);
+    const auto dtype = static_cast<int32_t>(t.dtype);
+    std::memcpy(dataType, &dtype, sizeof *dataType);
   });
 }
 
@@ -242,7 +246,8 @@ aclnnStatus aclInitTensor(aclTensor *tensor, const int64_t *viewDims, uint64_t v
   return aclnn_guarded(__func__, [&] {
     aclTensor &t = const_cast<aclTensor &>(nn::checked(static_cast<const aclTensor *>(tensor), "tensor"));
     aclTensor fresh;  // built aside, so a bad argument leaves the tensor as it was
-    nn::init_tensor(fresh, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims, storageDimsNum, tensorDataAddr);
+    nn::init_tensor(fresh, viewDims, viewDimsNum, enum_value(dataType), stride, offset, enum_value(format), storageDims,
+                    storageDimsNum, tensorDataAddr);
     t = std::move(fresh);
   });
 }

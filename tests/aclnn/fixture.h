@@ -22,6 +22,8 @@ class AclnnTest : public ::testing::Test {
   void TearDown() override {
     for (aclTensor *t : tensors_) aclDestroyTensor(t);
     for (void *p : dev_) aclrtFree(p);
+    tensors_.clear();
+    dev_.clear();
     aclrtDestroyStream(stream_);
     aclrtResetDevice(0);
   }

@@ -66,7 +66,7 @@ aclnnStatus aclnnRoll(void *workspace, uint64_t workspaceSize, aclOpExecutor *ex
 }
 
 aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor *self, const aclDataType dtype, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-  return aclnn_plan(__func__, "Cast", {self, static_cast<int64_t>(dtype), out}, workspaceSize, executor);
+  return aclnn_plan(__func__, "Cast", {self, openacl::api::enum_value(dtype), out}, workspaceSize, executor);
 }
 aclnnStatus aclnnCast(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);

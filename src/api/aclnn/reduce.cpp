@@ -14,7 +14,7 @@ using openacl::api::aclnn_run;
 extern "C" {
 
 aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclDataType dtype, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-  return aclnn_plan(__func__, "Mean", {self, dim, keepDim, static_cast<int64_t>(dtype), out}, workspaceSize, executor);
+  return aclnn_plan(__func__, "Mean", {self, dim, keepDim, openacl::api::enum_value(dtype), out}, workspaceSize, executor);
 }
 aclnnStatus aclnnMean(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
@@ -35,7 +35,7 @@ aclnnStatus aclnnSoftmax(void *workspace, uint64_t workspaceSize, aclOpExecutor 
 }
 
 aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclDataType dtype, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-  return aclnn_plan(__func__, "ReduceSum", {self, dim, keepDim, static_cast<int64_t>(dtype), out}, workspaceSize, executor);
+  return aclnn_plan(__func__, "ReduceSum", {self, dim, keepDim, openacl::api::enum_value(dtype), out}, workspaceSize, executor);
 }
 aclnnStatus aclnnReduceSum(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
