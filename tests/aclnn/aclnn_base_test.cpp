@@ -263,6 +263,25 @@ TEST_F(Executor, AStreamOfAnotherContextIsARuntimeError) {
   aclrtDestroyContext(other);
 }
 
+TEST_F(Executor, ACapturedRunReplaysAtEachLaunch) {
+  aclrtStream capture = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&capture), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRICaptureBegin(capture, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+  uint64_t ws = 0;
+  aclOpExecutor *e = nullptr;
+  ASSERT_EQ(aclnnInplaceAddGetWorkspaceSize(y_, x_, alpha_, &ws, &e), ACLNN_SUCCESS);  // y += 2 * x
+  ASSERT_EQ(aclnnInplaceAdd(w_, kWork, e, capture), ACLNN_SUCCESS);
+  aclmdlRI ri = nullptr;
+  ASSERT_EQ(aclmdlRICaptureEnd(capture, &ri), ACL_SUCCESS);
+  EXPECT_EQ(read<float>(y_), (std::vector<float>{0, 0, 0, 0}));  // captured, not run
+  ASSERT_EQ(aclmdlRIExecuteAsync(ri, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIExecuteAsync(ri, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(read<float>(y_), (std::vector<float>{4, 8, 12, 16}));
+  EXPECT_EQ(aclmdlRIDestroy(ri), ACL_SUCCESS);
+  aclrtDestroyStream(capture);
+}
+
 TEST_F(Executor, PhaseOneRefusesNullsWithTheirCode) {
   uint64_t ws = 0;
   aclOpExecutor *e = nullptr;
