@@ -12,6 +12,7 @@ aclError to_acl_error(Errc code) {
   switch (code) {
     case Errc::ok: return ACL_SUCCESS;
     case Errc::invalid_argument: return ACL_ERROR_INVALID_PARAM;
+    case Errc::null_pointer: return ACL_ERROR_INVALID_PARAM;
     case Errc::invalid_value: return ACL_ERROR_RT_PARAM_INVALID;
     case Errc::not_initialized: return ACL_ERROR_UNINITIALIZE;
     case Errc::repeat_initialize: return ACL_ERROR_REPEAT_INITIALIZE;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <exception>
 #include <type_traits>
+#include <utility>
 #include <new>
 
 #include "acl/acl_base.h"
@@ -30,26 +31,37 @@ int64_t enum_value(const E &e) {
   return static_cast<int64_t>(v);
 }
 
-template <class F>
-aclError guarded(const char *api, F &&body) noexcept {
+// The one error path: runs the body; an exception becomes the status that `translate` gives
+// for its Errc (aclError for the acl* calls, aclnnStatus for the aclnn ones, which CANN codes
+// differently; host memory exhaustion gives `no_host_memory`), recorded with the message as
+// the thread's recent error.
+template <class Status, class F>
+Status guarded_as(const char *api, Status (*translate)(Errc), Status no_host_memory, F &&body) noexcept {
   CallScope in_call;  // aclFinalize waits for it (core/call_gate.h)
   try {
     body();
-    return ACL_SUCCESS;
+    return Status{0};
   } catch (const Error &e) {
-    aclError code = to_acl_error(e.code());
-    record_error(api, e.what(), code);
+    const Status code = translate(e.code());
+    record_error(api, e.what(), static_cast<aclError>(code));
     return code;
   } catch (const std::bad_alloc &) {
-    record_error(api, "host memory exhausted", ACL_ERROR_BAD_ALLOC);
-    return ACL_ERROR_BAD_ALLOC;
+    record_error(api, "host memory exhausted", static_cast<aclError>(no_host_memory));
+    return no_host_memory;
   } catch (const std::exception &e) {
-    record_error(api, e.what(), ACL_ERROR_INTERNAL_ERROR);
-    return ACL_ERROR_INTERNAL_ERROR;
+    const Status code = translate(Errc::internal);
+    record_error(api, e.what(), static_cast<aclError>(code));
+    return code;
   } catch (...) {
-    record_error(api, "unknown internal error", ACL_ERROR_INTERNAL_ERROR);
-    return ACL_ERROR_INTERNAL_ERROR;
+    const Status code = translate(Errc::internal);
+    record_error(api, "unknown internal error", static_cast<aclError>(code));
+    return code;
   }
+}
+
+template <class F>
+aclError guarded(const char *api, F &&body) noexcept {
+  return guarded_as<aclError>(api, to_acl_error, ACL_ERROR_BAD_ALLOC, std::forward<F>(body));
 }
 
 }  // namespace openacl::api

@@ -12,8 +12,9 @@ namespace openacl {
 enum class Errc : int32_t {
   ok = 0,
   // caller mistakes caught by argument checks
-  invalid_argument,  // null pointer, bad enum, size 0 ...
-  invalid_value,     // a value the runtime rejects (count > destMax, bad timeout)
+  invalid_argument,        // null pointer, bad enum, size 0 ...
+  null_pointer,            // a required pointer is NULL where the API tells it apart (aclnn)
+  invalid_value,           // a value the runtime rejects (count > destMax, bad timeout)
   not_initialized,
   repeat_initialize,
   repeat_finalize,

@@ -24,7 +24,9 @@ install)
            runtime/lib64/stub/libascendcl.so runtime/lib64/stub/libacl_op_compiler.so \
            compiler/include/acl/acl_op_compiler.h compiler/lib64/stub/libascendcl.so \
            compiler/lib64/stub/libacl_op_compiler.so include/acl/ops/acl_cblas.h \
-           lib64/libacl_cblas.so runtime/lib64/stub/libacl_cblas.so; do
+           lib64/libacl_cblas.so runtime/lib64/stub/libacl_cblas.so include/aclnn/aclnn_base.h \
+           include/aclnnop/aclnn_add.h runtime/include/aclnnop/aclnn_matmul.h lib64/libnnopbase.so \
+           lib64/libopapi.so runtime/lib64/stub/libnnopbase.so runtime/lib64/stub/libopapi.so; do
     [[ -e "$toolkit/$p" ]] || fail "the install has no $p"
   done
   ;;

@@ -1,6 +1,6 @@
 // A program in the style of the official AscendCL samples: run mode before aclInit, a device,
 // a context and a stream, host <-> device copies, one operator through acl_op_compiler.h, the
-// compile options, a matrix product through acl_cblas.h, the SoC name. Prints "run success" and
+// compile options, a matrix product through acl_cblas.h, a product through aclnn, the SoC name. Prints "run success" and
 // exits 0 when every result is right.
 #include <cstdio>
 #include <cstring>
@@ -10,6 +10,7 @@
 #include "acl/acl.h"
 #include "acl/acl_op_compiler.h"
 #include "acl/ops/acl_cblas.h"
+#include "aclnnop/aclnn_mul.h"
 
 #define CHECK(call)                                                                   \
   do {                                                                                \
@@ -65,11 +66,30 @@ int main() {
   CHECK(aclrtSynchronizeStream(stream));
   CHECK(aclrtMemcpy(w.data(), 4 * sizeof(float), dw, 4 * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST));
 
+  // v = x * y elementwise through aclnn (libopapi, libnnopbase)
+  void *dv = nullptr;
+  std::vector<float> v(6);
+  CHECK(aclrtMalloc(&dv, 6 * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST));
+  const int64_t six[] = {6};
+  aclTensor *tx = aclCreateTensor(six, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, six, 1, dx);
+  aclTensor *ty = aclCreateTensor(six, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, six, 1, dy);
+  aclTensor *tv = aclCreateTensor(six, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, six, 1, dv);
+  uint64_t ws = 0;
+  aclOpExecutor *executor = nullptr;
+  CHECK(aclnnMulGetWorkspaceSize(tx, ty, tv, &ws, &executor));
+  CHECK(aclnnMul(nullptr, ws, executor, stream));
+  CHECK(aclrtSynchronizeStream(stream));
+  CHECK(aclrtMemcpy(v.data(), 6 * sizeof(float), dv, 6 * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST));
+  aclDestroyTensor(tx);
+  aclDestroyTensor(ty);
+  aclDestroyTensor(tv);
+  CHECK(aclrtFree(dv));
+
   char precision[32] = {};
   CHECK(aclGetCompileopt(ACL_PRECISION_MODE, precision, sizeof precision));
   bool ok = mode == ACL_HOST && std::string(aclrtGetSocName()) == "Ascend910B3" &&
             std::strcmp(precision, "force_fp32") == 0;
-  for (int i = 0; i < 6; ++i) ok = ok && z[i] == x[i] + y[i];
+  for (int i = 0; i < 6; ++i) ok = ok && z[i] == x[i] + y[i] && v[i] == x[i] * y[i];
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 2; ++j) ok = ok && w[i * 2 + j] == x[i * 3] * y[j] + x[i * 3 + 1] * y[2 + j] + x[i * 3 + 2] * y[4 + j];
 

@@ -1,0 +1,46 @@
+// aclOpExecutor: a plan and the addresses of the caller's tensors. Phase 2 (run) checks the
+// workspace and the addresses, then enqueues the plan as one op task that records the memory
+// it reads and writes. An executor is consumed by a successful run unless it was made
+// repeatable. Executors live in a registry, so a destroyed or consumed one is refused instead
+// of being touched.
+//
+// Thread safety: the registry is synchronized; one executor must not be used by two threads at
+// once (as in CANN). A pending run holds the plan and its own copy of the addresses, so the
+// executor may be updated or destroyed while runs are pending.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "nn/plan.h"
+
+namespace openacl {
+class Stream;
+}
+
+struct aclOpExecutor {
+  std::shared_ptr<const openacl::nn::Plan> plan;
+  std::vector<void *> addresses;  // per slot
+  bool repeatable = false;
+};
+
+namespace openacl::nn {
+
+// Registers a new executor (phase 1 hands it to the caller).
+aclOpExecutor *adopt_executor(std::unique_ptr<aclOpExecutor> e);
+// The live executor, else Error: null_pointer for NULL, invalid_argument for one destroyed,
+// consumed by its run, or never made.
+aclOpExecutor &live_executor(aclOpExecutor *e);
+void destroy_executor(aclOpExecutor *e);
+
+// Address updates: input or output `index` (a tensor list's member `relative`), as numbered in
+// aclnn_base.h. aclSetTensorAddr numbers inputs then outputs (`either`).
+enum class Side { input, output, either };
+void set_address(aclOpExecutor &e, Side side, size_t index, size_t relative, void *addr);
+
+// Phase 2: checks the workspace and every tensor's device range, enqueues the plan on the
+// stream, and consumes a non-repeatable executor. Throws Error, having enqueued nothing.
+void run(aclOpExecutor *executor, void *workspace, uint64_t workspace_size, Stream &stream);
+
+}  // namespace openacl::nn

@@ -1,0 +1,176 @@
+// Matrix products on the op library's oneDNN MatMul / BatchMatMul: Mm, BatchMatMul, torch's
+// Matmul (1-d operands, broadcast batches) and WeightQuantBatchMatmulV2 (int8 weights). A
+// transposed view of a dense matrix is passed to the kernel as a transpose flag instead of
+// being gathered.
+#include "nn/planner.h"
+
+namespace openacl::nn {
+
+namespace {
+
+using D = ops::DType;
+
+const std::initializer_list<D> kFloat = {D::f32, D::f16, D::bf16};
+
+struct Operand {
+  size_t value;
+  bool transposed;
+};
+
+// The operand as the kernel takes it: dense, or the dense matrix whose transpose it views.
+Operand operand(Planner &p, size_t v) {
+  const Value &val = p.value(v);
+  const size_t r = val.desc.dims.size();
+  if (val.contiguous || r < 2) return {p.dense(v), false};
+  auto dims = val.desc.dims;
+  auto strides = val.strides;
+  std::swap(dims[r - 1], dims[r - 2]);
+  std::swap(strides[r - 1], strides[r - 2]);
+  if (View{dims, strides, 0}.contiguous()) return {p.view(v, dims, strides, 0), true};
+  return {p.dense(v), false};
+}
+
+void check_cube_math_type(Planner &p, int64_t t) {
+  // KEEP_DTYPE, ALLOW_FP32_DOWN_PRECISION, USE_FP16, USE_HF32: precision hints; the sim
+  // computes every float type in f32, which each of them allows.
+  if (t < 0 || t > 3) p.invalid("cubeMathType " + std::to_string(t) + " is not 0 to 3");
+}
+
+// out = self @ mat2 for ranks >= 2 (batch dims broadcast), in the operands' dtype.
+void product(Planner &p, size_t a, size_t b, size_t out, bool batched) {
+  const Operand x = operand(p, a), y = operand(p, b);
+  const D compute = promote(p.dtype(x.value), p.dtype(y.value));
+  const size_t xv = p.cast(x.value, compute), yv = p.cast(y.value, compute);
+  const size_t r = batched ? p.op1("BatchMatMul", {xv, yv}, {{"adj_x1", x.transposed}, {"adj_x2", y.transposed}})
+                           : p.op1("MatMul", {xv, yv}, {{"transpose_x1", x.transposed}, {"transpose_x2", y.transposed}});
+  p.store(r, out);
+}
+
+void operands(Planner &p, const aclTensor *&self, const aclTensor *&mat2, const aclTensor *&out) {
+  self = &p.tensor(0, "self");
+  mat2 = &p.tensor(1, "mat2");
+  out = &p.tensor(2, "out");
+  check_cube_math_type(p, p.i64(3));
+  p.dtype_in(*self, "self", kFloat);
+  p.dtype_in(*mat2, "mat2", kFloat);
+  p.dtype_in(*out, "out", kFloat);
+}
+
+void plan_mm(Planner &p) {
+  const aclTensor *self, *mat2, *out;
+  operands(p, self, mat2, out);
+  const auto &a = self->view.dims, &b = mat2->view.dims;
+  if (a.size() != 2 || b.size() != 2)
+    p.invalid("self " + ops::dims_str(a) + " and mat2 " + ops::dims_str(b) + " must be 2-d");
+  if (a[1] != b[0]) p.invalid("self " + ops::dims_str(a) + " and mat2 " + ops::dims_str(b) + " do not chain (k differs)");
+  p.same_shape(*out, "out", {a[0], b[1]}, "self @ mat2");
+  const size_t x = p.input(*self, "self"), y = p.input(*mat2, "mat2");
+  product(p, x, y, p.output(*out, "out"), false);
+}
+
+void plan_batch_matmul(Planner &p) {
+  const aclTensor *self, *mat2, *out;
+  operands(p, self, mat2, out);
+  const auto &a = self->view.dims, &b = mat2->view.dims;
+  if (a.size() != 3 || b.size() != 3)
+    p.invalid("self " + ops::dims_str(a) + " and mat2 " + ops::dims_str(b) + " must be 3-d");
+  if (a[0] != b[0] || a[2] != b[1]) p.invalid("self " + ops::dims_str(a) + " and mat2 " + ops::dims_str(b) + " do not chain");
+  p.same_shape(*out, "out", {a[0], a[1], b[2]}, "self @ mat2");
+  const size_t x = p.input(*self, "self"), y = p.input(*mat2, "mat2");
+  product(p, x, y, p.output(*out, "out"), true);
+}
+
+// torch.matmul: a 1-d operand is a row (self) or a column (mat2) whose dim the result drops;
+// batch dims broadcast.
+void plan_matmul(Planner &p) {
+  const aclTensor *self, *mat2, *out;
+  operands(p, self, mat2, out);
+  auto a = self->view.dims, b = mat2->view.dims;
+  if (a.empty() || b.empty()) p.invalid("self and mat2 must have at least one dimension");
+  const bool row = a.size() == 1, col = b.size() == 1;
+  if (row) a.insert(a.begin(), 1);
+  if (col) b.push_back(1);
+  if (a.back() != b[b.size() - 2])
+    p.invalid("self " + ops::dims_str(self->view.dims) + " and mat2 " + ops::dims_str(mat2->view.dims) + " do not chain (k differs)");
+  std::vector<int64_t> batch = broadcast_shapes(p, std::vector<int64_t>(a.begin(), a.end() - 2), std::vector<int64_t>(b.begin(), b.end() - 2));
+  std::vector<int64_t> full = batch;
+  full.push_back(a[a.size() - 2]);
+  full.push_back(b.back());
+  std::vector<int64_t> expect = batch;
+  if (!row) expect.push_back(a[a.size() - 2]);
+  if (!col) expect.push_back(b.back());
+  p.same_shape(*out, "out", expect, "self @ mat2");
+  size_t x = p.input(*self, "self"), y = p.input(*mat2, "mat2");
+  const size_t o = p.output(*out, "out");
+  if (row) x = p.reshape(p.dense(x), a);
+  if (col) y = p.reshape(p.dense(y), b);
+  const bool batched = a.size() > 2 || b.size() > 2;
+  if (!row && !col) {
+    product(p, x, y, o, batched);
+    return;
+  }
+  // The kernel's result has the 1-d operand's dim; out views it without that dim.
+  const size_t r = p.temp(p.dtype(o), full);
+  product(p, x, y, r, batched);
+  p.store(p.reshape(r, expect), o);
+}
+
+// y = x @ ((weight + offset) * scale) [+ bias]: an int8 weight [k, n] dequantized per output
+// channel (group 0: scale [n] or [1, n]) or per group of antiquantGroupSize rows of k (scale
+// [k / group, n]); int4 weights (ACL_INT4, two a byte) are unpacked to int8 first.
+void plan_weight_quant_batch_matmul_v2(Planner &p) {
+  const aclTensor &x = p.tensor(0, "x");
+  const aclTensor &weight = p.tensor(1, "weight");
+  const aclTensor &scale = p.tensor(2, "antiquantScale");
+  const aclTensor *offset = p.tensor_opt(3, "antiquantOffsetOptional");
+  if (p.tensor_opt(4, "quantScaleOptional") || p.tensor_opt(5, "quantOffsetOptional"))
+    p.invalid("quantScaleOptional / quantOffsetOptional (a quantized output) are not supported; pass NULL");
+  const aclTensor *bias = p.tensor_opt(6, "biasOptional");
+  const int64_t group = p.i64(7);
+  const aclTensor &y = p.tensor(8, "y");
+  p.dtype_in(x, "x", kFloat);
+  p.dtype_in(weight, "weight", {D::i8, kInt4});
+  p.dtype_in(scale, "antiquantScale", kFloat);
+  p.dtype_in(y, "y", kFloat);
+  const auto &xd = x.view.dims, &wd = weight.view.dims;
+  if (xd.size() != 2 || wd.size() != 2) p.invalid("x " + ops::dims_str(xd) + " and weight " + ops::dims_str(wd) + " must be 2-d");
+  const int64_t m = xd[0], k = xd[1], n = wd[1];
+  if (wd[0] != k) p.invalid("x " + ops::dims_str(xd) + " and weight " + ops::dims_str(wd) + " do not chain (k differs)");
+  if (group < 0 || (group > 0 && k % group != 0))
+    p.invalid("antiquantGroupSize " + std::to_string(group) + " must be 0 or divide k (" + std::to_string(k) + ")");
+  const std::vector<int64_t> per_group = {group > 0 ? k / group : 1, n};
+  const auto &sd = scale.view.dims;
+  if (!(sd == per_group || (group == 0 && sd == std::vector<int64_t>{n})))
+    p.invalid("antiquantScale has shape " + ops::dims_str(sd) + "; expected " + ops::dims_str(per_group));
+  if (offset) p.same_shape(*offset, "antiquantOffsetOptional", sd, "antiquantScale's shape");
+  if (bias && bias->view.numel() != n) p.invalid("biasOptional has shape " + ops::dims_str(bias->view.dims) + "; expected [" + std::to_string(n) + "]");
+  p.same_shape(y, "y", {m, n}, "x @ weight");
+  const D t = x.dtype;
+  const size_t xv = p.input(x, "x"), wv = p.input(weight, "weight"), sv = p.input(scale, "antiquantScale");
+  const size_t ov = offset ? p.input(*offset, "antiquantOffsetOptional") : 0;
+  const size_t bv = bias ? p.input(*bias, "biasOptional") : 0;
+  const size_t o = p.output(y, "y");
+  // Each scale row repeated over its group's rows of k: a copy whose source repeats.
+  auto per_row = [&](size_t v) {
+    v = p.cast(p.dense(v), t);
+    if (group == 0) return v;
+    const size_t full = p.temp(t, {k, n});
+    p.copy(p.view(v, {k / group, group, n}, {n, 0, 1}, 0), p.reshape(full, {k / group, group, n}));
+    return full;
+  };
+  size_t w = p.cast(weight.dtype == kInt4 ? p.unpack_int4(wv) : wv, t);
+  if (offset) w = p.op1("Add", {w, per_row(ov)});
+  w = p.op1("Mul", {w, per_row(sv)});
+  size_t r = p.op1("MatMul", {xv, w});
+  if (bias) r = p.op1("Add", {r, p.cast(p.reshape(p.dense(bv), {n}), t)});
+  p.store(r, o);
+}
+
+const Registrar reg({{"Mm", plan_mm},
+                     {"BatchMatMul", plan_batch_matmul},
+                     {"Matmul", plan_matmul},
+                     {"WeightQuantBatchMatmulV2", plan_weight_quant_batch_matmul_v2}});
+
+}  // namespace
+
+}  // namespace openacl::nn

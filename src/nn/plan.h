@@ -1,0 +1,68 @@
+// A planned aclnn call: what aclnnXxxGetWorkspaceSize produces and aclnnXxx runs. The plan is
+// immutable once built and shared with the tasks that run it, so an executor may be destroyed
+// (or its addresses updated) while earlier runs are still pending on a stream.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ops/op.h"
+
+namespace openacl::nn {
+
+// Where a value's bytes live at run time.
+enum class Home : uint8_t {
+  slot,       // a caller's tensor (an executor slot, whose address the caller may update)
+  workspace,  // the caller's workspace, at `offset` bytes
+  constant,   // host bytes the plan owns (scalars, arrays known at planning time)
+};
+
+// A tensor that steps read or write. Ops see it as desc (dense dims); copies use the strided
+// view (dims, strides in elements, offset in elements from the home's base).
+struct Value {
+  ops::TensorDesc desc;
+  Home home = Home::workspace;
+  size_t index = 0;             // slot number or constant number
+  std::vector<int64_t> strides;
+  int64_t offset = 0;           // elements (workspace: bytes / element size, 64-byte aligned)
+  bool contiguous = true;
+};
+
+// One caller tensor. Reads and writes are recorded on the task for the trace and the race
+// checker, over the bytes the view reaches.
+struct Slot {
+  std::string name;      // the parameter, for messages ("self", "tensors[1]")
+  int64_t begin = 0;     // bytes from the tensor's address to the first element reached
+  int64_t bytes = 0;     // bytes from there to one past the last element reached
+  bool read = false;
+  bool write = false;
+};
+
+struct Step {
+  // op: an op of the library. copy: out[0]'s view = in[0]'s view. index_copy: slice i of in[0]
+  // along `axis` goes to slice in[1][i] of out[0] (indices read when the step runs).
+  // unpack_int4: out[0] (dense int8) = in[0] (an int4 slot value, any view).
+  enum class Kind : uint8_t { op, copy, index_copy, unpack_int4 } kind = Kind::op;
+  std::shared_ptr<const ops::PreparedOp> op;  // Kind::op
+  std::vector<size_t> in, out;                // value numbers
+  int64_t axis = 0;                           // Kind::index_copy
+};
+
+struct Plan {
+  std::string name;  // the operator ("Add"), the task's label
+  std::vector<Value> values;
+  std::vector<Step> steps;
+  std::vector<Slot> slots;
+  std::vector<std::vector<uint8_t>> constants;
+  uint64_t workspace = 0;
+  // The operator's tensor inputs and outputs in parameter order, each a list of slots (one per
+  // tensor; a tensor list has several): the numbering of the address-update calls.
+  std::vector<std::vector<size_t>> inputs, outputs;
+};
+
+// Runs the plan's steps with these slot addresses and workspace (on a device worker).
+void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *workspace, AiCores &cores);
+
+}  // namespace openacl::nn

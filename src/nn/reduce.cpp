@@ -1,0 +1,154 @@
+// Reductions along dims: Softmax, ReduceSum, Mean, ArgMax, Argsort, on the op library's
+// SoftmaxV2, ReduceSumD, ReduceMeanD, ArgMaxD and TopKV2 kernels.
+#include <cstring>
+
+#include "nn/planner.h"
+
+namespace openacl::nn {
+
+namespace {
+
+using D = ops::DType;
+
+int64_t normalize_dim(const Planner &p, int64_t dim, size_t rank, const char *name) {
+  const auto r = static_cast<int64_t>(std::max<size_t>(rank, 1));
+  if (dim < -r || dim >= r)
+    p.invalid(std::string(name) + " " + std::to_string(dim) + " is out of range for a tensor of rank " + std::to_string(rank));
+  return dim < 0 ? dim + r : dim;
+}
+
+void plan_softmax(Planner &p) {
+  const aclTensor &self = p.tensor(0, "self");
+  const aclTensor &out = p.tensor(2, "out");
+  p.dtype_in(self, "self", {D::f32, D::f16, D::bf16});
+  p.dtype_in(out, "out", {D::f32, D::f16, D::bf16});
+  p.same_shape(out, "out", self.view.dims, "self's shape");
+  const int64_t dim = normalize_dim(p, p.i64(1), self.view.dims.size(), "dim");
+  const size_t x = p.input(self, "self");
+  const size_t o = p.output(out, "out");
+  if (self.view.dims.empty()) {  // softmax of one value is 1
+    aclScalar one;
+    one.value = 1;
+    one.int_value = 1;
+    p.store(p.scalar_value(one, out.dtype), o);
+    return;
+  }
+  p.store(p.op1("SoftmaxV2", {x}, {{"axes", std::vector<int64_t>{dim}}}), o);
+}
+
+// out = sum of self over dim (all dims when empty), computed in dtype.
+void plan_reduce_sum(Planner &p) {
+  const aclTensor &self = p.tensor(0, "self");
+  const aclIntArray &dims = p.int_array(1, "dim");
+  const bool keep = p.flag(2);
+  const auto dtype = static_cast<D>(p.i64(3));
+  const aclTensor &out = p.tensor(4, "out");
+  const std::initializer_list<D> ok = {D::f32, D::f16, D::bf16, D::i32, D::i64, D::i8, D::u8};
+  p.dtype_in(self, "self", ok);
+  p.dtype_in(out, "out", ok);
+  if (dtype != out.dtype)
+    p.invalid(std::string("dtype is ") + ops::dtype_name(dtype) + " but out has dtype " + ops::dtype_name(out.dtype));
+  const size_t rank = self.view.dims.size();
+  std::vector<bool> reduced(rank, dims.values.empty());
+  std::vector<int64_t> axes;
+  for (int64_t d : dims.values) {
+    const int64_t a = normalize_dim(p, d, rank, "dim");
+    if (rank > 0 && reduced[a]) p.invalid("dim names dimension " + std::to_string(a) + " twice");
+    if (rank > 0) reduced[a] = true;
+    axes.push_back(a);
+  }
+  std::vector<int64_t> shape;
+  for (size_t i = 0; i < rank; ++i)
+    if (!reduced[i] || keep) shape.push_back(reduced[i] ? 1 : self.view.dims[i]);
+  p.same_shape(out, "out", shape, "the reduced shape");
+  const size_t x = p.input(self, "self");
+  const size_t o = p.output(out, "out");
+  if (rank == 0) {
+    p.store(x, o);
+    return;
+  }
+  p.store(p.op1("ReduceSumD", {p.cast(x, dtype)}, {{"axes", axes}, {"keep_dims", keep}}), o);
+}
+
+// out = the mean of self over dim (all dims when empty), computed in dtype.
+void plan_mean(Planner &p) {
+  const aclTensor &self = p.tensor(0, "self");
+  const aclIntArray &dims = p.int_array(1, "dim");
+  const bool keep = p.flag(2);
+  const auto dtype = static_cast<D>(p.i64(3));
+  const aclTensor &out = p.tensor(4, "out");
+  p.dtype_in(self, "self", {D::f32, D::f16, D::bf16});
+  p.dtype_in(out, "out", {D::f32, D::f16, D::bf16});
+  if (dtype != out.dtype)
+    p.invalid(std::string("dtype is ") + ops::dtype_name(dtype) + " but out has dtype " + ops::dtype_name(out.dtype));
+  const size_t rank = self.view.dims.size();
+  std::vector<bool> reduced(rank, dims.values.empty());
+  std::vector<int64_t> axes;
+  for (int64_t d : dims.values) {
+    const int64_t a = normalize_dim(p, d, rank, "dim");
+    if (rank > 0 && reduced[a]) p.invalid("dim names dimension " + std::to_string(a) + " twice");
+    if (rank > 0) reduced[a] = true;
+    axes.push_back(a);
+  }
+  std::vector<int64_t> shape;
+  for (size_t i = 0; i < rank; ++i)
+    if (!reduced[i] || keep) shape.push_back(reduced[i] ? 1 : self.view.dims[i]);
+  p.same_shape(out, "out", shape, "the reduced shape");
+  const size_t x = p.input(self, "self");
+  const size_t o = p.output(out, "out");
+  if (rank == 0) {
+    p.store(x, o);
+    return;
+  }
+  p.store(p.op1("ReduceMeanD", {p.cast(x, dtype)}, {{"axes", axes}, {"keep_dims", keep}}), o);
+}
+
+// out = the index of the largest element of self along dim (the first among equals).
+void plan_arg_max(Planner &p) {
+  const aclTensor &self = p.tensor(0, "self");
+  const bool keep = p.flag(2);
+  const aclTensor &out = p.tensor(3, "out");
+  p.dtype_in(self, "self", {D::f32, D::f16, D::bf16, D::i32, D::i64, D::i8, D::u8});
+  p.dtype_in(out, "out", {D::i64, D::i32});
+  const size_t rank = self.view.dims.size();
+  const int64_t dim = normalize_dim(p, p.i64(1), rank, "dim");
+  std::vector<int64_t> kept = self.view.dims, dropped;
+  if (rank > 0) kept[dim] = 1;
+  for (size_t i = 0; i < rank; ++i)
+    if (static_cast<int64_t>(i) != dim) dropped.push_back(self.view.dims[i]);
+  p.same_shape(out, "out", keep ? kept : dropped, keep ? "self's shape with dim as 1" : "self's shape without dim");
+  const size_t x = p.input(self, "self");
+  const size_t o = p.output(out, "out");
+  if (rank == 0) {
+    p.store(p.constant(D::i64, {}, std::vector<uint8_t>(8, 0)), o);
+    return;
+  }
+  const size_t r = p.op1("ArgMaxD", {x}, {{"dimension", dim}, {"dtype", D::i64}});
+  p.store(p.reshape(r, keep ? kept : dropped), o);
+}
+
+// out = the indices that sort self along dim (ties keep their order).
+void plan_argsort(Planner &p) {
+  const aclTensor &self = p.tensor(0, "self");
+  const bool descending = p.flag(2);
+  const aclTensor &out = p.tensor(3, "out");
+  p.dtype_in(self, "self", {D::f32, D::f16, D::bf16, D::i32, D::i64});
+  p.dtype_in(out, "out", {D::i64, D::i32});
+  p.same_shape(out, "out", self.view.dims, "self's shape");
+  const int64_t dim = normalize_dim(p, p.i64(1), self.view.dims.size(), "dim");
+  const size_t x = p.input(self, "self");
+  const size_t o = p.output(out, "out");
+  const int64_t k = self.view.dims.empty() ? 1 : self.view.dims[dim];
+  std::vector<uint8_t> kb(sizeof k);
+  std::memcpy(kb.data(), &k, sizeof k);
+  const auto r = p.op("TopKV2", {x, p.constant(D::i64, {}, std::move(kb))},
+                      {{"dim", dim}, {"largest", descending}, {"sorted", true}, {"indices_dtype", D::i64}});
+  p.store(r[1], o);
+}
+
+const Registrar reg({{"Softmax", plan_softmax}, {"ReduceSum", plan_reduce_sum}, {"Mean", plan_mean},
+                     {"ArgMax", plan_arg_max}, {"Argsort", plan_argsort}});
+
+}  // namespace
+
+}  // namespace openacl::nn

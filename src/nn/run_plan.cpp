@@ -1,0 +1,77 @@
+// Runs a plan's steps on a device worker: library ops on their bound tensors, strided copies,
+// int4 unpacking and index-driven copies.
+#include <cstring>
+
+#include "nn/objects.h"
+#include "nn/plan.h"
+#include "nn/strided.h"
+
+namespace openacl::nn {
+
+void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *workspace, AiCores &cores) {
+  auto base = [&](const Value &v) -> uint8_t * {
+    const auto es = static_cast<int64_t>(element_size(v.desc.dtype));
+    uint8_t *home = v.home == Home::slot ? static_cast<uint8_t *>(addresses[v.index])
+                    : v.home == Home::workspace ? static_cast<uint8_t *>(workspace)
+                                                : const_cast<uint8_t *>(plan.constants[v.index].data());
+    return home + v.offset * es;
+  };
+  std::vector<ops::Tensor> in, out;
+  for (const Step &s : plan.steps) {
+    if (s.kind == Step::Kind::copy) {
+      const Value &src = plan.values[s.in[0]], &dst = plan.values[s.out[0]];
+      strided_copy(base(src), src.strides, base(dst), dst.strides, dst.desc.dims, element_size(dst.desc.dtype));
+      continue;
+    }
+    if (s.kind == Step::Kind::unpack_int4) {
+      // Element e of the view is nibble e % 2 of byte e / 2, counted from the slot's address.
+      const Value &src = plan.values[s.in[0]];
+      const auto *bytes = static_cast<const uint8_t *>(addresses[src.index]);
+      auto *dst = reinterpret_cast<int8_t *>(base(plan.values[s.out[0]]));
+      const auto &dims = src.desc.dims;
+      std::vector<int64_t> at(dims.size(), 0);
+      for (int64_t i = 0, n = src.desc.element_count(); i < n; ++i) {
+        int64_t e = src.offset;
+        for (size_t d = 0; d < dims.size(); ++d) e += at[d] * src.strides[d];
+        const int nib = (bytes[e / 2] >> (4 * (e % 2))) & 0xf;
+        dst[i] = static_cast<int8_t>(nib >= 8 ? nib - 16 : nib);
+        for (size_t d = dims.size(); d-- > 0;)
+          if (++at[d] < dims[d]) break;
+          else at[d] = 0;
+      }
+      continue;
+    }
+    if (s.kind == Step::Kind::index_copy) {
+      const Value &src = plan.values[s.in[0]], &idx = plan.values[s.in[1]], &dst = plan.values[s.out[0]];
+      const auto es = static_cast<int64_t>(element_size(dst.desc.dtype));
+      auto slice = src.desc.dims;
+      slice[s.axis] = 1;
+      const int64_t size = dst.desc.dims[s.axis], n = idx.desc.element_count();
+      const uint8_t *ip = base(idx);
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t k;
+        if (idx.desc.dtype == ops::DType::i64) {
+          std::memcpy(&k, ip + i * 8, 8);
+        } else {
+          int32_t k32;
+          std::memcpy(&k32, ip + i * 4, 4);
+          k = k32;
+        }
+        if (k < -size || k >= size)
+          fail(Errc::task_failure, plan.name + ": index[" + std::to_string(i) + "] = " + std::to_string(k) +
+                                       " is out of range for a dim of size " + std::to_string(size));
+        if (k < 0) k += size;
+        strided_copy(base(src) + i * src.strides[s.axis] * es, src.strides, base(dst) + k * dst.strides[s.axis] * es,
+                     dst.strides, slice, static_cast<size_t>(es));
+      }
+      continue;
+    }
+    in.clear();
+    out.clear();
+    for (size_t v : s.in) in.push_back({plan.values[v].desc, base(plan.values[v]), plan.values[v].desc.byte_size()});
+    for (size_t v : s.out) out.push_back({plan.values[v].desc, base(plan.values[v]), plan.values[v].desc.byte_size()});
+    s.op->run(in, out, cores);
+  }
+}
+
+}  // namespace openacl::nn

@@ -1,0 +1,296 @@
+// libnnopbase: the argument objects (create, query, destroy, bad arguments) and the executor
+// contract of aclnn_base.h: phase 1 enqueues nothing, phase 2 checks workspace, addresses and
+// stream context, an executor runs once unless repeatable, and address updates take effect.
+#include <string>
+#include <thread>
+
+#include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_mul.h"
+#include "fixture.h"
+
+namespace {
+
+using Base = AclnnTest;
+
+TEST_F(Base, TensorKeepsViewStorageFormatAndType) {
+  float x = 0;
+  const int64_t dims[] = {2, 3}, strides[] = {1, 2}, storage[] = {8};
+  aclTensor *t = aclCreateTensor(dims, 2, ACL_FLOAT16, strides, 1, ACL_FORMAT_NCHW, storage, 1, &x);
+  ASSERT_NE(t, nullptr);
+  int64_t *v = nullptr;
+  uint64_t n = 0;
+  ASSERT_EQ(aclGetViewShape(t, &v, &n), ACLNN_SUCCESS);
+  EXPECT_EQ(std::vector<int64_t>(v, v + n), (std::vector<int64_t>{2, 3}));
+  delete[] v;
+  ASSERT_EQ(aclGetViewStrides(t, &v, &n), ACLNN_SUCCESS);
+  EXPECT_EQ(std::vector<int64_t>(v, v + n), (std::vector<int64_t>{1, 2}));
+  delete[] v;
+  ASSERT_EQ(aclGetStorageShape(t, &v, &n), ACLNN_SUCCESS);
+  EXPECT_EQ(std::vector<int64_t>(v, v + n), (std::vector<int64_t>{8}));
+  delete[] v;
+  int64_t offset = -1;
+  ASSERT_EQ(aclGetViewOffset(t, &offset), ACLNN_SUCCESS);
+  EXPECT_EQ(offset, 1);
+  aclFormat f;
+  aclDataType d;
+  ASSERT_EQ(aclGetFormat(t, &f), ACLNN_SUCCESS);
+  ASSERT_EQ(aclGetDataType(t, &d), ACLNN_SUCCESS);
+  EXPECT_EQ(f, ACL_FORMAT_NCHW);
+  EXPECT_EQ(d, ACL_FLOAT16);
+  void *addr = nullptr;
+  ASSERT_EQ(aclGetRawTensorAddr(t, &addr), ACLNN_SUCCESS);
+  EXPECT_EQ(addr, &x);
+  EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
+}
+
+TEST_F(Base, TensorWithoutStridesIsDenseRowMajor) {
+  const int64_t dims[] = {2, 3, 4};
+  aclTensor *t = aclCreateTensor(dims, 3, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 3, nullptr);
+  ASSERT_NE(t, nullptr);
+  int64_t *v = nullptr;
+  uint64_t n = 0;
+  ASSERT_EQ(aclGetViewStrides(t, &v, &n), ACLNN_SUCCESS);
+  EXPECT_EQ(std::vector<int64_t>(v, v + n), (std::vector<int64_t>{12, 4, 1}));
+  delete[] v;
+  aclDestroyTensor(t);
+}
+
+TEST_F(Base, BadTensorArgumentsGiveNullAndAMessage) {
+  const int64_t nine[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1}, neg[] = {-1}, one[] = {1};
+  EXPECT_EQ(aclCreateTensor(nine, 9, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nine, 9, nullptr), nullptr);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("8 dimensions"), std::string::npos) << aclGetRecentErrMsg();
+  EXPECT_EQ(aclCreateTensor(nullptr, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, nullptr), nullptr);
+  EXPECT_EQ(aclCreateTensor(one, 1, ACL_FLOAT, neg, 0, ACL_FORMAT_ND, one, 1, nullptr), nullptr);
+  EXPECT_EQ(aclCreateTensor(one, 1, static_cast<aclDataType>(99), nullptr, 0, ACL_FORMAT_ND, one, 1, nullptr), nullptr);
+  EXPECT_EQ(aclCreateScalar(nullptr, ACL_FLOAT), nullptr);
+  EXPECT_EQ(aclCreateIntArray(nullptr, 3), nullptr);
+  int64_t *v = nullptr;
+  uint64_t n = 0;
+  EXPECT_EQ(aclGetViewShape(nullptr, &v, &n), ACLNN_ERR_PARAM_NULLPTR);
+  aclTensor *t = aclCreateTensor(one, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, one, 1, nullptr);
+  EXPECT_EQ(aclGetViewShape(t, nullptr, &n), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclGetDataType(t, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclDestroyTensor(nullptr), ACLNN_SUCCESS);  // as in CANN
+  aclDestroyTensor(t);
+}
+
+TEST_F(Base, ArraysScalarsAndListsReportTheirSizes) {
+  const int64_t iv[] = {1, 2, 3};
+  const float fv[] = {1.5f, 2.5f};
+  const bool bv[] = {true};
+  aclIntArray *ia = aclCreateIntArray(iv, 3);
+  aclFloatArray *fa = aclCreateFloatArray(fv, 2);
+  aclBoolArray *ba = aclCreateBoolArray(bv, 1);
+  uint64_t n = 0;
+  ASSERT_EQ(aclGetIntArraySize(ia, &n), ACLNN_SUCCESS);
+  EXPECT_EQ(n, 3u);
+  ASSERT_EQ(aclGetFloatArraySize(fa, &n), ACLNN_SUCCESS);
+  EXPECT_EQ(n, 2u);
+  ASSERT_EQ(aclGetBoolArraySize(ba, &n), ACLNN_SUCCESS);
+  EXPECT_EQ(n, 1u);
+  float one = 1;
+  aclScalar *s = aclCreateScalar(&one, ACL_FLOAT);
+  const aclScalar *ss[] = {s};
+  aclScalarList *sl = aclCreateScalarList(ss, 1);
+  ASSERT_EQ(aclGetScalarListSize(sl, &n), ACLNN_SUCCESS);
+  EXPECT_EQ(n, 1u);
+  const int64_t d[] = {2};
+  aclTensor *t0 = aclCreateTensor(d, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, d, 1, nullptr);
+  aclTensor *t1 = aclCreateTensor(d, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, d, 1, nullptr);
+  const aclTensor *ts[] = {t0, t1};
+  aclTensorList *tl = aclCreateTensorList(ts, 2);
+  ASSERT_EQ(aclGetTensorListSize(tl, &n), ACLNN_SUCCESS);
+  EXPECT_EQ(n, 2u);
+  EXPECT_EQ(aclGetTensorListSize(tl, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclDestroyIntArray(ia), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyFloatArray(fa), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyBoolArray(ba), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyScalarList(sl), ACLNN_SUCCESS);  // and the scalar it holds
+  EXPECT_EQ(aclDestroyTensorList(tl), ACLNN_SUCCESS);  // and the tensors it holds
+}
+
+TEST_F(Base, InitAcceptsNullOrJsonAndRefusesAMissingFile) {
+  EXPECT_EQ(aclnnInit(nullptr), ACLNN_SUCCESS);
+  EXPECT_EQ(aclnnInit("/nonexistent/acl.json"), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnFinalize(), ACLNN_SUCCESS);
+}
+
+// y = x + 2 * o on 4 floats.
+struct AddCall {
+  aclTensor *x, *o, *y;
+  aclScalar *alpha;
+};
+
+class Executor : public AclnnTest {
+ protected:
+  void SetUp() override {
+    AclnnTest::SetUp();
+    float two = 2;
+    alpha_ = aclCreateScalar(&two, ACL_FLOAT);
+    x_ = tensor<float>({1, 2, 3, 4}, {4});
+    o_ = tensor<float>({10, 20, 30, 40}, {4});
+    y_ = tensor<float>({0, 0, 0, 0}, {4});
+    ASSERT_EQ(aclrtMalloc(&w_, kWork, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    dev_.push_back(w_);
+  }
+  void TearDown() override {
+    aclDestroyScalar(alpha_);
+    AclnnTest::TearDown();
+  }
+  aclOpExecutor *plan_add(uint64_t *ws) {
+    aclOpExecutor *e = nullptr;
+    EXPECT_EQ(aclnnAddGetWorkspaceSize(x_, o_, alpha_, y_, ws, &e), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    return e;
+  }
+  static constexpr uint64_t kWork = 1 << 20;  // more than any plan here needs
+  void *w_ = nullptr;
+  aclScalar *alpha_ = nullptr;
+  aclTensor *x_ = nullptr, *o_ = nullptr, *y_ = nullptr;
+};
+
+TEST_F(Executor, PhaseTwoComputesOnTheStream) {
+  uint64_t ws = 0;
+  aclOpExecutor *e = plan_add(&ws);
+  void *w = nullptr;
+  if (ws) ASSERT_EQ(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclnnAdd(w, ws, e, stream_), ACLNN_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(read<float>(y_), (std::vector<float>{21, 42, 63, 84}));
+  if (w) aclrtFree(w);
+}
+
+TEST_F(Executor, PhaseOneEnqueuesNothing) {
+  uint64_t ws = 0;
+  aclOpExecutor *e = plan_add(&ws);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(read<float>(y_), (std::vector<float>{0, 0, 0, 0}));
+  EXPECT_EQ(aclDestroyAclOpExecutor(e), ACLNN_SUCCESS);
+}
+
+TEST_F(Executor, RunsOnceUnlessRepeatable) {
+  uint64_t ws = 0;
+  aclOpExecutor *e = plan_add(&ws);
+  ASSERT_EQ(aclnnAdd(w_, kWork, e, stream_), ACLNN_SUCCESS);
+  EXPECT_EQ(aclnnAdd(w_, kWork, e, stream_), ACLNN_ERR_PARAM_INVALID);  // consumed by its run
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclnnAdd: executor is not a live aclOpExecutor"), std::string::npos)
+      << aclGetRecentErrMsg();
+  e = plan_add(&ws);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(e), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnAdd(w_, kWork, e, stream_), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnAdd(w_, kWork, e, stream_), ACLNN_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(aclDestroyAclOpExecutor(e), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyAclOpExecutor(e), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclDestroyAclOpExecutor(nullptr), ACLNN_ERR_INNER_NULLPTR);
+  EXPECT_EQ(aclSetAclOpExecutorRepeatable(nullptr), ACLNN_ERR_INNER_NULLPTR);
+  EXPECT_EQ(aclnnAdd(w_, kWork, nullptr, stream_), ACLNN_ERR_PARAM_NULLPTR);
+}
+
+TEST_F(Executor, AddressUpdatesReachTheNextRun) {
+  uint64_t ws = 0;
+  aclOpExecutor *e = plan_add(&ws);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(e), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnAdd(w_, kWork, e, stream_), ACLNN_SUCCESS);
+  aclTensor *x2 = tensor<float>({100, 200, 300, 400}, {4});
+  aclTensor *y2 = tensor<float>({0, 0, 0, 0}, {4});
+  void *x2addr = nullptr, *y2addr = nullptr;
+  aclGetRawTensorAddr(x2, &x2addr);
+  aclGetRawTensorAddr(y2, &y2addr);
+  ASSERT_EQ(aclSetInputTensorAddr(e, 0, x_, x2addr), ACLNN_SUCCESS);
+  ASSERT_EQ(aclSetOutputTensorAddr(e, 0, y_, y2addr), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnAdd(w_, kWork, e, stream_), ACLNN_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(read<float>(y2), (std::vector<float>{120, 240, 360, 480}));
+  void *now = nullptr;
+  aclGetRawTensorAddr(x_, &now);
+  EXPECT_EQ(now, x2addr);  // the tensor's own address follows, as in CANN
+  EXPECT_EQ(aclSetInputTensorAddr(e, 2, x_, x2addr), ACLNN_ERR_PARAM_INVALID);  // Add has 2 inputs
+  EXPECT_EQ(aclSetInputTensorAddr(e, 0, nullptr, x2addr), ACLNN_ERR_INNER_NULLPTR);
+  EXPECT_EQ(aclSetTensorAddr(e, 2, y_, y2addr), ACLNN_SUCCESS);  // inputs, then outputs
+  EXPECT_EQ(aclDestroyAclOpExecutor(e), ACLNN_SUCCESS);
+}
+
+TEST_F(Executor, SmallWorkspaceIsRefusedAndNothingRuns) {
+  // A strided input needs a workspace for its gather.
+  aclTensor *xs = tensor<float>({1, 0, 2, 0, 3, 0, 4, 0}, {4}, {2});
+  aclTensor *ys = tensor<float>({5, 5, 5, 5}, {4});
+  uint64_t ws = 0;
+  aclOpExecutor *e = nullptr;
+  ASSERT_EQ(aclnnMulGetWorkspaceSize(xs, o_, ys, &ws, &e), ACLNN_SUCCESS);
+  ASSERT_GT(ws, 0u);
+  void *w = nullptr;
+  ASSERT_EQ(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  EXPECT_EQ(aclnnMul(w, ws - 1, e, stream_), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("workspaceSize"), std::string::npos) << aclGetRecentErrMsg();
+  EXPECT_EQ(aclnnMul(nullptr, ws, e, stream_), ACLNN_ERR_PARAM_NULLPTR);
+  int host = 0;
+  EXPECT_EQ(aclnnMul(&host, ws, e, stream_), ACLNN_ERR_PARAM_INVALID);  // not device memory
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(read<float>(ys), (std::vector<float>{5, 5, 5, 5}));
+  ASSERT_EQ(aclnnMul(w, ws, e, stream_), ACLNN_SUCCESS);  // a failed run keeps the executor
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(read<float>(ys), (std::vector<float>{10, 40, 90, 160}));
+  aclrtFree(w);
+}
+
+TEST_F(Executor, HostAddressesAreRefusedAtPhaseTwo) {
+  float host[4] = {};
+  const int64_t d[] = {4};
+  aclTensor *h = aclCreateTensor(d, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, d, 1, host);
+  uint64_t ws = 0;
+  aclOpExecutor *e = nullptr;
+  ASSERT_EQ(aclnnAddGetWorkspaceSize(x_, o_, alpha_, h, &ws, &e), ACLNN_SUCCESS);
+  EXPECT_EQ(aclnnAdd(w_, kWork, e, stream_), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("out"), std::string::npos) << aclGetRecentErrMsg();
+  aclDestroyAclOpExecutor(e);
+  aclDestroyTensor(h);
+}
+
+TEST_F(Executor, AStreamOfAnotherContextIsARuntimeError) {
+  aclrtContext mine = nullptr, other = nullptr;
+  ASSERT_EQ(aclrtGetCurrentContext(&mine), ACL_SUCCESS);
+  ASSERT_EQ(aclrtCreateContext(&other, 0), ACL_SUCCESS);
+  aclrtStream foreign = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&foreign), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetCurrentContext(mine), ACL_SUCCESS);
+  uint64_t ws = 0;
+  aclOpExecutor *e = plan_add(&ws);
+  EXPECT_EQ(aclnnAdd(w_, kWork, e, foreign), ACLNN_ERR_RUNTIME_ERROR);
+  EXPECT_EQ(aclDestroyAclOpExecutor(e), ACLNN_SUCCESS);  // still live: the run failed
+  ASSERT_EQ(aclrtSetCurrentContext(other), ACL_SUCCESS);
+  aclrtDestroyStream(foreign);
+  ASSERT_EQ(aclrtSetCurrentContext(mine), ACL_SUCCESS);
+  aclrtDestroyContext(other);
+}
+
+TEST_F(Executor, ACapturedRunReplaysAtEachLaunch) {
+  aclrtStream capture = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&capture), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRICaptureBegin(capture, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+  uint64_t ws = 0;
+  aclOpExecutor *e = nullptr;
+  ASSERT_EQ(aclnnInplaceAddGetWorkspaceSize(y_, x_, alpha_, &ws, &e), ACLNN_SUCCESS);  // y += 2 * x
+  ASSERT_EQ(aclnnInplaceAdd(w_, kWork, e, capture), ACLNN_SUCCESS);
+  aclmdlRI ri = nullptr;
+  ASSERT_EQ(aclmdlRICaptureEnd(capture, &ri), ACL_SUCCESS);
+  EXPECT_EQ(read<float>(y_), (std::vector<float>{0, 0, 0, 0}));  // captured, not run
+  ASSERT_EQ(aclmdlRIExecuteAsync(ri, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIExecuteAsync(ri, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(read<float>(y_), (std::vector<float>{4, 8, 12, 16}));
+  EXPECT_EQ(aclmdlRIDestroy(ri), ACL_SUCCESS);
+  aclrtDestroyStream(capture);
+}
+
+TEST_F(Executor, PhaseOneRefusesNullsWithTheirCode) {
+  uint64_t ws = 0;
+  aclOpExecutor *e = nullptr;
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(nullptr, o_, alpha_, y_, &ws, &e), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclnnAddGetWorkspaceSize: self is NULL"), std::string::npos)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(x_, o_, nullptr, y_, &ws, &e), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(x_, o_, alpha_, y_, nullptr, &e), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(x_, o_, alpha_, y_, &ws, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+}
+
+}  // namespace
