@@ -260,7 +260,8 @@ bool Stream::wait_for(uint64_t seq, int32_t timeout_ms) {
 
 bool Stream::idle() const {
   std::lock_guard lock(mu_);
-  return completed_.load(std::memory_order_acquire) >= submitted_ && callbacks_in_flight_ == 0;
+  return completed_.load(std::memory_order_acquire) >= submitted_ && callbacks_in_flight_ == 0 &&
+         state_ == State::idle;
 }
 
 uint64_t Stream::latest_pending() const {

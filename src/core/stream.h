@@ -63,7 +63,8 @@ class Stream final : public backend::Runnable,
   // Waits until the task with sequence number seq has completed (no failure check); false
   // when timeout_ms (>= 0) passed first.
   bool wait_for(uint64_t seq, int32_t timeout_ms = -1);
-  // True when every enqueued task and dispatched callback has finished.
+  // True when every enqueued task and dispatched callback has finished and no worker holds or
+  // has queued the stream (a worker may still run it for a moment after its last task).
   bool idle() const;
   // The sequence number of the latest task when some task has not completed, else 0.
   uint64_t latest_pending() const;
