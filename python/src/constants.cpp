@@ -9,6 +9,8 @@
 #include <acl/acl_prof.h>
 #include <acl/acl_rt_allocator.h>
 #include <acl/ops/acl_cblas.h>
+#define ENABLE_DVPP_INTERFACE  // acl_dvpp.h asks for it, as CANN's does
+#include <acl/ops/acl_dvpp.h>
 
 #include <type_traits>
 
