@@ -36,14 +36,14 @@ void plan_softmax(Planner &p) {
   p.store(p.op1("SoftmaxV2", {x}, {{"axes", std::vector<int64_t>{dim}}}), o);
 }
 
-// out = sum of self over dim (all dims when empty), computed in dtype.
-void plan_reduce_sum(Planner &p) {
+// out = op (ReduceSumD, ReduceMeanD) of self over dim (all dims when empty), computed in dtype;
+// self and out of the dtypes in ok.
+void plan_reduction(Planner &p, const char *op, std::initializer_list<D> ok) {
   const aclTensor &self = p.tensor(0, "self");
   const aclIntArray &dims = p.int_array(1, "dim");
   const bool keep = p.flag(2);
   const auto dtype = static_cast<D>(p.i64(3));
   const aclTensor &out = p.tensor(4, "out");
-  const std::initializer_list<D> ok = {D::f32, D::f16, D::bf16, D::i32, D::i64, D::i8, D::u8};
   p.dtype_in(self, "self", ok);
   p.dtype_in(out, "out", ok);
   if (dtype != out.dtype)
@@ -67,41 +67,14 @@ void plan_reduce_sum(Planner &p) {
     p.store(x, o);
     return;
   }
-  p.store(p.op1("ReduceSumD", {p.cast(x, dtype)}, {{"axes", axes}, {"keep_dims", keep}}), o);
+  p.store(p.op1(op, {p.cast(x, dtype)}, {{"axes", axes}, {"keep_dims", keep}}), o);
 }
 
-// out = the mean of self over dim (all dims when empty), computed in dtype.
-void plan_mean(Planner &p) {
-  const aclTensor &self = p.tensor(0, "self");
-  const aclIntArray &dims = p.int_array(1, "dim");
-  const bool keep = p.flag(2);
-  const auto dtype = static_cast<D>(p.i64(3));
-  const aclTensor &out = p.tensor(4, "out");
-  p.dtype_in(self, "self", {D::f32, D::f16, D::bf16});
-  p.dtype_in(out, "out", {D::f32, D::f16, D::bf16});
-  if (dtype != out.dtype)
-    p.invalid(std::string("dtype is ") + ops::dtype_name(dtype) + " but out has dtype " + ops::dtype_name(out.dtype));
-  const size_t rank = self.view.dims.size();
-  std::vector<bool> reduced(rank, dims.values.empty());
-  std::vector<int64_t> axes;
-  for (int64_t d : dims.values) {
-    const int64_t a = normalize_dim(p, d, rank, "dim");
-    if (rank > 0 && reduced[a]) p.invalid("dim names dimension " + std::to_string(a) + " twice");
-    if (rank > 0) reduced[a] = true;
-    axes.push_back(a);
-  }
-  std::vector<int64_t> shape;
-  for (size_t i = 0; i < rank; ++i)
-    if (!reduced[i] || keep) shape.push_back(reduced[i] ? 1 : self.view.dims[i]);
-  p.same_shape(out, "out", shape, "the reduced shape");
-  const size_t x = p.input(self, "self");
-  const size_t o = p.output(out, "out");
-  if (rank == 0) {
-    p.store(x, o);
-    return;
-  }
-  p.store(p.op1("ReduceMeanD", {p.cast(x, dtype)}, {{"axes", axes}, {"keep_dims", keep}}), o);
+void plan_reduce_sum(Planner &p) {
+  plan_reduction(p, "ReduceSumD", {D::f32, D::f16, D::bf16, D::i32, D::i64, D::i8, D::u8});
 }
+
+void plan_mean(Planner &p) { plan_reduction(p, "ReduceMeanD", {D::f32, D::f16, D::bf16}); }
 
 // out = the index of the largest element of self along dim (the first among equals).
 void plan_arg_max(Planner &p) {
