@@ -62,6 +62,16 @@ TEST_F(R13_Malloc, HostAllocationsAlignedTo64Bytes) {
   }
 }
 
+TEST_F(R13_Malloc, HostSizesTooLargeToRoundUpFailInsteadOfWrappingAround) {
+  // Rounded up to the 64-byte alignment, these sizes would wrap around to a tiny block that
+  // the memory map then took for the whole size.
+  for (size_t size : {SIZE_MAX, SIZE_MAX - 10}) {
+    void *p = nullptr;
+    EXPECT_ACL_ERROR(ACL_ERROR_RT_MEMORY_ALLOCATION, aclrtMallocHost(&p, size));
+    EXPECT_EQ(p, nullptr);
+  }
+}
+
 TEST_F(R13_Malloc, RejectsZeroSizeAndNullOut) {
   void *p = nullptr;
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST));

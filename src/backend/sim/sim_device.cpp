@@ -1,5 +1,6 @@
 // The sim backend: a simulated NPU made of host CPU cores. Device memory is host memory that
 // only the runtime hands out; the AI cores are a worker pool.
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -21,11 +22,9 @@ class SimDevice final : public backend::DeviceBackend {
       : props_(std::move(props)), pool_(id, props_.ai_cores) {}
 
   const backend::DeviceProps &props() const override { return props_; }
-  void *allocate(size_t bytes) override { return std::aligned_alloc(kAlignment, round_up(bytes)); }
+  void *allocate(size_t bytes) override { return aligned(bytes); }
   void deallocate(void *p, size_t) override { std::free(p); }
-  void *allocate_host(size_t bytes) override {
-    return std::aligned_alloc(kAlignment, round_up(bytes));
-  }
+  void *allocate_host(size_t bytes) override { return aligned(bytes); }
   void deallocate_host(void *p, size_t) override { std::free(p); }
   void copy(void *dst, const void *src, size_t n) override {
     if (n != 0 && dst != src) std::memmove(dst, src, n);
@@ -35,6 +34,11 @@ class SimDevice final : public backend::DeviceBackend {
   AiCores &cores() override { return pool_; }
 
  private:
+  // A size too large to round up fails instead of wrapping around to a small block.
+  static void *aligned(size_t bytes) {
+    return bytes > SIZE_MAX - kAlignment ? nullptr : std::aligned_alloc(kAlignment, round_up(bytes));
+  }
+
   backend::DeviceProps props_;
   WorkerPool pool_;
 };
