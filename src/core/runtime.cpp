@@ -118,6 +118,7 @@ void Runtime::release_all() {
   host_funcs_.close();
   drain();
   for (auto &d : devices_) d->shutdown();
+  tables.release_all();  // loaded models hold their context and device memory
   contexts.take_all();
   for (auto &s : streams.take_all()) s->end_capture();
   events.take_all();

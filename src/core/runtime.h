@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "core/callback.h"
+#include "core/captures.h"
 #include "core/config.h"
 #include "core/device_limits.h"
+#include "core/handle_tables.h"
 #include "core/kernel.h"
 #include "core/live_streams.h"
 #include "core/memory.h"
@@ -71,6 +73,8 @@ class Runtime {
   DeviceLimits &device_limits() { return device_limits_; }
   // aclprof sessions, ended by aclFinalize.
   Profiling &profiling() { return profiling_; }
+  // The stream captures in progress (aclmdlRICaptureBegin).
+  ActiveCaptures &captures() { return captures_; }
   // Model dump settings, reset by each aclInit (from acl.json's "dump").
   DumpSettings &dump() { return dump_; }
 
@@ -91,6 +95,8 @@ class Runtime {
   Registry<PhysicalMemory> physical_memory;  // aclrtMallocPhysical
   Registry<Binary> binaries;
   Registry<Function> functions;
+  // Every other handle kind, defined by the layers above (core/handle_tables.h).
+  HandleTables tables;
 
  private:
   // aclInit, aclFinalize and aclFinalizeReference one at a time.
@@ -109,6 +115,7 @@ class Runtime {
   DeviceLimits device_limits_;
   Profiling profiling_;
   DumpSettings dump_;
+  ActiveCaptures captures_;
   std::vector<std::unique_ptr<Device>> devices_;
   MemoryMap memory_;
   LiveStreams live_streams_;
