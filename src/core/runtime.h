@@ -21,6 +21,7 @@
 #include "core/profiling.h"
 #include "core/registry.h"
 #include "core/retired_memory.h"
+#include "core/runtime_parts.h"
 #include "core/sys_params.h"
 #include "core/virtual_memory.h"
 
@@ -38,8 +39,8 @@ class Runtime {
   static Runtime &get();
 
   // R1. init throws Errc::repeat_initialize when already initialized (and counts it), or a
-  // config error with nothing initialized.
-  void init(const char *config_path);
+  // config error with nothing initialized. parts: the backend and observers to run with.
+  void init(const char *config_path, const RuntimeParts &parts);
   // Closes the runtime to new calls (they fail with Errc::not_initialized), waits for the
   // calls in flight and the outstanding work, then releases every object (docs/lifetimes.md).
   // Throws Errc::repeat_finalize.
