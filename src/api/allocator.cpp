@@ -4,7 +4,7 @@
 
 #include <memory>
 #include <mutex>
-#include <unordered_map>
+#include <string>
 
 #include "acl/acl.h"
 #include "api/guard.h"
@@ -14,31 +14,40 @@
 
 using openacl::Errc;
 using openacl::fail;
+using openacl::Runtime;
 using openacl::api::guarded;
 using openacl::api::require_initialized;
 using openacl::api::StreamAllocator;
 
 namespace {
 
-struct Registry {
+// A descriptor's fields, set one by one (aclrtAllocatorSet*ToDesc) while other threads may
+// register it.
+struct AllocatorDesc {
   std::mutex mu;
-  std::unordered_map<const void *, std::unique_ptr<StreamAllocator>> descs;
-  // Stream handles are never reused, so a registration of an ended stream matches nothing
-  // again; stream_allocator drops it when it meets it.
-  std::unordered_map<const void *, std::pair<aclrtAllocatorDesc, StreamAllocator>> streams;
+  StreamAllocator fields;
 };
 
-Registry &registry() {
-  static Registry r;
-  return r;
+// What aclrtAllocatorRegister registered for a stream, under the stream's handle. Stream handles
+// are never reused, so a registration of an ended stream matches nothing again; stream_allocator
+// drops it when it meets it.
+struct Registration {
+  aclrtAllocatorDesc desc;
+  StreamAllocator allocator;
+};
+
+openacl::Registry<AllocatorDesc> &descs() { return Runtime::get().tables.kept<AllocatorDesc>(); }
+openacl::Registry<Registration> &registrations() {
+  return Runtime::get().tables.of<Registration>();
 }
 
-StreamAllocator &desc_of(aclrtAllocatorDesc desc) {
+std::shared_ptr<AllocatorDesc> desc_of(aclrtAllocatorDesc desc) {
   if (desc == nullptr) fail(Errc::invalid_argument, "allocatorDesc is NULL");
-  auto it = registry().descs.find(desc);
-  if (it == registry().descs.end())
-    fail(Errc::invalid_argument, "allocatorDesc was not made by aclrtAllocatorCreateDesc, or is destroyed");
-  return *it->second;
+  auto d = descs().find(desc);
+  if (!d)
+    fail(Errc::invalid_argument,
+         "allocatorDesc was not made by aclrtAllocatorCreateDesc, or is destroyed");
+  return d;
 }
 
 // Sets one field of a descriptor.
@@ -46,9 +55,19 @@ template <class T>
 aclError set_field(const char *api, aclrtAllocatorDesc desc, T StreamAllocator::*field, T value, const char *name) {
   return guarded(api, [&] {
     if (value == nullptr) fail(Errc::invalid_argument, std::string(name) + " is NULL");
-    std::lock_guard lock(registry().mu);
-    desc_of(desc).*field = value;
+    auto d = desc_of(desc);
+    std::lock_guard lock(d->mu);
+    d->fields.*field = value;
   });
+}
+
+std::shared_ptr<Registration> registration(const void *stream) {
+  auto r = registrations().find(stream);
+  if (r && !Runtime::get().streams.find(stream)) {
+    registrations().remove(stream);
+    return nullptr;
+  }
+  return r;
 }
 
 }  // namespace
@@ -56,14 +75,9 @@ aclError set_field(const char *api, aclrtAllocatorDesc desc, T StreamAllocator::
 namespace openacl::api {
 
 std::optional<StreamAllocator> stream_allocator(const void *stream) {
-  std::lock_guard lock(registry().mu);
-  auto it = registry().streams.find(stream);
-  if (it == registry().streams.end()) return std::nullopt;
-  if (!Runtime::get().streams.find(stream)) {
-    registry().streams.erase(it);
-    return std::nullopt;
-  }
-  return it->second.second;
+  auto r = registration(stream);
+  if (!r) return std::nullopt;
+  return r->allocator;
 }
 
 }  // namespace openacl::api
@@ -72,20 +86,14 @@ extern "C" {
 
 aclrtAllocatorDesc aclrtAllocatorCreateDesc() {
   aclrtAllocatorDesc made = nullptr;
-  guarded(__func__, [&] {
-    auto d = std::make_unique<StreamAllocator>();
-    made = d.get();
-    std::lock_guard lock(registry().mu);
-    registry().descs.emplace(made, std::move(d));
-  });
+  guarded(__func__, [&] { made = descs().add(std::make_shared<AllocatorDesc>()); });
   return made;
 }
 
 aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) {
   return guarded(__func__, [&] {
-    std::lock_guard lock(registry().mu);
     desc_of(allocatorDesc);
-    registry().descs.erase(allocatorDesc);
+    descs().remove(allocatorDesc);
   });
 }
 
@@ -115,12 +123,14 @@ aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocator
     require_initialized();
     if (stream == nullptr) fail(Errc::invalid_argument, "stream is NULL: allocators are registered for created streams");
     openacl::api::stream_for_submit(stream);  // a live stream, or the error
-    std::lock_guard lock(registry().mu);
-    const StreamAllocator &d = desc_of(allocatorDesc);
+    auto desc = desc_of(allocatorDesc);
+    std::unique_lock lock(desc->mu);
+    const StreamAllocator d = desc->fields;
+    lock.unlock();
     if (d.allocator == nullptr || d.alloc == nullptr || d.free == nullptr || d.get_addr == nullptr)
       fail(Errc::invalid_argument, "the descriptor lacks the allocator object or its alloc, free or get-address "
                                    "function (aclrtAllocatorSet*ToDesc)");
-    registry().streams[stream] = {allocatorDesc, d};
+    registrations().add(stream, std::make_shared<Registration>(Registration{allocatorDesc, d}));
   });
 }
 
@@ -132,12 +142,12 @@ aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc *alloc
     require_initialized();
     if (stream == nullptr) fail(Errc::invalid_argument, "stream is NULL");
     openacl::api::stream_for_submit(stream);
-    auto a = openacl::api::stream_allocator(stream);
-    if (!a) fail(Errc::invalid_argument, "no allocator is registered for the stream (aclrtAllocatorRegister)");
-    if (allocatorDesc) {
-      std::lock_guard lock(registry().mu);
-      *allocatorDesc = registry().streams.at(stream).first;
-    }
+    auto r = registration(stream);
+    if (!r)
+      fail(Errc::invalid_argument,
+           "no allocator is registered for the stream (aclrtAllocatorRegister)");
+    const StreamAllocator *a = &r->allocator;
+    if (allocatorDesc) *allocatorDesc = r->desc;
     if (allocator) *allocator = a->allocator;
     if (allocFunc) *allocFunc = a->alloc;
     if (freeFunc) *freeFunc = a->free;
@@ -151,8 +161,7 @@ aclError aclrtAllocatorUnregister(aclrtStream stream) {
     require_initialized();
     if (stream == nullptr) fail(Errc::invalid_argument, "stream is NULL");
     openacl::api::stream_for_submit(stream);
-    std::lock_guard lock(registry().mu);
-    if (registry().streams.erase(stream) == 0)
+    if (!registrations().remove(stream))
       fail(Errc::invalid_argument, "no allocator is registered for the stream (aclrtAllocatorRegister)");
   });
 }

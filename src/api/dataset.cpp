@@ -5,7 +5,7 @@
 #include <new>
 
 #include "api/guard.h"
-#include "core/registry.h"
+#include "core/runtime.h"
 
 using openacl::Errc;
 using openacl::fail;
@@ -13,14 +13,8 @@ using openacl::fail;
 namespace openacl::api {
 namespace {
 
-Registry<aclmdlDataset> &datasets() {
-  static auto *r = new Registry<aclmdlDataset>();  // never destroyed: used until exit
-  return *r;
-}
-Registry<aclmdlDesc> &descs() {
-  static auto *r = new Registry<aclmdlDesc>();
-  return *r;
-}
+Registry<aclmdlDataset> &datasets() { return Runtime::get().tables.kept<aclmdlDataset>(); }
+Registry<aclmdlDesc> &descs() { return Runtime::get().tables.kept<aclmdlDesc>(); }
 
 }  // namespace
 

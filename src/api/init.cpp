@@ -5,6 +5,8 @@
 #include "acl/acl.h"
 #include "api/guard.h"
 #include "api/init_callbacks.h"
+#include "backend/backend.h"
+#include "check/diagnostics.h"
 #include "core/runtime.h"
 
 using openacl::Errc;
@@ -29,6 +31,11 @@ void check_package(const char *pkgName) {
                                             "' (known: runtime, compiler, ge_compiler, ge_executor, opp, opp_kernel, "
                                             "toolkit, hccl, cann, driver, firmware)");
 }
+
+// libascendcl runs on the sim backend, with the trace recorder and race checker of src/check.
+constexpr openacl::RuntimeParts kParts{openacl::backend::create_device,
+                                       openacl::check::create_diagnostics,
+                                       openacl::check::create_trace};
 
 void copy_text(char *dst, size_t size, const char *text) {
   std::strncpy(dst, text, size - 1);
@@ -99,7 +106,7 @@ aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value) {
 // The init callbacks (aclInitCallbackRegister) run once the runtime is up; the first one
 // that fails makes aclInit return its error.
 aclError aclInit(const char *configPath) {
-  aclError ret = guarded(__func__, [&] { Runtime::get().init(configPath); });
+  aclError ret = guarded(__func__, [&] { Runtime::get().init(configPath, kParts); });
   aclError callbacks = ACL_SUCCESS;
   if (ret == ACL_SUCCESS) ret = guarded(__func__, [&] { callbacks = openacl::api::init_callbacks(configPath); });
   return ret != ACL_SUCCESS ? ret : callbacks;

@@ -1,8 +1,6 @@
 // User kernels (R16): CPU kernel libraries loaded and launched through CANN's binary calls.
 #include <cstring>
 #include <memory>
-#include <mutex>
-#include <unordered_map>
 #include <vector>
 
 #include "acl/acl.h"
@@ -34,14 +32,10 @@ void launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData
 
 // aclrtCreateBinary descriptions: the bytes of a kernel library, until aclrtDestroyBinary.
 struct BinaryBytes {
-  std::mutex mu;
-  std::unordered_map<const void *, std::unique_ptr<std::vector<uint8_t>>> by_handle;
+  std::vector<uint8_t> bytes;
 };
 
-BinaryBytes &binary_bytes() {
-  static auto *b = new BinaryBytes();
-  return *b;
-}
+openacl::Registry<BinaryBytes> &binary_bytes() { return Runtime::get().tables.kept<BinaryBytes>(); }
 
 aclrtBinHandle add_binary(std::shared_ptr<openacl::Binary> binary) {
   aclrtBinHandle h = Runtime::get().binaries.add(std::move(binary));
@@ -57,12 +51,8 @@ aclrtBinary aclrtCreateBinary(const void *data, size_t dataLen) {
   aclrtBinary out = nullptr;
   guarded(__func__, [&] {
     if (data == nullptr || dataLen == 0) fail(Errc::invalid_argument, "data is NULL or dataLen is 0");
-    auto bytes = std::make_unique<std::vector<uint8_t>>(static_cast<const uint8_t *>(data),
-                                                        static_cast<const uint8_t *>(data) + dataLen);
-    BinaryBytes &b = binary_bytes();
-    std::lock_guard lock(b.mu);
-    out = bytes.get();
-    b.by_handle.emplace(out, std::move(bytes));
+    const auto *bytes = static_cast<const uint8_t *>(data);
+    out = binary_bytes().add(std::make_shared<BinaryBytes>(BinaryBytes{{bytes, bytes + dataLen}}));
   });
   return out;
 }
@@ -70,9 +60,8 @@ aclrtBinary aclrtCreateBinary(const void *data, size_t dataLen) {
 aclError aclrtDestroyBinary(aclrtBinary binary) {
   return guarded(__func__, [&] {
     if (binary == nullptr) fail(Errc::invalid_argument, "binary is NULL");
-    BinaryBytes &b = binary_bytes();
-    std::lock_guard lock(b.mu);
-    if (b.by_handle.erase(binary) == 0) fail(Errc::invalid_handle, "unknown or destroyed binary (aclrtCreateBinary)");
+    if (!binary_bytes().remove(binary))
+      fail(Errc::invalid_handle, "unknown or destroyed binary (aclrtCreateBinary)");
   });
 }
 
@@ -80,15 +69,9 @@ aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle *binHandle) {
   return guarded(__func__, [&] {
     require_initialized();
     if (binary == nullptr || binHandle == nullptr) fail(Errc::invalid_argument, "binary or binHandle is NULL");
-    std::shared_ptr<openacl::Binary> loaded;
-    {
-      BinaryBytes &b = binary_bytes();
-      std::lock_guard lock(b.mu);
-      auto it = b.by_handle.find(binary);
-      if (it == b.by_handle.end()) fail(Errc::invalid_handle, "unknown or destroyed binary (aclrtCreateBinary)");
-      loaded = openacl::Binary::from_data(it->second->data(), it->second->size());
-    }
-    *binHandle = add_binary(std::move(loaded));
+    auto b = binary_bytes().find(binary);
+    if (!b) fail(Errc::invalid_handle, "unknown or destroyed binary (aclrtCreateBinary)");
+    *binHandle = add_binary(openacl::Binary::from_data(b->bytes.data(), b->bytes.size()));
   });
 }
 

@@ -7,7 +7,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "acl/acl.h"
@@ -38,6 +37,7 @@ struct Param {
 };
 
 struct ArgsList {
+  std::mutex mu;  // held by with_list: calls on one handle may come from several threads
   std::weak_ptr<const openacl::Function> function;
   std::vector<uint8_t> own;  // the parameter bytes, or
   uint8_t *user = nullptr;   // the program's memory (aclrtKernelArgsInitByUserMem)
@@ -50,27 +50,19 @@ struct ArgsList {
 };
 
 // Argument lists by handle: the ArgsList's address (aclrtKernelArgsInit) or the program's
-// handle memory (aclrtKernelArgsInitByUserMem). They live until the process ends or the handle
+// handle memory (aclrtKernelArgsInitByUserMem). They live until aclFinalize or until the handle
 // memory is initialized again; their function's binary may be unloaded meanwhile.
-struct Lists {
-  std::mutex mu;
-  std::unordered_map<const void *, std::unique_ptr<ArgsList>> by_handle;
-};
+openacl::Registry<ArgsList> &lists() { return Runtime::get().tables.of<ArgsList>(); }
 
-Lists &lists() {
-  static auto *l = new Lists();
-  return *l;
-}
-
-// Runs fn on the argument list behind the handle, under the lists' lock.
+// Runs fn on the argument list behind the handle, under the list's lock.
 template <class Fn>
 auto with_list(aclrtArgsHandle handle, Fn fn) {
   if (handle == nullptr) fail(Errc::invalid_argument, "argsHandle is NULL");
-  Lists &l = lists();
-  std::lock_guard lock(l.mu);
-  auto it = l.by_handle.find(handle);
-  if (it == l.by_handle.end()) fail(Errc::invalid_handle, "argsHandle is not an argument list from aclrtKernelArgsInit");
-  return fn(*it->second);
+  auto list = lists().find(handle);
+  if (!list)
+    fail(Errc::invalid_handle, "argsHandle is not an argument list from aclrtKernelArgsInit");
+  std::lock_guard lock(list->mu);
+  return fn(*list);
 }
 
 Param &param_of(ArgsList &list, aclrtParamHandle handle) {
@@ -97,11 +89,9 @@ Param &append(ArgsList &list, size_t size, bool placeholder) {
   return *list.params.back();
 }
 
-void add_list(const void *handle, std::unique_ptr<ArgsList> list) {
-  Lists &l = lists();
-  std::lock_guard lock(l.mu);
-  std::erase_if(l.by_handle, [](const auto &e) { return e.second->function.expired(); });
-  l.by_handle[handle] = std::move(list);
+void add_list(const void *handle, std::shared_ptr<ArgsList> list) {
+  lists().remove_if([](const ArgsList &l) { return l.function.expired(); });
+  lists().add(handle, std::move(list));
 }
 
 void launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, const uint8_t *args, size_t size,
@@ -139,7 +129,7 @@ aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHa
     require_initialized();
     auto f = function_of(funcHandle);
     if (argsHandle == nullptr) fail(Errc::invalid_argument, "argsHandle is NULL");
-    auto list = std::make_unique<ArgsList>();
+    auto list = std::make_shared<ArgsList>();
     list->function = f;
     *argsHandle = list.get();
     add_list(*argsHandle, std::move(list));
@@ -152,7 +142,7 @@ aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandl
     require_initialized();
     auto f = function_of(funcHandle);
     if (argsHandle == nullptr || userHostMem == nullptr) fail(Errc::invalid_argument, "argsHandle or userHostMem is NULL");
-    auto list = std::make_unique<ArgsList>();
+    auto list = std::make_shared<ArgsList>();
     list->function = f;
     list->user = static_cast<uint8_t *>(userHostMem);
     list->user_size = actualArgsSize;

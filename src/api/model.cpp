@@ -7,8 +7,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
-#include <unordered_map>
 
 #include "acl/acl_mdl.h"
 #include "api/allocator.h"
@@ -29,44 +27,6 @@ using openacl::model::Model;
 
 namespace openacl::api {
 namespace {
-
-class ModelTable {
- public:
-  uint32_t add(std::shared_ptr<Model> m) {
-    std::lock_guard lock(mu_);
-    const uint32_t id = next_++;
-    models_[id] = std::move(m);
-    return id;
-  }
-  // The live model; a model whose context died (aclFinalize, reset of its device) is gone.
-  std::shared_ptr<Model> find(uint32_t id) {
-    std::lock_guard lock(mu_);
-    auto it = models_.find(id);
-    if (it == models_.end()) fail(Errc::invalid_model_id, "model id " + std::to_string(id) + " is not a loaded model");
-    if (it->second->context().destroyed()) {
-      models_.erase(it);
-      fail(Errc::invalid_model_id, "model id " + std::to_string(id) +
-                                       " was released with its context (aclFinalize or aclrtResetDevice)");
-    }
-    return it->second;
-  }
-  std::shared_ptr<Model> remove(uint32_t id) {
-    auto m = find(id);
-    std::lock_guard lock(mu_);
-    models_.erase(id);
-    return m;
-  }
-
- private:
-  std::mutex mu_;
-  uint32_t next_ = 1;
-  std::unordered_map<uint32_t, std::shared_ptr<Model>> models_;
-};
-
-ModelTable &models() {
-  static auto *t = new ModelTable();  // never destroyed: models may outlive static teardown
-  return *t;
-}
 
 void describe(aclmdlDesc &d, const model::Graph &g) {
   auto io = model::describe(g);
@@ -113,8 +73,6 @@ std::string dims_text(const std::vector<int64_t> &dims) {
   return "[" + s + "]";
 }
 
-std::shared_ptr<Model> find_model(uint32_t modelId) { return models().find(modelId); }
-
 std::vector<uint8_t> read_model_file(const char *path) {
   if (path == nullptr) fail(Errc::invalid_argument, "modelPath is NULL");
   std::ifstream f(path, std::ios::binary | std::ios::ate);
@@ -145,7 +103,7 @@ uint32_t load_model(const void *data, size_t size, uint32_t *modelId, const mode
   if (mem.weights) map.check_device_range(mem.weights, mem.weight_size, "weightPtr");
   auto m = std::make_shared<Model>(model::compile(data, size), ctx, mem, file_stem);
   Model &model = *m;
-  *modelId = models().add(std::move(m));
+  *modelId = model::add_model(std::move(m));
   model.set_id(*modelId);
   return *modelId;
 }
@@ -155,7 +113,7 @@ uint32_t load_model(const void *data, size_t size, uint32_t *modelId, const mode
 ModelCall prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output, aclrtStream stream) {
   require_initialized();
   ModelCall call;
-  call.model = models().find(modelId);
+  call.model = find_model(modelId);
   const aclmdlDataset &in = dataset_of(input, "input");
   aclmdlDataset &out = dataset_of(output, "output");
   call.stream = stream_for_submit(stream);
@@ -301,7 +259,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMemWithMem(const void *model, size_t 
 ACL_FUNC_VISIBILITY aclError aclmdlUnload(uint32_t modelId) {
   return guarded(__func__, [&] {
     require_initialized();
-    models().remove(modelId);  // executions still queued keep the model alive until they end
+    openacl::model::remove_model(modelId);  // queued executions keep the model until they end
   });
 }
 
@@ -330,7 +288,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetDesc(aclmdlDesc *modelDesc, uint32_t model
   return guarded(__func__, [&] {
     require_initialized();
     aclmdlDesc &d = model_desc_of(modelDesc, "modelDesc");
-    auto m = models().find(modelId);
+    auto m = find_model(modelId);
     d.model_id = modelId;
     d.inputs = m->inputs();
     d.outputs = m->outputs();
@@ -423,7 +381,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetCurOutputDims(const aclmdlDesc *modelDesc,
     const auto *io = io_at(modelDesc, index, false);
     const uint32_t id = model_desc_of(modelDesc, "modelDesc").model_id;
     if (id == 0) return fill_dims(io->name, io->desc.dims, dims);
-    fill_dims(io->name, models().find(id)->current_output_dims(index), dims);
+    fill_dims(io->name, find_model(id)->current_output_dims(index), dims);
   });
 }
 

@@ -10,7 +10,6 @@
 #include "api/dataset.h"
 #include "api/guard.h"
 #include "api/model_calls.h"
-#include "core/registry.h"
 #include "core/runtime.h"
 
 struct aclmdlAIPP {
@@ -26,8 +25,7 @@ using openacl::model::AippParams;
 namespace {
 
 openacl::Registry<aclmdlAIPP> &aipp_sets() {
-  static auto *r = new openacl::Registry<aclmdlAIPP>();  // never destroyed: used until exit
-  return *r;
+  return openacl::Runtime::get().tables.kept<aclmdlAIPP>();
 }
 
 aclmdlAIPP &aipp_of(const aclmdlAIPP *handle) {

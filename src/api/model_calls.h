@@ -9,6 +9,7 @@
 
 #include "acl/acl_mdl.h"
 #include "model/model.h"
+#include "model/table.h"
 
 namespace openacl {
 class Stream;
@@ -16,8 +17,7 @@ class Stream;
 
 namespace openacl::api {
 
-// The loaded model; Errc::invalid_model_id when there is none (or its context is gone).
-std::shared_ptr<model::Model> find_model(uint32_t modelId);
+using model::find_model;  // model/table.h
 // "[1x3x?x?]" for messages.
 std::string dims_text(const std::vector<int64_t> &dims);
 std::vector<uint8_t> read_model_file(const char *path);

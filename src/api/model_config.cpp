@@ -11,9 +11,9 @@
 #include "acl/acl_mdl.h"
 #include "api/guard.h"
 #include "api/handles.h"
-#include "api/option_value.h"
 #include "api/model_calls.h"
-#include "core/registry.h"
+#include "api/option_value.h"
+#include "core/runtime.h"
 #include "core/stream.h"
 
 using openacl::Errc;
@@ -37,13 +37,9 @@ struct aclmdlExecConfigHandle {
 namespace openacl::api {
 namespace {
 
-Registry<aclmdlConfigHandle> &configs() {
-  static auto *r = new Registry<aclmdlConfigHandle>();  // never destroyed: used until exit
-  return *r;
-}
+Registry<aclmdlConfigHandle> &configs() { return Runtime::get().tables.kept<aclmdlConfigHandle>(); }
 Registry<aclmdlExecConfigHandle> &exec_configs() {
-  static auto *r = new Registry<aclmdlExecConfigHandle>();
-  return *r;
+  return Runtime::get().tables.kept<aclmdlExecConfigHandle>();
 }
 
 template <class Handle>

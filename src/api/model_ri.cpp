@@ -1,11 +1,9 @@
 // Model run instances by stream capture (aclmdlRICapture*, aclmdlRIExecute*): the tasks
 // submitted to a captured stream (and to the streams that join it through events) are kept
 // (src/core/model_ri.h) and run at each launch.
-#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -16,7 +14,6 @@
 #include "api/guard.h"
 #include "api/handles.h"
 #include "core/context.h"
-#include "core/registry.h"
 #include "core/runtime.h"
 #include "core/thread_state.h"
 
@@ -29,24 +26,9 @@ using openacl::api::require_initialized;
 
 namespace {
 
-// Captures in progress, for the capture-mode rules of unsafe calls. Weak: a capture that
-// aclFinalize released without aclmdlRICaptureEnd drops out by itself.
-std::mutex active_mu;
-std::vector<std::weak_ptr<ModelRI>> active;
-std::atomic<size_t> active_count{0};
-
-// The calling thread's capture interaction mode (aclmdlRICaptureThreadExchangeMode).
-thread_local int32_t thread_mode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
-
-void track(const std::shared_ptr<ModelRI> &c, bool on) {
-  std::lock_guard lock(active_mu);
-  std::erase_if(active, [&](const std::weak_ptr<ModelRI> &a) {
-    auto ri = a.lock();
-    return !ri || ri == c || !ri->capturing();
-  });
-  if (on) active.push_back(c);
-  active_count.store(active.size(), std::memory_order_release);
-}
+static_assert(ACL_MODEL_RI_CAPTURE_MODE_GLOBAL == openacl::kCaptureModeGlobal &&
+              ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL == openacl::kCaptureModeThreadLocal &&
+              ACL_MODEL_RI_CAPTURE_MODE_RELAXED == openacl::kCaptureModeRelaxed);
 
 int32_t capture_mode(const aclmdlRICaptureMode &mode) {
   const int64_t m = openacl::api::enum_value(mode);
@@ -74,24 +56,7 @@ std::shared_ptr<ModelRI> ready(aclmdlRI modelRI) {
 
 namespace openacl::api {
 
-void require_capture_safe(const char *api) {
-  if (active_count.load(std::memory_order_acquire) == 0 || thread_mode == ACL_MODEL_RI_CAPTURE_MODE_RELAXED) return;
-  const uint32_t me = os_thread_id();
-  std::lock_guard lock(active_mu);
-  for (const auto &weak : active) {
-    auto a = weak.lock();
-    if (!a || !a->capturing()) continue;
-    const bool mine = a->thread() == me && a->mode() != ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
-    const bool global = a->thread() != me && a->mode() == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL &&
-                        thread_mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
-    if (mine || global) {
-      fail(Errc::capture_mode, std::string(api) + " is not allowed while a stream capture in " +
-                                   (a->mode() == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL ? "GLOBAL" : "THREAD_LOCAL") +
-                                   " mode is active; use the async call on the captured stream, or "
-                                   "aclmdlRICaptureThreadExchangeMode(RELAXED)");
-    }
-  }
-}
+void require_capture_safe(const char *api) { Runtime::get().captures().require_safe(api); }
 
 }  // namespace openacl::api
 
@@ -108,7 +73,7 @@ aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
     auto ri = std::make_shared<ModelRI>(s, m, openacl::os_thread_id());
     s->begin_capture(ri, 0);
     Runtime::get().model_ris.add(ri);
-    track(ri, true);
+    Runtime::get().captures().track(ri, true);
   });
 }
 
@@ -139,7 +104,7 @@ aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI) {
       fail(Errc::capture_wrong_thread, "a THREAD_LOCAL capture must end on the thread that began it");
     }
     s->end_capture();
-    track(ri, false);
+    Runtime::get().captures().track(ri, false);
     *modelRI = nullptr;
     if (auto why = ri->invalid()) {
       Runtime::get().model_ris.remove(ri->handle());
@@ -158,8 +123,9 @@ aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode) {
   return guarded(__func__, [&] {
     if (mode == nullptr) fail(Errc::invalid_argument, "mode is NULL");
     const int32_t wanted = capture_mode(*mode);
-    *mode = static_cast<aclmdlRICaptureMode>(thread_mode);
-    thread_mode = wanted;
+    int32_t &current = openacl::this_thread().capture_mode;
+    *mode = static_cast<aclmdlRICaptureMode>(current);
+    current = wanted;
   });
 }
 

@@ -16,9 +16,10 @@
 #include "core/device.h"
 #include "core/memory.h"
 #include "core/runtime.h"
-#include "model/dump.h"
 #include "core/stream.h"
 #include "core/task.h"
+#include "model/dump.h"
+#include "ops/op_cache.h"
 
 using openacl::Errc;
 using openacl::fail;
@@ -159,59 +160,47 @@ void submit(const std::string &op_type, std::shared_ptr<const ops::PreparedOp> o
   s->enqueue(std::move(task));
 }
 
-// Prepared ops of this thread's recent calls: programs repeat the same few ops, and a
-// prepared op is immutable, so a call that matches one (op type, descriptors, attrs) reuses it.
-struct CachedOp {
-  std::string op_type;
-  std::vector<ops::TensorDesc> inputs, outputs;
-  ops::Attrs attrs;
-  std::shared_ptr<const ops::PreparedOp> op;
-};
-
 bool same_desc(const ops::TensorDesc &d, const aclTensorDesc &a) {
   return static_cast<int32_t>(d.dtype) == static_cast<int32_t>(a.dtype) && d.dims == a.dims &&
          static_cast<int32_t>(d.format) == static_cast<int32_t>(a.format) &&
          (a.is_const ? d.value == a.const_data : d.value.empty());
 }
 
-std::shared_ptr<const ops::PreparedOp> cached_prepare(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
-                                                      const aclDataBuffer *const inputs[], int numOutputs,
-                                                      const aclTensorDesc *const outputDesc[], const aclopAttr *attr,
-                                                      std::vector<ops::TensorDesc> &in, std::vector<ops::TensorDesc> &out,
-                                                      std::vector<bool> &host) {
-  constexpr size_t kEntries = 16;
-  thread_local std::vector<CachedOp> cache;
-  thread_local size_t next = 0;
+std::shared_ptr<const ops::PreparedOp> cached_prepare(
+    const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
+    const aclDataBuffer *const inputs[], int numOutputs, const aclTensorDesc *const outputDesc[],
+    const aclopAttr *attr, std::vector<ops::TensorDesc> &in, std::vector<ops::TensorDesc> &out,
+    std::vector<bool> &host) {
   const ops::Attrs &attrs = attr ? attr->attrs : kNoAttrs;
   bool cacheable = true;
   for (int i = 0; i < numInputs; ++i)
     if (inputDesc[i] == nullptr || (inputDesc[i]->placement != ACL_MEMTYPE_DEVICE && !inputDesc[i]->is_const)) cacheable = false;
   for (int i = 0; i < numOutputs; ++i)
     if (outputDesc[i] == nullptr) cacheable = false;
+  ops::OpCache &cache = ops::OpCache::of_this_thread();
   if (cacheable) {
-    for (auto &c : cache) {
-      if (c.op_type != opType || c.inputs.size() != static_cast<size_t>(numInputs) ||
-          c.outputs.size() != static_cast<size_t>(numOutputs) || c.attrs != attrs)
-        continue;
-      bool same = true;
-      for (int i = 0; i < numInputs && same; ++i) same = same_desc(c.inputs[i], *inputDesc[i]);
-      for (int i = 0; i < numOutputs && same; ++i) same = same_desc(c.outputs[i], *outputDesc[i]);
-      if (!same) continue;
-      in = c.inputs;
-      out = c.outputs;
+    const ops::CachedOp *c = cache.find([&](const ops::CachedOp &e) {
+      if (e.op_type != opType || e.inputs.size() != static_cast<size_t>(numInputs) ||
+          e.outputs.size() != static_cast<size_t>(numOutputs) || e.attrs != attrs)
+        return false;
+      for (int i = 0; i < numInputs; ++i)
+        if (!same_desc(e.inputs[i], *inputDesc[i])) return false;
+      for (int i = 0; i < numOutputs; ++i)
+        if (!same_desc(e.outputs[i], *outputDesc[i])) return false;
+      return true;
+    });
+    if (c != nullptr) {
+      in = c->inputs;
+      out = c->outputs;
       host.clear();
       for (int i = 0; i < numInputs; ++i) host.push_back(inputDesc[i]->placement != ACL_MEMTYPE_DEVICE);
-      return c.op;
+      return c->op;
     }
   }
   in = to_descs(numInputs, inputDesc, "inputDesc", inputs, &host);
   out = to_descs(numOutputs, outputDesc, "outputDesc", nullptr, nullptr);
   std::shared_ptr<const ops::PreparedOp> op = ops::prepare(opType, in, out, attrs, prepare_threads());
-  if (cacheable) {
-    CachedOp entry{opType, in, out, attrs, op};
-    if (cache.size() < kEntries) cache.push_back(std::move(entry));
-    else cache[next++ % kEntries] = std::move(entry);
-  }
+  if (cacheable) cache.add({opType, in, out, attrs, op});
   return op;
 }
 

@@ -5,7 +5,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "acl/acl.h"
@@ -14,6 +13,7 @@
 #include "api/handles.h"
 #include "core/clock.h"
 #include "core/runtime.h"
+#include "core/thread_state.h"
 
 // The opaque types of acl_prof.h.
 struct aclprofConfig {
@@ -32,63 +32,36 @@ using openacl::api::require_initialized;
 
 namespace {
 
-// Objects handed out as pointers, checked before use (a made-up pointer is never dereferenced).
-template <class T>
-class Owned {
- public:
-  T *add(std::unique_ptr<T> obj) {
-    T *p = obj.get();
-    std::lock_guard lock(mu_);
-    objs_.emplace(p, std::move(obj));
-    return p;
-  }
-  bool contains(const void *p) const {
-    std::lock_guard lock(mu_);
-    return objs_.count(p) != 0;
-  }
-  bool erase(const void *p) {
-    std::lock_guard lock(mu_);
-    return objs_.erase(p) != 0;
-  }
-
- private:
-  mutable std::mutex mu_;
-  std::unordered_map<const void *, std::unique_ptr<T>> objs_;
-};
-
 struct Stamp {
   std::string message = "stamp";
 };
 
-Owned<aclprofConfig> &configs() {
-  static Owned<aclprofConfig> c;
-  return c;
+// Objects handed out as pointers, checked before use (a made-up pointer is never dereferenced).
+template <class T>
+openacl::Registry<T> &owned() {
+  return Runtime::get().tables.kept<T>();
 }
-Owned<Stamp> &stamps() {
-  static Owned<Stamp> s;
-  return s;
-}
-Owned<aclprofStepInfo> &steps() {
-  static Owned<aclprofStepInfo> s;
-  return s;
+template <class T>
+T *add_owned(std::shared_ptr<T> obj) {
+  return static_cast<T *>(owned<T>().add(std::move(obj)));
 }
 
 const aclprofConfig &config_of(const aclprofConfig *c) {
   if (c == nullptr) fail(Errc::invalid_argument, "profilerConfig is NULL");
-  if (!configs().contains(c)) fail(Errc::invalid_argument, "profilerConfig was not made by aclprofCreateConfig, or is destroyed");
+  if (!owned<aclprofConfig>().find(c))
+    fail(Errc::invalid_argument,
+         "profilerConfig was not made by aclprofCreateConfig, or is destroyed");
   return *c;
 }
 
 Stamp &stamp_of(void *stamp) {
   if (stamp == nullptr) fail(Errc::invalid_argument, "stamp is NULL");
-  if (!stamps().contains(stamp)) fail(Errc::invalid_argument, "stamp was not made by aclprofCreateStamp, or is destroyed");
+  if (!owned<Stamp>().find(stamp))
+    fail(Errc::invalid_argument, "stamp was not made by aclprofCreateStamp, or is destroyed");
   return *static_cast<Stamp *>(stamp);
 }
 
 openacl::Profiling &profiling() { return Runtime::get().profiling(); }
-
-// aclprofPush / aclprofPop nest per host thread.
-thread_local std::vector<std::pair<std::string, int64_t>> pushed;
 
 constexpr uint64_t kKnownDataTypes = ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_AICORE_METRICS |
                                      ACL_PROF_AICPU | ACL_PROF_L2CACHE | ACL_PROF_HCCL_TRACE |
@@ -138,14 +111,14 @@ aclprofConfig *aclprofCreateConfig(uint32_t *deviceIdList, uint32_t deviceNums, 
         std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(dataTypeConfig));
         return std::string(buf);
       }() + " is empty or has bits no ACL_PROF_* switch names");
-    auto c = std::make_unique<aclprofConfig>();
+    auto c = std::make_shared<aclprofConfig>();
     for (uint32_t i = 0; i < deviceNums; ++i) {
       Runtime::get().device(deviceIdList[i]);  // Errc::invalid_device for an unknown id
       c->config.devices.push_back(deviceIdList[i]);
     }
     c->config.aicore_metrics = metrics;
     c->config.data_types = dataTypeConfig;
-    made = configs().add(std::move(c));
+    made = add_owned(std::move(c));
   });
   return made;
 }
@@ -153,7 +126,7 @@ aclprofConfig *aclprofCreateConfig(uint32_t *deviceIdList, uint32_t deviceNums, 
 aclError aclprofDestroyConfig(const aclprofConfig *profilerConfig) {
   return guarded(__func__, [&] {
     config_of(profilerConfig);
-    configs().erase(profilerConfig);
+    owned<aclprofConfig>().remove(profilerConfig);
   });
 }
 
@@ -186,14 +159,14 @@ aclError aclprofSetConfig(aclprofConfigType configType, const char *config, size
 
 void *aclprofCreateStamp() {
   void *made = nullptr;
-  guarded(__func__, [&] { made = stamps().add(std::make_unique<Stamp>()); });
+  guarded(__func__, [&] { made = add_owned(std::make_shared<Stamp>()); });
   return made;
 }
 
 void aclprofDestroyStamp(void *stamp) {
   guarded(__func__, [&] {
     stamp_of(stamp);
-    stamps().erase(stamp);
+    owned<Stamp>().remove(stamp);
   });
 }
 
@@ -207,12 +180,16 @@ aclError aclprofSetStampTraceMessage(void *stamp, const char *msg, uint32_t msgL
 }
 
 aclError aclprofPush(void *stamp) {
-  return guarded(__func__, [&] { pushed.emplace_back(stamp_of(stamp).message, openacl::now_ns()); });
+  return guarded(__func__, [&] {
+    openacl::this_thread().prof_ranges.emplace_back(stamp_of(stamp).message, openacl::now_ns());
+  });
 }
 
 aclError aclprofPop() {
   return guarded(__func__, [&] {
-    if (pushed.empty()) fail(Errc::invalid_argument, "no aclprofPush of this thread is left to pop");
+    auto &pushed = openacl::this_thread().prof_ranges;
+    if (pushed.empty())
+      fail(Errc::invalid_argument, "no aclprofPush of this thread is left to pop");
     auto [name, begin] = std::move(pushed.back());
     pushed.pop_back();
     if (Runtime::get().initialized()) profiling().range(name, begin, openacl::now_ns());
@@ -268,13 +245,13 @@ aclError aclprofRangePop() { return report_unsupported(__func__); }
 
 aclprofStepInfo *aclprofCreateStepInfo() {
   aclprofStepInfo *made = nullptr;
-  guarded(__func__, [&] { made = steps().add(std::make_unique<aclprofStepInfo>()); });
+  guarded(__func__, [&] { made = add_owned(std::make_shared<aclprofStepInfo>()); });
   return made;
 }
 
 void aclprofDestroyStepInfo(aclprofStepInfo *stepinfo) {
   guarded(__func__, [&] {
-    if (stepinfo == nullptr || !steps().erase(stepinfo))
+    if (stepinfo == nullptr || !owned<aclprofStepInfo>().remove(stepinfo))
       fail(Errc::invalid_argument, "stepinfo was not made by aclprofCreateStepInfo, or is destroyed");
   });
 }
@@ -282,7 +259,7 @@ void aclprofDestroyStepInfo(aclprofStepInfo *stepinfo) {
 aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag, aclrtStream stream) {
   return guarded(__func__, [&] {
     require_initialized();
-    if (stepInfo == nullptr || !steps().contains(stepInfo))
+    if (stepInfo == nullptr || !owned<aclprofStepInfo>().find(stepInfo))
       fail(Errc::invalid_argument, "stepInfo was not made by aclprofCreateStepInfo, or is destroyed");
     if (stream != nullptr) openacl::api::stream_for_submit(stream);
     const int64_t t = openacl::api::enum_value(tag);

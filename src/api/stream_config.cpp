@@ -11,7 +11,7 @@
 #include "api/option_value.h"
 #include "core/context.h"
 #include "core/observer.h"
-#include "core/registry.h"
+#include "core/runtime.h"
 #include "core/stream.h"
 
 using openacl::Errc;
@@ -23,8 +23,7 @@ using openacl::api::require_initialized;
 namespace {
 
 openacl::Registry<aclrtStreamConfigHandle> &configs() {
-  static auto *r = new openacl::Registry<aclrtStreamConfigHandle>();  // never destroyed: used until exit
-  return *r;
+  return openacl::Runtime::get().tables.kept<aclrtStreamConfigHandle>();
 }
 
 

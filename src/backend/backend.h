@@ -1,6 +1,7 @@
 // The backend interface: what a device must provide to the core. A backend owns the device's
 // memory and its hardware queues (the workers that run streams and AI-core blocks). The core
-// never includes a backend's own headers; it creates devices through create_device().
+// never includes a backend's own headers nor links one; it creates devices through
+// RuntimeParts::create_device (core/runtime_parts.h), which libascendcl points at create_device().
 #pragma once
 
 #include <cstddef>
@@ -49,7 +50,8 @@ class DeviceBackend {
   virtual AiCores &cores() = 0;
 };
 
-// kind: "sim" (the only backend so far). Throws openacl::Error for an unknown kind.
+// The backends built into this library, by kind: "sim" (the only one so far; defined in
+// backend/sim/). Throws openacl::Error for an unknown kind.
 std::unique_ptr<DeviceBackend> create_device(const std::string &kind, int id,
                                              const DeviceProps &props);
 

@@ -1,6 +1,8 @@
 // Builds the diagnostics observer from the configuration (SPEC R21): the trace recorder
 // (OPENACL_TRACE), the race checker (OPENACL_CHECK), or both behind one observer; and the
 // observers of profiling sessions (core/profiling.h).
+#include "check/diagnostics.h"
+
 #include <memory>
 
 #include "check/race_checker.h"
@@ -8,73 +10,23 @@
 #include "core/config.h"
 #include "core/observer.h"
 
-namespace openacl {
-namespace {
-
-// Hands every hook to a (when not null), then to b; owns what it is given to own.
-class Both final : public TaskObserver {
- public:
-  Both(std::unique_ptr<TaskObserver> a, std::unique_ptr<TaskObserver> b)
-      : a_(a.get()), b_(b.get()), own_a_(std::move(a)), own_b_(std::move(b)) {}
-  Both(TaskObserver *a, TaskObserver *b) : a_(a), b_(b) {}
-
-  void on_enqueue(const Stream &s, const Task &t) override { each(&TaskObserver::on_enqueue, s, t); }
-  void on_start(const Stream &s, const Task &t) override { each(&TaskObserver::on_start, s, t); }
-  void on_complete(const Stream &s, const Task &t) override { each(&TaskObserver::on_complete, s, t); }
-  void on_stream_synchronized(const Stream &s, uint64_t seq) override {
-    each(&TaskObserver::on_stream_synchronized, s, seq);
-  }
-  void on_record_synchronized(const Signal &r) override { each(&TaskObserver::on_record_synchronized, r); }
-  void on_host_span(const char *api, int64_t begin_ns, int64_t end_ns) override {
-    each(&TaskObserver::on_host_span, api, begin_ns, end_ns);
-  }
-  void on_host_access(const void *p, size_t n, bool write, const char *api) override {
-    each(&TaskObserver::on_host_access, p, n, write, api);
-  }
-  void on_free(const Allocation &al, const char *api) override { each(&TaskObserver::on_free, al, api); }
-  void on_object(ObjectKind kind, const void *handle, bool created) override {
-    each(&TaskObserver::on_object, kind, handle, created);
-  }
-  void on_default_context(const char *api) override { each(&TaskObserver::on_default_context, api); }
-  void on_finalize_begin() override { each(&TaskObserver::on_finalize_begin); }
-  void on_finalize_end() override { each(&TaskObserver::on_finalize_end); }
-  void on_range(const std::string &name, int64_t begin_ns, int64_t end_ns) override {
-    each(&TaskObserver::on_range, name, begin_ns, end_ns);
-  }
-  void flush() override { each(&TaskObserver::flush); }
-
- private:
-  template <class F, class... Args>
-  void each(F TaskObserver::*hook, const Args &...args) {
-    if (a_ != nullptr) (a_->*hook)(args...);
-    (b_->*hook)(args...);
-  }
-
-  TaskObserver *a_, *b_;
-  std::unique_ptr<TaskObserver> own_a_, own_b_;
-};
-
-}  // namespace
+namespace openacl::check {
 
 std::unique_ptr<TaskObserver> create_diagnostics(const Config &config) {
   std::unique_ptr<TaskObserver> checker, trace;
   // load_config accepts only "", "1" and "abort".
   if (!config.check_mode.empty()) {
-    checker = std::make_unique<check::RaceChecker>(config.check_mode == "abort");
+    checker = std::make_unique<RaceChecker>(config.check_mode == "abort");
   }
   if (!config.trace_path.empty()) {
-    trace = std::make_unique<check::TraceRecorder>(config.trace_path);
+    trace = std::make_unique<TraceRecorder>(config.trace_path);
   }
-  if (checker && trace) return std::make_unique<Both>(std::move(checker), std::move(trace));
+  if (checker && trace) return chain_observers(std::move(checker), std::move(trace));
   return checker ? std::move(checker) : std::move(trace);
 }
 
 std::unique_ptr<TaskObserver> create_trace(const std::string &path) {
-  return std::make_unique<check::TraceRecorder>(path);
+  return std::make_unique<TraceRecorder>(path);
 }
 
-std::unique_ptr<TaskObserver> chain_observers(TaskObserver *first, TaskObserver *second) {
-  return std::make_unique<Both>(first, second);
-}
-
-}  // namespace openacl
+}  // namespace openacl::check

@@ -1,6 +1,7 @@
 // Hooks for diagnostics (timeline trace, race checker; SPEC R21). Off by default: each hook
 // site pays one atomic load when no observer is installed. The runtime installs the observer
-// that src/check builds from the configuration at aclInit and removes it at aclFinalize.
+// that src/check builds from the configuration (through core/runtime_parts.h) at aclInit and
+// removes it at aclFinalize.
 #pragma once
 
 #include <cstddef>
@@ -75,12 +76,10 @@ inline void notify(F TaskObserver::*hook, Args &&...args) {
   if (TaskObserver *o = task_observer()) (o->*hook)(std::forward<Args>(args)...);
 }
 
-// Implemented by src/check: the observer the configuration asks for (trace, checker, both),
-// or nullptr when diagnostics are off.
-std::unique_ptr<TaskObserver> create_diagnostics(const Config &config);
-// A trace recorder writing to path (as OPENACL_TRACE does), for profiling sessions.
-std::unique_ptr<TaskObserver> create_trace(const std::string &path);
 // Hands every hook to first (when not null), then to second; owns neither.
 std::unique_ptr<TaskObserver> chain_observers(TaskObserver *first, TaskObserver *second);
+// The same, owning both.
+std::unique_ptr<TaskObserver> chain_observers(std::unique_ptr<TaskObserver> first,
+                                              std::unique_ptr<TaskObserver> second);
 
 }  // namespace openacl

@@ -21,13 +21,18 @@ void Profiling::init(const std::string &dir) {
   initialized_ = true;
 }
 
+void Profiling::use_trace(std::unique_ptr<TaskObserver> (*create_trace)(const std::string &path)) {
+  std::lock_guard lock(mu_);
+  create_trace_ = create_trace;
+}
+
 void Profiling::start(const ProfilingConfig &config) {
   (void)config;  // every device and data type goes to the one timeline
   std::lock_guard lock(mu_);
   if (!initialized_) fail(Errc::prof_not_run, "profiling is not initialized: call aclprofInit first");
   if (recorder_) fail(Errc::prof_already_run, "a profiling session runs already: aclprofStop it first");
   file_ = dir_ + "/openacl_prof_" + std::to_string(getpid()) + "_" + std::to_string(++sessions_) + ".json";
-  recorder_ = create_trace(file_);
+  recorder_ = create_trace_(file_);
   previous_ = task_observer();
   chain_ = chain_observers(previous_, recorder_.get());
   set_task_observer(chain_.get());

@@ -23,6 +23,8 @@ struct ProfilingConfig {
 
 class Profiling {
  public:
+  // How sessions record (core/runtime_parts.h); set by each aclInit.
+  void use_trace(std::unique_ptr<TaskObserver> (*create_trace)(const std::string &path));
   // Errc::prof_already_run when initialized already; creates the directory when missing.
   void init(const std::string &dir);
   // Stops a running session (writing it) and forgets the directory. Errc::prof_not_run when
@@ -49,6 +51,7 @@ class Profiling {
   std::string dir_;
   std::string file_;  // of the running or last session
   uint32_t sessions_ = 0;
+  std::unique_ptr<TaskObserver> (*create_trace_)(const std::string &path) = nullptr;
   TaskObserver *previous_ = nullptr;  // the observer installed before the session
   std::unique_ptr<TaskObserver> recorder_, chain_;
   // Observers of ended sessions: a hook already running in them may still be returning.

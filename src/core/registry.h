@@ -30,10 +30,15 @@ class Registry {
   void *add(std::shared_ptr<T> obj) {
     void *handle = obj.get();
     if constexpr (std::is_base_of_v<Handled, T>) handle = obj->handle();
+    return add(handle, std::move(obj));
+  }
+  // Registers obj under a handle the caller chose (a model id, the program's own memory),
+  // replacing what that handle named before.
+  void *add(const void *handle, std::shared_ptr<T> obj) {
     std::unique_lock lock(mu_);
-    map_.emplace(handle, std::move(obj));
+    std::swap(map_[handle], obj);  // the replaced object leaves with obj, after the lock
     generation_.fetch_add(1, std::memory_order_release);
-    return handle;
+    return const_cast<void *>(handle);
   }
   std::shared_ptr<T> find(const void *handle) const {
     std::shared_lock lock(mu_);

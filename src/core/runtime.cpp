@@ -36,7 +36,7 @@ void Runtime::require_initialized() const {
   }
 }
 
-void Runtime::init(const char *config_path) {
+void Runtime::init(const char *config_path, const RuntimeParts &parts) {
   std::unique_lock lock = lock_lifecycle();
   if (initialized()) {
     ++init_count_;
@@ -47,10 +47,11 @@ void Runtime::init(const char *config_path) {
   for (uint32_t i = 0; i < config.device_count; ++i) {
     backend::DeviceProps props{config.device_name, config.device_memory_bytes, config.ai_cores};
     devices.push_back(std::make_unique<Device>(
-        static_cast<int32_t>(i), backend::create_device(config.backend, i, props), memory_));
+        static_cast<int32_t>(i), parts.create_device(config.backend, i, props), memory_));
   }
   op_wait_timeout_s_.store(0, std::memory_order_relaxed);  // no limit until the program sets one
-  diagnostics_ = create_diagnostics(config);
+  diagnostics_ = parts.create_diagnostics(config);
+  profiling_.use_trace(parts.create_trace);
   set_task_observer(diagnostics_.get());
   config_ = std::move(config);
   sys_params_.clear();
@@ -118,6 +119,7 @@ void Runtime::release_all() {
   host_funcs_.close();
   drain();
   for (auto &d : devices_) d->shutdown();
+  tables.release_all();  // loaded models hold their context and device memory
   contexts.take_all();
   for (auto &s : streams.take_all()) s->end_capture();
   events.take_all();

@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "core/callback.h"
+#include "core/captures.h"
 #include "core/config.h"
 #include "core/device_limits.h"
+#include "core/handle_tables.h"
 #include "core/kernel.h"
 #include "core/live_streams.h"
 #include "core/memory.h"
@@ -19,6 +21,7 @@
 #include "core/profiling.h"
 #include "core/registry.h"
 #include "core/retired_memory.h"
+#include "core/runtime_parts.h"
 #include "core/sys_params.h"
 #include "core/virtual_memory.h"
 
@@ -36,8 +39,8 @@ class Runtime {
   static Runtime &get();
 
   // R1. init throws Errc::repeat_initialize when already initialized (and counts it), or a
-  // config error with nothing initialized.
-  void init(const char *config_path);
+  // config error with nothing initialized. parts: the backend and observers to run with.
+  void init(const char *config_path, const RuntimeParts &parts);
   // Closes the runtime to new calls (they fail with Errc::not_initialized), waits for the
   // calls in flight and the outstanding work, then releases every object (docs/lifetimes.md).
   // Throws Errc::repeat_finalize.
@@ -71,6 +74,8 @@ class Runtime {
   DeviceLimits &device_limits() { return device_limits_; }
   // aclprof sessions, ended by aclFinalize.
   Profiling &profiling() { return profiling_; }
+  // The stream captures in progress (aclmdlRICaptureBegin).
+  ActiveCaptures &captures() { return captures_; }
   // Model dump settings, reset by each aclInit (from acl.json's "dump").
   DumpSettings &dump() { return dump_; }
 
@@ -91,6 +96,8 @@ class Runtime {
   Registry<PhysicalMemory> physical_memory;  // aclrtMallocPhysical
   Registry<Binary> binaries;
   Registry<Function> functions;
+  // Every other handle kind, defined by the layers above (core/handle_tables.h).
+  HandleTables tables;
 
  private:
   // aclInit, aclFinalize and aclFinalizeReference one at a time.
@@ -109,6 +116,7 @@ class Runtime {
   DeviceLimits device_limits_;
   Profiling profiling_;
   DumpSettings dump_;
+  ActiveCaptures captures_;
   std::vector<std::unique_ptr<Device>> devices_;
   MemoryMap memory_;
   LiveStreams live_streams_;

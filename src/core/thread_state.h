@@ -1,12 +1,15 @@
 // Every piece of per-thread state of the runtime, in one place: the context the thread is
-// bound to (R4), its last error message (R19), and whether it is inside an API call
-// (core/call_gate.h).
+// bound to (R4), its last error message (R19), whether it is inside an API call
+// (core/call_gate.h), and what the API families keep per thread (capture mode, profiling
+// ranges, recently prepared operators).
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace openacl {
 
@@ -25,6 +28,13 @@ struct ThreadState {
   std::string last_error;
   int32_t last_error_code = 0;  // for aclrtGetLastError / aclrtPeekAtLastError
   uint32_t last_task_id = 0;    // of the thread's latest submission (aclrtGetThreadLastTaskId)
+  // aclmdlRICaptureThreadExchangeMode; ACL_MODEL_RI_CAPTURE_MODE_GLOBAL (0) until changed.
+  int32_t capture_mode = 0;
+  // aclprofPush / aclprofPop nest per host thread: each open range's message and start time.
+  std::vector<std::pair<std::string, int64_t>> prof_ranges;
+  // The operators this thread prepared last (api/op.cpp): aclopExecuteV2 in a loop prepares
+  // once. Type-erased: the op library sits above the core.
+  std::shared_ptr<void> op_cache;
   // Written by the owning thread only, read by others (core/call_gate.h): how deeply the
   // thread is nested in API calls, and a clock that is odd while it is inside one.
   std::atomic<uint32_t> call_depth{0};

@@ -1,9 +1,8 @@
 #include "dvpp/memory.h"
 
 #include <cstdint>
-#include <mutex>
+#include <memory>
 #include <string>
-#include <unordered_set>
 
 #include "core/device.h"
 #include "core/memory.h"
@@ -14,23 +13,14 @@
 namespace openacl::dvpp {
 namespace {
 
-// Bases of live acldvppMalloc allocations. aclFinalize frees device memory without telling
-// DVPP; a base left here then only makes a later allocation at that address count as DVPP
-// memory, which every check below still bounds by the live allocation of the memory map.
-struct Registry {
-  std::mutex mu;
-  std::unordered_set<uintptr_t> bases;
-};
+// The live acldvppMalloc allocations, by base address; aclFinalize empties the table with the
+// device memory it frees.
+struct DvppAllocation {};
 
-Registry &registry() {
-  static Registry r;
-  return r;
-}
+Registry<DvppAllocation> &allocations() { return Runtime::get().tables.of<DvppAllocation>(); }
 
 bool registered(uintptr_t base) {
-  auto &r = registry();
-  std::lock_guard lock(r.mu);
-  return r.bases.count(base) != 0;
+  return allocations().find(reinterpret_cast<const void *>(base)) != nullptr;
 }
 
 }  // namespace
@@ -39,9 +29,7 @@ void *allocate(Device &device, size_t size) {
   constexpr size_t kMax = size_t{1} << 40;  // keeps the rounding below from overflowing
   if (size > kMax) fail(Errc::out_of_memory, "size " + std::to_string(size) + " exceeds the device memory");
   void *p = device.allocate((size + 31) / 32 * 32 + 32);
-  auto &r = registry();
-  std::lock_guard lock(r.mu);
-  r.bases.insert(reinterpret_cast<uintptr_t>(p));
+  allocations().add(p, std::make_shared<DvppAllocation>());
   notify(&TaskObserver::on_object, ObjectKind::device_memory, p, true);
   return p;
 }
@@ -54,11 +42,7 @@ void release(void *p) {
          "devPtr is not the start of a live acldvppMalloc allocation (double free, a pointer into "
          "the middle of one, or memory from aclrtMalloc: free that with aclrtFree)");
   }
-  {
-    auto &r = registry();
-    std::lock_guard lock(r.mu);
-    r.bases.erase(base);
-  }
+  allocations().remove(p);
   notify(&TaskObserver::on_free, *a, "acldvppFree");
   notify(&TaskObserver::on_object, ObjectKind::device_memory, p, false);
   a->device->release(p);

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "acl/acl_prof.h"
 #include "core/fixture.h"
 
 namespace {
@@ -102,6 +103,80 @@ TEST_F(R1_Finalize, ObjectsOfThePreviousRuntimeAreDead) {
   EXPECT_ACL_FAILS(aclrtSynchronizeStream(s));
   EXPECT_ACL_FAILS(aclrtSynchronizeEvent(e));
   EXPECT_ACL_FAILS(aclrtSetCurrentContext(c));
+}
+
+// aclFinalize releases every runtime object: a handle of each kind from before it is rejected
+// with a message afterwards, never dereferenced. Data descriptions (binaries' bytes,
+// configuration handles, allocator descriptors, profiling objects) are the program's until it
+// destroys them, across aclFinalize as before (the model layer's kinds: tests/model/api_test.cpp).
+TEST_F(R1_Finalize, RuntimeHandlesAreDeadAfterReinitAndDataDescriptionsLive) {
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  aclrtStream s = nullptr, captured = nullptr;
+  aclrtEvent e = nullptr;
+  aclrtNotify n = nullptr;
+  aclrtContext c = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  ASSERT_ACL_OK(aclrtCreateStream(&captured));
+  ASSERT_ACL_OK(aclrtCreateEvent(&e));
+  ASSERT_ACL_OK(aclrtCreateNotify(&n, 0));
+  aclmdlRI ri = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureBegin(captured, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  ASSERT_ACL_OK(aclrtRecordEvent(e, captured));
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(captured, &ri));
+  aclrtPhysicalMemProp prop{};
+  prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+  prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+  prop.memAttr = ACL_HBM_MEM;
+  prop.location = {0, ACL_MEM_LOCATION_TYPE_DEVICE};
+  size_t granularity = 0;
+  ASSERT_ACL_OK(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED,
+                                                 &granularity));
+  aclrtDrvMemHandle phys = nullptr;
+  ASSERT_ACL_OK(aclrtMallocPhysical(&phys, granularity, &prop, 0));
+  const char bytes[] = "not a kernel library";
+  aclrtBinary binary = aclrtCreateBinary(bytes, sizeof bytes);
+  ASSERT_NE(binary, nullptr) << oat::recent_msg();
+  aclrtBinHandle bin = nullptr;
+  aclrtFuncHandle f = nullptr;
+  aclrtArgsHandle args = nullptr;
+  ASSERT_ACL_OK(aclrtBinaryLoadFromFile(OPENACL_TEST_KERNELS, nullptr, &bin));
+  ASSERT_ACL_OK(aclrtBinaryGetFunction(bin, "oat_store", &f));
+  ASSERT_ACL_OK(aclrtKernelArgsInit(f, &args));
+  aclrtStreamConfigHandle *stream_config = aclrtCreateStreamConfigHandle();
+  ASSERT_NE(stream_config, nullptr) << oat::recent_msg();
+  aclrtAllocatorDesc allocator = aclrtAllocatorCreateDesc();
+  ASSERT_NE(allocator, nullptr) << oat::recent_msg();
+  uint32_t dev0[] = {0};
+  aclprofConfig *prof = aclprofCreateConfig(dev0, 1, ACL_AICORE_NONE, nullptr, ACL_PROF_TASK_TIME);
+  ASSERT_NE(prof, nullptr) << oat::recent_msg();
+  void *stamp = aclprofCreateStamp();
+  ASSERT_NE(stamp, nullptr) << oat::recent_msg();
+  aclprofStepInfo *step = aclprofCreateStepInfo();
+  ASSERT_NE(step, nullptr) << oat::recent_msg();
+  ASSERT_ACL_OK(aclrtCreateContext(&c, 1));
+
+  ASSERT_ACL_OK(aclFinalize());
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  EXPECT_ACL_FAILS(aclrtSetCurrentContext(c));
+  EXPECT_ACL_FAILS(aclrtSynchronizeStream(s));
+  EXPECT_ACL_FAILS(aclrtSynchronizeEvent(e));
+  EXPECT_ACL_FAILS(aclrtDestroyNotify(n));
+  EXPECT_ACL_FAILS(aclmdlRIDestroy(ri));
+  EXPECT_ACL_FAILS(aclrtFreePhysical(phys));
+  EXPECT_ACL_FAILS(aclrtBinaryUnLoad(bin));
+  EXPECT_ACL_FAILS(aclrtLaunchKernel(f, 1, nullptr, 0, nullptr));
+  EXPECT_ACL_FAILS(aclrtKernelArgsFinalize(args));
+
+  EXPECT_ACL_OK(aclprofSetStampTraceMessage(stamp, "m", 1));
+  EXPECT_ACL_OK(aclprofGetStepTimestamp(step, ACL_STEP_START, nullptr));
+  EXPECT_ACL_OK(aclrtDestroyBinary(binary));
+  EXPECT_ACL_OK(aclrtDestroyStreamConfigHandle(stream_config));
+  EXPECT_ACL_OK(aclrtAllocatorDestroyDesc(allocator));
+  EXPECT_ACL_OK(aclprofDestroyConfig(prof));
+  aclprofDestroyStamp(stamp);
+  aclprofDestroyStepInfo(step);
 }
 
 TEST_F(R1_Finalize, WaitsForPendingWork) {

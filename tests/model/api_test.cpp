@@ -533,4 +533,37 @@ TEST_F(ModelApi, StreamAllocatorGivesTheWorkspaceOfAsyncExecutions) {
   EXPECT_EQ(aclrtDestroyStream(custom), ACL_SUCCESS);
 }
 
+// aclFinalize releases the loaded models: a model id from before it is rejected with a message
+// after a new aclInit. Datasets, descriptions, configuration handles and AIPP sets are the
+// program's data: they stay valid until it destroys them.
+TEST(ModelFinalize, ModelsAreDeadAfterReinitAndDataDescriptionsLive) {
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  ConvModel cm;
+  uint32_t id = 0;
+  ASSERT_EQ(aclmdlLoadFromMem(cm.bytes.data(), cm.bytes.size(), &id), ACL_SUCCESS) << recent();
+  aclmdlDataset *dataset = aclmdlCreateDataset();
+  aclmdlDesc *desc = aclmdlCreateDesc();
+  aclmdlConfigHandle *config = aclmdlCreateConfigHandle();
+  aclmdlExecConfigHandle *exec_config = aclmdlCreateExecConfigHandle();
+  aclmdlAIPP *aipp = aclmdlCreateAIPP(1);
+  ASSERT_TRUE(dataset && desc && config && exec_config && aipp) << recent();
+  ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  const auto rejected = [](aclError err, const char *api) {
+    EXPECT_NE(err, ACL_SUCCESS) << api;
+    EXPECT_NE(recent().find(api), std::string::npos) << api << ": " << recent();
+  };
+  rejected(aclmdlUnload(id), "aclmdlUnload");
+  rejected(aclmdlExecute(id, dataset, dataset), "aclmdlExecute");
+  EXPECT_EQ(aclmdlDestroyDataset(dataset), ACL_SUCCESS) << recent();
+  EXPECT_EQ(aclmdlDestroyDesc(desc), ACL_SUCCESS) << recent();
+  EXPECT_EQ(aclmdlDestroyConfigHandle(config), ACL_SUCCESS) << recent();
+  EXPECT_EQ(aclmdlDestroyExecConfigHandle(exec_config), ACL_SUCCESS) << recent();
+  EXPECT_EQ(aclmdlDestroyAIPP(aipp), ACL_SUCCESS) << recent();
+  aclrtResetDevice(0);
+  aclFinalize();
+}
+
 }  // namespace
