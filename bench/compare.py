@@ -17,11 +17,17 @@ Reporting convention of the Google Benchmark programs (see bench/core/common.h):
             when absent: figure / baseline).
 A benchmark without a goal is shown with its time and, if any, its `baseline_ns`.
 
+--load N runs every program twice, quiet and beside N busy processes at normal priority
+(what a CI runner or a laptop with a build going looks like), and prints both tables.
+--against DIR runs the same programs of a second build (say, before a change) right after
+each program of --build, under the same conditions, and prints its tables too.
+
 Usage:
   bench/compare.py [--build build] [--repetitions 5] [--filter REGEX] [--markdown]
-                   [--json-out FILE] [--strict]
+                   [--load N] [--against DIR] [--json-out FILE] [--strict]
 """
 import argparse
+import contextlib
 import datetime
 import json
 import os
@@ -81,6 +87,19 @@ def run_program(path, repetitions, bench_filter, wrap):
     except json.JSONDecodeError as e:
         sys.stderr.write(f"{path}: output is not JSON ({e})\n")
         return None
+
+
+@contextlib.contextmanager
+def busy_processes(n):
+    """n processes spinning on the CPU at normal priority for the length of the block."""
+    procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+    try:
+        yield
+    finally:
+        for p in procs:
+            p.kill()
+        for p in procs:
+            p.wait()
 
 
 def short_name(name):
@@ -207,8 +226,25 @@ def machine_summary():
         lines.append(f"memory: {int(mem[1]) // 1024} MiB")
     except OSError:
         pass
+    lines.append(f"ISA: {isa_summary()}")
     lines.append(f"kernel: {platform.release()}")
     return lines
+
+
+def isa_summary():
+    """The vector extensions the kernels may use (AVX-512 or not changes the op figures)."""
+    flags = set()
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith(("flags", "Features")):
+                flags = set(line.split(":", 1)[1].split())
+                break
+    except OSError:
+        pass
+    wanted = ("sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512_vnni",
+              "avx512_bf16", "amx_tile", "asimd", "sve")
+    have = [f for f in wanted if f in flags]
+    return f"{platform.machine()} " + (" ".join(have) if have else "(no vector extensions listed)")
 
 
 def load_average():
@@ -256,20 +292,36 @@ def main():
     ap.add_argument("--strict", action="store_true", help="exit 1 when a goal is missed")
     ap.add_argument("--wrap", default="", help="command to run each program under, e.g. 'chrt -f 1' "
                     "(real-time priority on a machine busy with other work)")
+    ap.add_argument("--load", type=int, default=0, metavar="N",
+                    help="also run every program beside N busy processes at normal priority")
+    ap.add_argument("--against", metavar="DIR", help="a second build whose programs run right after "
+                    "each program of --build (before/after a change, in one run)")
     args = ap.parse_args()
 
     programs = find_programs(args.build)
     if not programs:
         sys.exit(f"no bench_* programs under {os.path.join(args.build, 'bench')}: build them first")
+    builds = [args.build] + ([args.against] if args.against else [])
+    loads = [0] + ([args.load] if args.load > 0 else [])
     load_before = load_average()
-    rows = []
+    tables = {(b, n): [] for b in builds for n in loads}
     for program in programs:
-        print(f"running {os.path.relpath(program, args.build)} ...", file=sys.stderr, flush=True)
-        report = run_program(program, args.repetitions, args.filter, args.wrap.split())
-        if report is not None:
-            rows.extend(rows_of(program, report))
+        rel = os.path.relpath(program, args.build)
+        for n in loads:
+            for build in builds:
+                path = os.path.join(build, rel)
+                if not os.access(path, os.X_OK):
+                    continue
+                print(f"running {path}" + (f" beside {n} busy processes" if n else "") + " ...",
+                      file=sys.stderr, flush=True)
+                with busy_processes(n):
+                    report = run_program(path, args.repetitions, args.filter, args.wrap.split())
+                if report is not None:
+                    tables[(build, n)].extend(rows_of(program, report))
     if not args.no_python and not args.filter:
-        rows.extend(python_binding_rows(args.build, source_root))
+        for (build, n), rows in tables.items():
+            with busy_processes(n):
+                rows.extend(python_binding_rows(build, source_root))
 
     for line in machine_summary():
         print(line)
@@ -277,9 +329,16 @@ def main():
           f"{args.repetitions} repetitions, medians shown; cv = coefficient of variation of the time")
     if args.wrap:
         print(f"programs run under: {args.wrap}")
+    for (build, n), rows in tables.items():
+        print()
+        title = "quiet" if n == 0 else f"beside {n} busy processes"
+        if len(builds) > 1:
+            title += f", build {build}"
+        print(f"{title}:" if not args.markdown else f"**{title}**")
+        print()
+        print_table(rows, args.markdown)
     print()
-    print_table(rows, args.markdown)
-    print()
+    rows = [r for t in tables.values() for r in t]
     baselines = {}
     for r in rows:
         if r["baseline_what"]:
@@ -290,7 +349,9 @@ def main():
         print(f"  {what}: {', '.join(sorted(set(n.split('/')[0] for n in names)))}")
     if args.json_out:
         with open(args.json_out, "w") as f:
-            json.dump({"machine": machine_summary(), "rows": rows}, f, indent=2)
+            json.dump({"machine": machine_summary(),
+                       "tables": [{"build": b, "load": n, "rows": t} for (b, n), t in tables.items()]},
+                      f, indent=2)
     if args.strict and any(r["result"] == "FAIL" for r in rows):
         sys.exit(1)
 

@@ -6,6 +6,7 @@
 #include "acl/acl.h"
 #include "api/capture.h"
 #include "api/handles.h"
+#include "core/device.h"
 #include "core/memory.h"
 #include "core/runtime.h"
 #include "core/stream.h"
@@ -37,8 +38,9 @@ const char *kind_name(int64_t kind) {
 
 }  // namespace
 
-Place place_of(const void *p, size_t span, const char *what) {
+Place place_of(const void *p, size_t span, const char *what, Device **owner) {
   auto a = Runtime::get().memory().find(p);
+  if (owner != nullptr) *owner = a ? a->device : nullptr;
   if (!a) return Place::pageable;
   auto addr = reinterpret_cast<uintptr_t>(p);
   if (span > a->size - (addr - a->base)) {
@@ -57,7 +59,9 @@ CopyPlan plan_copy(void *dst, size_t dst_span, const void *src, size_t src_span,
   if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
     fail(Errc::invalid_argument, "kind " + std::to_string(kind) + " is not a valid aclrtMemcpyKind for this call");
   }
-  CopyPlan plan{place_of(dst, dst_span, "dst"), place_of(src, src_span, "src"), ""};
+  Device *dst_owner = nullptr, *src_owner = nullptr;
+  CopyPlan plan{place_of(dst, dst_span, "dst", &dst_owner), place_of(src, src_span, "src", &src_owner), "",
+                nullptr};
   bool dst_dev = plan.dst == Place::device;
   bool src_dev = plan.src == Place::device;
   bool ok = true;
@@ -74,6 +78,8 @@ CopyPlan plan_copy(void *dst, size_t dst_span, const void *src, size_t src_span,
                                      place_name(plan.dst) + ", src is " + place_name(plan.src));
   }
   plan.direction = src_dev ? (dst_dev ? "D2D" : "D2H") : (dst_dev ? "H2D" : "H2H");
+  Device *owner = dst_dev ? dst_owner : src_dev ? src_owner : dst_owner != nullptr ? dst_owner : src_owner;
+  plan.device = owner != nullptr ? owner : &Runtime::get().device(0);
   return plan;
 }
 
@@ -82,6 +88,14 @@ void check_count(void *dst, const void *src, size_t destMax, size_t count) {
   if (dst == nullptr || src == nullptr) fail(Errc::invalid_argument, "dst or src is NULL");
   fail(Errc::invalid_value, "count (" + std::to_string(count) + ") exceeds destMax (" +
                                 std::to_string(destMax) + ")");
+}
+
+void copy_now(const CopyPlan &plan, void *dst, size_t dpitch, const void *src, size_t spitch,
+              size_t width, size_t height) {
+  backend::DeviceBackend &be = plan.device->backend();
+  for (size_t row = 0; row < height; ++row) {
+    be.copy(static_cast<uint8_t *>(dst) + row * dpitch, static_cast<const uint8_t *>(src) + row * spitch, width);
+  }
 }
 
 void copy_async(const char *api, aclrtStream stream, const CopyPlan &plan, std::unique_ptr<CopyTask> task) {

@@ -2,7 +2,6 @@
 // device-to-host copies whose directions come from per-range location attributes. Every copy
 // is checked before any runs; failIndex names the copy that failed a check.
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -104,13 +103,13 @@ aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *si
     require_initialized();
     openacl::api::require_capture_safe("aclrtMemcpyBatch");
     Batch b{dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs};
-    plan_batch(b, failIndex);
+    const auto plans = plan_batch(b, failIndex);
     openacl::HostSpan span("aclrtMemcpyBatch");
     for (size_t i = 0; i < numBatches; ++i) {
       if (sizes[i] == 0) continue;
       openacl::notify(&openacl::TaskObserver::on_host_access, srcs[i], sizes[i], false, "aclrtMemcpyBatch");
       openacl::notify(&openacl::TaskObserver::on_host_access, dsts[i], sizes[i], true, "aclrtMemcpyBatch");
-      std::memmove(dsts[i], srcs[i], sizes[i]);
+      openacl::api::copy_now(plans[i], dsts[i], sizes[i], srcs[i], sizes[i], sizes[i]);
     }
   });
 }

@@ -1,7 +1,6 @@
 // Memory (R13, R14): device and page-locked allocation, copies and memsets. Every pointer is
 // classified through the runtime's memory map, so kinds, ranges and frees are validated.
 #include <algorithm>
-#include <cstring>
 #include <optional>
 
 #include "acl/acl.h"
@@ -52,15 +51,18 @@ void malloc_device(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
   openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::device_memory, *devPtr, true);
 }
 
-void memset_common(void *devPtr, size_t maxCount, size_t count) {
+// Returns the device whose backend fills the memory at the call.
+openacl::Device &memset_common(void *devPtr, size_t maxCount, size_t count) {
   if (devPtr == nullptr) fail(Errc::invalid_argument, "devPtr is NULL");
   if (count > maxCount) {
     fail(Errc::invalid_value, "count (" + std::to_string(count) + ") exceeds maxCount (" +
                                   std::to_string(maxCount) + ")");
   }
-  if (place_of(devPtr, count, "devPtr") == Place::pageable) {
+  openacl::Device *owner = nullptr;
+  if (place_of(devPtr, count, "devPtr", &owner) == Place::pageable) {
     fail(Errc::invalid_argument, "devPtr is not memory from aclrtMalloc or aclrtMallocHost");
   }
+  return owner != nullptr ? *owner : Runtime::get().device(0);
 }
 
 void check_2d(size_t dpitch, size_t spitch, size_t width, int64_t kind) {
@@ -181,11 +183,11 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
     openacl::api::require_capture_safe("aclrtMemcpy");
     if (count == 0) return;
     check_count(dst, src, destMax, count);
-    plan_copy(dst, count, src, count, openacl::api::enum_value(kind));
+    const CopyPlan plan = plan_copy(dst, count, src, count, openacl::api::enum_value(kind));
     openacl::HostSpan span("aclrtMemcpy");
     openacl::notify(&openacl::TaskObserver::on_host_access, src, count, false, "aclrtMemcpy");
     openacl::notify(&openacl::TaskObserver::on_host_access, dst, count, true, "aclrtMemcpy");
-    if (dst != src) std::memmove(dst, src, count);
+    openacl::api::copy_now(plan, dst, count, src, count, count);
   });
 }
 
@@ -212,15 +214,12 @@ aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
     openacl::api::require_capture_safe("aclrtMemcpy2d");
     check_2d(dpitch, spitch, width, openacl::api::enum_value(kind));
     if (width == 0 || height == 0) return;
-    plan_copy(dst, span_2d(dpitch, width, height), src, span_2d(spitch, width, height),
-              openacl::api::enum_value(kind));
+    const CopyPlan plan = plan_copy(dst, span_2d(dpitch, width, height), src, span_2d(spitch, width, height),
+                                    openacl::api::enum_value(kind));
     openacl::HostSpan span("aclrtMemcpy2d");
     openacl::notify(&openacl::TaskObserver::on_host_access, src, span_2d(spitch, width, height), false, "aclrtMemcpy2d");
     openacl::notify(&openacl::TaskObserver::on_host_access, dst, span_2d(dpitch, width, height), true, "aclrtMemcpy2d");
-    for (size_t row = 0; row < height; ++row) {
-      std::memmove(static_cast<uint8_t *>(dst) + row * dpitch,
-                   static_cast<const uint8_t *>(src) + row * spitch, width);
-    }
+    openacl::api::copy_now(plan, dst, dpitch, src, spitch, width, height);
   });
 }
 
@@ -245,9 +244,9 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
     require_initialized();
     openacl::api::require_capture_safe("aclrtMemset");
     if (count == 0) return;
-    memset_common(devPtr, maxCount, count);
+    openacl::Device &device = memset_common(devPtr, maxCount, count);
     openacl::notify(&openacl::TaskObserver::on_host_access, devPtr, count, true, "aclrtMemset");
-    std::memset(devPtr, value, count);
+    device.backend().fill(devPtr, value, count);
   });
 }
 
