@@ -43,7 +43,8 @@ std::byte *arena(size_t bytes) {
 }  // namespace
 
 dnnl::engine &dnnl_engine() {
-  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  // isa() caps oneDNN (OPENACL_MAX_ISA) before its first primitive.
+  static dnnl::engine engine = (isa(), dnnl::engine(dnnl::engine::kind::cpu, 0));
   return engine;
 }
 

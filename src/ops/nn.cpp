@@ -444,7 +444,7 @@ void global_pool(const T *x, T *y, int64_t planes, int64_t size, bool is_max, Ai
 
 // The same over a channels-last f32 input: per image, its H*W rows of C channels summed (or
 // maxed) lane by lane, in chunks of channels.
-OPENACL_SIMD_CLONES void pool_rows(const float *x, float *acc, int64_t rows, int64_t stride, int64_t len, bool is_max) {
+OPENACL_SIMD_KERNEL void pool_rows(const float *x, float *acc, int64_t rows, int64_t stride, int64_t len, bool is_max) {
   for (int64_t k = 0; k < len; ++k) acc[k] = x[k];
   for (int64_t r = 1; r < rows; ++r) {
     const float *row = x + r * stride;
@@ -463,7 +463,7 @@ void global_pool_channels_last(const float *x, float *y, int64_t n, int64_t c, i
       const int64_t img = static_cast<int64_t>(t) / chunks, c0 = static_cast<int64_t>(t) % chunks * kChunk;
       const int64_t len = std::min(kChunk, c - c0);
       float *acc = y + img * c + c0;
-      pool_rows(x + img * size * c + c0, acc, size, c, len, is_max);
+      simd(OPENACL_SIMD_LAMBDA { pool_rows(x + img * size * c + c0, acc, size, c, len, is_max); });
       if (!is_max)
         for (int64_t k = 0; k < len; ++k) acc[k] /= static_cast<float>(size);
     }
