@@ -118,7 +118,9 @@ std::unique_ptr<PreparedOp> build_conv(OpCall &call) {
                                    : memory::desc({g, oc / g, c / g, kh, kw}, dnnl_f32(), tag::any);
   const memory::desc bmd = plain({oc});
   const std::vector<int64_t> ydims = {n, oc, oh, ow};
-  const bool x_cl = x.channels_last, y_cl = output_channels_last(call);
+  // A tensor of one pixel per image has the same bytes in either layout: described channels-last
+  // it needs no reorder around a channels-last kernel (the squeeze-excite 1x1 convolutions).
+  const bool x_cl = x.channels_last || h * wd == 1, y_cl = output_channels_last(call) || oh * ow == 1;
   const DType dt = x.dtype;
   // Images [n0, n0 + nn), output rows [r0, r1): the input rows they read, with the padding
   // that falls inside the slice.
@@ -146,8 +148,9 @@ std::unique_ptr<PreparedOp> build_conv(OpCall &call) {
                     // costs a reorder into and out of every convolution between channels-last
                     // tensors. Its AVX2 JIT kernels take channels-last tensors about as fast
                     // (PP-OCR det: within 5% per convolution), except the 1x1 one over fewer than
-                    // 32 input channels (det's 16 -> 32 on 320x320: 9.0 ms against 1.0 ms).
-                    if (isa() < Isa::avx512 && x_cl && y_cl && (kh * kw > 1 || c >= 32)) {
+                    // 32 input channels of many pixels (det's 16 -> 32 on 320x320: 9.0 ms against
+                    // 1.0 ms).
+                    if (isa() < Isa::avx512 && x_cl && y_cl && (kh * kw > 1 || c >= 32 || h * wd == 1)) {
                       try {
                         auto pd = make(src, dst);
                         if (std::string(pd.impl_info_str()).rfind("jit", 0) == 0) return pd;
