@@ -209,7 +209,21 @@ def python_binding_rows(build, source_root):
     return rows
 
 
-def machine_summary():
+def isa_line(build):
+    """The ISA openacl's kernels and oneDNN run with here (`openacl info`), under the same
+    environment as the programs (OPENACL_MAX_ISA caps both)."""
+    tool = os.path.join(build, "tools", "openacl")
+    try:
+        out = subprocess.run([tool, "info"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return "ISA: unknown (no tools/openacl in the build)"
+    for line in out.splitlines():
+        if line.startswith("ISA"):
+            return "ISA: " + line[3:].strip() + "; ONNX Runtime picks its own kernels by the CPU"
+    return "ISA: unknown"
+
+
+def machine_summary(build):
     lines = [f"date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}"]
     try:
         lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
@@ -226,8 +240,9 @@ def machine_summary():
         lines.append(f"memory: {int(mem[1]) // 1024} MiB")
     except OSError:
         pass
-    lines.append(f"ISA: {isa_summary()}")
+    lines.append(f"CPU vector extensions: {isa_summary()}")
     lines.append(f"kernel: {platform.release()}")
+    lines.append(isa_line(build))
     return lines
 
 
@@ -323,7 +338,7 @@ def main():
             with busy_processes(n):
                 rows.extend(python_binding_rows(build, source_root))
 
-    for line in machine_summary():
+    for line in machine_summary(args.build):
         print(line)
     print(f"load average: {load_before} before, {load_average()} after; "
           f"{args.repetitions} repetitions, medians shown; cv = coefficient of variation of the time")
@@ -349,7 +364,7 @@ def main():
         print(f"  {what}: {', '.join(sorted(set(n.split('/')[0] for n in names)))}")
     if args.json_out:
         with open(args.json_out, "w") as f:
-            json.dump({"machine": machine_summary(),
+            json.dump({"machine": machine_summary(args.build),
                        "tables": [{"build": b, "load": n, "rows": t} for (b, n), t in tables.items()]},
                       f, indent=2)
     if args.strict and any(r["result"] == "FAIL" for r in rows):

@@ -17,6 +17,7 @@ struct RunOptions {
   std::vector<std::string> inputs;  // name=file.npy
   std::string output_dir;
   std::string trace;
+  bool profile = false;  // print the per-op profile of the timed executions (from the trace)
   std::string dump_dir;  // every layer's output tensors of one execution, as .npy (model dump)
   uint32_t seed = 0;
 };

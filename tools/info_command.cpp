@@ -1,7 +1,9 @@
 #include <cstdio>
+#include <cstdlib>
 
 #include "acl/acl.h"
 #include "commands.h"
+#include "openacl/openacl_isa.h"
 
 namespace openacl_tool {
 
@@ -30,6 +32,11 @@ int info_command() {
                 (total - free) >> 20, total >> 20);
   }
   std::printf("+--------+----------------------+----------+----------------------------+\n");
+  const char *kernels = nullptr, *onednn = nullptr;
+  if (openaclGetIsa(&kernels, &onednn) == ACL_SUCCESS) {
+    const char *cap = std::getenv("OPENACL_MAX_ISA");
+    std::printf("ISA       kernels %s, oneDNN %s%s%s\n", kernels, onednn, cap ? ", OPENACL_MAX_ISA=" : "", cap ? cap : "");
+  }
   aclFinalize();
   return 0;
 }

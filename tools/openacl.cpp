@@ -20,6 +20,8 @@ int main(int argc, char **argv) {
   r->add_option("--input", run.inputs, "input data, name=file.npy (repeatable; default: seeded random)");
   r->add_option("--output", run.output_dir, "folder for the outputs as .npy files");
   r->add_option("--trace", run.trace, "write a timeline trace (sets OPENACL_TRACE)");
+  r->add_flag("--profile", run.profile,
+              "per-op profile of the timed executions: time per op type and per op, host overhead between ops");
   r->add_option("--dump", run.dump_dir, "folder for every layer's outputs of one execution (.npy, aclmdlSetDump)");
   r->add_option("--seed", run.seed, "seed of the random inputs")->capture_default_str();
 

@@ -21,7 +21,9 @@
 #include "acl/acl.h"
 #include "commands.h"
 #include "npy.h"
+#include "openacl/openacl_isa.h"
 #include "run_gears.h"
+#include "trace_commands.h"
 
 namespace openacl_tool {
 namespace {
@@ -162,7 +164,11 @@ void dump_layers(const RunOptions &opt, uint32_t id, aclmdlDataset *in, aclmdlDa
 }
 
 int run(const RunOptions &opt) {
-  if (!opt.trace.empty()) setenv("OPENACL_TRACE", opt.trace.c_str(), 1);  // read by aclInit
+  // The profile is read from the trace, which aclFinalize writes.
+  std::string trace = opt.trace;
+  if (opt.profile && trace.empty())
+    trace = (std::filesystem::temp_directory_path() / ("openacl_profile_" + std::to_string(getpid()) + ".json")).string();
+  if (!trace.empty()) setenv("OPENACL_TRACE", trace.c_str(), 1);  // read by aclInit
   check(aclInit(nullptr), "aclInit");
   check(aclrtSetDevice(opt.device), "aclrtSetDevice(" + std::to_string(opt.device) + ")");
   std::vector<aclrtStream> streams(opt.streams);
@@ -320,6 +326,13 @@ int run(const RunOptions &opt) {
   const int batch = inputs.empty() || inputs[0].dims.empty() ? 1 : static_cast<int>(inputs[0].dims[0]);
 
   std::printf("\nmodel        %s (%s)\n", opt.model.c_str(), mib(file_size).c_str());
+  int64_t cores = 0;
+  check(aclrtGetDeviceInfo(static_cast<uint32_t>(opt.device), ACL_DEV_ATTR_AICORE_CORE_NUM, &cores), "aclrtGetDeviceInfo");
+  const char *kernels = "?", *onednn = "?";
+  check(openaclGetIsa(&kernels, &onednn), "openaclGetIsa");
+  const char *cap = std::getenv("OPENACL_MAX_ISA");
+  std::printf("device       %d: %lld AI cores, ISA %s (oneDNN %s%s%s)\n", opt.device, static_cast<long long>(cores),
+              kernels, onednn, cap ? ", OPENACL_MAX_ISA=" : "", cap ? cap : "");
   std::printf("load time    %.1f ms\n", load_ms);
   std::printf("device mem   weights %s, peak in use %s (weights + workspaces of %zu stream(s), I/O buffers excluded)\n",
               mib(free0 - free1).c_str(), mib(free0 - free2 - io_bytes).c_str(), streams.size());
@@ -359,6 +372,11 @@ int run(const RunOptions &opt) {
   for (auto s : streams) aclrtDestroyStream(s);
   aclrtResetDevice(opt.device);
   aclFinalize();
+  if (opt.profile) {
+    std::printf("\n");
+    openacl_print_profile(trace, static_cast<size_t>(k), 25);
+    if (opt.trace.empty()) std::filesystem::remove(trace);
+  }
   return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -20,12 +21,15 @@ namespace {
 struct Slice {
   double ts, dur;  // microseconds
   std::string name, cat;
+  uint64_t seq = 0;  // the task's position in its stream (a model op: its model task's)
+  std::string node;  // a model op's node
 };
 
 struct Track {
   std::string name;  // "device 0 / stream 0x... (context 0x...)"
   bool host = false;
-  std::vector<Slice> slices;  // sorted by ts
+  std::vector<Slice> slices;  // tasks, sorted by ts
+  std::vector<Slice> ops;     // the ops of its model tasks (cat "model_op"), sorted by ts
 };
 
 struct Trace {
@@ -63,9 +67,13 @@ Trace load(const std::string &path) {
     auto key = std::make_pair(pid, tid);
     auto [it, fresh] = by_id.try_emplace(key);
     if (fresh) first_seen.push_back(key);
-    Slice s{e.value("ts", 0.0), e.value("dur", 0.0), e.value("name", ""), e.value("cat", "")};
+    Slice s{e.value("ts", 0.0), e.value("dur", 0.0), e.value("name", ""), e.value("cat", ""), 0, ""};
+    if (const auto args = e.find("args"); args != e.end() && args->is_object()) {
+      s.seq = args->value("seq", uint64_t{0});
+      s.node = args->value("node", "");
+    }
     it->second.host |= s.cat == "host";
-    it->second.slices.push_back(std::move(s));
+    (s.cat == "model_op" ? it->second.ops : it->second.slices).push_back(std::move(s));
   }
   Trace t;
   bool any = false;
@@ -76,8 +84,8 @@ Trace load(const std::string &path) {
       std::string p = process.count(key.first) ? process[key.first] : "pid " + std::to_string(key.first);
       std::string th = thread.count(key) ? thread[key] : "tid " + std::to_string(key.second);
       track.name = p + " / " + th;
-      std::sort(track.slices.begin(), track.slices.end(),
-                [](const Slice &a, const Slice &b) { return a.ts < b.ts; });
+      for (auto *v : {&track.slices, &track.ops})
+        std::sort(v->begin(), v->end(), [](const Slice &a, const Slice &b) { return a.ts < b.ts; });
       for (const Slice &s : track.slices) {
         t.begin = any ? std::min(t.begin, s.ts) : s.ts;
         t.end = any ? std::max(t.end, s.ts + s.dur) : s.ts + s.dur;
@@ -193,6 +201,123 @@ void summary(const Trace &t, const std::string &path) {
     }
   }
   if (!any) std::printf("  none: the streams never ran at the same time\n");
+}
+
+// --- profile ------------------------------------------------------------------------------
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+struct Execution {
+  const Slice *task;
+  std::vector<const Slice *> ops;
+};
+
+// The model executions of the trace whose ops were recorded, in start order; the last `last`
+// of them (0: all).
+std::vector<Execution> executions(const Trace &t, size_t last) {
+  std::vector<Execution> out;
+  for (const Track &tr : t.tracks) {
+    std::map<uint64_t, Execution> by_seq;
+    for (const Slice &s : tr.slices)
+      if (s.cat == "model") by_seq[s.seq].task = &s;
+    for (const Slice &op : tr.ops)
+      if (auto it = by_seq.find(op.seq); it != by_seq.end()) it->second.ops.push_back(&op);
+    for (auto &[seq, e] : by_seq)
+      if (!e.ops.empty()) out.push_back(std::move(e));
+  }
+  std::sort(out.begin(), out.end(), [](const Execution &a, const Execution &b) { return a.task->ts < b.task->ts; });
+  if (last && out.size() > last) out.erase(out.begin(), out.end() - static_cast<ptrdiff_t>(last));
+  return out;
+}
+
+std::string us_text(double us) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, us < 10 ? "%.2f" : us < 1000 ? "%.1f" : "%.0f", us);
+  return buf;
+}
+
+void profile(const Trace &t, size_t last, size_t top) {
+  const std::vector<Execution> ex = executions(t, last);
+  if (ex.empty())
+    throw std::runtime_error("the trace holds no model execution with its ops (run the model with OPENACL_TRACE set, or "
+                             "openacl run --profile)");
+  // Per op: its place in the execution, so that repeated node names of other plans stay apart.
+  struct Op {
+    std::string type, node;
+    std::vector<double> us;
+  };
+  std::vector<Op> ops;
+  std::map<std::tuple<size_t, std::string, std::string>, size_t> op_at;
+  std::map<std::string, std::vector<double>> type_us;  // per type: its total in each execution
+  std::map<std::string, size_t> type_count;
+  std::vector<double> total_us, ops_us, gaps, before, after, gap_sum;
+  for (const Execution &e : ex) {
+    total_us.push_back(e.task->dur);
+    std::map<std::string, double> per_type;
+    double sum = 0, gsum = 0;
+    for (size_t i = 0; i < e.ops.size(); ++i) {
+      const Slice &s = *e.ops[i];
+      sum += s.dur;
+      per_type[s.name] += s.dur;
+      auto [it, fresh] = op_at.try_emplace({i, s.name, s.node}, ops.size());
+      if (fresh) ops.push_back({s.name, s.node, {}});
+      ops[it->second].us.push_back(s.dur);
+      if (i > 0) {
+        const double g = std::max(0.0, s.ts - (e.ops[i - 1]->ts + e.ops[i - 1]->dur));
+        gaps.push_back(g);
+        gsum += g;
+      }
+    }
+    ops_us.push_back(sum);
+    gap_sum.push_back(gsum);
+    before.push_back(std::max(0.0, e.ops.front()->ts - e.task->ts));
+    after.push_back(std::max(0.0, e.task->ts + e.task->dur - (e.ops.back()->ts + e.ops.back()->dur)));
+    for (auto &[type, us] : per_type) type_us[type].push_back(us);
+  }
+  for (const Slice *s : ex.back().ops) ++type_count[s->name];
+  const double exec_us = median(total_us);
+  auto pct = [&](double us) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%.1f%%", exec_us > 0 ? 100.0 * us / exec_us : 0.0);
+    return std::string(buf);
+  };
+  std::printf("profile of %zu model execution(s) (%s): medians over the executions, times in us\n", ex.size(),
+              ex.front().task->name.c_str());
+  std::printf("  execution %s us: %zu ops %s us (%s), gaps between ops %s us in all, before the first op %s us, "
+              "after the last %s us\n",
+              us_text(exec_us).c_str(), ex.back().ops.size(), us_text(median(ops_us)).c_str(),
+              pct(median(ops_us)).c_str(), us_text(median(gap_sum)).c_str(), us_text(median(before)).c_str(),
+              us_text(median(after)).c_str());
+  std::vector<double> sorted = gaps;
+  std::sort(sorted.begin(), sorted.end());
+  if (!sorted.empty())
+    std::printf("  host overhead between consecutive ops: median %s us, p90 %s us, max %s us (%zu gaps)\n",
+                us_text(median(gaps)).c_str(), us_text(sorted[sorted.size() * 9 / 10]).c_str(),
+                us_text(sorted.back()).c_str(), sorted.size());
+
+  std::vector<std::pair<double, std::string>> types;
+  for (auto &[type, v] : type_us) types.push_back({median(v), type});
+  std::sort(types.rbegin(), types.rend());
+  std::printf("\n  %-24s %6s %10s %8s %10s\n", "op type", "count", "total us", "share", "us per op");
+  for (auto &[us, type] : types)
+    std::printf("  %-24s %6zu %10s %8s %10s\n", type.c_str(), type_count[type], us_text(us).c_str(), pct(us).c_str(),
+                us_text(type_count[type] ? us / type_count[type] : 0).c_str());
+
+  std::vector<std::pair<double, size_t>> by_time;
+  for (size_t i = 0; i < ops.size(); ++i) by_time.push_back({median(ops[i].us), i});
+  std::sort(by_time.rbegin(), by_time.rend());
+  const size_t shown = top ? std::min(top, by_time.size()) : by_time.size();
+  std::printf("\n  %-40s %-20s %10s %8s\n", "op (node)", "type", "us", "share");
+  for (size_t k = 0; k < shown; ++k) {
+    const Op &op = ops[by_time[k].second];
+    std::printf("  %-40.40s %-20.20s %10s %8s\n", op.node.c_str(), op.type.c_str(), us_text(by_time[k].first).c_str(),
+                pct(by_time[k].first).c_str());
+  }
+  if (shown < by_time.size()) std::printf("  ... %zu more ops\n", by_time.size() - shown);
 }
 
 // --- PNG ------------------------------------------------------------------------------------
@@ -373,6 +498,8 @@ void run_or_fail(F &&body) {
 
 }  // namespace
 
+void openacl_print_profile(const std::string &path, size_t last, size_t top) { profile(load(path), last, top); }
+
 void openacl_add_trace_commands(CLI::App &app) {
   CLI::App *trace = app.add_subcommand("trace", "Read a timeline trace written under OPENACL_TRACE");
   trace->require_subcommand(1);
@@ -382,6 +509,16 @@ void openacl_add_trace_commands(CLI::App &app) {
       "summary", "Per-stream busy time and idle gaps, the longest tasks, overlap between streams");
   sum->add_option("file", *file, "the trace (.json)")->required()->check(CLI::ExistingFile);
   sum->callback([file] { run_or_fail([&] { summary(load(*file), *file); }); });
+
+  auto prof_file = std::make_shared<std::string>();
+  auto last = std::make_shared<size_t>(0);
+  auto top = std::make_shared<size_t>(25);
+  CLI::App *pr = trace->add_subcommand(
+      "profile", "Per-op profile of the model executions: time per op type and per op, gaps between ops");
+  pr->add_option("file", *prof_file, "the trace (.json)")->required()->check(CLI::ExistingFile);
+  pr->add_option("--last", *last, "only the last N executions (0: all)")->capture_default_str();
+  pr->add_option("--top", *top, "ops listed, slowest first (0: all)")->capture_default_str();
+  pr->callback([prof_file, last, top] { run_or_fail([&] { profile(load(*prof_file), *last, *top); }); });
 
   auto plot_file = std::make_shared<std::string>();
   auto out = std::make_shared<std::string>("timeline.png");

@@ -9,3 +9,7 @@
 #include <CLI/CLI.hpp>
 
 void openacl_add_trace_commands(CLI::App &app);
+
+// Prints the per-op profile of the last `last` model executions in the trace (0: all), listing
+// the `top` slowest ops (0: all). Throws std::runtime_error when the trace has none.
+void openacl_print_profile(const std::string &path, size_t last, size_t top);

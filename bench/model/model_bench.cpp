@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "openacl/openacl_isa.h"
 #include "openacl/openacl_model.h"
 
 namespace {
@@ -158,12 +159,22 @@ struct Execution {
   void run() { check(aclmdlExecute(id, in, out), "aclmdlExecute"); }
 };
 
+// What the kernels ran with, for the label: ONNX Runtime picks its own by the CPU, uncapped.
+std::string isa_text() {
+  const char *kernels = "?", *onednn = "?";
+  openaclGetIsa(&kernels, &onednn);
+  const char *cap = std::getenv("OPENACL_MAX_ISA");
+  return std::string("openacl ISA ") + kernels + " (oneDNN " + onednn + (cap ? std::string(", OPENACL_MAX_ISA=") + cap : "") + ")";
+}
+
 void BM_latency(benchmark::State &state, const Case &c, int threads) {
   try {
     const std::string path = model_path(c);
     std::vector<double> ours;
+    std::string isa;
     {
       Runtime rt(threads);
+      isa = isa_text();
       Execution ex(path, c);
       ex.run();  // warm-up: the plan and workspace for this shape
       for (auto _ : state) {
@@ -180,7 +191,7 @@ void BM_latency(benchmark::State &state, const Case &c, int threads) {
     state.counters["baseline_ns"] = ort_ms * 1e6;
     state.counters["ratio"] = our_ms / ort_ms;
     state.SetLabel("goal: ratio<=1.0; baseline: ONNX Runtime (npm onnxruntime-node), " + std::to_string(threads) +
-                   " thread(s), median ms " + std::to_string(ort_ms));
+                   " thread(s), median ms " + std::to_string(ort_ms) + "; " + isa);
   } catch (const std::exception &e) {
     state.SkipWithError(e.what());
   }

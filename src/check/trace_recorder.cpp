@@ -98,10 +98,18 @@ void TraceRecorder::on_complete(const Stream &stream, const Task &task) {
                             ctx.default_stream().get() == &stream});
   }
   auto ranges = task.ranges();
+  uint32_t first_op = 0, num_ops = 0;
+  if (auto p = pending_ops_.find(host_thread_id()); p != pending_ops_.end()) {
+    first_op = static_cast<uint32_t>(ops_.size());
+    num_ops = static_cast<uint32_t>(p->second.size());
+    ops_.insert(ops_.end(), p->second.begin(), p->second.end());
+    pending_ops_.erase(p);
+  }
   TaskRecord &rec = tasks_.emplace_back(TaskRecord{it->second, task.kind(), task.seq,
                                                    task.enqueue_ns, task.start_ns, task.end_ns,
                                                    task.label(), signal_of(task),
-                                                   static_cast<uint32_t>(ranges.size()), 0, {}});
+                                                   static_cast<uint32_t>(ranges.size()), 0, {},
+                                                   first_op, num_ops});
   if (ranges.size() <= 2) {
     std::copy(ranges.begin(), ranges.end(), rec.inline_ranges);
   } else {
@@ -132,6 +140,17 @@ void TraceRecorder::on_range(const std::string &name, int64_t begin_ns, int64_t 
   host_threads_.try_emplace(tid, static_cast<int>(host_threads_.size()));
   const std::string &stored = *range_names_.insert(escape(name)).first;
   spans_.push_back(SpanRecord{tid, stored.c_str(), begin_ns, end_ns});
+}
+
+void TraceRecorder::on_ops(std::span<const OpSpan> ops) {
+  const int64_t tid = host_thread_id();
+  std::lock_guard lock(mu_);
+  if (tasks_.size() >= kMaxTasks) return;
+  auto &pending = pending_ops_[tid];
+  pending.clear();  // left by a task that was not recorded
+  for (const OpSpan &op : ops)
+    pending.push_back(OpRecord{op_names_.insert(escape(*op.type)).first->c_str(),
+                               op_names_.insert(escape(*op.node)).first->c_str(), op.begin_ns, op.end_ns});
 }
 
 void TraceRecorder::count_memory(int32_t device, int64_t delta) {
@@ -263,6 +282,15 @@ bool TraceRecorder::write() const {
       std::fputc(']', f);
     }
     std::fputs("}}", f);
+    for (uint32_t k = t->first_op; k < t->first_op + t->num_ops; ++k) {
+      const OpRecord &op = ops_[k];
+      begin_event();
+      std::fprintf(f,
+                   "{\"ph\":\"X\",\"pid\":%d,\"tid\":%zu,\"ts\":%.3f,\"dur\":%.3f,\"name\":\"%s\","
+                   "\"cat\":\"model_op\",\"args\":{\"node\":\"%s\",\"seq\":%llu}}",
+                   pid, tid, us(op.begin_ns), std::max(us(op.end_ns) - us(op.begin_ns), 0.001), op.type, op.node,
+                   static_cast<unsigned long long>(t->seq));
+    }
 
     if (t->kind == TaskKind::event_record && t->signal != nullptr) {
       latest_record[t->signal] = t;

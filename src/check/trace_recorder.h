@@ -6,7 +6,9 @@
 // ("stream 0x... (context 0x...)"), one complete event ("ph":"X") per task, flow arrows
 // ("s" -> "f", cat "event") from each event record to the stream waits it releases, a
 // "device memory in use" counter; a "host" process (pid 1) with a thread per host thread
-// holding the blocking API calls and a "page-locked host memory" counter.
+// holding the blocking API calls and a "page-locked host memory" counter. The ops of a model
+// execution are complete events (cat "model_op", args: node, task seq) on its stream's thread,
+// nested in the model task's event.
 //
 // Thread safety: hooks may come from any thread; one mutex guards the buffers.
 #pragma once
@@ -36,6 +38,7 @@ class TraceRecorder final : public TaskObserver {
   void on_object(ObjectKind kind, const void *handle, bool created) override;
   void on_finalize_end() override;
   void on_range(const std::string &name, int64_t begin_ns, int64_t end_ns) override;
+  void on_ops(std::span<const OpSpan> ops) override;
   void flush() override { write(); }
 
   // Writes the buffered trace; false (with a message on stderr) when the file cannot be written.
@@ -63,6 +66,11 @@ class TraceRecorder final : public TaskObserver {
     uint32_t num_ranges;
     uint32_t spill;  // index of the first range in spill_ when num_ranges > 2
     MemRange inline_ranges[2];
+    uint32_t first_op = 0, num_ops = 0;  // a model task's ops, in ops_
+  };
+  struct OpRecord {
+    const char *type, *node;  // owned by op_names_
+    int64_t begin_ns, end_ns;
   };
   struct SpanRecord {
     int64_t thread;
@@ -92,6 +100,10 @@ class TraceRecorder final : public TaskObserver {
   std::map<int64_t, int> host_threads_;
   std::unordered_map<const char *, std::string> span_names_;  // stable: nodes never move
   std::unordered_set<std::string> range_names_;               // JSON-escaped, stable too
+  std::unordered_set<std::string> op_names_;                  // JSON-escaped, stable too
+  std::vector<OpRecord> ops_;
+  // Ops reported by a worker thread, waiting for the on_complete of their task there.
+  std::unordered_map<int64_t, std::vector<OpRecord>> pending_ops_;
 };
 
 }  // namespace openacl::check

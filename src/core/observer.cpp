@@ -49,6 +49,7 @@ class Both final : public TaskObserver {
   void on_range(const std::string &name, int64_t begin_ns, int64_t end_ns) override {
     each(&TaskObserver::on_range, name, begin_ns, end_ns);
   }
+  void on_ops(std::span<const OpSpan> ops) override { each(&TaskObserver::on_ops, ops); }
   void flush() override { each(&TaskObserver::flush); }
 
  private:

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -17,6 +18,13 @@ struct Config;
 class Signal;
 class Stream;
 class Task;
+
+// One op of a model execution: its op type, the model node it came from, when it ran.
+struct OpSpan {
+  const std::string *type;
+  const std::string *node;
+  int64_t begin_ns, end_ns;
+};
 
 enum class ObjectKind : uint8_t { context, stream, event, notify, device_memory, host_memory, binary, memory_mapping };
 
@@ -50,6 +58,9 @@ class TaskObserver {
   // A range the program names (aclprofPush/Pop, RangeStart/Stop, Mark: begin == end) on the
   // calling host thread.
   virtual void on_range(const std::string &name, int64_t begin_ns, int64_t end_ns) {}
+  // The ops a model task ran, in order: called on the device worker while the task runs (so
+  // before its on_complete, on the same thread). The strings live only during the call.
+  virtual void on_ops(std::span<const OpSpan> ops) {}
   // A profiling session ends: write out what was recorded.
   virtual void flush() {}
 };

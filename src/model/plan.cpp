@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 
+#include "core/clock.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "model/layout.h"
@@ -431,20 +432,27 @@ void Plan::run(ExecState &state, const std::vector<void *> &inputs, const std::v
       default: return nullptr;
     }
   };
+  // The times are handed over after the last op, so that the trace's work is in no op's time
+  // and in no gap between two ops.
+  TaskObserver *const trace = task_observer();
+  state.spans.clear();
   for (size_t s = 0; s < steps_.size(); ++s) {
     const PlanStep &st = steps_[s];
     auto &in = state.inputs[s];
     auto &out = state.outputs[s];
     for (size_t k = 0; k < in.size(); ++k) in[k].data = resolve(st.in_bind[k]);
     for (size_t k = 0; k < out.size(); ++k) out[k].data = resolve(st.out_bind[k]);
+    const int64_t begin = trace ? now_ns() : 0;
     try {
       st.op->run(in, out, cores);
     } catch (const Error &e) {
       fail(e.code() == Errc::task_failure ? e.code() : Errc::task_failure, st.label + ": " + e.what());
     }
+    if (trace) state.spans.push_back({&st.type, &st.node, begin, now_ns()});
     if (after_step != nullptr) (*after_step)(s, st, in, out);
   }
   for (const auto &c : copies_) std::memcpy(outputs[c.output], resolve(c.from), c.bytes);
+  if (trace) trace->on_ops(state.spans);
 }
 
 }  // namespace openacl::model

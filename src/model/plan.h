@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/observer.h"
 #include "model/graph.h"
 
 namespace openacl {
@@ -59,6 +60,7 @@ struct ExecState {
   void *workspace = nullptr;
   bool owns_workspace = false;
   std::vector<std::vector<ops::Tensor>> inputs, outputs;
+  std::vector<OpSpan> spans;  // when a trace records the ops (TaskObserver::on_ops)
 };
 
 class Plan {
@@ -95,8 +97,8 @@ class Plan {
   // Called after each step with its tensors (model dump).
   using StepHook = std::function<void(size_t index, const PlanStep &step, const std::vector<ops::Tensor> &in,
                                       const std::vector<ops::Tensor> &out)>;
-  // Runs every step on the calling device worker. Throws Errc::task_failure (naming the node)
-  // when an op meets bad data.
+  // Runs every step on the calling device worker, and hands their times to the trace when one
+  // records. Throws Errc::task_failure (naming the node) when an op meets bad data.
   void run(ExecState &state, const std::vector<void *> &inputs, const std::vector<void *> &outputs,
            AiCores &cores, const StepHook *after_step = nullptr) const;
 

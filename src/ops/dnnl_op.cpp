@@ -43,7 +43,8 @@ std::byte *arena(size_t bytes) {
 }  // namespace
 
 dnnl::engine &dnnl_engine() {
-  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  // isa() caps oneDNN (OPENACL_MAX_ISA) before its first primitive.
+  static dnnl::engine engine = (isa(), dnnl::engine(dnnl::engine::kind::cpu, 0));
   return engine;
 }
 
@@ -147,6 +148,9 @@ std::unique_ptr<DnnlOp::Variant> DnnlOp::make_variant(unsigned cores) const {
 }
 
 void DnnlOp::pack(Variant &v) const {
+  // One thread: a team woken per weight spins at barriers that, on a busy host, cost far more
+  // than the copies (PP-OCR cls on 2 loaded vCPUs: 0.85 s of spinning at load).
+  OmpTeam one(1);
   dnnl::stream stream(dnnl_engine());
   for (size_t k = 0; k < v.parts.size(); ++k) {
     Part &p = v.parts[k];

@@ -152,7 +152,7 @@ inline auto apply_bin(C x, C y) {
 }
 
 template <class T, class R, Bin K>
-OPENACL_SIMD_CLONES void bin_row(const T *a, const T *b, R *y, int64_t n, int64_t sa, int64_t sb) {
+OPENACL_SIMD_KERNEL void bin_row(const T *a, const T *b, R *y, int64_t n, int64_t sa, int64_t sb) {
   using C = compute_t<T>;
   auto store = [](auto v) {
     if constexpr (std::is_same_v<R, bool>) return static_cast<bool>(v);
@@ -181,7 +181,7 @@ std::unique_ptr<PreparedOp> binary_op(BroadcastPlan plan) {
     const T *b = static_cast<const T *>(in[1].data);
     R *y = static_cast<R *>(out[0].data);
     for_rows(plan, cores, [&](int64_t oy, int64_t oa, int64_t ob, int64_t, int64_t n, int64_t sa, int64_t sb, int64_t) {
-      bin_row<T, R, K>(a + oa, b + ob, y + oy, n, sa, sb);
+      simd(OPENACL_SIMD_LAMBDA { bin_row<T, R, K>(a + oa, b + ob, y + oy, n, sa, sb); });
     });
   });
 }
@@ -312,7 +312,7 @@ inline C apply_un(C x, const UnParams &p) {
 }
 
 template <class T, Un K>
-OPENACL_SIMD_CLONES void un_row(const T *x, T *y, size_t n, UnParams prm) {
+OPENACL_SIMD_KERNEL void un_row(const T *x, T *y, size_t n, UnParams prm) {
   using C = compute_t<T>;
   for (size_t i = 0; i < n; ++i) y[i] = T(apply_un<K, C>(C(x[i]), prm));
 }
@@ -322,7 +322,9 @@ std::unique_ptr<PreparedOp> unary_op(int64_t n, UnParams prm) {
   return make_op([n, prm](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
     const T *x = static_cast<const T *>(in[0].data);
     T *y = static_cast<T *>(out[0].data);
-    parallel_range(cores, static_cast<size_t>(n), kGrain, [&](size_t b, size_t e) { un_row<T, K>(x + b, y + b, e - b, prm); });
+    parallel_range(cores, static_cast<size_t>(n), kGrain, [&](size_t b, size_t e) {
+      simd(OPENACL_SIMD_LAMBDA { un_row<T, K>(x + b, y + b, e - b, prm); });
+    });
   });
 }
 

@@ -37,10 +37,10 @@ void load(DType dt, const void *src, int64_t rows, int64_t cols, bool transpose,
 }
 
 // acc[j] += av * row[j] for j in [0, n): the inner loop of the product, along contiguous rows.
-OPENACL_SIMD_CLONES void axpy(float *acc, float av, const float *row, int64_t n) {
+OPENACL_SIMD_KERNEL void axpy(float *acc, float av, const float *row, int64_t n) {
   for (int64_t j = 0; j < n; ++j) acc[j] += av * row[j];
 }
-OPENACL_SIMD_CLONES void axpy(int32_t *acc, int32_t av, const int32_t *row, int64_t n) {
+OPENACL_SIMD_KERNEL void axpy(int32_t *acc, int32_t av, const int32_t *row, int64_t n) {
   for (int64_t j = 0; j < n; ++j) acc[j] += av * row[j];
 }
 
@@ -68,7 +68,9 @@ void run_gemm(const std::vector<Tensor> &in, const Tensor &y, int64_t m, int64_t
     std::vector<float> row(static_cast<size_t>(n)), c_row(static_cast<size_t>(n), 0.0f);
     for (size_t i = r0; i < r1; ++i) {
       std::fill(acc.begin(), acc.end(), Acc{0});
-      for (int64_t p = 0; p < k; ++p) axpy(acc.data(), a[i * k + p], &b[p * n], n);
+      simd(OPENACL_SIMD_LAMBDA {
+        for (int64_t p = 0; p < k; ++p) axpy(acc.data(), a[i * k + p], &b[p * n], n);
+      });
       const size_t off = i * static_cast<size_t>(n);
       if (ct == DType::i32) {
         auto *yi = static_cast<int32_t *>(y.data) + off;

@@ -111,11 +111,6 @@ __attribute__((target("avx,f16c"))) static void f32_to_half_f16c(const float *s,
     _mm_storeu_si128(reinterpret_cast<__m128i *>(d + i), _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT));
   for (; i < n; ++i) d[i] = float_to_half(s[i]);
 }
-
-static bool has_f16c() {
-  static const bool yes = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
-  return yes;
-}
 #endif
 
 void to_f32(DType t, const void *src, float *dst, size_t n) {
@@ -124,7 +119,7 @@ void to_f32(DType t, const void *src, float *dst, size_t n) {
     std::memcpy(dst, src, n * 4);
   } else if (t == DType::f16) {
 #if defined(__x86_64__)
-    if (has_f16c()) return half_to_f32_f16c(s, dst, n);
+    if (use_avx2()) return half_to_f32_f16c(s, dst, n);
 #endif
     for (size_t i = 0; i < n; ++i) dst[i] = half_to_float(s[i]);
   } else if (t == DType::bf16) {
@@ -138,7 +133,7 @@ void from_f32(DType t, const float *src, void *dst, size_t n) {
     std::memcpy(dst, src, n * 4);
   } else if (t == DType::f16) {
 #if defined(__x86_64__)
-    if (has_f16c()) return f32_to_half_f16c(src, d, n);
+    if (use_avx2()) return f32_to_half_f16c(src, d, n);
 #endif
     for (size_t i = 0; i < n; ++i) d[i] = float_to_half(src[i]);
   } else if (t == DType::bf16) {

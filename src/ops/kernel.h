@@ -10,18 +10,37 @@
 #include <vector>
 
 #include "ops/half.h"
+#include "ops/isa.h"
 #include "ops/registry.h"
 
-// Hot loops get an x86-64-v3 (AVX2, FMA) clone next to the baseline one; the loader picks
-// the clone the CPU supports (GNU ifunc), so the library still runs on any x86-64. Not under
-// ThreadSanitizer: ifunc resolvers run before its runtime is up and crash the loader.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
-#define OPENACL_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+// Hot loops are built twice, for the x86-64 baseline and for AVX2+FMA, and simd() picks the
+// build per call from isa() (not an ifunc as target_clones would make: the loader chooses
+// those by the CPU alone, and OPENACL_MAX_ISA has to be able to cap them). A hot loop is an
+// OPENACL_SIMD_KERNEL function called from an OPENACL_SIMD_LAMBDA passed to simd(): both are
+// forced inline, so the loop is compiled into each build.
+#define OPENACL_SIMD_KERNEL [[gnu::always_inline]] inline
+#define OPENACL_SIMD_LAMBDA [&]() __attribute__((always_inline))
+#if defined(__x86_64__) && defined(__GNUC__)
+#define OPENACL_AVX2_TARGET __attribute__((target("avx2,fma,f16c")))
 #else
-#define OPENACL_SIMD_CLONES
+#define OPENACL_AVX2_TARGET
 #endif
 
 namespace openacl::ops {
+
+template <class F>
+OPENACL_AVX2_TARGET void simd_avx2(const F &f) {
+  f();
+}
+template <class F>
+void simd_baseline(const F &f) {
+  f();
+}
+template <class F>
+inline void simd(const F &f) {
+  if (use_avx2()) simd_avx2(f);
+  else simd_baseline(f);
+}
 
 struct half_t {
   uint16_t bits;

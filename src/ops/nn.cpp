@@ -118,7 +118,9 @@ std::unique_ptr<PreparedOp> build_conv(OpCall &call) {
                                    : memory::desc({g, oc / g, c / g, kh, kw}, dnnl_f32(), tag::any);
   const memory::desc bmd = plain({oc});
   const std::vector<int64_t> ydims = {n, oc, oh, ow};
-  const bool x_cl = x.channels_last, y_cl = output_channels_last(call);
+  // A tensor of one pixel per image has the same bytes in either layout: described channels-last
+  // it needs no reorder around a channels-last kernel (the squeeze-excite 1x1 convolutions).
+  const bool x_cl = x.channels_last || h * wd == 1, y_cl = output_channels_last(call) || oh * ow == 1;
   const DType dt = x.dtype;
   // Images [n0, n0 + nn), output rows [r0, r1): the input rows they read, with the padding
   // that falls inside the slice.
@@ -135,12 +137,27 @@ std::unique_ptr<PreparedOp> build_conv(OpCall &call) {
     const auto [src, src_at] = nchw_slice(x.dims, x_cl, n0, nn, i0, i1);
     const auto [dst, dst_at] = nchw_slice(ydims, y_cl, n0, nn, r0, r1);
     DnnlPart part{[=] {
-                    const memory::desc sany = any_like(src), dany = any_like(dst);
-                    const auto d = bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                                                          sany, wany, bmd, dany, {sh, sw}, {dh - 1, dw - 1}, {pt, p.l}, {pb, p.r})
-                                        : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                                                          sany, wany, dany, {sh, sw}, {dh - 1, dw - 1}, {pt, p.l}, {pb, p.r});
-                    return dnnl::convolution_forward::primitive_desc(d, dnnl_attr(), dnnl_engine());
+                    auto make = [&](const memory::desc &s, const memory::desc &y) {
+                      const auto d = bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                                                            s, wany, bmd, y, {sh, sw}, {dh - 1, dw - 1}, {pt, p.l}, {pb, p.r})
+                                          : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                                                            s, wany, y, {sh, sw}, {dh - 1, dw - 1}, {pt, p.l}, {pb, p.r});
+                      return dnnl::convolution_forward::primitive_desc(d, dnnl_attr(), dnnl_engine());
+                    };
+                    // Free to choose, oneDNN's kernels below AVX-512 take 8-channel blocks, which
+                    // costs a reorder into and out of every convolution between channels-last
+                    // tensors. Its AVX2 JIT kernels take channels-last tensors about as fast
+                    // (PP-OCR det: within 5% per convolution), except the 1x1 one over fewer than
+                    // 32 input channels of many pixels (det's 16 -> 32 on 320x320: 9.0 ms against
+                    // 1.0 ms; its 12 -> 96 on 160x160 runs as fast either way).
+                    if (isa() < Isa::avx512 && x_cl && y_cl && (kh * kw > 1 || c >= 32 || h * wd < 65536)) {
+                      try {
+                        auto pd = make(src, dst);
+                        if (std::string(pd.impl_info_str()).rfind("jit", 0) == 0) return pd;
+                      } catch (const dnnl::error &) {  // no kernel for these layouts
+                      }
+                    }
+                    return make(any_like(src), any_like(dst));
                   },
                   {{DNNL_ARG_SRC, 0, src, dt}, {DNNL_ARG_WEIGHTS, 1, wuser, dt}, {DNNL_ARG_DST, -1, dst, dt}},
                   {src_at, 0, dst_at}};
@@ -419,8 +436,16 @@ std::unique_ptr<PreparedOp> build_pool(OpCall &call) {
                           : (exclusive ? dnnl::algorithm::pooling_avg_exclude_padding : dnnl::algorithm::pooling_avg_include_padding);
   std::vector<DnnlArg> args = {{DNNL_ARG_SRC, 0, src, x.dtype}, {DNNL_ARG_DST, -1, dst, x.dtype}};
   return dnnl_op(call, std::move(args), [=] {
-    const dnnl::pooling_forward::desc d(dnnl::prop_kind::forward_inference, alg, src, dst, {sh, sw}, {kh, kw}, {p.t, p.l}, {p.b, p.r});
-    return dnnl::pooling_forward::primitive_desc(d, dnnl_attr(), dnnl_engine());
+    dnnl::pooling_forward::primitive_desc plain_pd(
+        dnnl::pooling_forward::desc(dnnl::prop_kind::forward_inference, alg, src, dst, {sh, sw}, {kh, kw}, {p.t, p.l}, {p.b, p.r}),
+        dnnl_attr(), dnnl_engine());
+    // oneDNN's AVX-512 pooling takes NCHW; below AVX-512 only reference code does, many times
+    // slower (PP-OCR cls's max pool: 0.2 ms) than reordering to 8-channel blocks and back.
+    if (std::string(plain_pd.impl_info_str()).rfind("jit", 0) == 0) return plain_pd;
+    const memory::desc bsrc(src.dims(), dnnl_f32(), tag::aBcd8b), bdst(dst.dims(), dnnl_f32(), tag::aBcd8b);
+    return dnnl::pooling_forward::primitive_desc(
+        dnnl::pooling_forward::desc(dnnl::prop_kind::forward_inference, alg, bsrc, bdst, {sh, sw}, {kh, kw}, {p.t, p.l}, {p.b, p.r}),
+        dnnl_attr(), dnnl_engine());
   });
 }
 
@@ -444,7 +469,7 @@ void global_pool(const T *x, T *y, int64_t planes, int64_t size, bool is_max, Ai
 
 // The same over a channels-last f32 input: per image, its H*W rows of C channels summed (or
 // maxed) lane by lane, in chunks of channels.
-OPENACL_SIMD_CLONES void pool_rows(const float *x, float *acc, int64_t rows, int64_t stride, int64_t len, bool is_max) {
+OPENACL_SIMD_KERNEL void pool_rows(const float *x, float *acc, int64_t rows, int64_t stride, int64_t len, bool is_max) {
   for (int64_t k = 0; k < len; ++k) acc[k] = x[k];
   for (int64_t r = 1; r < rows; ++r) {
     const float *row = x + r * stride;
@@ -463,7 +488,7 @@ void global_pool_channels_last(const float *x, float *y, int64_t n, int64_t c, i
       const int64_t img = static_cast<int64_t>(t) / chunks, c0 = static_cast<int64_t>(t) % chunks * kChunk;
       const int64_t len = std::min(kChunk, c - c0);
       float *acc = y + img * c + c0;
-      pool_rows(x + img * size * c + c0, acc, size, c, len, is_max);
+      simd(OPENACL_SIMD_LAMBDA { pool_rows(x + img * size * c + c0, acc, size, c, len, is_max); });
       if (!is_max)
         for (int64_t k = 0; k < len; ++k) acc[k] /= static_cast<float>(size);
     }

@@ -22,7 +22,7 @@ const float *as_f32(DType t, const void *p, size_t n, std::vector<float> &tmp) {
 
 // Softmax (or log-softmax) of a contiguous row, in place. Max and sum go through eight
 // lanes so that the loops vectorise without reassociation flags.
-OPENACL_SIMD_CLONES void softmax_row(float *v, int64_t n, bool log) {
+OPENACL_SIMD_KERNEL void softmax_row(float *v, int64_t n, bool log) {
   constexpr int L = 8;
   float m[L], s[L];
   for (int j = 0; j < L; ++j) m[j] = -std::numeric_limits<float>::infinity(), s[j] = 0;
@@ -192,13 +192,13 @@ std::unique_ptr<PreparedOp> build_softmax(OpCall &call) {
         char *dst = static_cast<char *>(out[0].data) + (o * len * inner + i) * es;
         if (v.empty()) {  // f32 rows: in place in the output
           if (dst != src) std::memcpy(dst, src, len * sizeof(float));
-          softmax_row(reinterpret_cast<float *>(dst), len, log);
+          simd(OPENACL_SIMD_LAMBDA { softmax_row(reinterpret_cast<float *>(dst), len, log); });
           continue;
         }
         if (inner == 1) to_f32(xt, src, v.data(), len);
         else
           for (int64_t k = 0; k < len; ++k) to_f32(xt, src + k * inner * es, &v[k], 1);
-        softmax_row(v.data(), len, log);
+        simd(OPENACL_SIMD_LAMBDA { softmax_row(v.data(), len, log); });
         if (inner == 1) from_f32(xt, v.data(), dst, len);
         else
           for (int64_t k = 0; k < len; ++k) from_f32(xt, &v[k], dst + k * inner * es, 1);
