@@ -179,6 +179,9 @@ struct World {
   std::string kernels_path;
   std::vector<Progress *> progress;  // fuzz threads, canary, report servers
   std::atomic<bool> stop{false};
+  // Fuzz threads still running: the report servers serve until the last one is done (a
+  // thread finishing its step may still synchronize a stream whose callback needs them).
+  std::atomic<int> workers_left{0};
   std::atomic<uint64_t> total_target{0};
 };
 

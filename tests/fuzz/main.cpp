@@ -195,7 +195,7 @@ void report_server(int index, Progress &p) {
   name_thread(p);
   Rng rng(w.opt.seed ^ 0x5e5e5e5eull ^ static_cast<uint64_t>(index));
   w.report_tids.add({static_cast<uintptr_t>(pthread_self()), 0}, rng);
-  while (!w.stop.load()) {
+  while (!w.stop.load() || w.workers_left.load() > 0) {
     p.call.store("aclrtProcessReport", std::memory_order_relaxed);
     aclError e = checked(p, "aclrtProcessReport", aclrtProcessReport(5));
     if (e != ACL_SUCCESS && e != ACL_ERROR_RT_REPORT_TIMEOUT)
@@ -257,6 +257,7 @@ int main(int argc, char **argv) {
   std::atomic<bool> finished{false};
   std::thread dog(watchdog, std::ref(finished));
   auto t0 = Clock::now();
+  w.workers_left.store(w.opt.threads);
   std::vector<std::thread> servers;
   servers.emplace_back(run_report_server, 0, std::ref(rs0));
   servers.emplace_back(run_report_server, 1, std::ref(rs1));

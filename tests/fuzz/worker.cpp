@@ -233,6 +233,7 @@ void Worker::run() {
     for (const Own &o : *list) w_.owned.release(o.p, this, o.fin);
   p_.call.store("(done)");
   p_.done.store(true);
+  w_.workers_left.fetch_sub(1);
 }
 
 int32_t g_sink[64];
