@@ -12,7 +12,8 @@
 namespace openacl::backend {
 
 // Something with work to run on the device: a stream. The backend calls run_slice() on one of
-// its workers, never on two at once for the same Runnable (the core schedules a stream once).
+// its workers, never on two at once for the same Runnable (the core schedules a stream once,
+// and never while a host thread runs it).
 class Runnable {
  public:
   virtual void run_slice() = 0;
@@ -46,6 +47,9 @@ class DeviceBackend {
 
   // Queues r to run on a worker soon. Thread safe.
   virtual void schedule(Runnable *r) = 0;
+  // Takes r off the queue when no worker has started it: a host thread waiting for r runs it
+  // itself. False when r is not queued (a worker has taken it). Thread safe.
+  virtual bool unschedule(Runnable *r) = 0;
   virtual AiCores &cores() = 0;
 };
 

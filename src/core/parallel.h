@@ -17,6 +17,10 @@ class AiCores {
   virtual void parallel_for(size_t n, const std::function<void(size_t)>& body) = 0;
   // How many of the cores run work at this moment (aclrtGetDeviceUtilizationRate).
   virtual unsigned busy() const { return 0; }
+  // A host thread runs a stream's tasks between these calls (a synchronize that took its
+  // stream instead of sleeping): it counts as a busy core, as a worker running a stream does.
+  virtual void host_enter() {}
+  virtual void host_leave() {}
 };
 
 }  // namespace openacl

@@ -60,10 +60,25 @@ bool Signal::park(std::shared_ptr<Stream> s) {
   return true;
 }
 
+void Signal::set_producer(std::weak_ptr<Stream> stream, uint64_t seq) {
+  std::lock_guard lock(mu_);
+  producer_ = std::move(stream);
+  producer_seq_ = seq;
+}
+
+std::pair<std::shared_ptr<Stream>, uint64_t> Signal::producer() {
+  std::lock_guard lock(mu_);
+  return {producer_.lock(), producer_seq_};
+}
+
 bool Signal::wait(int32_t timeout_ms) {
   if (done()) return true;
-  std::unique_lock lock(mu_);
   QuiescentWait blocked;  // what the caller enqueued is queued already (core/call_gate.h)
+  // A timed wait only sleeps: a task it ran itself could outlast the timeout.
+  if (timeout_ms < 0) {
+    if (auto [stream, seq] = producer(); stream) stream->help_until(seq);
+  }
+  std::unique_lock lock(mu_);
   if (timeout_ms < 0) {
     cv_.wait(lock, [&] { return done(); });
     return true;

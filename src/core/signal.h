@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/status.h"
@@ -33,8 +34,14 @@ class Signal {
   // Calls fn (on the completing thread, without locks held) once the signal completes; at
   // once when it already has.
   void on_complete(std::function<void()> fn);
-  // Host wait: timeout_ms < 0 waits forever. Returns false on timeout.
+  // Host wait: timeout_ms < 0 waits forever, and the waiter runs the producer's tasks itself
+  // when no worker has started them (core/stream.h). Returns false on timeout.
   bool wait(int32_t timeout_ms);
+
+  // The stream whose task `seq` completes the signal (an event record), set when that task is
+  // queued: a host thread waiting for the signal may run the stream up to it.
+  void set_producer(std::weak_ptr<Stream> stream, uint64_t seq);
+  std::pair<std::shared_ptr<Stream>, uint64_t> producer();
 
  private:
   std::atomic<bool> done_{false};
@@ -44,6 +51,8 @@ class Signal {
   std::condition_variable cv_;
   std::vector<std::shared_ptr<Stream>> parked_;
   std::vector<std::function<void()>> listeners_;
+  std::weak_ptr<Stream> producer_;
+  uint64_t producer_seq_ = 0;
 };
 
 // A signal that completes when `source` does (with its timestamp and failure), or with

@@ -1,6 +1,8 @@
 #include "core/stream.h"
 
+#include <algorithm>
 #include <chrono>
+#include <climits>
 #include <thread>
 #include <vector>
 
@@ -20,6 +22,9 @@ namespace {
 constexpr int kSliceTasks = 64;
 // Host waits spin this long before sleeping: most short tasks finish within it.
 constexpr auto kHostSpin = std::chrono::microseconds(20);
+// A waiting host thread follows event waits this many streams deep to the stream that records
+// (a cycle of waits, which never completes, must not recurse forever).
+constexpr int kHelpDepth = 4;
 }  // namespace
 
 Stream::Stream(std::shared_ptr<Context> context, Device &device, uint32_t priority, uint32_t flags)
@@ -65,11 +70,14 @@ uint64_t Stream::enqueue(std::unique_ptr<Task> task) {
       Signal *gate = failure_ ? nullptr : t->wait_before();
       if (gate != nullptr && !gate->done() && gate->park(keep_alive_)) {
         state_ = State::parked;
+        gate_ = gate;
       } else {
         state_ = State::queued;
+        in_pool_ = true;
         schedule = true;
       }
     }
+    t->queued(*this);
     if (TaskObserver *obs = task_observer()) obs->on_enqueue(*this, *t);
   }
   me.last_task_id = static_cast<uint32_t>(seq);
@@ -120,30 +128,30 @@ void check_time_limit(const Task &t, int64_t ran_ns, int64_t limit_ns) {
 }
 }  // namespace
 
-void Stream::run_slice() {
+bool Stream::head_needs_worker() const {
+  return head_ != nullptr && !head_->ran &&
+         (head_->kind() == TaskKind::host_func || head_->kind() == TaskKind::callback);
+}
+
+Stream::Stop Stream::run_tasks(std::unique_lock<std::mutex> &lock, Runner who, int budget,
+                               uint64_t until, std::unique_ptr<Task> &finished) {
   ExecContext exec{device_, device_.backend().cores()};
-  // Finished tasks are deleted after the lock is dropped.
-  std::unique_ptr<Task> finished;
-  std::unique_lock lock(mu_);
-  for (int budget = kSliceTasks; budget > 0; --budget) {
+  for (; budget > 0; --budget) {
     Task *t = head_;
-    if (t == nullptr) {
-      state_ = State::idle;
-      std::shared_ptr<Stream> last = std::move(keep_alive_);
-      lock.unlock();
-      finished.reset();
-      return;  // `last` may destroy this stream; nothing touches it afterwards
-    }
+    if (t == nullptr) return Stop::empty;
+    if (completed_.load(std::memory_order_relaxed) >= until) return Stop::reached;
     if (t->ran) {  // resumed after a blocking callback returned
       finish_head(lock, t);
       finished.reset(t);
       continue;
     }
+    if (who == Runner::host && head_needs_worker()) return Stop::needs_worker;
     std::optional<Error> failure = failure_;
     Signal *gate = failure ? nullptr : t->wait_before();
     if (gate != nullptr && !gate->done() && gate->park(shared_from_this())) {
       state_ = State::parked;
-      return;
+      gate_ = gate;
+      return Stop::parked;
     }
     head_running_ = true;
     lock.unlock();
@@ -184,56 +192,141 @@ void Stream::run_slice() {
       Signal *hold = t->wait_after();
       if (hold != nullptr && !hold->done() && hold->park(shared_from_this())) {
         state_ = State::parked;
-        lock.unlock();
-        return;
+        gate_ = nullptr;  // the report thread completes it: nothing a waiter could run
+        return Stop::parked;
       }
     }
     finish_head(lock, t);
     finished.reset(t);
   }
-  lock.unlock();
-  device_.backend().schedule(this);  // budget used: let other streams have the worker
+  return Stop::budget;
 }
 
-void Stream::resume() {
-  {
-    std::lock_guard lock(mu_);
-    // drop_pending() may have unparked the stream already: its gate completing later is moot.
-    if (state_ != State::parked) return;
-    state_ = State::queued;
+std::shared_ptr<Stream> Stream::end_run(Stop stop) {
+  runner_ = Runner::none;
+  if (stop == Stop::empty) {
+    state_ = State::idle;
+    return std::move(keep_alive_);
   }
+  if (stop != Stop::parked) hand_off();  // still ready: to a waiting host thread or a worker
+  return nullptr;
+}
+
+void Stream::hand_off() {
+  if (!runnable() || in_pool_) return;
+  if (helpers_ > 0 && !head_needs_worker()) {
+    cv_.notify_all();
+    return;
+  }
+  in_pool_ = true;
   device_.backend().schedule(this);
 }
 
-bool Stream::wait_until(std::unique_lock<std::mutex> &lock, uint64_t target,
+void Stream::run_slice() {
+  std::shared_ptr<Stream> last;  // may destroy this stream: released last, after the lock
+  std::unique_ptr<Task> finished;
+  std::unique_lock lock(mu_);
+  in_pool_ = false;
+  runner_ = Runner::worker;
+  last = end_run(run_tasks(lock, Runner::worker, kSliceTasks, UINT64_MAX, finished));
+  lock.unlock();
+}
+
+void Stream::resume() {
+  std::lock_guard lock(mu_);
+  // drop_pending() may have unparked the stream already: its gate completing later is moot.
+  if (state_ != State::parked) return;
+  state_ = State::queued;
+  gate_ = nullptr;
+  hand_off();
+}
+
+bool Stream::help(std::unique_lock<std::mutex> &lock, uint64_t until, int depth) {
+  if (host_may_run()) {
+    if (completed_.load(std::memory_order_relaxed) >= until) return false;
+    if (in_pool_) {
+      if (!device_.backend().unschedule(this)) return false;  // a worker has just taken it
+      in_pool_ = false;
+    }
+    runner_ = Runner::host;
+    AiCores &cores = device_.backend().cores();
+    cores.host_enter();
+    std::unique_ptr<Task> finished;
+    std::shared_ptr<Stream> last = end_run(run_tasks(lock, Runner::host, INT_MAX, until, finished));
+    cores.host_leave();
+    lock.unlock();
+    finished.reset();
+    last.reset();  // the caller holds the stream too: this never destroys it
+    lock.lock();
+    return true;
+  }
+  if (state_ != State::parked || gate_ == nullptr || depth >= kHelpDepth) return false;
+  auto [producer, seq] = gate_->producer();
+  if (producer == nullptr || producer.get() == this) return false;
+  lock.unlock();
+  const bool ran = producer->help_until(seq, depth + 1);
+  lock.lock();
+  return ran;
+}
+
+bool Stream::help_until(uint64_t seq, int depth) {
+  std::unique_lock lock(mu_);
+  bool ran = false;
+  while (completed_.load(std::memory_order_acquire) < seq && help(lock, seq, depth)) ran = true;
+  return ran;
+}
+
+bool Stream::wait_until(std::unique_lock<std::mutex> &lock, uint64_t target, bool callbacks,
                         int32_t timeout_ms) {
   auto ready = [&] {
-    return completed_.load(std::memory_order_acquire) >= target && callbacks_in_flight_ == 0;
+    return completed_.load(std::memory_order_acquire) >= target &&
+           (!callbacks || callbacks_in_flight_ == 0);
   };
   if (ready()) return true;
-  lock.unlock();
-  auto spin_end = std::chrono::steady_clock::now() + kHostSpin;
-  while (completed_.load(std::memory_order_acquire) < target &&
-         std::chrono::steady_clock::now() < spin_end) {
-    std::this_thread::yield();
-  }
-  lock.lock();
-  ++host_waiters_;
-  bool ok = true;
   QuiescentWait blocked;  // what the caller enqueued is queued already (core/call_gate.h)
-  if (timeout_ms < 0) {
-    cv_.wait(lock, ready);
-  } else {
-    ok = cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), ready);
+  // A timed wait only sleeps: a task it ran itself could outlast the timeout.
+  const bool helps = timeout_ms < 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max(timeout_ms, 0));
+  bool spun = false, ok = true;
+  while (ok && !ready()) {
+    // Only callbacks left to wait for: nothing of the stream to run, and what was left for
+    // this thread goes on without it.
+    const bool helping = helps && completed_.load(std::memory_order_relaxed) < target;
+    if (!helping) {
+      hand_off();
+    } else if (help(lock, target, 0)) {
+      continue;
+    }
+    if (!spun) {
+      spun = true;
+      lock.unlock();
+      auto spin_end = std::chrono::steady_clock::now() + kHostSpin;
+      while (completed_.load(std::memory_order_acquire) < target &&
+             std::chrono::steady_clock::now() < spin_end) {
+        std::this_thread::yield();
+      }
+      lock.lock();
+      continue;
+    }
+    ++host_waiters_;
+    if (helping) ++helpers_;
+    auto wake = [&] { return ready() || (helping && host_may_run() && !in_pool_); };
+    if (timeout_ms < 0) {
+      cv_.wait(lock, wake);
+    } else {
+      ok = cv_.wait_until(lock, deadline, wake);
+    }
+    --host_waiters_;
+    if (helping) --helpers_;
   }
-  --host_waiters_;
+  hand_off();
   return ok;
 }
 
 void Stream::synchronize(int32_t timeout_ms) {
   std::unique_lock lock(mu_);
   uint64_t target = submitted_;
-  if (!wait_until(lock, target, timeout_ms)) {
+  if (!wait_until(lock, target, true, timeout_ms)) {
     fail(Errc::stream_sync_timeout,
          "stream did not finish within " + std::to_string(timeout_ms) +
              " ms; its tasks stay queued");
@@ -244,16 +337,7 @@ void Stream::synchronize(int32_t timeout_ms) {
 
 bool Stream::wait_for(uint64_t seq, int32_t timeout_ms) {
   std::unique_lock lock(mu_);
-  auto done = [&] { return completed_.load(std::memory_order_acquire) >= seq; };
-  if (!done()) {
-    ++host_waiters_;
-    bool ok = true;
-    QuiescentWait blocked;
-    if (timeout_ms < 0) cv_.wait(lock, done);
-    else ok = cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), done);
-    --host_waiters_;
-    if (!ok) return false;
-  }
+  if (!wait_until(lock, seq, false, timeout_ms)) return false;
   notify(&TaskObserver::on_stream_synchronized, *this, seq);
   return true;
 }

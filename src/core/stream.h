@@ -2,6 +2,17 @@
 // run strictly FIFO on the device's workers; different streams run concurrently. A stream
 // waiting for an event parks without holding a worker.
 //
+// The waiter helps: a host thread that blocks without a time limit until tasks of the stream
+// complete (synchronize, wait_for, help_until) and finds the stream ready but not running takes
+// it off the device's queue and runs its tasks itself, as a worker would, instead of sleeping
+// until a worker is scheduled and then wakes it; a waiter whose stream is parked on an event
+// record runs the recording stream up to that record. Host functions and callbacks are left to
+// the workers (and report threads), where programs expect them. One runner at a time (a worker
+// or a host thread) keeps the FIFO; while a host thread runs the stream it counts as the
+// stream's holder, so idle() stays false and neither aclFinalize nor freed memory can release
+// under it. Work a waiting host thread can take (a stream resumed, or left by its runner, while
+// one sleeps on it) goes to that thread, not to a worker.
+//
 // Thread safety: every member function may be called from any thread. Ownership: the stream
 // keeps its context object alive (not its handle: a destroyed context stays destroyed), and
 // the device keeps the stream alive while it has tasks, so a task enqueued by a call that
@@ -25,6 +36,7 @@ namespace openacl {
 class Context;
 class Device;
 class ModelRI;
+class Signal;
 
 class Stream final : public backend::Runnable,
                      public Handled,
@@ -63,6 +75,9 @@ class Stream final : public backend::Runnable,
   // Waits until the task with sequence number seq has completed (no failure check); false
   // when timeout_ms (>= 0) passed first.
   bool wait_for(uint64_t seq, int32_t timeout_ms = -1);
+  // A host thread waits for task seq of this stream (an event record): runs the stream up to it
+  // when it is ready and no worker has started it; never sleeps. True when it ran something.
+  bool help_until(uint64_t seq, int depth = 0);
   // True when every enqueued task and dispatched callback has finished and no worker holds or
   // has queued the stream (a worker may still run it for a moment after its last task).
   bool idle() const;
@@ -92,9 +107,32 @@ class Stream final : public backend::Runnable,
   void resume();
 
  private:
+  // queued: ready to run, on the device's queue (in_pool_), running, or left for a waiting
+  // host thread (helpers_ > 0).
   enum class State { idle, queued, parked };
+  enum class Runner : uint8_t { none, worker, host };
+  enum class Stop { empty, parked, budget, reached, needs_worker };
   void finish_head(std::unique_lock<std::mutex> &lock, Task *t);
-  bool wait_until(std::unique_lock<std::mutex> &lock, uint64_t target, int32_t timeout_ms);
+  // Runs tasks until the queue is empty, the stream parks, `budget` tasks ran or task `until`
+  // has completed; a host runner also stops before a task a worker must run. The last
+  // finished task is left in `finished`, to delete after the lock.
+  Stop run_tasks(std::unique_lock<std::mutex> &lock, Runner who, int budget, uint64_t until,
+                 std::unique_ptr<Task> &finished);
+  // Host functions and callbacks run user code that expects a runtime thread (or dispatch it
+  // to one): never on a host thread that waits.
+  bool head_needs_worker() const;
+  // The runner lets go of the stream; returns what must be released after the lock.
+  std::shared_ptr<Stream> end_run(Stop stop);
+  // A ready stream nobody runs goes to a waiting host thread if one sleeps on it, else to the
+  // device's queue.
+  void hand_off();
+  bool runnable() const { return state_ == State::queued && runner_ == Runner::none; }
+  bool host_may_run() const { return runnable() && !head_needs_worker(); }
+  // The calling host thread, waiting for task `until`, runs this stream (or the stream whose
+  // record it is parked on) when it can. True when it ran something.
+  bool help(std::unique_lock<std::mutex> &lock, uint64_t until, int depth);
+  bool wait_until(std::unique_lock<std::mutex> &lock, uint64_t target, bool callbacks,
+                  int32_t timeout_ms);
 
   const std::shared_ptr<Context> context_;
   Device &device_;
@@ -112,6 +150,10 @@ class Stream final : public backend::Runnable,
   int host_waiters_ = 0;
   bool head_running_ = false;
   State state_ = State::idle;
+  Runner runner_ = Runner::none;
+  bool in_pool_ = false;       // on the device's queue, waiting for a worker
+  int helpers_ = 0;            // host threads asleep here that run the stream when it is ready
+  Signal *gate_ = nullptr;     // parked on it before the head task (owned by the head)
   std::shared_ptr<Stream> keep_alive_;  // held while the device owns the stream
   std::atomic<bool> capturing_{false};  // capture_ is set: checked without the lock
   std::shared_ptr<ModelRI> capture_;

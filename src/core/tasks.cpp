@@ -107,6 +107,8 @@ void RecordTask::run(ExecContext &) { record_->complete(now_ns()); }
 
 void RecordTask::skip(const Error &failure) { record_->complete(now_ns(), failure); }
 
+void RecordTask::queued(Stream &stream) { record_->set_producer(stream.weak_from_this(), seq); }
+
 void ResetTask::run(ExecContext &) { event_->reset(record_.get()); }
 
 CallbackTask::CallbackTask(ReportHub &hub, std::shared_ptr<Stream> stream, void (*fn)(void *),

@@ -52,6 +52,7 @@ class RecordTask final : public Task {
       : Task(TaskKind::event_record), record_(std::move(record)) {}
   void run(ExecContext &ctx) override;
   void skip(const Error &failure) override;
+  void queued(Stream &stream) override;
   const Signal *record() const { return record_.get(); }
 
  private:

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <pthread.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -73,6 +74,14 @@ inline bool wait_for(const std::function<bool()> &ready,
 
 inline int32_t load(const int32_t &v) { return __atomic_load_n(&v, __ATOMIC_ACQUIRE); }
 inline void store(int32_t &v, int32_t x) { __atomic_store_n(&v, x, __ATOMIC_RELEASE); }
+
+// The number of AI cores (worker threads) of device `dev`.
+inline int64_t ai_cores(int32_t dev) {
+  int64_t v = 0;
+  if (aclrtGetDeviceInfo(static_cast<uint32_t>(dev), ACL_DEV_ATTR_AICORE_CORE_NUM, &v) == ACL_SUCCESS && v > 0)
+    return v;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
 
 // A gate kernel's state, owned by the test; the kernel holds its stream until open().
 struct Gate {

@@ -13,13 +13,6 @@ using oat::RuntimeTest;
 
 using R16_Kernel = RuntimeTest;
 
-int64_t ai_cores(int32_t dev) {
-  int64_t v = 0;
-  if (aclrtGetDeviceInfo(static_cast<uint32_t>(dev), ACL_DEV_ATTR_AICORE_CORE_NUM, &v) == ACL_SUCCESS && v > 0)
-    return v;
-  return std::max(1u, std::thread::hardware_concurrency());
-}
-
 TEST_F(R16_Kernel, EveryBlockRunsOnceWithItsIndexAndTheBlockCount) {
   for (uint32_t blocks : {1u, 2u, 7u, 64u, 1000u}) {
     std::vector<uint32_t> out(2 * blocks, UINT32_MAX);
@@ -34,7 +27,7 @@ TEST_F(R16_Kernel, EveryBlockRunsOnceWithItsIndexAndTheBlockCount) {
 }
 
 TEST_F(R16_Kernel, BlocksRunInParallelOnTheAiCores) {
-  int64_t cores = ai_cores(0);
+  int64_t cores = oat::ai_cores(0);
   if (cores < 2) GTEST_SKIP() << "device 0 has one AI core";
   // Every block waits (bounded) until all blocks arrived: only parallel blocks finish.
   uint32_t blocks = static_cast<uint32_t>(std::min<int64_t>(cores, 4));

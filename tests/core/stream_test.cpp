@@ -311,6 +311,79 @@ TEST_F(R11_SynchronizeStream, ManyHostThreadsSynchronizingOneStream) {
   EXPECT_EQ(ok.load(), 6);
 }
 
+// The waiter helps: a host thread synchronizing a stream that no worker has started runs its
+// tasks itself. Every AI core is held by a gate kernel here, so only the waiting thread can run
+// the task it waits for; without that the wait would last until the gates time out.
+class WaiterHelps : public StreamTest {
+ protected:
+  void SetUp() override {
+    StreamTest::SetUp();
+    for (int64_t i = 0; i < oat::ai_cores(0); ++i) gates_held_.push_back(&block(new_stream(), 20000));
+    for (Gate *g : gates_held_) ASSERT_TRUE(g->wait_started());
+  }
+  // Every gate kernel is still running: no AI core was free while the test waited.
+  void expect_cores_still_held() {
+    for (Gate *g : gates_held_) EXPECT_FALSE(g->finished() || g->timed_out());
+    for (Gate *g : gates_held_) g->open();
+  }
+  std::vector<Gate *> gates_held_;
+};
+
+TEST_F(WaiterHelps, SynchronizeStreamRunsTheStreamInOrder) {
+  aclrtStream s = new_stream();
+  int32_t log[64] = {}, count = 0;
+  for (int i = 0; i < 64; ++i) ASSERT_ACL_OK(append(log, &count, 64, i, s));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s));
+  ASSERT_EQ(oat::load(count), 64);
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(log[i], i);
+  expect_cores_still_held();
+}
+
+TEST_F(WaiterHelps, SynchronizeEventRunsTheRecordingStream) {
+  aclrtStream s = new_stream();
+  aclrtEvent e = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&e));
+  int32_t before = 0, after = 0;
+  ASSERT_ACL_OK(mark(&before, 1, s));
+  ASSERT_ACL_OK(aclrtRecordEvent(e, s));
+  ASSERT_ACL_OK(mark(&after, 1, s));
+  EXPECT_ACL_OK(aclrtSynchronizeEvent(e));
+  EXPECT_EQ(oat::load(before), 1);
+  expect_cores_still_held();
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_EQ(oat::load(after), 1);
+  EXPECT_ACL_OK(aclrtDestroyEvent(e));
+}
+
+TEST_F(WaiterHelps, SynchronizingAWaitingStreamRunsTheStreamItWaitsFor) {
+  aclrtStream producer = new_stream(), consumer = new_stream();
+  aclrtEvent e = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&e));
+  int32_t log[2] = {}, count = 0;
+  ASSERT_ACL_OK(append(log, &count, 2, 1, producer));
+  ASSERT_ACL_OK(aclrtRecordEvent(e, producer));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(consumer, e));
+  ASSERT_ACL_OK(append(log, &count, 2, 2, consumer));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(consumer));
+  ASSERT_EQ(oat::load(count), 2);
+  EXPECT_EQ(log[0], 1);
+  EXPECT_EQ(log[1], 2);
+  expect_cores_still_held();
+  EXPECT_ACL_OK(aclrtDestroyEvent(e));
+}
+
+TEST_F(WaiterHelps, TimedSynchronizeOnlyWaits) {
+  // A task the waiter ran itself could outlast the timeout: a timed wait leaves it to a worker.
+  aclrtStream s = new_stream();
+  int32_t m = 0;
+  ASSERT_ACL_OK(mark(&m, 1, s));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(s, 20));
+  EXPECT_EQ(oat::load(m), 0);
+  expect_cores_still_held();
+  EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(s, 5000));
+  EXPECT_EQ(oat::load(m), 1);
+}
+
 using R12_Stream = StreamTest;
 
 TEST_F(R12_Stream, QueryReportsCompleteWhenIdle) {

@@ -31,6 +31,7 @@ class SimDevice final : public backend::DeviceBackend {
   }
   void fill(void *dst, int value, size_t n) override { std::memset(dst, value, n); }
   void schedule(backend::Runnable *r) override { pool_.schedule(r); }
+  bool unschedule(backend::Runnable *r) override { return pool_.unschedule(r); }
   AiCores &cores() override { return pool_; }
 
  private:

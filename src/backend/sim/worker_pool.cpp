@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 
@@ -75,6 +76,15 @@ void WorkerPool::push_work(const std::function<void()> &push) {
 
 void WorkerPool::schedule(backend::Runnable *r) {
   push_work([&] { ready_.push_back(r); });
+}
+
+bool WorkerPool::unschedule(backend::Runnable *r) {
+  std::lock_guard lock(mu_);
+  auto it = std::find(ready_.begin(), ready_.end(), r);
+  if (it == ready_.end()) return false;
+  ready_.erase(it);
+  pending_.fetch_sub(1, std::memory_order_relaxed);
+  return true;
 }
 
 void WorkerPool::run_index(Job &job, size_t i) {
