@@ -79,7 +79,7 @@ bool Canary::setup() {
               [&] { return aclrtBinaryLoadFromFile(w_.kernels_path.c_str(), nullptr, &bin); }) &&
            ok("aclrtBinaryGetFunction", [&] { return aclrtBinaryGetFunction(bin, "oat_vadd", &vadd_); });
   for (void *p : {a_, b_, c_, pin_in_, pin_out_})
-    if (p) w_.owned.ranges[reinterpret_cast<uintptr_t>(p)] = kBytes;
+    if (p) w_.owned.add(reinterpret_cast<uintptr_t>(p), kBytes, this, epoch_);
   return ready_;
 }
 
@@ -109,7 +109,7 @@ void Canary::drop() {
     ok("aclrtDestroyContext", [&] { return aclrtDestroyContext(ctx_); });
   }
   for (void *p : {a_, b_, c_, pin_in_, pin_out_})
-    if (p) w_.owned.ranges.erase(reinterpret_cast<uintptr_t>(p));
+    if (p) w_.owned.release(reinterpret_cast<uintptr_t>(p), this, epoch_);
   ready_ = false;
   a_ = b_ = c_ = pin_in_ = pin_out_ = nullptr;
 }

@@ -141,19 +141,31 @@ struct Stats {
   std::atomic<int64_t> live_streams{0}, live_events{0}, live_contexts{0}, live_mem{0};
 };
 
-// The live allocations that threads own (base -> size). A stale pointer in a pool may name an
-// address that the allocator has since handed to a thread as its own buffer: freeing it would
-// free that buffer behind its owner's back, and the owner's next copy through it would be the
-// fuzzer's use-after-free. So frees of pool values skip owned ranges, and own allocations and
-// frees of pool values are serialized by `mu`.
+// The live allocations that threads own. A stale pointer in a pool may name an address that
+// the allocator has since handed to a thread as its own buffer: freeing it would free that
+// buffer behind its owner's back, and the owner's next copy through it would be the fuzzer's
+// use-after-free. So frees of pool values skip owned ranges, and own allocations and frees of
+// pool values are serialized by `mu`. After aclFinalize one address may be owned again, by
+// another thread or in another epoch: a range is released only by the owner and epoch that
+// registered it, never by the holder of a stale buffer at the same address.
 struct Owned {
+  struct Range {
+    size_t size;
+    const void *owner;
+    uint64_t fin;  // Lifecycle::started when allocated
+  };
   std::mutex mu;
-  std::map<uintptr_t, size_t> ranges;
+  std::map<uintptr_t, Range> ranges;
   bool contains(uintptr_t p) const {  // under mu
     auto it = ranges.upper_bound(p);
     if (it == ranges.begin()) return false;
     --it;
-    return p - it->first < std::max<size_t>(it->second, 1);
+    return p - it->first < std::max<size_t>(it->second.size, 1);
+  }
+  void add(uintptr_t p, size_t size, const void *owner, uint64_t fin) { ranges[p] = {size, owner, fin}; }  // under mu
+  void release(uintptr_t p, const void *owner, uint64_t fin) {  // under mu
+    auto it = ranges.find(p);
+    if (it != ranges.end() && it->second.owner == owner && it->second.fin == fin) ranges.erase(it);
   }
 };
 

@@ -26,7 +26,7 @@ void Worker::op_alloc(uint64_t r) {
         add(w_.dev_mem, reinterpret_cast<uintptr_t>(p), size);
         break;
       }
-      w_.owned.ranges[reinterpret_cast<uintptr_t>(p)] = size;
+      w_.owned.add(reinterpret_cast<uintptr_t>(p), size, this, h.epoch());
       own_dev_.push_back({reinterpret_cast<uintptr_t>(p), size, h.epoch()});
       lock.unlock();
       if (own_dev_.size() > 8) {  // keep a few: free the oldest
@@ -61,7 +61,7 @@ void Worker::op_alloc(uint64_t r) {
         add(w_.host_mem, reinterpret_cast<uintptr_t>(p), size);
         break;
       }
-      w_.owned.ranges[reinterpret_cast<uintptr_t>(p)] = size;
+      w_.owned.add(reinterpret_cast<uintptr_t>(p), size, this, h.epoch());
       own_pinned_.push_back({reinterpret_cast<uintptr_t>(p), size, h.epoch()});
       lock.unlock();
       if (own_pinned_.size() > 4) {

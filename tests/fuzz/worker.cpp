@@ -115,7 +115,7 @@ void Worker::forget(uintptr_t p, std::vector<Own> &list) {
   std::lock_guard lock(w_.owned.mu);
   std::erase_if(list, [&](const Own &x) {
     if (x.p != p) return false;
-    w_.owned.ranges.erase(x.p);
+    w_.owned.release(x.p, this, x.fin);
     return true;
   });
 }
@@ -141,7 +141,7 @@ void Worker::drop_own(const Own &o, bool host, bool free, const Hold &h) {
                       : call("aclrtFree", [&] { return aclrtFree(p); });
     if (e == ACL_SUCCESS && !host) w_.stats.live_mem.fetch_sub(1);
   }
-  w_.owned.ranges.erase(o.p);
+  w_.owned.release(o.p, this, o.fin);
 }
 
 // A value pushed out of a full pool is destroyed, so that long runs do not pile up objects.
@@ -230,7 +230,7 @@ void Worker::run() {
   }
   std::lock_guard lock(w_.owned.mu);  // this thread's buffers stay allocated but unowned
   for (auto *list : {&own_dev_, &own_pinned_})
-    for (const Own &o : *list) w_.owned.ranges.erase(o.p);
+    for (const Own &o : *list) w_.owned.release(o.p, this, o.fin);
   p_.call.store("(done)");
   p_.done.store(true);
 }
