@@ -49,7 +49,7 @@ bool spin_until(Ready ready, std::chrono::microseconds spin = kSpin) {
 }
 }  // namespace
 
-WorkerPool::WorkerPool(int device_id, unsigned workers) {
+WorkerPool::WorkerPool(int device_id, unsigned workers) : workers_(static_cast<int>(workers)) {
   threads_.reserve(workers);
   for (unsigned i = 0; i < workers; ++i) {
     threads_.emplace_back([this] { worker_main(); });
@@ -151,9 +151,16 @@ void WorkerPool::parallel_for(size_t n, const std::function<void(size_t)> &body)
 bool WorkerPool::wait_for_work(std::unique_lock<std::mutex> &lock) {
   if (pending_.load(std::memory_order_acquire) == 0 && !stop_) {
     lock.unlock();
-    const bool busy = running_.load(std::memory_order_relaxed) > 0 &&
-                      now_ns() - last_job_ns_.load(std::memory_order_relaxed) < kRecentJobNs;
-    spin_until([&] { return pending_.load(std::memory_order_acquire) != 0; }, busy ? kBusySpin : kSpin);
+    // Spin only while fewer threads than cores run or spin: a host thread running a stream
+    // (a synchronize that helps) takes a core, and one more spinner would take its time.
+    const int active = running_.load(std::memory_order_relaxed) + helping_.load(std::memory_order_relaxed) +
+                       spinning_.fetch_add(1, std::memory_order_relaxed);
+    if (active < workers_) {
+      const bool busy = running_.load(std::memory_order_relaxed) > 0 &&
+                        now_ns() - last_job_ns_.load(std::memory_order_relaxed) < kRecentJobNs;
+      spin_until([&] { return pending_.load(std::memory_order_acquire) != 0; }, busy ? kBusySpin : kSpin);
+    }
+    spinning_.fetch_sub(1, std::memory_order_relaxed);
     lock.lock();
   }
   ++sleepers_;

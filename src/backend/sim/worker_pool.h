@@ -49,6 +49,7 @@ class WorkerPool final : public AiCores {
   static void help(Job &job);
   bool wait_for_work(std::unique_lock<std::mutex> &lock);
 
+  const int workers_;  // threads_.size(), which the workers must not read while it grows
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<backend::Runnable *> ready_;
@@ -56,6 +57,7 @@ class WorkerPool final : public AiCores {
   std::atomic<int> pending_{0};  // ready_.size() + jobs_.size(), read without the lock
   std::atomic<int> running_{0};  // workers inside a stream's run_slice, host threads running one
   std::atomic<int> helping_{0};  // workers running blocks of another worker's parallel job
+  std::atomic<int> spinning_{0};  // idle workers spinning for work
   std::atomic<int64_t> last_job_ns_{0};  // steady-clock time of the latest parallel job
   int sleepers_ = 0;
   bool stop_ = false;
