@@ -1,8 +1,11 @@
 // Matrix products on the op library's oneDNN MatMul / BatchMatMul: Mm, BatchMatMul, torch's
-// Matmul (1-d operands, broadcast batches), Mv and WeightQuantBatchMatmulV2 (int8 weights). A
+// Matmul (1-d operands, broadcast batches), Mv and WeightQuantBatchMatmulV2 (int8 weights);
+// TriangularSolve on the library's MatrixTriangularSolve. A
 // transposed view of a dense matrix is passed to the kernel as a transpose flag instead of
 // being gathered. Also the weight-format calls: TransMatmulWeight and
 // CalculateMatmulWeightSizeV2.
+#include <utility>
+
 #include "nn/planner.h"
 
 namespace openacl::nn {
@@ -186,6 +189,31 @@ void plan_mv(Planner &p) {
   p.store(p.reshape(r, {a[0]}), o);
 }
 
+// TriangularSolve(self [..., n, k], A [..., n, n], upper, transpose, unitriangular, xOut,
+// mOut): xOut solves op(A) xOut = self with A's upper or lower triangle (the other is not
+// read), mOut = A, as torch.triangular_solve returns them.
+void plan_triangular_solve(Planner &p) {
+  const aclTensor &self = p.tensor(0, "self");
+  const aclTensor &a = p.tensor(1, "A");
+  const bool upper = p.flag(2), transpose = p.flag(3), unit = p.flag(4);
+  const aclTensor &x_out = p.tensor(5, "xOut");
+  const aclTensor &m_out = p.tensor(6, "mOut");
+  for (const auto &[t, name] : {std::pair{&self, "self"}, {&a, "A"}, {&x_out, "xOut"}, {&m_out, "mOut"}})
+    p.dtype_in(*t, name, kFloat);
+  if (unit) p.invalid("unitriangular true is not supported; pass false");
+  const auto &b = self.view.dims, &ad = a.view.dims;
+  if (ad.size() < 2 || ad[ad.size() - 1] != ad[ad.size() - 2] || b.size() != ad.size() ||
+      !std::equal(ad.begin(), ad.end() - 1, b.begin()))
+    p.invalid("A " + ops::dims_str(ad) + " and self " + ops::dims_str(b) + " are not [..., n, n] and [..., n, k]");
+  p.same_shape(x_out, "xOut", b, "self's shape");
+  p.same_shape(m_out, "mOut", ad, "A's shape");
+  const size_t bv = p.input(self, "self"), av = p.input(a, "A");
+  const size_t xo = p.output(x_out, "xOut"), mo = p.output(m_out, "mOut");
+  const size_t tri = p.op1(upper ? "Triu" : "Tril", {p.cast(av, D::f32)}, {{"diagonal", int64_t{0}}});
+  p.store(p.op1("MatrixTriangularSolve", {tri, p.cast(bv, D::f32)}, {{"lower", !upper}, {"adjoint", transpose}}), xo);
+  p.store(av, mo);
+}
+
 // CANN rearranges a matmul weight into its FRACTAL_NZ layout in place. The simulated NPU's
 // matmuls read a weight tagged FRACTAL_NZ in the ND layout of its view, so the conversion
 // checks the weight and leaves its bytes as they are (an empty plan that still records the
@@ -199,6 +227,7 @@ void plan_trans_matmul_weight(Planner &p) {
 
 const Registrar reg({{"Mm", plan_mm},
                      {"Mv", plan_mv},
+                     {"TriangularSolve", plan_triangular_solve},
                      {"TransMatmulWeight", plan_trans_matmul_weight},
                      {"BatchMatMul", plan_batch_matmul},
                      {"Matmul", plan_matmul},

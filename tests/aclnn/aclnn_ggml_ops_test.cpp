@@ -36,6 +36,7 @@
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_threshold.h"
 #include "aclnnop/aclnn_trans_matmul_weight.h"
+#include "aclnnop/aclnn_triangular_solve.h"
 #include "aclnnop/aclnn_triu.h"
 #include "aclnnop/aclnn_upsample_nearest_2d.h"
 #include "fixture.h"
@@ -193,6 +194,36 @@ TEST_F(AclnnGgml, MvAndTheNzWeightCalls) {
   ASSERT_EQ(run(aclnnTransMatmulWeightGetWorkspaceSize, aclnnTransMatmulWeight, weight), ACLNN_SUCCESS);
   EXPECT_EQ(read<float>(weight), w);
   EXPECT_EQ(plan_only(aclnnTransMatmulWeightGetWorkspaceSize, tensor(w, {6})), ACLNN_ERR_PARAM_INVALID);
+}
+
+TEST_F(AclnnGgml, TriangularSolveBothTrianglesAndTransposed) {
+  // A batch of two 3x3 matrices; the triangle not used holds junk that must not be read.
+  const std::vector<float> a = {2, 9, 9, 1, 3, 9, 4, -1, 5, 1, 7, 7, 2, -2, 7, 0.5f, 3, 4};
+  const std::vector<float> b = {1, 2, 3, 4, 5, 6, -1, 0, 2, 1, 0.5f, 3};  // [2, 3, 2]
+  for (bool upper : {false, true})
+    for (bool transpose : {false, true}) {
+      aclTensor *bt = tensor(b, {2, 3, 2}), *at = tensor(a, {2, 3, 3});
+      aclTensor *x = tensor(std::vector<float>(12, 0), {2, 3, 2}), *m = tensor(std::vector<float>(18, 0), {2, 3, 3});
+      ASSERT_EQ(run(aclnnTriangularSolveGetWorkspaceSize, aclnnTriangularSolve, bt, at, upper, transpose, false, x, m),
+                ACLNN_SUCCESS)
+          << aclGetRecentErrMsg();
+      // Check op(A) x == b with the triangle's entries only.
+      const std::vector<float> got = read<float>(x);
+      for (int bi = 0; bi < 2; ++bi)
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 2; ++j) {
+            double s = 0;
+            for (int q = 0; q < 3; ++q) {
+              const int r = transpose ? q : i, c = transpose ? i : q;
+              if (upper ? c >= r : c <= r) s += a[bi * 9 + r * 3 + c] * got[bi * 6 + q * 2 + j];
+            }
+            EXPECT_NEAR(s, b[bi * 6 + i * 2 + j], 1e-4) << upper << transpose << " at " << bi << i << j;
+          }
+      EXPECT_EQ(read<float>(m), a);
+    }
+  aclTensor *bt = tensor(b, {2, 3, 2}), *at = tensor(a, {2, 3, 3});
+  EXPECT_EQ(plan_only(aclnnTriangularSolveGetWorkspaceSize, bt, at, false, false, true, bt, at), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnTriangularSolveGetWorkspaceSize, at, bt, false, false, false, at, bt), ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(AclnnGgml, Pools) {
