@@ -37,7 +37,8 @@ class MemoryTest : public RuntimeTest {
 
 using R13_Malloc = MemoryTest;
 
-TEST_F(R13_Malloc, AlignedToAtLeast64BytesForEveryPolicy) {
+// 512 on the sim (see sim_device.cpp): beyond CANN's documented 64, as real devices give.
+TEST_F(R13_Malloc, AlignedTo512BytesForEveryPolicy) {
   const aclrtMemMallocPolicy policies[] = {
       ACL_MEM_MALLOC_HUGE_FIRST,     ACL_MEM_MALLOC_HUGE_ONLY,     ACL_MEM_MALLOC_NORMAL_ONLY,
       ACL_MEM_MALLOC_HUGE_FIRST_P2P, ACL_MEM_MALLOC_HUGE_ONLY_P2P, ACL_MEM_MALLOC_NORMAL_ONLY_P2P};
@@ -45,7 +46,7 @@ TEST_F(R13_Malloc, AlignedToAtLeast64BytesForEveryPolicy) {
     for (size_t size : {1, 3, 63, 64, 65, 1000, 4096, 1 << 20}) {
       void *p = nullptr;
       ASSERT_ACL_OK(aclrtMalloc(&p, size, policy));
-      EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u) << "size " << size << " policy " << policy;
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 512, 0u) << "size " << size << " policy " << policy;
       // The whole requested range is usable.
       EXPECT_ACL_OK(aclrtMemset(p, size, 0xab, size));
       EXPECT_ACL_OK(aclrtFree(p));
