@@ -760,6 +760,10 @@ TEST_F(VirtualMemoryTest, BadRangesAreRefused) {
   void *va = nullptr;
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtReserveMemAddress(&va, g + 1, 0, nullptr, 0));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtReserveMemAddress(&va, g, 3, nullptr, 0));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtReserveMemAddress(&va, g, 0, nullptr, 2));
+  // Flags 1, the huge-page request ggml's memory pool makes, is accepted.
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, g, 0, nullptr, 1));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
   ASSERT_ACL_OK(aclrtReserveMemAddress(&va, g, 0, nullptr, 0));
   aclrtDrvMemHandle phys = nullptr;
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMallocPhysical(&phys, g / 2, &prop, 0));
