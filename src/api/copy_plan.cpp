@@ -38,7 +38,7 @@ const char *kind_name(int64_t kind) {
 }  // namespace
 
 Place place_of(const void *p, size_t span, const char *what) {
-  auto a = Runtime::get().memory().find(p);
+  auto a = Runtime::get().memory().find_range(p, span);
   if (!a) return Place::pageable;
   auto addr = reinterpret_cast<uintptr_t>(p);
   if (span > a->size - (addr - a->base)) {

@@ -753,6 +753,35 @@ TEST_F(VirtualMemoryTest, MappingsAreDeviceMemoryAndShareTheirPhysicalBytes) {
   ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
 }
 
+// A pool grows by mapping more physical memory right after what it mapped before (ggml's CANN
+// pool does): one range may run across those mappings, but not past the last one.
+TEST_F(VirtualMemoryTest, ARangeMayCrossAdjacentMappings) {
+  aclrtPhysicalMemProp prop = device0();
+  size_t g = 0;
+  ASSERT_ACL_OK(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &g));
+  void *va = nullptr;
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, 3 * g, 0, nullptr, 1));
+  aclrtDrvMemHandle a = nullptr, b = nullptr;
+  ASSERT_ACL_OK(aclrtMallocPhysical(&a, g, &prop, 0));
+  ASSERT_ACL_OK(aclrtMallocPhysical(&b, g, &prop, 0));
+  void *second = static_cast<char *>(va) + g;
+  ASSERT_ACL_OK(aclrtMapMem(va, g, 0, a, 0));
+  ASSERT_ACL_OK(aclrtMapMem(second, g, 0, b, 0));
+  void *middle = static_cast<char *>(va) + g / 2;
+  ASSERT_ACL_OK(aclrtMemset(middle, g, 0x3c, g));
+  EXPECT_EQ(read(static_cast<char *>(second) + g / 2 - 64, 64), std::vector<uint8_t>(64, 0x3c));
+  std::vector<uint8_t> host(g, 1);
+  ASSERT_ACL_OK(aclrtMemcpy(middle, g, host.data(), g, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_EQ(read(static_cast<char *>(second) + g / 2 - 64, 64), std::vector<uint8_t>(64, 1));
+  // Past the second mapping: the third granule is reserved but not mapped.
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemset(middle, 2 * g, 0, 2 * g));
+  ASSERT_ACL_OK(aclrtUnmapMem(va));
+  ASSERT_ACL_OK(aclrtUnmapMem(second));
+  ASSERT_ACL_OK(aclrtFreePhysical(a));
+  ASSERT_ACL_OK(aclrtFreePhysical(b));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+}
+
 TEST_F(VirtualMemoryTest, BadRangesAreRefused) {
   aclrtPhysicalMemProp prop = device0();
   size_t g = 0;
