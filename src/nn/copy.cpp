@@ -186,6 +186,8 @@ void plan_constant_pad_nd(Planner &p) {
 }
 
 // out = start, start + step, ... (below end); the values are known now, so they are a constant.
+// out may have any shape holding exactly that many elements (ggml passes its 4-d tensor),
+// filled in row-major order.
 void plan_arange(Planner &p) {
   const aclScalar &start = p.scalar(0, "start");
   const aclScalar &end = p.scalar(1, "end");
@@ -195,16 +197,16 @@ void plan_arange(Planner &p) {
   if (step.value == 0) p.invalid("step is 0");
   if ((end.value - start.value) * step.value < 0) p.invalid("step goes from start away from end");
   const auto n = static_cast<int64_t>(std::ceil((end.value - start.value) / step.value));
-  if (out.view.dims.size() != 1 || out.view.dims[0] != n)
-    p.invalid("out has shape " + ops::dims_str(out.view.dims) + "; the range has " + std::to_string(n) + " values, so out must be [" +
-              std::to_string(n) + "]");
+  if (out.view.numel() != n)
+    p.invalid("out has shape " + ops::dims_str(out.view.dims) + "; the range has " + std::to_string(n) + " values, so out must hold " +
+              std::to_string(n) + " elements");
   std::vector<uint8_t> bytes(static_cast<size_t>(n) * sizeof(double));
   for (int64_t i = 0; i < n; ++i) {
     const double v = start.value + static_cast<double>(i) * step.value;
     std::memcpy(bytes.data() + i * sizeof(double), &v, sizeof v);
   }
   const size_t o = p.output(out, "out");
-  p.store(p.constant(D::f64, {n}, std::move(bytes)), o);
+  p.store(p.constant(D::f64, out.view.dims, std::move(bytes)), o);
 }
 
 // out = self with its dims reordered: out's dim i is self's dim dims[i].

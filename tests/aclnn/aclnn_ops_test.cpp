@@ -302,6 +302,10 @@ TEST_F(Ops, ArangeFillsTheRange) {
   EXPECT_EQ(read<float>(y), (std::vector<float>{1, 1.5f, 2, 2.5f}));
   EXPECT_EQ(plan_only(aclnnArangeGetWorkspaceSize, f(0), f(3), f(1), y), ACLNN_ERR_PARAM_INVALID);  // 3 values, out holds 4
   EXPECT_EQ(plan_only(aclnnArangeGetWorkspaceSize, f(0), f(3), f(0), y), ACLNN_ERR_PARAM_INVALID);
+  // Any shape of the right element count, filled in row-major order (ggml passes [1, 1, 1, n]).
+  aclTensor *y4 = tensor(std::vector<float>(6), {1, 2, 1, 3});
+  ASSERT_EQ(run(aclnnArangeGetWorkspaceSize, aclnnArange, f(0), f(6), f(1), y4), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(read<float>(y4), (std::vector<float>{0, 1, 2, 3, 4, 5}));
 }
 
 // ---- matrix products ------------------------------------------------------------------------
