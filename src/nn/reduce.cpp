@@ -63,14 +63,17 @@ void plan_reduction(Planner &p, const char *op, std::initializer_list<D> ok) {
   std::vector<int64_t> shape;
   for (size_t i = 0; i < rank; ++i)
     if (!reduced[i] || keep) shape.push_back(reduced[i] ? 1 : self.view.dims[i]);
-  p.same_shape(out, "out", shape, "the reduced shape");
+  // A reduction to one value may also go to a [1] tensor (CANN takes it; ggml passes one).
+  const bool scalar_as_1d = shape.empty() && out.view.dims == std::vector<int64_t>{1};
+  if (!scalar_as_1d) p.same_shape(out, "out", shape, "the reduced shape");
   const size_t x = p.input(self, "self");
   const size_t o = p.output(out, "out");
   if (rank == 0) {
-    p.store(x, o);
+    p.store(scalar_as_1d ? p.reshape(p.dense(x), {1}) : x, o);
     return;
   }
-  p.store(p.op1(op, {p.cast(x, dtype)}, {{"axes", axes}, {"keep_dims", keep}}), o);
+  const size_t r = p.op1(op, {p.cast(x, dtype)}, {{"axes", axes}, {"keep_dims", keep}});
+  p.store(scalar_as_1d ? p.reshape(r, {1}) : r, o);
 }
 
 void plan_reduce_sum(Planner &p) {

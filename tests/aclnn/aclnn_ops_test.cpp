@@ -543,6 +543,13 @@ TEST_F(Ops, ReduceSumKeepsOrDropsDims) {
   EXPECT_EQ(read<float>(cols), (std::vector<float>{3, 5, 7}));
   EXPECT_EQ(plan_only(aclnnReduceSumGetWorkspaceSize, x, ints({0}), false, ACL_FLOAT16, cols), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(plan_only(aclnnReduceSumGetWorkspaceSize, x, ints({0, 0}), false, ACL_FLOAT, cols), ACLNN_ERR_PARAM_INVALID);
+  // The sum of everything may go to a [1] tensor as well as a 0-d one; [2] is refused.
+  aclTensor *one = tensor(std::vector<float>(1), {1});
+  ASSERT_EQ(run(aclnnReduceSumGetWorkspaceSize, aclnnReduceSum, x, ints({0, 1}), false, ACL_FLOAT, one), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(read<float>(one), (std::vector<float>{15}));
+  aclTensor *two = tensor(std::vector<float>(2), {2});
+  EXPECT_EQ(plan_only(aclnnReduceSumGetWorkspaceSize, x, ints({0, 1}), false, ACL_FLOAT, two), ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(Ops, ArgsortAscendingDescendingAndStable) {
