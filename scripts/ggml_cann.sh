@@ -2,7 +2,7 @@
 # ggml's CANN backend built unchanged against the installed openacl, and ggml's own
 # test-backend-ops run on CANN0 (each case compared with ggml's CPU backend).
 #
-#   scripts/ggml_cann.sh [--ops OP,OP,...] [--soc SOC] [--graph] [--build-only]
+#   scripts/ggml_cann.sh [--ops OP,OP,...|--subset] [--soc SOC] [--graph] [--build-only]
 #
 # llama.cpp's source comes from the npm registry: node-llama-cpp's package holds a git bundle
 # of the llama.cpp release it builds. The tarball, the clone, the openacl install (a CANN
@@ -14,8 +14,9 @@
 # ggml aborts the process on the first failed aclnn call, so each op runs in its own
 # test-backend-ops process. The table at the end counts, per op, the cases that passed,
 # failed, were not supported by the CANN backend, and those lost when the process died.
-# --ops limits the run to those ops (default: every op ggml lists). Exit status 1 when a case
-# the backend claims as supported failed or its process died.
+# --ops limits the run to those ops (default: every op ggml lists); --subset runs the ops of
+# the test command (scripts/test.sh): those that pass in full and finish in a few seconds.
+# Exit status 1 when a case the backend claims as supported failed or its process died.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,9 +24,11 @@ cache="${OPENACL_GGML_CACHE:-$root/build/ggml}"
 jobs="${OPENACL_JOBS:-$(nproc)}"
 version=3.22.1   # node-llama-cpp's version, and with it llama.cpp's
 ops="" soc="" graph=OFF build_only=0
+subset=ADD,SUB,MUL,DIV,SCALE,SQR,SQRT,SILU,GELU,SWIGLU,GEGLU,CLAMP,SOFT_MAX,NORM,RMS_NORM,ROPE,GET_ROWS,SET_ROWS,CPY,CONT,DUP,REPEAT,PAD,ARANGE,ARGSORT,SUM_ROWS,CUMSUM,CONV_TRANSPOSE_1D,MUL_MAT
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --ops) ops=$2; shift 2 ;;
+    --subset) ops=$subset; shift ;;
     --soc) soc=$2; shift 2 ;;
     --graph) graph=ON; shift ;;
     --build-only) build_only=1; shift ;;
@@ -95,12 +98,12 @@ if [[ -z "$ops" ]]; then
   ops=$("$tbo" --list-ops | awk '/^  /{print $1}' | paste -sd, -)
 fi
 status=0
-printf '%-24s %6s %6s %6s %6s %6s\n' op cases passed failed unsupp lost
+printf '%-24s %6s %6s %6s %6s %6s %6s\n' op cases passed failed unsupp lost secs
 tp=0 tf=0 tu=0 tl=0
 IFS=, read -r -a oplist <<<"$ops"
 for op in "${oplist[@]}"; do
   log="$logs/$op.log"
-  rc=0
+  rc=0 started=$(now)
   timeout "${OPENACL_GGML_OP_TIMEOUT:-900}" "$tbo" test -b CANN0 -o "$op" >"$log" 2>&1 || rc=$?
   # Case lines: "  OP(params): ... OK|FAIL|not supported [...]", colours stripped.
   read -r p f u < <(sed 's/\x1b\[[0-9;]*m//g' "$log" | awk -v op="$op" '
@@ -109,7 +112,8 @@ for op in "${oplist[@]}"; do
   lost=0
   if [[ $rc -ne 0 ]] && ! grep -q "tests passed" "$log"; then lost=1; fi
   [[ $((p + f + u + lost)) -eq 0 ]] && continue   # an op test-backend-ops has no case for
-  printf '%-24s %6d %6d %6d %6d %6s\n' "$op" $((p + f + u)) "$p" "$f" "$u" "$([[ $lost == 1 ]] && echo "rc=$rc" || echo 0)"
+  printf '%-24s %6d %6d %6d %6d %6s %6d\n' "$op" $((p + f + u)) "$p" "$f" "$u" "$([[ $lost == 1 ]] && echo "rc=$rc" || echo 0)" \
+    $(($(now) - started))
   tp=$((tp + p)) tf=$((tf + f)) tu=$((tu + u)) tl=$((tl + lost))
   if [[ $f -ne 0 || $lost -ne 0 ]]; then status=1; fi
 done

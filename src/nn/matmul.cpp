@@ -78,8 +78,10 @@ void plan_batch_matmul(Planner &p) {
   const auto &a = self->view.dims, &b = mat2->view.dims;
   if (a.size() != 3 || b.size() != 3)
     p.invalid("self " + ops::dims_str(a) + " and mat2 " + ops::dims_str(b) + " must be 3-d");
-  if (a[0] != b[0] || a[2] != b[1]) p.invalid("self " + ops::dims_str(a) + " and mat2 " + ops::dims_str(b) + " do not chain");
-  p.same_shape(*out, "out", {a[0], a[1], b[2]}, "self @ mat2");
+  // A batch of 1 broadcasts against the other's (CANN takes it; ggml's MUL_MAT_ID relies on it).
+  if ((a[0] != b[0] && a[0] != 1 && b[0] != 1) || a[2] != b[1])
+    p.invalid("self " + ops::dims_str(a) + " and mat2 " + ops::dims_str(b) + " do not chain");
+  p.same_shape(*out, "out", {std::max(a[0], b[0]), a[1], b[2]}, "self @ mat2");
   const size_t x = p.input(*self, "self"), y = p.input(*mat2, "mat2");
   product(p, x, y, p.output(*out, "out"), true);
 }

@@ -96,7 +96,9 @@ void rms_norm(Planner &p, bool add) {
   std::vector<int64_t> stat(dims.begin(), dims.end() - g.size()), axes;
   stat.resize(dims.size(), 1);
   for (size_t i = dims.size() - g.size(); i < dims.size(); ++i) axes.push_back(static_cast<int64_t>(i));
-  if (rstd) p.same_shape(*rstd, "rstdOut", stat, "x's shape with gamma's dims as 1");
+  // rstdOut keeps gamma's dims as 1, or (as ggml passes it) drops them.
+  const std::vector<int64_t> dropped(dims.begin(), dims.end() - g.size());
+  if (rstd && rstd->view.dims != dropped) p.same_shape(*rstd, "rstdOut", stat, "x's shape with gamma's dims as 1");
   size_t xv = p.cast(p.input(x, add ? "x1" : "x"), D::f32);
   const size_t x2v = x2 ? p.cast(p.input(*x2, "x2"), D::f32) : 0;
   const size_t gv = p.cast(p.input(gamma, "gamma"), D::f32);
@@ -107,7 +109,7 @@ void rms_norm(Planner &p, bool add) {
   const size_t ms = p.op1("ReduceMeanD", {p.op1("Square", {xv})}, {{"axes", axes}, {"keep_dims", true}});
   const size_t rs = p.op1("Rsqrt", {p.op1("Add", {ms, f32_constant(p, static_cast<float>(eps))})});
   p.store(p.op1("Mul", {p.op1("Mul", {xv, rs}), gv}), yo);
-  if (rstd) p.store(rs, ro);
+  if (rstd) p.store(p.reshape(rs, p.dims(ro)), ro);
   // Last: a store may hand its value's workspace on, and the sum is read above.
   if (x2) p.store(xv, xo);
 }

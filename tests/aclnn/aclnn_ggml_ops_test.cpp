@@ -8,6 +8,7 @@
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_add_rms_norm.h"
 #include "aclnnop/aclnn_avgpool2d.h"
+#include "aclnnop/aclnn_cast.h"
 #include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_cos.h"
 #include "aclnnop/aclnn_cumsum.h"
@@ -429,6 +430,18 @@ TEST_F(AclnnGgml, GroupNorm) {
   expect_near(read<float>(rs), want_rs, 1e-5f);
   EXPECT_EQ(plan_only(aclnnGroupNormGetWorkspaceSize, self, static_cast<aclTensor *>(nullptr), static_cast<aclTensor *>(nullptr),
                       int64_t{2}, int64_t{4}, int64_t{3}, int64_t{3}, 1e-5, out, mean, rs),
+            ACLNN_ERR_PARAM_INVALID);
+}
+
+// An empty output view with stride-0 dims (ggml's SET_ROWS makes one) has no elements to
+// overlap: accepted, and nothing is written.
+TEST_F(AclnnGgml, AnEmptyOutputViewIsNotAnOverlap) {
+  aclTensor *src = tensor(std::vector<float>(4, 1), {3, 1, 0, 4}, {0, 0, 4, 1});
+  aclTensor *dst = tensor(std::vector<uint16_t>(4, 7), {3, 1, 0, 4}, {0, 0, 4, 1});
+  ASSERT_EQ(run(aclnnCastGetWorkspaceSize, aclnnCast, src, ACL_FLOAT16, dst), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(read<uint16_t>(dst), std::vector<uint16_t>(4, 7));
+  aclTensor *overlap = tensor(std::vector<uint16_t>(4, 7), {3, 4}, {0, 1});
+  EXPECT_EQ(plan_only(aclnnCastGetWorkspaceSize, tensor(std::vector<float>(12, 1), {3, 4}), ACL_FLOAT16, overlap),
             ACLNN_ERR_PARAM_INVALID);
 }
 

@@ -358,6 +358,15 @@ TEST_F(Ops, BatchMatMulAndMatmulBroadcastAndOneDimOperands) {
     want.insert(want.end(), part.begin(), part.end());
   }
   EXPECT_EQ(read<float>(y), want);
+  // A batch of 1 broadcasts: x's first matrix times each of w's.
+  aclTensor *x1 = tensor(std::vector<float>(a.begin(), a.begin() + 6), {1, 2, 3});
+  ASSERT_EQ(run(aclnnBatchMatMulGetWorkspaceSize, aclnnBatchMatMul, x1, w, y, int8_t{1}), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  want.clear();
+  for (int bi = 0; bi < 2; ++bi) {
+    auto part = matmul_ref(std::vector<float>(a.begin(), a.begin() + 6), std::vector<float>(b.begin() + bi * 6, b.begin() + bi * 6 + 6), 2, 3, 2);
+    want.insert(want.end(), part.begin(), part.end());
+  }
+  EXPECT_EQ(read<float>(y), want);
   // Matmul: a batch of 2 times one shared [3,2] matrix; then a vector times a matrix.
   aclTensor *shared = tensor(iota(6, 1), {3, 2});
   ASSERT_EQ(run(aclnnMatmulGetWorkspaceSize, aclnnMatmul, x, shared, y, int8_t{0}), ACLNN_SUCCESS) << aclGetRecentErrMsg();
@@ -620,6 +629,12 @@ TEST_F(Ops, RmsNormOfF16WithRstd) {
   expect_near(read<float>(rstd), wr, 1e-5f);
   aclTensor *g3 = tensor(to_f16({1, 1, 1}), {3});
   EXPECT_EQ(plan_only(aclnnRmsNormGetWorkspaceSize, x, g3, 1e-6, y, rstd), ACLNN_ERR_PARAM_INVALID);
+  // rstdOut may also drop gamma's dims (ggml passes it so); another shape is refused.
+  aclTensor *rstd1 = tensor(std::vector<float>(2), {2});
+  ASSERT_EQ(run(aclnnRmsNormGetWorkspaceSize, aclnnRmsNorm, x, g, 1e-6, y, rstd1), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  expect_near(read<float>(rstd1), wr, 1e-5f);
+  aclTensor *rstd_bad = tensor(std::vector<float>(2), {1, 2});
+  EXPECT_EQ(plan_only(aclnnRmsNormGetWorkspaceSize, x, g, 1e-6, y, rstd_bad), ACLNN_ERR_PARAM_INVALID);
 }
 
 // ---- gathers --------------------------------------------------------------------------------
