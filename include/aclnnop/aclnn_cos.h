@@ -14,6 +14,11 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnCosGetWorkspaceSize(const aclTensor *self, 
 ACL_FUNC_VISIBILITY aclnnStatus aclnnCos(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
     aclrtStream stream);
 
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceCosGetWorkspaceSize(aclTensor *selfRef, uint64_t *workspaceSize,
+    aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceCos(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+    aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,6 +14,11 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnPowTensorTensorGetWorkspaceSize(const aclTe
 ACL_FUNC_VISIBILITY aclnnStatus aclnnPowTensorTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
     aclrtStream stream);
 
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplacePowTensorTensorGetWorkspaceSize(aclTensor *selfRef, const aclTensor *exponent, uint64_t *workspaceSize,
+    aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplacePowTensorTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+    aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,6 +14,11 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnSinGetWorkspaceSize(const aclTensor *self, 
 ACL_FUNC_VISIBILITY aclnnStatus aclnnSin(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
     aclrtStream stream);
 
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceSinGetWorkspaceSize(aclTensor *selfRef, uint64_t *workspaceSize,
+    aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceSin(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+    aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

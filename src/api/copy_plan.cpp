@@ -39,7 +39,7 @@ const char *kind_name(int64_t kind) {
 }  // namespace
 
 Place place_of(const void *p, size_t span, const char *what, Device **owner) {
-  auto a = Runtime::get().memory().find(p);
+  auto a = Runtime::get().memory().find_range(p, span);
   if (owner != nullptr) *owner = a ? a->device : nullptr;
   if (!a) return Place::pageable;
   auto addr = reinterpret_cast<uintptr_t>(p);

@@ -83,7 +83,9 @@ aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment, vo
   return guarded(__func__, [&] {
     require_initialized();
     if (virPtr == nullptr) fail(Errc::invalid_argument, "virPtr is NULL");
-    require_no_flags(flags);
+    // 1 asks for a huge-page range (CANN accepts it; ggml's pool passes it): a hint the
+    // simulated device's single page size satisfies.
+    if (flags != 0 && flags != HUGE_PAGE_TYPE) fail(Errc::invalid_argument, "flags must be 0 or 1 (huge pages)");
     *virPtr = Runtime::get().virtual_memory().reserve(size, alignment, expectPtr);
   });
 }

@@ -92,8 +92,21 @@ std::optional<Allocation> MemoryMap::find_locked(uintptr_t addr) const {
   return std::nullopt;
 }
 
-void MemoryMap::check_device_range(const void *p, size_t n, const char *what) const {
+std::optional<Allocation> MemoryMap::find_range(const void *p, size_t n) const {
   auto a = find(p);
+  const auto addr = reinterpret_cast<uintptr_t>(p);
+  if (!a || !a->mapped || n <= a->size - (addr - a->base)) return a;
+  std::shared_lock lock(mu_);
+  for (auto it = by_base_.upper_bound(a->base); it != by_base_.end() && n > a->size - (addr - a->base); ++it) {
+    const Allocation &next = it->second;
+    if (!next.mapped || next.base != a->base + a->size || next.kind != a->kind) break;
+    a->size += next.size;
+  }
+  return a;
+}
+
+void MemoryMap::check_device_range(const void *p, size_t n, const char *what) const {
+  auto a = find_range(p, n);
   auto addr = reinterpret_cast<uintptr_t>(p);
   if (a && a->kind == MemoryKind::device && n <= a->size - (addr - a->base)) return;
   std::ostringstream msg;

@@ -35,8 +35,12 @@ class MemoryMap {
   std::optional<Allocation> remove(const void *p);
   // The allocation containing p, if any.
   std::optional<Allocation> find(const void *p) const;
+  // As find, but when [p, p+n) runs past a mapped allocation, the mappings that follow it
+  // without a gap (one reservation mapped piece by piece, as memory pools grow) count as one:
+  // the result spans them, up to the first gap or the end of the range.
+  std::optional<Allocation> find_range(const void *p, size_t n) const;
   // Throws Errc::invalid_argument naming `what` unless [p, p+n) lies inside one device
-  // allocation.
+  // allocation (or adjacent mappings, see find_range).
   void check_device_range(const void *p, size_t n, const char *what) const;
   std::vector<Allocation> take_all();
 

@@ -2,7 +2,8 @@
 // view on either side), with a Cast step where dtypes differ: Cast, InplaceCopy,
 // InplaceFillScalar, InplaceZero, Slice, Cat, Repeat, ConstantPadNd, Arange, Permute,
 // RepeatInterleaveIntWithDim, Roll, InplaceIndexCopy (slices placed by indices read on the
-// stream); and Tril / Triu on the library's kernels.
+// stream), InplaceIndexFillTensor; Tril / Triu / InplaceTriu on the library's kernels and
+// ReflectionPad1d on its PadV3.
 #include <cmath>
 #include <cstring>
 
@@ -185,6 +186,8 @@ void plan_constant_pad_nd(Planner &p) {
 }
 
 // out = start, start + step, ... (below end); the values are known now, so they are a constant.
+// out may have any shape holding exactly that many elements (ggml passes its 4-d tensor),
+// filled in row-major order.
 void plan_arange(Planner &p) {
   const aclScalar &start = p.scalar(0, "start");
   const aclScalar &end = p.scalar(1, "end");
@@ -194,16 +197,16 @@ void plan_arange(Planner &p) {
   if (step.value == 0) p.invalid("step is 0");
   if ((end.value - start.value) * step.value < 0) p.invalid("step goes from start away from end");
   const auto n = static_cast<int64_t>(std::ceil((end.value - start.value) / step.value));
-  if (out.view.dims.size() != 1 || out.view.dims[0] != n)
-    p.invalid("out has shape " + ops::dims_str(out.view.dims) + "; the range has " + std::to_string(n) + " values, so out must be [" +
-              std::to_string(n) + "]");
+  if (out.view.numel() != n)
+    p.invalid("out has shape " + ops::dims_str(out.view.dims) + "; the range has " + std::to_string(n) + " values, so out must hold " +
+              std::to_string(n) + " elements");
   std::vector<uint8_t> bytes(static_cast<size_t>(n) * sizeof(double));
   for (int64_t i = 0; i < n; ++i) {
     const double v = start.value + static_cast<double>(i) * step.value;
     std::memcpy(bytes.data() + i * sizeof(double), &v, sizeof v);
   }
   const size_t o = p.output(out, "out");
-  p.store(p.constant(D::f64, {n}, std::move(bytes)), o);
+  p.store(p.constant(D::f64, out.view.dims, std::move(bytes)), o);
 }
 
 // out = self with its dims reordered: out's dim i is self's dim dims[i].
@@ -295,6 +298,67 @@ void triangle(Planner &p, const char *type) {
 void plan_tril(Planner &p) { triangle(p, "Tril"); }
 void plan_triu(Planner &p) { triangle(p, "Triu"); }
 
+void plan_inplace_triu(Planner &p) {
+  const aclTensor &self = p.tensor(0, "selfRef");
+  p.dtype_in(self, "selfRef", kAny);
+  if (self.view.dims.size() < 2) p.invalid("selfRef has rank " + std::to_string(self.view.dims.size()) + "; at least 2 is needed");
+  const size_t x = p.ref(self, "selfRef");
+  p.store(p.op1("Triu", {x}, {{"diagonal", p.i64(1)}}), x);
+}
+
+// selfRef's slices index[i] along dim set to value.
+void plan_inplace_index_fill_tensor(Planner &p) {
+  const aclTensor &self = p.tensor(0, "selfRef");
+  const aclIntArray &index = p.int_array(2, "index");
+  const aclScalar &value = p.scalar(3, "value");
+  p.dtype_in(self, "selfRef", kAny);
+  const auto &dims = self.view.dims;
+  const int64_t dim = normalize_dim(p, p.i64(1), dims.size(), "dim");
+  const int64_t size = dims.empty() ? 1 : dims[dim];
+  const size_t x = p.ref(self, "selfRef");
+  if (dims.empty()) {
+    for (int64_t i : index.values)
+      if (i != 0 && i != -1) p.invalid("index " + std::to_string(i) + " is out of range for a 0-d selfRef");
+    if (!index.values.empty()) p.store(p.scalar_value(value, self.dtype), x, true);
+    return;
+  }
+  auto slice = dims;
+  slice[dim] = 1;
+  const size_t v = p.view(p.scalar_value(value, self.dtype), slice, std::vector<int64_t>(slice.size(), 0), 0);
+  const auto strides = p.value(x).strides;
+  for (int64_t i : index.values) {
+    if (i < -size || i >= size) p.invalid("index " + std::to_string(i) + " is out of range for dim " + std::to_string(dim) + " of size " + std::to_string(size));
+    p.copy(v, p.view(x, slice, strides, (i < 0 ? i + size : i) * strides[dim]));
+  }
+}
+
+// out = self padded along its last dim by reflection (the edge element not repeated).
+void plan_reflection_pad_1d(Planner &p) {
+  const aclTensor &self = p.tensor(0, "self");
+  const aclIntArray &padding = p.int_array(1, "padding");
+  const aclTensor &out = p.tensor(2, "out");
+  p.dtype_in(self, "self", kAny);
+  const auto &dims = self.view.dims;
+  if (dims.size() != 2 && dims.size() != 3) p.invalid("self has shape " + ops::dims_str(dims) + "; 2-d or 3-d is needed");
+  const auto &pv = padding.values;
+  const int64_t w = dims.back();
+  if (pv.size() != 2 || pv[0] < 0 || pv[1] < 0 || pv[0] >= w || pv[1] >= w)
+    p.invalid("padding " + ops::dims_str(pv) + " must be two non-negative values below self's last dim " + std::to_string(w));
+  auto shape = dims;
+  shape.back() += pv[0] + pv[1];
+  p.same_shape(out, "out", shape, "self's shape padded");
+  if (out.dtype != self.dtype) p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", self " + ops::dtype_name(self.dtype));
+  const size_t x = p.input(self, "self");
+  const size_t o = p.output(out, "out");
+  std::vector<int64_t> pads(2 * dims.size(), 0);
+  pads[pads.size() - 2] = pv[0];
+  pads[pads.size() - 1] = pv[1];
+  std::vector<uint8_t> bytes(pads.size() * sizeof(int64_t));
+  std::memcpy(bytes.data(), pads.data(), bytes.size());
+  const size_t pc = p.constant(D::i64, {static_cast<int64_t>(dims.size()), 2}, std::move(bytes));
+  p.store(p.op1("PadV3", {x, pc}, {{"mode", std::string("reflect")}}), o);
+}
+
 // out = x rolled by shifts along dims (the flattened tensor when dims is empty): for each
 // combination of the two pieces of every rolled dim, one copy.
 void plan_roll(Planner &p) {
@@ -348,7 +412,8 @@ const Registrar reg({
     {"InplaceZero", plan_inplace_zero}, {"Slice", plan_slice}, {"Cat", plan_cat}, {"Repeat", plan_repeat},
     {"ConstantPadNd", plan_constant_pad_nd}, {"Arange", plan_arange}, {"Permute", plan_permute},
     {"RepeatInterleaveIntWithDim", plan_repeat_interleave_int_with_dim}, {"InplaceIndexCopy", plan_inplace_index_copy},
-    {"Tril", plan_tril}, {"Triu", plan_triu}, {"Roll", plan_roll},
+    {"Tril", plan_tril}, {"Triu", plan_triu}, {"Roll", plan_roll}, {"InplaceTriu", plan_inplace_triu},
+    {"InplaceIndexFillTensor", plan_inplace_index_fill_tensor}, {"ReflectionPad1d", plan_reflection_pad_1d},
 });
 
 }  // namespace

@@ -1,7 +1,11 @@
 // Matrix products on the op library's oneDNN MatMul / BatchMatMul: Mm, BatchMatMul, torch's
-// Matmul (1-d operands, broadcast batches) and WeightQuantBatchMatmulV2 (int8 weights). A
+// Matmul (1-d operands, broadcast batches), Mv and WeightQuantBatchMatmulV2 (int8 weights);
+// TriangularSolve on the library's MatrixTriangularSolve. A
 // transposed view of a dense matrix is passed to the kernel as a transpose flag instead of
-// being gathered.
+// being gathered. Also the weight-format calls: TransMatmulWeight and
+// CalculateMatmulWeightSizeV2.
+#include <utility>
+
 #include "nn/planner.h"
 
 namespace openacl::nn {
@@ -74,8 +78,10 @@ void plan_batch_matmul(Planner &p) {
   const auto &a = self->view.dims, &b = mat2->view.dims;
   if (a.size() != 3 || b.size() != 3)
     p.invalid("self " + ops::dims_str(a) + " and mat2 " + ops::dims_str(b) + " must be 3-d");
-  if (a[0] != b[0] || a[2] != b[1]) p.invalid("self " + ops::dims_str(a) + " and mat2 " + ops::dims_str(b) + " do not chain");
-  p.same_shape(*out, "out", {a[0], a[1], b[2]}, "self @ mat2");
+  // A batch of 1 broadcasts against the other's (CANN takes it; ggml's MUL_MAT_ID relies on it).
+  if ((a[0] != b[0] && a[0] != 1 && b[0] != 1) || a[2] != b[1])
+    p.invalid("self " + ops::dims_str(a) + " and mat2 " + ops::dims_str(b) + " do not chain");
+  p.same_shape(*out, "out", {std::max(a[0], b[0]), a[1], b[2]}, "self @ mat2");
   const size_t x = p.input(*self, "self"), y = p.input(*mat2, "mat2");
   product(p, x, y, p.output(*out, "out"), true);
 }
@@ -166,11 +172,88 @@ void plan_weight_quant_batch_matmul_v2(Planner &p) {
   p.store(r, o);
 }
 
+// out = self @ vec: a matrix [n, m] times a vector [m].
+void plan_mv(Planner &p) {
+  const aclTensor &self = p.tensor(0, "self");
+  const aclTensor &vec = p.tensor(1, "vec");
+  const aclTensor &out = p.tensor(2, "out");
+  check_cube_math_type(p, p.i64(3));
+  p.dtype_in(self, "self", kFloat);
+  p.dtype_in(vec, "vec", kFloat);
+  p.dtype_in(out, "out", kFloat);
+  const auto &a = self.view.dims, &b = vec.view.dims;
+  if (a.size() != 2 || b.size() != 1) p.invalid("self " + ops::dims_str(a) + " must be 2-d and vec " + ops::dims_str(b) + " 1-d");
+  if (a[1] != b[0]) p.invalid("self " + ops::dims_str(a) + " and vec " + ops::dims_str(b) + " do not chain");
+  p.same_shape(out, "out", {a[0]}, "self @ vec");
+  const size_t x = p.input(self, "self"), v = p.input(vec, "vec"), o = p.output(out, "out");
+  const size_t r = p.temp(out.dtype, {a[0], 1});
+  product(p, x, p.reshape(p.dense(v), {b[0], 1}), r, false);
+  p.store(p.reshape(r, {a[0]}), o);
+}
+
+// TriangularSolve(self [..., n, k], A [..., n, n], upper, transpose, unitriangular, xOut,
+// mOut): xOut solves op(A) xOut = self with A's upper or lower triangle (the other is not
+// read), mOut = A, as torch.triangular_solve returns them.
+void plan_triangular_solve(Planner &p) {
+  const aclTensor &self = p.tensor(0, "self");
+  const aclTensor &a = p.tensor(1, "A");
+  const bool upper = p.flag(2), transpose = p.flag(3), unit = p.flag(4);
+  const aclTensor &x_out = p.tensor(5, "xOut");
+  const aclTensor &m_out = p.tensor(6, "mOut");
+  for (const auto &[t, name] : {std::pair{&self, "self"}, {&a, "A"}, {&x_out, "xOut"}, {&m_out, "mOut"}})
+    p.dtype_in(*t, name, kFloat);
+  if (unit) p.invalid("unitriangular true is not supported; pass false");
+  const auto &b = self.view.dims, &ad = a.view.dims;
+  if (ad.size() < 2 || ad[ad.size() - 1] != ad[ad.size() - 2] || b.size() != ad.size() ||
+      !std::equal(ad.begin(), ad.end() - 1, b.begin()))
+    p.invalid("A " + ops::dims_str(ad) + " and self " + ops::dims_str(b) + " are not [..., n, n] and [..., n, k]");
+  p.same_shape(x_out, "xOut", b, "self's shape");
+  p.same_shape(m_out, "mOut", ad, "A's shape");
+  const size_t bv = p.input(self, "self"), av = p.input(a, "A");
+  const size_t xo = p.output(x_out, "xOut"), mo = p.output(m_out, "mOut");
+  const size_t tri = p.op1(upper ? "Triu" : "Tril", {p.cast(av, D::f32)}, {{"diagonal", int64_t{0}}});
+  p.store(p.op1("MatrixTriangularSolve", {tri, p.cast(bv, D::f32)}, {{"lower", !upper}, {"adjoint", transpose}}), xo);
+  p.store(av, mo);
+}
+
+// CANN rearranges a matmul weight into its FRACTAL_NZ layout in place. The simulated NPU's
+// matmuls read a weight tagged FRACTAL_NZ in the ND layout of its view, so the conversion
+// checks the weight and leaves its bytes as they are (an empty plan that still records the
+// weight as read and written).
+void plan_trans_matmul_weight(Planner &p) {
+  const aclTensor &w = p.tensor(0, "mmWeightRef");
+  p.dtype_in(w, "mmWeightRef", {D::f32, D::f16, D::bf16, D::i8});
+  if (w.view.dims.size() < 2) p.invalid("mmWeightRef has rank " + std::to_string(w.view.dims.size()) + "; at least 2 is needed");
+  p.ref(w, "mmWeightRef");
+}
+
 const Registrar reg({{"Mm", plan_mm},
+                     {"Mv", plan_mv},
+                     {"TriangularSolve", plan_triangular_solve},
+                     {"TransMatmulWeight", plan_trans_matmul_weight},
                      {"BatchMatMul", plan_batch_matmul},
                      {"Matmul", plan_matmul},
                      {"WeightQuantBatchMatmulV2", plan_weight_quant_batch_matmul_v2}});
 
 }  // namespace
+
+// The elements of a weight of this shape in FRACTAL_NZ: the last dim padded to a 32-byte
+// fractal row, the one before it to 16 rows, as CANN sizes it.
+void matmul_weight_size(const aclIntArray *shape, int64_t dtype, uint64_t *elements) {
+  if (shape == nullptr) fail(Errc::null_pointer, "tensorShape is NULL");
+  if (elements == nullptr) fail(Errc::null_pointer, "weightTensorSize is NULL");
+  const auto t = static_cast<D>(dtype);
+  if (t != D::f32 && t != D::f16 && t != D::bf16 && t != D::i8)
+    fail(Errc::invalid_argument, "dataType " + std::to_string(dtype) + " is not FLOAT, FLOAT16, BF16 or INT8");
+  const auto &d = shape->values;
+  if (d.size() < 2) fail(Errc::invalid_argument, "tensorShape " + ops::dims_str(d) + " has fewer than 2 dims");
+  uint64_t n = 1;
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (d[i] <= 0) fail(Errc::invalid_argument, "tensorShape " + ops::dims_str(d) + " has a dim that is not positive");
+    const auto align = i + 1 == d.size() ? static_cast<int64_t>(32 / element_size(t)) : i + 2 == d.size() ? 16 : 1;
+    n *= static_cast<uint64_t>((d[i] + align - 1) / align * align);
+  }
+  *elements = n;
+}
 
 }  // namespace openacl::nn

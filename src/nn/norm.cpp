@@ -1,6 +1,6 @@
 // Normalizations: LayerNorm on the op library's LayerNorm kernel (its variance turned into
-// CANN's rstd), and RmsNorm composed of the library's Square, ReduceMeanD, Rsqrt and Mul,
-// computed in f32.
+// CANN's rstd); RmsNorm, AddRmsNorm and GroupNorm composed of the library's Square,
+// ReduceMeanD, Rsqrt, Sub and Mul, computed in f32.
 #include <cstring>
 
 #include "nn/planner.h"
@@ -69,36 +69,98 @@ void plan_layer_norm(Planner &p) {
 }
 
 // yOut = x * rsqrt(mean(x^2) + epsilon) * gamma over gamma's (trailing) dims; rstdOut gets
-// the rsqrt, with those dims kept as 1.
-void plan_rms_norm(Planner &p) {
-  const aclTensor &x = p.tensor(0, "x");
-  const aclTensor &gamma = p.tensor(1, "gamma");
-  const double eps = p.f64(2);
-  const aclTensor &y = p.tensor(3, "yOut");
-  const aclTensor *rstd = p.tensor_opt(4, "rstdOut");
-  p.dtype_in(x, "x", kFloat);
+// the rsqrt, with those dims kept as 1. x is the tensor named x_name (at position 0), or, for
+// AddRmsNorm, x1 + x2 (positions 0 and 1), which also goes to xOut. Later positions: gamma,
+// epsilon, yOut, rstdOut (optional for RmsNorm), [xOut].
+void rms_norm(Planner &p, bool add) {
+  const size_t at = add ? 1 : 0;
+  const aclTensor &x = p.tensor(0, add ? "x1" : "x");
+  const aclTensor *x2 = add ? &p.tensor(1, "x2") : nullptr;
+  const aclTensor &gamma = p.tensor(at + 1, "gamma");
+  const double eps = p.f64(at + 2);
+  const aclTensor &y = p.tensor(at + 3, "yOut");
+  const aclTensor *rstd = add ? &p.tensor(at + 4, "rstdOut") : p.tensor_opt(at + 4, "rstdOut");
+  const aclTensor *x_out = add ? &p.tensor(at + 5, "xOut") : nullptr;
+  p.dtype_in(x, add ? "x1" : "x", kFloat);
+  if (x2) p.dtype_in(*x2, "x2", kFloat);
   p.dtype_in(gamma, "gamma", kFloat);
   p.dtype_in(y, "yOut", kFloat);
   const auto &dims = x.view.dims;
+  if (x2 && broadcast_shapes(p, dims, x2->view.dims) != dims)
+    p.invalid("x2's shape " + ops::dims_str(x2->view.dims) + " does not broadcast to x1's " + ops::dims_str(dims));
   const auto &g = gamma.view.dims;
   if (g.empty() || g.size() > dims.size() || !std::equal(g.begin(), g.end(), dims.end() - g.size()))
     p.invalid("gamma's shape " + ops::dims_str(g) + " is not a non-empty tail of x's shape " + ops::dims_str(dims));
   p.same_shape(y, "yOut", dims, "x's shape");
+  if (x_out) p.same_shape(*x_out, "xOut", dims, "x1's shape");
   std::vector<int64_t> stat(dims.begin(), dims.end() - g.size()), axes;
   stat.resize(dims.size(), 1);
   for (size_t i = dims.size() - g.size(); i < dims.size(); ++i) axes.push_back(static_cast<int64_t>(i));
-  if (rstd) p.same_shape(*rstd, "rstdOut", stat, "x's shape with gamma's dims as 1");
-  const size_t xv = p.cast(p.input(x, "x"), D::f32);
+  // rstdOut keeps gamma's dims as 1, or (as ggml passes it) drops them.
+  const std::vector<int64_t> dropped(dims.begin(), dims.end() - g.size());
+  if (rstd && rstd->view.dims != dropped) p.same_shape(*rstd, "rstdOut", stat, "x's shape with gamma's dims as 1");
+  size_t xv = p.cast(p.input(x, add ? "x1" : "x"), D::f32);
+  const size_t x2v = x2 ? p.cast(p.input(*x2, "x2"), D::f32) : 0;
   const size_t gv = p.cast(p.input(gamma, "gamma"), D::f32);
   const size_t yo = p.output(y, "yOut");
   const size_t ro = rstd ? p.output(*rstd, "rstdOut") : 0;
+  const size_t xo = x_out ? p.output(*x_out, "xOut") : 0;
+  if (x2) xv = p.op1("Add", {xv, x2v});
   const size_t ms = p.op1("ReduceMeanD", {p.op1("Square", {xv})}, {{"axes", axes}, {"keep_dims", true}});
   const size_t rs = p.op1("Rsqrt", {p.op1("Add", {ms, f32_constant(p, static_cast<float>(eps))})});
   p.store(p.op1("Mul", {p.op1("Mul", {xv, rs}), gv}), yo);
-  if (rstd) p.store(rs, ro);
+  if (rstd) p.store(p.reshape(rs, p.dims(ro)), ro);
+  // Last: a store may hand its value's workspace on, and the sum is read above.
+  if (x2) p.store(xv, xo);
 }
 
-const Registrar reg({{"LayerNorm", plan_layer_norm}, {"RmsNorm", plan_rms_norm}});
+void plan_rms_norm(Planner &p) { rms_norm(p, false); }
+void plan_add_rms_norm(Planner &p) { rms_norm(p, true); }
+
+// GroupNorm(self [N, C, ...], gammaOptional [C], betaOptional [C], N, C, HxW, group, eps, out,
+// meanOut [N, group], rstdOut [N, group]): each group of C / group channels normalized over its
+// channels and positions, then scaled and shifted per channel.
+void plan_group_norm(Planner &p) {
+  const aclTensor &self = p.tensor(0, "self");
+  const aclTensor *gamma = p.tensor_opt(1, "gammaOptional");
+  const aclTensor *beta = p.tensor_opt(2, "betaOptional");
+  const int64_t n = p.i64(3), c = p.i64(4), hw = p.i64(5), groups = p.i64(6);
+  const double eps = p.f64(7);
+  const aclTensor &out = p.tensor(8, "out");
+  const aclTensor &mean_out = p.tensor(9, "meanOut");
+  const aclTensor &rstd_out = p.tensor(10, "rstdOut");
+  p.dtype_in(self, "self", kFloat);
+  p.dtype_in(out, "out", kFloat);
+  const auto &dims = self.view.dims;
+  if (dims.size() < 2 || dims[0] != n || dims[1] != c || self.view.numel() != n * c * hw)
+    p.invalid("self's shape " + ops::dims_str(dims) + " is not [N, C, ...] with N " + std::to_string(n) + ", C " + std::to_string(c) + ", HxW " + std::to_string(hw));
+  if (groups <= 0 || c % groups != 0) p.invalid("group " + std::to_string(groups) + " does not divide C " + std::to_string(c));
+  if (gamma) p.same_shape(*gamma, "gammaOptional", {c}, "[C]");
+  if (beta) p.same_shape(*beta, "betaOptional", {c}, "[C]");
+  p.same_shape(out, "out", dims, "self's shape");
+  p.same_shape(mean_out, "meanOut", {n, groups}, "[N, group]");
+  p.same_shape(rstd_out, "rstdOut", {n, groups}, "[N, group]");
+  const size_t x = p.cast(p.dense(p.input(self, "self")), D::f32);
+  const size_t gv = gamma ? p.cast(p.dense(p.input(*gamma, "gammaOptional")), D::f32) : 0;
+  const size_t bv = beta ? p.cast(p.dense(p.input(*beta, "betaOptional")), D::f32) : 0;
+  const size_t o = p.output(out, "out");
+  const size_t mo = p.output(mean_out, "meanOut"), ro = p.output(rstd_out, "rstdOut");
+  const ops::Attrs last = {{"axes", std::vector<int64_t>{2}}, {"keep_dims", true}};
+  const size_t xg = p.reshape(x, {n, groups, c / groups * hw});
+  const size_t mean = p.op1("ReduceMeanD", {xg}, last);
+  const size_t d = p.op1("Sub", {xg, mean});
+  const size_t var = p.op1("ReduceMeanD", {p.op1("Square", {d})}, last);
+  const size_t rstd = p.op1("Rsqrt", {p.op1("Add", {var, f32_constant(p, static_cast<float>(eps))})});
+  size_t y = p.reshape(p.op1("Mul", {d, rstd}), {n, c, hw});
+  if (gamma) y = p.op1("Mul", {y, p.reshape(gv, {c, 1})});
+  if (beta) y = p.op1("Add", {y, p.reshape(bv, {c, 1})});
+  p.store(p.reshape(y, dims), o);
+  p.store(p.reshape(mean, {n, groups}), mo);
+  p.store(p.reshape(rstd, {n, groups}), ro);
+}
+
+const Registrar reg({{"LayerNorm", plan_layer_norm}, {"RmsNorm", plan_rms_norm}, {"AddRmsNorm", plan_add_rms_norm},
+                     {"GroupNorm", plan_group_norm}});
 
 }  // namespace
 

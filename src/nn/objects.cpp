@@ -47,6 +47,7 @@ int64_t View::extent() const {
 }
 
 bool View::overlaps() const {
+  if (numel() == 0) return false;  // no elements, nothing to collide
   // Sorted by stride, each dim must step past everything the smaller dims reach.
   std::vector<size_t> order;
   for (size_t i = 0; i < dims.size(); ++i)

@@ -132,4 +132,8 @@ std::vector<int64_t> broadcast_shapes(const Planner &p, const std::vector<int64_
 ops::DType promote(ops::DType a, ops::DType b);
 bool is_float(ops::DType t);
 
+// aclnnCalculateMatmulWeightSizeV2: the elements a weight of this shape and dtype (an
+// aclDataType) takes in the FRACTAL_NZ format. Throws on a bad argument.
+void matmul_weight_size(const aclIntArray *shape, int64_t dtype, uint64_t *elements);
+
 }  // namespace openacl::nn

@@ -1,6 +1,9 @@
 // GEMM, the op behind the BLAS calls of acl/ops/acl_cblas.h (libacl_cblas), as CANN names it:
 // y = alpha * op(a) op(b) + beta * c, with CANN's pairs of operand and result types. y is
 // usually c's own buffer, so each element of c is read before the same element of y is written.
+// Also MatrixTriangularSolve (aclnnTriangularSolve's kernel), whose contract in op.h's terms is:
+//   matrix [..., n, n] (triangular), rhs [..., n, k] (same batch dims) -> y = op(matrix)^-1 rhs;
+//   lower (true), adjoint (false: op is the identity; true: the transpose). f32.
 #include "ops/kernel.h"
 
 namespace openacl::ops {
@@ -123,7 +126,51 @@ std::unique_ptr<PreparedOp> build_gemm(OpCall &call) {
   });
 }
 
-const Registrar reg({{"GEMM", build_gemm}});
+// y = op(matrix)^-1 rhs for triangular matrices [..., n, n] and rhs [..., n, k] (same batch
+// dims), op the transpose when `adjoint`: forward or back substitution per column of rhs,
+// accumulated in double. A zero on the diagonal gives inf / nan, as LAPACK's trsm does.
+std::unique_ptr<PreparedOp> build_matrix_triangular_solve(OpCall &call) {
+  call.inputs_between(2, 2, "matrix, rhs");
+  call.dtype_in(0, {DType::f32});
+  call.same_dtype(0, 1);
+  call.rank_at_least(0, 2);
+  call.rank_at_least(1, 2);
+  const auto &a = call.in(0).dims, &b = call.in(1).dims;
+  const size_t r = a.size();
+  const int64_t n = a[r - 1];
+  if (a[r - 2] != n) call.bad_input(0, "(matrix) has shape " + dims_str(a) + "; its last two dims must be equal");
+  if (b.size() != r || !std::equal(a.begin(), a.end() - 1, b.begin()))
+    call.bad_input(1, "(rhs) has shape " + dims_str(b) + "; matrix " + dims_str(a) + " needs [..., " + std::to_string(n) + ", k]");
+  const bool lower = call.attr_bool("lower", true), adjoint = call.attr_bool("adjoint", false);
+  const int64_t k = b[r - 1], batch = product(a, 0, r - 2);
+  call.output(DType::f32, b);
+  // Solving with the transpose of a lower matrix runs upwards, as with an upper one.
+  const bool forward = lower != adjoint;
+  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+    const float *m = static_cast<const float *>(in[0].data), *rhs = static_cast<const float *>(in[1].data);
+    float *y = static_cast<float *>(out[0].data);
+    parallel_range(cores, static_cast<size_t>(batch * k), 4, [&](size_t lo, size_t hi) {
+      for (size_t col = lo; col < hi; ++col) {
+        const int64_t bi = static_cast<int64_t>(col) / k, j = static_cast<int64_t>(col) % k;
+        const float *ma = m + bi * n * n;
+        const float *bb = rhs + bi * n * k;
+        float *yy = y + bi * n * k;
+        auto at = [&](int64_t i, int64_t q) { return adjoint ? ma[q * n + i] : ma[i * n + q]; };
+        for (int64_t s = 0; s < n; ++s) {
+          const int64_t i = forward ? s : n - 1 - s;
+          double acc = bb[i * k + j];
+          for (int64_t t = 0; t < s; ++t) {
+            const int64_t q = forward ? t : n - 1 - t;
+            acc -= static_cast<double>(at(i, q)) * yy[q * k + j];
+          }
+          yy[i * k + j] = static_cast<float>(acc / at(i, i));
+        }
+      }
+    });
+  });
+}
+
+const Registrar reg({{"GEMM", build_gemm}, {"MatrixTriangularSolve", build_matrix_triangular_solve}});
 
 }  // namespace
 }  // namespace openacl::ops

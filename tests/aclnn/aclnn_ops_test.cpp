@@ -302,6 +302,10 @@ TEST_F(Ops, ArangeFillsTheRange) {
   EXPECT_EQ(read<float>(y), (std::vector<float>{1, 1.5f, 2, 2.5f}));
   EXPECT_EQ(plan_only(aclnnArangeGetWorkspaceSize, f(0), f(3), f(1), y), ACLNN_ERR_PARAM_INVALID);  // 3 values, out holds 4
   EXPECT_EQ(plan_only(aclnnArangeGetWorkspaceSize, f(0), f(3), f(0), y), ACLNN_ERR_PARAM_INVALID);
+  // Any shape of the right element count, filled in row-major order (ggml passes [1, 1, 1, n]).
+  aclTensor *y4 = tensor(std::vector<float>(6), {1, 2, 1, 3});
+  ASSERT_EQ(run(aclnnArangeGetWorkspaceSize, aclnnArange, f(0), f(6), f(1), y4), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(read<float>(y4), (std::vector<float>{0, 1, 2, 3, 4, 5}));
 }
 
 // ---- matrix products ------------------------------------------------------------------------
@@ -351,6 +355,15 @@ TEST_F(Ops, BatchMatMulAndMatmulBroadcastAndOneDimOperands) {
   for (int bi = 0; bi < 2; ++bi) {
     auto part = matmul_ref(std::vector<float>(a.begin() + bi * 6, a.begin() + bi * 6 + 6),
                            std::vector<float>(b.begin() + bi * 6, b.begin() + bi * 6 + 6), 2, 3, 2);
+    want.insert(want.end(), part.begin(), part.end());
+  }
+  EXPECT_EQ(read<float>(y), want);
+  // A batch of 1 broadcasts: x's first matrix times each of w's.
+  aclTensor *x1 = tensor(std::vector<float>(a.begin(), a.begin() + 6), {1, 2, 3});
+  ASSERT_EQ(run(aclnnBatchMatMulGetWorkspaceSize, aclnnBatchMatMul, x1, w, y, int8_t{1}), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  want.clear();
+  for (int bi = 0; bi < 2; ++bi) {
+    auto part = matmul_ref(std::vector<float>(a.begin(), a.begin() + 6), std::vector<float>(b.begin() + bi * 6, b.begin() + bi * 6 + 6), 2, 3, 2);
     want.insert(want.end(), part.begin(), part.end());
   }
   EXPECT_EQ(read<float>(y), want);
@@ -539,6 +552,13 @@ TEST_F(Ops, ReduceSumKeepsOrDropsDims) {
   EXPECT_EQ(read<float>(cols), (std::vector<float>{3, 5, 7}));
   EXPECT_EQ(plan_only(aclnnReduceSumGetWorkspaceSize, x, ints({0}), false, ACL_FLOAT16, cols), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(plan_only(aclnnReduceSumGetWorkspaceSize, x, ints({0, 0}), false, ACL_FLOAT, cols), ACLNN_ERR_PARAM_INVALID);
+  // The sum of everything may go to a [1] tensor as well as a 0-d one; [2] is refused.
+  aclTensor *one = tensor(std::vector<float>(1), {1});
+  ASSERT_EQ(run(aclnnReduceSumGetWorkspaceSize, aclnnReduceSum, x, ints({0, 1}), false, ACL_FLOAT, one), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(read<float>(one), (std::vector<float>{15}));
+  aclTensor *two = tensor(std::vector<float>(2), {2});
+  EXPECT_EQ(plan_only(aclnnReduceSumGetWorkspaceSize, x, ints({0, 1}), false, ACL_FLOAT, two), ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(Ops, ArgsortAscendingDescendingAndStable) {
@@ -609,6 +629,12 @@ TEST_F(Ops, RmsNormOfF16WithRstd) {
   expect_near(read<float>(rstd), wr, 1e-5f);
   aclTensor *g3 = tensor(to_f16({1, 1, 1}), {3});
   EXPECT_EQ(plan_only(aclnnRmsNormGetWorkspaceSize, x, g3, 1e-6, y, rstd), ACLNN_ERR_PARAM_INVALID);
+  // rstdOut may also drop gamma's dims (ggml passes it so); another shape is refused.
+  aclTensor *rstd1 = tensor(std::vector<float>(2), {2});
+  ASSERT_EQ(run(aclnnRmsNormGetWorkspaceSize, aclnnRmsNorm, x, g, 1e-6, y, rstd1), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  expect_near(read<float>(rstd1), wr, 1e-5f);
+  aclTensor *rstd_bad = tensor(std::vector<float>(2), {1, 2});
+  EXPECT_EQ(plan_only(aclnnRmsNormGetWorkspaceSize, x, g, 1e-6, y, rstd_bad), ACLNN_ERR_PARAM_INVALID);
 }
 
 // ---- gathers --------------------------------------------------------------------------------

@@ -15,6 +15,7 @@
 #include "aclnnop/aclnn_repeat.h"
 #include "aclnnop/aclnn_constant_pad_nd.h"
 #include "aclnnop/aclnn_arange.h"
+#include "aclnnop/aclnn_reflection_pad1d.h"
 
 #include "api/aclnn_call.h"
 
@@ -55,6 +56,13 @@ aclnnStatus aclnnTriuGetWorkspaceSize(const aclTensor *self, int64_t diagonal, a
   return aclnn_plan(__func__, "Triu", {self, diagonal, out}, workspaceSize, executor);
 }
 aclnnStatus aclnnTriu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceTriuGetWorkspaceSize(aclTensor *selfRef, int64_t diagonal, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "InplaceTriu", {selfRef, diagonal}, workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceTriu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
 }
 
@@ -125,6 +133,13 @@ aclnnStatus aclnnArangeGetWorkspaceSize(const aclScalar *start, const aclScalar 
   return aclnn_plan(__func__, "Arange", {start, end, step, out}, workspaceSize, executor);
 }
 aclnnStatus aclnnArange(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnReflectionPad1dGetWorkspaceSize(const aclTensor *self, const aclIntArray *padding, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "ReflectionPad1d", {self, padding, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnReflectionPad1d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
 }
 

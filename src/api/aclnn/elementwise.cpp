@@ -23,6 +23,17 @@
 #include "aclnnop/aclnn_eq_tensor.h"
 #include "aclnnop/aclnn_gt_scalar.h"
 #include "aclnnop/aclnn_pow_tensor_tensor.h"
+#include "aclnnop/aclnn_hardsigmoid.h"
+#include "aclnnop/aclnn_hardswish.h"
+#include "aclnnop/aclnn_sign.h"
+#include "aclnnop/aclnn_leaky_relu.h"
+#include "aclnnop/aclnn_elu.h"
+#include "aclnnop/aclnn_softplus.h"
+#include "aclnnop/aclnn_gelu_v2.h"
+#include "aclnnop/aclnn_geglu.h"
+#include "aclnnop/aclnn_threshold.h"
+#include "aclnnop/aclnn_logical_not.h"
+#include "aclnnop/aclnn_addcdiv.h"
 
 #include "api/aclnn_call.h"
 
@@ -52,6 +63,13 @@ aclnnStatus aclnnAdds(void *workspace, uint64_t workspaceSize, aclOpExecutor *ex
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnInplaceAddsGetWorkspaceSize(aclTensor *selfRef, const aclScalar *other, const aclScalar *alpha, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "InplaceAdds", {selfRef, other, alpha}, workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceAdds(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
 aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor *self, const aclTensor *other, const aclScalar *alpha, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
   return aclnn_plan(__func__, "Sub", {self, other, alpha, out}, workspaceSize, executor);
 }
@@ -63,6 +81,20 @@ aclnnStatus aclnnInplaceSubGetWorkspaceSize(aclTensor *selfRef, const aclTensor 
   return aclnn_plan(__func__, "InplaceSub", {selfRef, other, alpha}, workspaceSize, executor);
 }
 aclnnStatus aclnnInplaceSub(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnSubsGetWorkspaceSize(const aclTensor *self, const aclScalar *other, const aclScalar *alpha, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Subs", {self, other, alpha, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnSubs(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceSubsGetWorkspaceSize(aclTensor *selfRef, const aclScalar *other, const aclScalar *alpha, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "InplaceSubs", {selfRef, other, alpha}, workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceSubs(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
 }
 
@@ -108,6 +140,20 @@ aclnnStatus aclnnInplaceDiv(void *workspace, uint64_t workspaceSize, aclOpExecut
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnDivsGetWorkspaceSize(const aclTensor *self, const aclScalar *other, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Divs", {self, other, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnDivs(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceDivsGetWorkspaceSize(aclTensor *selfRef, const aclScalar *other, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "InplaceDivs", {selfRef, other}, workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceDivs(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
 aclnnStatus aclnnSinGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
   return aclnn_plan(__func__, "Sin", {self, out}, workspaceSize, executor);
 }
@@ -115,10 +161,24 @@ aclnnStatus aclnnSin(void *workspace, uint64_t workspaceSize, aclOpExecutor *exe
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnInplaceSinGetWorkspaceSize(aclTensor *selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "InplaceSin", {selfRef}, workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceSin(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
 aclnnStatus aclnnCosGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
   return aclnn_plan(__func__, "Cos", {self, out}, workspaceSize, executor);
 }
 aclnnStatus aclnnCos(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceCosGetWorkspaceSize(aclTensor *selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "InplaceCos", {selfRef}, workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceCos(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
 }
 
@@ -143,10 +203,38 @@ aclnnStatus aclnnClamp(void *workspace, uint64_t workspaceSize, aclOpExecutor *e
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnClampMinGetWorkspaceSize(const aclTensor *self, const aclScalar *clipValueMin, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "ClampMin", {self, clipValueMin, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnClampMin(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnClampMaxGetWorkspaceSize(const aclTensor *self, const aclScalar *clipValueMax, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "ClampMax", {self, clipValueMax, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnClampMax(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceClampMaxGetWorkspaceSize(const aclTensor *selfRef, const aclScalar *clipValueMax, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "InplaceClampMax", {selfRef, clipValueMax}, workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceClampMax(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
 aclnnStatus aclnnExpGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
   return aclnn_plan(__func__, "Exp", {self, out}, workspaceSize, executor);
 }
 aclnnStatus aclnnExp(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceExpGetWorkspaceSize(aclTensor *selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "InplaceExp", {selfRef}, workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceExp(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
 }
 
@@ -245,6 +333,111 @@ aclnnStatus aclnnPowTensorTensorGetWorkspaceSize(const aclTensor *self, const ac
   return aclnn_plan(__func__, "PowTensorTensor", {self, exponent, out}, workspaceSize, executor);
 }
 aclnnStatus aclnnPowTensorTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplacePowTensorTensorGetWorkspaceSize(aclTensor *selfRef, const aclTensor *exponent, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "InplacePowTensorTensor", {selfRef, exponent}, workspaceSize, executor);
+}
+aclnnStatus aclnnInplacePowTensorTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnHardsigmoidGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Hardsigmoid", {self, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnHardsigmoid(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnHardswishGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Hardswish", {self, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnHardswish(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnSignGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Sign", {self, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnSign(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnLeakyReluGetWorkspaceSize(const aclTensor *self, const aclScalar *negativeSlope, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "LeakyRelu", {self, negativeSlope, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnLeakyRelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnEluGetWorkspaceSize(const aclTensor *self, const aclScalar *alpha, const aclScalar *scale, const aclScalar *inputScale, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Elu", {self, alpha, scale, inputScale, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnElu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnSoftplusGetWorkspaceSize(const aclTensor *self, const aclScalar *beta, const aclScalar *threshold, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Softplus", {self, beta, threshold, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnSoftplus(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor *x, int64_t approximate, aclTensor *y, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "GeluV2", {x, approximate, y}, workspaceSize, executor);
+}
+aclnnStatus aclnnGeluV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGeGluV3GetWorkspaceSize(const aclTensor *self, int64_t dim, int64_t approximate, bool activateLeft, aclTensor *out, aclTensor *outGelu, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "GeGluV3", {self, dim, approximate, activateLeft, out, outGelu}, workspaceSize, executor);
+}
+aclnnStatus aclnnGeGluV3(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnThresholdGetWorkspaceSize(const aclTensor *self, const aclScalar *threshold, const aclScalar *value, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Threshold", {self, threshold, value, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnThreshold(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceThresholdGetWorkspaceSize(aclTensor *selfRef, const aclScalar *threshold, const aclScalar *value, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "InplaceThreshold", {selfRef, threshold, value}, workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceThreshold(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnLogicalNotGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "LogicalNot", {self, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnLogicalNot(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceLogicalNotGetWorkspaceSize(aclTensor *selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "InplaceLogicalNot", {selfRef}, workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceLogicalNot(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAddcdivGetWorkspaceSize(const aclTensor *self, const aclTensor *tensor1, const aclTensor *tensor2, const aclScalar *value, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Addcdiv", {self, tensor1, tensor2, value, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnAddcdiv(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceAddcdivGetWorkspaceSize(aclTensor *selfRef, const aclTensor *tensor1, const aclTensor *tensor2, const aclScalar *value, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "InplaceAddcdiv", {selfRef, tensor1, tensor2, value}, workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceAddcdiv(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
 }
 

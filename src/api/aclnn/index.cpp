@@ -3,6 +3,9 @@
 #include "aclnnop/aclnn_embedding.h"
 #include "aclnnop/aclnn_index_select.h"
 #include "aclnnop/aclnn_gather_v2.h"
+#include "aclnnop/aclnn_index_fill_tensor.h"
+#include "aclnnop/aclnn_masked_fill_scalar.h"
+#include "aclnnop/aclnn_scatter.h"
 
 #include "api/aclnn_call.h"
 
@@ -29,6 +32,34 @@ aclnnStatus aclnnGatherV2GetWorkspaceSize(const aclTensor *self, int64_t dim, co
   return aclnn_plan(__func__, "GatherV2", {self, dim, index, out}, workspaceSize, executor);
 }
 aclnnStatus aclnnGatherV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceIndexFillTensorGetWorkspaceSize(aclTensor *selfRef, int64_t dim, const aclIntArray *index, const aclScalar *value, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "InplaceIndexFillTensor", {selfRef, dim, index, value}, workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceIndexFillTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceMaskedFillScalarGetWorkspaceSize(aclTensor *selfRef, const aclTensor *mask, const aclScalar *value, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "InplaceMaskedFillScalar", {selfRef, mask, value}, workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceMaskedFillScalar(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnScatterGetWorkspaceSize(const aclTensor *self, int64_t dim, const aclTensor *index, const aclTensor *src, int64_t reduce, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Scatter", {self, dim, index, src, reduce, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnScatter(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceScatterGetWorkspaceSize(aclTensor *selfRef, int64_t dim, const aclTensor *index, const aclTensor *src, int64_t reduce, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "InplaceScatter", {selfRef, dim, index, src, reduce}, workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceScatter(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
 }
 

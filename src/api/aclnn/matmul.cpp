@@ -4,6 +4,11 @@
 #include "aclnnop/aclnn_mm.h"
 #include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
+#include "aclnnop/aclnn_mv.h"
+#include "aclnnop/aclnn_ger.h"
+#include "aclnnop/aclnn_triangular_solve.h"
+#include "aclnnop/aclnn_trans_matmul_weight.h"
+#include "aclnnop/aclnn_grouped_matmul_v3.h"
 
 #include "api/aclnn_call.h"
 
@@ -38,6 +43,45 @@ aclnnStatus aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(const aclTensor *x, co
 }
 aclnnStatus aclnnWeightQuantBatchMatmulV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMvGetWorkspaceSize(const aclTensor *self, const aclTensor *vec, aclTensor *out, int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Mv", {self, vec, out, static_cast<int64_t>(cubeMathType)}, workspaceSize, executor);
+}
+aclnnStatus aclnnMv(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGerGetWorkspaceSize(const aclTensor *self, const aclTensor *vec2, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Ger", {self, vec2, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnGer(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnTriangularSolveGetWorkspaceSize(const aclTensor *self, const aclTensor *A, bool upper, bool transpose, bool unitriangular, aclTensor *xOut, aclTensor *mOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "TriangularSolve", {self, A, upper, transpose, unitriangular, xOut, mOut}, workspaceSize, executor);
+}
+aclnnStatus aclnnTriangularSolve(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnTransMatmulWeightGetWorkspaceSize(aclTensor *mmWeightRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "TransMatmulWeight", {mmWeightRef}, workspaceSize, executor);
+}
+aclnnStatus aclnnTransMatmulWeight(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGroupedMatmulV3GetWorkspaceSize(const aclTensorList *x, const aclTensorList *weight, const aclTensorList *biasOptional, const aclTensorList *scaleOptional, const aclTensorList *offsetOptional, const aclTensorList *antiquantScaleOptional, const aclTensorList *antiquantOffsetOptional, const aclTensor *groupListOptional, int64_t splitItem, int64_t groupType, const aclTensorList *y, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "GroupedMatmulV3", {x, weight, biasOptional, scaleOptional, offsetOptional, antiquantScaleOptional, antiquantOffsetOptional, groupListOptional, splitItem, groupType, y}, workspaceSize, executor);
+}
+aclnnStatus aclnnGroupedMatmulV3(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnCalculateMatmulWeightSizeV2(const aclIntArray *tensorShape, aclDataType dataType, uint64_t *weightTensorSize) {
+  return openacl::api::aclnn_guarded(__func__, [&] { openacl::nn::matmul_weight_size(tensorShape, openacl::api::enum_value(dataType), weightTensorSize); });
 }
 
 }  // extern "C"

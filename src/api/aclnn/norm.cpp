@@ -2,6 +2,8 @@
 // the norm operators: each forwards its arguments, in order, to its planner in src/nn/.
 #include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_rms_norm.h"
+#include "aclnnop/aclnn_add_rms_norm.h"
+#include "aclnnop/aclnn_group_norm.h"
 
 #include "api/aclnn_call.h"
 
@@ -21,6 +23,20 @@ aclnnStatus aclnnRmsNormGetWorkspaceSize(const aclTensor *x, const aclTensor *ga
   return aclnn_plan(__func__, "RmsNorm", {x, gamma, epsilon, yOut, rstdOut}, workspaceSize, executor);
 }
 aclnnStatus aclnnRmsNorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAddRmsNormGetWorkspaceSize(const aclTensor *x1, const aclTensor *x2, const aclTensor *gamma, double epsilon, const aclTensor *yOut, const aclTensor *rstdOut, const aclTensor *xOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "AddRmsNorm", {x1, x2, gamma, epsilon, yOut, rstdOut, xOut}, workspaceSize, executor);
+}
+aclnnStatus aclnnAddRmsNorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGroupNormGetWorkspaceSize(const aclTensor *self, const aclTensor *gammaOptional, const aclTensor *betaOptional, int64_t N, int64_t C, int64_t HxW, int64_t group, double eps, aclTensor *out, aclTensor *meanOut, aclTensor *rstdOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "GroupNorm", {self, gammaOptional, betaOptional, N, C, HxW, group, eps, out, meanOut, rstdOut}, workspaceSize, executor);
+}
+aclnnStatus aclnnGroupNorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
 }
 

@@ -5,6 +5,10 @@
 #include "aclnnop/aclnn_softmax.h"
 #include "aclnnop/aclnn_reduce_sum.h"
 #include "aclnnop/aclnn_argsort.h"
+#include "aclnnop/aclnn_norm.h"
+#include "aclnnop/aclnn_cumsum.h"
+#include "aclnnop/aclnn_logsoftmax.h"
+#include "aclnnop/aclnn_softmax_cross_entropy_with_logits.h"
 
 #include "api/aclnn_call.h"
 
@@ -45,6 +49,34 @@ aclnnStatus aclnnArgsortGetWorkspaceSize(const aclTensor *self, int64_t dim, boo
   return aclnn_plan(__func__, "Argsort", {self, dim, descending, out}, workspaceSize, executor);
 }
 aclnnStatus aclnnArgsort(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnNormGetWorkspaceSize(const aclTensor *self, const aclScalar *pScalar, const aclIntArray *dim, bool keepdim, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Norm", {self, pScalar, dim, keepdim, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnNorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnCumsumGetWorkspaceSize(const aclTensor *self, int64_t dim, aclDataType dtype, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "Cumsum", {self, dim, openacl::api::enum_value(dtype), out}, workspaceSize, executor);
+}
+aclnnStatus aclnnCumsum(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnLogSoftmaxGetWorkspaceSize(const aclTensor *self, int64_t dim, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "LogSoftmax", {self, dim, out}, workspaceSize, executor);
+}
+aclnnStatus aclnnLogSoftmax(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+  return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnSoftmaxCrossEntropyWithLogitsGetWorkspaceSize(const aclTensor *features, const aclTensor *labels, aclTensor *loss, aclTensor *backprop, uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return aclnn_plan(__func__, "SoftmaxCrossEntropyWithLogits", {features, labels, loss, backprop}, workspaceSize, executor);
+}
+aclnnStatus aclnnSoftmaxCrossEntropyWithLogits(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
   return aclnn_run(__func__, workspace, workspaceSize, executor, stream);
 }
 

@@ -12,9 +12,13 @@
 namespace openacl::sim {
 namespace {
 
+// Host memory: 64 bytes, as CANN documents for aclrtMallocHost. Device memory: 512 bytes. CANN
+// documents 64, but a real device's allocator hands out page-granular blocks, and programs
+// lean on more: ggml's CANN backend places tensors at 128-byte offsets from a buffer's start.
 constexpr size_t kAlignment = 64;
+constexpr size_t kDeviceAlignment = 512;
 
-size_t round_up(size_t n) { return (n + kAlignment - 1) / kAlignment * kAlignment; }
+size_t round_up(size_t n, size_t alignment) { return (n + alignment - 1) / alignment * alignment; }
 
 class SimDevice final : public backend::DeviceBackend {
  public:
@@ -22,9 +26,9 @@ class SimDevice final : public backend::DeviceBackend {
       : props_(std::move(props)), pool_(id, props_.ai_cores) {}
 
   const backend::DeviceProps &props() const override { return props_; }
-  void *allocate(size_t bytes) override { return aligned(bytes); }
+  void *allocate(size_t bytes) override { return aligned(bytes, kDeviceAlignment); }
   void deallocate(void *p, size_t) override { std::free(p); }
-  void *allocate_host(size_t bytes) override { return aligned(bytes); }
+  void *allocate_host(size_t bytes) override { return aligned(bytes, kAlignment); }
   void deallocate_host(void *p, size_t) override { std::free(p); }
   void copy(void *dst, const void *src, size_t n) override {
     if (n != 0 && dst != src) std::memmove(dst, src, n);
@@ -36,8 +40,8 @@ class SimDevice final : public backend::DeviceBackend {
 
  private:
   // A size too large to round up fails instead of wrapping around to a small block.
-  static void *aligned(size_t bytes) {
-    return bytes > SIZE_MAX - kAlignment ? nullptr : std::aligned_alloc(kAlignment, round_up(bytes));
+  static void *aligned(size_t bytes, size_t alignment) {
+    return bytes > SIZE_MAX - alignment ? nullptr : std::aligned_alloc(alignment, round_up(bytes, alignment));
   }
 
   backend::DeviceProps props_;
