@@ -14,6 +14,7 @@
 
 #include "acl/acl.h"
 #include "acl/ops/acl_dvpp.h"
+#include "dvpp/pictures.h"
 
 namespace {
 
@@ -43,35 +44,6 @@ std::pair<double, double> alternating_medians(A &&a, B &&b, int samples) {
   std::sort(ta.begin(), ta.end());
   std::sort(tb.begin(), tb.end());
   return {ta[ta.size() / 2], tb[tb.size() / 2]};
-}
-
-std::vector<uint8_t> make_jpeg(uint32_t w, uint32_t h) {
-  std::vector<uint8_t> rgb(size_t{w} * h * 3);
-  for (uint32_t y = 0; y < h; ++y)
-    for (uint32_t x = 0; x < w; ++x) {
-      uint8_t *p = &rgb[(size_t{y} * w + x) * 3];
-      p[0] = uint8_t(x * 255 / w), p[1] = uint8_t(((x / 40 + y / 30) % 2) * 160 + 40), p[2] = uint8_t((x ^ y) & 0xFF);
-    }
-  jpeg_compress_struct c;
-  jpeg_error_mgr err;
-  c.err = jpeg_std_error(&err);
-  jpeg_create_compress(&c);
-  unsigned char *buf = nullptr;
-  unsigned long len = 0;
-  jpeg_mem_dest(&c, &buf, &len);
-  c.image_width = w, c.image_height = h, c.input_components = 3, c.in_color_space = JCS_RGB;
-  jpeg_set_defaults(&c);
-  jpeg_set_quality(&c, 90, TRUE);
-  jpeg_start_compress(&c, TRUE);
-  while (c.next_scanline < h) {
-    JSAMPROW row = &rgb[size_t{c.next_scanline} * w * 3];
-    jpeg_write_scanlines(&c, &row, 1);
-  }
-  jpeg_finish_compress(&c);
-  jpeg_destroy_compress(&c);
-  std::vector<uint8_t> out(buf, buf + len);
-  std::free(buf);
-  return out;
 }
 
 // libjpeg-turbo alone: the same file to interleaved YCbCr rows.
@@ -123,7 +95,7 @@ Env &env() {
 
 void BM_JpegDecode1080p(benchmark::State &state) {
   auto &e = env();
-  std::vector<uint8_t> jpeg = make_jpeg(1920, 1080);
+  std::vector<uint8_t> jpeg = dvt::make_jpeg(1920, 1080, 2, 2);  // 4:2:0, as cameras write
   uint32_t size = 0;
   check(acldvppJpegPredictDecSize(jpeg.data(), jpeg.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size), "predict");
   void *in = nullptr, *out = nullptr;

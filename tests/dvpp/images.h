@@ -10,6 +10,7 @@
 
 #include "acl/acl.h"
 #include "acl/ops/acl_dvpp.h"
+#include "dvpp/pictures.h"
 
 namespace dvt {
 
@@ -33,16 +34,9 @@ class DvppTest : public ::testing::Test {
   std::vector<acldvppPicDesc *> pics_;
 };
 
-// Planar RGB test picture: smooth gradients with sharp edges, so that both interpolation and
-// chroma handling show.
-std::vector<uint8_t> rgb_picture(uint32_t width, uint32_t height);
 // A picture's bytes in an NV12/NV21 buffer with the given strides (noise, deterministic).
 std::vector<uint8_t> nv_noise(uint32_t width_stride, uint32_t height_stride, uint32_t seed);
 
-// JPEG of an RGB picture; h_samp x v_samp luma sampling (2x2: 4:2:0, 1x1: 4:4:4); grey when
-// components is 1.
-std::vector<uint8_t> make_jpeg(uint32_t width, uint32_t height, int h_samp, int v_samp, int components = 3,
-                               bool progressive = false);
 // libjpeg-turbo's decode converted to CANN's YUV420SP layout as docs/dvpp.md documents it:
 // luma rows as decoded, chroma the rounded mean of each 2x2 block of unsmoothed chroma; the
 // buffer has the JPEGD strides (128, 16), its padding zero.
