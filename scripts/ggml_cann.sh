@@ -100,17 +100,24 @@ fi
 status=0
 printf '%-24s %6s %6s %6s %6s %6s %6s\n' op cases passed failed unsupp lost secs
 tp=0 tf=0 tu=0 tl=0
+aborted=()
 IFS=, read -r -a oplist <<<"$ops"
 for op in "${oplist[@]}"; do
   log="$logs/$op.log"
   rc=0 started=$(now)
-  timeout "${OPENACL_GGML_OP_TIMEOUT:-900}" "$tbo" test -b CANN0 -o "$op" >"$log" 2>&1 || rc=$?
+  # Unbuffered stdout keeps the case lines and the error that aborts the process in order.
+  timeout "${OPENACL_GGML_OP_TIMEOUT:-900}" stdbuf -o0 "$tbo" test -b CANN0 -o "$op" >"$log" 2>&1 || rc=$?
   # Case lines: "  OP(params): ... OK|FAIL|not supported [...]", colours stripped.
   read -r p f u < <(sed 's/\x1b\[[0-9;]*m//g' "$log" | awk -v op="$op" '
     index($0, "  " op "(") == 1 { if ($0 ~ /not supported/) u++; else if ($0 ~ /OK$/) p++; else if ($0 ~ /FAIL$/) f++ }
     END { print p + 0, f + 0, u + 0 }')
   lost=0
-  if [[ $rc -ne 0 ]] && ! grep -q "tests passed" "$log"; then lost=1; fi
+  if [[ $rc -ne 0 ]] && ! grep -q "tests passed" "$log"; then
+    lost=1
+    # test-backend-ops prints a case when it is done: the abort is in the case after the last.
+    aborted+=("$op after$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep "^  $op(" | tail -1 | sed 's/: OK$//')
+  $(grep -m1 -E "CANN error|error:|Assertion" "$log" | cut -c1-200)")
+  fi
   [[ $((p + f + u + lost)) -eq 0 ]] && continue   # an op test-backend-ops has no case for
   printf '%-24s %6d %6d %6d %6d %6s %6d\n' "$op" $((p + f + u)) "$p" "$f" "$u" "$([[ $lost == 1 ]] && echo "rc=$rc" || echo 0)" \
     $(($(now) - started))
@@ -118,5 +125,6 @@ for op in "${oplist[@]}"; do
   if [[ $f -ne 0 || $lost -ne 0 ]]; then status=1; fi
 done
 printf '%-24s %6d %6d %6d %6d %6d\n' total $((tp + tf + tu)) "$tp" "$tf" "$tu" "$tl"
+for line in "${aborted[@]}"; do echo "aborted: $line"; done
 echo "test-backend-ops: $(($(now) - t2)) s; logs in $logs"
 exit $status
