@@ -110,8 +110,19 @@ void MemoryMap::check_device_range(const void *p, size_t n, const char *what) co
   auto addr = reinterpret_cast<uintptr_t>(p);
   if (a && a->kind == MemoryKind::device && n <= a->size - (addr - a->base)) return;
   std::ostringstream msg;
-  if (!a || a->kind != MemoryKind::device) {
+  if (a && a->kind != MemoryKind::device) {
+    msg << what << " (" << p << ") is page-locked host memory ("
+        << (a->kind == MemoryKind::host_pinned ? "aclrtMallocHost" : "aclrtHostRegister")
+        << "), not device memory from aclrtMalloc";
+  } else if (!a) {
     msg << what << " (" << p << ") is not device memory from aclrtMalloc";
+    // Most often an offset computed past the end of a real buffer: name the one just below.
+    std::shared_lock lock(mu_);
+    auto it = by_base_.upper_bound(addr);
+    if (it != by_base_.begin() && (--it)->second.kind == MemoryKind::device)
+      msg << "; the nearest device allocation below it (" << it->second.size << " bytes at "
+          << reinterpret_cast<void *>(it->second.base) << ") ends "
+          << addr - (it->second.base + it->second.size) << " bytes before it";
   } else {
     msg << what << ": " << n << " bytes at " << p << " run past the end of its allocation ("
         << a->size << " bytes at " << reinterpret_cast<void *>(a->base) << ")";

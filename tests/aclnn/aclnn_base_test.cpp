@@ -246,6 +246,36 @@ TEST_F(Executor, HostAddressesAreRefusedAtPhaseTwo) {
   aclDestroyTensor(h);
 }
 
+TEST_F(Executor, AnAddressPastABufferNamesTheBufferAndPinnedMemoryIsNamed) {
+  // ggml computes views as base + offset; an offset past the end lands outside every buffer.
+  void *buf = nullptr;
+  ASSERT_EQ(aclrtMalloc(&buf, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  const int64_t d[] = {4};
+  aclTensor *past = aclCreateTensor(d, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, d, 1,
+                                    static_cast<char *>(buf) + 4096 + 64);
+  uint64_t ws = 0;
+  aclOpExecutor *e = nullptr;
+  ASSERT_EQ(aclnnAddGetWorkspaceSize(x_, o_, alpha_, past, &ws, &e), ACLNN_SUCCESS);
+  EXPECT_EQ(aclnnAdd(w_, kWork, e, stream_), ACLNN_ERR_PARAM_INVALID);
+  const std::string msg = aclGetRecentErrMsg();
+  EXPECT_NE(msg.find("is not device memory"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("ends 64 bytes before it"), std::string::npos) << msg;
+  aclDestroyAclOpExecutor(e);
+  aclDestroyTensor(past);
+
+  void *pinned = nullptr;
+  ASSERT_EQ(aclrtMallocHost(&pinned, 64), ACL_SUCCESS);
+  aclTensor *host = aclCreateTensor(d, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, d, 1, pinned);
+  ASSERT_EQ(aclnnAddGetWorkspaceSize(x_, o_, alpha_, host, &ws, &e), ACLNN_SUCCESS);
+  EXPECT_EQ(aclnnAdd(w_, kWork, e, stream_), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("page-locked host memory (aclrtMallocHost)"), std::string::npos)
+      << aclGetRecentErrMsg();
+  aclDestroyAclOpExecutor(e);
+  aclDestroyTensor(host);
+  aclrtFreeHost(pinned);
+  aclrtFree(buf);
+}
+
 TEST_F(Executor, AStreamOfAnotherContextIsARuntimeError) {
   aclrtContext mine = nullptr, other = nullptr;
   ASSERT_EQ(aclrtGetCurrentContext(&mine), ACL_SUCCESS);
