@@ -17,13 +17,14 @@
 # --ops limits the run to those ops (default: every op ggml lists); --subset runs the ops of
 # the test command (scripts/test.sh): those that pass in full and finish in a few seconds.
 # Exit status 1 when a case the backend claims as supported failed or its process died.
+# --targets adds llama.cpp build targets (scripts/ggml_llama.sh builds its programs so).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cache="${OPENACL_GGML_CACHE:-$root/build/ggml}"
 jobs="${OPENACL_JOBS:-$(nproc)}"
 version=3.22.1   # node-llama-cpp's version, and with it llama.cpp's
-ops="" soc="" graph=OFF build_only=0
+ops="" soc="" graph=OFF build_only=0 extra=""
 subset=ADD,SUB,MUL,DIV,SCALE,SQR,SQRT,SILU,GELU,SWIGLU,GEGLU,CLAMP,SOFT_MAX,NORM,RMS_NORM,GET_ROWS,SET_ROWS,CPY,CONT,DUP,REPEAT,PAD,ARANGE,ARGSORT,SUM_ROWS,CUMSUM,CONV_TRANSPOSE_1D,MUL_MAT,FLASH_ATTN_EXT
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -32,7 +33,8 @@ while [[ $# -gt 0 ]]; do
     --soc) soc=$2; shift 2 ;;
     --graph) graph=ON; shift ;;
     --build-only) build_only=1; shift ;;
-    *) echo "usage: $0 [--ops OP,OP,...] [--soc SOC] [--graph] [--build-only]" >&2; exit 2 ;;
+    --targets) extra=$2; shift 2 ;;
+    *) echo "usage: $0 [--ops OP,OP,...|--subset] [--soc SOC] [--graph] [--build-only] [--targets 'T ...']" >&2; exit 2 ;;
   esac
 done
 mkdir -p "$cache"
@@ -78,7 +80,8 @@ t1=$(now)
   [[ -n "$soc" ]] && args+=(-DSOC_TYPE="$soc")
   [[ -f "$bdir/CMakeCache.txt" ]] || cmake -S "$src" -B "$bdir" -G Ninja "${args[@]}" "${launcher[@]}" >"$cache/configure-$tag.log" ||
     { cat "$cache/configure-$tag.log"; exit 1; }
-  cmake --build "$bdir" -j "$jobs" --target test-backend-ops >"$cache/build-$tag.log" 2>&1 ||
+  read -r -a targets <<<"test-backend-ops $extra"
+  cmake --build "$bdir" -j "$jobs" --target "${targets[@]}" >"$cache/build-$tag.log" 2>&1 ||
     { tail -50 "$cache/build-$tag.log"; exit 1; }
   ln -sfn "$bdir" "$cache/build-current"
 )
@@ -86,14 +89,15 @@ t2=$(now)
 echo "openacl build + install: $((t1 - t0)) s; ggml build: $((t2 - t1)) s"
 [[ $build_only == 1 ]] && exit 0
 
-# --- test-backend-ops on CANN0, one op per process ------------------------------------------
 # shellcheck disable=SC1091
 source "$toolkit/set_env.sh"
 [[ -n "$soc" ]] && export OPENACL_SOC_NAME="$soc"
-tbo="$cache/build-current/bin/test-backend-ops"
 logs="$cache/logs"
 rm -rf "$logs"
 mkdir -p "$logs"
+
+# --- test-backend-ops on CANN0, one op per process ------------------------------------------
+tbo="$cache/build-current/bin/test-backend-ops"
 if [[ -z "$ops" ]]; then
   ops=$("$tbo" --list-ops | awk '/^  /{print $1}' | paste -sd, -)
 fi
