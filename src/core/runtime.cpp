@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <mutex>
 #include <thread>
 
 #include "backend/backend.h"
@@ -53,6 +55,10 @@ void Runtime::init(const char *config_path, const RuntimeParts &parts) {
   diagnostics_ = parts.create_diagnostics(config);
   profiling_.use_trace(parts.create_trace);
   set_task_observer(diagnostics_.get());
+  if (diagnostics_) {
+    static std::once_flag registered;
+    std::call_once(registered, [] { std::atexit([] { Runtime::get().flush_diagnostics_at_exit(); }); });
+  }
   config_ = std::move(config);
   sys_params_.clear();
   device_limits_.reset();
@@ -71,6 +77,12 @@ void Runtime::init(const char *config_path, const RuntimeParts &parts) {
       throw;
     }
   }
+}
+
+void Runtime::flush_diagnostics_at_exit() {
+  // A finalize in progress on another thread writes them itself.
+  std::unique_lock lock(lifecycle_mu_, std::try_to_lock);
+  if (lock.owns_lock() && initialized() && diagnostics_) diagnostics_->flush();
 }
 
 void Runtime::drain() {

@@ -104,6 +104,8 @@ class Runtime {
   std::unique_lock<std::mutex> lock_lifecycle();
   void drain();
   void release_all();
+  // At process exit without aclFinalize (ggml never calls it): write out what diagnostics hold.
+  void flush_diagnostics_at_exit();
 
   std::mutex lifecycle_mu_;
   std::atomic<bool> initialized_{false};

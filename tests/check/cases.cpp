@@ -551,6 +551,16 @@ NOINLINE void trace_overlap() {
   OK(aclrtDestroyStream(s2));
 }
 
+// Exits without aclFinalize, as ggml does: the trace is written at exit all the same.
+NOINLINE void trace_no_finalize() {
+  OK(aclInit(std::getenv("CHECK_ACL_JSON")));
+  OK(aclrtSetDevice(0));
+  aclrtStream s = stream("s1");
+  void *dev = device_buffer();
+  OK(aclrtMemsetAsync(dev, kBytes, 1, kBytes, s));
+  OK(aclrtSynchronizeStream(s));
+}
+
 int main(int argc, char **argv) {
   static const std::map<std::string, void (*)()> cases = {
       {"bug_missing_wait", bug_missing_wait},
@@ -592,6 +602,7 @@ int main(int argc, char **argv) {
       {"ok_default_context", ok_default_context},
       {"trace_pipeline", trace_pipeline},
       {"trace_overlap", trace_overlap},
+      {"trace_no_finalize", trace_no_finalize},
   };
   if (argc != 2 || cases.count(argv[1]) == 0) {
     std::fprintf(stderr, "usage: check_cases CASE; cases:");

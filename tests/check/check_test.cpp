@@ -287,6 +287,14 @@ TEST(Trace, TracksTasksFlowsHostSpansAndMemory) {
   EXPECT_EQ(max_memory, 2 * 4096);
 }
 
+TEST(Trace, IsWrittenAtExitWithoutFinalize) {
+  TraceFile t = trace_of("trace_no_finalize", "");
+  ASSERT_EQ(t.run.exit_code, 0) << t.run.err;
+  int memsets = 0;
+  for (const auto &e : t.events) memsets += e["ph"] == "X" && e["name"] == "memset";
+  EXPECT_EQ(memsets, 1) << t.events.dump().substr(0, 2000);
+}
+
 TEST(Trace, UnwritablePathIsReported) {
   CaseRun r = run_case("ok_stream_sync", "OPENACL_TRACE=/nonexistent-dir/t.json");
   EXPECT_EQ(r.exit_code, 0) << r.err;
