@@ -100,4 +100,18 @@ void crop_resize_paste(const Image &in, const Rect &crop, const Image &out, cons
   resize_plane(chroma, interpolation);
 }
 
+void crop_resize_border(const Image &in, const Rect &crop, const Image &out, const Border &border,
+                        Interpolation interpolation) {
+  Image inner = out;
+  inner.width = out.width - border.left - border.right;
+  inner.height = out.height - border.top - border.bottom;
+  inner.width_stride = align_up(inner.width, 16);
+  inner.height_stride = align_up(inner.height, 2);
+  std::vector<uint8_t> scratch(buffer_bytes(inner.format, inner.width_stride, inner.height_stride));
+  inner.data = scratch.data();
+  inner.size = static_cast<uint32_t>(scratch.size());
+  crop_resize_paste(in, crop, inner, {0, inner.width - 1, 0, inner.height - 1}, interpolation);
+  make_border(inner, out, border);
+}
+
 }  // namespace openacl::dvpp

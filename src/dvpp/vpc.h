@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "dvpp/color.h"
 #include "dvpp/image.h"
 
 namespace openacl::dvpp {
@@ -27,5 +28,11 @@ enum class Interpolation { bilinear, nearest };
 // right and bottom, a whole picture may have an odd size.
 void crop_resize_paste(const Image &in, const Rect &crop, const Image &out, const Rect &paste,
                        Interpolation interpolation);
+
+// Resizes the `crop` region of `in` to `out` less the border, then puts the border around it
+// (make_border's rules), as acldvppVpcBatchCropResizeMakeBorderAsync does: the resized size is
+// the output's size minus the border.
+void crop_resize_border(const Image &in, const Rect &crop, const Image &out, const Border &border,
+                        Interpolation interpolation);
 
 }  // namespace openacl::dvpp

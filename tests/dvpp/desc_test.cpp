@@ -166,8 +166,8 @@ TEST_F(DvppTest, ChannelLifecycle) {
 TEST_F(DvppTest, UndoneCallsSayNotSupported) {
   EXPECT_EQ(aclvencCreateChannelDesc(), nullptr);
   expect_msg("aclvencCreateChannelDesc", "not supported");
-  EXPECT_EQ(acldvppVpcPyrDownAsync(channel_, nullptr, nullptr, nullptr, stream_), ACL_ERROR_API_NOT_SUPPORT);
-  expect_msg("acldvppVpcPyrDownAsync", "not supported");
+  EXPECT_EQ(aclvencSendFrame(nullptr, nullptr, nullptr, nullptr, nullptr), ACL_ERROR_API_NOT_SUPPORT);
+  expect_msg("aclvencSendFrame", "not supported");
 }
 
 }  // namespace

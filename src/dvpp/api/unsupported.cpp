@@ -10,67 +10,6 @@
 
 extern "C" {
 
-acldvppLutMap *acldvppCreateLutMap(void) {
-  (void)openacl::api::report_unsupported(__func__);
-  return {};
-}
-
-aclError acldvppDestroyLutMap(acldvppLutMap *lutMap) {
-  return openacl::api::report_unsupported(__func__);
-}
-
-uint32_t acldvppGetLutMapDims(const acldvppLutMap *lutMap) {
-  (void)openacl::api::report_unsupported(__func__);
-  return {};
-}
-
-aclError acldvppGetLutMapData(const acldvppLutMap *lutMap, uint32_t dim, uint8_t **data, uint32_t *len) {
-  return openacl::api::report_unsupported(__func__);
-}
-
-acldvppHist *acldvppCreateHist(void) {
-  (void)openacl::api::report_unsupported(__func__);
-  return {};
-}
-
-aclError acldvppDestroyHist(acldvppHist *hist) {
-  return openacl::api::report_unsupported(__func__);
-}
-
-uint32_t acldvppGetHistDims(acldvppHist *hist) {
-  (void)openacl::api::report_unsupported(__func__);
-  return {};
-}
-
-aclError acldvppGetHistData(acldvppHist *hist, uint32_t dim, uint32_t **data, uint16_t *len) {
-  return openacl::api::report_unsupported(__func__);
-}
-
-uint32_t acldvppGetHistRetCode(acldvppHist *hist) {
-  (void)openacl::api::report_unsupported(__func__);
-  return {};
-}
-
-aclError acldvppClearHist(acldvppHist *hist) {
-  return openacl::api::report_unsupported(__func__);
-}
-
-aclError acldvppVpcPyrDownAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc *inputDesc, acldvppPicDesc *outputDesc, void *reserve, aclrtStream stream) {
-  return openacl::api::report_unsupported(__func__);
-}
-
-aclError acldvppVpcEqualizeHistAsync(const acldvppChannelDesc *channelDesc, const acldvppPicDesc *inputDesc, acldvppPicDesc *outputDesc, const acldvppLutMap *lutMap, aclrtStream stream) {
-  return openacl::api::report_unsupported(__func__);
-}
-
-aclError acldvppVpcCalcHistAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc *srcPicDesc, acldvppHist *hist, void *reserve, aclrtStream stream) {
-  return openacl::api::report_unsupported(__func__);
-}
-
-aclError acldvppVpcBatchCropResizeMakeBorderAsync(acldvppChannelDesc *channelDesc, acldvppBatchPicDesc *srcBatchPicDescs, uint32_t *roiNums, uint32_t size, acldvppBatchPicDesc *dstBatchPicDescs, acldvppRoiConfig *cropAreas[], acldvppBorderConfig *borderCfgs[], acldvppResizeConfig *resizeConfig, aclrtStream stream) {
-  return openacl::api::report_unsupported(__func__);
-}
-
 aclvencChannelDesc *aclvencCreateChannelDesc(void) {
   (void)openacl::api::report_unsupported(__func__);
   return {};
