@@ -72,10 +72,10 @@ void run(aclrtStream stream, const char *label, std::vector<Job> jobs, dv::Inter
     ranges.push_back({j.in.data, dv::image_bytes(j.in), false});
     ranges.push_back({j.out.data, dv::image_bytes(j.out), true});
   }
-  dv::api::submit(stream, label, ranges, [jobs = std::move(jobs), interpolation] {
+  dv::api::submit(stream, label, ranges, [jobs = std::move(jobs), interpolation](openacl::AiCores &cores) {
     for (const Job &j : jobs) {
-      if (j.border) dv::crop_resize_border(j.in, j.crop, j.out, *j.border, interpolation);
-      else dv::crop_resize_paste(j.in, j.crop, j.out, j.paste, interpolation);
+      if (j.border) dv::crop_resize_border(j.in, j.crop, j.out, *j.border, interpolation, &cores);
+      else dv::crop_resize_paste(j.in, j.crop, j.out, j.paste, interpolation, &cores);
     }
   });
 }
