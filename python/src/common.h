@@ -9,6 +9,7 @@
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,19 @@ void register_util(py::module_ &util);
 void register_prof(py::module_ &prof);
 void register_blas(py::module_ &blas);
 void register_media(py::module_ &media);
+// Parts of acl.media: LUT maps, histograms and the VPC calls that use them (media_hist.cpp);
+// stream descriptions and VENC (media_venc.cpp).
+void register_media_hist(py::module_ &media);
+void register_media_venc(py::module_ &media);
+
+// Any int as an enum argument, without an out-of-range enum conversion: the C call checks it.
+template <class E>
+E as_enum(int v) {
+  E e;
+  static_assert(sizeof e == sizeof v);
+  std::memcpy(&e, &v, sizeof e);
+  return e;
+}
 
 }  // namespace openacl::py_acl
 

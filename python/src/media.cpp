@@ -13,15 +13,6 @@
 namespace openacl::py_acl {
 namespace {
 
-// Any int as an enum argument, without an out-of-range enum conversion.
-template <class E>
-E as_enum(int v) {
-  E e;
-  static_assert(sizeof e == sizeof v);
-  std::memcpy(&e, &v, sizeof e);
-  return e;
-}
-
 using Pic = acldvppPicDesc;
 using Channel = acldvppChannelDesc;
 using Roi = acldvppRoiConfig;
@@ -235,6 +226,8 @@ void register_media(py::module_ &media) {
   register_codecs(media);
   register_vpc(media);
   register_border(media);
+  register_media_hist(media);
+  register_media_venc(media);
 }
 
 }  // namespace openacl::py_acl

@@ -106,6 +106,8 @@ void batch(const char *api, acldvppChannelDesc *channelDesc, acldvppBatchPicDesc
                                      " (the source batch)");
   uint64_t total = 0;
   for (uint32_t i = 0; i < size; ++i) total += roiNums[i];
+  // CANN's limit: 256 regions in all.
+  if (total > 256) fail(Errc::invalid_argument, "the roiNums add up to " + std::to_string(total) + ", more than 256");
   if (total == 0 || total > dstBatchPicDescs->pics.size())
     fail(Errc::invalid_argument, "the roiNums add up to " + std::to_string(total) + ", not 1.." +
                                      std::to_string(dstBatchPicDescs->pics.size()) + " (the destination batch)");
