@@ -42,6 +42,7 @@ TEST(LutAndHist, ObjectsHaveThreeDimsOf256) {
   EXPECT_EQ(acldvppDestroyLutMap(lut), ACL_SUCCESS);
   EXPECT_EQ(acldvppDestroyHist(hist), ACL_SUCCESS);
   EXPECT_EQ(acldvppGetHistDims(nullptr), 0u);
+  EXPECT_EQ(acldvppGetHistRetCode(nullptr), uint32_t{ACL_ERROR_INVALID_PARAM});
 }
 
 std::array<uint8_t *, 3> maps_of(acldvppLutMap *lut) {

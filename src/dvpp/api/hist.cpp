@@ -68,8 +68,11 @@ aclError acldvppGetHistData(acldvppHist *hist, uint32_t dim, uint32_t **data, ui
     *len = static_cast<uint16_t>(hist->hist->bins[dim].size());
   });
 }
+// A bad handle gives ACL_ERROR_INVALID_PARAM, as CANN's does, rather than a 0 that reads as success.
 uint32_t acldvppGetHistRetCode(acldvppHist *hist) {
-  return get<uint32_t>(__func__, hist, "hist", [](auto &h) { return h.hist->ret_code.load(); });
+  uint32_t code = ACL_ERROR_INVALID_PARAM;
+  (void)guarded(__func__, [&] { code = checked(hist, "hist")->hist->ret_code.load(); });
+  return code;
 }
 aclError acldvppClearHist(acldvppHist *hist) {
   return guarded(__func__, [&] {
