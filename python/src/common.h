@@ -8,6 +8,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -77,6 +78,23 @@ template <class T>
 std::vector<T *> to_ptrs(const std::vector<Ptr> &v) {
   std::vector<T *> out(v.size());
   for (size_t i = 0; i < v.size(); ++i) out[i] = to_ptr<T>(v[i]);
+  return out;
+}
+
+// The batch VPC calls read roiNums[0, size) and, of each region list, as many entries as those
+// roiNums add up to; they refuse more than 256 of either before reading. Python lists shorter
+// than that are padded (roiNums with 0, regions with NULL, which the C call names in its error),
+// so a short list never makes the C call read past it.
+inline std::vector<uint32_t> padded_roi_nums(std::vector<uint32_t> roi_nums, uint32_t size) {
+  if (roi_nums.size() < std::min<uint32_t>(size, 256)) roi_nums.resize(std::min<uint32_t>(size, 256), 0);
+  return roi_nums;
+}
+template <class T>
+std::vector<T *> padded_regions(const std::vector<Ptr> &list, const std::vector<uint32_t> &roi_nums, uint32_t size) {
+  uint64_t total = 0;
+  for (size_t i = 0; i < roi_nums.size() && i < size; ++i) total += roi_nums[i];
+  std::vector<T *> out = to_ptrs<T>(list);
+  if (out.size() < std::min<uint64_t>(total, 256)) out.resize(std::min<uint64_t>(total, 256), nullptr);
   return out;
 }
 

@@ -7,7 +7,6 @@
 #include <acl/acl.h>
 #include <acl/ops/acl_dvpp.h>
 
-#include <algorithm>
 #include <tuple>
 
 namespace openacl::py_acl {
@@ -50,21 +49,16 @@ void register_media_hist(py::module_ &m) {
     return acldvppVpcPyrDownAsync(to_ptr<Channel>(ch), to_ptr<Pic>(in), to_ptr<Pic>(out), to_ptr(reserve),
                                   to_ptr(stream));
   });
-  // pyACL's form has no size: it is the length of roi_nums. Lists shorter than the regions
-  // are padded with NULL, which the C call names in its error (it takes 256 regions at most).
+  // pyACL's form has no size: it is the length of roi_nums.
   m.def("dvpp_vpc_batch_crop_resize_make_border_async",
         [](Ptr ch, Ptr src, std::vector<uint32_t> roi_nums, Ptr dst, const std::vector<Ptr> &crops,
            const std::vector<Ptr> &borders, Ptr config, Ptr stream) {
-          auto c = to_ptrs<acldvppRoiConfig>(crops);
-          auto b = to_ptrs<acldvppBorderConfig>(borders);
-          uint64_t total = 0;
-          for (uint32_t n : roi_nums) total += n;
-          const size_t want = static_cast<size_t>(std::min<uint64_t>(total, 257));
-          if (c.size() < want) c.resize(want, nullptr);
-          if (b.size() < want) b.resize(want, nullptr);
+          const auto size = static_cast<uint32_t>(roi_nums.size());
+          auto c = padded_regions<acldvppRoiConfig>(crops, roi_nums, size);
+          auto b = padded_regions<acldvppBorderConfig>(borders, roi_nums, size);
           return acldvppVpcBatchCropResizeMakeBorderAsync(
-              to_ptr<Channel>(ch), to_ptr<acldvppBatchPicDesc>(src), roi_nums.data(),
-              static_cast<uint32_t>(roi_nums.size()), to_ptr<acldvppBatchPicDesc>(dst), c.data(), b.data(),
+              to_ptr<Channel>(ch), to_ptr<acldvppBatchPicDesc>(src), roi_nums.data(), size,
+              to_ptr<acldvppBatchPicDesc>(dst), c.data(), b.data(),
               to_ptr<acldvppResizeConfig>(config), to_ptr(stream));
         });
 }

@@ -155,3 +155,18 @@ def test_venc_calls_back_with_each_frames_stream(stream):
     assert acl.media.venc_destroy_channel_desc(venc) == ACL_SUCCESS
     assert acl.media.dvpp_destroy_pic_desc(pic) == ACL_SUCCESS
     assert acl.media.dvpp_free(frame) == ACL_SUCCESS
+
+
+def test_short_batch_lists_are_refused_not_read_past(channel, stream):
+    srcs, dsts = acl.media.dvpp_create_batch_pic_desc(4), acl.media.dvpp_create_batch_pic_desc(4)
+    resize = acl.media.dvpp_create_resize_config()
+    # size 3 with one roiNum given: the missing roiNums count as 0.
+    assert acl.media.dvpp_vpc_batch_crop_async(channel, srcs, [1], 3, dsts, [], stream) == ACL_ERROR_INVALID_PARAM
+    assert "cropAreas[0] is NULL" in acl.get_recent_err_msg()
+    assert acl.media.dvpp_vpc_batch_crop_resize_paste_async(channel, srcs, [2], 1, dsts, [0, 0], [], resize,
+                                                            stream) == ACL_ERROR_INVALID_PARAM
+    assert acl.media.dvpp_vpc_batch_crop_async(channel, srcs, [1], 1000, dsts, [], stream) == ACL_ERROR_INVALID_PARAM
+    assert "above 256" in acl.get_recent_err_msg()
+    for destroy, handle in ((acl.media.dvpp_destroy_resize_config, resize),
+                            (acl.media.dvpp_destroy_batch_pic_desc, srcs), (acl.media.dvpp_destroy_batch_pic_desc, dsts)):
+        assert destroy(handle) == ACL_SUCCESS

@@ -101,6 +101,7 @@ void batch(const char *api, acldvppChannelDesc *channelDesc, acldvppBatchPicDesc
   checked(dstBatchPicDescs, "dstBatchPicDescs");
   if (roiNums == nullptr) fail(Errc::invalid_argument, "roiNums is NULL");
   if (cropAreas == nullptr) fail(Errc::invalid_argument, "cropAreas is NULL");
+  if (size > 256) fail(Errc::invalid_argument, "size " + std::to_string(size) + " is above 256");
   if (size == 0 || size > srcBatchPicDescs->pics.size())
     fail(Errc::invalid_argument, "size " + std::to_string(size) + " is not 1.." + std::to_string(srcBatchPicDescs->pics.size()) +
                                      " (the source batch)");
