@@ -8,7 +8,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -79,6 +81,23 @@ std::vector<T *> to_ptrs(const std::vector<Ptr> &v) {
   return out;
 }
 
+// The batch VPC calls read roiNums[0, size) and, of each region list, as many entries as those
+// roiNums add up to; they refuse more than 256 of either before reading. Python lists shorter
+// than that are padded (roiNums with 0, regions with NULL, which the C call names in its error),
+// so a short list never makes the C call read past it.
+inline std::vector<uint32_t> padded_roi_nums(std::vector<uint32_t> roi_nums, uint32_t size) {
+  if (roi_nums.size() < std::min<uint32_t>(size, 256)) roi_nums.resize(std::min<uint32_t>(size, 256), 0);
+  return roi_nums;
+}
+template <class T>
+std::vector<T *> padded_regions(const std::vector<Ptr> &list, const std::vector<uint32_t> &roi_nums, uint32_t size) {
+  uint64_t total = 0;
+  for (size_t i = 0; i < roi_nums.size() && i < size; ++i) total += roi_nums[i];
+  std::vector<T *> out = to_ptrs<T>(list);
+  if (out.size() < std::min<uint64_t>(total, 256)) out.resize(std::min<uint64_t>(total, 256), nullptr);
+  return out;
+}
+
 void register_constants(py::module_ &m);
 void register_base(py::module_ &m);
 void register_rt_device(py::module_ &rt);
@@ -93,6 +112,19 @@ void register_util(py::module_ &util);
 void register_prof(py::module_ &prof);
 void register_blas(py::module_ &blas);
 void register_media(py::module_ &media);
+// Parts of acl.media: LUT maps, histograms and the VPC calls that use them (media_hist.cpp);
+// stream descriptions and VENC (media_venc.cpp).
+void register_media_hist(py::module_ &media);
+void register_media_venc(py::module_ &media);
+
+// Any int as an enum argument, without an out-of-range enum conversion: the C call checks it.
+template <class E>
+E as_enum(int v) {
+  E e;
+  static_assert(sizeof e == sizeof v);
+  std::memcpy(&e, &v, sizeof e);
+  return e;
+}
 
 }  // namespace openacl::py_acl
 

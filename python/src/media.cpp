@@ -13,15 +13,6 @@
 namespace openacl::py_acl {
 namespace {
 
-// Any int as an enum argument, without an out-of-range enum conversion.
-template <class E>
-E as_enum(int v) {
-  E e;
-  static_assert(sizeof e == sizeof v);
-  std::memcpy(&e, &v, sizeof e);
-  return e;
-}
-
 using Pic = acldvppPicDesc;
 using Channel = acldvppChannelDesc;
 using Roi = acldvppRoiConfig;
@@ -167,13 +158,15 @@ void register_vpc(py::module_ &m) {
   });
   m.def("dvpp_vpc_batch_crop_async", [](Ptr ch, Ptr src, std::vector<uint32_t> roi_nums, uint32_t size, Ptr dst,
                                          const std::vector<Ptr> &crops, Ptr stream) {
-    auto areas = to_ptrs<Roi>(crops);
+    roi_nums = padded_roi_nums(std::move(roi_nums), size);
+    auto areas = padded_regions<Roi>(crops, roi_nums, size);
     return acldvppVpcBatchCropAsync(to_ptr<Channel>(ch), to_ptr<Batch>(src), roi_nums.data(), size,
                                     to_ptr<Batch>(dst), areas.data(), to_ptr(stream));
   });
   m.def("dvpp_vpc_batch_crop_resize_async", [](Ptr ch, Ptr src, std::vector<uint32_t> roi_nums, uint32_t size,
                                                 Ptr dst, const std::vector<Ptr> &crops, Ptr config, Ptr stream) {
-    auto areas = to_ptrs<Roi>(crops);
+    roi_nums = padded_roi_nums(std::move(roi_nums), size);
+    auto areas = padded_regions<Roi>(crops, roi_nums, size);
     return acldvppVpcBatchCropResizeAsync(to_ptr<Channel>(ch), to_ptr<Batch>(src), roi_nums.data(), size,
                                           to_ptr<Batch>(dst), areas.data(), to_ptr<acldvppResizeConfig>(config),
                                           to_ptr(stream));
@@ -181,14 +174,16 @@ void register_vpc(py::module_ &m) {
   m.def("dvpp_vpc_batch_crop_and_paste_async", [](Ptr ch, Ptr src, std::vector<uint32_t> roi_nums, uint32_t size,
                                                    Ptr dst, const std::vector<Ptr> &crops,
                                                    const std::vector<Ptr> &pastes, Ptr stream) {
-    auto c = to_ptrs<Roi>(crops), p = to_ptrs<Roi>(pastes);
+    roi_nums = padded_roi_nums(std::move(roi_nums), size);
+    auto c = padded_regions<Roi>(crops, roi_nums, size), p = padded_regions<Roi>(pastes, roi_nums, size);
     return acldvppVpcBatchCropAndPasteAsync(to_ptr<Channel>(ch), to_ptr<Batch>(src), roi_nums.data(), size,
                                             to_ptr<Batch>(dst), c.data(), p.data(), to_ptr(stream));
   });
   m.def("dvpp_vpc_batch_crop_resize_paste_async",
         [](Ptr ch, Ptr src, std::vector<uint32_t> roi_nums, uint32_t size, Ptr dst, const std::vector<Ptr> &crops,
            const std::vector<Ptr> &pastes, Ptr config, Ptr stream) {
-          auto c = to_ptrs<Roi>(crops), p = to_ptrs<Roi>(pastes);
+          roi_nums = padded_roi_nums(std::move(roi_nums), size);
+          auto c = padded_regions<Roi>(crops, roi_nums, size), p = padded_regions<Roi>(pastes, roi_nums, size);
           return acldvppVpcBatchCropResizePasteAsync(to_ptr<Channel>(ch), to_ptr<Batch>(src), roi_nums.data(), size,
                                                      to_ptr<Batch>(dst), c.data(), p.data(),
                                                      to_ptr<acldvppResizeConfig>(config), to_ptr(stream));
@@ -235,6 +230,8 @@ void register_media(py::module_ &media) {
   register_codecs(media);
   register_vpc(media);
   register_border(media);
+  register_media_hist(media);
+  register_media_venc(media);
 }
 
 }  // namespace openacl::py_acl

@@ -48,7 +48,7 @@ PYBIND11_MODULE(acl, m) {
   register_prof(prof);
   auto blas = m.def_submodule("blas", "matrix-matrix and matrix-vector products (acl_cblas.h)");
   register_blas(blas);
-  auto media = m.def_submodule("media", "DVPP: JPEG/PNG codecs and VPC (acl/ops/acl_dvpp.h)");
+  auto media = m.def_submodule("media", "DVPP: JPEG/PNG codecs, VPC and VENC (acl/ops/acl_dvpp.h)");
   register_media(media);
 
   // atexit runs before the interpreter tears down thread states; callbacks that a runtime

@@ -3,6 +3,8 @@
 
 #include <cstdint>
 
+#include "core/parallel.h"
+#include "dvpp/color.h"
 #include "dvpp/image.h"
 
 namespace openacl::dvpp {
@@ -24,8 +26,15 @@ enum class Interpolation { bilinear, nearest };
 // as it was. Both pictures are YUV420SP (NV12 or NV21, converted as needed); luma and the
 // interleaved chroma plane (half size, rounded up) are resized separately with the same rule.
 // Regions must be inside the pictures; crop and paste areas have even left and top and odd
-// right and bottom, a whole picture may have an odd size.
+// right and bottom, a whole picture may have an odd size. With `cores`, the rows of larger
+// outputs are spread over the device's AI cores.
 void crop_resize_paste(const Image &in, const Rect &crop, const Image &out, const Rect &paste,
-                       Interpolation interpolation);
+                       Interpolation interpolation, AiCores *cores = nullptr);
+
+// Resizes the `crop` region of `in` to `out` less the border, then puts the border around it
+// (make_border's rules), as acldvppVpcBatchCropResizeMakeBorderAsync does: the resized size is
+// the output's size minus the border.
+void crop_resize_border(const Image &in, const Rect &crop, const Image &out, const Border &border,
+                        Interpolation interpolation, AiCores *cores = nullptr);
 
 }  // namespace openacl::dvpp

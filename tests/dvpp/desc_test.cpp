@@ -163,11 +163,4 @@ TEST_F(DvppTest, ChannelLifecycle) {
   EXPECT_EQ(acldvppDestroyChannelDesc(c), ACL_SUCCESS);
 }
 
-TEST_F(DvppTest, UndoneCallsSayNotSupported) {
-  EXPECT_EQ(aclvencCreateChannelDesc(), nullptr);
-  expect_msg("aclvencCreateChannelDesc", "not supported");
-  EXPECT_EQ(acldvppVpcPyrDownAsync(channel_, nullptr, nullptr, nullptr, stream_), ACL_ERROR_API_NOT_SUPPORT);
-  expect_msg("acldvppVpcPyrDownAsync", "not supported");
-}
-
 }  // namespace

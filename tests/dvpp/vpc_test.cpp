@@ -195,6 +195,82 @@ TEST_F(DvppTest, BatchCropCutsEachRegion) {
   acldvppDestroyBatchPicDesc(dsts);
 }
 
+// Each region resized to the output less its border, then the border: constant (Y, U, V
+// values) or replicate, the chroma plane taking half.
+TEST_F(DvppTest, BatchCropResizeMakeBorderResizesIntoTheOutputLessTheBorder) {
+  const uint32_t iw = 128, ih = 64, ow = 64, oh = 32, in_size = iw * ih * 3 / 2, out_size = ow * oh * 3 / 2;
+  std::vector<uint8_t> src = dvt::nv_noise(iw, ih, 13);
+  acldvppBatchPicDesc *srcs = acldvppCreateBatchPicDesc(1);
+  acldvppBatchPicDesc *dsts = acldvppCreateBatchPicDesc(2);
+  auto describe = [](acldvppPicDesc *d, void *data, uint32_t size, uint32_t w, uint32_t h) {
+    acldvppSetPicDescData(d, data);
+    acldvppSetPicDescSize(d, size);
+    acldvppSetPicDescFormat(d, PIXEL_FORMAT_YUV_SEMIPLANAR_420);
+    acldvppSetPicDescWidth(d, w);
+    acldvppSetPicDescHeight(d, h);
+    acldvppSetPicDescWidthStride(d, w);
+    acldvppSetPicDescHeightStride(d, h);
+  };
+  describe(acldvppGetPicDesc(srcs, 0), dvpp_buffer(in_size, src), in_size, iw, ih);
+  void *outs[2];
+  for (uint32_t i = 0; i < 2; ++i) describe(acldvppGetPicDesc(dsts, i), outs[i] = dvpp_buffer(out_size), out_size, ow, oh);
+  Region regions[2] = {{0, 63, 0, 31}, {32, 127, 20, 63}};
+  acldvppRoiConfig *areas[2];
+  acldvppBorderConfig *borders[2];
+  const uint32_t top[2] = {4, 0}, bottom[2] = {2, 8}, left[2] = {8, 2}, right[2] = {6, 0};
+  for (int i = 0; i < 2; ++i) {
+    areas[i] = acldvppCreateRoiConfig(regions[i].left, regions[i].right, regions[i].top, regions[i].bottom);
+    borders[i] = acldvppCreateBorderConfig();
+    acldvppSetBorderConfigBorderType(borders[i], i == 0 ? BORDER_CONSTANT : BORDER_REPLICATE);
+    acldvppSetBorderConfigTop(borders[i], top[i]);
+    acldvppSetBorderConfigBottom(borders[i], bottom[i]);
+    acldvppSetBorderConfigLeft(borders[i], left[i]);
+    acldvppSetBorderConfigRight(borders[i], right[i]);
+    for (uint32_t k = 0; k < 3; ++k) acldvppSetBorderConfigValue(borders[i], k, 30.0 + 50 * k);
+  }
+  uint32_t roi_nums[1] = {2};
+  acldvppResizeConfig *rc = acldvppCreateResizeConfig();
+  ASSERT_EQ(acldvppVpcBatchCropResizeMakeBorderAsync(channel_, srcs, roi_nums, 1, dsts, areas, borders, rc, stream_),
+            ACL_SUCCESS)
+      << recent_msg();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << recent_msg();
+  for (int i = 0; i < 2; ++i) {
+    const uint32_t inner_w = ow - left[i] - right[i], inner_h = oh - top[i] - bottom[i];
+    std::vector<uint8_t> inner(inner_w * inner_h * 3 / 2, 0);
+    reference(src, iw, ih, regions[i], inner, inner_w, inner_h, {0, inner_w - 1, 0, inner_h - 1}, false, false);
+    std::vector<uint8_t> got = read_back(outs[i], out_size);
+    auto clamp = [](int64_t v, int64_t n) { return std::clamp<int64_t>(v, 0, n - 1); };
+    int worst = 0;
+    for (uint32_t y = 0; y < oh; ++y)
+      for (uint32_t x = 0; x < ow; ++x) {
+        int64_t sy = int64_t(y) - top[i], sx = int64_t(x) - left[i];
+        bool outside = sy < 0 || sx < 0 || sy >= inner_h || sx >= inner_w;
+        int want = outside && i == 0 ? 30 : inner[clamp(sy, inner_h) * inner_w + clamp(sx, inner_w)];
+        worst = std::max(worst, std::abs(want - got[y * ow + x]));
+      }
+    for (uint32_t y = 0; y < oh / 2; ++y)
+      for (uint32_t x = 0; x < ow / 2; ++x)
+        for (int k = 0; k < 2; ++k) {
+          int64_t sy = int64_t(y) - top[i] / 2, sx = int64_t(x) - left[i] / 2;
+          bool outside = sy < 0 || sx < 0 || sy >= inner_h / 2 || sx >= inner_w / 2;
+          int want = outside && i == 0 ? 80 + 50 * k
+                                       : inner[inner_w * inner_h + clamp(sy, inner_h / 2) * inner_w +
+                                               clamp(sx, inner_w / 2) * 2 + k];
+          worst = std::max(worst, std::abs(want - got[ow * oh + y * ow + x * 2 + k]));
+        }
+    EXPECT_LE(worst, 1) << "region " << i;
+  }
+  // CANN takes constant and replicate borders only here.
+  acldvppSetBorderConfigBorderType(borders[1], BORDER_REFLECT);
+  EXPECT_EQ(acldvppVpcBatchCropResizeMakeBorderAsync(channel_, srcs, roi_nums, 1, dsts, areas, borders, rc, stream_),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recent_msg().find("borderCfgs[1]"), std::string::npos) << recent_msg();
+  for (int i = 0; i < 2; ++i) acldvppDestroyRoiConfig(areas[i]), acldvppDestroyBorderConfig(borders[i]);
+  acldvppDestroyResizeConfig(rc);
+  acldvppDestroyBatchPicDesc(srcs);
+  acldvppDestroyBatchPicDesc(dsts);
+}
+
 TEST_F(DvppTest, VpcRefusesMisalignedTooSmallAndForeignBuffers) {
   const uint32_t w = 64, h = 32, size = w * h * 3 / 2;
   void *in = dvpp_buffer(size, dvt::nv_noise(w, h, 1));

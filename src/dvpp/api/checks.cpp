@@ -26,6 +26,8 @@ namespace {
 // The unit's picture sizes: VPC 10x6 to 4096x4096, JPEGE 32x32 to 8192x8192 and even. VPC
 // takes odd sizes: programs describe a JPEGD output with the JPEG's own (odd) size, as
 // acllite does, and CANN accepts it.
+enum Formats : unsigned { kYuv420 = 1, kRgb = 2, kGrey = 4 };
+
 struct Sizes {
   uint32_t min_w, min_h, max_w, max_h;
   bool even;
@@ -33,16 +35,25 @@ struct Sizes {
 };
 constexpr Sizes kVpc{10, 6, 4096, 4096, false, "VPC"}, kJpege{32, 32, 8192, 8192, true, "JPEGE"};
 
-Image picture(const acldvppPicDesc *desc, const char *what, bool rgb, const Sizes &sizes) {
+constexpr Sizes kPyrIn{20, 12, 2048, 2048, false, "PyrDown"}, kPyrOut{10, 6, 1024, 1024, false, "PyrDown"};
+
+std::string accepted(unsigned formats) {
+  std::string s;
+  auto add = [&](const char *f) { s += (s.empty() ? "" : ", ") + std::string(f); };
+  if (formats & kGrey) add("PIXEL_FORMAT_YUV_400");
+  if (formats & kYuv420) add("PIXEL_FORMAT_YUV_SEMIPLANAR_420, PIXEL_FORMAT_YVU_SEMIPLANAR_420");
+  if (formats & kRgb) add("PIXEL_FORMAT_RGB_888, PIXEL_FORMAT_BGR_888");
+  return s;
+}
+
+Image picture(const acldvppPicDesc *desc, const char *what, unsigned formats, const Sizes &sizes) {
   checked(desc, what);
   Image img = desc->pic->snapshot();
   std::string w(what);
-  const uint32_t bpp = rgb ? packed_bytes(img.format) : 0;
-  if (!is_yuv420sp(img.format) && bpp != 3)
-    fail(Errc::feature_not_supported, w + ": this call on openacl takes PIXEL_FORMAT_YUV_SEMIPLANAR_420 or "
-                                          "PIXEL_FORMAT_YVU_SEMIPLANAR_420" +
-                                          (rgb ? ", PIXEL_FORMAT_RGB_888 or PIXEL_FORMAT_BGR_888" : "") + ", not " +
-                                          format_name(img.format));
+  const bool grey = img.format == PIXEL_FORMAT_YUV_400, rgb = packed_bytes(img.format) == 3;
+  if (!((formats & kYuv420) && is_yuv420sp(img.format)) && !((formats & kRgb) && rgb) && !((formats & kGrey) && grey))
+    fail(Errc::feature_not_supported,
+         w + ": this call on openacl takes " + accepted(formats) + ", not " + format_name(img.format));
   if (img.width < sizes.min_w || img.height < sizes.min_h || img.width > sizes.max_w || img.height > sizes.max_h)
     fail(Errc::invalid_argument, w + ": " + num(img.width) + "x" + num(img.height) + " is outside " + sizes.unit +
                                      "'s picture sizes (" + num(sizes.min_w) + "x" + num(sizes.min_h) + " to " +
@@ -50,28 +61,37 @@ Image picture(const acldvppPicDesc *desc, const char *what, bool rgb, const Size
   if (sizes.even && (img.width % 2 != 0 || img.height % 2 != 0))
     fail(Errc::invalid_argument, w + ": " + sizes.unit + " takes an even width and height, not " + num(img.width) + "x" +
                                      num(img.height));
-  const uint32_t row = img.width * (bpp != 0 ? bpp : 1);
+  const uint32_t row = img.width * (rgb ? 3 : 1);
   if (img.width_stride % 16 != 0 || img.width_stride < row)
     fail(Errc::invalid_argument, w + ": widthStride " + num(img.width_stride) + " must be a multiple of 16 and at least " +
-                                     num(row) + (bpp != 0 ? " (width * 3)" : " (the width)"));
-  if (img.height_stride % 2 != 0 || img.height_stride < img.height)
-    fail(Errc::invalid_argument, w + ": heightStride " + num(img.height_stride) +
-                                     " must be a multiple of 2 and at least the height " + num(img.height));
+                                     num(row) + (rgb ? " (width * 3)" : " (the width)"));
+  // CANN leaves YUV400's height stride free; the semi-planar chroma needs it even.
+  if ((!grey && img.height_stride % 2 != 0) || img.height_stride < img.height)
+    fail(Errc::invalid_argument, w + ": heightStride " + num(img.height_stride) + " must be " +
+                                     (grey ? "" : "a multiple of 2 and ") + "at least the height " + num(img.height));
   uint64_t need = buffer_bytes(img.format, img.width_stride, img.height_stride);
   if (img.size < need)
     fail(Errc::invalid_argument, w + ": size " + num(img.size) + " is below widthStride * heightStride" +
-                                     (bpp != 0 ? "" : " * 3 / 2") + " = " + num(need));
+                                     (is_yuv420sp(img.format) ? " * 3 / 2" : "") + " = " + num(need));
   check_range(img.data, need, (w + " data").c_str());
   return img;
 }
 
 }  // namespace
 
-Image vpc_picture(const acldvppPicDesc *desc, const char *what) { return picture(desc, what, false, kVpc); }
+Image vpc_picture(const acldvppPicDesc *desc, const char *what) { return picture(desc, what, kYuv420, kVpc); }
 
-Image color_picture(const acldvppPicDesc *desc, const char *what) { return picture(desc, what, true, kVpc); }
+Image color_picture(const acldvppPicDesc *desc, const char *what) { return picture(desc, what, kYuv420 | kRgb, kVpc); }
 
-Image jpege_picture(const acldvppPicDesc *desc, const char *what) { return picture(desc, what, false, kJpege); }
+Image lut_picture(const acldvppPicDesc *desc, const char *what) {
+  return picture(desc, what, kGrey | kYuv420 | kRgb, kVpc);
+}
+
+Image pyramid_picture(const acldvppPicDesc *desc, const char *what, bool output) {
+  return picture(desc, what, kGrey, output ? kPyrOut : kPyrIn);
+}
+
+Image jpege_picture(const acldvppPicDesc *desc, const char *what) { return picture(desc, what, kYuv420, kJpege); }
 
 Rect region(const acldvppRoiConfig *roi, const char *what, const Image &img, bool paste) {
   checked(roi, what);
@@ -102,6 +122,16 @@ Interpolation interpolation(const acldvppResizeConfig *config) {
   if (config == nullptr) return Interpolation::bilinear;
   uint32_t i = checked(config, "resizeConfig")->interpolation;
   return i == 2 || i == 4 ? Interpolation::nearest : Interpolation::bilinear;
+}
+
+Border border(const acldvppBorderConfig *config, const char *what) {
+  const acldvppBorderConfig &c = *checked(config, what);
+  if ((c.top | c.bottom | c.left | c.right) % 2 != 0)
+    fail(Errc::invalid_argument, std::string(what) + ": the borders of a YUV420SP picture must be even");
+  Border b;
+  b.top = c.top, b.bottom = c.bottom, b.left = c.left, b.right = c.right, b.type = c.type;
+  for (int i = 0; i < 3; ++i) b.value[i] = c.value[i];
+  return b;
 }
 
 Rect whole(const Image &img) { return {0, img.width - 1, 0, img.height - 1}; }

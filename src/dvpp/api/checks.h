@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "dvpp/api/descs.h"
+#include "dvpp/color.h"
 #include "dvpp/image.h"
 #include "dvpp/vpc.h"
 
@@ -20,6 +21,11 @@ Image vpc_picture(const acldvppPicDesc *desc, const char *what);
 // The same, also taking packed RGB888 / BGR888 (width stride a multiple of 16 and at least
 // width * 3 bytes; buffer width_stride * height_stride), for color conversion.
 Image color_picture(const acldvppPicDesc *desc, const char *what);
+// A picture for the LUT and histogram calls: YUV400 (width stride a multiple of 16, height
+// stride at least the height, buffer width_stride * height_stride) or as color_picture.
+Image lut_picture(const acldvppPicDesc *desc, const char *what);
+// A YUV400 picture for acldvppVpcPyrDownAsync: input 20x12 to 2048x2048, output half that.
+Image pyramid_picture(const acldvppPicDesc *desc, const char *what, bool output);
 // A JPEGE input: as a VPC picture, from 32x32 to 8192x8192, even width and height.
 Image jpege_picture(const acldvppPicDesc *desc, const char *what);
 // A crop or paste region inside `img`: left and top even, right and bottom odd, at least
@@ -29,6 +35,8 @@ Rect region(const acldvppRoiConfig *roi, const char *what, const Image &img, boo
 void check_scale(const Rect &from, const Rect &to);
 // CANN's interpolation codes: 0..4 (0, 1, 3 bilinear; 2, 4 nearest); NULL means 0.
 Interpolation interpolation(const acldvppResizeConfig *config);
+// A border configuration for a YUV420SP picture: even borders (the chroma plane takes half).
+Border border(const acldvppBorderConfig *config, const char *what);
 // The whole picture as a region.
 Rect whole(const Image &img);
 

@@ -46,19 +46,14 @@ aclError acldvppVpcMakeBorderAsync(const acldvppChannelDesc *channelDesc, const 
     dv::api::check_channel(channelDesc, DVPP_CHNMODE_VPC, "DVPP_CHNMODE_VPC");
     dv::Image in = dv::api::vpc_picture(inputDesc, "inputDesc");
     dv::Image out = dv::api::vpc_picture(outputDesc, "outputDesc");
-    const acldvppBorderConfig &c = *checked(borderConfig, "borderConfig");
+    const dv::Border b = dv::api::border(borderConfig, "borderConfig");
     if (in.format != out.format)
       fail(Errc::invalid_argument, "inputDesc and outputDesc must have the same format (convert with "
                                    "acldvppVpcConvertColorAsync)");
-    if ((c.top | c.bottom | c.left | c.right) % 2 != 0)
-      fail(Errc::invalid_argument, "borderConfig: the borders of a YUV420SP picture must be even");
-    if (uint64_t{in.width} + c.left + c.right != out.width || uint64_t{in.height} + c.top + c.bottom != out.height)
+    if (uint64_t{in.width} + b.left + b.right != out.width || uint64_t{in.height} + b.top + b.bottom != out.height)
       fail(Errc::invalid_argument, "outputDesc is " + size_of(out) + "; inputDesc " + size_of(in) +
-                                       " with the borders makes " + std::to_string(in.width + c.left + c.right) + "x" +
-                                       std::to_string(in.height + c.top + c.bottom));
-    dv::Border b;
-    b.top = c.top, b.bottom = c.bottom, b.left = c.left, b.right = c.right, b.type = c.type;
-    for (int i = 0; i < 3; ++i) b.value[i] = c.value[i];
+                                       " with the borders makes " + std::to_string(in.width + b.left + b.right) + "x" +
+                                       std::to_string(in.height + b.top + b.bottom));
     dv::api::submit(stream, api, {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
                     [=] { dv::make_border(in, out, b); });
   });

@@ -11,6 +11,7 @@
 
 #include "acl/ops/acl_dvpp.h"
 #include "core/status.h"
+#include "dvpp/histogram.h"
 #include "dvpp/picture.h"
 #include "dvpp/vpc.h"
 
@@ -26,6 +27,8 @@ enum class Tag : uint32_t {
   resize = 0x44565053,   // DVPS
   jpege = 0x4456504A,    // DVPJ
   border = 0x4456504F,   // DVPO
+  lut = 0x4456504C,      // DVPL
+  hist = 0x44565048,     // DVPH
 };
 
 struct Tagged {
@@ -96,4 +99,23 @@ struct acldvppBorderConfig : openacl::dvpp::api::Tagged {
   double value[4] = {0, 0, 0, 0};
   uint32_t type = BORDER_CONSTANT;
   uint32_t top = 0, bottom = 0, left = 0, right = 0;
+};
+
+// Three maps of 256 bytes (CANN's default dims), identity until the program writes them; a
+// call copies them when it is made, as CANN copies the map into the task's arguments.
+struct acldvppLutMap : openacl::dvpp::api::Tagged {
+  static constexpr auto kTag = openacl::dvpp::api::Tag::lut;
+  acldvppLutMap() : Tagged(kTag) {
+    for (auto &m : map.maps)
+      for (int i = 0; i < 256; ++i) m[i] = static_cast<uint8_t>(i);
+  }
+  openacl::dvpp::Lut map;
+};
+
+// Three histograms of 256 counts, on the host as CANN's host mode keeps them; tasks add to
+// them (shared, so that destroying the handle while a task runs is safe).
+struct acldvppHist : openacl::dvpp::api::Tagged {
+  static constexpr auto kTag = openacl::dvpp::api::Tag::hist;
+  acldvppHist() : Tagged(kTag), hist(std::make_shared<openacl::dvpp::Histogram>()) {}
+  std::shared_ptr<openacl::dvpp::Histogram> hist;
 };
