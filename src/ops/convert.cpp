@@ -32,7 +32,10 @@ std::unique_ptr<PreparedOp> cast_op(int64_t n) {
     const S *x = static_cast<const S *>(in[0].data);
     D *y = static_cast<D *>(out[0].data);
     parallel_range(cores, static_cast<size_t>(n), 32 * 1024, [&](size_t b, size_t e) {
-      for (size_t i = b; i < e; ++i) y[i] = convert<D>(x[i]);
+      // float16 <-> float32 in bulk (F16C): attention casts whole key / value caches.
+      if constexpr (std::is_same_v<S, half_t> && std::is_same_v<D, float>) to_f32(DType::f16, x + b, y + b, e - b);
+      else if constexpr (std::is_same_v<S, float> && std::is_same_v<D, half_t>) from_f32(DType::f16, x + b, y + b, e - b);
+      else for (size_t i = b; i < e; ++i) y[i] = convert<D>(x[i]);
     });
   });
 }

@@ -204,6 +204,24 @@ TEST(Ops, ClipByValueAndCast) {
   Buf h(DType::f16, {6});
   run("Cast", {&x}, {&h}, {{"dst_type", int64_t{1}}});
   expect_near(h, {-2.5, -1.5, -0.5, 0.5, 1.5, 2.5}, 0);
+  // Long enough for the bulk F16C path and its scalar tail: every value, subnormals included,
+  // round-trips exactly, and floats between halves round to nearest even.
+  Buf every(DType::f16, {65536}), wide(DType::f32, {65536}), back(DType::f16, {65536});
+  auto *bits = reinterpret_cast<uint16_t *>(every.bytes.data());
+  for (uint32_t i = 0; i < 65536; ++i) bits[i] = static_cast<uint16_t>(i);
+  run("Cast", {&every}, {&wide}, {{"dst_type", DType::f32}});
+  run("Cast", {&wide}, {&back}, {{"dst_type", DType::f16}});
+  for (uint32_t i = 0; i < 65536; ++i) {
+    const float ref = ops::half_to_float(bits[i]);
+    if (std::isnan(ref)) continue;
+    ASSERT_EQ(wide.get(i), ref) << i;
+    ASSERT_EQ(reinterpret_cast<const uint16_t *>(back.bytes.data())[i], bits[i]) << i;
+  }
+  Buf between(DType::f32, {13}), rounded(DType::f16, {13});
+  for (int i = 0; i < 13; ++i) between.set(i, 1.0 + (2 * i + 1) / 2048.0);  // halfway between halves
+  run("Cast", {&between}, {&rounded}, {{"dst_type", DType::f16}});
+  for (int i = 0; i < 13; ++i)
+    EXPECT_EQ(reinterpret_cast<const uint16_t *>(rounded.bytes.data())[i], ops::float_to_half(static_cast<float>(between.get(i)))) << i;
 }
 
 TEST(Ops, TransposeConcatSplitSliceGather) {
