@@ -498,9 +498,10 @@ void global_pool(const T *x, T *y, int64_t planes, int64_t size, bool is_max, Ai
         for (int64_t i = 0; i < size; ++i) m = std::max(m, static_cast<float>(s[i]));
         y[p] = T(m);
       } else {
-        float acc = 0;
+        // In double: a float sum over a large plane (448x448) drifts by 1e-3 of the mean.
+        double acc = 0;
         for (int64_t i = 0; i < size; ++i) acc += static_cast<float>(s[i]);
-        y[p] = T(acc / static_cast<float>(size));
+        y[p] = T(static_cast<float>(acc / static_cast<double>(size)));
       }
     }
   });
@@ -527,9 +528,20 @@ void global_pool_channels_last(const float *x, float *y, int64_t n, int64_t c, i
       const int64_t img = static_cast<int64_t>(t) / chunks, c0 = static_cast<int64_t>(t) % chunks * kChunk;
       const int64_t len = std::min(kChunk, c - c0);
       float *acc = y + img * c + c0;
-      simd(OPENACL_SIMD_LAMBDA { pool_rows(x + img * size * c + c0, acc, size, c, len, is_max); });
-      if (!is_max)
-        for (int64_t k = 0; k < len; ++k) acc[k] /= static_cast<float>(size);
+      const float *first = x + img * size * c + c0;
+      if (is_max) {
+        simd(OPENACL_SIMD_LAMBDA { pool_rows(first, acc, size, c, len, true); });
+        continue;
+      }
+      // Float sums of blocks of rows, added up in double: one float sum over a large plane
+      // (448x448) drifts by 1e-3 of the mean.
+      constexpr int64_t kBlock = 1024;
+      double total[kChunk] = {};
+      for (int64_t r0 = 0; r0 < size; r0 += kBlock) {
+        simd(OPENACL_SIMD_LAMBDA { pool_rows(first + r0 * c, acc, std::min(kBlock, size - r0), c, len, false); });
+        for (int64_t k = 0; k < len; ++k) total[k] += acc[k];
+      }
+      for (int64_t k = 0; k < len; ++k) acc[k] = static_cast<float>(total[k] / static_cast<double>(size));
     }
   });
 }

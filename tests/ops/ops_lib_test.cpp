@@ -551,6 +551,25 @@ TEST(Ops, Conv2DTakesNhwcTensorsAndFilterLayouts) {
   }
 }
 
+// The mean over a large plane keeps float precision in either layout (a plain float sum of
+// 448x448 values drifts by about 1e-3 of it).
+TEST(Ops, GlobalAveragePoolOverALargePlane) {
+  Buf x(DType::f32, {1, 3, 448, 448});
+  x.random(0.5, 1.5, 9);
+  std::vector<double> ref(3, 0);
+  for (size_t i = 0; i < x.n(); ++i) ref[i / (448 * 448)] += x.get(i) / (448.0 * 448.0);
+  for (bool cl : {false, true}) {
+    Buf y(DType::f32, {1, 3, 1, 1});
+    ops::TensorDesc xd = x.d;
+    xd.channels_last = cl;
+    std::vector<uint8_t> xs = cl ? to_nhwc(x) : x.bytes;
+    CountedCores cc(2);
+    ops::prepare("GlobalAveragePool", {xd}, {y.d}, {}, 2)->run({{xd, xs.data(), xs.size()}}, {y.tensor()}, cc);
+    SCOPED_TRACE(cl ? "channels-last" : "NCHW");
+    expect_near(y, ref, 1e-6);
+  }
+}
+
 TEST(Ops, Conv2DLayoutErrors) {
   using F = ops::Format;
   using openacl::Errc;
