@@ -77,7 +77,8 @@ int main(int argc, char **argv) {
   app.add_option("--log", log, "message level: debug, info, warning, error, null")
       ->check(CLI::IsMember({"debug", "info", "warning", "error", "null"}));
   for (const char *name : {"soc_version", "input_shape", "input_format", "dynamic_batch_size", "dynamic_image_size",
-                           "dynamic_dims", "output_type", "out_nodes", "precision_mode", "input_fp16_nodes"}) {
+                           "dynamic_dims", "output_type", "out_nodes", "precision_mode", "input_fp16_nodes",
+                           "op_select_implmode", "save_original_model"}) {
     auto *opt = app.add_option(std::string("--") + name, options[name]);
     if (std::string(name) == "soc_version") opt->required()->description("the target chip, e.g. Ascend310P3");
   }

@@ -256,7 +256,8 @@ void apply_aipp(Graph &g, const std::string &text, bool nhwc) {
 void apply_options(Graph &g, const ConvertOptions &options) {
   static const std::set<std::string> known = {
       "input_shape", "input_format",   "dynamic_batch_size", "dynamic_image_size", "dynamic_dims",    "out_nodes",
-      "output_type", "precision_mode", "soc_version",        "insert_op_conf",     "input_fp16_nodes"};
+      "output_type", "precision_mode", "soc_version",        "insert_op_conf",     "input_fp16_nodes",
+      "op_select_implmode", "save_original_model"};
   for (const auto &[k, v] : options)
     if (!known.count(k)) bad(k, "is not an option openacl's model converter knows");
   auto get = [&](const char *k) {
@@ -286,6 +287,10 @@ void apply_options(Graph &g, const ConvertOptions &options) {
                  "precision_mode", p);
     g.conversion.precision_mode = p;
   }
+  if (auto m = get("op_select_implmode"); !m.empty())
+    check_one_of({"high_precision", "high_performance", "high_precision_for_all", "high_performance_for_all"},
+                 "op_select_implmode", m);
+  if (auto s = get("save_original_model"); !s.empty()) check_one_of({"true", "false"}, "save_original_model", s);
   if (auto conf = get("insert_op_conf"); !conf.empty()) apply_aipp(g, conf, get("input_format") == "NHWC");
 }
 

@@ -155,7 +155,8 @@ TEST_F(Atc, InputShapeFixesADynamicInput) {
 TEST_F(Atc, OutputTypeAndOutNodes) {
   const std::string onnx = write("m.onnx", scale_relu().SerializeAsString());
   ASSERT_EQ(atc("--model=" + onnx + " --framework=5 --output=" + path("h") +
-                " --soc_version=Ascend310 --out_nodes=scale:0 -output_type=FP16 --precision_mode=force_fp16")
+                " --soc_version=Ascend310 --out_nodes=scale:0 -output_type=FP16 --precision_mode=force_fp16"
+                " --op_select_implmode=high_precision --save_original_model=true")
                 .status,
             0);
   uint32_t id = 0;
@@ -254,6 +255,8 @@ TEST_F(Atc, BadOptionsNameTheOptionAndTheInput) {
       {"--out_nodes=relu:1", "node 'relu' (Relu) has no output 1"},
       {"--output_type=INT4", "--output_type: 'INT4' is not FP32, FP16 or UINT8"},
       {"--precision_mode=fastest", "--precision_mode: 'fastest' is not one of"},
+      {"--op_select_implmode=fast", "--op_select_implmode: 'fast' is not one of"},
+      {"--save_original_model=yes", "--save_original_model: 'yes' is not one of"},
       {"--input_format=NC1HWC0", "--input_format"},
       {"--mode=1", "--mode=1"},
   };
