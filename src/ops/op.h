@@ -58,8 +58,9 @@ namespace openacl::ops {
 //   offset_x (0, ignored), padding ("" | "SAME" | "VALID": when given, overrides pads),
 //   auto_pad ("" | "SAME_UPPER" | "SAME_LOWER" | "VALID" | "NOTSET"; ONNX-style)
 // Conv2DTranspose: input_size (const int 1-D of 4; else y's desc), x, filter
-//   [C, Cout/groups, kH, kW], [bias], [offset_w] -> y; strides, pads, dilations, groups,
-//   data_format as Conv2D; output_padding (list_int 4, 0s), offset_x (0).
+//   [C, Cout/groups, kH, kW], [bias], [offset_w] -> y, all NCHW; strides, pads, dilations,
+//   groups as Conv2D's NCHW form; data_format ("NCHW"; only NCHW); output_padding (list_int 4,
+//   0s), offset_x (0).
 //   Conv2DTransposeD: x, filter, [bias], [offset_w] -> y; attr input_size (list_int 4) + the above
 // BatchNorm (inference): x [N,C,...], scale, offset, mean, variance -> y [, batch_mean,
 //   batch_variance, reserve_space_1, reserve_space_2 (copies of mean / variance)];
