@@ -487,6 +487,56 @@ TEST_F(Aipp, DynamicParametersPerImage) {
   for (void *p : {in, params, out}) aclrtFree(p);
 }
 
+// Dynamic AIPP into an NHWC input: the parameters set per execution, the layout the model's.
+TEST_F(Aipp, DynamicParametersIntoAnNhwcInput) {
+  const std::string conf = "aipp_op { aipp_mode: dynamic related_input_rank: 0 max_src_image_size: 48 }";
+  auto m = tiny_model();
+  add_input(m, "x", {1, 4, 4, 3});
+  add_initializer(m, "one", {1}, {1});
+  add_node(m, "Mul", "same", {"x", "one"}, {"y"});
+  add_output(m, "y");
+  const std::string onnx = m.SerializeAsString();
+  const char *names[] = {"insert_op_conf", "input_format"}, *values[] = {conf.c_str(), "NHWC"};
+  om_ = write_temp("aipp_dynamic_nhwc.om", "");
+  ASSERT_EQ(openaclConvertModel(onnx.data(), onnx.size(), names, values, 2, om_.c_str()), ACL_SUCCESS) << recent();
+  ASSERT_EQ(aclmdlLoadFromFile(om_.c_str(), &id_), ACL_SUCCESS) << recent();
+  Reference r{"RGB888_U8", 4, 4};
+  r.crop_w = r.crop_h = 4, r.mean[0] = 20, r.mean[2] = 5, r.var[1] = 0.5f;
+  aclmdlAIPP *set = aclmdlCreateAIPP(1);
+  ASSERT_EQ(aclmdlSetAIPPInputFormat(set, ACL_RGB888_U8), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetAIPPSrcImageSize(set, 4, 4), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetAIPPDtcPixelMean(set, 20, 0, 5, 0, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetAIPPPixelVarReci(set, 1, 0.5f, 1, 1, 0), ACL_SUCCESS);
+  size_t data_size = 0;
+  ASSERT_EQ(aclmdlGetAippDataSize(1, &data_size), ACL_SUCCESS);
+  const auto img = pixels(48, 8);
+  void *in = nullptr, *params = nullptr, *out = nullptr;
+  ASSERT_EQ(aclrtMalloc(&in, 48, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&params, data_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&out, 48 * 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  aclrtMemcpy(in, 48, img.data(), 48, ACL_MEMCPY_HOST_TO_DEVICE);
+  aclmdlDataset *ins = aclmdlCreateDataset(), *outs = aclmdlCreateDataset();
+  aclDataBuffer *bufs[] = {aclCreateDataBuffer(in, 48), aclCreateDataBuffer(params, data_size),
+                           aclCreateDataBuffer(out, 48 * 4)};
+  aclmdlAddDatasetBuffer(ins, bufs[0]);
+  aclmdlAddDatasetBuffer(ins, bufs[1]);
+  aclmdlAddDatasetBuffer(outs, bufs[2]);
+  ASSERT_EQ(aclmdlSetInputAIPP(id_, ins, 1, set), ACL_SUCCESS) << recent();
+  ASSERT_EQ(aclmdlExecute(id_, ins, outs), ACL_SUCCESS) << recent();
+  std::vector<float> y(48);
+  aclrtMemcpy(y.data(), 192, out, 192, ACL_MEMCPY_DEVICE_TO_HOST);
+  const auto planar = r.run(img);  // [3, 4, 4]
+  std::vector<float> want;
+  for (int p = 0; p < 16; ++p)
+    for (int c = 0; c < 3; ++c) want.push_back(planar[c * 16 + p]);
+  EXPECT_EQ(y, want);
+  for (auto *b : bufs) aclDestroyDataBuffer(b);
+  aclmdlDestroyDataset(ins);
+  aclmdlDestroyDataset(outs);
+  aclmdlDestroyAIPP(set);
+  for (void *p : {in, params, out}) aclrtFree(p);
+}
+
 TEST_F(Aipp, ModelWithoutAippSaysSo) {
   const std::string onnx = identity(3, 2, 2).SerializeAsString();
   ASSERT_EQ(aclmdlLoadFromMem(onnx.data(), onnx.size(), &id_), ACL_SUCCESS);
