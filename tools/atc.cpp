@@ -2,6 +2,8 @@
 //   atc --model=resnet50.onnx --framework=5 --output=resnet50 --soc_version=Ascend310
 // writes <output>.om, openacl's model file (include/openacl/openacl_model.h), which every
 // aclmdlLoad* call and `openacl run` load. Only ONNX converts (--framework=5).
+//   atc --singleop=op_list.json --soc_version=Ascend310 --output=op_models
+// checks each op of the list and writes its op model file (atc_singleop.h).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <fstream>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "atc_singleop.h"
 #include "openacl/openacl_model.h"
 
 namespace {
@@ -56,15 +59,17 @@ std::vector<std::string> normalized(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   CLI::App app{"atc: converts an ONNX model into openacl's .om model file"};
-  std::string model, output, log = "null", insert_op_conf;
+  std::string model, output, log = "null", insert_op_conf, singleop;
   int framework = -1, mode = 0;
   std::map<std::string, std::string> options;
-  app.add_option("--model", model, "the model file (ONNX)")->required();
+  auto *model_opt = app.add_option("--model", model, "the model file (ONNX)");
   app.add_option("--framework", framework,
                  "the model's framework: 5 (ONNX); 0 Caffe, 1 MindSpore, 3 TensorFlow are "
-                 "refused with what to do")
+                 "refused with what to do");
+  app.add_option("--singleop", singleop, "an op list (JSON) to compile into op models, instead of --model")
+      ->excludes(model_opt);
+  app.add_option("--output", output, "the .om to write, without the .om suffix (with --singleop: a folder)")
       ->required();
-  app.add_option("--output", output, "the .om to write, without the .om suffix")->required();
   app.add_option("--mode", mode, "0: convert (the only mode openacl has)")->capture_default_str();
   app.add_option("--insert_op_conf", insert_op_conf, "AIPP configuration file");
   std::string weight;
@@ -72,7 +77,8 @@ int main(int argc, char **argv) {
   app.add_option("--log", log, "message level: debug, info, warning, error, null")
       ->check(CLI::IsMember({"debug", "info", "warning", "error", "null"}));
   for (const char *name : {"soc_version", "input_shape", "input_format", "dynamic_batch_size", "dynamic_image_size",
-                           "dynamic_dims", "output_type", "out_nodes", "precision_mode", "input_fp16_nodes"}) {
+                           "dynamic_dims", "output_type", "out_nodes", "precision_mode", "input_fp16_nodes",
+                           "op_select_implmode", "save_original_model"}) {
     auto *opt = app.add_option(std::string("--") + name, options[name]);
     if (std::string(name) == "soc_version") opt->required()->description("the target chip, e.g. Ascend310P3");
   }
@@ -83,6 +89,14 @@ int main(int argc, char **argv) {
   }
 
   if (mode != 0) return failed("--mode=" + std::to_string(mode) + ": openacl's atc only converts (--mode=0)");
+  if (!singleop.empty()) {
+    const std::string error = atc::compile_single_ops(singleop, output);
+    if (!error.empty()) return failed(error);
+    std::printf("ATC run success, welcome to the next use.\n");
+    return 0;
+  }
+  if (model.empty()) return failed("--model or --singleop is required");
+  if (framework == -1) return failed("--framework is required with --model (5: ONNX)");
   if (framework != 5) return failed(framework_advice(framework));
   std::string onnx;
   if (!read_file(model, onnx) || onnx.empty()) return failed("--model: cannot read '" + model + "'");

@@ -196,8 +196,9 @@ std::vector<AippOp> parse_aipp_config(const std::string &text) {
 void fit_aipp(AippParams &p, const std::vector<int64_t> &dims, Errc code, const std::string &where) {
   auto bad = [&](const std::string &msg) { fail(code, where + ": " + msg); };
   if (dims.size() != 4 || dims[2] <= 0 || dims[3] <= 0 || dims[1] <= 0)
-    bad("the model input AIPP feeds must be static NCHW (atc --input_shape); it is " + ops::dims_str(dims));
-  const int64_t c = dims[1], h = dims[2], w = dims[3];
+    bad(std::string("the model input AIPP feeds must be static ") + (p.nhwc ? "NHWC" : "NCHW") +
+        " (atc --input_shape); it is " + ops::dims_str(dims));
+  const int64_t c = p.nhwc ? dims[3] : dims[1], h = p.nhwc ? dims[1] : dims[2], w = p.nhwc ? dims[2] : dims[3];
   if (c != p.channels())
     bad("input_format gives " + std::to_string(p.channels()) + " channels; the model input has " + std::to_string(c));
   const int64_t inner_h = h - (p.padding ? p.pad_top + p.pad_bottom : 0);
@@ -319,9 +320,10 @@ void run_aipp(const AippParams &p, const uint8_t *src, int64_t batch, void *dst,
           }
           std::memcpy(px, out, sizeof px);
         }
+        const int64_t pixel = (p.pad_top + y) * out_w + (p.pad_left + x);
         for (int c = 0; c < channels; ++c) {
           const float v = (static_cast<float>(px[c] - p.mean[c]) - p.min[c]) * p.var_reci[c];
-          store(base + c * plane + (p.pad_top + y) * out_w + (p.pad_left + x), v);
+          store(base + (p.nhwc ? pixel * channels + c : c * plane + pixel), v);
         }
       }
     }

@@ -38,6 +38,8 @@ struct AippParams {
   bool padding = false;
   int32_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
   float padding_value = 0;
+  // The model input is [N, H, W, C] (atc --input_format=NHWC), not [N, C, H, W].
+  bool nhwc = false;
 
   int channels() const { return format == AippFormat::yuv400_u8 ? 1 : 3; }
   // Bytes of one source image.
@@ -59,8 +61,8 @@ struct AippOp {
 // Errc::parse_model naming the key: unknown keys, bad values, resize or rotation switched on.
 std::vector<AippOp> parse_aipp_config(const std::string &text);
 
-// Fills in the sizes left 0 from the model input [N, C, H, W] and checks that the result fits
-// it; fails with `code`, "<where>: " and what does not fit.
+// Fills in the sizes left 0 from the model input ([N, C, H, W], or [N, H, W, C] when p.nhwc) and
+// checks that the result fits it; fails with `code`, "<where>: " and what does not fit.
 void fit_aipp(AippParams &p, const std::vector<int64_t> &model_input_dims, Errc code = Errc::parse_model,
               const std::string &where = "--insert_op_conf");
 
@@ -74,7 +76,8 @@ std::vector<AippParams> read_dynamic_aipp(const void *src, size_t size);
 // [N, src_h, src_w, C], or [N, src_h * 3 / 2, src_w, 1] for YUV420SP.
 ops::TensorDesc aipp_source_desc(const AippParams &p, int64_t batch);
 
-// Runs AIPP on `batch` images at src into dst, [N, C, H, W] of dtype f32 or f16.
+// Runs AIPP on `batch` images at src into dst, [N, C, H, W] (or [N, H, W, C] when p.nhwc) of
+// dtype f32 or f16.
 void run_aipp(const AippParams &p, const uint8_t *src, int64_t batch, void *dst, ops::DType dtype);
 
 }  // namespace openacl::model

@@ -203,9 +203,12 @@ void check_one_of(const std::set<std::string> &allowed, const std::string &optio
   bad(option, "'" + value + "' is not one of " + list);
 }
 
-void apply_aipp(Graph &g, const std::string &text) {
+// nhwc: the model's inputs are [N, H, W, C] (--input_format=NHWC), as a TensorFlow model's are
+// and an ONNX export of one keeps them.
+void apply_aipp(Graph &g, const std::string &text, bool nhwc) {
   auto ops = parse_aipp_config(text);
   for (auto &op : ops) {
+    op.params.nhwc = op.configured.nhwc = nhwc;
     if (op.input >= g.inputs.size())
       bad("insert_op_conf", "related_input_rank " + std::to_string(op.input) + " is out of range: the model has " +
                                 std::to_string(g.inputs.size()) + " inputs");
@@ -224,7 +227,8 @@ void apply_aipp(Graph &g, const std::string &text) {
     if (op.dynamic) {
       // The parameters come with each execution; the input must be an image batch.
       if (dims.size() != 4 || dims[1] <= 0 || dims[2] <= 0 || dims[3] <= 0)
-        bad("insert_op_conf", "the model input AIPP feeds must be static NCHW (--input_shape); '" + v.name + "' is " +
+        bad("insert_op_conf", std::string("the model input AIPP feeds must be static ") + (nhwc ? "NHWC" : "NCHW") +
+                                  " (--input_shape); '" + v.name + "' is " +
                                   ops::dims_str(dims));
       continue;
     }
@@ -252,7 +256,8 @@ void apply_aipp(Graph &g, const std::string &text) {
 void apply_options(Graph &g, const ConvertOptions &options) {
   static const std::set<std::string> known = {
       "input_shape", "input_format",   "dynamic_batch_size", "dynamic_image_size", "dynamic_dims",    "out_nodes",
-      "output_type", "precision_mode", "soc_version",        "insert_op_conf",     "input_fp16_nodes"};
+      "output_type", "precision_mode", "soc_version",        "insert_op_conf",     "input_fp16_nodes",
+      "op_select_implmode", "save_original_model"};
   for (const auto &[k, v] : options)
     if (!known.count(k)) bad(k, "is not an option openacl's model converter knows");
   auto get = [&](const char *k) {
@@ -282,7 +287,11 @@ void apply_options(Graph &g, const ConvertOptions &options) {
                  "precision_mode", p);
     g.conversion.precision_mode = p;
   }
-  if (auto conf = get("insert_op_conf"); !conf.empty()) apply_aipp(g, conf);
+  if (auto m = get("op_select_implmode"); !m.empty())
+    check_one_of({"high_precision", "high_performance", "high_precision_for_all", "high_performance_for_all"},
+                 "op_select_implmode", m);
+  if (auto s = get("save_original_model"); !s.empty()) check_one_of({"true", "false"}, "save_original_model", s);
+  if (auto conf = get("insert_op_conf"); !conf.empty()) apply_aipp(g, conf, get("input_format") == "NHWC");
 }
 
 std::vector<uint8_t> convert(const void *onnx, size_t onnx_size, const ConvertOptions &options) {

@@ -8,6 +8,9 @@
 //   dynamic_dims        "1,224;2,448"    (values of all -1 dims of all inputs, per gear)
 //   out_nodes           "node:0;node2:1" output_type FP32 | FP16 | UINT8 | "node:0:FP16;..."
 //   precision_mode      CANN's values; soc_version the target chip's name
+//   op_select_implmode  high_precision | high_performance (| ..._for_all); save_original_model
+//                       true | false: checked and accepted, as the sim computes in float32
+//                       whatever they say and every .om holds its ONNX model
 //   insert_op_conf      the AIPP configuration file's text
 // Errors are Errc::parse_model naming the option (and the node or input it is about).
 #pragma once

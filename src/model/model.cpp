@@ -399,6 +399,7 @@ void Model::check_dynamic_aipp(std::vector<AippParams> &images, size_t input) co
   for (size_t b = 0; b < images.size(); ++b) {
     if (images[b].src_w <= 0 || images[b].src_h <= 0)
       fail(Errc::invalid_argument, "image " + std::to_string(b) + " has no source size (aclmdlSetAIPPSrcImageSize)");
+    images[b].nhwc = op->configured.nhwc;  // the model's layout, not the caller's to set
     fit_aipp(images[b], dims, Errc::invalid_argument, "dynamic AIPP of image " + std::to_string(b));
     total += images[b].image_bytes();
   }

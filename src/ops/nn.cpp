@@ -50,10 +50,12 @@ void require_nchw(const OpCall &call) {
   if (f != "NCHW") call.bad_attr("data_format", "is '" + f + "'; only NCHW is supported");
 }
 
-// The H, W entries of a 4-entry NCHW attr (strides, dilations, ksize), or of a 2-entry one.
-std::pair<int64_t, int64_t> hw_of(const OpCall &call, const char *name, std::optional<std::vector<int64_t>> def) {
+// The H, W entries of a 4-entry attr (strides, dilations, ksize) in NCHW order, or in NHWC
+// order when `nhwc`, or of a 2-entry one.
+std::pair<int64_t, int64_t> hw_of(const OpCall &call, const char *name, std::optional<std::vector<int64_t>> def,
+                                  bool nhwc = false) {
   auto v = call.attr_ints(name, std::move(def));
-  if (v.size() == 4) return {v[2], v[3]};
+  if (v.size() == 4) return nhwc ? std::pair{v[1], v[2]} : std::pair{v[2], v[3]};
   if (v.size() == 2) return {v[0], v[1]};
   call.bad_attr(name, "must have 4 entries (N, C, H, W), got " + std::to_string(v.size()));
 }
@@ -70,25 +72,60 @@ void same_pad(int64_t in, int64_t k, int64_t s, int64_t d, bool lower, int64_t &
 
 // ---- Conv2D ----
 
+// Whether a Conv2D's x and y are NHWC: as CANN infers it, from x's format when that is NCHW or
+// NHWC, else from data_format (default NCHW). A data_format that contradicts x's format is an
+// error rather than a silent choice.
+bool conv_nhwc(const OpCall &call) {
+  const Format f = call.in(0).format;
+  const std::string df = call.attr_str("data_format", std::string(f == Format::nhwc ? "NHWC" : "NCHW"));
+  if (df != "NCHW" && df != "NHWC") call.bad_attr("data_format", "is '" + df + "'; expected NCHW or NHWC");
+  if ((f == Format::nchw && df != "NCHW") || (f == Format::nhwc && df != "NHWC"))
+    call.bad_attr("data_format", "is '" + df + "' but x's format is " + (f == Format::nchw ? "NCHW" : "NHWC"));
+  return df == "NHWC";
+}
+
+// A filter's layout as its format gives it: OIHW (NCHW, ND), OHWI (NHWC) or HWIO (HWCN).
+struct FilterLayout {
+  int64_t oc, ic, kh, kw;
+  // Element strides of O, I, H, W in the stored filter.
+  int64_t so, si, sh, sw;
+};
+
+FilterLayout filter_layout(const OpCall &call) {
+  const auto &d = call.in(1).dims;
+  switch (call.in(1).format) {
+    case Format::nhwc: return {d[0], d[3], d[1], d[2], d[1] * d[2] * d[3], 1, d[2] * d[3], d[3]};
+    case Format::hwcn: return {d[3], d[2], d[0], d[1], 1, d[3], d[1] * d[2] * d[3], d[2] * d[3]};
+    case Format::nchw: case Format::nd: case Format::undefined:
+      return {d[0], d[1], d[2], d[3], d[1] * d[2] * d[3], d[2] * d[3], d[3], 1};
+  }
+  call.bad_input(1, "(filter) has format " + std::to_string(static_cast<int>(call.in(1).format)) +
+                        "; expected NCHW, NHWC, HWCN or ND");
+}
+
 std::unique_ptr<PreparedOp> build_conv(OpCall &call) {
   call.inputs_between(2, 4, "x, filter, [bias], [offset_w]");
-  require_nchw(call);
   call.dtype_in(0, kFloats);
   call.same_dtype(0, 1);
   call.rank_is(0, 4);
   call.rank_is(1, 4);
-  const auto &x = call.in(0), &w = call.in(1);
-  const auto [sh, sw] = hw_of(call, "strides", {});
-  const auto [dh, dw] = hw_of(call, "dilations", std::vector<int64_t>{1, 1, 1, 1});
+  const bool nhwc = conv_nhwc(call);
+  // x as NCHW dims; an NHWC x is the channels-last storage of those.
+  TensorDesc x = call.in(0);
+  if (nhwc) x.dims = {x.dims[0], x.dims[3], x.dims[1], x.dims[2]}, x.channels_last = true;
+  const FilterLayout f = filter_layout(call);
+  const auto [sh, sw] = hw_of(call, "strides", {}, nhwc);
+  const auto [dh, dw] = hw_of(call, "dilations", std::vector<int64_t>{1, 1, 1, 1}, nhwc);
   const int64_t g = call.attr_int("groups", 1);
   const int64_t n = x.dims[0], c = x.dims[1], h = x.dims[2], wd = x.dims[3];
-  const int64_t oc = w.dims[0], kh = w.dims[2], kw = w.dims[3];
+  const int64_t oc = f.oc, kh = f.kh, kw = f.kw;
   if (sh <= 0 || sw <= 0) call.bad_attr("strides", "must be positive");
   if (dh <= 0 || dw <= 0) call.bad_attr("dilations", "must be positive");
   if (g <= 0 || c % g != 0 || oc % g != 0)
     call.bad_attr("groups", std::to_string(g) + " must divide the input channels " + std::to_string(c) + " and output channels " + std::to_string(oc));
-  if (w.dims[1] != c / g)
-    call.bad_input(1, "(filter) has shape " + dims_str(w.dims) + "; expected [Cout, " + std::to_string(c / g) + ", kH, kW] for x " + dims_str(x.dims) + " and groups " + std::to_string(g));
+  if (f.ic != c / g)
+    call.bad_input(1, "(filter) has shape " + dims_str(call.in(1).dims) + " with " + std::to_string(f.ic) + " input channels; expected " +
+                          std::to_string(c / g) + " for x " + dims_str(call.in(0).dims) + " and groups " + std::to_string(g));
   Pads p;
   const std::string padding = call.attr_str("padding", std::string(""));
   const std::string auto_pad = call.attr_str("auto_pad", std::string(""));
@@ -110,17 +147,19 @@ std::unique_ptr<PreparedOp> build_conv(OpCall &call) {
     call.same_dtype(0, 2);
     if (call.in(2).element_count() != oc) call.bad_input(2, "(bias) has shape " + dims_str(call.in(2).dims) + "; expected [" + std::to_string(oc) + "]");
   }
-  call.output(x.dtype, {n, oc, oh, ow}, x.format);
+  if (nhwc) call.output(x.dtype, {n, oh, ow, oc}, Format::nhwc);
+  else call.output(x.dtype, {n, oc, oh, ow}, x.format);
   if (n == 0) return make_op([](const auto &, const auto &, AiCores &) {});
 
-  const memory::desc wuser = g == 1 ? plain(w.dims) : memory::desc({g, oc / g, c / g, kh, kw}, dnnl_f32(), tag::goihw);
+  const memory::desc wuser = g == 1 ? memory::desc({oc, c, kh, kw}, dnnl_f32(), {f.so, f.si, f.sh, f.sw})
+                                    : memory::desc({g, oc / g, c / g, kh, kw}, dnnl_f32(), {oc / g * f.so, f.so, f.si, f.sh, f.sw});
   const memory::desc wany = g == 1 ? memory::desc({oc, c, kh, kw}, dnnl_f32(), tag::any)
                                    : memory::desc({g, oc / g, c / g, kh, kw}, dnnl_f32(), tag::any);
   const memory::desc bmd = plain({oc});
   const std::vector<int64_t> ydims = {n, oc, oh, ow};
   // A tensor of one pixel per image has the same bytes in either layout: described channels-last
   // it needs no reorder around a channels-last kernel (the squeeze-excite 1x1 convolutions).
-  const bool x_cl = x.channels_last || h * wd == 1, y_cl = output_channels_last(call) || oh * ow == 1;
+  const bool x_cl = x.channels_last || h * wd == 1, y_cl = nhwc || output_channels_last(call) || oh * ow == 1;
   const DType dt = x.dtype;
   // Images [n0, n0 + nn), output rows [r0, r1): the input rows they read, with the padding
   // that falls inside the slice.
@@ -459,9 +498,10 @@ void global_pool(const T *x, T *y, int64_t planes, int64_t size, bool is_max, Ai
         for (int64_t i = 0; i < size; ++i) m = std::max(m, static_cast<float>(s[i]));
         y[p] = T(m);
       } else {
-        float acc = 0;
+        // In double: a float sum over a large plane (448x448) drifts by 1e-3 of the mean.
+        double acc = 0;
         for (int64_t i = 0; i < size; ++i) acc += static_cast<float>(s[i]);
-        y[p] = T(acc / static_cast<float>(size));
+        y[p] = T(static_cast<float>(acc / static_cast<double>(size)));
       }
     }
   });
@@ -488,9 +528,20 @@ void global_pool_channels_last(const float *x, float *y, int64_t n, int64_t c, i
       const int64_t img = static_cast<int64_t>(t) / chunks, c0 = static_cast<int64_t>(t) % chunks * kChunk;
       const int64_t len = std::min(kChunk, c - c0);
       float *acc = y + img * c + c0;
-      simd(OPENACL_SIMD_LAMBDA { pool_rows(x + img * size * c + c0, acc, size, c, len, is_max); });
-      if (!is_max)
-        for (int64_t k = 0; k < len; ++k) acc[k] /= static_cast<float>(size);
+      const float *first = x + img * size * c + c0;
+      if (is_max) {
+        simd(OPENACL_SIMD_LAMBDA { pool_rows(first, acc, size, c, len, true); });
+        continue;
+      }
+      // Float sums of blocks of rows, added up in double: one float sum over a large plane
+      // (448x448) drifts by 1e-3 of the mean.
+      constexpr int64_t kBlock = 1024;
+      double total[kChunk] = {};
+      for (int64_t r0 = 0; r0 < size; r0 += kBlock) {
+        simd(OPENACL_SIMD_LAMBDA { pool_rows(first + r0 * c, acc, std::min(kBlock, size - r0), c, len, false); });
+        for (int64_t k = 0; k < len; ++k) total[k] += acc[k];
+      }
+      for (int64_t k = 0; k < len; ++k) acc[k] = static_cast<float>(total[k] / static_cast<double>(size));
     }
   });
 }

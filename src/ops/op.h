@@ -49,14 +49,18 @@ namespace openacl::ops {
 // Fill: dims (const, i32/i64 1-D; else y's desc), value (scalar) -> y (value's dtype)
 //   FillD: value (scalar) -> y; attr dims (list_int)
 //
-// Conv2D: x [N,C,H,W], filter [Cout, C/groups, kH, kW], [bias] [Cout], [offset_w] -> y
-//   strides (list_int 4, by data_format: 1,1,sH,sW), pads (list_int 4: top,bottom,left,right),
-//   dilations (list_int 4, 1,1,1,1), groups (1), data_format ("NCHW"; only NCHW),
+// Conv2D: x [N,C,H,W] or [N,H,W,C], filter [Cout, C/groups, kH, kW] (format NCHW or ND; also
+//   NHWC [Cout, kH, kW, C/groups] and HWCN [kH, kW, C/groups, Cout]), [bias] [Cout], [offset_w]
+//   -> y in x's layout. x's format (NCHW or NHWC) sets the layout, else data_format ("NCHW" or
+//   "NHWC", default "NCHW"; one that contradicts x's format is an attr error).
+//   strides (list_int 4, in the layout's order: 1,1,sH,sW or 1,sH,sW,1), pads (list_int 4:
+//   top,bottom,left,right), dilations (list_int 4, as strides, 1,1,1,1), groups (1),
 //   offset_x (0, ignored), padding ("" | "SAME" | "VALID": when given, overrides pads),
 //   auto_pad ("" | "SAME_UPPER" | "SAME_LOWER" | "VALID" | "NOTSET"; ONNX-style)
 // Conv2DTranspose: input_size (const int 1-D of 4; else y's desc), x, filter
-//   [C, Cout/groups, kH, kW], [bias], [offset_w] -> y; strides, pads, dilations, groups,
-//   data_format as Conv2D; output_padding (list_int 4, 0s), offset_x (0).
+//   [C, Cout/groups, kH, kW], [bias], [offset_w] -> y, all NCHW; strides, pads, dilations,
+//   groups as Conv2D's NCHW form; data_format ("NCHW"; only NCHW); output_padding (list_int 4,
+//   0s), offset_x (0).
 //   Conv2DTransposeD: x, filter, [bias], [offset_w] -> y; attr input_size (list_int 4) + the above
 // BatchNorm (inference): x [N,C,...], scale, offset, mean, variance -> y [, batch_mean,
 //   batch_variance, reserve_space_1, reserve_space_2 (copies of mean / variance)];
@@ -150,7 +154,7 @@ enum class DType : int32_t {
   i64 = 9, u64 = 10, f64 = 11, boolean = 12, bf16 = 27,
 };
 // Same numeric values as aclFormat.
-enum class Format : int32_t { undefined = -1, nchw = 0, nhwc = 1, nd = 2 };
+enum class Format : int32_t { undefined = -1, nchw = 0, nhwc = 1, nd = 2, hwcn = 16 };
 
 size_t dtype_size(DType t);
 const char *dtype_name(DType t);

@@ -108,9 +108,9 @@ class Aipp : public ::testing::Test {
   }
   aclError convert(const onnx::ModelProto &m, const std::string &conf) {
     const std::string onnx = m.SerializeAsString();
-    const char *names[] = {"insert_op_conf"}, *values[] = {conf.c_str()};
+    const char *names[] = {"insert_op_conf", "input_format"}, *values[] = {conf.c_str(), input_format_.c_str()};
     om_ = write_temp("aipp.om", "");
-    return openaclConvertModel(onnx.data(), onnx.size(), names, values, 1, om_.c_str());
+    return openaclConvertModel(onnx.data(), onnx.size(), names, values, input_format_.empty() ? 1 : 2, om_.c_str());
   }
   // Converts, loads, runs one image; returns the model's output (= its AIPP'd input) as floats.
   std::vector<float> run(const onnx::ModelProto &m, const std::string &conf, const std::vector<uint8_t> &img,
@@ -143,6 +143,7 @@ class Aipp : public ::testing::Test {
     return y;
   }
   std::string om_;
+  std::string input_format_;  // atc --input_format, when set
   uint32_t id_ = 0;
 };
 
@@ -224,6 +225,40 @@ TEST_F(Aipp, Rgb888SwapAndPaddingIntoAFloat16Input) {
   // The float16 input rounds the documented values; the model casts them back to float.
   for (auto &v : want) v = aclFloat16ToFloat(aclFloatToFloat16(v));
   EXPECT_EQ(run(identity(3, 7, 8, onnx::TensorProto::FLOAT16), conf, img, 3 * 7 * 8), want);
+}
+
+// A TensorFlow model's input (kept by its ONNX export) is NHWC: with --input_format=NHWC, AIPP
+// writes each pixel's channels together.
+TEST_F(Aipp, NhwcModelInputTakesInterleavedChannels) {
+  Reference r{"YUV420SP_U8", 8, 6};
+  r.crop_x = 2, r.crop_y = 2, r.crop_w = 4, r.crop_h = 4, r.csc = true;
+  r.m[0][0] = r.m[1][0] = r.m[2][0] = 256, r.m[0][2] = 359, r.m[1][1] = -88, r.m[1][2] = -183, r.m[2][1] = 454;
+  r.in_bias[1] = r.in_bias[2] = 128;
+  r.mean[0] = 104, r.mean[1] = 117, r.mean[2] = 123, r.var[2] = 0.5f;
+  r.top = 1, r.left = 2, r.pad = 7;
+  const std::string conf =
+      "aipp_op { aipp_mode: static input_format: YUV420SP_U8 src_image_size_w: 8 src_image_size_h: 6\n"
+      " crop: true load_start_pos_w: 2 load_start_pos_h: 2 crop_size_w: 4 crop_size_h: 4 csc_switch: true\n"
+      " matrix_r0c0: 256 matrix_r0c1: 0 matrix_r0c2: 359 matrix_r1c0: 256 matrix_r1c1: -88 matrix_r1c2: -183\n"
+      " matrix_r2c0: 256 matrix_r2c1: 454 matrix_r2c2: 0 input_bias_1: 128 input_bias_2: 128\n"
+      " mean_chn_0: 104 mean_chn_1: 117 mean_chn_2: 123 var_reci_chn_2: 0.5\n"
+      " padding: true top_padding_size: 1 left_padding_size: 2 padding_value: 7 }";
+  const auto img = pixels(8 * 6 * 3 / 2, 5);
+  const auto planar = r.run(img);  // [3, 5, 6]
+  std::vector<float> want;
+  for (int p = 0; p < 5 * 6; ++p)
+    for (int c = 0; c < 3; ++c) want.push_back(planar[c * 30 + p]);
+  auto m = tiny_model();
+  add_input(m, "x", {1, 5, 6, 3});
+  add_initializer(m, "one", {1}, {1});
+  add_node(m, "Mul", "same", {"x", "one"}, {"y"});
+  add_output(m, "y");
+  input_format_ = "NHWC";
+  EXPECT_EQ(run(m, conf, img, want.size()), want);
+  // The same input read as NCHW has 5 channels, which RGB does not fill.
+  input_format_.clear();
+  EXPECT_EQ(convert(m, conf), ACL_ERROR_PARSE_MODEL);
+  EXPECT_NE(recent().find("the model input has 5"), std::string::npos) << recent();
 }
 
 TEST_F(Aipp, Xrgb8888AxSwapAndRgbToYuv) {
@@ -449,6 +484,56 @@ TEST_F(Aipp, DynamicParametersPerImage) {
   for (auto *buf : bufs) aclDestroyDataBuffer(buf);
   aclmdlDestroyDataset(ins);
   aclmdlDestroyDataset(outs);
+  for (void *p : {in, params, out}) aclrtFree(p);
+}
+
+// Dynamic AIPP into an NHWC input: the parameters set per execution, the layout the model's.
+TEST_F(Aipp, DynamicParametersIntoAnNhwcInput) {
+  const std::string conf = "aipp_op { aipp_mode: dynamic related_input_rank: 0 max_src_image_size: 48 }";
+  auto m = tiny_model();
+  add_input(m, "x", {1, 4, 4, 3});
+  add_initializer(m, "one", {1}, {1});
+  add_node(m, "Mul", "same", {"x", "one"}, {"y"});
+  add_output(m, "y");
+  const std::string onnx = m.SerializeAsString();
+  const char *names[] = {"insert_op_conf", "input_format"}, *values[] = {conf.c_str(), "NHWC"};
+  om_ = write_temp("aipp_dynamic_nhwc.om", "");
+  ASSERT_EQ(openaclConvertModel(onnx.data(), onnx.size(), names, values, 2, om_.c_str()), ACL_SUCCESS) << recent();
+  ASSERT_EQ(aclmdlLoadFromFile(om_.c_str(), &id_), ACL_SUCCESS) << recent();
+  Reference r{"RGB888_U8", 4, 4};
+  r.crop_w = r.crop_h = 4, r.mean[0] = 20, r.mean[2] = 5, r.var[1] = 0.5f;
+  aclmdlAIPP *set = aclmdlCreateAIPP(1);
+  ASSERT_EQ(aclmdlSetAIPPInputFormat(set, ACL_RGB888_U8), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetAIPPSrcImageSize(set, 4, 4), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetAIPPDtcPixelMean(set, 20, 0, 5, 0, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetAIPPPixelVarReci(set, 1, 0.5f, 1, 1, 0), ACL_SUCCESS);
+  size_t data_size = 0;
+  ASSERT_EQ(aclmdlGetAippDataSize(1, &data_size), ACL_SUCCESS);
+  const auto img = pixels(48, 8);
+  void *in = nullptr, *params = nullptr, *out = nullptr;
+  ASSERT_EQ(aclrtMalloc(&in, 48, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&params, data_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&out, 48 * 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  aclrtMemcpy(in, 48, img.data(), 48, ACL_MEMCPY_HOST_TO_DEVICE);
+  aclmdlDataset *ins = aclmdlCreateDataset(), *outs = aclmdlCreateDataset();
+  aclDataBuffer *bufs[] = {aclCreateDataBuffer(in, 48), aclCreateDataBuffer(params, data_size),
+                           aclCreateDataBuffer(out, 48 * 4)};
+  aclmdlAddDatasetBuffer(ins, bufs[0]);
+  aclmdlAddDatasetBuffer(ins, bufs[1]);
+  aclmdlAddDatasetBuffer(outs, bufs[2]);
+  ASSERT_EQ(aclmdlSetInputAIPP(id_, ins, 1, set), ACL_SUCCESS) << recent();
+  ASSERT_EQ(aclmdlExecute(id_, ins, outs), ACL_SUCCESS) << recent();
+  std::vector<float> y(48);
+  aclrtMemcpy(y.data(), 192, out, 192, ACL_MEMCPY_DEVICE_TO_HOST);
+  const auto planar = r.run(img);  // [3, 4, 4]
+  std::vector<float> want;
+  for (int p = 0; p < 16; ++p)
+    for (int c = 0; c < 3; ++c) want.push_back(planar[c * 16 + p]);
+  EXPECT_EQ(y, want);
+  for (auto *b : bufs) aclDestroyDataBuffer(b);
+  aclmdlDestroyDataset(ins);
+  aclmdlDestroyDataset(outs);
+  aclmdlDestroyAIPP(set);
   for (void *p : {in, params, out}) aclrtFree(p);
 }
 

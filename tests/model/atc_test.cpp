@@ -155,7 +155,8 @@ TEST_F(Atc, InputShapeFixesADynamicInput) {
 TEST_F(Atc, OutputTypeAndOutNodes) {
   const std::string onnx = write("m.onnx", scale_relu().SerializeAsString());
   ASSERT_EQ(atc("--model=" + onnx + " --framework=5 --output=" + path("h") +
-                " --soc_version=Ascend310 --out_nodes=scale:0 -output_type=FP16 --precision_mode=force_fp16")
+                " --soc_version=Ascend310 --out_nodes=scale:0 -output_type=FP16 --precision_mode=force_fp16"
+                " --op_select_implmode=high_precision --save_original_model=true")
                 .status,
             0);
   uint32_t id = 0;
@@ -254,6 +255,8 @@ TEST_F(Atc, BadOptionsNameTheOptionAndTheInput) {
       {"--out_nodes=relu:1", "node 'relu' (Relu) has no output 1"},
       {"--output_type=INT4", "--output_type: 'INT4' is not FP32, FP16 or UINT8"},
       {"--precision_mode=fastest", "--precision_mode: 'fastest' is not one of"},
+      {"--op_select_implmode=fast", "--op_select_implmode: 'fast' is not one of"},
+      {"--save_original_model=yes", "--save_original_model: 'yes' is not one of"},
       {"--input_format=NC1HWC0", "--input_format"},
       {"--mode=1", "--mode=1"},
   };
@@ -263,6 +266,70 @@ TEST_F(Atc, BadOptionsNameTheOptionAndTheInput) {
     EXPECT_NE(r.out.find(c.words), std::string::npos) << c.args << "\n" << r.out;
   }
   EXPECT_NE(atc("--model=" + onnx + " --framework=5 --output=" + path("z")).status, 0);  // --soc_version
+}
+
+// --singleop (the single-operator samples' step before aclopSetModelDir): every op of the list
+// is checked like aclopCompile, and gets its op model file, named as CANN names it.
+TEST_F(Atc, SingleOpListWritesOneOpModelPerOp) {
+  const std::string list = write("ops.json", R"([
+    {"op": "Add",
+     "input_desc": [{"format": "ND", "shape": [8, 16], "type": "float32"},
+                    {"format": "ND", "shape": [8, 16], "type": "float32"}],
+     "output_desc": [{"format": "ND", "shape": [8, 16], "type": "float32"}]},
+    {"op": "Conv2D",
+     "input_desc": [{"format": "NHWC", "shape": [1, 5, 5, 3], "type": "float16", "name": "x"},
+                    {"format": "NCHW", "shape": [2, 3, 3, 3], "type": "float16"}],
+     "output_desc": [{"format": "NHWC", "shape": [1, 5, 5, 2], "type": "float16"}],
+     "attr": [{"name": "strides", "type": "list_int", "value": [1, 1, 1, 1]},
+              {"name": "pads", "type": "list_int", "value": [1, 1, 1, 1]}]},
+    {"op": "ReduceSum",
+     "input_desc": [{"format": "ND", "shape": [4, 6], "type": "float32"},
+                    {"format": "ND", "shape": [1], "type": "int32", "is_const": true, "const_value": [1]}],
+     "output_desc": [{"format": "ND", "shape": [4, 1], "type": "float32"}],
+     "attr": [{"name": "keep_dims", "type": "bool", "value": true}]}
+  ])");
+  const Result r = atc("--singleop=" + list + " --soc_version=Ascend310 --output=" + path("op_models"));
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("ATC run success"), std::string::npos) << r.out;
+  for (const char *file : {"0_Add_0_2_8_16_0_2_8_16_0_2_8_16.om", "1_Conv2D_1_1_1_5_5_3_1_0_2_3_3_3_1_1_1_5_5_2.om",
+                           "2_ReduceSum_0_2_4_6_3_2_1_0_2_4_1.om"})
+    EXPECT_TRUE(fs::exists(path("op_models/") + file)) << file;
+  EXPECT_EQ(std::distance(fs::directory_iterator(path("op_models")), fs::directory_iterator()), 3);
+}
+
+TEST_F(Atc, SingleOpErrorsNameTheOpAndTheEntry) {
+  const std::string x = R"({"format": "ND", "shape": [2, 3], "type": "float32"})";
+  struct Case {
+    std::string json, words;
+  } cases[] = {
+      {"[{\"op\": \"AddDsl\", \"input_desc\": [" + x + "," + x + "], \"output_desc\": [" + x + "]}]", "op 0 (\"AddDsl\")"},
+      {"[{\"op\": \"Add\", \"input_desc\": [" + x + "," + x + "], \"output_desc\": [" +
+           R"({"format": "ND", "shape": [3, 2], "type": "float32"})" + "]}]",
+       "output 0"},
+      {R"([{"op": "Relu", "input_desc": [{"format": "ND", "shape": [2], "type": "float33"}], "output_desc": []}])",
+       "\"float33\" is not a data type"},
+      {R"([{"op": "Relu", "input_desc": [{"format": "NCWH", "shape": [2], "type": "float32"}], "output_desc": []}])",
+       "\"NCWH\" is not a format"},
+      {R"([{"op": "Relu", "input_desc": [{"format": "ND", "shape": [2], "type": "float32", "colour": 1}]}])",
+       "\"colour\" is not a key"},
+      {"[{\"op\": \"Relu\", \"input_desc\": [" + x + "], \"output_desc\": [" + x +
+           R"(], "attr": [{"name": "a", "type": "tensor", "value": 1}]}])",
+       "\"tensor\" is not an attr type"},
+      {"[{\"op\": \"Relu\", \"input_desc\": [" + x + "], \"output_desc\": [" + x +
+           R"(], "attr": [{"name": "a", "type": "int", "value": "one"}]}])",
+       "op 0 (\"Relu\")"},
+      {"[{\"op\": \"Add\"", "is not JSON"},
+      {"[]", "holds no op list"},
+  };
+  for (const auto &c : cases) {
+    const Result r = atc("--singleop=" + write("bad.json", c.json) + " --soc_version=Ascend310 --output=" + path("o"));
+    EXPECT_NE(r.status, 0) << c.json;
+    EXPECT_NE(r.out.find(c.words), std::string::npos) << c.json << "\n" << r.out;
+  }
+  EXPECT_NE(atc("--singleop=" + path("none.json") + " --soc_version=Ascend310 --output=" + path("o")).out.find("cannot read"),
+            std::string::npos);
+  EXPECT_NE(atc("--singleop=" + path("none.json") + " --model=m.onnx --framework=5 --soc_version=Ascend310 --output=" +
+                path("o")).status, 0);
 }
 
 TEST_F(Atc, UnsupportedNodeIsNamed) {

@@ -273,6 +273,41 @@ TEST_F(OpApi, OptionalInputLeftUnused) {
   EXPECT_EQ(read<float>(ob[0], 9), std::vector<float>(9, 2.0f));
   aclopDestroyAttr(attr);
 }
+
+TEST_F(OpApi, Conv2DWithNhwcDescriptors) {
+  // x NHWC [1, 2, 2, 3], x[h][w][c] = 4 * (2h + w) + c; a 1x1 NCHW filter [2, 3, 1, 1] with
+  // w[o][c] = o + 1 + c: y[h][w][o] = sum over c of x * w, exact in float16.
+  std::vector<aclFloat16> x, w;
+  std::vector<float> want;
+  for (int p = 0; p < 4; ++p)
+    for (int c = 0; c < 3; ++c) x.push_back(aclFloatToFloat16(static_cast<float>(4 * p + c)));
+  for (int o = 0; o < 2; ++o)
+    for (int c = 0; c < 3; ++c) w.push_back(aclFloatToFloat16(static_cast<float>(o + 1 + c)));
+  for (int p = 0; p < 4; ++p)
+    for (int o = 0; o < 2; ++o) want.push_back(static_cast<float>((4 * p) * (3 * o + 6) + (o + 1) * 3 + 5));
+  const int64_t xd[] = {1, 2, 2, 3}, wd[] = {2, 3, 1, 1}, yd[] = {1, 2, 2, 2};
+  aclTensorDesc *in[] = {aclCreateTensorDesc(ACL_FLOAT16, 4, xd, ACL_FORMAT_NHWC), aclCreateTensorDesc(ACL_FLOAT16, 4, wd, ACL_FORMAT_NCHW)};
+  aclTensorDesc *out[] = {aclCreateTensorDesc(ACL_FLOAT16, 4, yd, ACL_FORMAT_NHWC)};
+  descs_.insert(descs_.end(), {in[0], in[1], out[0]});
+  aclDataBuffer *ib[] = {device_buffer(x.data(), x.size() * 2), device_buffer(w.data(), w.size() * 2)};
+  aclDataBuffer *ob[] = {device_buffer(nullptr, 16)};
+  aclopAttr *attr = aclopCreateAttr();
+  const int64_t ones[] = {1, 1, 1, 1}, zeros[] = {0, 0, 0, 0};
+  aclopSetAttrListInt(attr, "strides", 4, ones);
+  aclopSetAttrListInt(attr, "pads", 4, zeros);
+  ASSERT_EQ(aclopCompileAndExecute("Conv2D", 2, in, ib, 1, out, ob, attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr, stream_),
+            ACL_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  std::vector<float> got;
+  for (aclFloat16 v : read<aclFloat16>(ob[0], 8)) got.push_back(aclFloat16ToFloat(v));
+  EXPECT_EQ(got, want);
+  // The same call told data_format NCHW contradicts x's format.
+  aclopSetAttrString(attr, "data_format", "NCHW");
+  EXPECT_EQ(aclopCompileAndExecute("Conv2D", 2, in, ib, 1, out, ob, attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr, stream_),
+            ACL_ERROR_OP_ATTR_NOT_MATCH);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("data_format"), std::string::npos);
+  aclopDestroyAttr(attr);
+}
 }  // namespace
 
 namespace {

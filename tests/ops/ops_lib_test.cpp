@@ -520,6 +520,108 @@ TEST(Ops, Conv2DSplitsOverCoresByImagesOrRows) {
   }
 }
 
+// b's elements moved to the dims b.dims[perm[0]], b.dims[perm[1]], ... (numpy's transpose).
+Buf permuted(const Buf &b, const std::vector<int64_t> &perm, ops::Format format = ops::Format::nd) {
+  std::vector<int64_t> dims;
+  for (int64_t p : perm) dims.push_back(b.d.dims[p]);
+  Buf out(b.d.dtype, dims);
+  out.d.format = format;
+  for (size_t i = 0; i < out.n(); ++i) {
+    const auto idx = unravel(i, dims);
+    std::vector<int64_t> src(idx.size());
+    for (size_t k = 0; k < perm.size(); ++k) src[perm[k]] = idx[k];
+    size_t at = 0;
+    for (size_t k = 0; k < src.size(); ++k) at = at * b.d.dims[k] + src[k];
+    out.set(i, b.get(at));
+  }
+  return out;
+}
+
+TEST(Ops, Conv2DTakesNhwcTensorsAndFilterLayouts) {
+  using F = ops::Format;
+  // The filter as OIHW (NCHW), OHWI (NHWC) and HWIO (HWCN), and the permutation from OIHW.
+  const std::pair<F, std::vector<int64_t>> filters[] = {{F::nchw, {0, 1, 2, 3}}, {F::nhwc, {0, 2, 3, 1}}, {F::hwcn, {2, 3, 1, 0}}};
+  for (DType t : {DType::f32, DType::f16}) {
+    for (const std::vector<int64_t> xs : {std::vector<int64_t>{2, 4, 7, 6}, std::vector<int64_t>{1, 4, 20, 6}}) {
+      for (int64_t g : {1, 2}) {
+        for (const auto &[wf, perm] : filters) {
+          for (unsigned cores : {1u, 3u}) {
+            Buf x(t, xs), w(t, {8, 4 / g, 3, 3}), b(t, {8});
+            x.random(-1, 1, 1), w.random(-1, 1, 2), b.random(-1, 1, 3);
+            // NHWC strides 1,2,1,1 and dilations 1,1,2,1: sH 2, dW 2.
+            const int64_t oh = (xs[2] + 1 - 3) / 2 + 1, ow = xs[3] + 2 - 5 + 1;
+            Buf xn = permuted(x, {0, 2, 3, 1}, F::nhwc), wn = permuted(w, perm, wf);
+            Buf yn(t, {xs[0], oh, ow, 8});
+            yn.d.format = F::nhwc;
+            CountedCores cc(cores);
+            ops::prepare("Conv2D", {xn.d, wn.d, b.d}, {yn.d},
+                         {{"strides", std::vector<int64_t>{1, 2, 1, 1}}, {"pads", std::vector<int64_t>{1, 0, 1, 1}},
+                          {"dilations", std::vector<int64_t>{1, 1, 2, 1}}, {"groups", g}},
+                         cores)
+                ->run({xn.tensor(), wn.tensor(), b.tensor()}, {yn.tensor()}, cc);
+            SCOPED_TRACE(std::string(ops::dtype_name(t)) + " x " + ops::dims_str(xs) + " groups " + std::to_string(g) +
+                         " filter format " + std::to_string(static_cast<int>(wf)) + " cores " + std::to_string(cores));
+            expect_near(permuted(yn, {0, 3, 1, 2}), conv_ref(x, w, &b, 2, 1, 1, 1, 1, 2, g, oh, ow), t == DType::f16 ? 1e-2 : 1e-5);
+          }
+        }
+      }
+    }
+  }
+}
+
+// The mean over a large plane keeps float precision in either layout (a plain float sum of
+// 448x448 values drifts by about 1e-3 of it).
+TEST(Ops, GlobalAveragePoolOverALargePlane) {
+  Buf x(DType::f32, {1, 3, 448, 448});
+  x.random(0.5, 1.5, 9);
+  std::vector<double> ref(3, 0);
+  for (size_t i = 0; i < x.n(); ++i) ref[i / (448 * 448)] += x.get(i) / (448.0 * 448.0);
+  for (bool cl : {false, true}) {
+    Buf y(DType::f32, {1, 3, 1, 1});
+    ops::TensorDesc xd = x.d;
+    xd.channels_last = cl;
+    std::vector<uint8_t> xs = cl ? to_nhwc(x) : x.bytes;
+    CountedCores cc(2);
+    ops::prepare("GlobalAveragePool", {xd}, {y.d}, {}, 2)->run({{xd, xs.data(), xs.size()}}, {y.tensor()}, cc);
+    SCOPED_TRACE(cl ? "channels-last" : "NCHW");
+    expect_near(y, ref, 1e-6);
+  }
+}
+
+TEST(Ops, Conv2DLayoutErrors) {
+  using F = ops::Format;
+  using openacl::Errc;
+  auto code = [](auto &&f) {
+    try {
+      f();
+    } catch (const openacl::Error &e) {
+      return e.code();
+    }
+    return Errc::ok;
+  };
+  auto d = [](std::vector<int64_t> dims, F f) {
+    ops::TensorDesc t = desc(DType::f32, std::move(dims));
+    t.format = f;
+    return t;
+  };
+  const ops::Attrs ones{{"strides", std::vector<int64_t>{1, 1, 1, 1}}};
+  const auto x = d({1, 5, 5, 3}, F::nhwc), w = d({2, 3, 1, 1}, F::nchw), y = d({1, 5, 5, 2}, F::nhwc);
+  EXPECT_EQ(code([&] { ops::prepare("Conv2D", {x, w}, {y}, ones, 1); }), Errc::ok);
+  ops::Attrs nchw = ones;
+  nchw["data_format"] = std::string("NCHW");
+  EXPECT_EQ(code([&] { ops::prepare("Conv2D", {x, w}, {y}, nchw, 1); }), Errc::op_attr_not_match);
+  ops::Attrs bad = ones;
+  bad["data_format"] = std::string("NDHWC");
+  EXPECT_EQ(code([&] { ops::prepare("Conv2D", {x, w}, {y}, bad, 1); }), Errc::op_attr_not_match);
+  // An ND x takes its layout from data_format.
+  ops::Attrs nhwc = ones;
+  nhwc["data_format"] = std::string("NHWC");
+  EXPECT_EQ(ops::infer("Conv2D", {d({1, 5, 5, 3}, F::nd), w}, nhwc)[0].dims, (std::vector<int64_t>{1, 5, 5, 2}));
+  EXPECT_EQ(code([&] { ops::prepare("Conv2D", {x, d({2, 3, 1, 1}, static_cast<F>(3))}, {y}, ones, 1); }), Errc::op_input_not_match);
+  EXPECT_EQ(code([&] { ops::prepare("Conv2D", {x, d({2, 1, 1, 2}, F::nhwc)}, {y}, ones, 1); }), Errc::op_input_not_match);
+  EXPECT_EQ(code([&] { ops::prepare("Conv2D", {x, w}, {d({1, 2, 5, 5}, F::nchw)}, ones, 1); }), Errc::op_output_not_match);
+}
+
 TEST(Ops, Conv2DTransposeWithStrideEqualToKernel) {
   // Windows that tile the output: computed as one matmul per kernel tap (patch_deconv) when
   // y is channels-last or has one channel.
