@@ -37,6 +37,8 @@ class Stream;
 class Runtime {
  public:
   static Runtime &get();
+  // Counts the aclInit calls that initialized: what a cache of one runtime's objects keys on.
+  uint64_t epoch() const { return epoch_.load(std::memory_order_relaxed); }
 
   // R1. init throws Errc::repeat_initialize when already initialized (and counts it), or a
   // config error with nothing initialized. parts: the backend and observers to run with.

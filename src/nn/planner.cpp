@@ -7,6 +7,7 @@
 #include "core/device.h"
 #include "core/runtime.h"
 #include "nn/executor.h"
+#include "nn/plan_cache.h"
 
 namespace openacl::nn {
 
@@ -76,6 +77,14 @@ ops::TensorDesc make_desc(ops::DType dtype, std::vector<int64_t> dims) {
   d.dtype = dtype;
   d.dims = std::move(dims);
   return d;
+}
+
+aclOpExecutor *executor_for(std::shared_ptr<const Plan> plan, std::vector<void *> addresses, uint64_t *workspace_size) {
+  auto e = std::make_unique<aclOpExecutor>();
+  *workspace_size = plan->workspace;
+  e->plan = std::move(plan);
+  e->addresses = std::move(addresses);
+  return adopt_executor(std::move(e));
 }
 
 }  // namespace
@@ -153,6 +162,7 @@ size_t Planner::add_slot(const aclTensor &t, const char *name, bool read, bool w
   const auto bits = static_cast<int64_t>(element_bits(t.dtype));
   plan_->slots.push_back({name, t.view.offset * bits / 8, (t.view.extent() * bits + 7) / 8, read, write});
   addresses_.push_back(t.data);
+  slot_tensors_.push_back(&t);
   const size_t slot = plan_->slots.size() - 1;
   return add_value({make_desc(t.dtype, t.view.dims), Home::slot, slot, t.view.strides, t.view.offset, t.view.contiguous()});
 }
@@ -338,12 +348,25 @@ void Planner::store(size_t v, size_t out, bool broadcast) {
   copy(v, out);
 }
 
-aclOpExecutor *Planner::finish(uint64_t *workspace_size) {
-  auto e = std::make_unique<aclOpExecutor>();
-  e->plan = plan_;
-  e->addresses = addresses_;
-  *workspace_size = plan_->workspace;
-  return adopt_executor(std::move(e));
+aclOpExecutor *Planner::finish(uint64_t *workspace_size, const std::string *key) {
+  if (key != nullptr) {
+    // Each slot's tensor, found among the arguments (a planner that made a tensor of its own
+    // leaves the plan out of the cache).
+    CachedPlan kept{plan_, {}};
+    for (const aclTensor *t : slot_tensors_) {
+      std::optional<SlotSource> found;
+      for (uint32_t i = 0; i < args_.size() && !found; ++i) {
+        if (const auto *a = std::get_if<const aclTensor *>(&args_[i]); a != nullptr && *a == t) found = SlotSource{i, 0};
+        if (const auto *l = std::get_if<const aclTensorList *>(&args_[i]); l != nullptr && *l != nullptr)
+          for (uint32_t j = 0; j < (*l)->tensors.size() && !found; ++j)
+            if ((*l)->tensors[j] == t) found = SlotSource{i, j};
+      }
+      if (!found) break;
+      kept.sources.push_back(*found);
+    }
+    if (kept.sources.size() == slot_tensors_.size()) keep_plan(*key, std::move(kept));
+  }
+  return executor_for(plan_, addresses_, workspace_size);
 }
 
 void plan(const char *op, std::vector<Arg> args, uint64_t *workspace_size, aclOpExecutor **executor) {
@@ -353,9 +376,19 @@ void plan(const char *op, std::vector<Arg> args, uint64_t *workspace_size, aclOp
   // Declared for ggml's sake (docs/aclnn.md lists them) but not computed yet: say so plainly.
   if (it == planners().end())
     fail(Errc::internal, std::string(op) + " is not implemented in openacl yet (declared only; see docs/aclnn.md)");
+  std::optional<std::string> key = plan_key(op, args);
+  if (key) {
+    if (const CachedPlan *c = find_plan(*key)) {
+      std::vector<void *> addresses;
+      addresses.reserve(c->sources.size());
+      for (SlotSource s : c->sources) addresses.push_back(source_address(args, s));
+      *executor = executor_for(c->plan, std::move(addresses), workspace_size);
+      return;
+    }
+  }
   Planner p(op, std::move(args));
   it->second(p);
-  *executor = p.finish(workspace_size);
+  *executor = p.finish(workspace_size, key ? &*key : nullptr);
 }
 
 std::vector<int64_t> broadcast_shapes(const Planner &p, const std::vector<int64_t> &a, const std::vector<int64_t> &b) {

@@ -92,8 +92,9 @@ class Planner {
   // entries are checked against dst's size when the step runs (a bad one fails the stream).
   void index_copy(size_t src, size_t index, size_t dst, int64_t axis);
 
-  // Ends planning: the executor, which owns the plan; the workspace it needs.
-  aclOpExecutor *finish(uint64_t *workspace_size);
+  // Ends planning: the executor, which owns the plan; the workspace it needs. With a key, the
+  // plan is also kept for later calls with arguments of that description (nn/plan_cache.h).
+  aclOpExecutor *finish(uint64_t *workspace_size, const std::string *key = nullptr);
 
  private:
   size_t add_value(Value v);
@@ -105,6 +106,7 @@ class Planner {
   std::vector<Arg> args_;
   std::shared_ptr<Plan> plan_;
   std::vector<void *> addresses_;  // per slot, the tensors' addresses at planning time
+  std::vector<const aclTensor *> slot_tensors_;  // per slot, the caller's tensor
   // The latest workspace value and where it began: a store that sends a result straight to
   // the output gives that space back.
   size_t last_temp_ = SIZE_MAX;
