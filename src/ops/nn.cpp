@@ -354,6 +354,43 @@ memory::desc mat_desc(std::vector<int64_t> dims, bool t) {
   return memory::desc(dims_t(dims.begin(), dims.end()), dnnl_f32(), dims_t(strides.begin(), strides.end()));
 }
 
+// y[i, j] = sum_t x[i, t] w[j, t] (+ bias[j]) for rows j0..j1 of w: a few rows of x against a
+// weight stored [N, K], as ggml stores every weight (a transposed operand). oneDNN's matmul runs
+// that layout at half the speed of the plain one for these shapes; one token of a language model
+// is this product. Sixteen lanes, so that it vectorises without reassociation flags.
+OPENACL_SIMD_KERNEL void matvec_rows(const float *x, const float *w, const float *bias, float *y, int64_t m, int64_t k,
+                                     int64_t n, int64_t j0, int64_t j1) {
+  constexpr int L = 16;
+  for (int64_t j = j0; j < j1; ++j) {
+    const float *wr = w + j * k;
+    for (int64_t i = 0; i < m; ++i) {
+      const float *xr = x + i * k;
+      float acc[L] = {};
+      int64_t t = 0;
+      for (; t + L <= k; t += L)
+        for (int l = 0; l < L; ++l) acc[l] += xr[t + l] * wr[t + l];
+      float sum = 0;
+      for (int l = 0; l < L; ++l) sum += acc[l];
+      for (; t < k; ++t) sum += xr[t] * wr[t];
+      y[i * n + j] = bias ? sum + bias[j] : sum;
+    }
+  }
+}
+
+std::unique_ptr<PreparedOp> matvec_op(int64_t m, int64_t k, int64_t n, bool bias) {
+  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, AiCores &cores) {
+    const auto *x = static_cast<const float *>(in[0].data);
+    const auto *w = static_cast<const float *>(in[1].data);
+    const float *b = bias ? static_cast<const float *>(in[2].data) : nullptr;
+    auto *y = static_cast<float *>(o[0].data);
+    // At least 32K multiply-adds a chunk: less is not worth a hand-over to another core.
+    const auto grain = static_cast<size_t>(std::max<int64_t>(1, 32768 / (m * k)));
+    parallel_range(cores, static_cast<size_t>(n), grain, [&](size_t j0, size_t j1) {
+      simd(OPENACL_SIMD_LAMBDA { matvec_rows(x, w, b, y, m, k, n, static_cast<int64_t>(j0), static_cast<int64_t>(j1)); });
+    });
+  });
+}
+
 std::unique_ptr<PreparedOp> build_matmul(OpCall &call) {
   const std::string &t = call.type();
   const bool batch = t == "BatchMatMul" || t == "BatchMatMulV2";
@@ -408,11 +445,12 @@ std::unique_ptr<PreparedOp> build_matmul(OpCall &call) {
     }
     return make_op([](const auto &, const auto &, AiCores &) {});
   }
+  const DType dt = call.in(0).dtype;
+  if (dt == DType::f32 && !ta && tb && m <= 4 && product(out) == m * nn) return matvec_op(m, k, nn, bias);
   std::vector<int64_t> bias_dims(r, 1);
   bias_dims[r - 1] = nn;
   // A transposed operand is stored row-major as given; the desc views it transposed.
   const memory::desc src = mat_desc(a, ta), wts = mat_desc(b, tb), dst = plain(out), bmd = plain(bias_dims);
-  const DType dt = call.in(0).dtype;
   std::vector<DnnlArg> args = {{DNNL_ARG_SRC, 0, src, dt}, {DNNL_ARG_WEIGHTS, 1, wts, dt}, {DNNL_ARG_DST, -1, dst, dt}};
   if (bias) args.push_back({DNNL_ARG_BIAS, 2, bmd, dt});
   return dnnl_op(call, std::move(args), [=] {
