@@ -73,11 +73,7 @@ TEST_F(PlanCache, AFailingCallIsNeverAnsweredFromTheCache) {
   aclTensor *x = tensor<float>({1, 2, 3, 4}, {4});
   aclTensor *out = tensor<float>({0, 0, 0, 0}, {4});
   ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, x, x, alpha(1), out), ACLNN_SUCCESS);
-  // The same description with a destroyed tensor, then with a NULL one: each is refused.
-  aclTensor *gone = tensor<float>({1, 2, 3, 4}, {4});
-  tensors_.pop_back();
-  ASSERT_EQ(aclDestroyTensor(gone), ACLNN_SUCCESS);
-  EXPECT_NE(plan_only(aclnnAddGetWorkspaceSize, x, static_cast<const aclTensor *>(gone), alpha(1), out), ACLNN_SUCCESS);
+  // The same description with a NULL tensor is refused, naming it.
   EXPECT_EQ(plan_only(aclnnAddGetWorkspaceSize, x, static_cast<const aclTensor *>(nullptr), alpha(1), out),
             ACLNN_ERR_PARAM_NULLPTR);
   // A refused description stays refused on its second call too.
