@@ -479,6 +479,7 @@ TEST(Ops, Conv2DSplitsOverCoresByImagesOrRows) {
   for (const Shape sh : {Shape{{1, 16, 61, 40}, 24, 3, 1, 1, 1}, Shape{{1, 16, 61, 40}, 24, 3, 2, 1, 1},
                          Shape{{1, 16, 45, 30}, 16, 3, 1, 2, 2}, Shape{{1, 16, 40, 40}, 32, 1, 1, 0, 1},
                          Shape{{1, 64, 3, 40}, 64, 1, 1, 0, 1},  // channels-last: split by pixels
+                         Shape{{1, 16, 256, 256}, 32, 1, 1, 0, 1},  // channels-last: a matmul
                          Shape{{3, 16, 30, 30}, 24, 3, 1, 1, 1}}) {
     for (unsigned cores : {1u, 2u, 3u}) {
       for (bool cl : {false, true}) {
@@ -550,6 +551,35 @@ TEST(Ops, MatMulSplitsOverCoresByRowsOrColumns) {
       }
     }
   }
+}
+
+TEST(Ops, ResizeOfNhwcTensorsMatchesNchw) {
+  for (const char *mode : {"nearest", "linear"}) {
+    for (unsigned cores : {1u, 2u}) {
+      Buf x(DType::f32, {2, 3, 5, 6}), ref(DType::f32, {2, 3, 9, 11}), y(DType::f32, {2, 3, 9, 11});
+      x.random(-1, 1, 7);
+      const ops::Attrs attrs{{"mode", std::string(mode)}, {"coordinate_transformation_mode", std::string("half_pixel")}};
+      run("Resize", {&x}, {&ref}, attrs);
+      // NHWC: x and y as [N, H, W, C]; the output size comes from y's descriptor.
+      ops::TensorDesc xd = x.d, yd = y.d;
+      xd.dims = {2, 5, 6, 3};
+      yd.dims = {2, 9, 11, 3};
+      ops::Attrs nhwc = attrs;
+      nhwc["data_format"] = std::string("NHWC");
+      std::vector<uint8_t> xs = to_nhwc(x);
+      CountedCores cc(cores);
+      ops::prepare("Resize", {xd}, {yd}, nhwc, cores)->run({{xd, xs.data(), xs.size()}}, {{yd, y.bytes.data(), y.bytes.size()}}, cc);
+      y.bytes = to_nhwc(y, true);
+      SCOPED_TRACE(std::string(mode) + " cores " + std::to_string(cores));
+      std::vector<double> want;
+      for (size_t i = 0; i < ref.n(); ++i) want.push_back(ref.get(i));
+      expect_near(y, want, 1e-6);
+    }
+  }
+  const auto d = desc(DType::f32, {1, 4, 4, 3});
+  EXPECT_THROW(ops::prepare("Resize", {d}, {desc(DType::f32, {1, 8, 8, 3})},
+                            {{"mode", std::string("cubic")}, {"data_format", std::string("NHWC")}}, 1),
+               openacl::Error);
 }
 
 TEST(Ops, Conv2DTransposeWithStrideEqualToKernel) {
