@@ -39,7 +39,7 @@ Stream::~Stream() {
   }
 }
 
-uint64_t Stream::enqueue(std::unique_ptr<Task> task) {
+uint64_t Stream::enqueue(std::unique_ptr<Task> task, bool caller_waits) {
   if (capturing()) {
     if (auto c = capture()) {
       c->add(std::move(task), capture_lane_);
@@ -73,8 +73,10 @@ uint64_t Stream::enqueue(std::unique_ptr<Task> task) {
         gate_ = gate;
       } else {
         state_ = State::queued;
-        in_pool_ = true;
-        schedule = true;
+        // Left to the caller only when it can run the task (host functions and callbacks run
+        // on workers).
+        in_pool_ = !caller_waits || head_needs_worker();
+        schedule = in_pool_;
       }
     }
     t->queued(*this);

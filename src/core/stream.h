@@ -55,8 +55,12 @@ class Stream final : public backend::Runnable,
   void set_user_tag(uint32_t tag) { user_tag_.store(tag, std::memory_order_relaxed); }
 
   // Queues a task and returns at once (R10). Returns the task's sequence number, or 0 when
-  // the stream is being captured and the task went to the capture instead.
-  uint64_t enqueue(std::unique_ptr<Task> task);
+  // the stream is being captured and the task went to the capture instead. caller_waits: the
+  // caller calls wait_for(seq) with no time limit right after, so on an idle stream the task
+  // is left for it to run (as hand_off() leaves a stream to a waiting host thread) instead of
+  // waking a worker that would race it for the stream: a synchronous model execution lost
+  // about 20 us to that hand-off.
+  uint64_t enqueue(std::unique_ptr<Task> task, bool caller_waits = false);
 
   // Stream capture (aclmdlRICaptureBegin/End): while a capture is set, enqueue() hands every
   // task to it, on this stream's lane of it. begin_capture throws Errc::stream_captured when

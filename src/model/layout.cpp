@@ -23,6 +23,25 @@ bool is_elementwise(const std::string &type) {
 
 bool is_global_pool(const std::string &type) { return type == "GlobalAveragePool" || type == "GlobalMaxPool"; }
 
+// A Resize the op library runs on NHWC tensors: nearest or linear mode.
+bool is_nhwc_resize(const LayoutStep &s) {
+  if (*s.type != "Resize" || s.attrs == nullptr) return false;
+  auto it = s.attrs->find("mode");
+  const std::string *mode = it == s.attrs->end() ? nullptr : std::get_if<std::string>(&it->second);
+  return mode == nullptr || *mode == "nearest" || *mode == "linear" || *mode == "bilinear";
+}
+
+// ConcatD of 4-D tensors: joins them along any dim, which moves with the layout.
+bool is_4d_concat(const LayoutStep &s, const std::vector<ops::TensorDesc> &descs) {
+  if (*s.type != "ConcatD" || s.out.size() != 1 || s.out[0] < 0) return false;
+  for (int v : s.in)
+    if (v < 0 || descs[v].dims.size() != 4) return false;
+  return descs[s.out[0]].dims.size() == 4;
+}
+
+// Where NCHW dim d lies in NHWC.
+int64_t nhwc_dim(int64_t d) { return d == 0 ? 0 : d == 1 ? 3 : d - 1; }
+
 // How an operand of an elementwise op with a 4-D output [N, C, H, W] broadcasts.
 enum class Operand { full, channel, scalar, other };
 
@@ -82,6 +101,10 @@ std::vector<bool> choose_channels_last(const std::vector<LayoutStep> &steps,
     } else if (*s.type == "BatchNorm" && !s.out.empty() && s.out[0] >= 0 && !s.in.empty() && s.in[0] >= 0 &&
                descs[s.out[0]].dims.size() == 4) {
       groups.join(s.in[0], s.out[0]);  // per-channel parameters: NHWC through its data_format
+    } else if (is_nhwc_resize(s) && !s.in.empty() && s.in[0] >= 0 && s.out.size() == 1 && s.out[0] >= 0) {
+      groups.join(s.in[0], s.out[0]);  // scales and sizes are constants, in ONNX's order
+    } else if (is_4d_concat(s, descs)) {
+      for (int v : s.in) groups.join(v, s.out[0]);
     } else if (!is_global_pool(*s.type)) {
       block(s.in);
       block(s.out);
@@ -118,6 +141,19 @@ bool restate_step(const std::string &type, ops::Attrs &attrs, std::vector<ops::T
   }
   if (is_global_pool(type)) {
     in[0].channels_last = true;
+    return true;
+  }
+  if (type == "Resize") {
+    attrs["data_format"] = std::string("NHWC");
+    in[0].dims = nhwc_view(in[0].dims);
+    out[0].dims = nhwc_view(out[0].dims);
+    return true;
+  }
+  if (type == "ConcatD") {
+    const int64_t d = std::get<int64_t>(attrs.at("concat_dim"));
+    attrs["concat_dim"] = nhwc_dim(d < 0 ? d + 4 : d);
+    for (auto &t : in) t.dims = nhwc_view(t.dims);
+    out[0].dims = nhwc_view(out[0].dims);
     return true;
   }
   if (type == "BatchNorm") {

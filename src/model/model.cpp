@@ -351,7 +351,8 @@ uint64_t Model::enqueue(Stream &stream, std::shared_ptr<const Plan> plan, std::v
 void Model::execute(Stream &stream, std::shared_ptr<const Plan> plan, std::vector<void *> inputs,
                     std::vector<void *> outputs, int32_t timeout_ms) {
   auto error = std::make_shared<std::exception_ptr>();
-  const uint64_t seq = stream.enqueue(make_task(std::move(plan), std::move(inputs), std::move(outputs), error));
+  const uint64_t seq =
+      stream.enqueue(make_task(std::move(plan), std::move(inputs), std::move(outputs), error), timeout_ms < 0);
   if (!stream.wait_for(seq, timeout_ms))
     fail(Errc::stream_sync_timeout, "the model execution did not finish within " + std::to_string(timeout_ms) +
                                         " ms (ACL_MDL_STREAM_SYNC_TIMEOUT); it stays queued on the stream");

@@ -195,7 +195,7 @@ class PlanBuilder final : public LoweringContext {
       if (values_[v].constant || d.dtype != ops::DType::f32 || !spatial) candidate[v] = false;
     }
     std::vector<LayoutStep> ls;
-    for (const Step &st : steps_) ls.push_back({&st.type, st.in, st.out});
+    for (const Step &st : steps_) ls.push_back({&st.type, st.in, st.out, &st.attrs});
     const std::vector<bool> cl = choose_channels_last(ls, descs, candidate);
     for (size_t k = 0; k < steps_.size(); ++k) {
       Step &st = steps_[k];

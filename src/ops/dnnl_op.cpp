@@ -3,7 +3,9 @@
 #include <omp.h>
 
 #include <array>
+#include <atomic>
 #include <cstring>
+#include <unordered_map>
 
 namespace openacl::ops {
 namespace {
@@ -67,7 +69,42 @@ struct DnnlOp::Part {
   std::vector<size_t> layout_at, f32_at;   // per arg: arena offsets (SIZE_MAX = unused)
   dnnl::memory::desc scratchpad;
   size_t scratch_at = 0, arena_bytes = 0;
+  uint64_t id = 0;  // unique for the process's lifetime: the key of its memory objects
 };
+
+namespace {
+
+// A part's oneDNN memory objects on one thread, made at its first run there and pointed at
+// the run's buffers after that. Creating them at every run (an aligned allocation and a free
+// each) cost about as much as the primitives themselves in PP-OCR cls.
+struct PartMemories {
+  std::vector<dnnl::memory> user, layout;  // per arg
+  dnnl::memory scratch;
+};
+
+PartMemories &memories_of(uint64_t part, size_t args) {
+  // Entries of destroyed ops are never looked up again; the whole cache is dropped when it
+  // grows past any model's part count.
+  constexpr size_t kMaxParts = 16384;
+  thread_local std::unordered_map<uint64_t, PartMemories> cache;
+  if (auto it = cache.find(part); it != cache.end()) return it->second;
+  if (cache.size() >= kMaxParts) cache.clear();
+  PartMemories &m = cache[part];
+  m.user.resize(args);
+  m.layout.resize(args);
+  return m;
+}
+
+// m, made for md on first use, pointing at ptr.
+dnnl::memory &point(dnnl::memory &m, const dnnl::memory::desc &md, void *ptr) {
+  if (!m) m = dnnl::memory(md, dnnl_engine(), ptr);
+  else if (m.get_data_handle() != ptr) m.set_data_handle(ptr);
+  return m;
+}
+
+std::atomic<uint64_t> next_part_id{1};
+
+}  // namespace
 
 // The op prepared for one core count: its parts, or one part run by an OpenMP team.
 struct DnnlOp::Variant {
@@ -112,6 +149,7 @@ std::unique_ptr<DnnlOp::Variant> DnnlOp::make_variant(unsigned cores) const {
   OmpTeam omp(v->team);
   for (const DnnlPart &dp : parts) {
     Part &p = v->parts.emplace_back();
+    p.id = next_part_id.fetch_add(1, std::memory_order_relaxed);
     p.args = dp.args;
     p.offsets = dp.offsets;
     const dnnl::primitive_desc pd = dp.make_pd();
@@ -223,13 +261,10 @@ void DnnlOp::run(const std::vector<Tensor> &in, const std::vector<Tensor> &out, 
 void DnnlOp::execute(const Part &p, const std::vector<Tensor> &in, const std::vector<Tensor> &out) {
   thread_local dnnl::stream stream(dnnl_engine());
   std::byte *base = arena(p.arena_bytes);
-  // Memory objects stay alive until the primitive ran: the exec args borrow their handles.
-  std::vector<dnnl::memory> mems;
-  mems.reserve(2 * p.args.size() + 1);
+  PartMemories &mem = memories_of(p.id, p.args.size());
   std::array<dnnl_exec_arg_t, 8> exec{};
   size_t nexec = 0;
-  struct Pending { size_t arg, layout_mem, user_mem; };
-  std::array<Pending, 8> pending{};
+  std::array<size_t, 8> pending{};  // outputs reordered into the user's layout after the run
   size_t npending = 0;
   for (size_t i = 0; i < p.args.size(); ++i) {
     const DnnlArg &a = p.args[i];
@@ -243,24 +278,22 @@ void DnnlOp::execute(const Part &p, const std::vector<Tensor> &in, const std::ve
       ptr = base + p.f32_at[i];
       if (a.tensor >= 0) to_f32(a.dtype, t.data, static_cast<float *>(ptr), a.user.get_size() / sizeof(float));
     }
-    mems.emplace_back(a.user, dnnl_engine(), ptr);
+    dnnl::memory &user = point(mem.user[i], a.user, ptr);
     if (!p.reorders[i]) {
-      exec[nexec++] = {a.arg, mems.back().get()};
+      exec[nexec++] = {a.arg, user.get()};
       continue;
     }
-    mems.emplace_back(p.layout[i], dnnl_engine(), base + p.layout_at[i]);
-    if (a.tensor >= 0) p.reorders[i].execute(stream, mems[mems.size() - 2], mems.back());
-    else pending[npending++] = {i, mems.size() - 1, mems.size() - 2};
-    exec[nexec++] = {a.arg, mems.back().get()};
+    dnnl::memory &laid = point(mem.layout[i], p.layout[i], base + p.layout_at[i]);
+    if (a.tensor >= 0) p.reorders[i].execute(stream, user, laid);
+    else pending[npending++] = i;
+    exec[nexec++] = {a.arg, laid.get()};
   }
-  if (p.scratchpad.get_size() != 0) {
-    mems.emplace_back(p.scratchpad, dnnl_engine(), base + p.scratch_at);
-    exec[nexec++] = {DNNL_ARG_SCRATCHPAD, mems.back().get()};
-  }
+  if (p.scratchpad.get_size() != 0)
+    exec[nexec++] = {DNNL_ARG_SCRATCHPAD, point(mem.scratch, p.scratchpad, base + p.scratch_at).get()};
   dnnl::error::wrap_c_api(dnnl_primitive_execute(p.prim.get(), stream.get(), static_cast<int>(nexec), exec.data()),
                           "could not execute a primitive");
   for (size_t k = 0; k < npending; ++k)
-    p.reorders[pending[k].arg].execute(stream, mems[pending[k].layout_mem], mems[pending[k].user_mem]);
+    p.reorders[pending[k]].execute(stream, mem.layout[pending[k]], mem.user[pending[k]]);
   stream.wait();
   for (size_t i = 0; i < p.args.size(); ++i) {
     const DnnlArg &a = p.args[i];

@@ -1,4 +1,5 @@
 // Convolution, transposed convolution, matmul and pooling on oneDNN; global pooling by hand.
+#include <algorithm>
 #include <cmath>
 
 #include "ops/dnnl_op.h"
@@ -156,24 +157,59 @@ std::unique_ptr<PreparedOp> build_conv(OpCall &call) {
   const memory::desc wany = g == 1 ? memory::desc({oc, c, kh, kw}, dnnl_f32(), tag::any)
                                    : memory::desc({g, oc / g, c / g, kh, kw}, dnnl_f32(), tag::any);
   const memory::desc bmd = plain({oc});
-  const std::vector<int64_t> ydims = {n, oc, oh, ow};
   // A tensor of one pixel per image has the same bytes in either layout: described channels-last
   // it needs no reorder around a channels-last kernel (the squeeze-excite 1x1 convolutions).
   const bool x_cl = x.channels_last || h * wd == 1, y_cl = nhwc || output_channels_last(call) || oh * ow == 1;
+  // A 1x1 convolution of one channels-last image with stride 1 and no padding reads and writes
+  // its pixels in order: seen as one column of h * w rows, it splits over the AI cores by
+  // pixels, also when it has too few rows for bands of rows (PP-OCR rec's 480 -> 480 on 3x80,
+  // 8% of its time, ran on one core).
+  const bool flat = n == 1 && kh == 1 && kw == 1 && sh == 1 && sw == 1 && p.t == 0 && p.b == 0 && p.l == 0 &&
+                    p.r == 0 && x_cl && y_cl;
+  const std::vector<int64_t> xdims = flat ? std::vector<int64_t>{n, c, h * wd, 1} : x.dims;
+  const std::vector<int64_t> ydims = flat ? std::vector<int64_t>{n, oc, oh * ow, 1} : std::vector<int64_t>{n, oc, oh, ow};
+  const int64_t rows_in = xdims[2], rows_out = ydims[2];
   const DType dt = x.dtype;
+  // Such a convolution over few input channels and many pixels is a matmul, pixels [P, C] by
+  // the filter seen as [C, O] (its transpose): oneDNN's channels-last 1x1 kernel is slow there
+  // and its blocked one costs a reorder in and out (PP-OCR det's 16 -> 32 on 320x320: 1.1 ms
+  // plus 1.8 ms of reorders under the AVX2 cap). Bands of pixel rows go to the AI cores.
+  if (flat && g == 1 && c < 32 && h * wd >= 65536 && dt == DType::f32) {
+    const int64_t pixels = h * wd;
+    const memory::desc wmd({c, oc}, dnnl_f32(), dims_t{1, c}), bias_row({1, oc}, dnnl_f32(), dims_t{oc, 1});
+    return dnnl_op(call, [=](unsigned parts) {
+      std::vector<DnnlPart> out;
+      for (int64_t i = 0; i < parts; ++i) {
+        const int64_t r0 = pixels * i / parts, r1 = pixels * (i + 1) / parts;
+        const memory::desc src({r1 - r0, c}, dnnl_f32(), dims_t{c, 1}), dst({r1 - r0, oc}, dnnl_f32(), dims_t{oc, 1});
+        DnnlPart part{[=] {
+                        const auto d = bias ? dnnl::matmul::desc(src, wmd, bias_row, dst) : dnnl::matmul::desc(src, wmd, dst);
+                        return dnnl::matmul::primitive_desc(d, dnnl_attr(), dnnl_engine());
+                      },
+                      {{DNNL_ARG_SRC, 0, src, dt}, {DNNL_ARG_WEIGHTS, 1, wmd, dt}, {DNNL_ARG_DST, -1, dst, dt}},
+                      {static_cast<size_t>(r0 * c) * sizeof(float), 0, static_cast<size_t>(r0 * oc) * sizeof(float)}};
+        if (bias) {
+          part.args.push_back({DNNL_ARG_BIAS, 2, bias_row, dt});
+          part.offsets.push_back(0);
+        }
+        out.push_back(std::move(part));
+      }
+      return out;
+    });
+  }
   // Images [n0, n0 + nn), output rows [r0, r1): the input rows they read, with the padding
   // that falls inside the slice.
   auto part = [=](int64_t n0, int64_t nn, int64_t r0, int64_t r1) -> std::optional<DnnlPart> {
-    int64_t i0 = 0, i1 = h, pt = p.t, pb = p.b;
-    if (r0 != 0 || r1 != oh) {
+    int64_t i0 = 0, i1 = rows_in, pt = p.t, pb = p.b;
+    if (r0 != 0 || r1 != rows_out) {
       const int64_t top = r0 * sh - p.t, last = (r1 - 1) * sh - p.t + (kh - 1) * dh;
       i0 = std::max<int64_t>(0, top);
-      i1 = std::min(h - 1, last) + 1;
+      i1 = std::min(rows_in - 1, last) + 1;
       pt = i0 - top;
-      pb = std::max<int64_t>(0, last - (h - 1));
+      pb = std::max<int64_t>(0, last - (rows_in - 1));
       if (i1 <= i0) return std::nullopt;
     }
-    const auto [src, src_at] = nchw_slice(x.dims, x_cl, n0, nn, i0, i1);
+    const auto [src, src_at] = nchw_slice(xdims, x_cl, n0, nn, i0, i1);
     const auto [dst, dst_at] = nchw_slice(ydims, y_cl, n0, nn, r0, r1);
     DnnlPart part{[=] {
                     auto make = [&](const memory::desc &s, const memory::desc &y) {
@@ -209,18 +245,18 @@ std::unique_ptr<PreparedOp> build_conv(OpCall &call) {
   return dnnl_op(call, [=](unsigned parts) {
     std::vector<DnnlPart> out;
     // f32 only: converted f16/bf16 tensors are whole f32 copies, not sliceable in place.
-    if (parts > 1 && dt == DType::f32 && (n >= parts || (n == 1 && oh >= 2 * static_cast<int64_t>(parts)))) {
-      const int64_t total = n >= parts ? n : oh;
+    if (parts > 1 && dt == DType::f32 && (n >= parts || (n == 1 && rows_out >= 2 * static_cast<int64_t>(parts)))) {
+      const int64_t total = n >= parts ? n : rows_out;
       for (int64_t i = 0; i < parts; ++i) {
         const int64_t a = total * i / parts, b = total * (i + 1) / parts;
-        auto pt = n >= parts ? part(a, b - a, 0, oh) : part(0, 1, a, b);
+        auto pt = n >= parts ? part(a, b - a, 0, rows_out) : part(0, 1, a, b);
         if (!pt) break;
         out.push_back(std::move(*pt));
       }
       if (out.size() == parts) return out;
       out.clear();
     }
-    out.push_back(*part(0, n, 0, oh));
+    out.push_back(*part(0, n, 0, rows_out));
     return out;
   });
 }
@@ -451,11 +487,42 @@ std::unique_ptr<PreparedOp> build_matmul(OpCall &call) {
   bias_dims[r - 1] = nn;
   // A transposed operand is stored row-major as given; the desc views it transposed.
   const memory::desc src = mat_desc(a, ta), wts = mat_desc(b, tb), dst = plain(out), bmd = plain(bias_dims);
-  std::vector<DnnlArg> args = {{DNNL_ARG_SRC, 0, src, dt}, {DNNL_ARG_WEIGHTS, 1, wts, dt}, {DNNL_ARG_DST, -1, dst, dt}};
-  if (bias) args.push_back({DNNL_ARG_BIAS, 2, bmd, dt});
-  return dnnl_op(call, std::move(args), [=] {
-    const auto d = bias ? dnnl::matmul::desc(src, wts, bmd, dst) : dnnl::matmul::desc(src, wts, dst);
-    return dnnl::matmul::primitive_desc(d, dnnl_attr(), dnnl_engine());
+  // Parts on the AI cores: bands of M rows (every part reads all of x2) when x1 is the larger
+  // operand, else bands of N columns (every part reads all of x1). A band keeps the full
+  // tensor's strides; its offset is where it starts. Splits are f32 only (see DnnlOp).
+  const bool by_rows = src.get_size() >= wts.get_size();
+  const int64_t extent = by_rows ? m : nn;
+  return dnnl_op(call, [=](unsigned parts) {
+    const int64_t n_parts = dt == DType::f32 ? std::clamp<int64_t>(extent / 8, 1, parts) : 1;
+    std::vector<DnnlPart> out_parts;
+    for (int64_t i = 0; i < n_parts; ++i) {
+      const int64_t b0 = extent * i / n_parts, b1 = extent * (i + 1) / n_parts;
+      // The band [b0, b1) of logical dim `dim` (from the end) of md, and its byte offset.
+      auto band = [&](const memory::desc &md, int dim) -> std::pair<memory::desc, size_t> {
+        if (n_parts == 1) return {md, 0};
+        const auto &blk = md.data.format_desc.blocking;
+        const int d = md.data.ndims + dim;
+        dims_t dims = md.dims(), strides(blk.strides, blk.strides + md.data.ndims);
+        dims[d] = b1 - b0;
+        return {memory::desc(dims, dnnl_f32(), strides), static_cast<size_t>(b0 * strides[d]) * sizeof(float)};
+      };
+      const auto [s, s_at] = by_rows ? band(src, -2) : std::pair{src, size_t{0}};
+      const auto [w, w_at] = by_rows ? std::pair{wts, size_t{0}} : band(wts, -1);
+      const auto [y, y_at] = band(dst, by_rows ? -2 : -1);
+      const auto [bm, b_at] = by_rows || !bias ? std::pair{bmd, size_t{0}} : band(bmd, -1);
+      DnnlPart part{[=] {
+                      const auto d = bias ? dnnl::matmul::desc(s, w, bm, y) : dnnl::matmul::desc(s, w, y);
+                      return dnnl::matmul::primitive_desc(d, dnnl_attr(), dnnl_engine());
+                    },
+                    {{DNNL_ARG_SRC, 0, s, dt}, {DNNL_ARG_WEIGHTS, 1, w, dt}, {DNNL_ARG_DST, -1, y, dt}},
+                    {s_at, w_at, y_at}};
+      if (bias) {
+        part.args.push_back({DNNL_ARG_BIAS, 2, bm, dt});
+        part.offsets.push_back(b_at);
+      }
+      out_parts.push_back(std::move(part));
+    }
+    return out_parts;
   });
 }
 

@@ -1,5 +1,9 @@
 // Resize (ONNX-style) and ResizeNearestNeighborV2 / ResizeBilinearV2 (TF-style), NCHW.
 // Source coordinates and weights per output row and column are computed at prepare().
+// Resize also takes data_format NHWC in nearest and linear modes (a model's channels-last
+// tensors between convolutions): x and y are then [N, H, W, C], while scales and sizes keep
+// ONNX's [N, C, H, W] order.
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -51,23 +55,66 @@ Axis map_axis(const OpCall &call, int64_t in, int64_t out, double scale, const s
 }
 
 // Checks the output size, declares the output, and derives unset scales from the sizes.
-void declare_output(OpCall &call, int64_t oh, int64_t ow, double &sh, double &sw) {
+void declare_output(OpCall &call, int64_t oh, int64_t ow, double &sh, double &sw, bool nhwc = false) {
   const auto &x = call.in(0);
-  const int64_t h = x.dims[2], w = x.dims[3];
+  const int64_t h = x.dims[nhwc ? 1 : 2], w = x.dims[nhwc ? 2 : 3];
   if (oh < 0 || ow < 0) call.bad_attr("sizes", "give a negative output size");
   if ((h == 0 || w == 0) && oh * ow > 0) call.bad_input(0, "is empty; cannot resize " + dims_str(x.dims) + " to a non-empty size");
-  call.output(x.dtype, {x.dims[0], x.dims[1], oh, ow}, x.format);
+  call.output(x.dtype, nhwc ? std::vector<int64_t>{x.dims[0], oh, ow, x.dims[3]} : std::vector<int64_t>{x.dims[0], x.dims[1], oh, ow},
+              x.format);
   if (sh <= 0) sh = h ? double(oh) / h : 1.0;
   if (sw <= 0) sw = w ? double(ow) / w : 1.0;
 }
 
+// One output row of an NHWC resize: each output pixel is its source pixel's (nearest) or a
+// blend of the four around it (linear), all c channels at once.
+template <class T>
+void nhwc_row(const T *r0, const T *r1, T *dst, int64_t ow, int64_t c, const Axis &aw, float wy, bool linear) {
+  for (int64_t ox = 0; ox < ow; ++ox, dst += c) {
+    const T *a = r0 + aw.i0[ox] * c;
+    if (!linear) {
+      std::copy(a, a + c, dst);
+      continue;
+    }
+    const T *b = r0 + aw.i1[ox] * c, *p = r1 + aw.i0[ox] * c, *q = r1 + aw.i1[ox] * c;
+    const float wx = aw.w[ox];
+    for (int64_t k = 0; k < c; ++k) {
+      const float top = float(compute_t<T>(a[k])) * (1 - wx) + float(compute_t<T>(b[k])) * wx;
+      const float bot = float(compute_t<T>(p[k])) * (1 - wx) + float(compute_t<T>(q[k])) * wx;
+      const float v = top * (1 - wy) + bot * wy;
+      if constexpr (std::is_integral_v<T>) dst[k] = static_cast<T>(std::nearbyint(v));
+      else dst[k] = T(v);
+    }
+  }
+}
+
 std::unique_ptr<PreparedOp> resize_core(OpCall &call, int64_t oh, int64_t ow, double sh, double sw, const std::string &coord,
-                                        bool linear, const std::string &nearest) {
+                                        bool linear, const std::string &nearest, bool nhwc = false) {
   const auto &x = call.in(0);
-  const int64_t n = x.dims[0], c = x.dims[1], h = x.dims[2], w = x.dims[3];
-  declare_output(call, oh, ow, sh, sw);
+  const int64_t n = x.dims[0], c = x.dims[nhwc ? 3 : 1], h = x.dims[nhwc ? 1 : 2], w = x.dims[nhwc ? 2 : 3];
+  declare_output(call, oh, ow, sh, sw, nhwc);
   const Axis ah = map_axis(call, h, oh, sh, coord, linear, nearest), aw = map_axis(call, w, ow, sw, coord, linear, nearest);
   const DType dt = x.dtype;
+  if (nhwc) {
+    return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+      visit_dtype(dt, [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t> ||
+                      std::is_same_v<T, uint8_t> || std::is_same_v<T, int32_t>) {
+          const T *xp = static_cast<const T *>(in[0].data);
+          T *yp = static_cast<T *>(out[0].data);
+          parallel_range(cores, static_cast<size_t>(n * oh), std::max<size_t>(1, 8192 / (ow * c + 1)), [&](size_t lo, size_t hi) {
+            for (size_t r = lo; r < hi; ++r) {
+              const int64_t img = static_cast<int64_t>(r) / oh, oy = static_cast<int64_t>(r) % oh;
+              const T *src = xp + img * h * w * c;
+              nhwc_row(src + ah.i0[oy] * w * c, src + ah.i1[oy] * w * c, yp + static_cast<int64_t>(r) * ow * c, ow, c, aw,
+                       ah.w[oy], linear);
+            }
+          });
+        }
+      });
+    });
+  }
   return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
     visit_dtype(dt, [&](auto tag) {
       using T = decltype(tag);
@@ -187,6 +234,11 @@ std::unique_ptr<PreparedOp> build_resize(OpCall &call) {
     call.bad_attr("mode", "is '" + mode + "'; supported: nearest, linear, bilinear, cubic");
   const std::string coord = call.attr_str("coordinate_transformation_mode", std::string("half_pixel"));
   const std::string nearest = call.attr_str("nearest_mode", std::string("round_prefer_floor"));
+  const std::string format = call.attr_str("data_format", std::string("NCHW"));
+  if (format != "NCHW" && format != "NHWC") call.bad_attr("data_format", "is '" + format + "'; expected NCHW or NHWC");
+  const bool nhwc = format == "NHWC";
+  if (nhwc && mode == "cubic") call.bad_attr("data_format", "NHWC is supported in nearest and linear modes, not cubic");
+  const int hi = nhwc ? 1 : 2, wi = nhwc ? 2 : 3, ci = nhwc ? 3 : 1;
   int64_t oh = -1, ow = -1;
   double sh = 0, sw = 0;
   if (auto scales = call.const_floats(2); scales && !scales->empty()) {
@@ -194,25 +246,25 @@ std::unique_ptr<PreparedOp> build_resize(OpCall &call) {
     sh = (*scales)[2];
     sw = (*scales)[3];
     // In float, as ONNX Runtime computes it: 5 x 1.8f is 9, not 8.9999...
-    oh = static_cast<int64_t>(std::floor(static_cast<float>(x.dims[2]) * static_cast<float>(sh)));
-    ow = static_cast<int64_t>(std::floor(static_cast<float>(x.dims[3]) * static_cast<float>(sw)));
+    oh = static_cast<int64_t>(std::floor(static_cast<float>(x.dims[hi]) * static_cast<float>(sh)));
+    ow = static_cast<int64_t>(std::floor(static_cast<float>(x.dims[wi]) * static_cast<float>(sw)));
   }
   if (auto sizes = call.const_ints(3)) {
     if (sizes->size() != 4) call.bad_input(3, "(sizes) must have 4 entries");
     oh = (*sizes)[2];
     ow = (*sizes)[3];
-    if ((*sizes)[0] != x.dims[0] || (*sizes)[1] != x.dims[1]) call.bad_input(3, "(sizes) must keep N and C");
+    if ((*sizes)[0] != x.dims[0] || (*sizes)[1] != x.dims[ci]) call.bad_input(3, "(sizes) must keep N and C");
     sh = sw = 0;
   }
   if (oh < 0) {
     const TensorDesc *y = call.given(0);
     if (y == nullptr || y->dims.size() != 4)
       call.bad_input(3, "(sizes) and scales have no constant value and no 4-D output descriptor gives the size");
-    oh = y->dims[2];
-    ow = y->dims[3];
+    oh = y->dims[hi];
+    ow = y->dims[wi];
   }
   if (mode == "cubic") return resize_cubic(call, oh, ow, sh, sw, coord);
-  return resize_core(call, oh, ow, sh, sw, coord, mode != "nearest", nearest);
+  return resize_core(call, oh, ow, sh, sw, coord, mode != "nearest", nearest, nhwc);
 }
 
 std::unique_ptr<PreparedOp> build_resize_tf(OpCall &call) {

@@ -18,15 +18,17 @@ class Layout : public ::testing::Test {
     candidate_.push_back(candidate);
     return static_cast<int>(descs_.size() - 1);
   }
-  void step(const char *type, std::vector<int> in, std::vector<int> out) {
+  void step(const char *type, std::vector<int> in, std::vector<int> out, ops::Attrs attrs = {}) {
     types_.push_back(std::make_unique<std::string>(type));
-    steps_.push_back({types_.back().get(), std::move(in), std::move(out)});
+    attrs_.push_back(std::make_unique<ops::Attrs>(std::move(attrs)));
+    steps_.push_back({types_.back().get(), std::move(in), std::move(out), attrs_.back().get()});
   }
   std::vector<bool> choose() { return choose_channels_last(steps_, descs_, candidate_); }
 
   std::vector<TensorDesc> descs_;
   std::vector<bool> candidate_;
   std::vector<std::unique_ptr<std::string>> types_;
+  std::vector<std::unique_ptr<ops::Attrs>> attrs_;
   std::vector<LayoutStep> steps_;
 };
 
@@ -48,10 +50,40 @@ TEST_F(Layout, AnotherConsumerKeepsTheWholeGroupNchw) {
             r = value({1, 4, 8, 8}), z = value({1, 4, 16, 16}, false);
   step("Conv2D", {x, w}, {c});
   step("Relu", {c}, {r});
-  step("Resize", {r}, {z});
+  step("Resize", {r}, {z}, {{"mode", std::string("cubic")}});  // cubic: NCHW only
   const auto cl = choose();
   EXPECT_FALSE(cl[c]);
   EXPECT_FALSE(cl[r]);
+}
+
+TEST_F(Layout, ResizeAndConcatKeepChannelsLast) {
+  // An FPN: a feature map upsampled, concatenated with another along C, convolved.
+  const int x = value({1, 3, 8, 8}, false), w = value({4, 3, 3, 3}, false), small = value({1, 4, 4, 4}),
+            big = value({1, 4, 8, 8}), up = value({1, 4, 8, 8}), cat = value({1, 8, 8, 8}), scales = value({4}, false),
+            w2 = value({4, 8, 1, 1}, false), y = value({1, 4, 8, 8}, false);
+  step("Conv2D", {x, w}, {small});
+  step("Conv2D", {x, w}, {big});
+  step("Resize", {small, -1, scales}, {up}, {{"mode", std::string("nearest")}});
+  step("ConcatD", {up, big}, {cat}, {{"concat_dim", int64_t{1}}, {"N", int64_t{2}}});
+  step("Conv2D", {cat, w2}, {y});
+  const auto cl = choose();
+  for (int v : {small, big, up, cat}) EXPECT_TRUE(cl[v]) << v;
+
+  std::vector<TensorDesc> in{descs_[small], {}, descs_[scales]}, out{descs_[up]};
+  ops::Attrs attrs{{"mode", std::string("nearest")}};
+  ASSERT_TRUE(restate_step("Resize", attrs, in, out, steps_[2], cl));
+  EXPECT_EQ(std::get<std::string>(attrs.at("data_format")), "NHWC");
+  EXPECT_EQ(in[0].dims, (std::vector<int64_t>{1, 4, 4, 4}));
+  EXPECT_EQ(in[2].dims, (std::vector<int64_t>{4}));  // scales keep ONNX's order
+  EXPECT_EQ(out[0].dims, (std::vector<int64_t>{1, 8, 8, 4}));
+
+  in = {descs_[up], descs_[big]};
+  out = {descs_[cat]};
+  attrs = {{"concat_dim", int64_t{-3}}, {"N", int64_t{2}}};
+  ASSERT_TRUE(restate_step("ConcatD", attrs, in, out, steps_[3], cl));
+  EXPECT_EQ(std::get<int64_t>(attrs.at("concat_dim")), 3);  // C, last in NHWC
+  EXPECT_EQ(in[1].dims, (std::vector<int64_t>{1, 8, 8, 4}));
+  EXPECT_EQ(out[0].dims, (std::vector<int64_t>{1, 8, 8, 8}));
 }
 
 TEST_F(Layout, OnlyPerChannelBroadcastsKeepChannelsLast) {

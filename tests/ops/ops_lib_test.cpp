@@ -2,6 +2,7 @@
 // then PreparedOp::run() on host buffers with a serial AiCores.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -489,9 +490,11 @@ namespace {
 // Any core count, run serially: the parts an op splits into depend only on the count.
 struct CountedCores final : openacl::AiCores {
   unsigned n;
+  size_t widest = 0;  // the most parts one call ran
   explicit CountedCores(unsigned count) : n(count) {}
   unsigned count() const override { return n; }
   void parallel_for(size_t k, const std::function<void(size_t)> &body) override {
+    widest = std::max(widest, k);
     for (size_t i = k; i-- > 0;) body(i);  // backwards: no part may rely on another's order
   }
 };
@@ -517,6 +520,8 @@ TEST(Ops, Conv2DSplitsOverCoresByImagesOrRows) {
   struct Shape { std::vector<int64_t> x; int64_t oc, k, s, pad, dil; };
   for (const Shape sh : {Shape{{1, 16, 61, 40}, 24, 3, 1, 1, 1}, Shape{{1, 16, 61, 40}, 24, 3, 2, 1, 1},
                          Shape{{1, 16, 45, 30}, 16, 3, 1, 2, 2}, Shape{{1, 16, 40, 40}, 32, 1, 1, 0, 1},
+                         Shape{{1, 64, 3, 40}, 64, 1, 1, 0, 1},  // channels-last: split by pixels
+                         Shape{{1, 16, 256, 256}, 32, 1, 1, 0, 1},  // channels-last: a matmul
                          Shape{{3, 16, 30, 30}, 24, 3, 1, 1, 1}}) {
     for (unsigned cores : {1u, 2u, 3u}) {
       for (bool cl : {false, true}) {
@@ -539,9 +544,84 @@ TEST(Ops, Conv2DSplitsOverCoresByImagesOrRows) {
         SCOPED_TRACE("x " + ops::dims_str(sh.x) + " stride " + std::to_string(sh.s) + " cores " + std::to_string(cores) +
                      (cl ? " channels-last" : ""));
         expect_near(y, conv_ref(x, w, &b, sh.s, sh.s, sh.pad, sh.pad, sh.dil, sh.dil, 1, oh, ow), 1e-4);
+        if (cl || sh.x[2] > 3) EXPECT_EQ(cc.widest, cores == 1 ? 0u : cores);
       }
     }
   }
+}
+
+TEST(Ops, MatMulSplitsOverCoresByRowsOrColumns) {
+  // x1 the larger operand: bands of M rows; x2 the larger: bands of N columns. Each with
+  // transposed operands and a bias, and a batch broadcast against a 2-D x2.
+  struct Shape { int64_t batch, m, k, n; };
+  for (const Shape sh : {Shape{1, 100, 64, 80}, Shape{1, 20, 64, 300}, Shape{3, 50, 64, 40}}) {
+    for (unsigned cores : {1u, 2u, 3u}) {
+      for (bool ta : {false, true}) {
+        for (bool tb : {false, true}) {
+          const bool batched = sh.batch > 1;
+          std::vector<int64_t> ad = ta ? std::vector<int64_t>{sh.k, sh.m} : std::vector<int64_t>{sh.m, sh.k};
+          if (batched) ad.insert(ad.begin(), sh.batch);
+          Buf a(DType::f32, ad), b(DType::f32, tb ? std::vector<int64_t>{sh.n, sh.k} : std::vector<int64_t>{sh.k, sh.n});
+          Buf bias(DType::f32, {sh.n});
+          Buf y(DType::f32, batched ? std::vector<int64_t>{sh.batch, sh.m, sh.n} : std::vector<int64_t>{sh.m, sh.n});
+          a.random(-1, 1, 1), b.random(-1, 1, 2), bias.random(-1, 1, 3);
+          CountedCores cc(cores);
+          std::vector<Buf *> ins = {&a, &b};
+          if (!batched) ins.push_back(&bias);
+          std::vector<ops::TensorDesc> ids;
+          std::vector<ops::Tensor> its;
+          for (Buf *i : ins) ids.push_back(i->d), its.push_back(i->tensor());
+          const ops::Attrs attrs = batched ? ops::Attrs{{"adj_x1", ta}, {"adj_x2", tb}}
+                                           : ops::Attrs{{"transpose_x1", ta}, {"transpose_x2", tb}};
+          ops::prepare(batched ? "BatchMatMulV2" : "MatMulV2", ids, {y.d}, attrs, cores)
+              ->run(its, {{y.d, y.bytes.data(), y.bytes.size()}}, cc);
+          std::vector<double> ref;
+          for (int64_t p = 0; p < sh.batch; ++p)
+            for (int64_t i = 0; i < sh.m; ++i)
+              for (int64_t j = 0; j < sh.n; ++j) {
+                double acc = batched ? 0.0 : bias.get(j);
+                const int64_t base = p * sh.m * sh.k;
+                for (int64_t q = 0; q < sh.k; ++q)
+                  acc += a.get(base + (ta ? q * sh.m + i : i * sh.k + q)) * b.get(tb ? j * sh.k + q : q * sh.n + j);
+                ref.push_back(acc);
+              }
+          SCOPED_TRACE("m " + std::to_string(sh.m) + " n " + std::to_string(sh.n) + " batch " + std::to_string(sh.batch) +
+                       " cores " + std::to_string(cores) + (ta ? " x1 transposed" : "") + (tb ? " x2 transposed" : ""));
+          expect_near(y, ref, 1e-4);
+          EXPECT_EQ(cc.widest, cores == 1 ? 0u : cores);
+        }
+      }
+    }
+  }
+}
+
+TEST(Ops, ResizeOfNhwcTensorsMatchesNchw) {
+  for (const char *mode : {"nearest", "linear"}) {
+    for (unsigned cores : {1u, 2u}) {
+      Buf x(DType::f32, {2, 3, 5, 6}), ref(DType::f32, {2, 3, 9, 11}), y(DType::f32, {2, 3, 9, 11});
+      x.random(-1, 1, 7);
+      const ops::Attrs attrs{{"mode", std::string(mode)}, {"coordinate_transformation_mode", std::string("half_pixel")}};
+      run("Resize", {&x}, {&ref}, attrs);
+      // NHWC: x and y as [N, H, W, C]; the output size comes from y's descriptor.
+      ops::TensorDesc xd = x.d, yd = y.d;
+      xd.dims = {2, 5, 6, 3};
+      yd.dims = {2, 9, 11, 3};
+      ops::Attrs nhwc = attrs;
+      nhwc["data_format"] = std::string("NHWC");
+      std::vector<uint8_t> xs = to_nhwc(x);
+      CountedCores cc(cores);
+      ops::prepare("Resize", {xd}, {yd}, nhwc, cores)->run({{xd, xs.data(), xs.size()}}, {{yd, y.bytes.data(), y.bytes.size()}}, cc);
+      y.bytes = to_nhwc(y, true);
+      SCOPED_TRACE(std::string(mode) + " cores " + std::to_string(cores));
+      std::vector<double> want;
+      for (size_t i = 0; i < ref.n(); ++i) want.push_back(ref.get(i));
+      expect_near(y, want, 1e-6);
+    }
+  }
+  const auto d = desc(DType::f32, {1, 4, 4, 3});
+  EXPECT_THROW(ops::prepare("Resize", {d}, {desc(DType::f32, {1, 8, 8, 3})},
+                            {{"mode", std::string("cubic")}, {"data_format", std::string("NHWC")}}, 1),
+               openacl::Error);
 }
 
 // b's elements moved to the dims b.dims[perm[0]], b.dims[perm[1]], ... (numpy's transpose).
