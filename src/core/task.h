@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/parallel.h"
+#include "core/task_storage.h"
 
 namespace openacl {
 
@@ -64,6 +65,9 @@ class Task {
   virtual ~Task() = default;
   Task(const Task &) = delete;
   Task &operator=(const Task &) = delete;
+  // Small tasks reuse the storage of finished ones (core/task_storage.h).
+  static void *operator new(size_t bytes) { return task_storage::allocate(bytes); }
+  static void operator delete(void *p, size_t bytes) noexcept { task_storage::release(p, bytes); }
 
   // Runs the task on a device worker. Throwing openacl::Error marks the stream failed (R20).
   virtual void run(ExecContext &ctx) = 0;

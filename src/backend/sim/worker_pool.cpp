@@ -71,7 +71,9 @@ void WorkerPool::push_work(const std::function<void()> &push) {
   std::lock_guard lock(mu_);
   push();
   pending_.fetch_add(1, std::memory_order_release);
-  if (sleepers_ > 0) cv_.notify_one();
+  // A spinning worker takes the work without a wake-up, which would cost the caller a system
+  // call; one that stops spinning looks at the queue under the lock before it sleeps.
+  if (sleepers_ > 0 && spinning_.load(std::memory_order_relaxed) == 0) cv_.notify_one();
 }
 
 void WorkerPool::schedule(backend::Runnable *r) {
