@@ -65,7 +65,9 @@ uint64_t Stream::enqueue(std::unique_ptr<Task> task) {
   ThreadState &me = this_thread();
   task->thread_id = me.os_id();
   Task *t = task.release();
-  uint64_t seq = observed ? 0 : push_unlocked(t, me.serial);
+  uint64_t seq = 0;
+  if (!observed) seq = t->runs_at_call() ? run_at_call(t, me.serial) : 0;
+  if (!observed && seq == 0) seq = push_unlocked(t, me.serial);
   if (seq == 0) {
     claim_submission(me.serial);
     bool schedule;
@@ -126,6 +128,43 @@ uint64_t Stream::push_unlocked(Task *t, uint64_t me) {
   }
   pushing_.store(false, std::memory_order_release);
   if (schedule) device_.backend().schedule(this);
+  return seq;
+}
+
+uint64_t Stream::run_at_call(Task *t, uint64_t me) {
+  if (submitter_.load(std::memory_order_relaxed) != me && !claim_submission(me)) return 0;
+  // As in push_unlocked; while pushing_ is set no other thread can queue a task either.
+  pushing_.store(true, std::memory_order_seq_cst);
+  // Acquire: the last runner stored completed_ and any failure before it put the stream to rest.
+  if (submitter_.load(std::memory_order_seq_cst) != me || inbox_.load(std::memory_order_acquire) != kAtRest ||
+      failed_.load(std::memory_order_acquire)) {
+    pushing_.store(false, std::memory_order_release);
+    return 0;
+  }
+  const uint64_t seq = submitted_.load(std::memory_order_relaxed) + 1;
+  t->seq = seq;
+  ExecContext exec{device_, device_.backend().cores()};
+  std::optional<Error> error;
+  try {
+    t->run(exec);
+  } catch (const Error &e) {
+    error = e;
+  } catch (...) {
+    error = user_code_error(task_kind_name(t->kind()));
+  }
+  t->ran = true;
+  if (error) {
+    report_failure(*this, *t, *error);
+    std::lock_guard lock(mu_);
+    if (!failure_) failure_ = std::move(error);
+    failed_.store(true, std::memory_order_release);
+  }
+  // Completed before submitted: whoever sees the task submitted sees it complete, and no
+  // waiter sleeps on it.
+  completed_.store(seq, std::memory_order_release);
+  submitted_.store(seq, std::memory_order_release);
+  pushing_.store(false, std::memory_order_release);
+  delete t;
   return seq;
 }
 
@@ -294,7 +333,10 @@ Stream::Stop Stream::run_tasks(std::unique_lock<std::mutex> &lock, Runner who, i
 
     lock.lock();
     head_running_ = false;
-    if (error && !failure_) failure_ = std::move(error);
+    if (error && !failure_) {
+      failure_ = std::move(error);
+      failed_.store(true, std::memory_order_release);
+    }
     if (!failure_) {
       Signal *hold = t->wait_after();
       if (hold != nullptr && !hold->done() && hold->park(shared_from_this())) {
@@ -463,7 +505,10 @@ uint64_t Stream::latest_pending() const {
 
 void Stream::set_failure(const Error &error) {
   std::lock_guard lock(mu_);
-  if (!failure_) failure_ = error;
+  if (!failure_) {
+    failure_ = error;
+    failed_.store(true, std::memory_order_release);
+  }
 }
 
 bool Stream::parked() const {

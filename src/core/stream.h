@@ -19,7 +19,9 @@
 // enqueue owns the inbox; when a second one enqueues, the stream turns shared for good and
 // every enqueue takes the lock, which keeps the sequence numbers in FIFO order. An observer
 // (trace, race checker), a capture, or a stream at rest (it must be scheduled) also take the
-// locked path.
+// locked path. A small copy or memset (Task::runs_at_call) that its owner submits to a stream
+// at rest, without an observer, runs during the call on the calling thread instead: nothing is
+// queued or running before it, so FIFO holds, and the stream stays at rest.
 //
 // Thread safety: every member function may be called from any thread. Ownership: the stream
 // keeps its context object alive (not its handle: a destroyed context stays destroyed), and
@@ -129,6 +131,9 @@ class Stream final : public backend::Runnable,
   // The owner pushes onto the inbox and returns the task's seq; 0 when it must take the
   // locked path instead (the task is then untouched).
   uint64_t push_unlocked(Task *t, uint64_t me);
+  // The owner runs a Task::runs_at_call task on the stream at rest and returns its seq; 0 when
+  // the stream is not at rest (the task is then untouched).
+  uint64_t run_at_call(Task *t, uint64_t me);
   // Makes the calling thread's serial `me` the only one that may push without the lock, or
   // the stream shared; false when it is shared.
   bool claim_submission(uint64_t me);
@@ -170,7 +175,7 @@ class Stream final : public backend::Runnable,
   // Written by the owner while it pushes (pushing_ set) or under mu_ once claimed or shared.
   std::atomic<uint64_t> submitted_{0};
   std::atomic<uint64_t> submitter_{0};  // ThreadState::serial of the owner, 0 or kShared
-  std::atomic<bool> pushing_{false};    // the owner is inside push_unlocked
+  std::atomic<bool> pushing_{false};    // the owner is inside push_unlocked or run_at_call
 
   alignas(64) mutable std::mutex mu_;
   std::condition_variable cv_;  // host waiters
@@ -191,6 +196,7 @@ class Stream final : public backend::Runnable,
   std::shared_ptr<ModelRI> capture_;
   uint32_t capture_lane_ = 0;
   std::optional<Error> failure_;
+  std::atomic<bool> failed_{false};  // failure_ is set: read without the lock by run_at_call
 };
 
 }  // namespace openacl
