@@ -169,8 +169,9 @@ class Stream final : public backend::Runnable,
   const uint32_t flags_;
   std::atomic<uint32_t> user_tag_{0};
 
-  // What the submitting thread writes, on a cache line of its own: the runner writes its part
-  // once per task, and sharing a line would cost the submitter a cache miss per task.
+  // What the submitting thread writes per task, on a cache line apart from what the runner
+  // writes per task (completed_, the lock): sharing one would cost the submitter a cache miss
+  // per task. The runner takes the inbox once per batch.
   alignas(64) std::atomic<uintptr_t> inbox_{kAtRest};
   // Written by the owner while it pushes (pushing_ set) or under mu_ once claimed or shared.
   std::atomic<uint64_t> submitted_{0};
