@@ -262,7 +262,7 @@ bool Stream::head_needs_worker() const {
 }
 
 Stream::Stop Stream::run_tasks(std::unique_lock<std::mutex> &lock, Runner who, int budget,
-                               uint64_t until, std::unique_ptr<Task> &finished) {
+                               uint64_t until, FinishedTasks &finished) {
   ExecContext exec{device_, device_.backend().cores()};
   bool awaited = false;
   for (; budget > 0; --budget) {
@@ -288,7 +288,7 @@ Stream::Stop Stream::run_tasks(std::unique_lock<std::mutex> &lock, Runner who, i
     if (completed_.load(std::memory_order_relaxed) >= until) return Stop::reached;
     if (t->ran) {  // resumed after a blocking callback returned
       finish_head(lock, t);
-      finished.reset(t);
+      finished.add(t);
       continue;
     }
     if (who == Runner::host && head_needs_worker()) return Stop::needs_worker;
@@ -301,7 +301,7 @@ Stream::Stop Stream::run_tasks(std::unique_lock<std::mutex> &lock, Runner who, i
     }
     head_running_ = true;
     lock.unlock();
-    finished.reset();
+    if (finished.full()) finished.clear();
 
     const bool timed = task_observer() != nullptr;
     if (timed) t->start_ns = now_ns();
@@ -346,7 +346,7 @@ Stream::Stop Stream::run_tasks(std::unique_lock<std::mutex> &lock, Runner who, i
       }
     }
     finish_head(lock, t);
-    finished.reset(t);
+    finished.add(t);
   }
   return Stop::budget;
 }
@@ -373,7 +373,7 @@ void Stream::hand_off() {
 
 void Stream::run_slice() {
   std::shared_ptr<Stream> last;  // may destroy this stream: released last, after the lock
-  std::unique_ptr<Task> finished;
+  FinishedTasks finished;
   std::unique_lock lock(mu_);
   in_pool_ = false;
   runner_ = Runner::worker;
@@ -400,11 +400,11 @@ bool Stream::help(std::unique_lock<std::mutex> &lock, uint64_t until, int depth)
     runner_ = Runner::host;
     AiCores &cores = device_.backend().cores();
     cores.host_enter();
-    std::unique_ptr<Task> finished;
+    FinishedTasks finished;
     std::shared_ptr<Stream> last = end_run(run_tasks(lock, Runner::host, INT_MAX, until, finished));
     cores.host_leave();
     lock.unlock();
-    finished.reset();
+    finished.clear();
     last.reset();  // the caller holds the stream too: this never destroys it
     lock.lock();
     return true;

@@ -122,6 +122,26 @@ class Stream final : public backend::Runnable,
   enum class State { idle, queued, parked };
   enum class Runner : uint8_t { none, worker, host };
   enum class Stop { empty, parked, budget, reached, needs_worker };
+  // Finished tasks, deleted a few at a time outside the lock: what they release (a kernel's
+  // function, an event's signal) is often shared with the submitting thread, and releasing a
+  // run of them at once moves those counts between the two cores once per run, not per task.
+  class FinishedTasks {
+   public:
+    ~FinishedTasks() { clear(); }
+    void add(Task *t) { tasks_[size_++] = t; }
+    // Leaves room for one more: a task resumed after a blocking callback is added before
+    // run_tasks next looks at full().
+    bool full() const { return size_ >= kSize; }
+    void clear() {
+      for (int i = 0; i < size_; ++i) delete tasks_[i];
+      size_ = 0;
+    }
+
+   private:
+    static constexpr int kSize = 16;
+    Task *tasks_[kSize + 1];
+    int size_ = 0;
+  };
   // The inbox word: the newest task pushed without the lock (linked to older ones through
   // Task::next), or kAtRest: the stream is idle, and the next task must take the lock to
   // schedule it. Only a holder of mu_ sets or clears kAtRest.
@@ -143,10 +163,10 @@ class Stream final : public backend::Runnable,
   void take_inbox();
   void finish_head(std::unique_lock<std::mutex> &lock, Task *t);
   // Runs tasks until the queue is empty, the stream parks, `budget` tasks ran or task `until`
-  // has completed; a host runner also stops before a task a worker must run. The last
-  // finished task is left in `finished`, to delete after the lock.
+  // has completed; a host runner also stops before a task a worker must run. Finished tasks
+  // are left in `finished`, to delete after the lock.
   Stop run_tasks(std::unique_lock<std::mutex> &lock, Runner who, int budget, uint64_t until,
-                 std::unique_ptr<Task> &finished);
+                 FinishedTasks &finished);
   // Host functions and callbacks run user code that expects a runtime thread (or dispatch it
   // to one): never on a host thread that waits.
   bool head_needs_worker() const;
