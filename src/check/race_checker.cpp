@@ -608,4 +608,10 @@ void RaceChecker::on_finalize_end() {
                reporter_.problems(), reporter_.warnings());
 }
 
+void RaceChecker::on_exit_without_finalize() {
+  // No leak report: without aclFinalize every object is still in use.
+  std::fprintf(stderr, "openacl-check: finished at exit, without aclFinalize: %zu problem(s), %zu warning(s)\n",
+               reporter_.problems(), reporter_.warnings());
+}
+
 }  // namespace openacl::check

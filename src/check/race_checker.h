@@ -44,6 +44,7 @@ class RaceChecker final : public TaskObserver {
   void on_default_context(const char *api) override;
   void on_finalize_begin() override;
   void on_finalize_end() override;
+  void on_exit_without_finalize() override;
 
   const Reporter &reporter() const { return reporter_; }
 

@@ -40,6 +40,7 @@ class TraceRecorder final : public TaskObserver {
   void on_range(const std::string &name, int64_t begin_ns, int64_t end_ns) override;
   void on_ops(std::span<const OpSpan> ops) override;
   void flush() override { write(); }
+  void on_exit_without_finalize() override { write(); }
 
   // Writes the buffered trace; false (with a message on stderr) when the file cannot be written.
   bool write() const;

@@ -51,6 +51,7 @@ class Both final : public TaskObserver {
   }
   void on_ops(std::span<const OpSpan> ops) override { each(&TaskObserver::on_ops, ops); }
   void flush() override { each(&TaskObserver::flush); }
+  void on_exit_without_finalize() override { each(&TaskObserver::on_exit_without_finalize); }
 
  private:
   template <class F, class... Args>

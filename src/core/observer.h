@@ -63,6 +63,9 @@ class TaskObserver {
   virtual void on_ops(std::span<const OpSpan> ops) {}
   // A profiling session ends: write out what was recorded.
   virtual void flush() {}
+  // The process exits and aclFinalize was never called (ggml never calls it): say what
+  // on_finalize_end would have said.
+  virtual void on_exit_without_finalize() {}
 };
 
 TaskObserver *task_observer();

@@ -82,7 +82,7 @@ void Runtime::init(const char *config_path, const RuntimeParts &parts) {
 void Runtime::flush_diagnostics_at_exit() {
   // A finalize in progress on another thread writes them itself.
   std::unique_lock lock(lifecycle_mu_, std::try_to_lock);
-  if (lock.owns_lock() && initialized() && diagnostics_) diagnostics_->flush();
+  if (lock.owns_lock() && initialized() && diagnostics_) diagnostics_->on_exit_without_finalize();
 }
 
 void Runtime::drain() {

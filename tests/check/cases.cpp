@@ -551,8 +551,8 @@ NOINLINE void trace_overlap() {
   OK(aclrtDestroyStream(s2));
 }
 
-// Exits without aclFinalize, as ggml does: the trace is written at exit all the same.
-NOINLINE void trace_no_finalize() {
+// Exits without aclFinalize, as ggml does: the trace and the checker's last line come at exit.
+NOINLINE void exit_without_finalize() {
   OK(aclInit(std::getenv("CHECK_ACL_JSON")));
   OK(aclrtSetDevice(0));
   aclrtStream s = stream("s1");
@@ -602,7 +602,7 @@ int main(int argc, char **argv) {
       {"ok_default_context", ok_default_context},
       {"trace_pipeline", trace_pipeline},
       {"trace_overlap", trace_overlap},
-      {"trace_no_finalize", trace_no_finalize},
+      {"exit_without_finalize", exit_without_finalize},
   };
   if (argc != 2 || cases.count(argv[1]) == 0) {
     std::fprintf(stderr, "usage: check_cases CASE; cases:");

@@ -288,11 +288,18 @@ TEST(Trace, TracksTasksFlowsHostSpansAndMemory) {
 }
 
 TEST(Trace, IsWrittenAtExitWithoutFinalize) {
-  TraceFile t = trace_of("trace_no_finalize", "");
+  TraceFile t = trace_of("exit_without_finalize", "");
   ASSERT_EQ(t.run.exit_code, 0) << t.run.err;
   int memsets = 0;
   for (const auto &e : t.events) memsets += e["ph"] == "X" && e["name"] == "memset";
   EXPECT_EQ(memsets, 1) << t.events.dump().substr(0, 2000);
+}
+
+TEST(CheckExit, AProgramThatNeverFinalizesGetsTheLastLineAtExit) {
+  CaseRun r = run_case("exit_without_finalize", "OPENACL_CHECK=1");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("openacl-check: finished at exit, without aclFinalize: 0 problem(s), 0 warning(s)"), std::string::npos)
+      << r.err;
 }
 
 TEST(Trace, UnwritablePathIsReported) {
