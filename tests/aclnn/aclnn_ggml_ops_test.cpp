@@ -46,21 +46,6 @@ namespace {
 
 class AclnnGgml : public AclnnTest {
  protected:
-  aclScalar *scalar(float v) {
-    aclScalar *s = aclCreateScalar(&v, ACL_FLOAT);
-    scalars_.push_back(s);
-    return s;
-  }
-  aclIntArray *ints(std::vector<int64_t> v) {
-    aclIntArray *a = aclCreateIntArray(v.data(), v.size());
-    arrays_.push_back(a);
-    return a;
-  }
-  void TearDown() override {
-    for (aclScalar *s : scalars_) aclDestroyScalar(s);
-    for (aclIntArray *a : arrays_) aclDestroyIntArray(a);
-    AclnnTest::TearDown();
-  }
   static std::vector<float> ramp(size_t n, float from, float step) {
     std::vector<float> v(n);
     for (size_t i = 0; i < n; ++i) v[i] = from + step * static_cast<float>(i);
@@ -70,8 +55,6 @@ class AclnnGgml : public AclnnTest {
     ASSERT_EQ(got.size(), want.size());
     for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol * std::max(1.0f, std::fabs(want[i]))) << "at " << i;
   }
-  std::vector<aclScalar *> scalars_;
-  std::vector<aclIntArray *> arrays_;
 };
 
 TEST_F(AclnnGgml, InPlaceUnaryOnATransposedView) {

@@ -65,27 +65,7 @@ namespace {
 
 class Ops : public AclnnTest {
  protected:
-  void TearDown() override {
-    for (aclScalar *s : scalars_) aclDestroyScalar(s);
-    for (aclIntArray *a : arrays_) aclDestroyIntArray(a);
-    AclnnTest::TearDown();
-  }
-  aclScalar *f(float v) {
-    scalars_.push_back(aclCreateScalar(&v, ACL_FLOAT));
-    return scalars_.back();
-  }
-  aclIntArray *ints(std::vector<int64_t> v) {
-    arrays_.push_back(aclCreateIntArray(v.data(), v.size()));
-    return arrays_.back();
-  }
-  // A tensor list that owns its tensors (they leave the fixture's list).
-  aclTensorList *list(std::vector<aclTensor *> ts) {
-    for (aclTensor *t : ts) tensors_.erase(std::find(tensors_.begin(), tensors_.end(), t));
-    std::vector<const aclTensor *> c(ts.begin(), ts.end());
-    return aclCreateTensorList(c.data(), c.size());
-  }
-  std::vector<aclScalar *> scalars_;
-  std::vector<aclIntArray *> arrays_;
+  aclScalar *f(float v) { return scalar(v); }
 };
 
 std::vector<float> iota(size_t n, float start = 0) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -20,6 +21,8 @@ class AclnnTest : public ::testing::Test {
     ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
   }
   void TearDown() override {
+    for (aclScalar *s : scalars_) aclDestroyScalar(s);
+    for (aclIntArray *a : arrays_) aclDestroyIntArray(a);
     for (aclTensor *t : tensors_) aclDestroyTensor(t);
     for (void *p : dev_) aclrtFree(p);
     tensors_.clear();
@@ -48,6 +51,22 @@ class AclnnTest : public ::testing::Test {
     EXPECT_NE(t, nullptr) << aclGetRecentErrMsg();
     tensors_.push_back(t);
     return t;
+  }
+
+  // A float scalar and an int array, destroyed at the end of the test.
+  aclScalar *scalar(float v) {
+    scalars_.push_back(aclCreateScalar(&v, ACL_FLOAT));
+    return scalars_.back();
+  }
+  aclIntArray *ints(std::vector<int64_t> v) {
+    arrays_.push_back(aclCreateIntArray(v.data(), v.size()));
+    return arrays_.back();
+  }
+  // A tensor list that owns its tensors (they leave the fixture's list).
+  aclTensorList *list(std::vector<aclTensor *> ts) {
+    for (aclTensor *t : ts) tensors_.erase(std::find(tensors_.begin(), tensors_.end(), t));
+    std::vector<const aclTensor *> c(ts.begin(), ts.end());
+    return aclCreateTensorList(c.data(), c.size());
   }
 
   // The whole buffer under t, as T.
@@ -114,4 +133,6 @@ class AclnnTest : public ::testing::Test {
   aclrtStream stream_ = nullptr;
   std::vector<aclTensor *> tensors_;
   std::vector<void *> dev_;
+  std::vector<aclScalar *> scalars_;
+  std::vector<aclIntArray *> arrays_;
 };

@@ -8,19 +8,7 @@
 
 namespace {
 
-class PlanCache : public AclnnTest {
- protected:
-  aclScalar *alpha(float v) {
-    aclScalar *s = aclCreateScalar(&v, ACL_FLOAT);
-    scalars_.push_back(s);
-    return s;
-  }
-  void TearDown() override {
-    for (aclScalar *s : scalars_) aclDestroyScalar(s);
-    AclnnTest::TearDown();
-  }
-  std::vector<aclScalar *> scalars_;
-};
+class PlanCache : public AclnnTest {};
 
 TEST_F(PlanCache, ARepeatedCallUsesItsOwnAddresses) {
   for (int round = 0; round < 3; ++round) {
@@ -28,7 +16,7 @@ TEST_F(PlanCache, ARepeatedCallUsesItsOwnAddresses) {
     aclTensor *x = tensor<float>({1, 2, 3, 4}, {4});
     aclTensor *y = tensor<float>({b, b, b, b}, {4});
     aclTensor *out = tensor<float>({0, 0, 0, 0}, {4});
-    ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, x, y, alpha(2), out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, x, y, scalar(2), out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
     EXPECT_EQ(read<float>(out), (std::vector<float>{1 + 2 * b, 2 + 2 * b, 3 + 2 * b, 4 + 2 * b})) << round;
     EXPECT_EQ(read<float>(x), (std::vector<float>{1, 2, 3, 4}));
   }
@@ -40,11 +28,11 @@ TEST_F(PlanCache, AnyDifferenceInTheDescriptionMakesANewPlan) {
   aclTensor *y = tensor<float>({10, 20, 30, 40}, {2, 2});
   aclTensor *yt = tensor<float>({10, 20, 30, 40}, {2, 2}, {1, 2});  // transposed view
   aclTensor *out = tensor<float>({0, 0, 0, 0}, {2, 2});
-  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, x, y, alpha(1), out), ACLNN_SUCCESS);
+  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, x, y, scalar(1), out), ACLNN_SUCCESS);
   EXPECT_EQ(read<float>(out), (std::vector<float>{11, 22, 33, 44}));
-  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, x, yt, alpha(1), out), ACLNN_SUCCESS);
+  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, x, yt, scalar(1), out), ACLNN_SUCCESS);
   EXPECT_EQ(read<float>(out), (std::vector<float>{11, 32, 23, 44}));
-  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, x, y, alpha(3), out), ACLNN_SUCCESS);
+  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, x, y, scalar(3), out), ACLNN_SUCCESS);
   EXPECT_EQ(read<float>(out), (std::vector<float>{31, 62, 93, 124}));
   aclTensor *xi = tensor<int32_t>({1, 2, 3, 4}, {2, 2});
   aclTensor *yi = tensor<int32_t>({10, 20, 30, 40}, {2, 2});
@@ -56,30 +44,27 @@ TEST_F(PlanCache, AnyDifferenceInTheDescriptionMakesANewPlan) {
 TEST_F(PlanCache, TensorListMembersTakeTheirNewAddresses) {
   for (int round = 0; round < 2; ++round) {
     const float k = static_cast<float>(10 * round);
-    aclTensor *parts[] = {tensor<float>({k + 1, k + 2}, {2}), tensor<float>({k + 3}, {1})};
-    aclTensorList *list = aclCreateTensorList(parts, 2);
+    aclTensorList *parts = list({tensor<float>({k + 1, k + 2}, {2}), tensor<float>({k + 3}, {1})});
     aclTensor *out = tensor<float>({0, 0, 0}, {3});
-    ASSERT_EQ(run(aclnnCatGetWorkspaceSize, aclnnCat, static_cast<const aclTensorList *>(list), int64_t{0}, out),
+    ASSERT_EQ(run(aclnnCatGetWorkspaceSize, aclnnCat, static_cast<const aclTensorList *>(parts), int64_t{0}, out),
               ACLNN_SUCCESS)
         << aclGetRecentErrMsg();
     EXPECT_EQ(read<float>(out), (std::vector<float>{k + 1, k + 2, k + 3})) << round;
-    // The list owns its tensors: take them out of the fixture's list before destroying it.
-    tensors_.erase(std::find(tensors_.begin(), tensors_.end(), parts[0]), std::find(tensors_.begin(), tensors_.end(), parts[1]) + 1);
-    aclDestroyTensorList(list);
+    aclDestroyTensorList(parts);
   }
 }
 
 TEST_F(PlanCache, AFailingCallIsNeverAnsweredFromTheCache) {
   aclTensor *x = tensor<float>({1, 2, 3, 4}, {4});
   aclTensor *out = tensor<float>({0, 0, 0, 0}, {4});
-  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, x, x, alpha(1), out), ACLNN_SUCCESS);
+  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, x, x, scalar(1), out), ACLNN_SUCCESS);
   // The same description with a NULL tensor is refused, naming it.
-  EXPECT_EQ(plan_only(aclnnAddGetWorkspaceSize, x, static_cast<const aclTensor *>(nullptr), alpha(1), out),
+  EXPECT_EQ(plan_only(aclnnAddGetWorkspaceSize, x, static_cast<const aclTensor *>(nullptr), scalar(1), out),
             ACLNN_ERR_PARAM_NULLPTR);
   // A refused description stays refused on its second call too.
   aclTensor *wrong = tensor<float>({1, 2, 3}, {3});
-  EXPECT_EQ(plan_only(aclnnAddGetWorkspaceSize, x, wrong, alpha(1), out), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(plan_only(aclnnAddGetWorkspaceSize, x, wrong, alpha(1), out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnAddGetWorkspaceSize, x, wrong, scalar(1), out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnAddGetWorkspaceSize, x, wrong, scalar(1), out), ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST(PlanCacheRuntime, ARepeatedCallWorksAcrossFinalizeAndInit) {

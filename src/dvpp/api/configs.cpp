@@ -2,26 +2,17 @@
 #include <new>
 
 #include "api/guard.h"
+#include "dvpp/api/accessors.h"
 #include "dvpp/api/descs.h"
 
 using openacl::Errc;
 using openacl::fail;
 using openacl::api::guarded;
 using openacl::dvpp::api::checked;
+using openacl::dvpp::api::get;
+using openacl::dvpp::api::set;
 
 namespace {
-
-template <class T, class F>
-aclError set(const char *api, T *config, const char *what, F &&assign) {
-  return guarded(api, [&] { assign(*checked(config, what)); });
-}
-
-template <class R, class T, class F>
-R get(const char *api, const T *config, const char *what, F &&read) {
-  R value{};
-  (void)guarded(api, [&] { value = read(*checked(config, what)); });
-  return value;
-}
 
 }  // namespace
 

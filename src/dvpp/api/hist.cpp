@@ -4,6 +4,7 @@
 #include <string>
 
 #include "api/guard.h"
+#include "dvpp/api/accessors.h"
 #include "dvpp/api/checks.h"
 #include "dvpp/api/descs.h"
 #include "dvpp/api/submit.h"
@@ -13,17 +14,11 @@ using openacl::Errc;
 using openacl::fail;
 using openacl::api::guarded;
 using openacl::dvpp::api::checked;
+using openacl::dvpp::api::get;
 
 namespace dv = openacl::dvpp;
 
 namespace {
-
-template <class R, class T, class F>
-R get(const char *api, const T *handle, const char *what, F &&read) {
-  R value{};
-  (void)guarded(api, [&] { value = read(*checked(handle, what)); });
-  return value;
-}
 
 void check_dim(uint32_t dim) {
   if (dim >= dv::kComponents)

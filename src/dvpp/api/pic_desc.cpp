@@ -4,6 +4,7 @@
 #include <new>
 
 #include "api/guard.h"
+#include "dvpp/api/accessors.h"
 #include "dvpp/api/descs.h"
 
 using openacl::Errc;
@@ -29,9 +30,7 @@ aclError set(const char *api, acldvppPicDesc *picDesc, F &&assign) {
 
 template <class T, class F>
 T get(const char *api, const acldvppPicDesc *picDesc, F &&read) {
-  T value{};
-  (void)guarded(api, [&] { value = read(*checked(picDesc, "picDesc")->pic); });
-  return value;
+  return openacl::dvpp::api::get<T>(api, picDesc, "picDesc", [&](const auto &d) { return read(*d.pic); });
 }
 
 }  // namespace

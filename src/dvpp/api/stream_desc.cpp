@@ -2,6 +2,7 @@
 #include <new>
 
 #include "api/guard.h"
+#include "dvpp/api/accessors.h"
 #include "dvpp/api/video_descs.h"
 
 using openacl::Errc;
@@ -18,9 +19,7 @@ aclError set(const char *api, acldvppStreamDesc *d, F &&assign) {
 
 template <class T, class F>
 T get(const char *api, const acldvppStreamDesc *d, F &&read) {
-  T value{};
-  (void)guarded(api, [&] { value = read(*checked(d, "streamDesc")); });
-  return value;
+  return openacl::dvpp::api::get<T>(api, d, "streamDesc", read);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "acl/acl.h"
 #include "api/guard.h"
 #include "dvpp/api/submit.h"
+#include "dvpp/api/accessors.h"
 #include "dvpp/api/video_descs.h"
 #include "dvpp/memory.h"
 
@@ -36,9 +37,7 @@ aclError set(const char *api, aclvdecChannelDesc *d, F &&assign) {
 
 template <class T, class F>
 T get(const char *api, const aclvdecChannelDesc *d, F &&read) {
-  T value{};
-  (void)guarded(api, [&] { value = read(*checked(d, "channelDesc")); });
-  return value;
+  return openacl::dvpp::api::get<T>(api, d, "channelDesc", read);
 }
 
 // Calls an aclrt* function of the runtime; a failure fails the calling API with its message.

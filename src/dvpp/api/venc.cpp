@@ -17,6 +17,7 @@
 #include "api/handles.h"
 #include "dvpp/api/checks.h"
 #include "dvpp/api/submit.h"
+#include "dvpp/api/accessors.h"
 #include "dvpp/api/video_descs.h"
 #include "dvpp/memory.h"
 
@@ -42,16 +43,12 @@ aclError set(const char *api, aclvencChannelDesc *d, F &&assign) {
 
 template <class T, class F>
 T get(const char *api, const aclvencChannelDesc *d, F &&read) {
-  T value{};
-  (void)guarded(api, [&] { value = read(*checked(d, "channelDesc")); });
-  return value;
+  return openacl::dvpp::api::get<T>(api, d, "channelDesc", read);
 }
 
 template <class T, class F>
 T get_config(const char *api, const aclvencFrameConfig *c, F &&read) {
-  T value{};
-  (void)guarded(api, [&] { value = read(*checked(c, "config")); });
-  return value;
+  return openacl::dvpp::api::get<T>(api, c, "config", read);
 }
 
 void runtime(aclError rc, const char *what) {
