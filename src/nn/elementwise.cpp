@@ -22,6 +22,14 @@ void check_result_shape(Planner &p, const aclTensor &dst, const char *name, cons
 
 enum class Form { out, inplace };
 
+// f16 or bf16 with f32: CANN's Add and Mul kernels take the pair as it is (computing in f32),
+// so aclnnAdd and aclnnMul need no Cast and no workspace for it.
+bool mixed_float(const char *type, D a, D b) {
+  const auto half = [](D t) { return t == D::f16 || t == D::bf16; };
+  return (std::string_view(type) == "Add" || std::string_view(type) == "Mul") &&
+         ((half(a) && b == D::f32) || (a == D::f32 && half(b)));
+}
+
 // self <type> (alpha * other): tensor other at position 1, alpha (when used) at 2, out last.
 void binary(Planner &p, const char *type, Form form, bool with_alpha, bool true_division = false) {
   const char *self_name = form == Form::inplace ? "selfRef" : "self";
@@ -40,8 +48,13 @@ void binary(Planner &p, const char *type, Form form, bool with_alpha, bool true_
   const size_t a = form == Form::inplace ? p.ref(self, self_name) : p.input(self, self_name);
   const size_t b = p.input(other, "other");
   const size_t o = out ? p.output(*out, "out") : a;
+  const bool plain = !alpha || alpha->value == 1.0;
+  if (plain && mixed_float(type, self.dtype, other.dtype)) {
+    p.store(p.op1(type, {a, b}), o);
+    return;
+  }
   size_t rhs = p.cast(b, compute);
-  if (alpha && alpha->value != 1.0) rhs = p.op1("Mul", {rhs, p.scalar_value(*alpha, compute)});
+  if (!plain) rhs = p.op1("Mul", {rhs, p.scalar_value(*alpha, compute)});
   p.store(p.op1(type, {p.cast(a, compute), rhs}), o);
 }
 

@@ -48,6 +48,7 @@ struct Step {
   std::shared_ptr<const ops::PreparedOp> op;  // Kind::op
   std::vector<size_t> in, out;                // value numbers
   int64_t axis = 0;                           // Kind::index_copy
+  bool elementwise = false;  // Kind::op: reads element i of a same-shaped input before writing element i
 };
 
 struct Plan {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "core/device.h"
@@ -29,6 +30,12 @@ unsigned prepare_threads() {
 }
 
 constexpr uint64_t kWorkspaceAlign = 64;
+
+// The op library's ops whose kernels map element i of each same-shaped input to element i of
+// the output (ops/elementwise.cpp's binary and unary row kernels), so they may run in place.
+const std::set<std::string, std::less<>> kElementwise = {
+    "Add", "Sub", "Mul", "Div", "RealDiv", "Maximum", "Minimum", "Exp", "Log", "Sin", "Cos",
+    "Neg", "Abs", "Sqrt", "Rsqrt", "Relu", "Sigmoid", "Tanh"};
 
 bool same(const ops::TensorDesc &a, const ops::TensorDesc &b) {
   return a.dtype == b.dtype && a.dims == b.dims && a.format == b.format && a.value == b.value &&
@@ -273,6 +280,7 @@ std::vector<size_t> Planner::op(const std::string &type, const std::vector<size_
     empty = empty || d.element_count() == 0;
   }
   step.op = std::move(prepared);
+  step.elementwise = kElementwise.contains(type);
   std::vector<size_t> results = step.out;
   if (!empty) plan_->steps.push_back(std::move(step));  // an empty result needs no work
   return results;
@@ -326,15 +334,17 @@ void Planner::store(size_t v, size_t out, bool broadcast) {
     v = view(v, od, std::move(strides), 0);
   }
   // A dense output takes the last step's result directly, unless that step reads the output's
-  // own memory (an in-place op), which a kernel may not expect.
+  // own memory (an in-place op), which a kernel may not expect. An elementwise kernel reads
+  // element i before it writes element i, so it may read the output as it is (the same value).
   const Value &o = plan_->values[out];
   if (o.contiguous && !plan_->steps.empty()) {
     Step &last = plan_->steps.back();
     const bool produced = last.kind == Step::Kind::op && std::find(last.out.begin(), last.out.end(), v) != last.out.end();
+    const bool elementwise = produced && last.elementwise;
     bool reads_out = false;
     for (size_t in : last.in) {
       const Value &iv = plan_->values[in];
-      reads_out = reads_out || (iv.home == Home::slot && iv.index == o.index);
+      reads_out = reads_out || (iv.home == Home::slot && iv.index == o.index && !(elementwise && in == out));
     }
     if (produced && !reads_out && plan_->values[v].desc.dims == o.desc.dims) {
       *std::find(last.out.begin(), last.out.end(), v) = out;

@@ -151,9 +151,10 @@ inline auto apply_bin(C x, C y) {
   else return static_cast<bool>(x) || static_cast<bool>(y);
 }
 
-template <class T, class R, Bin K>
-OPENACL_SIMD_KERNEL void bin_row(const T *a, const T *b, R *y, int64_t n, int64_t sa, int64_t sb) {
-  using C = compute_t<T>;
+// TA and TB differ only for the mixed float forms (f16 or bf16 with f32), which compute in f32.
+template <class TA, class TB, class R, Bin K>
+OPENACL_SIMD_KERNEL void bin_row(const TA *a, const TB *b, R *y, int64_t n, int64_t sa, int64_t sb) {
+  using C = std::conditional_t<std::is_same_v<TA, TB>, compute_t<TA>, float>;
   auto store = [](auto v) {
     if constexpr (std::is_same_v<R, bool>) return static_cast<bool>(v);
     else return R(static_cast<C>(v));
@@ -171,30 +172,51 @@ OPENACL_SIMD_KERNEL void bin_row(const T *a, const T *b, R *y, int64_t n, int64_
   }
 }
 
-template <class T, Bin K>
+template <class TA, Bin K, class TB = TA>
 std::unique_ptr<PreparedOp> binary_op(BroadcastPlan plan) {
-  using R = std::conditional_t<is_compare(K) || is_logical(K), bool, T>;
+  using R = std::conditional_t<is_compare(K) || is_logical(K), bool,
+                               std::conditional_t<std::is_same_v<TA, TB>, TA, float>>;
   return make_op([plan = std::move(plan)](const std::vector<Tensor> &in, const std::vector<Tensor> &out,
                                           AiCores &cores) {
     if (plan.count == 0) return;
-    const T *a = static_cast<const T *>(in[0].data);
-    const T *b = static_cast<const T *>(in[1].data);
+    const TA *a = static_cast<const TA *>(in[0].data);
+    const TB *b = static_cast<const TB *>(in[1].data);
     R *y = static_cast<R *>(out[0].data);
     for_rows(plan, cores, [&](int64_t oy, int64_t oa, int64_t ob, int64_t, int64_t n, int64_t sa, int64_t sb, int64_t) {
-      simd(OPENACL_SIMD_LAMBDA { bin_row<T, R, K>(a + oa, b + ob, y + oy, n, sa, sb); });
+      simd(OPENACL_SIMD_LAMBDA { bin_row<TA, TB, R, K>(a + oa, b + ob, y + oy, n, sa, sb); });
     });
   });
+}
+
+// Add and Mul also take f16 or bf16 with f32 and give f32, as CANN's kernels of those ops do
+// (aclnnAdd and aclnnMul run them without a Cast, so without a workspace).
+template <Bin K>
+std::unique_ptr<PreparedOp> mixed_binary_op(DType a, DType b, BroadcastPlan plan) {
+  if constexpr (K == Bin::add || K == Bin::mul) {
+    if (a == DType::f16 && b == DType::f32) return binary_op<half_t, K, float>(std::move(plan));
+    if (a == DType::f32 && b == DType::f16) return binary_op<float, K, half_t>(std::move(plan));
+    if (a == DType::bf16 && b == DType::f32) return binary_op<bf16_t, K, float>(std::move(plan));
+    if (a == DType::f32 && b == DType::bf16) return binary_op<float, K, bf16_t>(std::move(plan));
+  }
+  return nullptr;
 }
 
 template <Bin K>
 std::unique_ptr<PreparedOp> build_binary(OpCall &call) {
   call.inputs_between(2, 2, "x1, x2");
-  call.same_dtype(0, 1);
   const DType t = call.in(0).dtype;
   std::vector<int64_t> out;
   if (!broadcast_shapes(call.in(0).dims, call.in(1).dims, out))
     fail(Errc::op_input_not_match, call.type() + ": shapes " + dims_str(call.in(0).dims) + " and " +
                                        dims_str(call.in(1).dims) + " cannot be broadcast");
+  if (t != call.in(1).dtype) {
+    auto mixed = mixed_binary_op<K>(t, call.in(1).dtype, make_plan(out, {call.in(0).dims, call.in(1).dims}));
+    if (mixed) {
+      call.output(DType::f32, out, call.in(0).format);
+      return mixed;
+    }
+  }
+  call.same_dtype(0, 1);
   if constexpr (is_logical(K)) call.dtype_in(0, {DType::boolean});
   else if constexpr (is_bitwise(K)) call.dtype_in(0, {DType::i32, DType::i64, DType::i8, DType::u8});
   else if constexpr (is_compare(K))

@@ -26,6 +26,7 @@
 #include "aclnnop/aclnn_leaky_relu.h"
 #include "aclnnop/aclnn_logsoftmax.h"
 #include "aclnnop/aclnn_max_pool.h"
+#include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_mv.h"
 #include "aclnnop/aclnn_norm.h"
 #include "aclnnop/aclnn_pow_tensor_tensor.h"
@@ -438,3 +439,56 @@ TEST_F(AclnnGgml, DeclaredOnlyFunctionsFailByName) {
 }
 
 }  // namespace
+
+// ggml's ALiBi softmax frees its slope and bias buffers back to its stream-ordered pool before
+// the Mul and InplaceAdd that use them, so a workspace those calls asked for would land on them.
+// CANN's Add and Mul take f16 or bf16 with f32 as they are, and an in-place add on a dense
+// tensor needs no copy: neither asks for a workspace.
+TEST_F(AclnnGgml, MixedFloatMulAndAddNeedNoWorkspace) {
+  const std::vector<float> mask = {1.5f, -2.0f, 0.25f, 8.0f, -0.5f, 3.0f};
+  aclTensor *slope = tensor(std::vector<float>{0.5f}, {1, 1});
+  aclTensor *half = tensor(to_f16(mask), {2, 3});
+  std::vector<uint16_t> bf(mask.size());
+  for (size_t i = 0; i < mask.size(); ++i) {
+    uint32_t bits = 0;
+    std::memcpy(&bits, &mask[i], sizeof bits);
+    bf[i] = static_cast<uint16_t>(bits >> 16);  // these values are exact in bf16
+  }
+  aclTensor *bhalf = tensor(bf, {2, 3}, {}, 0, ACL_BF16);
+  for (aclTensor *m : {half, bhalf}) {
+    aclTensor *out = tensor(std::vector<float>(6, 0.0f), {2, 3});
+    uint64_t ws = 1;
+    aclOpExecutor *e = nullptr;
+    ASSERT_EQ(aclnnMulGetWorkspaceSize(slope, m, out, &ws, &e), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(ws, 0u);
+    ASSERT_EQ(aclnnMul(nullptr, 0, e, stream_), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    std::vector<float> want;
+    for (float v : mask) want.push_back(0.5f * v);
+    EXPECT_EQ(read<float>(out), want);
+
+    aclTensor *sum = tensor(std::vector<float>(6, 1.0f), {2, 3});
+    ASSERT_EQ(aclnnAddGetWorkspaceSize(m, sum, scalar(1.0f), sum, &ws, &e), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(ws, 0u);
+    ASSERT_EQ(aclnnAdd(nullptr, 0, e, stream_), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    want.clear();
+    for (float v : mask) want.push_back(v + 1.0f);
+    EXPECT_EQ(read<float>(sum), want);
+  }
+}
+
+TEST_F(AclnnGgml, InPlaceBinaryOnADenseTensorNeedsNoWorkspace) {
+  aclTensor *self = tensor(ramp(6, 1.0f, 1.0f), {2, 3});
+  aclTensor *row = tensor(std::vector<float>{10.0f, 20.0f, 30.0f}, {3});
+  uint64_t ws = 1;
+  aclOpExecutor *e = nullptr;
+  ASSERT_EQ(aclnnInplaceAddGetWorkspaceSize(self, row, scalar(1.0f), &ws, &e), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(ws, 0u);
+  ASSERT_EQ(aclnnInplaceAdd(nullptr, 0, e, stream_), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclnnInplaceMulGetWorkspaceSize(self, row, &ws, &e), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(ws, 0u);
+  ASSERT_EQ(aclnnInplaceMul(nullptr, 0, e, stream_), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(read<float>(self), (std::vector<float>{110, 440, 990, 140, 500, 1080}));
+}
