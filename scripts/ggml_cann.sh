@@ -25,7 +25,7 @@ cache="${OPENACL_GGML_CACHE:-$root/build/ggml}"
 jobs="${OPENACL_JOBS:-$(nproc)}"
 version=3.22.1   # node-llama-cpp's version, and with it llama.cpp's
 ops="" soc="" graph=OFF build_only=0 extra=""
-subset=ADD,SUB,MUL,DIV,SCALE,SQR,SQRT,SILU,GELU,SWIGLU,GEGLU,CLAMP,NORM,RMS_NORM,CPY,CONT,DUP,REPEAT,PAD,ARANGE,ARGSORT,SUM_ROWS,CUMSUM,CONV_TRANSPOSE_1D,MUL_MAT,FLASH_ATTN_EXT
+subset=ADD,SUB,MUL,DIV,SCALE,SQR,SQRT,SILU,GELU,SWIGLU,GEGLU,CLAMP,NORM,RMS_NORM,SOFT_MAX,CPY,CONT,DUP,REPEAT,PAD,ARANGE,ARGSORT,SUM_ROWS,CUMSUM,CONV_TRANSPOSE_1D,MUL_MAT,FLASH_ATTN_EXT
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --ops) ops=$2; shift 2 ;;
