@@ -35,12 +35,14 @@ def load():
     coverage = json.loads((gen / "coverage.json").read_text(encoding="utf-8"))
     entries = coverage["functions"]
     names = [f["name"] for f in functions]
+    known = set(names)
     problems = [f"{n}: no entry in coverage.json" for n in names if n not in entries]
-    problems += [f"{n}: in coverage.json but not in api.json" for n in entries if n not in set(names)]
+    problems += [f"{n}: in coverage.json but not in api.json" for n in entries if n not in known]
     problems += [f"{n}: implemented must be one of {', '.join(VALUES)}"
                  for n, e in entries.items() if e.get("implemented") not in VALUES]
     groups = {f["group"] for f in functions}
-    problems += [f"group {g!r}: not a group of api.json" for g in coverage["groups"] if g not in groups]
+    problems += [f"group {g!r}: not a group of api.json"
+                 for g in coverage["groups"] if g not in groups]
     if problems:
         raise TableError("scripts/gen_api/coverage.json:\n  " + "\n  ".join(problems))
     out = []
@@ -53,4 +55,5 @@ def load():
 
 def defined(function, core_only):
     """Whether a build (core-only or full) has a real definition of the function."""
-    return function["implemented"] == "always" or (function["implemented"] == "full" and not core_only)
+    implemented = function["implemented"]
+    return implemented == "always" or (implemented == "full" and not core_only)

@@ -120,7 +120,8 @@ def main():
         sys.exit(__doc__.split("\n\n")[-1])
     try:
         functions, coverage = api_table.load()
-        wanted = {"docs/API.md": api_md(functions, coverage), "README.md": readme(functions, coverage)}
+        wanted = {"docs/API.md": api_md(functions, coverage),
+                  "README.md": readme(functions, coverage)}
     except api_table.TableError as e:
         sys.exit(str(e))
     drift = False
@@ -131,8 +132,9 @@ def main():
             continue
         if check:
             drift = True
-            sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), text.splitlines(True),
-                                                       name, "generated", n=1))
+            diff = difflib.unified_diff(current.splitlines(True), text.splitlines(True), name,
+                                        "generated", n=1)
+            sys.stdout.writelines(diff)
         else:
             path.write_text(text, encoding="utf-8")
             print("wrote", name)
