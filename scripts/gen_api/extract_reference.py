@@ -3,8 +3,8 @@
 
 The reference (acl-api.md) tabulates every enum (G1), integer macro (G2), public struct (G3),
 callback typedef (G4), exported function (G5) and error code (section 3) of the real headers.
-api.json is the single input of gen_headers.py and gen_unsupported.py, so the headers can be
-regenerated without the reference at hand.
+api.json is the input of gen_headers.py (and, with coverage.json, of the stubs and the API docs),
+so the headers can be regenerated without the reference at hand.
 """
 import json
 import re

@@ -1,5 +1,5 @@
-// A function openacl declares but does not implement still links (weak definition from
-// src/api/unsupported.cpp), fails with ACL_ERROR_API_NOT_SUPPORT and says why in
+// A function openacl declares but does not implement still links (a stub the build generates
+// from scripts/gen_api/coverage.json), fails with ACL_ERROR_API_NOT_SUPPORT and says why in
 // aclGetRecentErrMsg. aclrtSnapShotProcessLock (process snapshots of a real NPU driver) has no
 // counterpart in openacl, so it stays unsupported.
 #include "acl/acl.h"
