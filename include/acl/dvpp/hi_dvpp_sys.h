@@ -1,0 +1,36 @@
+/* The media system: hi_mpi_sys_init before any channel or hi_mpi_dvpp_malloc, hi_mpi_sys_exit
+ * at the end. openacl needs a current context (aclrtSetDevice / aclrtSetCurrentContext) at
+ * hi_mpi_sys_init, as CANN does on a host. */
+#ifndef HI_DVPP_SYS_H_
+#define HI_DVPP_SYS_H_
+
+#include "hi_dvpp_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HI_ERR_SYS_ILLEGAL_PARAM 0xA0028003
+#define HI_ERR_SYS_EXIST         0xA0028004
+#define HI_ERR_SYS_UNEXIST       0xA0028005
+#define HI_ERR_SYS_NULL_PTR      0xA0028006
+#define HI_ERR_SYS_NOT_SUPPORT   0xA0028008
+#define HI_ERR_SYS_NOT_PERM      0xA0028009
+#define HI_ERR_SYS_NO_MEM        0xA002800C
+#define HI_ERR_SYS_NOT_READY     0xA0028010
+#define HI_ERR_SYS_BUSY          0xA0028012
+#define HI_ERR_SYS_ERR           0xA0028015
+
+/* Starts the media system in the calling thread's device. HI_ERR_SYS_NOT_READY without a
+ * current context. Calling it again while started succeeds. */
+hi_s32 hi_mpi_sys_init(hi_void);
+
+/* Stops the media system. Channels still open stay usable until destroyed (openacl does not
+ * tear them down). */
+hi_s32 hi_mpi_sys_exit(hi_void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HI_DVPP_SYS_H_ */
