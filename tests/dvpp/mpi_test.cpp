@@ -241,6 +241,10 @@ TEST_F(Mpi, JpegdGivesTheV1PictureAndReportsItsLayout) {
     out.pixel_format = f;
     out.vir_addr = reinterpret_cast<hi_u64>(out2);
     ASSERT_EQ(hi_mpi_vdec_send_stream(ch.id, &s, &out, -1), HI_SUCCESS) << recent_msg();
+    hi_vdec_chn_status status{};
+    ASSERT_EQ(hi_mpi_vdec_query_status(ch.id, &status), HI_SUCCESS) << recent_msg();
+    EXPECT_EQ(status.recv_stream_frames, 1u);
+    EXPECT_EQ(status.left_stream_frames + status.left_decoded_frames, 1u);  // queued or decoded
     hi_video_frame_info frame{};
     hi_vdec_supplement_info sup{};
     hi_vdec_stream back{};
@@ -260,7 +264,12 @@ TEST_F(Mpi, JpegdGivesTheV1PictureAndReportsItsLayout) {
     uint32_t rw, rh;
     EXPECT_EQ(b, dvt::reference_nv12(jpeg, f == HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420, &rw, &rh));
     EXPECT_EQ(hi_mpi_vdec_release_frame(ch.id, &frame), HI_SUCCESS);
+    ASSERT_EQ(hi_mpi_vdec_query_status(ch.id, &status), HI_SUCCESS) << recent_msg();
+    EXPECT_EQ(status.left_stream_frames + status.left_decoded_frames, 0u);
   }
+  hi_pic_buf_attr attr{333, 250, 0, HI_DATA_BIT_WIDTH_8, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, HI_COMPRESS_MODE_NONE};
+  EXPECT_EQ(hi_vdec_get_pic_buf_size(HI_PT_JPEG, &attr), info.img_buf_size);
+  EXPECT_EQ(hi_vdec_get_pic_buf_size(HI_PT_H264, &attr), 0u);
 }
 
 TEST_F(Mpi, JpegdReportsACorruptStreamInTheFrame) {
@@ -414,6 +423,111 @@ TEST_F(Mpi, JpegeGivesTheV1Jpeg) {
   EXPECT_EQ(hi_mpi_venc_stop_chn(4), HI_SUCCESS);
   EXPECT_EQ(hi_mpi_venc_send_frame(4, &frame, -1), static_cast<hi_s32>(HI_ERR_VENC_NOT_PERM));
   EXPECT_EQ(hi_mpi_venc_destroy_chn(4), HI_SUCCESS) << recent_msg();
+}
+
+TEST_F(Mpi, PyrdownHistogramsAndRemapGiveTheV1Results) {
+  const uint32_t w = 96, h = 64, size = w * h;  // YUV400
+  std::vector<uint8_t> grey = dvt::nv_noise(w, h, 13);
+  grey.resize(size);
+  void *in = dvpp_buffer(size, grey);
+  hi_vpc_chn id = -1;
+  hi_vpc_chn_attr attr{};
+  ASSERT_EQ(hi_mpi_vpc_sys_create_chn(&id, &attr), HI_SUCCESS) << recent_msg();
+  ASSERT_GE(id, 0);
+  hi_vpc_pic_info src = vpc_pic(in, size, HI_PIXEL_FORMAT_YUV_400, w, h, w, h);
+
+  // Two pyramid levels: the first equals V1's one level (reflect-101), the second is the first
+  // level's own level down.
+  const std::vector<uint8_t> zero(48 * 32, 0), zero2(32 * 16, 0);  // the stride padding is not written
+  void *v1 = dvpp_buffer(48 * 32, zero), *v1b = dvpp_buffer(32 * 16, zero2);
+  ASSERT_EQ(acldvppVpcPyrDownAsync(channel_, pic(in, size, PIXEL_FORMAT_YUV_400, w, h, w, h),
+                                   pic(v1, 48 * 32, PIXEL_FORMAT_YUV_400, 48, 32, 48, 32), nullptr, stream_),
+            ACL_SUCCESS) << recent_msg();
+  ASSERT_EQ(acldvppVpcPyrDownAsync(channel_, pic(v1, 48 * 32, PIXEL_FORMAT_YUV_400, 48, 32, 48, 32),
+                                   pic(v1b, 32 * 16, PIXEL_FORMAT_YUV_400, 24, 16, 32, 16), nullptr, stream_),
+            ACL_SUCCESS) << recent_msg();
+  void *l0 = dvpp_buffer(48 * 32, zero), *l1 = dvpp_buffer(32 * 16, zero2);
+  hi_vpc_pic_info levels[2] = {vpc_pic(l0, 48 * 32, HI_PIXEL_FORMAT_YUV_400, 48, 32, 48, 32),
+                               vpc_pic(l1, 32 * 16, HI_PIXEL_FORMAT_YUV_400, 24, 16, 32, 16)};
+  hi_s8 gauss[5][5];
+  const int taps[5] = {1, 4, 6, 4, 1};
+  for (int y = 0; y < 5; ++y)
+    for (int x = 0; x < 5; ++x) gauss[y][x] = static_cast<hi_s8>(taps[y] * taps[x]);
+  hi_vpc_make_border_info border{};
+  border.border_type = HI_BORDER_REFLECT_101;
+  hi_u32 pyr = 0, hist_task = 0, remap_task = 0;
+  ASSERT_EQ(hi_mpi_vpc_pyrdown(id, &src, levels, 2, gauss, 256, border, &pyr, -1), HI_SUCCESS) << recent_msg();
+
+  // Histogram: V2 writes the counts; V1 adds them to a fresh histogram.
+  acldvppHist *v1_hist = acldvppCreateHist();
+  ASSERT_EQ(acldvppVpcCalcHistAsync(channel_, pic(in, size, PIXEL_FORMAT_YUV_400, w, h, w, h), v1_hist, nullptr, stream_),
+            ACL_SUCCESS) << recent_msg();
+  hi_vpc_histogram_config hist;
+  std::memset(&hist, 0xFF, sizeof hist);
+  ASSERT_EQ(hi_mpi_vpc_calc_hist(id, &src, &hist, &hist_task, -1), HI_SUCCESS) << recent_msg();
+
+  // Remap with an inverting map, changed after the call (the call copied it).
+  void *r1 = dvpp_buffer(size), *r2 = dvpp_buffer(size);
+  acldvppLutMap *lut = acldvppCreateLutMap();
+  uint8_t *map = nullptr;
+  uint32_t len = 0;
+  ASSERT_EQ(acldvppGetLutMapData(lut, 0, &map, &len), ACL_SUCCESS);
+  hi_vpc_lut_remap remap;
+  for (int i = 0; i < 256; ++i) {
+    map[i] = static_cast<uint8_t>(255 - i);
+    remap.map_value_y_or_r[i] = remap.map_value_u_or_g[i] = remap.map_value_v_or_b[i] = static_cast<hi_u8>(255 - i);
+  }
+  ASSERT_EQ(acldvppVpcEqualizeHistAsync(channel_, pic(in, size, PIXEL_FORMAT_YUV_400, w, h, w, h),
+                                        pic(r1, size, PIXEL_FORMAT_YUV_400, w, h, w, h), lut, stream_),
+            ACL_SUCCESS) << recent_msg();
+  hi_vpc_pic_info dst = vpc_pic(r2, size, HI_PIXEL_FORMAT_YUV_400, w, h, w, h);
+  ASSERT_EQ(hi_mpi_vpc_equalize_hist(id, &src, &dst, &remap, &remap_task, -1), HI_SUCCESS) << recent_msg();
+  std::memset(&remap, 0, sizeof remap);
+  sync();
+  for (hi_u32 t : {pyr, hist_task, remap_task}) ASSERT_EQ(hi_mpi_vpc_get_process_result(id, t, -1), HI_SUCCESS);
+
+  EXPECT_EQ(read_back(l0, 48 * 32), read_back(v1, 48 * 32));
+  EXPECT_EQ(read_back(l1, 32 * 16), read_back(v1b, 32 * 16));
+  uint32_t *bins = nullptr;
+  uint16_t n = 0;
+  ASSERT_EQ(acldvppGetHistData(v1_hist, 0, &bins, &n), ACL_SUCCESS);
+  EXPECT_EQ(std::vector<uint32_t>(bins, bins + 256), std::vector<uint32_t>(hist.histogram_y_or_r, hist.histogram_y_or_r + 256));
+  EXPECT_EQ(std::vector<uint32_t>(256, 0), std::vector<uint32_t>(hist.histogram_u_or_g, hist.histogram_u_or_g + 256));
+  EXPECT_EQ(read_back(r1, size), read_back(r2, size));
+  acldvppDestroyHist(v1_hist);
+  acldvppDestroyLutMap(lut);
+
+  // Only OpenCV's kernel.
+  gauss[2][2] = 35;
+  EXPECT_EQ(hi_mpi_vpc_pyrdown(id, &src, levels, 2, gauss, 256, border, &pyr, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_NOT_SUPPORT));
+  EXPECT_EQ(hi_mpi_vpc_destroy_chn(id), HI_SUCCESS);
+}
+
+TEST_F(Mpi, ConvertColorTakesTheChannelsMatrix) {
+  void *in = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 14));
+  const uint32_t rws = 912, rsize = rws * kH;
+  const std::vector<uint8_t> zero(rsize, 0);  // the stride padding is not written
+  void *rgb1 = dvpp_buffer(rsize, zero), *rgb2 = dvpp_buffer(rsize, zero);
+  uint32_t bt709 = ACL_DVPP_CSC_MATRIX_BT709_NARROW;
+  ASSERT_EQ(acldvppSetChannelDescParam(channel_, ACL_DVPP_CSC_MATRIX_UINT32, sizeof bt709, &bt709), ACL_SUCCESS);
+  ASSERT_EQ(acldvppVpcConvertColorAsync(channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
+                                        pic(rgb1, rsize, PIXEL_FORMAT_BGR_888, kW, kH, rws, kH), stream_),
+            ACL_SUCCESS) << recent_msg();
+  sync();
+  VpcChannel ch(9);
+  EXPECT_EQ(hi_mpi_sys_set_chn_csc_matrix(HI_ID_VPC, ch.id, HI_CSC_MATRIX_USER, nullptr),
+            static_cast<hi_s32>(HI_ERR_SYS_NOT_SUPPORT));
+  EXPECT_EQ(hi_mpi_sys_set_chn_csc_matrix(HI_ID_VDEC, ch.id, HI_CSC_MATRIX_BT709_NARROW, nullptr),
+            static_cast<hi_s32>(HI_ERR_SYS_NOT_SUPPORT));
+  ASSERT_EQ(hi_mpi_sys_set_chn_csc_matrix(HI_ID_VPC, ch.id, HI_CSC_MATRIX_BT709_NARROW, nullptr), HI_SUCCESS)
+      << recent_msg();
+  hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
+  hi_vpc_pic_info bgr = vpc_pic(rgb2, rsize, HI_PIXEL_FORMAT_BGR_888, kW, kH, rws, kH);
+  hi_u32 task = 0;
+  ASSERT_EQ(hi_mpi_vpc_convert_color(ch.id, &src, &bgr, &task, -1), HI_SUCCESS) << recent_msg();
+  ch.finish(task);
+  EXPECT_EQ(read_back(rgb1, rsize), read_back(rgb2, rsize));
 }
 
 TEST_F(Mpi, BadInputGetsCannsCodesAndAMessage) {

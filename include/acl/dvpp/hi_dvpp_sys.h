@@ -29,6 +29,11 @@ hi_s32 hi_mpi_sys_init(hi_void);
  * tear them down). */
 hi_s32 hi_mpi_sys_exit(hi_void);
 
+/* The color matrix of convert_color on a VPC channel (mode HI_ID_VPC): BT.601, BT.709 or
+ * BT.2020, wide or narrow; HI_CSC_MATRIX_USER is not implemented on openacl. */
+hi_s32 hi_mpi_sys_set_chn_csc_matrix(hi_mod_id mode, hi_s32 chn, hi_csc_matrix csc_matrix,
+    hi_csc_coefficient *csc_coefficient);
+
 #ifdef __cplusplus
 }
 #endif

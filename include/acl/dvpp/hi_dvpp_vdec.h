@@ -176,6 +176,10 @@ typedef enum {
     YUVOUT_ALIGN_DOWN_COMPAT = 2,
 } hi_jpegd_precision_mode;
 
+/* The buffer JPEGD writes for a picture of buf_attr's size and format (type HI_PT_JPEG, NV12 or
+ * NV21: width stride aligned to 128, height stride to 16); 0 for what openacl does not decode. */
+hi_u32 hi_vdec_get_pic_buf_size(hi_payload_type type, hi_pic_buf_attr *buf_attr);
+
 /* Opens channel chn (0 .. VDEC_MAX_CHN_NUM - 1) in the calling thread's context. attr->type
  * must be HI_PT_JPEG on openacl. */
 hi_s32 hi_mpi_vdec_create_chn(hi_vdec_chn chn, const hi_vdec_chn_attr *attr);
@@ -199,9 +203,14 @@ hi_s32 hi_mpi_vdec_get_chn_param(hi_vdec_chn chn, hi_vdec_chn_param *chn_param);
 
 /* Queues the decode of one JPEG (stream->addr, stream->len: DVPP memory) into vdec_pic_info
  * (NV12 or NV21; HI_PIXEL_FORMAT_UNKNOWN: the channel's pixel_format, else NV12). The picture
- * is laid out as hi_mpi_dvpp_get_image_info says; a larger stride or buffer is fine. */
+ * is laid out as hi_mpi_dvpp_get_image_info says (strides left 0: those); a larger stride
+ * or buffer is fine. */
 hi_s32 hi_mpi_vdec_send_stream(hi_vdec_chn chn, const hi_vdec_stream *stream, hi_vdec_pic_info *vdec_pic_info,
     hi_s32 milli_sec);
+
+/* The channel's queue: left_stream_frames / left_stream_bytes not yet decoded,
+ * left_decoded_frames decoded and not yet taken by get_frame; recv_stream_frames sent in all. */
+hi_s32 hi_mpi_vdec_query_status(hi_vdec_chn chn, hi_vdec_chn_status *status);
 
 /* Waits for the oldest queued decode (milli_sec as hi_mpi_vpc_get_process_result) and gives
  * its picture (frame_info: format, size, strides, virt_addr[0] luma, virt_addr[1] chroma;

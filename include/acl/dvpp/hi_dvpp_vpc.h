@@ -112,9 +112,26 @@ typedef struct {
     hi_u32 pic_height;
 } hi_vpc_chn_attr;
 
+/* 256-level histograms of the three components (Y, U, V or R, G, B by name). */
+typedef struct {
+    hi_u32 histogram_y_or_r[256];
+    hi_u32 histogram_u_or_g[256];
+    hi_u32 histogram_v_or_b[256];
+} hi_vpc_histogram_config;
+
+/* A value map for each component (Y, U, V or R, G, B by name). */
+typedef struct {
+    hi_u8 map_value_y_or_r[256];
+    hi_u8 map_value_u_or_g[256];
+    hi_u8 map_value_v_or_b[256];
+} hi_vpc_lut_remap;
+
 /* Opens channel chn (0 .. VPC_MAX_CHN_NUM - 1) in the calling thread's context; attr's fields
  * are reserved on openacl (any value). HI_ERR_VPC_EXIST when chn is open. */
 hi_s32 hi_mpi_vpc_create_chn(hi_vpc_chn chn, const hi_vpc_chn_attr *attr);
+
+/* Opens the lowest free channel and gives its number (HI_ERR_VPC_NO_BUF when all are open). */
+hi_s32 hi_mpi_vpc_sys_create_chn(hi_vpc_chn *chnl, const hi_vpc_chn_attr *attr);
 
 /* Closes chn after its queued tasks have run. */
 hi_s32 hi_mpi_vpc_destroy_chn(hi_vpc_chn chn);
@@ -151,7 +168,8 @@ hi_s32 hi_mpi_vpc_crop_resize_make_border(hi_vpc_chn chn, const hi_vpc_pic_info 
 hi_s32 hi_mpi_vpc_batch_crop_resize_make_border(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic[], hi_u32 pic_num,
     hi_vpc_crop_resize_border_region crop_resize_make_border_info[], hi_u32 count[], hi_u32 *task_id, hi_s32 milli_sec);
 
-/* Between YUV420SP (NV12, NV21) and RGB888 / BGR888 of the same size, BT.601 full range. */
+/* Between YUV420SP (NV12, NV21) and RGB888 / BGR888 of the same size, with the channel's
+ * matrix (hi_mpi_sys_set_chn_csc_matrix; BT.601 full range by default). */
 hi_s32 hi_mpi_vpc_convert_color(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic, hi_vpc_pic_info *dest_pic,
     hi_u32 *task_id, hi_s32 milli_sec);
 
@@ -160,8 +178,27 @@ hi_s32 hi_mpi_vpc_convert_color(hi_vpc_chn chn, const hi_vpc_pic_info *source_pi
 hi_s32 hi_mpi_vpc_copy_make_border(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic, hi_vpc_pic_info *dest_pic,
     hi_vpc_make_border_info make_border_info, hi_u32 *task_id, hi_s32 milli_sec);
 
+/* filter_level (1..4) pyramid levels of a YUV400 picture: dest_pic[i] is half of the level
+ * above, rounded up. openacl takes OpenCV's pyrDown kernel only (gaussian_filter the outer
+ * product of [1 4 6 4 1], divisor 256) with border_type HI_BORDER_REFLECT_101, REFLECT or
+ * REPLICATE; other kernels and borders get HI_ERR_VPC_NOT_SUPPORT. */
+hi_s32 hi_mpi_vpc_pyrdown(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic,
+    hi_vpc_pic_info dest_pic[], hi_u32 filter_level, hi_s8 gaussian_filter[][5],
+    hi_u16 divisor, hi_vpc_make_border_info make_border_info, hi_u32 *task_id, hi_s32 milli_sec);
+
+/* The histogram of a YUV400, YUV420SP or RGB888 / BGR888 picture into hist_config (host
+ * memory, written when the task runs; read it after hi_mpi_vpc_get_process_result). */
+hi_s32 hi_mpi_vpc_calc_hist(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic, hi_vpc_histogram_config *hist_config,
+    hi_u32 *task_id, hi_s32 milli_sec);
+
+/* dest_pic = lut_remap applied to every visible sample of source_pic (same format and size);
+ * lut_remap is copied at the call. */
+hi_s32 hi_mpi_vpc_equalize_hist(hi_vpc_chn chn, const hi_vpc_pic_info* source_pic, hi_vpc_pic_info *dest_pic,
+    const hi_vpc_lut_remap *lut_remap, hi_u32 *task_id, hi_s32 milli_sec);
+
 /* Waits for task_id of chn (milli_sec -1: as long as it takes; 0: not at all; else at most that
- * long, HI_ERR_VPC_BUSY when it has not finished) and returns its result: HI_SUCCESS, or the
+ * long; HI_DEFINE_ERR(HI_ID_VPC, HI_ERR_LEVEL_ERROR, HI_ERR_TIMEOUT), 0xA0078014, when it has
+ * not finished then) and returns its result: HI_SUCCESS, or the
  * error of the task (its message in aclGetRecentErrMsg). A task's result is returned once. */
 hi_s32 hi_mpi_vpc_get_process_result(hi_vpc_chn chn, hi_u32 task_id, hi_s32 milli_sec);
 

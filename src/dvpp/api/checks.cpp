@@ -88,6 +88,12 @@ Image color_image(const Image &img, const char *what) { return image(img, what, 
 
 Image jpege_image(const Image &img, const char *what) { return image(img, what, kYuv420, kJpege); }
 
+Image lut_image(const Image &img, const char *what) { return image(img, what, kGrey | kYuv420 | kRgb, kVpc); }
+
+Image pyramid_image(const Image &img, const char *what, bool output) {
+  return image(img, what, kGrey, output ? kPyrOut : kPyrIn);
+}
+
 Image vpc_picture(const acldvppPicDesc *desc, const char *what) { return picture(desc, what, kYuv420, kVpc); }
 
 Image color_picture(const acldvppPicDesc *desc, const char *what) { return picture(desc, what, kYuv420 | kRgb, kVpc); }

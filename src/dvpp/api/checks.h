@@ -32,6 +32,8 @@ Image jpege_picture(const acldvppPicDesc *desc, const char *what);
 Image vpc_image(const Image &img, const char *what);
 Image color_image(const Image &img, const char *what);
 Image jpege_image(const Image &img, const char *what);
+Image lut_image(const Image &img, const char *what);
+Image pyramid_image(const Image &img, const char *what, bool output);
 // A crop or paste region inside `img`: left and top even, right and bottom odd, at least
 // 10x6. A paste region's left must be a multiple of 16 as well.
 Rect region(const acldvppRoiConfig *roi, const char *what, const Image &img, bool paste);

@@ -24,6 +24,13 @@ class Channels {
     if (!open_.emplace(id, std::move(channel)).second)
       reject(HI_ERR_EXIST, "channel " + std::to_string(id) + " is already open");
   }
+  // The lowest free number (HI_ERR_NO_BUF when all are open).
+  int open_any(std::shared_ptr<C> channel) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (int id = 0; id < max_; ++id)
+      if (open_.emplace(id, channel).second) return id;
+    reject(HI_ERR_NO_BUF, "all " + std::to_string(max_) + " channels are open");
+  }
   // HI_ERR_INVALID_CHN_ID out of range, HI_ERR_UNEXIST when not open.
   std::shared_ptr<C> find(int id) {
     check_id(id);

@@ -21,9 +21,30 @@ class DecodeQueue {
     std::string message;
   };
 
-  void push(Ticket ticket, T item) {
+  void push(Ticket ticket, T item, uint32_t bytes) {
     std::lock_guard<std::mutex> lock(mutex_);
-    queue_.push_back({std::move(ticket), std::move(item)});
+    queue_.push_back({std::move(ticket), std::move(item), bytes});
+    ++sent_;
+  }
+
+  struct Counts {
+    uint32_t waiting = 0, waiting_bytes = 0;  // not yet run
+    uint32_t ready = 0;                       // run, not yet taken
+    uint32_t sent = 0;                        // ever pushed
+  };
+  Counts counts(const Lane &lane) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Counts c;
+    c.sent = sent_;
+    for (const Entry &e : queue_) {
+      if (lane.finished(e.ticket)) {
+        ++c.ready;
+      } else {
+        ++c.waiting;
+        c.waiting_bytes += e.bytes;
+      }
+    }
+    return c;
   }
   // Waits for the oldest decode (Lane::wait's milli_sec; on timeout it stays queued) and
   // removes it. HI_ERR_BUF_EMPTY when nothing is queued.
@@ -51,7 +72,9 @@ class DecodeQueue {
   struct Entry {
     Ticket ticket;
     T item;
+    uint32_t bytes = 0;  // of the stream
   };
+  uint32_t sent_ = 0;
   std::mutex mutex_;
   std::deque<Entry> queue_;
 };

@@ -78,8 +78,10 @@ dv::Image output(const hi_vdec_pic_info &pic, const dv::JpegInfo &info, uint32_t
     mpi::reject(HI_ERR_NOT_SUPPORT, "vdec_pic_info: JPEGD on openacl writes HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420 or "
                                     "YVU_SEMIPLANAR_420, not " + dv::format_name(format));
   const dv::Image layout = dv::jpegd_layout(info, format);
+  // Strides left 0 are JPEGD's own (CANN's samples leave them so when they name the format).
   dv::Image out{reinterpret_cast<uint8_t *>(static_cast<uintptr_t>(pic.vir_addr)), pic.buffer_size, format,
-                layout.width, layout.height, pic.width_stride, pic.height_stride};
+                layout.width, layout.height, pic.width_stride ? pic.width_stride : layout.width_stride,
+                pic.height_stride ? pic.height_stride : layout.height_stride};
   if (out.width_stride < out.width || out.height_stride < out.height || out.height_stride % 2 != 0)
     mpi::reject(HI_ERR_ILLEGAL_PARAM, "vdec_pic_info: strides " + std::to_string(out.width_stride) + "x" +
                                           std::to_string(out.height_stride) + " do not hold the decoded " +
@@ -207,7 +209,7 @@ hi_s32 hi_mpi_vdec_send_stream(hi_vdec_chn chn, const hi_vdec_stream *stream, hi
     const dv::Image out = output(pic, info, format);
     mpi::Ticket t = ch->lane.submit("JPEGD", {{s.addr, s.len, false}, {out.data, dv::image_bytes(out), true}},
                                     [s, out](openacl::AiCores &) { dv::jpeg_decode(s.addr, s.len, out); });
-    ch->decodes.push(std::move(t), Decoded{frame_of(out, s.pts), s});
+    ch->decodes.push(std::move(t), Decoded{frame_of(out, s.pts), s}, s.len);
   });
 }
 
@@ -232,6 +234,39 @@ hi_s32 hi_mpi_vdec_get_frame(hi_vdec_chn chn, hi_video_frame_info *frame_info, h
                                  static_cast<aclError>(mpi::error_code(HI_ID_VDEC, mpi::errno_of(done.code))));
     }
   });
+}
+
+hi_s32 hi_mpi_vdec_query_status(hi_vdec_chn chn, hi_vdec_chn_status *status) {
+  return guarded(__func__, [&] {
+    auto ch = channel(chn);
+    mpi::required(status, "status");
+    const auto c = ch->decodes.counts(ch->lane);
+    std::memset(status, 0, sizeof *status);
+    status->type = HI_PT_JPEG;
+    status->left_stream_bytes = c.waiting_bytes;
+    status->left_stream_frames = c.waiting;
+    status->left_decoded_frames = c.ready;
+    status->is_started = ch->receiving ? HI_TRUE : HI_FALSE;
+    status->recv_stream_frames = c.sent;
+    status->dec_stream_frames = c.sent - c.waiting;
+  });
+}
+
+hi_u32 hi_vdec_get_pic_buf_size(hi_payload_type type, hi_pic_buf_attr *buf_attr) {
+  hi_u32 size = 0;
+  (void)guarded(__func__, [&] {
+    if (type != HI_PT_JPEG)
+      mpi::reject(HI_ERR_NOT_SUPPORT, "type " + std::to_string(type) + ": openacl takes HI_PT_JPEG here");
+    const hi_pic_buf_attr &a = *mpi::required(buf_attr, "buf_attr");
+    if (!dv::is_yuv420sp(a.pixel_format))
+      mpi::reject(HI_ERR_NOT_SUPPORT, "buf_attr->pixel_format: JPEGD on openacl writes YUV420SP, not " +
+                                          dv::format_name(a.pixel_format));
+    dv::JpegInfo info;
+    info.width = a.width;
+    info.height = a.height;
+    size = static_cast<hi_u32>(dv::image_bytes(dv::jpegd_layout(info, a.pixel_format)));
+  });
+  return size;
 }
 
 hi_s32 hi_mpi_vdec_release_frame(hi_vdec_chn chn, const hi_video_frame_info *frame_info) {

@@ -112,7 +112,7 @@ void send(hi_venc_chn chn, const hi_video_frame_info *frame, const hi_img_stream
                                   [in, qfactor, data = e.data, capacity, size = e.size](openacl::AiCores &) {
                                     *size = dv::jpeg_encode(in, qfactor, data, capacity);
                                   });
-  ch->encodes.push(std::move(t), e);
+  ch->encodes.push(std::move(t), e, dv::image_bytes(in));
 }
 
 }  // namespace

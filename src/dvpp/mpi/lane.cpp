@@ -41,6 +41,8 @@ void Lane::wait(const Ticket &ticket, hi_s32 milli_sec) {
   if (ticket.outcome->code != Errc::ok) fail(ticket.outcome->code, ticket.outcome->message);
 }
 
+bool Lane::finished(const Ticket &ticket) const { return stream_->completed() >= ticket.seq; }
+
 void Lane::close() {
   if (aclrtDestroyStream(handle_) != ACL_SUCCESS)
     reject(HI_ERR_NOT_PERM, std::string("destroy the channel in the context that created it: ") + aclGetRecentErrMsg());

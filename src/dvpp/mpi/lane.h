@@ -46,6 +46,8 @@ class Lane {
   // Waits for the ticket's task: milli_sec -1 without limit, 0 not at all, else at most that
   // long (HI_ERR_TIMEOUT when it has not finished). Then throws the task's error, if any.
   void wait(const Ticket &ticket, hi_s32 milli_sec);
+  // Whether the ticket's task has run (without waiting).
+  bool finished(const Ticket &ticket) const;
   // Waits for every task and destroys the stream.
   void close();
 

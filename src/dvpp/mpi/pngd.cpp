@@ -110,7 +110,7 @@ hi_s32 hi_mpi_pngd_send_stream(hi_pngd_chn chn, const hi_img_stream *stream, hi_
     done.picture_width = out.width;
     done.picture_height = out.height;
     done.picture_format = static_cast<hi_pixel_format>(out.format);
-    ch->decodes.push(std::move(t), Decoded{done, s});
+    ch->decodes.push(std::move(t), Decoded{done, s}, s.len);
   });
 }
 

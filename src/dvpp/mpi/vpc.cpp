@@ -2,6 +2,7 @@
 // dvpp/color.h), with the same picture and region rules (dvpp/api/checks.h). Each call
 // checks everything, queues one task on the channel's lane and hands back a task id;
 // hi_mpi_vpc_get_process_result waits for it.
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -10,8 +11,10 @@
 #include "acl/dvpp/hi_dvpp_vpc.h"
 #include "dvpp/api/checks.h"
 #include "dvpp/color.h"
+#include "dvpp/histogram.h"
 #include "dvpp/mpi/channels.h"
 #include "dvpp/mpi/lane.h"
+#include "dvpp/pyramid.h"
 #include "dvpp/vpc.h"
 
 namespace dv = openacl::dvpp;
@@ -22,6 +25,7 @@ namespace {
 struct Channel {
   mpi::Lane lane;
   std::mutex mutex;
+  hi_csc_matrix csc = HI_CSC_MATRIX_BT601_WIDE;  // of convert_color (hi_mpi_sys_set_chn_csc_matrix)
   std::map<hi_u32, mpi::Ticket> tasks;
   hi_u32 next = 0;
 };
@@ -169,6 +173,36 @@ hi_s32 hi_mpi_vpc_create_chn(hi_vpc_chn chn, const hi_vpc_chn_attr *attr) {
   });
 }
 
+hi_s32 hi_mpi_vpc_sys_create_chn(hi_vpc_chn *chnl, const hi_vpc_chn_attr *attr) {
+  return guarded(__func__, [&] {
+    mpi::require_sys();
+    mpi::required(chnl, "chnl");
+    mpi::required(attr, "attr");
+    auto ch = std::make_shared<Channel>();
+    try {
+      *chnl = channels().open_any(ch);
+    } catch (...) {
+      ch->lane.close();
+      throw;
+    }
+  });
+}
+
+hi_s32 hi_mpi_sys_set_chn_csc_matrix(hi_mod_id mode, hi_s32 chn, hi_csc_matrix csc_matrix,
+                                     hi_csc_coefficient *csc_coefficient) {
+  (void)csc_coefficient;  // only for HI_CSC_MATRIX_USER, which openacl does not take
+  return mpi::guarded<HI_ID_SYS>(__func__, [&] {
+    if (mode != HI_ID_VPC)
+      mpi::reject(HI_ERR_NOT_SUPPORT, "mode " + std::to_string(mode) + ": openacl sets the matrix of VPC channels only");
+    if (csc_matrix < HI_CSC_MATRIX_BT601_WIDE || csc_matrix > HI_CSC_MATRIX_BT2020_NARROW)
+      mpi::reject(HI_ERR_NOT_SUPPORT, "csc_matrix " + std::to_string(csc_matrix) +
+                                          ": openacl takes the BT.601, BT.709 and BT.2020 matrices (not USER)");
+    auto ch = channel(chn);
+    std::lock_guard<std::mutex> lock(ch->mutex);
+    ch->csc = csc_matrix;  // the same values as acldvppCscMatrix
+  });
+}
+
 hi_s32 hi_mpi_vpc_destroy_chn(hi_vpc_chn chn) {
   return guarded(__func__, [&] {
     channel(chn)->lane.close();
@@ -304,7 +338,7 @@ hi_s32 hi_mpi_vpc_convert_color(hi_vpc_chn chn, const hi_vpc_pic_info *source_pi
     auto ch = channel(chn);
     queue(*ch, "hi_mpi_vpc_convert_color",
           {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
-          [=](openacl::AiCores &) { dv::convert_color(in, out, HI_CSC_MATRIX_BT601_WIDE); }, task_id);
+          [=, csc = ch->csc](openacl::AiCores &) { dv::convert_color(in, out, csc); }, task_id);
   });
 }
 
@@ -333,6 +367,94 @@ hi_s32 hi_mpi_vpc_copy_make_border(hi_vpc_chn chn, const hi_vpc_pic_info *source
     queue(*ch, "hi_mpi_vpc_copy_make_border",
           {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
           [=](openacl::AiCores &) { dv::make_border(in, out, b); }, task_id);
+  });
+}
+
+hi_s32 hi_mpi_vpc_pyrdown(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic, hi_vpc_pic_info dest_pic[],
+                          hi_u32 filter_level, hi_s8 gaussian_filter[][5], hi_u16 divisor,
+                          hi_vpc_make_border_info make_border_info, hi_u32 *task_id, hi_s32 milli_sec) {
+  (void)milli_sec;
+  return guarded(__func__, [&] {
+    mpi::required(task_id, "task_id");
+    dv::Image in = dv::api::pyramid_image(image(*mpi::required(source_pic, "source_pic")), "source_pic", false);
+    mpi::required(dest_pic, "dest_pic");
+    mpi::required(gaussian_filter, "gaussian_filter");
+    if (filter_level < 1 || filter_level > 4)
+      mpi::reject(HI_ERR_ILLEGAL_PARAM, "filter_level " + std::to_string(filter_level) + " is outside 1..4");
+    // The unit computes OpenCV's pyrDown: its kernel and divisor only.
+    static constexpr int kTaps[5] = {1, 4, 6, 4, 1};
+    for (int y = 0; y < 5; ++y)
+      for (int x = 0; x < 5; ++x)
+        if (gaussian_filter[y][x] != kTaps[y] * kTaps[x] || divisor != 256)
+          mpi::reject(HI_ERR_NOT_SUPPORT, "openacl's pyramid takes the Gaussian [1 4 6 4 1]^T [1 4 6 4 1] with "
+                                          "divisor 256 only");
+    dv::PyrBorder border;
+    switch (make_border_info.border_type) {
+      case HI_BORDER_REFLECT_101: border = dv::PyrBorder::reflect101; break;
+      case HI_BORDER_REFLECT: border = dv::PyrBorder::reflect; break;
+      case HI_BORDER_REPLICATE: border = dv::PyrBorder::replicate; break;
+      default:
+        mpi::reject(HI_ERR_NOT_SUPPORT, "make_border_info.border_type " + std::to_string(make_border_info.border_type) +
+                                            ": openacl's pyramid takes REFLECT_101, REFLECT and REPLICATE");
+    }
+    std::vector<dv::Image> levels{in};
+    std::vector<dv::api::Access> ranges{{in.data, dv::image_bytes(in), false}};
+    for (hi_u32 i = 0; i < filter_level; ++i) {
+      const std::string what = "dest_pic[" + std::to_string(i) + "]";
+      const dv::Image &up = levels.back();
+      dv::Image out = dv::api::pyramid_image(image(dest_pic[i]), what.c_str(), true);
+      if (out.width != (up.width + 1) / 2 || out.height != (up.height + 1) / 2)
+        mpi::reject(HI_ERR_ILLEGAL_PARAM, what + " is " + std::to_string(out.width) + "x" + std::to_string(out.height) +
+                                              "; half of " + std::to_string(up.width) + "x" + std::to_string(up.height) +
+                                              " (rounded up) is " + std::to_string((up.width + 1) / 2) + "x" +
+                                              std::to_string((up.height + 1) / 2));
+      ranges.push_back({out.data, dv::image_bytes(out), true});
+      levels.push_back(out);
+    }
+    auto ch = channel(chn);
+    queue(*ch, "hi_mpi_vpc_pyrdown", std::move(ranges), [levels, border](openacl::AiCores &) {
+      for (size_t i = 1; i < levels.size(); ++i) dv::pyr_down(levels[i - 1], levels[i], border);
+    }, task_id);
+  });
+}
+
+hi_s32 hi_mpi_vpc_calc_hist(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic, hi_vpc_histogram_config *hist_config,
+                            hi_u32 *task_id, hi_s32 milli_sec) {
+  (void)milli_sec;
+  return guarded(__func__, [&] {
+    mpi::required(task_id, "task_id");
+    dv::Image in = dv::api::lut_image(image(*mpi::required(source_pic, "source_pic")), "source_pic");
+    mpi::required(hist_config, "hist_config");
+    auto ch = channel(chn);
+    // hist_config is host memory, written when the task runs: read it after get_process_result.
+    queue(*ch, "hi_mpi_vpc_calc_hist", {{in.data, dv::image_bytes(in), false}},
+          [in, hist_config](openacl::AiCores &) {
+            dv::Histogram h;
+            dv::add_histogram(in, h);
+            hi_u32 *dims[3] = {hist_config->histogram_y_or_r, hist_config->histogram_u_or_g,
+                               hist_config->histogram_v_or_b};
+            for (int c = 0; c < 3; ++c) std::copy(h.bins[c].begin(), h.bins[c].end(), dims[c]);
+          }, task_id);
+  });
+}
+
+hi_s32 hi_mpi_vpc_equalize_hist(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic, hi_vpc_pic_info *dest_pic,
+                                const hi_vpc_lut_remap *lut_remap, hi_u32 *task_id, hi_s32 milli_sec) {
+  (void)milli_sec;
+  return guarded(__func__, [&] {
+    mpi::required(task_id, "task_id");
+    dv::Image in = dv::api::lut_image(image(*mpi::required(source_pic, "source_pic")), "source_pic");
+    dv::Image out = dv::api::lut_image(image(*mpi::required(dest_pic, "dest_pic")), "dest_pic");
+    if (in.format != out.format || in.width != out.width || in.height != out.height)
+      mpi::reject(HI_ERR_ILLEGAL_PARAM, "dest_pic must have source_pic's format, width and height");
+    const hi_vpc_lut_remap &r = *mpi::required(lut_remap, "lut_remap");
+    dv::Lut lut;  // copied at the call: a later change of lut_remap does not reach the task
+    const hi_u8 *maps[3] = {r.map_value_y_or_r, r.map_value_u_or_g, r.map_value_v_or_b};
+    for (int c = 0; c < 3; ++c) std::copy(maps[c], maps[c] + 256, lut.maps[c].begin());
+    auto ch = channel(chn);
+    queue(*ch, "hi_mpi_vpc_equalize_hist",
+          {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
+          [in, out, lut](openacl::AiCores &) { dv::remap(in, out, lut); }, task_id);
   });
 }
 
