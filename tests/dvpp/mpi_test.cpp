@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "acl/dvpp/hi_dvpp.h"
@@ -354,6 +355,40 @@ TEST_F(Mpi, PngdGivesTheV1Picture) {
   for (uint32_t x = 0; x < w * 4; ++x) ASSERT_EQ(b[x], rgba[x]) << x;  // the first row as written
 }
 
+TEST_F(Mpi, GetWaitsForASendAndDestroyWakesItsWaiter) {
+  std::vector<uint8_t> rgb(64 * 48 * 3, 90);
+  const std::vector<uint8_t> png = dvt::make_png(rgb, 64, 48, 3);
+  void *in = dvpp_buffer(png.size(), png);
+  const uint32_t size = 128 * 3 * 48;
+  void *out = dvpp_buffer(size);
+  hi_pngd_chn_attr attr{};
+  ASSERT_EQ(hi_mpi_pngd_create_chn(3, &attr), HI_SUCCESS) << recent_msg();
+  hi_pic_info got{};
+  hi_img_stream back{};
+  hi_s32 rc = -1;
+  std::thread taker([&] { rc = hi_mpi_pngd_get_image_data(3, &got, &back, -1); });  // before any send
+  hi_img_stream s{};
+  s.addr = static_cast<hi_u8 *>(in);
+  s.len = static_cast<hi_u32>(png.size());
+  hi_pic_info p{};
+  p.picture_address = out;
+  p.picture_buffer_size = size;
+  p.picture_width_stride = 128 * 3;
+  p.picture_height_stride = 48;
+  p.picture_format = HI_PIXEL_FORMAT_RGB_888;
+  ASSERT_EQ(hi_mpi_pngd_send_stream(3, &s, &p, -1), HI_SUCCESS) << recent_msg();
+  taker.join();
+  EXPECT_EQ(rc, HI_SUCCESS);
+  EXPECT_EQ(got.picture_address, out);
+  EXPECT_EQ(read_back(out, 3), std::vector<uint8_t>(3, 90));
+  EXPECT_EQ(hi_mpi_pngd_get_image_data(3, &got, &back, 0), static_cast<hi_s32>(HI_ERR_PNGD_BUF_EMPTY));
+  // A waiter when the channel goes: woken with HI_ERR_PNGD_UNEXIST (or it finds it gone).
+  std::thread waiter([&] { rc = hi_mpi_pngd_get_image_data(3, &got, &back, -1); });
+  EXPECT_EQ(hi_mpi_pngd_destroy_chn(3), HI_SUCCESS) << recent_msg();
+  waiter.join();
+  EXPECT_EQ(rc, static_cast<hi_s32>(HI_ERR_PNGD_UNEXIST));
+}
+
 TEST_F(Mpi, JpegeGivesTheV1Jpeg) {
   const uint32_t w = 128, h = 96, size = w * h * 3 / 2;
   void *in = dvpp_buffer(size, dvt::nv_noise(w, h, 12));
@@ -404,6 +439,7 @@ TEST_F(Mpi, JpegeGivesTheV1Jpeg) {
   EXPECT_EQ(stream.pack_cnt, 1u);
   EXPECT_EQ(pack.pts, 7u);
   EXPECT_EQ(pack.data_type.jpeg_type, HI_VENC_JPEG_PACK_PIC);
+  EXPECT_EQ(pack.input_addr, reinterpret_cast<hi_u64>(in));  // the frame's buffer
   EXPECT_EQ(stream.jpeg_info.qfactor, 85u);
   ASSERT_EQ(pack.len - pack.offset, v1_size);
   EXPECT_EQ(read_back(pack.addr + pack.offset, v1_size), read_back(v1_out, v1_size));

@@ -47,9 +47,10 @@ hi_s32 hi_mpi_pngd_destroy_chn(hi_pngd_chn chn);
 hi_s32 hi_mpi_pngd_send_stream(hi_pngd_chn chn, const hi_img_stream *stream, hi_pic_info *png_pic_info,
     hi_s32 milli_sec);
 
-/* Waits for the oldest queued decode and gives its picture and stream; the decode's error
- * when it failed (its message in aclGetRecentErrMsg). HI_ERR_PNGD_BUF_EMPTY when nothing is
- * queued. */
+/* Waits for the oldest queued decode (milli_sec -1: as long as it takes, also for a stream to
+ * be sent; 0: not at all; else at most that long) and gives its picture and stream; the
+ * decode's error when it failed (its message in aclGetRecentErrMsg). HI_ERR_PNGD_BUF_EMPTY
+ * when no stream was sent in time. */
 hi_s32 hi_mpi_pngd_get_image_data(hi_pngd_chn chn, hi_pic_info *png_pic_info, hi_img_stream *stream, hi_s32 milli_sec);
 
 /* Size, color type and the output picture PNGD writes for png_stream. */

@@ -212,10 +212,11 @@ hi_s32 hi_mpi_vdec_send_stream(hi_vdec_chn chn, const hi_vdec_stream *stream, hi
  * left_decoded_frames decoded and not yet taken by get_frame; recv_stream_frames sent in all. */
 hi_s32 hi_mpi_vdec_query_status(hi_vdec_chn chn, hi_vdec_chn_status *status);
 
-/* Waits for the oldest queued decode (milli_sec as hi_mpi_vpc_get_process_result) and gives
+/* Waits for the oldest queued decode (milli_sec -1: as long as it takes, also for a stream to
+ * be sent; 0: not at all; else at most that long) and gives
  * its picture (frame_info: format, size, strides, virt_addr[0] luma, virt_addr[1] chroma;
  * frame_flag 0 when decoded, 1 when the decode failed, the reason in aclGetRecentErrMsg) and
- * the stream it came from. HI_ERR_VDEC_BUF_EMPTY when nothing is queued. */
+ * the stream it came from. HI_ERR_VDEC_BUF_EMPTY when no stream was sent in time. */
 hi_s32 hi_mpi_vdec_get_frame(hi_vdec_chn chn, hi_video_frame_info *frame_info, hi_vdec_supplement_info *supplement,
     hi_vdec_stream *stream, hi_s32 milli_sec);
 

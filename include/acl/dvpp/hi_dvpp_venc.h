@@ -502,6 +502,36 @@ typedef struct {
     hi_s32 recv_pic_num;
 } hi_venc_start_param;
 
+typedef struct {
+    hi_venc_ref_type ref_type;
+    hi_u32 pic_bytes;
+    hi_u32 pic_cnt;
+    hi_u32 start_qp;
+    hi_u32 mean_qp;
+    hi_bool is_p_skip;
+    hi_u32 residual_bits;
+    hi_u32 head_bits;
+    hi_u32 madi_val;
+    hi_u32 madp_val;
+    hi_u64 sse_sum;
+    hi_u32 sse_lcu_cnt;
+    hi_double psnr_val;
+} hi_venc_stream_info;
+
+/* A channel's queue: left_pics / left_enc_pics not yet encoded, left_stream_frames encoded
+ * and not yet taken (cur_packs 1 while one is), stream_info.pic_cnt sent in all. */
+typedef struct {
+    hi_u32 left_pics;
+    hi_u32 left_stream_bytes;
+    hi_u32 left_stream_frames;
+    hi_u32 cur_packs;
+    hi_u32 left_recv_pics;
+    hi_u32 left_enc_pics;
+    hi_bool is_jpeg_snap_end;
+    hi_u64 release_pic_pts;
+    hi_venc_stream_info stream_info;
+} hi_venc_chn_status;
+
 /* JPEG quality: qfactor 1..100 (default 90 on openacl); the quantization tables are CANN's
  * "reserved" fields and are not used. */
 typedef struct {
@@ -538,13 +568,19 @@ hi_s32 hi_mpi_venc_send_jpege_frame(hi_venc_chn chn, const hi_video_frame_info *
 hi_s32 hi_mpi_venc_get_jpege_predicted_size(const hi_video_frame_info *frame, const hi_venc_jpeg_param *jpeg_param,
     hi_u32 *size);
 
-/* Waits for the oldest queued encode (milli_sec as hi_mpi_vpc_get_process_result) and gives
- * its JPEG in stream->pack[0] (pack_cnt becomes 1). The encode's error when it failed.
- * HI_ERR_VENC_BUF_EMPTY when nothing is queued. */
+/* Waits for the oldest queued encode (milli_sec -1: as long as it takes, also for a frame to
+ * be sent; 0: not at all; else at most that long) and gives its JPEG in stream->pack[0]
+ * (pack_cnt becomes 1; input_addr is the frame's buffer). The encode's error when it failed;
+ * HI_ERR_VENC_BUF_EMPTY when no frame was sent in time. */
 hi_s32 hi_mpi_venc_get_stream(hi_venc_chn chn, hi_venc_stream *stream, hi_s32 milli_sec);
 
 /* Hands back a stream from get_stream (a channel's buffer is freed then). */
 hi_s32 hi_mpi_venc_release_stream(hi_venc_chn chn, hi_venc_stream *stream);
+
+hi_s32 hi_mpi_venc_query_status(hi_venc_chn chn, hi_venc_chn_status *status);
+
+/* The channel's descriptor for hi_mpi_sys_ctl_epoll: readable while a stream is ready. */
+hi_s32 hi_mpi_venc_get_fd(hi_venc_chn chn);
 
 hi_s32 hi_mpi_venc_set_jpeg_param(hi_venc_chn chn, const hi_venc_jpeg_param *jpeg_param);
 

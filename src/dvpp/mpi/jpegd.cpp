@@ -147,7 +147,9 @@ hi_s32 hi_mpi_vdec_create_chn(hi_vdec_chn chn, const hi_vdec_chn_attr *attr) {
 
 hi_s32 hi_mpi_vdec_destroy_chn(hi_vdec_chn chn) {
   return guarded(__func__, [&] {
-    channel(chn)->lane.close();
+    auto ch = channel(chn);
+    ch->lane.close();
+    ch->decodes.close();
     channels().erase(chn);
   });
 }

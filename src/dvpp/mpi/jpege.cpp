@@ -1,8 +1,14 @@
 // JPEGE of CANN's V2 media API: VENC channels of type HI_PT_JPEG (hi_mpi_venc_*), on the V1
 // JPEG encoder (dvpp/jpeg.h). send_frame checks the frame and queues the encode on the
 // channel's lane, into a DVPP buffer of the channel's (freed at release_stream) or the
-// program's (send_jpege_frame); get_stream takes the encodes in order.
+// program's (send_jpege_frame); get_stream takes the encodes in order. Each channel has an
+// eventfd (hi_mpi_venc_get_fd) that counts the streams ready to take, for the epoll calls
+// (dvpp/mpi/epoll.cpp).
+#include <sys/eventfd.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <cerrno>
 #include <cstring>
 #include <map>
 #include <string>
@@ -27,12 +33,33 @@ struct Encoded {
   uint8_t *data = nullptr;
   bool owned = false;  // a buffer of the channel's, freed at release_stream
   hi_u64 pts = 0;
+  hi_u64 input = 0;  // the frame's buffer
   hi_u32 qfactor = 0;
   std::shared_ptr<uint32_t> size;  // written by the task
 };
 
+// The eventfd of a channel: readable while a stream is ready (semaphore mode: one read takes one).
+struct Ready {
+  Ready() : fd(eventfd(0, EFD_NONBLOCK | EFD_SEMAPHORE | EFD_CLOEXEC)) {
+    if (fd < 0) mpi::reject(HI_ERR_NO_MEM, std::string("eventfd failed: ") + std::strerror(errno));
+  }
+  ~Ready() { close(fd); }
+  Ready(const Ready &) = delete;
+  Ready &operator=(const Ready &) = delete;
+  void post() const {
+    const uint64_t one = 1;
+    (void)!write(fd, &one, sizeof one);
+  }
+  void take() const {
+    uint64_t one;
+    (void)!read(fd, &one, sizeof one);
+  }
+  int fd;
+};
+
 struct Channel {
   mpi::Lane lane;
+  std::shared_ptr<Ready> ready = std::make_shared<Ready>();
   std::mutex mutex;
   hi_venc_chn_attr attr{};
   hi_venc_jpeg_param param{};
@@ -106,12 +133,22 @@ void send(hi_venc_chn chn, const hi_video_frame_info *frame, const hi_img_stream
     e.owned = true;
   }
   e.pts = frame->v_frame.pts;
+  // What CANN reports in the pack's input_addr: the frame's buffer (the program may free it
+  // once the stream is taken).
+  const hi_video_frame &v = frame->v_frame;
+  e.input = reinterpret_cast<uintptr_t>(v.header_virt_addr[0] ? v.header_virt_addr[0] : v.virt_addr[0]);
   e.qfactor = qfactor;
   e.size = std::make_shared<uint32_t>(0);
-  mpi::Ticket t = ch->lane.submit("JPEGE", {{in.data, dv::image_bytes(in), false}, {e.data, capacity, true}},
-                                  [in, qfactor, data = e.data, capacity, size = e.size](openacl::AiCores &) {
-                                    *size = dv::jpeg_encode(in, qfactor, data, capacity);
-                                  });
+  mpi::Ticket t = ch->lane.submit(
+      "JPEGE", {{in.data, dv::image_bytes(in), false}, {e.data, capacity, true}},
+      [in, qfactor, data = e.data, capacity, size = e.size, ready = ch->ready](openacl::AiCores &) {
+        // A failed encode is a result to take too.
+        struct Post {
+          const Ready &r;
+          ~Post() { r.post(); }
+        } post{*ready};
+        *size = dv::jpeg_encode(in, qfactor, data, capacity);
+      });
   ch->encodes.push(std::move(t), e, dv::image_bytes(in));
 }
 
@@ -148,14 +185,9 @@ hi_s32 hi_mpi_venc_destroy_chn(hi_venc_chn chn) {
     ch->lane.close();
     channels().erase(chn);
     // Streams not taken, or taken and not released: the channel's own buffers go with it.
-    for (;;) {
-      try {
-        auto done = ch->encodes.take(ch->lane, 0, "");
-        if (done.item.owned) dv::release(done.item.data);
-      } catch (const mpi::Reject &) {
-        break;
-      }
-    }
+    for (const Encoded &e : ch->encodes.close())
+      if (e.owned) dv::release(e.data);
+    std::lock_guard<std::mutex> lock(ch->mutex);
     for (auto &[data, owned] : ch->given)
       if (owned) dv::release(data);
   });
@@ -203,6 +235,7 @@ hi_s32 hi_mpi_venc_get_stream(hi_venc_chn chn, hi_venc_stream *stream, hi_s32 mi
     mpi::required(stream->pack, "stream->pack");
     if (stream->pack_cnt == 0) mpi::reject(HI_ERR_ILLEGAL_PARAM, "stream->pack_cnt is 0");
     auto done = ch->encodes.take(ch->lane, milli_sec, "hi_mpi_venc_send_frame");
+    ch->ready->take();
     const Encoded &e = done.item;
     if (done.code != openacl::Errc::ok) {
       if (e.owned) dv::release(e.data);
@@ -211,7 +244,7 @@ hi_s32 hi_mpi_venc_get_stream(hi_venc_chn chn, hi_venc_stream *stream, hi_s32 mi
     hi_venc_pack &p = stream->pack[0];
     std::memset(&p, 0, sizeof p);
     p.addr = e.data;
-    p.phys_addr = reinterpret_cast<uintptr_t>(e.data);
+    p.input_addr = e.input;
     p.len = *e.size;
     p.pts = e.pts;
     p.is_frame_end = HI_TRUE;
@@ -239,6 +272,26 @@ hi_s32 hi_mpi_venc_release_stream(hi_venc_chn chn, hi_venc_stream *stream) {
     if (it->second) dv::release(it->first);
     ch->given.erase(it);
   });
+}
+
+hi_s32 hi_mpi_venc_query_status(hi_venc_chn chn, hi_venc_chn_status *status) {
+  return guarded(__func__, [&] {
+    auto ch = channel(chn);
+    mpi::required(status, "status");
+    const auto c = ch->encodes.counts(ch->lane);
+    std::memset(status, 0, sizeof *status);
+    status->left_pics = c.waiting;
+    status->left_enc_pics = c.waiting;
+    status->left_stream_frames = c.ready;
+    status->cur_packs = c.ready > 0 ? 1 : 0;  // a JPEG is one pack
+    status->stream_info.pic_cnt = c.sent;
+  });
+}
+
+hi_s32 hi_mpi_venc_get_fd(hi_venc_chn chn) {
+  hi_s32 fd = -1;
+  const hi_s32 rc = guarded(__func__, [&] { fd = channel(chn)->ready->fd; });
+  return rc == HI_SUCCESS ? fd : rc;
 }
 
 hi_s32 hi_mpi_venc_set_jpeg_param(hi_venc_chn chn, const hi_venc_jpeg_param *jpeg_param) {

@@ -75,7 +75,9 @@ hi_s32 hi_mpi_pngd_create_chn(hi_pngd_chn chn, const hi_pngd_chn_attr *attr) {
 
 hi_s32 hi_mpi_pngd_destroy_chn(hi_pngd_chn chn) {
   return guarded(__func__, [&] {
-    channel(chn)->lane.close();
+    auto ch = channel(chn);
+    ch->lane.close();
+    ch->decodes.close();
     channels().erase(chn);
   });
 }
