@@ -141,14 +141,10 @@ void send(hi_venc_chn chn, const hi_video_frame_info *frame, const hi_img_stream
   e.size = std::make_shared<uint32_t>(0);
   mpi::Ticket t = ch->lane.submit(
       "JPEGE", {{in.data, dv::image_bytes(in), false}, {e.data, capacity, true}},
-      [in, qfactor, data = e.data, capacity, size = e.size, ready = ch->ready](openacl::AiCores &) {
-        // A failed encode is a result to take too.
-        struct Post {
-          const Ready &r;
-          ~Post() { r.post(); }
-        } post{*ready};
+      [in, qfactor, data = e.data, capacity, size = e.size](openacl::AiCores &) {
         *size = dv::jpeg_encode(in, qfactor, data, capacity);
-      });
+      },
+      [ready = ch->ready] { ready->post(); });  // a failed encode is a result to take too
   ch->encodes.push(std::move(t), e, dv::image_bytes(in));
 }
 

@@ -15,11 +15,13 @@ Lane::Lane() {
   stream_ = openacl::api::stream_for_host(handle_);
 }
 
-Ticket Lane::submit(std::string label, const std::vector<api::Access> &ranges, std::function<void(AiCores &)> work) {
+Ticket Lane::submit(std::string label, const std::vector<api::Access> &ranges, std::function<void(AiCores &)> work,
+                    std::function<void()> then) {
   Ticket t;
   t.outcome = std::make_shared<Ticket::Outcome>();
   auto task = std::make_unique<FunctionTask>(
-      TaskKind::dvpp, std::move(label), [work = std::move(work), outcome = t.outcome](ExecContext &ctx) {
+      TaskKind::dvpp, std::move(label),
+      [work = std::move(work), then = std::move(then), outcome = t.outcome](ExecContext &ctx) {
         try {
           work(ctx.cores);
         } catch (const Error &e) {
@@ -27,6 +29,8 @@ Ticket Lane::submit(std::string label, const std::vector<api::Access> &ranges, s
           outcome->code = e.code();
           outcome->message = e.what();
         }
+        outcome->done.store(true, std::memory_order_release);
+        if (then) then();
       });
   for (const auto &r : ranges) task->add_range(r.p, r.n, r.write);
   t.seq = stream_->enqueue(std::move(task));
@@ -41,7 +45,9 @@ void Lane::wait(const Ticket &ticket, hi_s32 milli_sec) {
   if (ticket.outcome->code != Errc::ok) fail(ticket.outcome->code, ticket.outcome->message);
 }
 
-bool Lane::finished(const Ticket &ticket) const { return stream_->completed() >= ticket.seq; }
+bool Lane::finished(const Ticket &ticket) const {
+  return ticket.outcome->done.load(std::memory_order_acquire) || stream_->completed() >= ticket.seq;
+}
 
 void Lane::close() {
   if (aclrtDestroyStream(handle_) != ACL_SUCCESS)

@@ -9,6 +9,7 @@
 // never closed goes with its context.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -33,6 +34,7 @@ struct Ticket {
     std::mutex mutex;
     Errc code = Errc::ok;
     std::string message;
+    std::atomic<bool> done{false};  // set when the work has run, before `then`
   };
   uint64_t seq = 0;
   std::shared_ptr<Outcome> outcome;
@@ -42,7 +44,10 @@ class Lane {
  public:
   // A stream in the calling thread's context (HI_ERR_NOT_READY without one).
   Lane();
-  Ticket submit(std::string label, const std::vector<api::Access> &ranges, std::function<void(AiCores &)> work);
+  // `then`, if given, runs in the task after the outcome is recorded (finished() is true by
+  // then): JPEGE tells its epoll descriptor there.
+  Ticket submit(std::string label, const std::vector<api::Access> &ranges, std::function<void(AiCores &)> work,
+                std::function<void()> then = {});
   // Waits for the ticket's task: milli_sec -1 without limit, 0 not at all, else at most that
   // long (HI_ERR_TIMEOUT when it has not finished). Then throws the task's error, if any.
   void wait(const Ticket &ticket, hi_s32 milli_sec);
