@@ -29,8 +29,8 @@ class Mpi : public dvt::DvppTest {
   void sync() { ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << recent_msg(); }
 };
 
-hi_vpc_pic_info vpc_pic(void *data, uint32_t size, hi_pixel_format format, uint32_t w, uint32_t h, uint32_t ws,
-                        uint32_t hs) {
+hi_vpc_pic_info vpc_pic(void *data, uint32_t size, hi_pixel_format format, uint32_t w, uint32_t h,
+                        uint32_t ws, uint32_t hs) {
   hi_vpc_pic_info p{};
   p.picture_address = data;
   p.picture_buffer_size = size;
@@ -50,7 +50,9 @@ struct VpcChannel {
   }
   ~VpcChannel() { EXPECT_EQ(hi_mpi_vpc_destroy_chn(id), HI_SUCCESS) << recent_msg(); }
   // Waits for the task and expects it to succeed.
-  void finish(hi_u32 task) const { ASSERT_EQ(hi_mpi_vpc_get_process_result(id, task, -1), HI_SUCCESS) << recent_msg(); }
+  void finish(hi_u32 task) const {
+    ASSERT_EQ(hi_mpi_vpc_get_process_result(id, task, -1), HI_SUCCESS) << recent_msg();
+  }
   hi_vpc_chn id;
 };
 
@@ -65,15 +67,20 @@ TEST_F(Mpi, ResizeGivesTheV1Bytes) {
     void *out2 = dvpp_buffer(kOSize, std::vector<uint8_t>(kOSize, 0));
     acldvppResizeConfig *rc = acldvppCreateResizeConfig();
     ASSERT_EQ(acldvppSetResizeConfigInterpolation(rc, v2 + 1), ACL_SUCCESS);
-    ASSERT_EQ(acldvppVpcResizeAsync(channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
-                                    pic(out1, kOSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh), rc, stream_),
-              ACL_SUCCESS) << recent_msg();
+    ASSERT_EQ(
+        acldvppVpcResizeAsync(
+            channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
+            pic(out1, kOSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh), rc, stream_),
+        ACL_SUCCESS)
+        << recent_msg();
     sync();
     acldvppDestroyResizeConfig(rc);
     hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
-    hi_vpc_pic_info dst = vpc_pic(out2, kOSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh);
+    hi_vpc_pic_info dst =
+        vpc_pic(out2, kOSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh);
     hi_u32 task = 99;
-    ASSERT_EQ(hi_mpi_vpc_resize(ch.id, &src, &dst, 0, 0, v2, &task, -1), HI_SUCCESS) << recent_msg();
+    ASSERT_EQ(hi_mpi_vpc_resize(ch.id, &src, &dst, 0, 0, v2, &task, -1), HI_SUCCESS)
+        << recent_msg();
     ch.finish(task);
     auto a = read_back(out1, kOSize), b = read_back(out2, kOSize);
     EXPECT_EQ(a, b) << "interpolation " << v2;
@@ -86,12 +93,15 @@ TEST_F(Mpi, CropResizePasteGivesTheV1Bytes) {
   const std::vector<uint8_t> canvas = dvt::nv_noise(kOw, kOh, 9);
   void *out1 = dvpp_buffer(kOSize, canvas), *out2 = dvpp_buffer(kOSize, canvas);
   // Crop [20, 219] x [10, 149], resize to 96x64, paste at (32, 16).
-  acldvppRoiConfig *crop = acldvppCreateRoiConfig(20, 219, 10, 149), *paste = acldvppCreateRoiConfig(32, 127, 16, 79);
+  acldvppRoiConfig *crop = acldvppCreateRoiConfig(20, 219, 10, 149),
+                   *paste = acldvppCreateRoiConfig(32, 127, 16, 79);
   acldvppResizeConfig *rc = acldvppCreateResizeConfig();
-  ASSERT_EQ(acldvppVpcCropResizePasteAsync(channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
-                                           pic(out1, kOSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh), crop,
-                                           paste, rc, stream_),
-            ACL_SUCCESS) << recent_msg();
+  ASSERT_EQ(acldvppVpcCropResizePasteAsync(
+                channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
+                pic(out1, kOSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh), crop, paste,
+                rc, stream_),
+            ACL_SUCCESS)
+      << recent_msg();
   sync();
   acldvppDestroyRoiConfig(crop);
   acldvppDestroyRoiConfig(paste);
@@ -105,7 +115,8 @@ TEST_F(Mpi, CropResizePasteGivesTheV1Bytes) {
   r.dest_top_offset = 16;
   r.dest_left_offset = 32;
   hi_u32 task = 0;
-  ASSERT_EQ(hi_mpi_vpc_crop_resize_paste(ch.id, &src, &r, 1, &task, -1), HI_SUCCESS) << recent_msg();
+  ASSERT_EQ(hi_mpi_vpc_crop_resize_paste(ch.id, &src, &r, 1, &task, -1), HI_SUCCESS)
+      << recent_msg();
   ch.finish(task);
   auto a = read_back(out1, kOSize), b = read_back(out2, kOSize);
   EXPECT_EQ(a, b);
@@ -117,12 +128,15 @@ TEST_F(Mpi, CropResizeMakeBorderIsTheResizedCropInsideTheBorder) {
   void *out1 = dvpp_buffer(kOSize, std::vector<uint8_t>(kOSize, 0));
   void *out2 = dvpp_buffer(kOSize, std::vector<uint8_t>(kOSize, 0));
   // V1: the crop resized to 192x96 and pasted at (16, 16) of a 224x128 picture.
-  acldvppRoiConfig *crop = acldvppCreateRoiConfig(0, 199, 0, 119), *paste = acldvppCreateRoiConfig(16, 207, 16, 111);
+  acldvppRoiConfig *crop = acldvppCreateRoiConfig(0, 199, 0, 119),
+                   *paste = acldvppCreateRoiConfig(16, 207, 16, 111);
   acldvppResizeConfig *rc = acldvppCreateResizeConfig();
-  ASSERT_EQ(acldvppVpcCropResizePasteAsync(channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
-                                           pic(out1, kOSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh), crop,
-                                           paste, rc, stream_),
-            ACL_SUCCESS) << recent_msg();
+  ASSERT_EQ(acldvppVpcCropResizePasteAsync(
+                channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
+                pic(out1, kOSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh), crop, paste,
+                rc, stream_),
+            ACL_SUCCESS)
+      << recent_msg();
   sync();
   acldvppDestroyRoiConfig(crop);
   acldvppDestroyRoiConfig(paste);
@@ -138,7 +152,8 @@ TEST_F(Mpi, CropResizeMakeBorderIsTheResizedCropInsideTheBorder) {
   r.border_type = HI_BORDER_CONSTANT;
   r.scalar_value.val[0] = 50, r.scalar_value.val[1] = 60, r.scalar_value.val[2] = 70;
   hi_u32 task = 0;
-  ASSERT_EQ(hi_mpi_vpc_crop_resize_make_border(ch.id, &src, &r, 1, &task, -1), HI_SUCCESS) << recent_msg();
+  ASSERT_EQ(hi_mpi_vpc_crop_resize_make_border(ch.id, &src, &r, 1, &task, -1), HI_SUCCESS)
+      << recent_msg();
   ch.finish(task);
   auto a = read_back(out1, kOSize), b = read_back(out2, kOSize);
   for (uint32_t y = 0; y < kOh; ++y)
@@ -159,38 +174,47 @@ TEST_F(Mpi, ConvertColorAndCopyMakeBorderGiveTheV1Bytes) {
   hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
   // NV12 -> RGB888.
   const uint32_t rws = 912, rsize = rws * kH;  // 300 * 3 rounded up to 16
-  void *rgb1 = dvpp_buffer(rsize, std::vector<uint8_t>(rsize, 0)), *rgb2 = dvpp_buffer(rsize, std::vector<uint8_t>(rsize, 0));
-  ASSERT_EQ(acldvppVpcConvertColorAsync(channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
-                                        pic(rgb1, rsize, PIXEL_FORMAT_RGB_888, kW, kH, rws, kH), stream_),
-            ACL_SUCCESS) << recent_msg();
+  void *rgb1 = dvpp_buffer(rsize, std::vector<uint8_t>(rsize, 0)),
+       *rgb2 = dvpp_buffer(rsize, std::vector<uint8_t>(rsize, 0));
+  ASSERT_EQ(acldvppVpcConvertColorAsync(
+                channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
+                pic(rgb1, rsize, PIXEL_FORMAT_RGB_888, kW, kH, rws, kH), stream_),
+            ACL_SUCCESS)
+      << recent_msg();
   hi_vpc_pic_info rgb = vpc_pic(rgb2, rsize, HI_PIXEL_FORMAT_RGB_888, kW, kH, rws, kH);
   hi_u32 task = 0;
   ASSERT_EQ(hi_mpi_vpc_convert_color(ch.id, &src, &rgb, &task, -1), HI_SUCCESS) << recent_msg();
   // Border: 8 on each side, REFLECT_101.
   const uint32_t bw = kW + 16, bh = kH + 16, bws = 320, bsize = bws * bh * 3 / 2;
-  void *b1 = dvpp_buffer(bsize, std::vector<uint8_t>(bsize, 0)), *b2 = dvpp_buffer(bsize, std::vector<uint8_t>(bsize, 0));
+  void *b1 = dvpp_buffer(bsize, std::vector<uint8_t>(bsize, 0)),
+       *b2 = dvpp_buffer(bsize, std::vector<uint8_t>(bsize, 0));
   acldvppBorderConfig *bc = acldvppCreateBorderConfig();
   acldvppSetBorderConfigTop(bc, 8), acldvppSetBorderConfigBottom(bc, 8);
   acldvppSetBorderConfigLeft(bc, 8), acldvppSetBorderConfigRight(bc, 8);
   acldvppSetBorderConfigBorderType(bc, BORDER_REFLECT_101);
-  ASSERT_EQ(acldvppVpcMakeBorderAsync(channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
-                                      pic(b1, bsize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, bw, bh, bws, bh), bc, stream_),
-            ACL_SUCCESS) << recent_msg();
+  ASSERT_EQ(acldvppVpcMakeBorderAsync(
+                channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
+                pic(b1, bsize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, bw, bh, bws, bh), bc, stream_),
+            ACL_SUCCESS)
+      << recent_msg();
   sync();
   acldvppDestroyBorderConfig(bc);
-  hi_vpc_pic_info bordered = vpc_pic(b2, bsize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, bw, bh, bws, bh);
+  hi_vpc_pic_info bordered =
+      vpc_pic(b2, bsize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, bw, bh, bws, bh);
   hi_vpc_make_border_info info{};
   info.top = info.bottom = info.left = info.right = 8;
   info.border_type = HI_BORDER_REFLECT_101;
   hi_u32 task2 = 0;
-  ASSERT_EQ(hi_mpi_vpc_copy_make_border(ch.id, &src, &bordered, info, &task2, -1), HI_SUCCESS) << recent_msg();
+  ASSERT_EQ(hi_mpi_vpc_copy_make_border(ch.id, &src, &bordered, info, &task2, -1), HI_SUCCESS)
+      << recent_msg();
   EXPECT_NE(task, task2);
   ch.finish(task2);  // in any order
   ch.finish(task);
   EXPECT_EQ(read_back(rgb1, rsize), read_back(rgb2, rsize));
   EXPECT_EQ(read_back(b1, bsize), read_back(b2, bsize));
   // A result is taken once.
-  EXPECT_EQ(hi_mpi_vpc_get_process_result(ch.id, task, -1), static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_EQ(hi_mpi_vpc_get_process_result(ch.id, task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
   EXPECT_NE(recent_msg().find("no task"), std::string::npos) << recent_msg();
 }
 
@@ -228,11 +252,14 @@ TEST_F(Mpi, JpegdGivesTheV1PictureAndReportsItsLayout) {
   EXPECT_EQ(info.img_buf_size, 384u * 256 * 3 / 2);
   EXPECT_EQ(info.pixel_format, HI_JPEG_RAW_FORMAT_YUV420);
 
-  for (hi_pixel_format f : {HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420}) {
+  for (hi_pixel_format f :
+       {HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420}) {
     void *out1 = dvpp_buffer(info.img_buf_size, std::vector<uint8_t>(info.img_buf_size, 0));
     void *out2 = dvpp_buffer(info.img_buf_size, std::vector<uint8_t>(info.img_buf_size, 0));
-    acldvppPicDesc *d = pic(out1, info.img_buf_size, static_cast<acldvppPixelFormat>(f), 0, 0, 0, 0);
-    ASSERT_EQ(acldvppJpegDecodeAsync(channel_, in, jpeg.size(), d, stream_), ACL_SUCCESS) << recent_msg();
+    acldvppPicDesc *d =
+        pic(out1, info.img_buf_size, static_cast<acldvppPixelFormat>(f), 0, 0, 0, 0);
+    ASSERT_EQ(acldvppJpegDecodeAsync(channel_, in, jpeg.size(), d, stream_), ACL_SUCCESS)
+        << recent_msg();
     sync();
     JpegdChannel ch(5);
     hi_vdec_pic_info out{};
@@ -268,7 +295,8 @@ TEST_F(Mpi, JpegdGivesTheV1PictureAndReportsItsLayout) {
     ASSERT_EQ(hi_mpi_vdec_query_status(ch.id, &status), HI_SUCCESS) << recent_msg();
     EXPECT_EQ(status.left_stream_frames + status.left_decoded_frames, 0u);
   }
-  hi_pic_buf_attr attr{333, 250, 0, HI_DATA_BIT_WIDTH_8, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, HI_COMPRESS_MODE_NONE};
+  hi_pic_buf_attr attr{
+      333, 250, 0, HI_DATA_BIT_WIDTH_8, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, HI_COMPRESS_MODE_NONE};
   EXPECT_EQ(hi_vdec_get_pic_buf_size(HI_PT_JPEG, &attr), info.img_buf_size);
   EXPECT_EQ(hi_vdec_get_pic_buf_size(HI_PT_H264, &attr), 0u);
 }
@@ -306,7 +334,8 @@ TEST_F(Mpi, JpegdReportsACorruptStreamInTheFrame) {
   EXPECT_EQ(frame.v_frame.pixel_format, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420);
   EXPECT_NE(recent_msg().find("corrupt"), std::string::npos) << recent_msg();
   // Nothing left.
-  EXPECT_EQ(hi_mpi_vdec_get_frame(ch.id, &frame, nullptr, &back, 0), static_cast<hi_s32>(HI_ERR_VDEC_BUF_EMPTY));
+  EXPECT_EQ(hi_mpi_vdec_get_frame(ch.id, &frame, nullptr, &back, 0),
+            static_cast<hi_s32>(HI_ERR_VDEC_BUF_EMPTY));
 }
 
 TEST_F(Mpi, PngdGivesTheV1Picture) {
@@ -330,8 +359,10 @@ TEST_F(Mpi, PngdGivesTheV1Picture) {
   void *out1 = dvpp_buffer(info.img_buf_size, std::vector<uint8_t>(info.img_buf_size, 0));
   void *out2 = dvpp_buffer(info.img_buf_size, std::vector<uint8_t>(info.img_buf_size, 0));
   ASSERT_EQ(acldvppPngDecodeAsync(channel_, in, png.size(),
-                                  pic(out1, info.img_buf_size, PIXEL_FORMAT_RGBA_8888, 0, 0, 0, 0), stream_),
-            ACL_SUCCESS) << recent_msg();
+                                  pic(out1, info.img_buf_size, PIXEL_FORMAT_RGBA_8888, 0, 0, 0, 0),
+                                  stream_),
+            ACL_SUCCESS)
+      << recent_msg();
   sync();
   hi_pngd_chn_attr attr{};
   ASSERT_EQ(hi_mpi_pngd_create_chn(2, &attr), HI_SUCCESS) << recent_msg();
@@ -366,7 +397,8 @@ TEST_F(Mpi, GetWaitsForASendAndDestroyWakesItsWaiter) {
   hi_pic_info got{};
   hi_img_stream back{};
   hi_s32 rc = -1;
-  std::thread taker([&] { rc = hi_mpi_pngd_get_image_data(3, &got, &back, -1); });  // before any send
+  std::thread taker(
+      [&] { rc = hi_mpi_pngd_get_image_data(3, &got, &back, -1); });  // before any send
   hi_img_stream s{};
   s.addr = static_cast<hi_u8 *>(in);
   s.len = static_cast<hi_u32>(png.size());
@@ -381,7 +413,8 @@ TEST_F(Mpi, GetWaitsForASendAndDestroyWakesItsWaiter) {
   EXPECT_EQ(rc, HI_SUCCESS);
   EXPECT_EQ(got.picture_address, out);
   EXPECT_EQ(read_back(out, 3), std::vector<uint8_t>(3, 90));
-  EXPECT_EQ(hi_mpi_pngd_get_image_data(3, &got, &back, 0), static_cast<hi_s32>(HI_ERR_PNGD_BUF_EMPTY));
+  EXPECT_EQ(hi_mpi_pngd_get_image_data(3, &got, &back, 0),
+            static_cast<hi_s32>(HI_ERR_PNGD_BUF_EMPTY));
   // A waiter when the channel goes: woken with HI_ERR_PNGD_UNEXIST (or it finds it gone).
   std::thread waiter([&] { rc = hi_mpi_pngd_get_image_data(3, &got, &back, -1); });
   EXPECT_EQ(hi_mpi_pngd_destroy_chn(3), HI_SUCCESS) << recent_msg();
@@ -396,12 +429,16 @@ TEST_F(Mpi, JpegeGivesTheV1Jpeg) {
   uint32_t v1_size = 0;
   acldvppJpegeConfig *config = acldvppCreateJpegeConfig();
   ASSERT_EQ(acldvppSetJpegeConfigLevel(config, 85), ACL_SUCCESS);
-  ASSERT_EQ(acldvppJpegPredictEncSize(pic(in, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, w, h, w, h), config, &v1_size),
-            ACL_SUCCESS) << recent_msg();
+  ASSERT_EQ(acldvppJpegPredictEncSize(pic(in, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, w, h, w, h),
+                                      config, &v1_size),
+            ACL_SUCCESS)
+      << recent_msg();
   void *v1_out = dvpp_buffer(v1_size);
-  ASSERT_EQ(acldvppJpegEncodeAsync(channel_, pic(in, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, w, h, w, h), v1_out,
-                                   &v1_size, config, stream_),
-            ACL_SUCCESS) << recent_msg();
+  ASSERT_EQ(
+      acldvppJpegEncodeAsync(channel_, pic(in, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, w, h, w, h),
+                             v1_out, &v1_size, config, stream_),
+      ACL_SUCCESS)
+      << recent_msg();
   sync();
   acldvppDestroyJpegeConfig(config);
 
@@ -425,10 +462,12 @@ TEST_F(Mpi, JpegeGivesTheV1Jpeg) {
   frame.v_frame.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
   frame.v_frame.width_stride[0] = frame.v_frame.width_stride[1] = w;
   frame.v_frame.virt_addr[0] = in;
-  frame.v_frame.virt_addr[1] = static_cast<uint8_t *>(in) + w * h;  // height_stride[0] left 0, as samples do
+  frame.v_frame.virt_addr[1] =
+      static_cast<uint8_t *>(in) + w * h;  // height_stride[0] left 0, as samples do
   frame.v_frame.pts = 7;
   hi_u32 predicted = 0;
-  ASSERT_EQ(hi_mpi_venc_get_jpege_predicted_size(&frame, &param, &predicted), HI_SUCCESS) << recent_msg();
+  ASSERT_EQ(hi_mpi_venc_get_jpege_predicted_size(&frame, &param, &predicted), HI_SUCCESS)
+      << recent_msg();
   EXPECT_GE(predicted, v1_size);
   ASSERT_EQ(hi_mpi_venc_send_frame(4, &frame, -1), HI_SUCCESS) << recent_msg();
   hi_venc_pack pack{};
@@ -474,14 +513,19 @@ TEST_F(Mpi, PyrdownHistogramsAndRemapGiveTheV1Results) {
 
   // Two pyramid levels: the first equals V1's one level (reflect-101), the second is the first
   // level's own level down.
-  const std::vector<uint8_t> zero(48 * 32, 0), zero2(32 * 16, 0);  // the stride padding is not written
+  const std::vector<uint8_t> zero(48 * 32, 0),
+      zero2(32 * 16, 0);  // the stride padding is not written
   void *v1 = dvpp_buffer(48 * 32, zero), *v1b = dvpp_buffer(32 * 16, zero2);
   ASSERT_EQ(acldvppVpcPyrDownAsync(channel_, pic(in, size, PIXEL_FORMAT_YUV_400, w, h, w, h),
-                                   pic(v1, 48 * 32, PIXEL_FORMAT_YUV_400, 48, 32, 48, 32), nullptr, stream_),
-            ACL_SUCCESS) << recent_msg();
+                                   pic(v1, 48 * 32, PIXEL_FORMAT_YUV_400, 48, 32, 48, 32), nullptr,
+                                   stream_),
+            ACL_SUCCESS)
+      << recent_msg();
   ASSERT_EQ(acldvppVpcPyrDownAsync(channel_, pic(v1, 48 * 32, PIXEL_FORMAT_YUV_400, 48, 32, 48, 32),
-                                   pic(v1b, 32 * 16, PIXEL_FORMAT_YUV_400, 24, 16, 32, 16), nullptr, stream_),
-            ACL_SUCCESS) << recent_msg();
+                                   pic(v1b, 32 * 16, PIXEL_FORMAT_YUV_400, 24, 16, 32, 16), nullptr,
+                                   stream_),
+            ACL_SUCCESS)
+      << recent_msg();
   void *l0 = dvpp_buffer(48 * 32, zero), *l1 = dvpp_buffer(32 * 16, zero2);
   hi_vpc_pic_info levels[2] = {vpc_pic(l0, 48 * 32, HI_PIXEL_FORMAT_YUV_400, 48, 32, 48, 32),
                                vpc_pic(l1, 32 * 16, HI_PIXEL_FORMAT_YUV_400, 24, 16, 32, 16)};
@@ -492,12 +536,15 @@ TEST_F(Mpi, PyrdownHistogramsAndRemapGiveTheV1Results) {
   hi_vpc_make_border_info border{};
   border.border_type = HI_BORDER_REFLECT_101;
   hi_u32 pyr = 0, hist_task = 0, remap_task = 0;
-  ASSERT_EQ(hi_mpi_vpc_pyrdown(id, &src, levels, 2, gauss, 256, border, &pyr, -1), HI_SUCCESS) << recent_msg();
+  ASSERT_EQ(hi_mpi_vpc_pyrdown(id, &src, levels, 2, gauss, 256, border, &pyr, -1), HI_SUCCESS)
+      << recent_msg();
 
   // Histogram: V2 writes the counts; V1 adds them to a fresh histogram.
   acldvppHist *v1_hist = acldvppCreateHist();
-  ASSERT_EQ(acldvppVpcCalcHistAsync(channel_, pic(in, size, PIXEL_FORMAT_YUV_400, w, h, w, h), v1_hist, nullptr, stream_),
-            ACL_SUCCESS) << recent_msg();
+  ASSERT_EQ(acldvppVpcCalcHistAsync(channel_, pic(in, size, PIXEL_FORMAT_YUV_400, w, h, w, h),
+                                    v1_hist, nullptr, stream_),
+            ACL_SUCCESS)
+      << recent_msg();
   hi_vpc_histogram_config hist;
   std::memset(&hist, 0xFF, sizeof hist);
   ASSERT_EQ(hi_mpi_vpc_calc_hist(id, &src, &hist, &hist_task, -1), HI_SUCCESS) << recent_msg();
@@ -511,24 +558,31 @@ TEST_F(Mpi, PyrdownHistogramsAndRemapGiveTheV1Results) {
   hi_vpc_lut_remap remap;
   for (int i = 0; i < 256; ++i) {
     map[i] = static_cast<uint8_t>(255 - i);
-    remap.map_value_y_or_r[i] = remap.map_value_u_or_g[i] = remap.map_value_v_or_b[i] = static_cast<hi_u8>(255 - i);
+    remap.map_value_y_or_r[i] = remap.map_value_u_or_g[i] = remap.map_value_v_or_b[i] =
+        static_cast<hi_u8>(255 - i);
   }
-  ASSERT_EQ(acldvppVpcEqualizeHistAsync(channel_, pic(in, size, PIXEL_FORMAT_YUV_400, w, h, w, h),
-                                        pic(r1, size, PIXEL_FORMAT_YUV_400, w, h, w, h), lut, stream_),
-            ACL_SUCCESS) << recent_msg();
+  ASSERT_EQ(
+      acldvppVpcEqualizeHistAsync(channel_, pic(in, size, PIXEL_FORMAT_YUV_400, w, h, w, h),
+                                  pic(r1, size, PIXEL_FORMAT_YUV_400, w, h, w, h), lut, stream_),
+      ACL_SUCCESS)
+      << recent_msg();
   hi_vpc_pic_info dst = vpc_pic(r2, size, HI_PIXEL_FORMAT_YUV_400, w, h, w, h);
-  ASSERT_EQ(hi_mpi_vpc_equalize_hist(id, &src, &dst, &remap, &remap_task, -1), HI_SUCCESS) << recent_msg();
+  ASSERT_EQ(hi_mpi_vpc_equalize_hist(id, &src, &dst, &remap, &remap_task, -1), HI_SUCCESS)
+      << recent_msg();
   std::memset(&remap, 0, sizeof remap);
   sync();
-  for (hi_u32 t : {pyr, hist_task, remap_task}) ASSERT_EQ(hi_mpi_vpc_get_process_result(id, t, -1), HI_SUCCESS);
+  for (hi_u32 t : {pyr, hist_task, remap_task})
+    ASSERT_EQ(hi_mpi_vpc_get_process_result(id, t, -1), HI_SUCCESS);
 
   EXPECT_EQ(read_back(l0, 48 * 32), read_back(v1, 48 * 32));
   EXPECT_EQ(read_back(l1, 32 * 16), read_back(v1b, 32 * 16));
   uint32_t *bins = nullptr;
   uint16_t n = 0;
   ASSERT_EQ(acldvppGetHistData(v1_hist, 0, &bins, &n), ACL_SUCCESS);
-  EXPECT_EQ(std::vector<uint32_t>(bins, bins + 256), std::vector<uint32_t>(hist.histogram_y_or_r, hist.histogram_y_or_r + 256));
-  EXPECT_EQ(std::vector<uint32_t>(256, 0), std::vector<uint32_t>(hist.histogram_u_or_g, hist.histogram_u_or_g + 256));
+  EXPECT_EQ(std::vector<uint32_t>(bins, bins + 256),
+            std::vector<uint32_t>(hist.histogram_y_or_r, hist.histogram_y_or_r + 256));
+  EXPECT_EQ(std::vector<uint32_t>(256, 0),
+            std::vector<uint32_t>(hist.histogram_u_or_g, hist.histogram_u_or_g + 256));
   EXPECT_EQ(read_back(r1, size), read_back(r2, size));
   acldvppDestroyHist(v1_hist);
   acldvppDestroyLutMap(lut);
@@ -546,17 +600,21 @@ TEST_F(Mpi, ConvertColorTakesTheChannelsMatrix) {
   const std::vector<uint8_t> zero(rsize, 0);  // the stride padding is not written
   void *rgb1 = dvpp_buffer(rsize, zero), *rgb2 = dvpp_buffer(rsize, zero);
   uint32_t bt709 = ACL_DVPP_CSC_MATRIX_BT709_NARROW;
-  ASSERT_EQ(acldvppSetChannelDescParam(channel_, ACL_DVPP_CSC_MATRIX_UINT32, sizeof bt709, &bt709), ACL_SUCCESS);
-  ASSERT_EQ(acldvppVpcConvertColorAsync(channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
-                                        pic(rgb1, rsize, PIXEL_FORMAT_BGR_888, kW, kH, rws, kH), stream_),
-            ACL_SUCCESS) << recent_msg();
+  ASSERT_EQ(acldvppSetChannelDescParam(channel_, ACL_DVPP_CSC_MATRIX_UINT32, sizeof bt709, &bt709),
+            ACL_SUCCESS);
+  ASSERT_EQ(acldvppVpcConvertColorAsync(
+                channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
+                pic(rgb1, rsize, PIXEL_FORMAT_BGR_888, kW, kH, rws, kH), stream_),
+            ACL_SUCCESS)
+      << recent_msg();
   sync();
   VpcChannel ch(9);
   EXPECT_EQ(hi_mpi_sys_set_chn_csc_matrix(HI_ID_VPC, ch.id, HI_CSC_MATRIX_USER, nullptr),
             static_cast<hi_s32>(HI_ERR_SYS_NOT_SUPPORT));
   EXPECT_EQ(hi_mpi_sys_set_chn_csc_matrix(HI_ID_VDEC, ch.id, HI_CSC_MATRIX_BT709_NARROW, nullptr),
             static_cast<hi_s32>(HI_ERR_SYS_NOT_SUPPORT));
-  ASSERT_EQ(hi_mpi_sys_set_chn_csc_matrix(HI_ID_VPC, ch.id, HI_CSC_MATRIX_BT709_NARROW, nullptr), HI_SUCCESS)
+  ASSERT_EQ(hi_mpi_sys_set_chn_csc_matrix(HI_ID_VPC, ch.id, HI_CSC_MATRIX_BT709_NARROW, nullptr),
+            HI_SUCCESS)
       << recent_msg();
   hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
   hi_vpc_pic_info bgr = vpc_pic(rgb2, rsize, HI_PIXEL_FORMAT_BGR_888, kW, kH, rws, kH);
@@ -568,7 +626,8 @@ TEST_F(Mpi, ConvertColorTakesTheChannelsMatrix) {
 
 TEST_F(Mpi, BadInputGetsCannsCodesAndAMessage) {
   hi_vpc_chn_attr attr{};
-  EXPECT_EQ(hi_mpi_vpc_create_chn(VPC_MAX_CHN_NUM, &attr), static_cast<hi_s32>(HI_ERR_VPC_INVALID_CHN_ID));
+  EXPECT_EQ(hi_mpi_vpc_create_chn(VPC_MAX_CHN_NUM, &attr),
+            static_cast<hi_s32>(HI_ERR_VPC_INVALID_CHN_ID));
   EXPECT_EQ(hi_mpi_vpc_create_chn(-1, &attr), static_cast<hi_s32>(HI_ERR_VPC_INVALID_CHN_ID));
   EXPECT_EQ(hi_mpi_vpc_create_chn(7, nullptr), static_cast<hi_s32>(HI_ERR_VPC_NULL_PTR));
   EXPECT_NE(recent_msg().find("attr is NULL"), std::string::npos) << recent_msg();
@@ -578,26 +637,34 @@ TEST_F(Mpi, BadInputGetsCannsCodesAndAMessage) {
 
   void *in = dvpp_buffer(kSize), *out = dvpp_buffer(kOSize);
   hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
-  hi_vpc_pic_info dst = vpc_pic(out, kOSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh);
+  hi_vpc_pic_info dst =
+      vpc_pic(out, kOSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh);
   hi_u32 task = 0;
-  EXPECT_EQ(hi_mpi_vpc_resize(ch.id, &src, &dst, 0, 0, 5, &task, -1), static_cast<hi_s32>(HI_ERR_VPC_NOT_SUPPORT));
-  EXPECT_EQ(hi_mpi_vpc_resize(ch.id, &src, &dst, 0, 0, 0, nullptr, -1), static_cast<hi_s32>(HI_ERR_VPC_NULL_PTR));
+  EXPECT_EQ(hi_mpi_vpc_resize(ch.id, &src, &dst, 0, 0, 5, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_NOT_SUPPORT));
+  EXPECT_EQ(hi_mpi_vpc_resize(ch.id, &src, &dst, 0, 0, 0, nullptr, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_NULL_PTR));
   std::vector<uint8_t> host(kSize);
   hi_vpc_pic_info on_host = src;
   on_host.picture_address = host.data();
-  EXPECT_EQ(hi_mpi_vpc_resize(ch.id, &on_host, &dst, 0, 0, 0, &task, -1), static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_EQ(hi_mpi_vpc_resize(ch.id, &on_host, &dst, 0, 0, 0, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
   EXPECT_NE(recent_msg().find("source_pic"), std::string::npos) << recent_msg();
   hi_vpc_pic_info odd_stride = dst;
   odd_stride.picture_width_stride = 230;
-  EXPECT_EQ(hi_mpi_vpc_resize(ch.id, &src, &odd_stride, 0, 0, 0, &task, -1), static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_EQ(hi_mpi_vpc_resize(ch.id, &src, &odd_stride, 0, 0, 0, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
   EXPECT_NE(recent_msg().find("multiple of 16"), std::string::npos) << recent_msg();
   hi_vpc_crop_region_info crop{};
   crop.dest_pic_info = dst;
   crop.crop_region = {1, 0, 100, 50};  // odd top
-  EXPECT_EQ(hi_mpi_vpc_crop(ch.id, &src, &crop, 1, &task, -1), static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_EQ(hi_mpi_vpc_crop(ch.id, &src, &crop, 1, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
   EXPECT_NE(recent_msg().find("crop_info[0].crop_region"), std::string::npos) << recent_msg();
-  EXPECT_EQ(hi_mpi_vpc_crop(ch.id, &src, &crop, 0, &task, -1), static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
-  EXPECT_EQ(hi_mpi_vpc_get_process_result(ch.id, 12345, -1), static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_EQ(hi_mpi_vpc_crop(ch.id, &src, &crop, 0, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_EQ(hi_mpi_vpc_get_process_result(ch.id, 12345, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
   EXPECT_EQ(hi_mpi_vpc_get_process_result(8, 0, -1), static_cast<hi_s32>(HI_ERR_VPC_UNEXIST));
 
   hi_vdec_chn_attr vattr{};
@@ -627,8 +694,10 @@ TEST_F(Mpi, BadInputGetsCannsCodesAndAMessage) {
   s.addr = junk.data();
   s.len = 100;
   hi_img_info info{};
-  EXPECT_EQ(hi_mpi_dvpp_get_image_info(HI_PT_JPEG, &s, &info), static_cast<hi_s32>(HI_ERR_VDEC_ILLEGAL_PARAM));
-  EXPECT_EQ(hi_mpi_dvpp_get_image_info(HI_PT_PNG, &s, &info), static_cast<hi_s32>(HI_ERR_VDEC_NOT_SUPPORT));
+  EXPECT_EQ(hi_mpi_dvpp_get_image_info(HI_PT_JPEG, &s, &info),
+            static_cast<hi_s32>(HI_ERR_VDEC_ILLEGAL_PARAM));
+  EXPECT_EQ(hi_mpi_dvpp_get_image_info(HI_PT_PNG, &s, &info),
+            static_cast<hi_s32>(HI_ERR_VDEC_NOT_SUPPORT));
   EXPECT_EQ(hi_mpi_vdec_destroy_chn(0), HI_SUCCESS);
 
   void *m = nullptr;

@@ -47,7 +47,8 @@ class Channels {
  private:
   void check_id(int id) const {
     if (id < 0 || id >= max_)
-      reject(HI_ERR_INVALID_CHN_ID, "channel " + std::to_string(id) + " is outside 0.." + std::to_string(max_ - 1));
+      reject(HI_ERR_INVALID_CHN_ID,
+             "channel " + std::to_string(id) + " is outside 0.." + std::to_string(max_ - 1));
   }
   const int max_;
   std::mutex mutex_;

@@ -60,8 +60,10 @@ class DecodeQueue {
   // most that long in all. HI_ERR_BUF_EMPTY when nothing was queued in time, HI_ERR_TIMEOUT when
   // the task had not run (it stays queued), HI_ERR_UNEXIST when the channel was closed.
   Done take(Lane &lane, hi_s32 milli_sec, const char *send_call) {
-    if (milli_sec < -1) reject(HI_ERR_ILLEGAL_PARAM, "milli_sec " + std::to_string(milli_sec) + " is below -1");
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max(milli_sec, 0));
+    if (milli_sec < -1)
+      reject(HI_ERR_ILLEGAL_PARAM, "milli_sec " + std::to_string(milli_sec) + " is below -1");
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max(milli_sec, 0));
     Entry front;
     {
       std::unique_lock<std::mutex> lock(mutex_);
@@ -69,14 +71,16 @@ class DecodeQueue {
       if (milli_sec < 0) pushed_.wait(lock, ready);
       else pushed_.wait_until(lock, deadline, ready);
       if (closed_) reject(HI_ERR_UNEXIST, "the channel was destroyed");
-      if (queue_.empty()) reject(HI_ERR_BUF_EMPTY, std::string("nothing is queued: call ") + send_call + " first");
+      if (queue_.empty())
+        reject(HI_ERR_BUF_EMPTY, std::string("nothing is queued: call ") + send_call + " first");
       front = queue_.front();
     }
     Done done;
     done.item = front.item;
     hi_s32 left = -1;
     if (milli_sec >= 0) {
-      const auto rest = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      const auto rest = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
       left = static_cast<hi_s32>(std::max<int64_t>(rest.count(), 0));
     }
     try {

@@ -23,9 +23,13 @@ class Reject : public std::exception {
   hi_errno code_;
 };
 
-[[noreturn]] inline void reject(hi_errno code, std::string message) { throw Reject(code, std::move(message)); }
+[[noreturn]] inline void reject(hi_errno code, std::string message) {
+  throw Reject(code, std::move(message));
+}
 
-constexpr hi_s32 error_code(hi_mod_id mod, hi_errno e) { return HI_DEFINE_ERR(mod, HI_ERR_LEVEL_ERROR, e); }
+constexpr hi_s32 error_code(hi_mod_id mod, hi_errno e) {
+  return HI_DEFINE_ERR(mod, HI_ERR_LEVEL_ERROR, e);
+}
 hi_errno errno_of(Errc code);
 
 template <hi_mod_id Mod>
@@ -37,14 +41,15 @@ hi_s32 translate(Errc code) {
 template <hi_mod_id Mod, class F>
 hi_s32 guarded(const char *api, F &&body) noexcept {
   hi_s32 rejected = HI_SUCCESS;
-  const hi_s32 rc = openacl::api::guarded_as<hi_s32>(api, &translate<Mod>, error_code(Mod, HI_ERR_NO_MEM), [&] {
-    try {
-      body();
-    } catch (const Reject &r) {
-      rejected = error_code(Mod, r.code());
-      openacl::api::record_error(api, r.what(), static_cast<aclError>(rejected));
-    }
-  });
+  const hi_s32 rc =
+      openacl::api::guarded_as<hi_s32>(api, &translate<Mod>, error_code(Mod, HI_ERR_NO_MEM), [&] {
+        try {
+          body();
+        } catch (const Reject &r) {
+          rejected = error_code(Mod, r.code());
+          openacl::api::record_error(api, r.what(), static_cast<aclError>(rejected));
+        }
+      });
   return rejected != HI_SUCCESS ? rejected : rc;
 }
 

@@ -50,13 +50,20 @@ std::shared_ptr<Channel> channel(hi_vdec_chn chn) {
 
 hi_jpeg_raw_format raw_format(uint32_t css) {
   switch (css) {
-    case ACL_JPEG_CSS_444: return HI_JPEG_RAW_FORMAT_YUV444;
-    case ACL_JPEG_CSS_422: return HI_JPEG_RAW_FORMAT_YUV422;
-    case ACL_JPEG_CSS_420: return HI_JPEG_RAW_FORMAT_YUV420;
-    case ACL_JPEG_CSS_440: return HI_JPEG_RAW_FORMAT_YUV440;
-    case ACL_JPEG_CSS_GRAY: return HI_JPEG_RAW_FORMAT_YUV400;
-    case ACL_JPEG_CSS_411: return HI_JPEG_RAW_FORMAT_YUV411;
-    default: return HI_JPEG_RAW_FORMAT_MAX;
+    case ACL_JPEG_CSS_444:
+      return HI_JPEG_RAW_FORMAT_YUV444;
+    case ACL_JPEG_CSS_422:
+      return HI_JPEG_RAW_FORMAT_YUV422;
+    case ACL_JPEG_CSS_420:
+      return HI_JPEG_RAW_FORMAT_YUV420;
+    case ACL_JPEG_CSS_440:
+      return HI_JPEG_RAW_FORMAT_YUV440;
+    case ACL_JPEG_CSS_GRAY:
+      return HI_JPEG_RAW_FORMAT_YUV400;
+    case ACL_JPEG_CSS_411:
+      return HI_JPEG_RAW_FORMAT_YUV411;
+    default:
+      return HI_JPEG_RAW_FORMAT_MAX;
   }
 }
 
@@ -72,25 +79,35 @@ dv::JpegInfo jpeg_header(const hi_vdec_stream &s) {
 // The picture a send_stream writes: the decoded size (jpegd_layout's), the caller's strides
 // and buffer, which must hold it.
 dv::Image output(const hi_vdec_pic_info &pic, const dv::JpegInfo &info, uint32_t format) {
-  if (pic.offset_top != 0 || pic.offset_bottom != 0 || pic.offset_left != 0 || pic.offset_right != 0)
-    mpi::reject(HI_ERR_NOT_SUPPORT, "vdec_pic_info: region decoding (offset_*) is not implemented on openacl");
+  if (pic.offset_top != 0 || pic.offset_bottom != 0 || pic.offset_left != 0 ||
+      pic.offset_right != 0)
+    mpi::reject(HI_ERR_NOT_SUPPORT,
+                "vdec_pic_info: region decoding (offset_*) is not implemented on openacl");
   if (!dv::is_yuv420sp(format))
-    mpi::reject(HI_ERR_NOT_SUPPORT, "vdec_pic_info: JPEGD on openacl writes HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420 or "
-                                    "YVU_SEMIPLANAR_420, not " + dv::format_name(format));
+    mpi::reject(HI_ERR_NOT_SUPPORT,
+                "vdec_pic_info: JPEGD on openacl writes HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420 or "
+                "YVU_SEMIPLANAR_420, not " +
+                    dv::format_name(format));
   const dv::Image layout = dv::jpegd_layout(info, format);
   // Strides left 0 are JPEGD's own (CANN's samples leave them so when they name the format).
-  dv::Image out{reinterpret_cast<uint8_t *>(static_cast<uintptr_t>(pic.vir_addr)), pic.buffer_size, format,
-                layout.width, layout.height, pic.width_stride ? pic.width_stride : layout.width_stride,
+  dv::Image out{reinterpret_cast<uint8_t *>(static_cast<uintptr_t>(pic.vir_addr)),
+                pic.buffer_size,
+                format,
+                layout.width,
+                layout.height,
+                pic.width_stride ? pic.width_stride : layout.width_stride,
                 pic.height_stride ? pic.height_stride : layout.height_stride};
   if (out.width_stride < out.width || out.height_stride < out.height || out.height_stride % 2 != 0)
-    mpi::reject(HI_ERR_ILLEGAL_PARAM, "vdec_pic_info: strides " + std::to_string(out.width_stride) + "x" +
-                                          std::to_string(out.height_stride) + " do not hold the decoded " +
-                                          std::to_string(out.width) + "x" + std::to_string(out.height) +
+    mpi::reject(HI_ERR_ILLEGAL_PARAM, "vdec_pic_info: strides " + std::to_string(out.width_stride) +
+                                          "x" + std::to_string(out.height_stride) +
+                                          " do not hold the decoded " + std::to_string(out.width) +
+                                          "x" + std::to_string(out.height) +
                                           " picture (height stride even)");
   const uint64_t need = dv::buffer_bytes(format, out.width_stride, out.height_stride);
   if (out.size < need)
-    mpi::reject(HI_ERR_ILLEGAL_PARAM, "vdec_pic_info: buffer_size " + std::to_string(out.size) +
-                                          " is below width_stride * height_stride * 3 / 2 = " + std::to_string(need));
+    mpi::reject(HI_ERR_ILLEGAL_PARAM,
+                "vdec_pic_info: buffer_size " + std::to_string(out.size) +
+                    " is below width_stride * height_stride * 3 / 2 = " + std::to_string(need));
   dv::check_range(out.data, need, "vdec_pic_info->vir_addr");
   return out;
 }
@@ -129,8 +146,9 @@ hi_s32 hi_mpi_vdec_create_chn(hi_vdec_chn chn, const hi_vdec_chn_attr *attr) {
     mpi::require_sys();
     mpi::required(attr, "attr");
     if (attr->type != HI_PT_JPEG)
-      mpi::reject(HI_ERR_NOT_SUPPORT, "attr->type " + std::to_string(attr->type) +
-                                          ": openacl's V2 VDEC decodes HI_PT_JPEG only (H.264 / H.265: use aclvdec*)");
+      mpi::reject(HI_ERR_NOT_SUPPORT,
+                  "attr->type " + std::to_string(attr->type) +
+                      ": openacl's V2 VDEC decodes HI_PT_JPEG only (H.264 / H.265: use aclvdec*)");
     auto ch = std::make_shared<Channel>();
     ch->attr = *attr;
     ch->param.type = HI_PT_JPEG;
@@ -176,9 +194,10 @@ hi_s32 hi_mpi_vdec_set_chn_param(hi_vdec_chn chn, const hi_vdec_chn_param *chn_p
     mpi::required(chn_param, "chn_param");
     const hi_pixel_format f = chn_param->pic_param.pixel_format;
     if (!dv::is_yuv420sp(f) && f != HI_PIXEL_FORMAT_UNKNOWN)
-      mpi::reject(HI_ERR_NOT_SUPPORT, "chn_param->pic_param.pixel_format: JPEGD on openacl writes "
-                                      "HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420 or YVU_SEMIPLANAR_420, not " +
-                                          dv::format_name(f));
+      mpi::reject(HI_ERR_NOT_SUPPORT,
+                  "chn_param->pic_param.pixel_format: JPEGD on openacl writes "
+                  "HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420 or YVU_SEMIPLANAR_420, not " +
+                      dv::format_name(f));
     std::lock_guard<std::mutex> lock(ch->mutex);
     ch->param = *chn_param;
   });
@@ -192,8 +211,8 @@ hi_s32 hi_mpi_vdec_get_chn_param(hi_vdec_chn chn, hi_vdec_chn_param *chn_param) 
   });
 }
 
-hi_s32 hi_mpi_vdec_send_stream(hi_vdec_chn chn, const hi_vdec_stream *stream, hi_vdec_pic_info *vdec_pic_info,
-                               hi_s32 milli_sec) {
+hi_s32 hi_mpi_vdec_send_stream(hi_vdec_chn chn, const hi_vdec_stream *stream,
+                               hi_vdec_pic_info *vdec_pic_info, hi_s32 milli_sec) {
   (void)milli_sec;  // the queue has no limit on openacl: the call never blocks
   return guarded(__func__, [&] {
     auto ch = channel(chn);
@@ -209,14 +228,16 @@ hi_s32 hi_mpi_vdec_send_stream(hi_vdec_chn chn, const hi_vdec_stream *stream, hi
       if (format == HI_PIXEL_FORMAT_UNKNOWN) format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
     }
     const dv::Image out = output(pic, info, format);
-    mpi::Ticket t = ch->lane.submit("JPEGD", {{s.addr, s.len, false}, {out.data, dv::image_bytes(out), true}},
-                                    [s, out](openacl::AiCores &) { dv::jpeg_decode(s.addr, s.len, out); });
+    mpi::Ticket t =
+        ch->lane.submit("JPEGD", {{s.addr, s.len, false}, {out.data, dv::image_bytes(out), true}},
+                        [s, out](openacl::AiCores &) { dv::jpeg_decode(s.addr, s.len, out); });
     ch->decodes.push(std::move(t), Decoded{frame_of(out, s.pts), s}, s.len);
   });
 }
 
-hi_s32 hi_mpi_vdec_get_frame(hi_vdec_chn chn, hi_video_frame_info *frame_info, hi_vdec_supplement_info *supplement,
-                             hi_vdec_stream *stream, hi_s32 milli_sec) {
+hi_s32 hi_mpi_vdec_get_frame(hi_vdec_chn chn, hi_video_frame_info *frame_info,
+                             hi_vdec_supplement_info *supplement, hi_vdec_stream *stream,
+                             hi_s32 milli_sec) {
   const char *api = __func__;
   return guarded(api, [&] {
     auto ch = channel(chn);
@@ -232,8 +253,9 @@ hi_s32 hi_mpi_vdec_get_frame(hi_vdec_chn chn, hi_video_frame_info *frame_info, h
     if (done.code != openacl::Errc::ok) {
       // CANN reports a failed decode in the frame, not in the call's result.
       frame_info->v_frame.frame_flag = 1;
-      openacl::api::record_error(api, done.message.c_str(),
-                                 static_cast<aclError>(mpi::error_code(HI_ID_VDEC, mpi::errno_of(done.code))));
+      openacl::api::record_error(
+          api, done.message.c_str(),
+          static_cast<aclError>(mpi::error_code(HI_ID_VDEC, mpi::errno_of(done.code))));
     }
   });
 }
@@ -258,11 +280,13 @@ hi_u32 hi_vdec_get_pic_buf_size(hi_payload_type type, hi_pic_buf_attr *buf_attr)
   hi_u32 size = 0;
   (void)guarded(__func__, [&] {
     if (type != HI_PT_JPEG)
-      mpi::reject(HI_ERR_NOT_SUPPORT, "type " + std::to_string(type) + ": openacl takes HI_PT_JPEG here");
+      mpi::reject(HI_ERR_NOT_SUPPORT,
+                  "type " + std::to_string(type) + ": openacl takes HI_PT_JPEG here");
     const hi_pic_buf_attr &a = *mpi::required(buf_attr, "buf_attr");
     if (!dv::is_yuv420sp(a.pixel_format))
-      mpi::reject(HI_ERR_NOT_SUPPORT, "buf_attr->pixel_format: JPEGD on openacl writes YUV420SP, not " +
-                                          dv::format_name(a.pixel_format));
+      mpi::reject(HI_ERR_NOT_SUPPORT,
+                  "buf_attr->pixel_format: JPEGD on openacl writes YUV420SP, not " +
+                      dv::format_name(a.pixel_format));
     dv::JpegInfo info;
     info.width = a.width;
     info.height = a.height;
@@ -278,13 +302,15 @@ hi_s32 hi_mpi_vdec_release_frame(hi_vdec_chn chn, const hi_video_frame_info *fra
   });
 }
 
-hi_s32 hi_mpi_dvpp_get_image_info(hi_payload_type img_type, const hi_vdec_stream *stream, hi_img_info *img_info) {
+hi_s32 hi_mpi_dvpp_get_image_info(hi_payload_type img_type, const hi_vdec_stream *stream,
+                                  hi_img_info *img_info) {
   return guarded(__func__, [&] {
     mpi::required(stream, "stream");
     mpi::required(img_info, "img_info");
     if (img_type != HI_PT_JPEG)
-      mpi::reject(HI_ERR_NOT_SUPPORT, "img_type " + std::to_string(img_type) +
-                                          ": openacl takes HI_PT_JPEG here (PNG: hi_mpi_png_get_image_info)");
+      mpi::reject(HI_ERR_NOT_SUPPORT,
+                  "img_type " + std::to_string(img_type) +
+                      ": openacl takes HI_PT_JPEG here (PNG: hi_mpi_png_get_image_info)");
     const dv::JpegInfo info = jpeg_header(*stream);
     const dv::Image layout = dv::jpegd_layout(info, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420);
     std::memset(img_info, 0, sizeof *img_info);

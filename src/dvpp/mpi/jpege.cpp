@@ -91,21 +91,29 @@ dv::Image frame_image(const hi_video_frame_info &f) {
   mpi::required(v.virt_addr[0], "frame->v_frame.virt_addr[0]");
   const uint32_t ws = v.width_stride[0];
   if (ws == 0) mpi::reject(HI_ERR_ILLEGAL_PARAM, "frame->v_frame.width_stride[0] is 0");
-  const auto y = reinterpret_cast<uintptr_t>(v.virt_addr[0]), uv = reinterpret_cast<uintptr_t>(v.virt_addr[1]);
+  const auto y = reinterpret_cast<uintptr_t>(v.virt_addr[0]),
+             uv = reinterpret_cast<uintptr_t>(v.virt_addr[1]);
   uint32_t hs = v.height_stride[0];
   if (hs == 0 && uv > y && (uv - y) % ws == 0) hs = static_cast<uint32_t>((uv - y) / ws);
   if (hs == 0) hs = v.height;
   if (uv != 0 && uv != y + uint64_t{ws} * hs)
-    mpi::reject(HI_ERR_NOT_SUPPORT, "frame->v_frame.virt_addr[1] must be virt_addr[0] + width_stride * height_stride "
-                                    "(openacl's JPEGE takes the two planes in one buffer)");
-  dv::Image img{static_cast<uint8_t *>(v.virt_addr[0]), 0, static_cast<uint32_t>(v.pixel_format), v.width, v.height,
-                ws, hs};
+    mpi::reject(HI_ERR_NOT_SUPPORT,
+                "frame->v_frame.virt_addr[1] must be virt_addr[0] + width_stride * height_stride "
+                "(openacl's JPEGE takes the two planes in one buffer)");
+  dv::Image img{static_cast<uint8_t *>(v.virt_addr[0]),
+                0,
+                static_cast<uint32_t>(v.pixel_format),
+                v.width,
+                v.height,
+                ws,
+                hs};
   img.size = static_cast<uint32_t>(dv::buffer_bytes(img.format, ws, hs));
   return dv::api::jpege_image(img, "frame->v_frame");
 }
 
 void check_qfactor(hi_u32 q) {
-  if (q < 1 || q > 100) mpi::reject(HI_ERR_ILLEGAL_PARAM, "qfactor " + std::to_string(q) + " is outside 1..100");
+  if (q < 1 || q > 100)
+    mpi::reject(HI_ERR_ILLEGAL_PARAM, "qfactor " + std::to_string(q) + " is outside 1..100");
 }
 
 void send(hi_venc_chn chn, const hi_video_frame_info *frame, const hi_img_stream *into) {
@@ -117,9 +125,10 @@ void send(hi_venc_chn chn, const hi_video_frame_info *frame, const hi_img_stream
     std::lock_guard<std::mutex> lock(ch->mutex);
     const hi_venc_attr &a = ch->attr.venc_attr;
     if (in.width != a.pic_width || in.height != a.pic_height)
-      mpi::reject(HI_ERR_ILLEGAL_PARAM, "the frame is " + std::to_string(in.width) + "x" + std::to_string(in.height) +
-                                            ", the channel's pictures " + std::to_string(a.pic_width) + "x" +
-                                            std::to_string(a.pic_height));
+      mpi::reject(HI_ERR_ILLEGAL_PARAM,
+                  "the frame is " + std::to_string(in.width) + "x" + std::to_string(in.height) +
+                      ", the channel's pictures " + std::to_string(a.pic_width) + "x" +
+                      std::to_string(a.pic_height));
     qfactor = ch->param.qfactor;
   }
   Encoded e;
@@ -136,15 +145,22 @@ void send(hi_venc_chn chn, const hi_video_frame_info *frame, const hi_img_stream
   // What CANN reports in the pack's input_addr: the frame's buffer (the program may free it
   // once the stream is taken).
   const hi_video_frame &v = frame->v_frame;
-  e.input = reinterpret_cast<uintptr_t>(v.header_virt_addr[0] ? v.header_virt_addr[0] : v.virt_addr[0]);
+  e.input =
+      reinterpret_cast<uintptr_t>(v.header_virt_addr[0] ? v.header_virt_addr[0] : v.virt_addr[0]);
   e.qfactor = qfactor;
   e.size = std::make_shared<uint32_t>(0);
-  mpi::Ticket t = ch->lane.submit(
-      "JPEGE", {{in.data, dv::image_bytes(in), false}, {e.data, capacity, true}},
-      [in, qfactor, data = e.data, capacity, size = e.size](openacl::AiCores &) {
-        *size = dv::jpeg_encode(in, qfactor, data, capacity);
-      },
-      [ready = ch->ready] { ready->post(); });  // a failed encode is a result to take too
+  mpi::Ticket t;
+  try {
+    t = ch->lane.submit(
+        "JPEGE", {{in.data, dv::image_bytes(in), false}, {e.data, capacity, true}},
+        [in, qfactor, data = e.data, capacity, size = e.size](openacl::AiCores &) {
+          *size = dv::jpeg_encode(in, qfactor, data, capacity);
+        },
+        [ready = ch->ready] { ready->post(); });  // a failed encode is a result to take too
+  } catch (...) {
+    if (e.owned) dv::release(e.data);
+    throw;
+  }
   ch->encodes.push(std::move(t), e, dv::image_bytes(in));
 }
 
@@ -157,12 +173,15 @@ hi_s32 hi_mpi_venc_create_chn(hi_venc_chn chn, const hi_venc_chn_attr *attr) {
     mpi::require_sys();
     const hi_venc_attr &a = mpi::required(attr, "attr")->venc_attr;
     if (a.type != HI_PT_JPEG)
-      mpi::reject(HI_ERR_NOT_SUPPORT, "attr->venc_attr.type " + std::to_string(a.type) +
-                                          ": openacl's V2 VENC encodes HI_PT_JPEG only (H.264 / H.265: use aclvenc*)");
-    if (a.pic_width < 32 || a.pic_height < 32 || a.pic_width > 8192 || a.pic_height > 8192 || a.pic_width % 2 != 0 ||
-        a.pic_height % 2 != 0)
-      mpi::reject(HI_ERR_ILLEGAL_PARAM, "attr->venc_attr: pictures of " + std::to_string(a.pic_width) + "x" +
-                                            std::to_string(a.pic_height) + " are outside JPEGE's (even, 32x32 to 8192x8192)");
+      mpi::reject(HI_ERR_NOT_SUPPORT,
+                  "attr->venc_attr.type " + std::to_string(a.type) +
+                      ": openacl's V2 VENC encodes HI_PT_JPEG only (H.264 / H.265: use aclvenc*)");
+    if (a.pic_width < 32 || a.pic_height < 32 || a.pic_width > 8192 || a.pic_height > 8192 ||
+        a.pic_width % 2 != 0 || a.pic_height % 2 != 0)
+      mpi::reject(HI_ERR_ILLEGAL_PARAM, "attr->venc_attr: pictures of " +
+                                            std::to_string(a.pic_width) + "x" +
+                                            std::to_string(a.pic_height) +
+                                            " are outside JPEGE's (even, 32x32 to 8192x8192)");
     auto ch = std::make_shared<Channel>();
     ch->attr = *attr;
     ch->param.qfactor = kDefaultQfactor;
@@ -212,13 +231,14 @@ hi_s32 hi_mpi_venc_send_jpege_frame(hi_venc_chn chn, const hi_video_frame_info *
   return guarded(__func__, [&] { send(chn, frame, mpi::required(jpege_stream, "jpege_stream")); });
 }
 
-hi_s32 hi_mpi_venc_get_jpege_predicted_size(const hi_video_frame_info *frame, const hi_venc_jpeg_param *jpeg_param,
-                                            hi_u32 *size) {
+hi_s32 hi_mpi_venc_get_jpege_predicted_size(const hi_video_frame_info *frame,
+                                            const hi_venc_jpeg_param *jpeg_param, hi_u32 *size) {
   return guarded(__func__, [&] {
     const hi_video_frame &v = mpi::required(frame, "frame")->v_frame;
     check_qfactor(mpi::required(jpeg_param, "jpeg_param")->qfactor);
     if (v.width < 32 || v.height < 32 || v.width > 8192 || v.height > 8192)
-      mpi::reject(HI_ERR_ILLEGAL_PARAM, "frame: " + std::to_string(v.width) + "x" + std::to_string(v.height) +
+      mpi::reject(HI_ERR_ILLEGAL_PARAM, "frame: " + std::to_string(v.width) + "x" +
+                                            std::to_string(v.height) +
                                             " is outside JPEGE's 32x32 to 8192x8192");
     *mpi::required(size, "size") = dv::jpege_predict_size(v.width, v.height);
   });
@@ -264,7 +284,8 @@ hi_s32 hi_mpi_venc_release_stream(hi_venc_chn chn, hi_venc_stream *stream) {
     std::lock_guard<std::mutex> lock(ch->mutex);
     auto it = ch->given.find(stream->pack[0].addr);
     if (it == ch->given.end())
-      mpi::reject(HI_ERR_ILLEGAL_PARAM, "stream->pack[0] is not a stream of this channel's not yet released");
+      mpi::reject(HI_ERR_ILLEGAL_PARAM,
+                  "stream->pack[0] is not a stream of this channel's not yet released");
     if (it->second) dv::release(it->first);
     ch->given.erase(it);
   });

@@ -11,12 +11,13 @@ namespace openacl::dvpp::mpi {
 Lane::Lane() {
   if (aclrtCreateStream(&handle_) != ACL_SUCCESS)
     reject(HI_ERR_NOT_READY, std::string("a channel needs a current context (aclrtSetDevice or "
-                                         "aclrtSetCurrentContext before it): ") + aclGetRecentErrMsg());
+                                         "aclrtSetCurrentContext before it): ") +
+                                 aclGetRecentErrMsg());
   stream_ = openacl::api::stream_for_host(handle_);
 }
 
-Ticket Lane::submit(std::string label, const std::vector<api::Access> &ranges, std::function<void(AiCores &)> work,
-                    std::function<void()> then) {
+Ticket Lane::submit(std::string label, const std::vector<api::Access> &ranges,
+                    std::function<void(AiCores &)> work, std::function<void()> then) {
   Ticket t;
   t.outcome = std::make_shared<Ticket::Outcome>();
   auto task = std::make_unique<FunctionTask>(
@@ -38,7 +39,8 @@ Ticket Lane::submit(std::string label, const std::vector<api::Access> &ranges, s
 }
 
 void Lane::wait(const Ticket &ticket, hi_s32 milli_sec) {
-  if (milli_sec < -1) reject(HI_ERR_ILLEGAL_PARAM, "milli_sec " + std::to_string(milli_sec) + " is below -1");
+  if (milli_sec < -1)
+    reject(HI_ERR_ILLEGAL_PARAM, "milli_sec " + std::to_string(milli_sec) + " is below -1");
   if (!stream_->wait_for(ticket.seq, milli_sec))
     reject(HI_ERR_TIMEOUT, "the task has not finished within " + std::to_string(milli_sec) + " ms");
   std::lock_guard<std::mutex> lock(ticket.outcome->mutex);
@@ -51,7 +53,8 @@ bool Lane::finished(const Ticket &ticket) const {
 
 void Lane::close() {
   if (aclrtDestroyStream(handle_) != ACL_SUCCESS)
-    reject(HI_ERR_NOT_PERM, std::string("destroy the channel in the context that created it: ") + aclGetRecentErrMsg());
+    reject(HI_ERR_NOT_PERM, std::string("destroy the channel in the context that created it: ") +
+                                aclGetRecentErrMsg());
 }
 
 }  // namespace openacl::dvpp::mpi

@@ -48,10 +48,14 @@ dv::PngInfo png_header(const hi_img_stream &s) {
 
 hi_png_color_format color_format(int32_t components) {
   switch (components) {
-    case 1: return HI_PNG_COLOR_FORMAT_GRAY;
-    case 2: return HI_PNG_COLOR_FORMAT_AGRAY;
-    case 4: return HI_PNG_COLOR_FORMAT_ARGB;
-    default: return HI_PNG_COLOR_FORMAT_RGB;
+    case 1:
+      return HI_PNG_COLOR_FORMAT_GRAY;
+    case 2:
+      return HI_PNG_COLOR_FORMAT_AGRAY;
+    case 4:
+      return HI_PNG_COLOR_FORMAT_ARGB;
+    default:
+      return HI_PNG_COLOR_FORMAT_RGB;
   }
 }
 
@@ -82,8 +86,8 @@ hi_s32 hi_mpi_pngd_destroy_chn(hi_pngd_chn chn) {
   });
 }
 
-hi_s32 hi_mpi_pngd_send_stream(hi_pngd_chn chn, const hi_img_stream *stream, hi_pic_info *png_pic_info,
-                               hi_s32 milli_sec) {
+hi_s32 hi_mpi_pngd_send_stream(hi_pngd_chn chn, const hi_img_stream *stream,
+                               hi_pic_info *png_pic_info, hi_s32 milli_sec) {
   (void)milli_sec;  // the queue has no limit on openacl: the call never blocks
   return guarded(__func__, [&] {
     auto ch = channel(chn);
@@ -92,22 +96,30 @@ hi_s32 hi_mpi_pngd_send_stream(hi_pngd_chn chn, const hi_img_stream *stream, hi_
     const dv::PngInfo info = png_header(s);
     dv::check_range(s.addr, s.len, "stream->addr");
     const dv::Image layout = dv::pngd_layout(info, pic.picture_format);
-    const dv::Image out{static_cast<uint8_t *>(pic.picture_address), pic.picture_buffer_size, layout.format,
-                        layout.width, layout.height, pic.picture_width_stride, pic.picture_height_stride};
+    const dv::Image out{static_cast<uint8_t *>(pic.picture_address),
+                        pic.picture_buffer_size,
+                        layout.format,
+                        layout.width,
+                        layout.height,
+                        pic.picture_width_stride,
+                        pic.picture_height_stride};
     const uint32_t row = out.width * dv::packed_bytes(out.format);
     if (out.width_stride < row || out.height_stride < out.height)
-      mpi::reject(HI_ERR_ILLEGAL_PARAM, "png_pic_info: strides " + std::to_string(out.width_stride) + "x" +
-                                            std::to_string(out.height_stride) + " do not hold the decoded " +
-                                            std::to_string(out.width) + "x" + std::to_string(out.height) + " " +
-                                            dv::format_name(out.format) + " picture (" + std::to_string(row) +
-                                            " bytes a row)");
+      mpi::reject(HI_ERR_ILLEGAL_PARAM,
+                  "png_pic_info: strides " + std::to_string(out.width_stride) + "x" +
+                      std::to_string(out.height_stride) + " do not hold the decoded " +
+                      std::to_string(out.width) + "x" + std::to_string(out.height) + " " +
+                      dv::format_name(out.format) + " picture (" + std::to_string(row) +
+                      " bytes a row)");
     const uint64_t need = dv::buffer_bytes(out.format, out.width_stride, out.height_stride);
     if (out.size < need)
-      mpi::reject(HI_ERR_ILLEGAL_PARAM, "png_pic_info: picture_buffer_size " + std::to_string(out.size) +
-                                            " is below width_stride * height_stride = " + std::to_string(need));
+      mpi::reject(HI_ERR_ILLEGAL_PARAM,
+                  "png_pic_info: picture_buffer_size " + std::to_string(out.size) +
+                      " is below width_stride * height_stride = " + std::to_string(need));
     dv::check_range(out.data, need, "png_pic_info->picture_address");
-    mpi::Ticket t = ch->lane.submit("PNGD", {{s.addr, s.len, false}, {out.data, dv::image_bytes(out), true}},
-                                    [s, out](openacl::AiCores &) { dv::png_decode(s.addr, s.len, out); });
+    mpi::Ticket t =
+        ch->lane.submit("PNGD", {{s.addr, s.len, false}, {out.data, dv::image_bytes(out), true}},
+                        [s, out](openacl::AiCores &) { dv::png_decode(s.addr, s.len, out); });
     hi_pic_info done = pic;
     done.picture_width = out.width;
     done.picture_height = out.height;

@@ -18,7 +18,8 @@ std::atomic<bool> g_started{false};
 }  // namespace
 
 void mpi::require_sys() {
-  if (!g_started.load(std::memory_order_acquire)) reject(HI_ERR_NOT_READY, "call hi_mpi_sys_init first");
+  if (!g_started.load(std::memory_order_acquire))
+    reject(HI_ERR_NOT_READY, "call hi_mpi_sys_init first");
 }
 
 extern "C" {
@@ -28,7 +29,8 @@ hi_s32 hi_mpi_sys_init(hi_void) {
     openacl::api::require_initialized();
     aclrtContext context = nullptr;
     if (aclrtGetCurrentContext(&context) != ACL_SUCCESS || context == nullptr)
-      mpi::reject(HI_ERR_NOT_READY, "no current context: call aclrtSetDevice (or aclrtSetCurrentContext) first");
+      mpi::reject(HI_ERR_NOT_READY,
+                  "no current context: call aclrtSetDevice (or aclrtSetCurrentContext) first");
     g_started.store(true, std::memory_order_release);
   });
 }
@@ -47,7 +49,8 @@ hi_s32 hi_mpi_dvpp_malloc(hi_u32 dev_id, hi_void **dev_ptr, hi_u64 size) {
     if (size == 0) mpi::reject(HI_ERR_ILLEGAL_PARAM, "size is 0");
     openacl::Device &device = openacl::api::current_device();
     if (static_cast<int64_t>(dev_id) != device.id())
-      mpi::reject(HI_ERR_ILLEGAL_PARAM, "dev_id " + std::to_string(dev_id) + " is not the current device " +
+      mpi::reject(HI_ERR_ILLEGAL_PARAM, "dev_id " + std::to_string(dev_id) +
+                                            " is not the current device " +
                                             std::to_string(device.id()));
     *dev_ptr = openacl::dvpp::allocate(device, size);
   });
