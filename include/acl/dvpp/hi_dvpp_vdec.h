@@ -1,7 +1,7 @@
-/* VDEC of CANN's V2 media API. openacl's VDEC channels decode JPEG (HI_PT_JPEG: CANN's JPEGD
- * goes through these calls): hi_mpi_vdec_send_stream queues a decode on the channel,
- * hi_mpi_vdec_get_frame waits for the oldest one. H.264 / H.265 channels are not implemented
- * on openacl (HI_ERR_VDEC_NOT_SUPPORT; the V1 aclvdec* calls decode them). */
+/* VDEC of CANN's V2 media API: channels of type HI_PT_JPEG (CANN's JPEGD goes through these
+ * calls), HI_PT_H264 and HI_PT_H265 (one frame of Annex B NAL units a send,
+ * HI_VDEC_SEND_MODE_FRAME). hi_mpi_vdec_send_stream queues a decode on the channel,
+ * hi_mpi_vdec_get_frame waits for the oldest one. */
 #ifndef HI_VDEC_H_
 #define HI_VDEC_H_
 
@@ -176,12 +176,16 @@ typedef enum {
     YUVOUT_ALIGN_DOWN_COMPAT = 2,
 } hi_jpegd_precision_mode;
 
-/* The buffer JPEGD writes for a picture of buf_attr's size and format (type HI_PT_JPEG, NV12 or
- * NV21: width stride aligned to 128, height stride to 16); 0 for what openacl does not decode. */
+/* The buffer a decoder writes for a picture of buf_attr's size and format (NV12 or NV21; JPEG:
+ * width stride aligned to 128, height stride to 16; H.264 / H.265: 16 and 2); 0 for what openacl
+ * does not decode. */
 hi_u32 hi_vdec_get_pic_buf_size(hi_payload_type type, hi_pic_buf_attr *buf_attr);
 
-/* Opens channel chn (0 .. VDEC_MAX_CHN_NUM - 1) in the calling thread's context. attr->type
- * must be HI_PT_JPEG on openacl. */
+/* 0 on openacl: its decoder keeps its motion vectors itself. */
+hi_u32 hi_vdec_get_tmv_buf_size(hi_payload_type type, hi_u32 width, hi_u32 height);
+
+/* Opens channel chn (0 .. VDEC_MAX_CHN_NUM - 1) in the calling thread's context. attr->type:
+ * HI_PT_JPEG, HI_PT_H264 or HI_PT_H265; the other fields are not used (no buffers to size). */
 hi_s32 hi_mpi_vdec_create_chn(hi_vdec_chn chn, const hi_vdec_chn_attr *attr);
 
 /* Closes chn after its queued decodes have run; frames not taken are dropped. */
@@ -201,7 +205,13 @@ hi_s32 hi_mpi_vdec_set_chn_param(hi_vdec_chn chn, const hi_vdec_chn_param *chn_p
 
 hi_s32 hi_mpi_vdec_get_chn_param(hi_vdec_chn chn, hi_vdec_chn_param *chn_param);
 
-/* Queues the decode of one JPEG (stream->addr, stream->len: DVPP memory) into vdec_pic_info
+/* H.264 / H.265: queues the decode of one frame (stream->addr, len: DVPP memory) into
+ * vdec_pic_info: NV12 or NV21 (UNKNOWN: NV12), the frame's own size (width and height 0, or
+ * equal to it: openacl does not resize), strides left 0 aligned to 16 and 2; vir_addr 0 decodes
+ * the frame and drops its picture. A frame that gives no picture, or whose picture does not fit,
+ * gets frame_flag 1 at get_frame. end_of_stream flushes the decoder (what it still holds is
+ * dropped) and gives no frame.
+ * JPEG: queues the decode of one JPEG (stream->addr, stream->len: DVPP memory) into vdec_pic_info
  * (NV12 or NV21; HI_PIXEL_FORMAT_UNKNOWN: the channel's pixel_format, else NV12). The picture
  * is laid out as hi_mpi_dvpp_get_image_info says (strides left 0: those); a larger stride
  * or buffer is fine. */
@@ -219,6 +229,10 @@ hi_s32 hi_mpi_vdec_query_status(hi_vdec_chn chn, hi_vdec_chn_status *status);
  * the stream it came from. HI_ERR_VDEC_BUF_EMPTY when no stream was sent in time. */
 hi_s32 hi_mpi_vdec_get_frame(hi_vdec_chn chn, hi_video_frame_info *frame_info, hi_vdec_supplement_info *supplement,
     hi_vdec_stream *stream, hi_s32 milli_sec);
+
+/* After stop_recv_stream: lets the queued decodes run, drops what get_frame has not taken and
+ * starts a new decoder (HI_ERR_VDEC_NOT_PERM while receiving). */
+hi_s32 hi_mpi_vdec_reset_chn(hi_vdec_chn chn);
 
 /* Hands back a frame from get_frame (the picture's memory stays the program's). */
 hi_s32 hi_mpi_vdec_release_frame(hi_vdec_chn chn, const hi_video_frame_info *frame_info);

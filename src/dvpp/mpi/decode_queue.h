@@ -98,14 +98,20 @@ class DecodeQueue {
 
   // Wakes waiting takers (they get HI_ERR_UNEXIST) and returns what was never taken.
   std::vector<T> close() {
-    std::vector<T> left;
+    std::vector<T> left = drain();
     {
       std::lock_guard<std::mutex> lock(mutex_);
       closed_ = true;
-      for (Entry &e : queue_) left.push_back(std::move(e.item));
-      queue_.clear();
     }
     pushed_.notify_all();
+    return left;
+  }
+  // Drops what was never taken and returns it (a channel reset).
+  std::vector<T> drain() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<T> left;
+    for (Entry &e : queue_) left.push_back(std::move(e.item));
+    queue_.clear();
     return left;
   }
 

@@ -1,7 +1,8 @@
-// JPEGD of CANN's V2 media API: VDEC channels of type HI_PT_JPEG (hi_mpi_vdec_*) and
-// hi_mpi_dvpp_get_image_info, on the V1 JPEG decoder (dvpp/jpeg.h). The stream's header is
-// read at hi_mpi_vdec_send_stream, which checks the output picture and queues the decode on
-// the channel's lane; hi_mpi_vdec_get_frame takes the decodes in order.
+// VDEC of CANN's V2 media API (hi_mpi_vdec_*): JPEG channels (HI_PT_JPEG, CANN's JPEGD) on the
+// V1 JPEG decoder (dvpp/jpeg.h), whose stream header is read at hi_mpi_vdec_send_stream, and
+// H.264 / H.265 channels on the V1 video decoder (dvpp/mpi/vdec_video.h). send_stream checks the
+// output picture and queues the decode on the channel's lane; hi_mpi_vdec_get_frame takes the
+// decodes in order. Also hi_mpi_dvpp_get_image_info and the buffer size helpers.
 #include <atomic>
 #include <cstring>
 #include <string>
@@ -13,6 +14,7 @@
 #include "dvpp/memory.h"
 #include "dvpp/mpi/channels.h"
 #include "dvpp/mpi/decode_queue.h"
+#include "dvpp/mpi/vdec_video.h"
 
 namespace dv = openacl::dvpp;
 namespace mpi = openacl::dvpp::mpi;
@@ -20,8 +22,9 @@ namespace mpi = openacl::dvpp::mpi;
 namespace {
 
 struct Decoded {
-  hi_video_frame_info frame{};
+  hi_video_frame_info frame{};  // a JPEG's, filled at the send
   hi_vdec_stream stream{};
+  std::shared_ptr<mpi::VideoPicture> video;  // an H.264 / H.265 frame's, filled by its task
 };
 
 struct Channel {
@@ -30,6 +33,7 @@ struct Channel {
   hi_vdec_chn_attr attr{};
   hi_vdec_chn_param param{};
   std::atomic<bool> receiving{false};
+  std::shared_ptr<dv::VideoDecoder> decoder;  // H.264 / H.265 channels; replaced by a reset
   mpi::DecodeQueue<Decoded> decodes;
 };
 
@@ -145,15 +149,20 @@ hi_s32 hi_mpi_vdec_create_chn(hi_vdec_chn chn, const hi_vdec_chn_attr *attr) {
   return guarded(__func__, [&] {
     mpi::require_sys();
     mpi::required(attr, "attr");
-    if (attr->type != HI_PT_JPEG)
+    const hi_payload_type type = attr->type;
+    if (type != HI_PT_JPEG && type != HI_PT_H264 && type != HI_PT_H265)
       mpi::reject(HI_ERR_NOT_SUPPORT,
-                  "attr->type " + std::to_string(attr->type) +
-                      ": openacl's V2 VDEC decodes HI_PT_JPEG only (H.264 / H.265: use aclvdec*)");
+                  "attr->type " + std::to_string(type) +
+                      ": openacl's VDEC decodes HI_PT_JPEG, HI_PT_H264 and HI_PT_H265");
     auto ch = std::make_shared<Channel>();
     ch->attr = *attr;
-    ch->param.type = HI_PT_JPEG;
-    ch->param.pic_param.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
-    ch->param.pic_param.alpha = 255;
+    ch->param.type = type;
+    if (type == HI_PT_JPEG) {
+      ch->param.pic_param.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+      ch->param.pic_param.alpha = 255;
+    } else {
+      ch->decoder = std::make_shared<dv::VideoDecoder>(type == HI_PT_H265);
+    }
     try {
       channels().open(chn, ch);
     } catch (...) {
@@ -192,8 +201,10 @@ hi_s32 hi_mpi_vdec_set_chn_param(hi_vdec_chn chn, const hi_vdec_chn_param *chn_p
   return guarded(__func__, [&] {
     auto ch = channel(chn);
     mpi::required(chn_param, "chn_param");
+    // video_param (H.264 / H.265) is kept, not applied: openacl decodes every frame, in display
+    // order, to linear uncompressed pictures.
     const hi_pixel_format f = chn_param->pic_param.pixel_format;
-    if (!dv::is_yuv420sp(f) && f != HI_PIXEL_FORMAT_UNKNOWN)
+    if (!ch->decoder && !dv::is_yuv420sp(f) && f != HI_PIXEL_FORMAT_UNKNOWN)
       mpi::reject(HI_ERR_NOT_SUPPORT,
                   "chn_param->pic_param.pixel_format: JPEGD on openacl writes "
                   "HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420 or YVU_SEMIPLANAR_420, not " +
@@ -219,6 +230,17 @@ hi_s32 hi_mpi_vdec_send_stream(hi_vdec_chn chn, const hi_vdec_stream *stream,
     if (!ch->receiving) mpi::reject(HI_ERR_NOT_PERM, "call hi_mpi_vdec_start_recv_stream first");
     const hi_vdec_stream s = *mpi::required(stream, "stream");
     const hi_vdec_pic_info pic = *mpi::required(vdec_pic_info, "vdec_pic_info");
+    if (ch->decoder) {
+      std::lock_guard<std::mutex> lock(ch->mutex);  // a reset replaces the decoder
+      if (s.end_of_stream) {
+        mpi::queue_video_flush(ch->lane, ch->decoder);
+        return;
+      }
+      auto out = std::make_shared<mpi::VideoPicture>();
+      mpi::Ticket t = mpi::queue_video_frame(ch->lane, ch->decoder, s, pic, out);
+      ch->decodes.push(std::move(t), Decoded{{}, s, out}, s.len);
+      return;
+    }
     const dv::JpegInfo info = jpeg_header(s);
     dv::check_range(s.addr, s.len, "stream->addr");
     uint32_t format = pic.pixel_format;
@@ -231,7 +253,7 @@ hi_s32 hi_mpi_vdec_send_stream(hi_vdec_chn chn, const hi_vdec_stream *stream,
     mpi::Ticket t =
         ch->lane.submit("JPEGD", {{s.addr, s.len, false}, {out.data, dv::image_bytes(out), true}},
                         [s, out](openacl::AiCores &) { dv::jpeg_decode(s.addr, s.len, out); });
-    ch->decodes.push(std::move(t), Decoded{frame_of(out, s.pts), s}, s.len);
+    ch->decodes.push(std::move(t), Decoded{frame_of(out, s.pts), s, nullptr}, s.len);
   });
 }
 
@@ -244,11 +266,12 @@ hi_s32 hi_mpi_vdec_get_frame(hi_vdec_chn chn, hi_video_frame_info *frame_info,
     mpi::required(frame_info, "frame_info");
     mpi::required(stream, "stream");
     auto done = ch->decodes.take(ch->lane, milli_sec, "hi_mpi_vdec_send_stream");
-    *frame_info = done.item.frame;
+    *frame_info =
+        done.item.video ? frame_of(done.item.video->image, done.item.stream.pts) : done.item.frame;
     *stream = done.item.stream;
     if (supplement != nullptr) {
       std::memset(supplement, 0, sizeof *supplement);
-      supplement->type = HI_PT_JPEG;
+      supplement->type = ch->attr.type;
     }
     if (done.code != openacl::Errc::ok) {
       // CANN reports a failed decode in the frame, not in the call's result.
@@ -266,7 +289,7 @@ hi_s32 hi_mpi_vdec_query_status(hi_vdec_chn chn, hi_vdec_chn_status *status) {
     mpi::required(status, "status");
     const auto c = ch->decodes.counts(ch->lane);
     std::memset(status, 0, sizeof *status);
-    status->type = HI_PT_JPEG;
+    status->type = ch->attr.type;
     status->left_stream_bytes = c.waiting_bytes;
     status->left_stream_frames = c.waiting;
     status->left_decoded_frames = c.ready;
@@ -279,10 +302,15 @@ hi_s32 hi_mpi_vdec_query_status(hi_vdec_chn chn, hi_vdec_chn_status *status) {
 hi_u32 hi_vdec_get_pic_buf_size(hi_payload_type type, hi_pic_buf_attr *buf_attr) {
   hi_u32 size = 0;
   (void)guarded(__func__, [&] {
-    if (type != HI_PT_JPEG)
+    if (type != HI_PT_JPEG && type != HI_PT_H264 && type != HI_PT_H265)
       mpi::reject(HI_ERR_NOT_SUPPORT,
-                  "type " + std::to_string(type) + ": openacl takes HI_PT_JPEG here");
+                  "type " + std::to_string(type) +
+                      ": openacl takes HI_PT_JPEG, HI_PT_H264 and HI_PT_H265 here");
     const hi_pic_buf_attr &a = *mpi::required(buf_attr, "buf_attr");
+    if (type != HI_PT_JPEG) {
+      size = mpi::video_buffer_size(a.width, a.height, a.pixel_format);
+      return;
+    }
     if (!dv::is_yuv420sp(a.pixel_format))
       mpi::reject(HI_ERR_NOT_SUPPORT,
                   "buf_attr->pixel_format: JPEGD on openacl writes YUV420SP, not " +
@@ -293,6 +321,23 @@ hi_u32 hi_vdec_get_pic_buf_size(hi_payload_type type, hi_pic_buf_attr *buf_attr)
     size = static_cast<hi_u32>(dv::image_bytes(dv::jpegd_layout(info, a.pixel_format)));
   });
   return size;
+}
+
+hi_u32 hi_vdec_get_tmv_buf_size(hi_payload_type type, hi_u32 width, hi_u32 height) {
+  (void)type, (void)width, (void)height;
+  return 0;  // openacl's decoder keeps its motion vectors itself
+}
+
+hi_s32 hi_mpi_vdec_reset_chn(hi_vdec_chn chn) {
+  return guarded(__func__, [&] {
+    auto ch = channel(chn);
+    if (ch->receiving) mpi::reject(HI_ERR_NOT_PERM, "call hi_mpi_vdec_stop_recv_stream first");
+    std::lock_guard<std::mutex> lock(ch->mutex);
+    // The queued decodes run out (a later send must not meet a half-used decoder), then go.
+    ch->lane.wait(ch->lane.submit("VDEC reset", {}, [](openacl::AiCores &) {}), -1);
+    ch->decodes.drain();
+    if (ch->decoder) ch->decoder = std::make_shared<dv::VideoDecoder>(ch->attr.type == HI_PT_H265);
+  });
 }
 
 hi_s32 hi_mpi_vdec_release_frame(hi_vdec_chn chn, const hi_video_frame_info *frame_info) {
