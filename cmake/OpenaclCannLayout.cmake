@@ -2,7 +2,8 @@
 # samples find openacl where they look in /usr/local/Ascend/ascend-toolkit/latest:
 #   lib64/                                       the library directory under CANN's name
 #   runtime/include, compiler/include            the headers ($DDK_PATH/runtime/include)
-#   runtime/lib64[/stub], compiler/lib64[/stub]  the libraries to link ($NPU_HOST_LIB)
+#   runtime/lib64[/stub], compiler/lib64[/stub]  the libraries to link ($NPU_HOST_LIB), by linker
+#                                                and SONAME names
 #   set_env.sh                                   CANN's environment script
 # Everything is a relative symlink into include/ and lib/, so the tree stays relocatable. CANN's
 # stub directories hold link-only stand-ins; here they point at the real libraries, which is
@@ -16,9 +17,13 @@ function(openacl_cann_layout)
   if(NOT CMAKE_INSTALL_LIBDIR STREQUAL "lib64")
     list(APPEND links "lib64=${CMAKE_INSTALL_LIBDIR}")
   endif()
+  # The SONAME links too: a library that needs another (libacl_dvpp_mpi needs libacl_dvpp.so.0)
+  # links from these directories when the program names only the first, as CANN's do.
   foreach(lib IN LISTS ARGN)
     foreach(dir runtime/lib64 runtime/lib64/stub compiler/lib64 compiler/lib64/stub)
-      list(APPEND links "${dir}/$<TARGET_LINKER_FILE_NAME:${lib}>=${CMAKE_INSTALL_LIBDIR}/$<TARGET_LINKER_FILE_NAME:${lib}>")
+      foreach(name TARGET_LINKER_FILE_NAME TARGET_SONAME_FILE_NAME)
+        list(APPEND links "${dir}/$<${name}:${lib}>=${CMAKE_INSTALL_LIBDIR}/$<${name}:${lib}>")
+      endforeach()
     endforeach()
   endforeach()
   install(CODE "set(OPENACL_LINKS \"${links}\")")

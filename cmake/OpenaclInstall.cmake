@@ -6,7 +6,7 @@
 # lib/pkgconfig/ascendcl.pc, so programs link as they would against CANN; around them CANN's own
 # directory names and set_env.sh (OpenaclCannLayout.cmake).
 include(CMakePackageConfigHelpers)
-set(OPENACL_LIBRARIES ascendcl msprofiler acl_op_compiler acl_dvpp)
+set(OPENACL_LIBRARIES ascendcl msprofiler acl_op_compiler acl_dvpp acl_dvpp_mpi)
 foreach(lib acl_cblas nnopbase opapi)
   if(TARGET ${lib})
     list(APPEND OPENACL_LIBRARIES ${lib})

@@ -5,9 +5,14 @@
 
 namespace openacl::dvpp {
 
+// How pyr_down reads past the edges (OpenCV's names): reflect-101 (gfedcb|abcdefgh), reflect
+// (fedcba|abcdefgh), replicate (aaaaaa|abcdefgh).
+enum class PyrBorder { reflect101, reflect, replicate };
+
 // One level down of a YUV400 picture, as OpenCV's pyrDown: the 5x5 Gaussian
-// [1 4 6 4 1]^T [1 4 6 4 1] / 256 around source pixel (2x, 2y), reflect-101 at the edges,
-// rounded to nearest. out is in.width / 2 x in.height / 2.
-void pyr_down(const Image &in, const Image &out);
+// [1 4 6 4 1]^T [1 4 6 4 1] / 256 around source pixel (2x, 2y), `border` at the edges,
+// rounded to nearest. out is in.width / 2 x in.height / 2 (V1) or rounded up (CANN's V2
+// hi_mpi_vpc_pyrdown); the source is at least 3x3.
+void pyr_down(const Image &in, const Image &out, PyrBorder border = PyrBorder::reflect101);
 
 }  // namespace openacl::dvpp

@@ -46,9 +46,7 @@ std::string accepted(unsigned formats) {
   return s;
 }
 
-Image picture(const acldvppPicDesc *desc, const char *what, unsigned formats, const Sizes &sizes) {
-  checked(desc, what);
-  Image img = desc->pic->snapshot();
+Image image(const Image &img, const char *what, unsigned formats, const Sizes &sizes) {
   std::string w(what);
   const bool grey = img.format == PIXEL_FORMAT_YUV_400, rgb = packed_bytes(img.format) == 3;
   if (!((formats & kYuv420) && is_yuv420sp(img.format)) && !((formats & kRgb) && rgb) && !((formats & kGrey) && grey))
@@ -77,7 +75,24 @@ Image picture(const acldvppPicDesc *desc, const char *what, unsigned formats, co
   return img;
 }
 
+Image picture(const acldvppPicDesc *desc, const char *what, unsigned formats, const Sizes &sizes) {
+  checked(desc, what);
+  return image(desc->pic->snapshot(), what, formats, sizes);
+}
+
 }  // namespace
+
+Image vpc_image(const Image &img, const char *what) { return image(img, what, kYuv420, kVpc); }
+
+Image color_image(const Image &img, const char *what) { return image(img, what, kYuv420 | kRgb, kVpc); }
+
+Image jpege_image(const Image &img, const char *what) { return image(img, what, kYuv420, kJpege); }
+
+Image lut_image(const Image &img, const char *what) { return image(img, what, kGrey | kYuv420 | kRgb, kVpc); }
+
+Image pyramid_image(const Image &img, const char *what, bool output) {
+  return image(img, what, kGrey, output ? kPyrOut : kPyrIn);
+}
 
 Image vpc_picture(const acldvppPicDesc *desc, const char *what) { return picture(desc, what, kYuv420, kVpc); }
 
@@ -95,7 +110,10 @@ Image jpege_picture(const acldvppPicDesc *desc, const char *what) { return pictu
 
 Rect region(const acldvppRoiConfig *roi, const char *what, const Image &img, bool paste) {
   checked(roi, what);
-  const Rect r = roi->rect;
+  return region(roi->rect, what, img, paste);
+}
+
+Rect region(const Rect &r, const char *what, const Image &img, bool paste) {
   std::string w(what);
   if (r.left % 2 != 0 || r.top % 2 != 0 || r.right % 2 != 1 || r.bottom % 2 != 1)
     fail(Errc::invalid_argument, w + ": left and top must be even, right and bottom odd (" + num(r.left) + ", " +

@@ -28,9 +28,16 @@ Image lut_picture(const acldvppPicDesc *desc, const char *what);
 Image pyramid_picture(const acldvppPicDesc *desc, const char *what, bool output);
 // A JPEGE input: as a VPC picture, from 32x32 to 8192x8192, even width and height.
 Image jpege_picture(const acldvppPicDesc *desc, const char *what);
+// The same checks of a picture described otherwise (CANN's V2 calls, dvpp/mpi/).
+Image vpc_image(const Image &img, const char *what);
+Image color_image(const Image &img, const char *what);
+Image jpege_image(const Image &img, const char *what);
+Image lut_image(const Image &img, const char *what);
+Image pyramid_image(const Image &img, const char *what, bool output);
 // A crop or paste region inside `img`: left and top even, right and bottom odd, at least
 // 10x6. A paste region's left must be a multiple of 16 as well.
 Rect region(const acldvppRoiConfig *roi, const char *what, const Image &img, bool paste);
+Rect region(const Rect &r, const char *what, const Image &img, bool paste);
 // Scale factors from the source region to the destination region within [1/32, 16].
 void check_scale(const Rect &from, const Rect &to);
 // CANN's interpolation codes: 0..4 (0, 1, 3 bilinear; 2, 4 nearest); NULL means 0.

@@ -1,0 +1,593 @@
+/* VENC of CANN's V2 media API. openacl's VENC channels encode JPEG (HI_PT_JPEG: CANN's JPEGE
+ * goes through these calls): hi_mpi_venc_send_frame queues an encode on the channel,
+ * hi_mpi_venc_get_stream waits for the oldest one. H.264 / H.265 channels are not implemented
+ * on openacl (HI_ERR_VENC_NOT_SUPPORT; the V1 aclvenc* calls encode them). */
+#ifndef HI_VENC_H_
+#define HI_VENC_H_
+
+#include "hi_dvpp_common.h"
+#include "hi_dvpp_vb.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HI_VENC_MAX_PACK_INFO_NUM 8
+#define HI_VENC_MAX_MPF_NUM 2
+#define HI_VENC_PRORES_MAX_ID_CHAR_NUM 4
+#define HI_VENC_JPEG_QT_COEF_NUM 64
+#define HI_VENC_QP_HIST_NUM 52
+#define HI_VENC_MAX_SSE_NUM 8
+#define HI_VENC_TEXTURE_THRESHOLD_SIZE 16
+
+#define HI_ERR_VENC_INVALID_CHN_ID 0xA0088002
+#define HI_ERR_VENC_ILLEGAL_PARAM  0xA0088003
+#define HI_ERR_VENC_EXIST          0xA0088004
+#define HI_ERR_VENC_UNEXIST        0xA0088005
+#define HI_ERR_VENC_NULL_PTR       0xA0088006
+#define HI_ERR_VENC_NOT_CFG        0xA0088007
+#define HI_ERR_VENC_NOT_SUPPORT    0xA0088008
+#define HI_ERR_VENC_NOT_PERM       0xA0088009
+#define HI_ERR_VENC_NO_MEM         0xA008800C
+#define HI_ERR_VENC_NO_BUF         0xA008800D
+#define HI_ERR_VENC_BUF_EMPTY      0xA008800E
+#define HI_ERR_VENC_BUF_FULL       0xA008800F
+#define HI_ERR_VENC_SYS_NOT_READY  0xA0088010
+#define HI_ERR_VENC_BAD_ADDR       0xA0088011
+#define HI_ERR_VENC_BUSY           0xA0088012
+#define HI_ERR_VENC_SYS_ERROR      0xA0088015
+
+typedef hi_s32 hi_venc_chn;
+
+typedef struct {
+    hi_bool enable;
+    hi_u64 sse_val;
+} hi_venc_sse_info;
+
+typedef enum {
+    HI_VENC_H264_NALU_B_SLICE = 0,
+    HI_VENC_H264_NALU_P_SLICE = 1,
+    HI_VENC_H264_NALU_I_SLICE = 2,
+    HI_VENC_H264_NALU_IDR_SLICE = 5,
+    HI_VENC_H264_NALU_SEI = 6,
+    HI_VENC_H264_NALU_SPS = 7,
+    HI_VENC_H264_NALU_PPS = 8,
+    HI_VENC_H264_NALU_BUTT
+} hi_venc_h264_nalu_type;
+
+typedef enum {
+    HI_VENC_H265_NALU_B_SLICE = 0,
+    HI_VENC_H265_NALU_P_SLICE = 1,
+    HI_VENC_H265_NALU_I_SLICE = 2,
+    HI_VENC_H265_NALU_IDR_SLICE = 19,
+    HI_VENC_H265_NALU_VPS = 32,
+    HI_VENC_H265_NALU_SPS = 33,
+    HI_VENC_H265_NALU_PPS = 34,
+    HI_VENC_H265_NALU_SEI = 39,
+    HI_VENC_H265_NALU_ENHANCE = 64,
+    HI_VENC_H265_NALU_BUTT
+} hi_venc_h265_nalu_type;
+
+typedef enum {
+    HI_VENC_H264_REF_SLICE_FOR_1X = 1,
+    HI_VENC_H264_REF_SLICE_FOR_2X = 2,
+    HI_VENC_H264_REF_SLICE_FOR_4X = 5,
+    HI_VENC_H264_REF_SLICE_FOR_BUTT
+} hi_venc_h264_ref_slice_type;
+
+typedef enum {
+    HI_VENC_JPEG_PACK_ECS = 5,
+    HI_VENC_JPEG_PACK_APP = 6,
+    HI_VENC_JPEG_PACK_VDO = 7,
+    HI_VENC_JPEG_PACK_PIC = 8,
+    HI_VENC_JPEG_PACK_DCF = 9,
+    HI_VENC_JPEG_PACK_DCF_PIC = 10,
+    HI_VENC_JPEG_PACK_BUTT
+} hi_venc_jpege_pack_type;
+
+typedef enum {
+    HI_VENC_PRORES_PACK_PIC = 1,
+    HI_VENC_PRORES_PACK_BUTT
+} hi_venc_prores_pack_type;
+
+typedef union {
+    hi_venc_h264_nalu_type h264_type;
+    hi_venc_jpege_pack_type jpeg_type;
+    hi_venc_h265_nalu_type h265_type;
+    hi_venc_prores_pack_type prores_type;
+} hi_venc_data_type;
+
+typedef struct {
+    hi_venc_data_type pack_type;
+    hi_u32 pack_offset;
+    hi_u32 pack_len;
+} hi_venc_pack_info;
+
+/* One packet of an encoded stream: the data is addr + offset, len - offset bytes. */
+typedef struct {
+    union {
+        hi_u64 phys_addr;
+        hi_u64 input_addr;
+    };
+    hi_u8 ATTRIBUTE *addr;
+    hi_u32 ATTRIBUTE len;
+
+    hi_u64 pts;
+    hi_bool is_frame_end;
+
+    hi_venc_data_type data_type;
+    hi_u32 offset;
+    hi_u32 data_num;
+    hi_venc_pack_info pack_info[HI_VENC_MAX_PACK_INFO_NUM];
+} hi_venc_pack;
+
+typedef enum {
+    HI_VENC_BASE_IDR_SLICE = 0,
+    HI_VENC_BASE_P_SLICE_REF_TO_IDR,
+    HI_VENC_BASE_P_SLICE_REF_BY_BASE,
+    HI_VENC_BASE_P_SLICE_REF_BY_ENHANCE,
+    HI_VENC_ENHANCE_P_SLICE_REF_BY_ENHANCE,
+    HI_VENC_ENHANCE_P_SLICE_NOT_FOR_REF,
+    HI_VENC_P_SLICE_BUTT
+} hi_venc_ref_type;
+
+typedef struct {
+    hi_u32 pic_bytes;
+    hi_u32 inter16x16_mb_num;
+    hi_u32 inter8x8_mb_num;
+    hi_u32 intra16_mb_num;
+    hi_u32 intra8_mb_num;
+    hi_u32 intra4_mb_num;
+    hi_venc_ref_type ref_type;
+    hi_u32 update_attr_cnt;
+    hi_u32 start_qp;
+    hi_u32 mean_qp;
+    hi_bool is_p_skip;
+} hi_venc_h264_stream_info;
+
+typedef struct {
+    hi_u32 pic_bytes;
+    hi_u32 inter64x64_cu_num;
+    hi_u32 inter32x32_cu_num;
+    hi_u32 inter16x16_cu_num;
+    hi_u32 inter8x8_cu_num;
+    hi_u32 intra32x32_cu_num;
+    hi_u32 intra16x16_cu_num;
+    hi_u32 intra8x8_cu_num;
+    hi_u32 intra4x4_cu_num;
+    hi_venc_ref_type ref_type;
+    hi_u32 update_attr_cnt;
+    hi_u32 start_qp;
+    hi_u32 mean_qp;
+    hi_bool is_p_skip;
+} hi_venc_h265_stream_info;
+
+typedef struct {
+    hi_u32 pic_bytes;
+    hi_u32 update_attr_cnt;
+    hi_u32 qfactor;
+} hi_venc_jpeg_stream_info;
+
+typedef struct {
+    hi_u32 pic_bytes;
+    hi_u32 update_attr_cnt;
+} hi_venc_prores_stream_info;
+
+typedef struct {
+    hi_u32 residual_bits;
+    hi_u32 head_bits;
+    hi_u32 madi_val;
+    hi_u32 madp_val;
+    hi_double psnr_val;
+    hi_u32 sse_lcu_cnt;
+    hi_u64 sse_sum;
+    hi_venc_sse_info sse_info[HI_VENC_MAX_SSE_NUM];
+    hi_u32 qp_hist[HI_VENC_QP_HIST_NUM];
+    hi_u32 move_scene16x16_num;
+    hi_u32 move_scene_bits;
+} hi_venc_h264_adv_stream_info;
+
+typedef struct {
+    hi_u32 residual_bits;
+    hi_u32 head_bits;
+    hi_u32 madi_val;
+    hi_u32 madp_val;
+    hi_double psnr_val;
+    hi_u32 sse_lcu_cnt;
+    hi_u64 sse_sum;
+    hi_venc_sse_info sse_info[HI_VENC_MAX_SSE_NUM];
+    hi_u32 qp_hist[HI_VENC_QP_HIST_NUM];
+    hi_u32 move_scene32x32_num;
+    hi_u32 move_scene_bits;
+} hi_venc_h265_adv_stream_info;
+
+/* One encoded frame: the program points pack at pack_cnt hi_venc_pack (one is enough for a
+ * JPEG) before hi_mpi_venc_get_stream. */
+typedef struct {
+    hi_venc_pack ATTRIBUTE *pack;
+    hi_u32 ATTRIBUTE pack_cnt;
+    hi_u32 seq;
+
+    union {
+        hi_venc_h264_stream_info h264_info;
+        hi_venc_jpeg_stream_info jpeg_info;
+        hi_venc_h265_stream_info h265_info;
+        hi_venc_prores_stream_info prores_info;
+    };
+
+    union {
+        hi_venc_h264_adv_stream_info h264_adv_info;
+        hi_venc_h265_adv_stream_info h265_adv_info;
+    };
+} hi_venc_stream;
+
+typedef struct {
+    hi_bool rcn_ref_share_buf_en;
+    hi_u32 frame_buf_ratio;
+} hi_venc_h264_attr;
+
+typedef struct {
+    hi_bool rcn_ref_share_buf_en;
+    hi_u32 frame_buf_ratio;
+} hi_venc_h265_attr;
+
+typedef struct {
+    hi_u8 large_thumbnail_num;
+    hi_video_size large_thumbnail_size[HI_VENC_MAX_MPF_NUM];
+} hi_venc_mpf_cfg;
+
+typedef enum {
+    HI_VENC_PIC_RECV_SINGLE = 0,
+    HI_VENC_PIC_RECV_MULTI,
+    HI_VENC_PIC_RECV_BUTT
+} hi_venc_pic_recv_mode;
+
+typedef struct {
+    hi_bool dcf_en;
+    hi_venc_mpf_cfg mpf_cfg;
+    hi_venc_pic_recv_mode recv_mode;
+} hi_venc_jpeg_attr;
+
+typedef enum {
+    HI_VENC_PRORES_FRAME_RATE_UNKNOWN = 0,
+    HI_VENC_PRORES_FRAME_RATE_23_976,
+    HI_VENC_PRORES_FRAME_RATE_24,
+    HI_VENC_PRORES_FRAME_RATE_25,
+    HI_VENC_PRORES_FRAME_RATE_29_97,
+    HI_VENC_PRORES_FRAME_RATE_30,
+    HI_VENC_PRORES_FRAME_RATE_50,
+    HI_VENC_PRORES_FRAME_RATE_59_94,
+    HI_VENC_PRORES_FRAME_RATE_60,
+    HI_VENC_PRORES_FRAME_RATE_100,
+    HI_VENC_PRORES_FRAME_RATE_119_88,
+    HI_VENC_PRORES_FRAME_RATE_120,
+    HI_VENC_PRORES_FRAME_RATE_BUTT
+} hi_venc_prores_frame_rate;
+
+typedef enum {
+    HI_VENC_PRORES_ASPECT_RATIO_UNKNOWN = 0,
+    HI_VENC_PRORES_ASPECT_RATIO_SQUARE,
+    HI_VENC_PRORES_ASPECT_RATIO_4_3,
+    HI_VENC_PRORES_ASPECT_RATIO_16_9,
+    HI_VENC_PRORES_ASPECT_RATIO_BUTT
+} hi_venc_prores_aspect_ratio;
+
+typedef struct {
+    hi_char identifier[HI_VENC_PRORES_MAX_ID_CHAR_NUM];
+    hi_venc_prores_frame_rate frame_rate_code;
+    hi_venc_prores_aspect_ratio aspect_ratio;
+} hi_venc_prores_attr;
+
+typedef struct {
+    hi_payload_type type;
+    hi_u32 max_pic_width;
+    hi_u32 max_pic_height;
+    hi_u32 buf_size;
+    hi_u32 profile;
+    hi_bool is_by_frame;
+    hi_u32 pic_width;
+    hi_u32 pic_height;
+    union {
+        hi_venc_h264_attr h264_attr;
+        hi_venc_h265_attr h265_attr;
+        hi_venc_jpeg_attr jpeg_attr;
+        hi_venc_prores_attr prores_attr;
+    };
+} hi_venc_attr;
+
+typedef enum {
+    HI_VENC_RC_MODE_H264_CBR = 1,
+    HI_VENC_RC_MODE_H264_VBR,
+    HI_VENC_RC_MODE_H264_AVBR,
+    HI_VENC_RC_MODE_H264_QVBR,
+    HI_VENC_RC_MODE_H264_CVBR,
+    HI_VENC_RC_MODE_H264_FIXQP,
+    HI_VENC_RC_MODE_H264_QPMAP,
+    HI_VENC_RC_MODE_MJPEG_CBR,
+    HI_VENC_RC_MODE_MJPEG_VBR,
+    HI_VENC_RC_MODE_MJPEG_FIXQP,
+    HI_VENC_RC_MODE_H265_CBR,
+    HI_VENC_RC_MODE_H265_VBR,
+    HI_VENC_RC_MODE_H265_AVBR,
+    HI_VENC_RC_MODE_H265_QVBR,
+    HI_VENC_RC_MODE_H265_CVBR,
+    HI_VENC_RC_MODE_H265_FIXQP,
+    HI_VENC_RC_MODE_H265_QPMAP,
+    HI_VENC_RC_MODE_BUTT,
+} hi_venc_rc_mode;
+
+typedef struct {
+    hi_u32 gop;
+    hi_u32 stats_time;
+    hi_u32 src_frame_rate;
+    hi_u32 dst_frame_rate;
+    hi_u32 bit_rate;
+} hi_venc_h264_cbr;
+
+typedef struct {
+    hi_u32 gop;
+    hi_u32 stats_time;
+    hi_u32 src_frame_rate;
+    hi_u32 dst_frame_rate;
+    hi_u32 max_bit_rate;
+} hi_venc_h264_vbr;
+
+typedef struct {
+    hi_u32 gop;
+    hi_u32 stats_time;
+    hi_u32 src_frame_rate;
+    hi_u32 dst_frame_rate;
+    hi_u32 max_bit_rate;
+    hi_u32 short_term_stats_time;
+    hi_u32 long_term_stats_time;
+    hi_u32 long_term_max_bit_rate;
+    hi_u32 long_term_min_bit_rate;
+} hi_venc_h264_cvbr;
+
+typedef struct {
+    hi_u32 gop;
+    hi_u32 stats_time;
+    hi_u32 src_frame_rate;
+    hi_u32 dst_frame_rate;
+    hi_u32 max_bit_rate;
+} hi_venc_h264_avbr;
+
+typedef struct {
+    hi_u32 gop;
+    hi_u32 stats_time;
+    hi_u32 src_frame_rate;
+    hi_u32 dst_frame_rate;
+} hi_venc_h264_qpmap;
+
+typedef struct {
+    hi_u32 gop;
+    hi_u32 stats_time;
+    hi_u32 src_frame_rate;
+    hi_u32 dst_frame_rate;
+    hi_u32 target_bit_rate;
+} hi_venc_h264_qvbr;
+
+typedef enum {
+    HI_VENC_RC_QPMAP_MODE_MEAN_QP = 0,
+    HI_VENC_RC_QPMAP_MODE_MIN_QP,
+    HI_VENC_RC_QPMAP_MODE_MAX_QP,
+    HI_VENC_RC_QPMAP_MODE_BUTT,
+} hi_venc_rc_qpmap_mode;
+
+typedef struct {
+    hi_u32 gop;
+    hi_u32 stats_time;
+    hi_u32 src_frame_rate;
+    hi_u32 dst_frame_rate;
+    hi_venc_rc_qpmap_mode qpmap_mode;
+} hi_venc_h265_qpmap;
+
+typedef struct {
+    hi_u32 src_frame_rate;
+    hi_u32 dst_frame_rate;
+    hi_u32 qfactor;
+} hi_venc_mjpeg_fixqp;
+
+typedef struct {
+    hi_u32 stats_time;
+    hi_u32 src_frame_rate;
+    hi_u32 dst_frame_rate;
+    hi_u32 bit_rate;
+} hi_venc_mjpeg_cbr;
+
+typedef struct {
+    hi_u32 stats_time;
+    hi_u32 src_frame_rate;
+    hi_u32 dst_frame_rate;
+    hi_u32 max_bit_rate;
+} hi_venc_mjpeg_vbr;
+
+typedef struct {
+    hi_u32 gop;
+    hi_u32 src_frame_rate;
+    hi_u32 dst_frame_rate;
+    hi_u32 i_qp;
+    hi_u32 p_qp;
+    hi_u32 b_qp;
+} hi_venc_h264_fixqp;
+
+typedef hi_venc_h264_cbr hi_venc_h265_cbr;
+typedef hi_venc_h264_vbr hi_venc_h265_vbr;
+typedef hi_venc_h264_avbr hi_venc_h265_avbr;
+typedef hi_venc_h264_fixqp hi_venc_h265_fixqp;
+typedef hi_venc_h264_qvbr hi_venc_h265_qvbr;
+typedef hi_venc_h264_cvbr hi_venc_h265_cvbr;
+
+typedef struct {
+    hi_venc_rc_mode rc_mode;
+    union {
+        hi_venc_h264_cbr h264_cbr;
+        hi_venc_h264_vbr h264_vbr;
+        hi_venc_h264_avbr h264_avbr;
+        hi_venc_h264_qvbr h264_qvbr;
+        hi_venc_h264_cvbr h264_cvbr;
+        hi_venc_h264_fixqp h264_fixqp;
+        hi_venc_h264_qpmap h264_qpmap;
+        hi_venc_mjpeg_cbr mjpeg_cbr;
+        hi_venc_mjpeg_vbr mjpeg_vbr;
+        hi_venc_mjpeg_fixqp mjpeg_fixqp;
+        hi_venc_h265_cbr h265_cbr;
+        hi_venc_h265_vbr h265_vbr;
+        hi_venc_h265_avbr h265_avbr;
+        hi_venc_h265_qvbr h265_qvbr;
+        hi_venc_h265_cvbr h265_cvbr;
+        hi_venc_h265_fixqp h265_fixqp;
+        hi_venc_h265_qpmap h265_qpmap;
+    };
+} hi_venc_rc_attr;
+
+typedef enum {
+    HI_VENC_GOP_MODE_NORMAL_P = 0,
+    HI_VENC_GOP_MODE_DUAL_P = 1,
+    HI_VENC_GOP_MODE_SMART_P = 2,
+    HI_VENC_GOP_MODE_ADV_SMART_P = 3,
+    HI_VENC_GOP_MODE_BIPRED_B = 4,
+    HI_VENC_GOP_MODE_LOW_DELAY_B = 5,
+    HI_VENC_GOP_MODE_BUTT,
+} hi_venc_gop_mode;
+
+typedef struct {
+    hi_s32 ip_qp_delta;
+} hi_venc_gop_normal_p;
+
+typedef struct {
+    hi_u32 sp_interval;
+    hi_s32 sp_qp_delta;
+    hi_s32 ip_qp_delta;
+} hi_venc_gop_dual_p;
+
+typedef struct {
+    hi_u32 bg_interval;
+    hi_s32 bg_qp_delta;
+    hi_s32 vi_qp_delta;
+} hi_venc_gop_smart_p;
+
+typedef struct {
+    hi_u32 bg_interval;
+    hi_s32 bg_qp_delta;
+    hi_s32 vi_qp_delta;
+} hi_venc_gop_adv_smart_p;
+
+typedef struct {
+    hi_u32 b_frame_num;
+    hi_s32 b_qp_delta;
+    hi_s32 ip_qp_delta;
+} hi_venc_gop_bipred_b;
+
+typedef struct {
+    hi_venc_gop_mode gop_mode;
+    union {
+        hi_venc_gop_normal_p normal_p;
+        hi_venc_gop_dual_p dual_p;
+        hi_venc_gop_smart_p smart_p;
+        hi_venc_gop_adv_smart_p adv_smart_p;
+        hi_venc_gop_bipred_b bipred_b;
+    };
+} hi_venc_gop_attr;
+
+/* A channel: venc_attr.type must be HI_PT_JPEG on openacl; pic_width x pic_height is the size
+ * of the frames it takes (even, 32x32 to 8192x8192). rc_attr and gop_attr are not used. */
+typedef struct {
+    hi_venc_attr venc_attr;
+    hi_venc_rc_attr rc_attr;
+    hi_venc_gop_attr gop_attr;
+} hi_venc_chn_attr;
+
+typedef struct {
+    hi_s32 recv_pic_num;
+} hi_venc_start_param;
+
+typedef struct {
+    hi_venc_ref_type ref_type;
+    hi_u32 pic_bytes;
+    hi_u32 pic_cnt;
+    hi_u32 start_qp;
+    hi_u32 mean_qp;
+    hi_bool is_p_skip;
+    hi_u32 residual_bits;
+    hi_u32 head_bits;
+    hi_u32 madi_val;
+    hi_u32 madp_val;
+    hi_u64 sse_sum;
+    hi_u32 sse_lcu_cnt;
+    hi_double psnr_val;
+} hi_venc_stream_info;
+
+/* A channel's queue: left_pics / left_enc_pics not yet encoded, left_stream_frames encoded
+ * and not yet taken (cur_packs 1 while one is), stream_info.pic_cnt sent in all. */
+typedef struct {
+    hi_u32 left_pics;
+    hi_u32 left_stream_bytes;
+    hi_u32 left_stream_frames;
+    hi_u32 cur_packs;
+    hi_u32 left_recv_pics;
+    hi_u32 left_enc_pics;
+    hi_bool is_jpeg_snap_end;
+    hi_u64 release_pic_pts;
+    hi_venc_stream_info stream_info;
+} hi_venc_chn_status;
+
+/* JPEG quality: qfactor 1..100 (default 90 on openacl); the quantization tables are CANN's
+ * "reserved" fields and are not used. */
+typedef struct {
+    hi_u32 qfactor;
+    hi_u8 y_qt[HI_VENC_JPEG_QT_COEF_NUM];
+    hi_u8 cb_qt[HI_VENC_JPEG_QT_COEF_NUM];
+    hi_u8 cr_qt[HI_VENC_JPEG_QT_COEF_NUM];
+    hi_u32 mcu_per_ecs;
+    hi_bool ecs_output_en;
+} hi_venc_jpeg_param;
+
+/* Opens channel chn (0 .. 255 on openacl) in the calling thread's context. */
+hi_s32 hi_mpi_venc_create_chn(hi_venc_chn chn, const hi_venc_chn_attr *attr);
+
+/* Closes chn after its queued encodes have run; streams not taken are freed. */
+hi_s32 hi_mpi_venc_destroy_chn(hi_venc_chn chn);
+
+/* Encoding starts after start_chn; send_frame before it or after stop_chn is refused
+ * (HI_ERR_VENC_NOT_PERM). recv_pic_num is not used (-1: no limit). */
+hi_s32 hi_mpi_venc_start_chn(hi_venc_chn chn, const hi_venc_start_param *recv_param);
+
+hi_s32 hi_mpi_venc_stop_chn(hi_venc_chn chn);
+
+/* Queues the encode of frame (YUV420SP, the channel's size, in DVPP memory: virt_addr[0] luma,
+ * virt_addr[1] chroma right after width_stride[0] * height_stride rows, as the V1 JPEGE takes
+ * it) into a buffer of the channel's. */
+hi_s32 hi_mpi_venc_send_frame(hi_venc_chn chn, const hi_video_frame_info *frame, hi_s32 milli_sec);
+
+/* The same into the program's buffer (jpege_stream->addr, jpege_stream->len: DVPP memory). */
+hi_s32 hi_mpi_venc_send_jpege_frame(hi_venc_chn chn, const hi_video_frame_info *frame,
+    const hi_img_stream *jpege_stream, hi_s32 milli_sec);
+
+/* A buffer size that holds the JPEG of frame at any quality. */
+hi_s32 hi_mpi_venc_get_jpege_predicted_size(const hi_video_frame_info *frame, const hi_venc_jpeg_param *jpeg_param,
+    hi_u32 *size);
+
+/* Waits for the oldest queued encode (milli_sec -1: as long as it takes, also for a frame to
+ * be sent; 0: not at all; else at most that long) and gives its JPEG in stream->pack[0]
+ * (pack_cnt becomes 1; input_addr is the frame's buffer). The encode's error when it failed;
+ * HI_ERR_VENC_BUF_EMPTY when no frame was sent in time. */
+hi_s32 hi_mpi_venc_get_stream(hi_venc_chn chn, hi_venc_stream *stream, hi_s32 milli_sec);
+
+/* Hands back a stream from get_stream (a channel's buffer is freed then). */
+hi_s32 hi_mpi_venc_release_stream(hi_venc_chn chn, hi_venc_stream *stream);
+
+hi_s32 hi_mpi_venc_query_status(hi_venc_chn chn, hi_venc_chn_status *status);
+
+/* The channel's descriptor for hi_mpi_sys_ctl_epoll: readable while a stream is ready. */
+hi_s32 hi_mpi_venc_get_fd(hi_venc_chn chn);
+
+hi_s32 hi_mpi_venc_set_jpeg_param(hi_venc_chn chn, const hi_venc_jpeg_param *jpeg_param);
+
+hi_s32 hi_mpi_venc_get_jpeg_param(hi_venc_chn chn, hi_venc_jpeg_param *jpeg_param);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HI_VENC_H_ */

@@ -1,0 +1,371 @@
+// VDEC of CANN's V2 media API (hi_mpi_vdec_*): JPEG channels (HI_PT_JPEG, CANN's JPEGD) on the
+// V1 JPEG decoder (dvpp/jpeg.h), whose stream header is read at hi_mpi_vdec_send_stream, and
+// H.264 / H.265 channels on the V1 video decoder (dvpp/mpi/vdec_video.h). send_stream checks the
+// output picture and queues the decode on the channel's lane; hi_mpi_vdec_get_frame takes the
+// decodes in order. Also hi_mpi_dvpp_get_image_info and the buffer size helpers.
+#include <atomic>
+#include <cstring>
+#include <string>
+
+#include "acl/dvpp/hi_dvpp_vdec.h"
+#include "acl/ops/acl_dvpp.h"
+#include "api/guard.h"
+#include "dvpp/jpeg.h"
+#include "dvpp/memory.h"
+#include "dvpp/mpi/channels.h"
+#include "dvpp/mpi/decode_queue.h"
+#include "dvpp/mpi/vdec_video.h"
+
+namespace dv = openacl::dvpp;
+namespace mpi = openacl::dvpp::mpi;
+
+namespace {
+
+struct Decoded {
+  hi_video_frame_info frame{};  // a JPEG's, filled at the send
+  hi_vdec_stream stream{};
+  std::shared_ptr<mpi::VideoPicture> video;  // an H.264 / H.265 frame's, filled by its task
+};
+
+struct Channel {
+  mpi::Lane lane;
+  std::mutex mutex;
+  hi_vdec_chn_attr attr{};
+  hi_vdec_chn_param param{};
+  std::atomic<bool> receiving{false};
+  std::shared_ptr<dv::VideoDecoder> decoder;  // H.264 / H.265 channels; replaced by a reset
+  mpi::DecodeQueue<Decoded> decodes;
+};
+
+mpi::Channels<Channel> &channels() {
+  static mpi::Channels<Channel> c(VDEC_MAX_CHN_NUM);
+  return c;
+}
+
+template <class F>
+hi_s32 guarded(const char *api, F &&body) {
+  return mpi::guarded<HI_ID_VDEC>(api, std::forward<F>(body));
+}
+
+std::shared_ptr<Channel> channel(hi_vdec_chn chn) {
+  mpi::require_sys();
+  return channels().find(chn);
+}
+
+hi_jpeg_raw_format raw_format(uint32_t css) {
+  switch (css) {
+    case ACL_JPEG_CSS_444:
+      return HI_JPEG_RAW_FORMAT_YUV444;
+    case ACL_JPEG_CSS_422:
+      return HI_JPEG_RAW_FORMAT_YUV422;
+    case ACL_JPEG_CSS_420:
+      return HI_JPEG_RAW_FORMAT_YUV420;
+    case ACL_JPEG_CSS_440:
+      return HI_JPEG_RAW_FORMAT_YUV440;
+    case ACL_JPEG_CSS_GRAY:
+      return HI_JPEG_RAW_FORMAT_YUV400;
+    case ACL_JPEG_CSS_411:
+      return HI_JPEG_RAW_FORMAT_YUV411;
+    default:
+      return HI_JPEG_RAW_FORMAT_MAX;
+  }
+}
+
+// The JPEG of a stream description, checked as JPEGD takes it.
+dv::JpegInfo jpeg_header(const hi_vdec_stream &s) {
+  mpi::required(s.addr, "stream->addr");
+  if (s.len == 0) mpi::reject(HI_ERR_ILLEGAL_PARAM, "stream->len is 0");
+  dv::JpegInfo info = dv::jpeg_info(s.addr, s.len);
+  dv::require_jpegd_supported(s.addr, s.len, info);
+  return info;
+}
+
+// The picture a send_stream writes: the decoded size (jpegd_layout's), the caller's strides
+// and buffer, which must hold it.
+dv::Image output(const hi_vdec_pic_info &pic, const dv::JpegInfo &info, uint32_t format) {
+  if (pic.offset_top != 0 || pic.offset_bottom != 0 || pic.offset_left != 0 ||
+      pic.offset_right != 0)
+    mpi::reject(HI_ERR_NOT_SUPPORT,
+                "vdec_pic_info: region decoding (offset_*) is not implemented on openacl");
+  if (!dv::is_yuv420sp(format))
+    mpi::reject(HI_ERR_NOT_SUPPORT,
+                "vdec_pic_info: JPEGD on openacl writes HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420 or "
+                "YVU_SEMIPLANAR_420, not " +
+                    dv::format_name(format));
+  const dv::Image layout = dv::jpegd_layout(info, format);
+  // Strides left 0 are JPEGD's own (CANN's samples leave them so when they name the format).
+  dv::Image out{reinterpret_cast<uint8_t *>(static_cast<uintptr_t>(pic.vir_addr)),
+                pic.buffer_size,
+                format,
+                layout.width,
+                layout.height,
+                pic.width_stride ? pic.width_stride : layout.width_stride,
+                pic.height_stride ? pic.height_stride : layout.height_stride};
+  if (out.width_stride < out.width || out.height_stride < out.height || out.height_stride % 2 != 0)
+    mpi::reject(HI_ERR_ILLEGAL_PARAM, "vdec_pic_info: strides " + std::to_string(out.width_stride) +
+                                          "x" + std::to_string(out.height_stride) +
+                                          " do not hold the decoded " + std::to_string(out.width) +
+                                          "x" + std::to_string(out.height) +
+                                          " picture (height stride even)");
+  const uint64_t need = dv::buffer_bytes(format, out.width_stride, out.height_stride);
+  if (out.size < need)
+    mpi::reject(HI_ERR_ILLEGAL_PARAM,
+                "vdec_pic_info: buffer_size " + std::to_string(out.size) +
+                    " is below width_stride * height_stride * 3 / 2 = " + std::to_string(need));
+  dv::check_range(out.data, need, "vdec_pic_info->vir_addr");
+  return out;
+}
+
+// What get_frame reports for a decode into out.
+hi_video_frame_info frame_of(const dv::Image &out, hi_u64 pts) {
+  hi_video_frame_info f{};
+  hi_video_frame &v = f.v_frame;
+  v.width = out.width;
+  v.height = out.height;
+  v.field = HI_VIDEO_FIELD_FRAME;
+  v.pixel_format = static_cast<hi_pixel_format>(out.format);
+  v.video_format = HI_VIDEO_FORMAT_LINEAR;
+  v.compress_mode = HI_COMPRESS_MODE_NONE;
+  v.dynamic_range = HI_DYNAMIC_RANGE_SDR8;
+  v.color_gamut = HI_COLOR_GAMUT_BT601;
+  for (int i = 0; i < 2; ++i) {
+    v.width_stride[i] = out.width_stride;
+    v.height_stride[i] = out.height_stride;
+  }
+  v.virt_addr[0] = out.data;
+  v.virt_addr[1] = out.data + size_t{out.width_stride} * out.height_stride;
+  v.phys_addr[0] = reinterpret_cast<uintptr_t>(v.virt_addr[0]);
+  v.phys_addr[1] = reinterpret_cast<uintptr_t>(v.virt_addr[1]);
+  v.pts = pts;
+  f.mod_id = HI_ID_VDEC;
+  return f;
+}
+
+}  // namespace
+
+extern "C" {
+
+hi_s32 hi_mpi_vdec_create_chn(hi_vdec_chn chn, const hi_vdec_chn_attr *attr) {
+  return guarded(__func__, [&] {
+    mpi::require_sys();
+    mpi::required(attr, "attr");
+    const hi_payload_type type = attr->type;
+    if (type != HI_PT_JPEG && type != HI_PT_H264 && type != HI_PT_H265)
+      mpi::reject(HI_ERR_NOT_SUPPORT,
+                  "attr->type " + std::to_string(type) +
+                      ": openacl's VDEC decodes HI_PT_JPEG, HI_PT_H264 and HI_PT_H265");
+    auto ch = std::make_shared<Channel>();
+    ch->attr = *attr;
+    ch->param.type = type;
+    if (type == HI_PT_JPEG) {
+      ch->param.pic_param.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+      ch->param.pic_param.alpha = 255;
+    } else {
+      ch->decoder = std::make_shared<dv::VideoDecoder>(type == HI_PT_H265);
+    }
+    try {
+      channels().open(chn, ch);
+    } catch (...) {
+      ch->lane.close();
+      throw;
+    }
+  });
+}
+
+hi_s32 hi_mpi_vdec_destroy_chn(hi_vdec_chn chn) {
+  return guarded(__func__, [&] {
+    auto ch = channel(chn);
+    ch->lane.close();
+    ch->decodes.close();
+    channels().erase(chn);
+  });
+}
+
+hi_s32 hi_mpi_vdec_get_chn_attr(hi_vdec_chn chn, hi_vdec_chn_attr *attr) {
+  return guarded(__func__, [&] {
+    auto ch = channel(chn);
+    std::lock_guard<std::mutex> lock(ch->mutex);
+    *mpi::required(attr, "attr") = ch->attr;
+  });
+}
+
+hi_s32 hi_mpi_vdec_start_recv_stream(hi_vdec_chn chn) {
+  return guarded(__func__, [&] { channel(chn)->receiving = true; });
+}
+
+hi_s32 hi_mpi_vdec_stop_recv_stream(hi_vdec_chn chn) {
+  return guarded(__func__, [&] { channel(chn)->receiving = false; });
+}
+
+hi_s32 hi_mpi_vdec_set_chn_param(hi_vdec_chn chn, const hi_vdec_chn_param *chn_param) {
+  return guarded(__func__, [&] {
+    auto ch = channel(chn);
+    mpi::required(chn_param, "chn_param");
+    // video_param (H.264 / H.265) is kept, not applied: openacl decodes every frame, in display
+    // order, to linear uncompressed pictures.
+    const hi_pixel_format f = chn_param->pic_param.pixel_format;
+    if (!ch->decoder && !dv::is_yuv420sp(f) && f != HI_PIXEL_FORMAT_UNKNOWN)
+      mpi::reject(HI_ERR_NOT_SUPPORT,
+                  "chn_param->pic_param.pixel_format: JPEGD on openacl writes "
+                  "HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420 or YVU_SEMIPLANAR_420, not " +
+                      dv::format_name(f));
+    std::lock_guard<std::mutex> lock(ch->mutex);
+    ch->param = *chn_param;
+  });
+}
+
+hi_s32 hi_mpi_vdec_get_chn_param(hi_vdec_chn chn, hi_vdec_chn_param *chn_param) {
+  return guarded(__func__, [&] {
+    auto ch = channel(chn);
+    std::lock_guard<std::mutex> lock(ch->mutex);
+    *mpi::required(chn_param, "chn_param") = ch->param;
+  });
+}
+
+hi_s32 hi_mpi_vdec_send_stream(hi_vdec_chn chn, const hi_vdec_stream *stream,
+                               hi_vdec_pic_info *vdec_pic_info, hi_s32 milli_sec) {
+  (void)milli_sec;  // the queue has no limit on openacl: the call never blocks
+  return guarded(__func__, [&] {
+    auto ch = channel(chn);
+    if (!ch->receiving) mpi::reject(HI_ERR_NOT_PERM, "call hi_mpi_vdec_start_recv_stream first");
+    const hi_vdec_stream s = *mpi::required(stream, "stream");
+    const hi_vdec_pic_info pic = *mpi::required(vdec_pic_info, "vdec_pic_info");
+    if (ch->decoder) {
+      std::lock_guard<std::mutex> lock(ch->mutex);  // a reset replaces the decoder
+      if (s.end_of_stream) {
+        mpi::queue_video_flush(ch->lane, ch->decoder);
+        return;
+      }
+      auto out = std::make_shared<mpi::VideoPicture>();
+      mpi::Ticket t = mpi::queue_video_frame(ch->lane, ch->decoder, s, pic, out);
+      ch->decodes.push(std::move(t), Decoded{{}, s, out}, s.len);
+      return;
+    }
+    const dv::JpegInfo info = jpeg_header(s);
+    dv::check_range(s.addr, s.len, "stream->addr");
+    uint32_t format = pic.pixel_format;
+    if (format == HI_PIXEL_FORMAT_UNKNOWN) {
+      std::lock_guard<std::mutex> lock(ch->mutex);
+      format = ch->param.pic_param.pixel_format;
+      if (format == HI_PIXEL_FORMAT_UNKNOWN) format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+    }
+    const dv::Image out = output(pic, info, format);
+    mpi::Ticket t =
+        ch->lane.submit("JPEGD", {{s.addr, s.len, false}, {out.data, dv::image_bytes(out), true}},
+                        [s, out](openacl::AiCores &) { dv::jpeg_decode(s.addr, s.len, out); });
+    ch->decodes.push(std::move(t), Decoded{frame_of(out, s.pts), s, nullptr}, s.len);
+  });
+}
+
+hi_s32 hi_mpi_vdec_get_frame(hi_vdec_chn chn, hi_video_frame_info *frame_info,
+                             hi_vdec_supplement_info *supplement, hi_vdec_stream *stream,
+                             hi_s32 milli_sec) {
+  const char *api = __func__;
+  return guarded(api, [&] {
+    auto ch = channel(chn);
+    mpi::required(frame_info, "frame_info");
+    mpi::required(stream, "stream");
+    auto done = ch->decodes.take(ch->lane, milli_sec, "hi_mpi_vdec_send_stream");
+    *frame_info =
+        done.item.video ? frame_of(done.item.video->image, done.item.stream.pts) : done.item.frame;
+    *stream = done.item.stream;
+    if (supplement != nullptr) {
+      std::memset(supplement, 0, sizeof *supplement);
+      supplement->type = ch->attr.type;
+    }
+    if (done.code != openacl::Errc::ok) {
+      // CANN reports a failed decode in the frame, not in the call's result.
+      frame_info->v_frame.frame_flag = 1;
+      openacl::api::record_error(
+          api, done.message.c_str(),
+          static_cast<aclError>(mpi::error_code(HI_ID_VDEC, mpi::errno_of(done.code))));
+    }
+  });
+}
+
+hi_s32 hi_mpi_vdec_query_status(hi_vdec_chn chn, hi_vdec_chn_status *status) {
+  return guarded(__func__, [&] {
+    auto ch = channel(chn);
+    mpi::required(status, "status");
+    const auto c = ch->decodes.counts(ch->lane);
+    std::memset(status, 0, sizeof *status);
+    status->type = ch->attr.type;
+    status->left_stream_bytes = c.waiting_bytes;
+    status->left_stream_frames = c.waiting;
+    status->left_decoded_frames = c.ready;
+    status->is_started = ch->receiving ? HI_TRUE : HI_FALSE;
+    status->recv_stream_frames = c.sent;
+    status->dec_stream_frames = c.sent - c.waiting;
+  });
+}
+
+hi_u32 hi_vdec_get_pic_buf_size(hi_payload_type type, hi_pic_buf_attr *buf_attr) {
+  hi_u32 size = 0;
+  (void)guarded(__func__, [&] {
+    if (type != HI_PT_JPEG && type != HI_PT_H264 && type != HI_PT_H265)
+      mpi::reject(HI_ERR_NOT_SUPPORT,
+                  "type " + std::to_string(type) +
+                      ": openacl takes HI_PT_JPEG, HI_PT_H264 and HI_PT_H265 here");
+    const hi_pic_buf_attr &a = *mpi::required(buf_attr, "buf_attr");
+    if (type != HI_PT_JPEG) {
+      size = mpi::video_buffer_size(a.width, a.height, a.pixel_format);
+      return;
+    }
+    if (!dv::is_yuv420sp(a.pixel_format))
+      mpi::reject(HI_ERR_NOT_SUPPORT,
+                  "buf_attr->pixel_format: JPEGD on openacl writes YUV420SP, not " +
+                      dv::format_name(a.pixel_format));
+    dv::JpegInfo info;
+    info.width = a.width;
+    info.height = a.height;
+    size = static_cast<hi_u32>(dv::image_bytes(dv::jpegd_layout(info, a.pixel_format)));
+  });
+  return size;
+}
+
+hi_u32 hi_vdec_get_tmv_buf_size(hi_payload_type type, hi_u32 width, hi_u32 height) {
+  (void)type, (void)width, (void)height;
+  return 0;  // openacl's decoder keeps its motion vectors itself
+}
+
+hi_s32 hi_mpi_vdec_reset_chn(hi_vdec_chn chn) {
+  return guarded(__func__, [&] {
+    auto ch = channel(chn);
+    if (ch->receiving) mpi::reject(HI_ERR_NOT_PERM, "call hi_mpi_vdec_stop_recv_stream first");
+    std::lock_guard<std::mutex> lock(ch->mutex);
+    // The queued decodes run out (a later send must not meet a half-used decoder), then go.
+    ch->lane.wait(ch->lane.submit("VDEC reset", {}, [](openacl::AiCores &) {}), -1);
+    ch->decodes.drain();
+    if (ch->decoder) ch->decoder = std::make_shared<dv::VideoDecoder>(ch->attr.type == HI_PT_H265);
+  });
+}
+
+hi_s32 hi_mpi_vdec_release_frame(hi_vdec_chn chn, const hi_video_frame_info *frame_info) {
+  return guarded(__func__, [&] {
+    channel(chn);
+    mpi::required(frame_info, "frame_info");
+  });
+}
+
+hi_s32 hi_mpi_dvpp_get_image_info(hi_payload_type img_type, const hi_vdec_stream *stream,
+                                  hi_img_info *img_info) {
+  return guarded(__func__, [&] {
+    mpi::required(stream, "stream");
+    mpi::required(img_info, "img_info");
+    if (img_type != HI_PT_JPEG)
+      mpi::reject(HI_ERR_NOT_SUPPORT,
+                  "img_type " + std::to_string(img_type) +
+                      ": openacl takes HI_PT_JPEG here (PNG: hi_mpi_png_get_image_info)");
+    const dv::JpegInfo info = jpeg_header(*stream);
+    const dv::Image layout = dv::jpegd_layout(info, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420);
+    std::memset(img_info, 0, sizeof *img_info);
+    img_info->width = info.width;
+    img_info->height = info.height;
+    img_info->width_stride = layout.width_stride;
+    img_info->height_stride = layout.height_stride;
+    img_info->img_buf_size = static_cast<hi_u32>(dv::image_bytes(layout));
+    img_info->pixel_format = raw_format(info.css);
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,801 @@
+// CANN's V2 media API (acl/dvpp/hi_dvpp.h, libacl_dvpp_mpi) against the V1 calls on the same
+// pictures: every operation must give the same bytes as its V1 form (both run the same units).
+// Then the error codes and messages of bad input.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "acl/dvpp/hi_dvpp.h"
+#include "dvpp/images.h"
+#include "dvpp/streams.h"
+
+namespace {
+
+using dvt::recent_msg;
+
+// The V1 fixture (context, stream, channel, DVPP buffers) with the media system started.
+class Mpi : public dvt::DvppTest {
+ protected:
+  void SetUp() override {
+    DvppTest::SetUp();
+    ASSERT_EQ(hi_mpi_sys_init(), HI_SUCCESS) << recent_msg();
+  }
+  void TearDown() override {
+    EXPECT_EQ(hi_mpi_sys_exit(), HI_SUCCESS);
+    DvppTest::TearDown();
+  }
+  void sync() { ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << recent_msg(); }
+};
+
+hi_vpc_pic_info vpc_pic(void *data, uint32_t size, hi_pixel_format format, uint32_t w, uint32_t h,
+                        uint32_t ws, uint32_t hs) {
+  hi_vpc_pic_info p{};
+  p.picture_address = data;
+  p.picture_buffer_size = size;
+  p.picture_format = format;
+  p.picture_width = w;
+  p.picture_height = h;
+  p.picture_width_stride = ws;
+  p.picture_height_stride = hs;
+  return p;
+}
+
+// A VPC channel for one test.
+struct VpcChannel {
+  explicit VpcChannel(hi_vpc_chn id) : id(id) {
+    hi_vpc_chn_attr attr{};
+    EXPECT_EQ(hi_mpi_vpc_create_chn(id, &attr), HI_SUCCESS) << recent_msg();
+  }
+  ~VpcChannel() { EXPECT_EQ(hi_mpi_vpc_destroy_chn(id), HI_SUCCESS) << recent_msg(); }
+  // Waits for the task and expects it to succeed.
+  void finish(hi_u32 task) const {
+    ASSERT_EQ(hi_mpi_vpc_get_process_result(id, task, -1), HI_SUCCESS) << recent_msg();
+  }
+  hi_vpc_chn id;
+};
+
+constexpr uint32_t kW = 300, kH = 200, kWs = 304, kHs = 200, kSize = kWs * kHs * 3 / 2;
+constexpr uint32_t kOw = 224, kOh = 128, kOSize = kOw * kOh * 3 / 2;
+
+TEST_F(Mpi, ResizeGivesTheV1Bytes) {
+  void *in = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 7));
+  VpcChannel ch(3);
+  for (uint32_t v2 : {0u, 1u}) {  // V2 0 bilinear, 1 nearest = V1 1 and 2
+    void *out1 = dvpp_buffer(kOSize, std::vector<uint8_t>(kOSize, 0));
+    void *out2 = dvpp_buffer(kOSize, std::vector<uint8_t>(kOSize, 0));
+    acldvppResizeConfig *rc = acldvppCreateResizeConfig();
+    ASSERT_EQ(acldvppSetResizeConfigInterpolation(rc, v2 + 1), ACL_SUCCESS);
+    ASSERT_EQ(
+        acldvppVpcResizeAsync(
+            channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
+            pic(out1, kOSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh), rc, stream_),
+        ACL_SUCCESS)
+        << recent_msg();
+    sync();
+    acldvppDestroyResizeConfig(rc);
+    hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
+    hi_vpc_pic_info dst =
+        vpc_pic(out2, kOSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh);
+    hi_u32 task = 99;
+    ASSERT_EQ(hi_mpi_vpc_resize(ch.id, &src, &dst, 0, 0, v2, &task, -1), HI_SUCCESS)
+        << recent_msg();
+    ch.finish(task);
+    auto a = read_back(out1, kOSize), b = read_back(out2, kOSize);
+    EXPECT_EQ(a, b) << "interpolation " << v2;
+    EXPECT_NE(a, std::vector<uint8_t>(kOSize, 0));
+  }
+}
+
+TEST_F(Mpi, CropResizePasteGivesTheV1Bytes) {
+  void *in = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 8));
+  const std::vector<uint8_t> canvas = dvt::nv_noise(kOw, kOh, 9);
+  void *out1 = dvpp_buffer(kOSize, canvas), *out2 = dvpp_buffer(kOSize, canvas);
+  // Crop [20, 219] x [10, 149], resize to 96x64, paste at (32, 16).
+  acldvppRoiConfig *crop = acldvppCreateRoiConfig(20, 219, 10, 149),
+                   *paste = acldvppCreateRoiConfig(32, 127, 16, 79);
+  acldvppResizeConfig *rc = acldvppCreateResizeConfig();
+  ASSERT_EQ(acldvppVpcCropResizePasteAsync(
+                channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
+                pic(out1, kOSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh), crop, paste,
+                rc, stream_),
+            ACL_SUCCESS)
+      << recent_msg();
+  sync();
+  acldvppDestroyRoiConfig(crop);
+  acldvppDestroyRoiConfig(paste);
+  acldvppDestroyResizeConfig(rc);
+  VpcChannel ch(0);
+  hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
+  hi_vpc_crop_resize_paste_region r{};
+  r.dest_pic_info = vpc_pic(out2, kOSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh);
+  r.crop_region = {10, 20, 200, 140};  // top, left, width, height
+  r.resize_info = {96, 64, 0};
+  r.dest_top_offset = 16;
+  r.dest_left_offset = 32;
+  hi_u32 task = 0;
+  ASSERT_EQ(hi_mpi_vpc_crop_resize_paste(ch.id, &src, &r, 1, &task, -1), HI_SUCCESS)
+      << recent_msg();
+  ch.finish(task);
+  auto a = read_back(out1, kOSize), b = read_back(out2, kOSize);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, canvas);
+}
+
+TEST_F(Mpi, CropResizeMakeBorderIsTheResizedCropInsideTheBorder) {
+  void *in = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 10));
+  void *out1 = dvpp_buffer(kOSize, std::vector<uint8_t>(kOSize, 0));
+  void *out2 = dvpp_buffer(kOSize, std::vector<uint8_t>(kOSize, 0));
+  // V1: the crop resized to 192x96 and pasted at (16, 16) of a 224x128 picture.
+  acldvppRoiConfig *crop = acldvppCreateRoiConfig(0, 199, 0, 119),
+                   *paste = acldvppCreateRoiConfig(16, 207, 16, 111);
+  acldvppResizeConfig *rc = acldvppCreateResizeConfig();
+  ASSERT_EQ(acldvppVpcCropResizePasteAsync(
+                channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
+                pic(out1, kOSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh), crop, paste,
+                rc, stream_),
+            ACL_SUCCESS)
+      << recent_msg();
+  sync();
+  acldvppDestroyRoiConfig(crop);
+  acldvppDestroyRoiConfig(paste);
+  acldvppDestroyResizeConfig(rc);
+  VpcChannel ch(1);
+  hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
+  hi_vpc_crop_resize_border_region r{};
+  r.dest_pic_info = vpc_pic(out2, kOSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh);
+  r.crop_region = {0, 0, 200, 120};
+  r.resize_info = {192, 96, 0};
+  r.dest_top_offset = 16;
+  r.dest_left_offset = 16;
+  r.border_type = HI_BORDER_CONSTANT;
+  r.scalar_value.val[0] = 50, r.scalar_value.val[1] = 60, r.scalar_value.val[2] = 70;
+  hi_u32 task = 0;
+  ASSERT_EQ(hi_mpi_vpc_crop_resize_make_border(ch.id, &src, &r, 1, &task, -1), HI_SUCCESS)
+      << recent_msg();
+  ch.finish(task);
+  auto a = read_back(out1, kOSize), b = read_back(out2, kOSize);
+  for (uint32_t y = 0; y < kOh; ++y)
+    for (uint32_t x = 0; x < kOw; ++x) {
+      const bool inside = x >= 16 && x < 208 && y >= 16 && y < 112;
+      ASSERT_EQ(b[y * kOw + x], inside ? a[y * kOw + x] : 50) << x << "," << y;
+      if (y % 2 == 0 && x % 2 == 0) {
+        const size_t uv = kOw * kOh + y / 2 * kOw + x;
+        ASSERT_EQ(b[uv], inside ? a[uv] : 60) << x << "," << y;
+        ASSERT_EQ(b[uv + 1], inside ? a[uv + 1] : 70) << x << "," << y;
+      }
+    }
+}
+
+TEST_F(Mpi, ConvertColorAndCopyMakeBorderGiveTheV1Bytes) {
+  void *in = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 11));
+  VpcChannel ch(VPC_MAX_CHN_NUM - 1);
+  hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
+  // NV12 -> RGB888.
+  const uint32_t rws = 912, rsize = rws * kH;  // 300 * 3 rounded up to 16
+  void *rgb1 = dvpp_buffer(rsize, std::vector<uint8_t>(rsize, 0)),
+       *rgb2 = dvpp_buffer(rsize, std::vector<uint8_t>(rsize, 0));
+  ASSERT_EQ(acldvppVpcConvertColorAsync(
+                channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
+                pic(rgb1, rsize, PIXEL_FORMAT_RGB_888, kW, kH, rws, kH), stream_),
+            ACL_SUCCESS)
+      << recent_msg();
+  hi_vpc_pic_info rgb = vpc_pic(rgb2, rsize, HI_PIXEL_FORMAT_RGB_888, kW, kH, rws, kH);
+  hi_u32 task = 0;
+  ASSERT_EQ(hi_mpi_vpc_convert_color(ch.id, &src, &rgb, &task, -1), HI_SUCCESS) << recent_msg();
+  // Border: 8 on each side, REFLECT_101.
+  const uint32_t bw = kW + 16, bh = kH + 16, bws = 320, bsize = bws * bh * 3 / 2;
+  void *b1 = dvpp_buffer(bsize, std::vector<uint8_t>(bsize, 0)),
+       *b2 = dvpp_buffer(bsize, std::vector<uint8_t>(bsize, 0));
+  acldvppBorderConfig *bc = acldvppCreateBorderConfig();
+  acldvppSetBorderConfigTop(bc, 8), acldvppSetBorderConfigBottom(bc, 8);
+  acldvppSetBorderConfigLeft(bc, 8), acldvppSetBorderConfigRight(bc, 8);
+  acldvppSetBorderConfigBorderType(bc, BORDER_REFLECT_101);
+  ASSERT_EQ(acldvppVpcMakeBorderAsync(
+                channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
+                pic(b1, bsize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, bw, bh, bws, bh), bc, stream_),
+            ACL_SUCCESS)
+      << recent_msg();
+  sync();
+  acldvppDestroyBorderConfig(bc);
+  hi_vpc_pic_info bordered =
+      vpc_pic(b2, bsize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, bw, bh, bws, bh);
+  hi_vpc_make_border_info info{};
+  info.top = info.bottom = info.left = info.right = 8;
+  info.border_type = HI_BORDER_REFLECT_101;
+  hi_u32 task2 = 0;
+  ASSERT_EQ(hi_mpi_vpc_copy_make_border(ch.id, &src, &bordered, info, &task2, -1), HI_SUCCESS)
+      << recent_msg();
+  EXPECT_NE(task, task2);
+  ch.finish(task2);  // in any order
+  ch.finish(task);
+  EXPECT_EQ(read_back(rgb1, rsize), read_back(rgb2, rsize));
+  EXPECT_EQ(read_back(b1, bsize), read_back(b2, bsize));
+  // A result is taken once.
+  EXPECT_EQ(hi_mpi_vpc_get_process_result(ch.id, task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_NE(recent_msg().find("no task"), std::string::npos) << recent_msg();
+}
+
+// A VDEC channel of type JPEG for one test.
+struct JpegdChannel {
+  explicit JpegdChannel(hi_vdec_chn id) : id(id) {
+    hi_vdec_chn_attr attr{};
+    attr.type = HI_PT_JPEG;
+    attr.mode = HI_VDEC_SEND_MODE_FRAME;
+    attr.pic_width = attr.pic_height = 8192;
+    EXPECT_EQ(hi_mpi_vdec_create_chn(id, &attr), HI_SUCCESS) << recent_msg();
+    EXPECT_EQ(hi_mpi_vdec_start_recv_stream(id), HI_SUCCESS) << recent_msg();
+  }
+  ~JpegdChannel() {
+    EXPECT_EQ(hi_mpi_vdec_stop_recv_stream(id), HI_SUCCESS) << recent_msg();
+    EXPECT_EQ(hi_mpi_vdec_destroy_chn(id), HI_SUCCESS) << recent_msg();
+  }
+  hi_vdec_chn id;
+};
+
+TEST_F(Mpi, JpegdGivesTheV1PictureAndReportsItsLayout) {
+  const std::vector<uint8_t> jpeg = dvt::make_jpeg(333, 250, 2, 2);  // odd width: rounded down
+  void *in = dvpp_buffer(jpeg.size(), jpeg);
+  hi_vdec_stream s{};
+  s.addr = static_cast<hi_u8 *>(in);
+  s.len = static_cast<hi_u32>(jpeg.size());
+  s.pts = 42;
+  s.end_of_frame = HI_TRUE;
+  hi_img_info info{};
+  ASSERT_EQ(hi_mpi_dvpp_get_image_info(HI_PT_JPEG, &s, &info), HI_SUCCESS) << recent_msg();
+  EXPECT_EQ(info.width, 333u);
+  EXPECT_EQ(info.height, 250u);
+  EXPECT_EQ(info.width_stride, 384u);
+  EXPECT_EQ(info.height_stride, 256u);
+  EXPECT_EQ(info.img_buf_size, 384u * 256 * 3 / 2);
+  EXPECT_EQ(info.pixel_format, HI_JPEG_RAW_FORMAT_YUV420);
+
+  for (hi_pixel_format f :
+       {HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420}) {
+    void *out1 = dvpp_buffer(info.img_buf_size, std::vector<uint8_t>(info.img_buf_size, 0));
+    void *out2 = dvpp_buffer(info.img_buf_size, std::vector<uint8_t>(info.img_buf_size, 0));
+    acldvppPicDesc *d =
+        pic(out1, info.img_buf_size, static_cast<acldvppPixelFormat>(f), 0, 0, 0, 0);
+    ASSERT_EQ(acldvppJpegDecodeAsync(channel_, in, jpeg.size(), d, stream_), ACL_SUCCESS)
+        << recent_msg();
+    sync();
+    JpegdChannel ch(5);
+    hi_vdec_pic_info out{};
+    out.width = info.width, out.height = info.height;
+    out.width_stride = info.width_stride, out.height_stride = info.height_stride;
+    out.buffer_size = info.img_buf_size;
+    out.pixel_format = f;
+    out.vir_addr = reinterpret_cast<hi_u64>(out2);
+    ASSERT_EQ(hi_mpi_vdec_send_stream(ch.id, &s, &out, -1), HI_SUCCESS) << recent_msg();
+    hi_vdec_chn_status status{};
+    ASSERT_EQ(hi_mpi_vdec_query_status(ch.id, &status), HI_SUCCESS) << recent_msg();
+    EXPECT_EQ(status.recv_stream_frames, 1u);
+    EXPECT_EQ(status.left_stream_frames + status.left_decoded_frames, 1u);  // queued or decoded
+    hi_video_frame_info frame{};
+    hi_vdec_supplement_info sup{};
+    hi_vdec_stream back{};
+    ASSERT_EQ(hi_mpi_vdec_get_frame(ch.id, &frame, &sup, &back, -1), HI_SUCCESS) << recent_msg();
+    EXPECT_EQ(frame.v_frame.frame_flag, 0u);
+    EXPECT_EQ(frame.v_frame.width, 332u);
+    EXPECT_EQ(frame.v_frame.height, 250u);
+    EXPECT_EQ(frame.v_frame.pixel_format, f);
+    EXPECT_EQ(frame.v_frame.width_stride[0], 384u);
+    EXPECT_EQ(frame.v_frame.height_stride[0], 256u);
+    EXPECT_EQ(frame.v_frame.virt_addr[0], out2);
+    EXPECT_EQ(frame.v_frame.virt_addr[1], static_cast<uint8_t *>(out2) + 384 * 256);
+    EXPECT_EQ(frame.v_frame.pts, 42u);
+    EXPECT_EQ(back.addr, s.addr);
+    auto a = read_back(out1, info.img_buf_size), b = read_back(out2, info.img_buf_size);
+    EXPECT_EQ(a, b);
+    uint32_t rw, rh;
+    EXPECT_EQ(b, dvt::reference_nv12(jpeg, f == HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420, &rw, &rh));
+    EXPECT_EQ(hi_mpi_vdec_release_frame(ch.id, &frame), HI_SUCCESS);
+    ASSERT_EQ(hi_mpi_vdec_query_status(ch.id, &status), HI_SUCCESS) << recent_msg();
+    EXPECT_EQ(status.left_stream_frames + status.left_decoded_frames, 0u);
+  }
+  hi_pic_buf_attr attr{
+      333, 250, 0, HI_DATA_BIT_WIDTH_8, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, HI_COMPRESS_MODE_NONE};
+  EXPECT_EQ(hi_vdec_get_pic_buf_size(HI_PT_JPEG, &attr), info.img_buf_size);
+  EXPECT_EQ(hi_vdec_get_pic_buf_size(HI_PT_H264, &attr), 336u * 250 * 3 / 2);  // strides 16 and 2
+  EXPECT_EQ(hi_vdec_get_pic_buf_size(HI_PT_PNG, &attr), 0u);
+}
+
+TEST_F(Mpi, JpegdReportsACorruptStreamInTheFrame) {
+  // A Huffman table with three 1-bit codes (the counts still add up, so the header reads
+  // well): libjpeg-turbo refuses it when the decode starts ("Bogus Huffman table"), where a
+  // cut scan would only warn.
+  std::vector<uint8_t> jpeg = dvt::make_jpeg(64, 64, 2, 2);
+  size_t dht = 0;
+  while (dht + 21 < jpeg.size() && !(jpeg[dht] == 0xFF && jpeg[dht + 1] == 0xC4)) ++dht;
+  ASSERT_LT(dht + 21, jpeg.size());
+  uint8_t *bits = &jpeg[dht + 4];  // bits[k]: the number of codes of k bits
+  size_t k = 2;
+  while (k <= 16 && bits[k] < 3) ++k;
+  ASSERT_LE(k, 16u);
+  bits[k] -= 3;
+  bits[1] += 3;
+  void *in = dvpp_buffer(jpeg.size(), jpeg);
+  const uint32_t size = 128 * 64 * 3 / 2;
+  void *out = dvpp_buffer(size);
+  JpegdChannel ch(6);
+  hi_vdec_stream s{};
+  s.addr = static_cast<hi_u8 *>(in);
+  s.len = static_cast<hi_u32>(jpeg.size());
+  hi_vdec_pic_info pic{};
+  pic.width_stride = 128, pic.height_stride = 64, pic.buffer_size = size;
+  pic.pixel_format = HI_PIXEL_FORMAT_UNKNOWN;  // the channel's: NV12
+  pic.vir_addr = reinterpret_cast<hi_u64>(out);
+  ASSERT_EQ(hi_mpi_vdec_send_stream(ch.id, &s, &pic, -1), HI_SUCCESS) << recent_msg();
+  hi_video_frame_info frame{};
+  hi_vdec_stream back{};
+  ASSERT_EQ(hi_mpi_vdec_get_frame(ch.id, &frame, nullptr, &back, -1), HI_SUCCESS) << recent_msg();
+  EXPECT_EQ(frame.v_frame.frame_flag, 1u);
+  EXPECT_EQ(frame.v_frame.pixel_format, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420);
+  EXPECT_NE(recent_msg().find("corrupt"), std::string::npos) << recent_msg();
+  // Nothing left.
+  EXPECT_EQ(hi_mpi_vdec_get_frame(ch.id, &frame, nullptr, &back, 0),
+            static_cast<hi_s32>(HI_ERR_VDEC_BUF_EMPTY));
+}
+
+TEST_F(Mpi, VdecDecodesH264AndH265ToTheEncodersFrames) {
+  for (bool hevc : {false, true}) {
+    const std::vector<std::vector<uint8_t>> packets = dvt::encode_video(hevc);
+    if (packets.empty()) continue;  // libavcodec without that encoder (vdec_test says so)
+    ASSERT_EQ(packets.size(), size_t{dvt::kVideoFrames});
+    const uint32_t w = dvt::kVideoW, h = dvt::kVideoH;
+    hi_vdec_chn_attr attr{};
+    attr.type = hevc ? HI_PT_H265 : HI_PT_H264;
+    attr.mode = HI_VDEC_SEND_MODE_FRAME;
+    attr.pic_width = w, attr.pic_height = h;
+    ASSERT_EQ(hi_mpi_vdec_create_chn(10, &attr), HI_SUCCESS) << recent_msg();
+    ASSERT_EQ(hi_mpi_vdec_start_recv_stream(10), HI_SUCCESS);
+    hi_pic_buf_attr buf{
+        w, h, 0, HI_DATA_BIT_WIDTH_8, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, HI_COMPRESS_MODE_NONE};
+    const uint32_t size = hi_vdec_get_pic_buf_size(attr.type, &buf);
+    ASSERT_EQ(size, w * h * 3 / 2);
+    std::vector<void *> outs;
+    for (int i = 0; i < dvt::kVideoFrames; ++i) {
+      void *in = dvpp_buffer(packets[i].size(), packets[i]);
+      outs.push_back(dvpp_buffer(size));
+      hi_vdec_stream s{};
+      s.addr = static_cast<hi_u8 *>(in);
+      s.len = static_cast<hi_u32>(packets[i].size());
+      s.pts = static_cast<hi_u64>(100 + i);
+      s.end_of_frame = HI_TRUE;
+      s.need_display = HI_TRUE;
+      hi_vdec_pic_info pic{};  // size and strides 0: the frame's
+      pic.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+      pic.vir_addr = reinterpret_cast<hi_u64>(outs.back());
+      pic.buffer_size = size;
+      ASSERT_EQ(hi_mpi_vdec_send_stream(10, &s, &pic, -1), HI_SUCCESS) << recent_msg();
+    }
+    hi_vdec_stream eos{};
+    eos.end_of_stream = HI_TRUE;
+    hi_vdec_pic_info none{};
+    ASSERT_EQ(hi_mpi_vdec_send_stream(10, &eos, &none, -1), HI_SUCCESS) << recent_msg();
+    for (int i = 0; i < dvt::kVideoFrames; ++i) {
+      hi_video_frame_info frame{};
+      hi_vdec_stream back{};
+      ASSERT_EQ(hi_mpi_vdec_get_frame(10, &frame, nullptr, &back, -1), HI_SUCCESS) << recent_msg();
+      EXPECT_EQ(frame.v_frame.frame_flag, 0u) << recent_msg();
+      EXPECT_EQ(frame.v_frame.width, w);
+      EXPECT_EQ(frame.v_frame.height, h);
+      EXPECT_EQ(frame.v_frame.width_stride[0], w);
+      EXPECT_EQ(frame.v_frame.pts, static_cast<hi_u64>(100 + i));
+      EXPECT_EQ(frame.v_frame.virt_addr[0], outs[i]);
+      EXPECT_EQ(read_back(outs[i], size), dvt::frame_nv12(i))
+          << "frame " << i << (hevc ? " H.265" : " H.264");
+      EXPECT_EQ(hi_mpi_vdec_release_frame(10, &frame), HI_SUCCESS);
+    }
+    hi_video_frame_info frame{};
+    hi_vdec_stream back{};
+    EXPECT_EQ(hi_mpi_vdec_get_frame(10, &frame, nullptr, &back, 0),
+              static_cast<hi_s32>(HI_ERR_VDEC_BUF_EMPTY));  // the end of stream gives no frame
+    EXPECT_EQ(hi_mpi_vdec_reset_chn(10), static_cast<hi_s32>(HI_ERR_VDEC_NOT_PERM));
+    ASSERT_EQ(hi_mpi_vdec_stop_recv_stream(10), HI_SUCCESS);
+    EXPECT_EQ(hi_mpi_vdec_reset_chn(10), HI_SUCCESS) << recent_msg();
+    // A size the decoder does not give: the frame fails, with the reason.
+    ASSERT_EQ(hi_mpi_vdec_start_recv_stream(10), HI_SUCCESS);
+    void *in = dvpp_buffer(packets[0].size(), packets[0]);
+    hi_vdec_stream s{};
+    s.addr = static_cast<hi_u8 *>(in);
+    s.len = static_cast<hi_u32>(packets[0].size());
+    hi_vdec_pic_info pic{};
+    pic.width = w / 2, pic.height = h / 2;
+    pic.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+    pic.vir_addr = reinterpret_cast<hi_u64>(outs[0]);
+    pic.buffer_size = size;
+    ASSERT_EQ(hi_mpi_vdec_send_stream(10, &s, &pic, -1), HI_SUCCESS) << recent_msg();
+    ASSERT_EQ(hi_mpi_vdec_get_frame(10, &frame, nullptr, &back, -1), HI_SUCCESS);
+    EXPECT_EQ(frame.v_frame.frame_flag, 1u);
+    EXPECT_NE(recent_msg().find("resizing is not implemented"), std::string::npos) << recent_msg();
+    EXPECT_EQ(hi_mpi_vdec_destroy_chn(10), HI_SUCCESS) << recent_msg();
+  }
+}
+
+TEST_F(Mpi, PngdGivesTheV1Picture) {
+  const uint32_t w = 70, h = 40;
+  std::vector<uint8_t> rgba(w * h * 4);
+  for (size_t i = 0; i < rgba.size(); ++i) rgba[i] = static_cast<uint8_t>(i * 7 + i / 13);
+  const std::vector<uint8_t> png = dvt::make_png(rgba, w, h, 4);
+  void *in = dvpp_buffer(png.size(), png);
+  hi_img_stream s{};
+  s.type = HI_PT_PNG;
+  s.addr = static_cast<hi_u8 *>(in);
+  s.len = static_cast<hi_u32>(png.size());
+  hi_img_info info{};
+  ASSERT_EQ(hi_mpi_png_get_image_info(&s, &info), HI_SUCCESS) << recent_msg();
+  EXPECT_EQ(info.width, w);
+  EXPECT_EQ(info.height, h);
+  EXPECT_EQ(info.png_pixel_format, HI_PNG_COLOR_FORMAT_ARGB);
+  EXPECT_EQ(info.width_stride, 128u * 4);
+  EXPECT_EQ(info.height_stride, 48u);
+  EXPECT_EQ(info.img_buf_size, 128u * 4 * 48);
+  void *out1 = dvpp_buffer(info.img_buf_size, std::vector<uint8_t>(info.img_buf_size, 0));
+  void *out2 = dvpp_buffer(info.img_buf_size, std::vector<uint8_t>(info.img_buf_size, 0));
+  ASSERT_EQ(acldvppPngDecodeAsync(channel_, in, png.size(),
+                                  pic(out1, info.img_buf_size, PIXEL_FORMAT_RGBA_8888, 0, 0, 0, 0),
+                                  stream_),
+            ACL_SUCCESS)
+      << recent_msg();
+  sync();
+  hi_pngd_chn_attr attr{};
+  ASSERT_EQ(hi_mpi_pngd_create_chn(2, &attr), HI_SUCCESS) << recent_msg();
+  hi_pic_info p{};
+  p.picture_address = out2;
+  p.picture_buffer_size = info.img_buf_size;
+  p.picture_width_stride = info.width_stride;
+  p.picture_height_stride = info.height_stride;
+  p.picture_format = HI_PIXEL_FORMAT_UNKNOWN;
+  ASSERT_EQ(hi_mpi_pngd_send_stream(2, &s, &p, -1), HI_SUCCESS) << recent_msg();
+  hi_pic_info got{};
+  hi_img_stream back{};
+  ASSERT_EQ(hi_mpi_pngd_get_image_data(2, &got, &back, -1), HI_SUCCESS) << recent_msg();
+  EXPECT_EQ(got.picture_format, HI_PIXEL_FORMAT_RGBA_8888);
+  EXPECT_EQ(got.picture_width, w);
+  EXPECT_EQ(got.picture_height, h);
+  EXPECT_EQ(back.addr, s.addr);
+  EXPECT_EQ(hi_mpi_pngd_destroy_chn(2), HI_SUCCESS) << recent_msg();
+  auto a = read_back(out1, info.img_buf_size), b = read_back(out2, info.img_buf_size);
+  EXPECT_EQ(a, b);
+  for (uint32_t x = 0; x < w * 4; ++x) ASSERT_EQ(b[x], rgba[x]) << x;  // the first row as written
+}
+
+TEST_F(Mpi, GetWaitsForASendAndDestroyWakesItsWaiter) {
+  std::vector<uint8_t> rgb(64 * 48 * 3, 90);
+  const std::vector<uint8_t> png = dvt::make_png(rgb, 64, 48, 3);
+  void *in = dvpp_buffer(png.size(), png);
+  const uint32_t size = 128 * 3 * 48;
+  void *out = dvpp_buffer(size);
+  hi_pngd_chn_attr attr{};
+  ASSERT_EQ(hi_mpi_pngd_create_chn(3, &attr), HI_SUCCESS) << recent_msg();
+  hi_pic_info got{};
+  hi_img_stream back{};
+  hi_s32 rc = -1;
+  std::thread taker(
+      [&] { rc = hi_mpi_pngd_get_image_data(3, &got, &back, -1); });  // before any send
+  hi_img_stream s{};
+  s.addr = static_cast<hi_u8 *>(in);
+  s.len = static_cast<hi_u32>(png.size());
+  hi_pic_info p{};
+  p.picture_address = out;
+  p.picture_buffer_size = size;
+  p.picture_width_stride = 128 * 3;
+  p.picture_height_stride = 48;
+  p.picture_format = HI_PIXEL_FORMAT_RGB_888;
+  ASSERT_EQ(hi_mpi_pngd_send_stream(3, &s, &p, -1), HI_SUCCESS) << recent_msg();
+  taker.join();
+  EXPECT_EQ(rc, HI_SUCCESS);
+  EXPECT_EQ(got.picture_address, out);
+  EXPECT_EQ(read_back(out, 3), std::vector<uint8_t>(3, 90));
+  EXPECT_EQ(hi_mpi_pngd_get_image_data(3, &got, &back, 0),
+            static_cast<hi_s32>(HI_ERR_PNGD_BUF_EMPTY));
+  // A waiter when the channel goes: woken with HI_ERR_PNGD_UNEXIST (or it finds it gone).
+  std::thread waiter([&] { rc = hi_mpi_pngd_get_image_data(3, &got, &back, -1); });
+  EXPECT_EQ(hi_mpi_pngd_destroy_chn(3), HI_SUCCESS) << recent_msg();
+  waiter.join();
+  EXPECT_EQ(rc, static_cast<hi_s32>(HI_ERR_PNGD_UNEXIST));
+}
+
+TEST_F(Mpi, JpegeGivesTheV1Jpeg) {
+  const uint32_t w = 128, h = 96, size = w * h * 3 / 2;
+  void *in = dvpp_buffer(size, dvt::nv_noise(w, h, 12));
+  // V1 at level 85.
+  uint32_t v1_size = 0;
+  acldvppJpegeConfig *config = acldvppCreateJpegeConfig();
+  ASSERT_EQ(acldvppSetJpegeConfigLevel(config, 85), ACL_SUCCESS);
+  ASSERT_EQ(acldvppJpegPredictEncSize(pic(in, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, w, h, w, h),
+                                      config, &v1_size),
+            ACL_SUCCESS)
+      << recent_msg();
+  void *v1_out = dvpp_buffer(v1_size);
+  ASSERT_EQ(
+      acldvppJpegEncodeAsync(channel_, pic(in, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, w, h, w, h),
+                             v1_out, &v1_size, config, stream_),
+      ACL_SUCCESS)
+      << recent_msg();
+  sync();
+  acldvppDestroyJpegeConfig(config);
+
+  hi_venc_chn_attr attr{};
+  attr.venc_attr.type = HI_PT_JPEG;
+  attr.venc_attr.max_pic_width = attr.venc_attr.pic_width = w;
+  attr.venc_attr.max_pic_height = attr.venc_attr.pic_height = h;
+  attr.venc_attr.buf_size = w * h * 2;
+  attr.venc_attr.is_by_frame = HI_TRUE;
+  ASSERT_EQ(hi_mpi_venc_create_chn(4, &attr), HI_SUCCESS) << recent_msg();
+  hi_venc_start_param start{};
+  start.recv_pic_num = -1;
+  ASSERT_EQ(hi_mpi_venc_start_chn(4, &start), HI_SUCCESS) << recent_msg();
+  hi_venc_jpeg_param param{};
+  ASSERT_EQ(hi_mpi_venc_get_jpeg_param(4, &param), HI_SUCCESS) << recent_msg();
+  param.qfactor = 85;
+  ASSERT_EQ(hi_mpi_venc_set_jpeg_param(4, &param), HI_SUCCESS) << recent_msg();
+  hi_video_frame_info frame{};
+  frame.v_frame.width = w;
+  frame.v_frame.height = h;
+  frame.v_frame.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+  frame.v_frame.width_stride[0] = frame.v_frame.width_stride[1] = w;
+  frame.v_frame.virt_addr[0] = in;
+  frame.v_frame.virt_addr[1] =
+      static_cast<uint8_t *>(in) + w * h;  // height_stride[0] left 0, as samples do
+  frame.v_frame.pts = 7;
+  hi_u32 predicted = 0;
+  ASSERT_EQ(hi_mpi_venc_get_jpege_predicted_size(&frame, &param, &predicted), HI_SUCCESS)
+      << recent_msg();
+  EXPECT_GE(predicted, v1_size);
+  ASSERT_EQ(hi_mpi_venc_send_frame(4, &frame, -1), HI_SUCCESS) << recent_msg();
+  hi_venc_pack pack{};
+  hi_venc_stream stream{};
+  stream.pack = &pack;
+  stream.pack_cnt = 1;
+  ASSERT_EQ(hi_mpi_venc_get_stream(4, &stream, -1), HI_SUCCESS) << recent_msg();
+  EXPECT_EQ(stream.pack_cnt, 1u);
+  EXPECT_EQ(pack.pts, 7u);
+  EXPECT_EQ(pack.data_type.jpeg_type, HI_VENC_JPEG_PACK_PIC);
+  EXPECT_EQ(pack.input_addr, reinterpret_cast<hi_u64>(in));  // the frame's buffer
+  EXPECT_EQ(stream.jpeg_info.qfactor, 85u);
+  ASSERT_EQ(pack.len - pack.offset, v1_size);
+  EXPECT_EQ(read_back(pack.addr + pack.offset, v1_size), read_back(v1_out, v1_size));
+  EXPECT_EQ(hi_mpi_venc_release_stream(4, &stream), HI_SUCCESS) << recent_msg();
+  EXPECT_EQ(hi_mpi_venc_release_stream(4, &stream), static_cast<hi_s32>(HI_ERR_VENC_ILLEGAL_PARAM));
+
+  // Into the program's buffer.
+  void *mine = dvpp_buffer(predicted);
+  hi_img_stream into{};
+  into.addr = static_cast<hi_u8 *>(mine);
+  into.len = predicted;
+  ASSERT_EQ(hi_mpi_venc_send_jpege_frame(4, &frame, &into, -1), HI_SUCCESS) << recent_msg();
+  ASSERT_EQ(hi_mpi_venc_get_stream(4, &stream, -1), HI_SUCCESS) << recent_msg();
+  EXPECT_EQ(pack.addr, mine);
+  EXPECT_EQ(read_back(mine, v1_size), read_back(v1_out, v1_size));
+  EXPECT_EQ(hi_mpi_venc_release_stream(4, &stream), HI_SUCCESS);
+  EXPECT_EQ(hi_mpi_venc_stop_chn(4), HI_SUCCESS);
+  EXPECT_EQ(hi_mpi_venc_send_frame(4, &frame, -1), static_cast<hi_s32>(HI_ERR_VENC_NOT_PERM));
+  EXPECT_EQ(hi_mpi_venc_destroy_chn(4), HI_SUCCESS) << recent_msg();
+}
+
+TEST_F(Mpi, PyrdownHistogramsAndRemapGiveTheV1Results) {
+  const uint32_t w = 96, h = 64, size = w * h;  // YUV400
+  std::vector<uint8_t> grey = dvt::nv_noise(w, h, 13);
+  grey.resize(size);
+  void *in = dvpp_buffer(size, grey);
+  hi_vpc_chn id = -1;
+  hi_vpc_chn_attr attr{};
+  ASSERT_EQ(hi_mpi_vpc_sys_create_chn(&id, &attr), HI_SUCCESS) << recent_msg();
+  ASSERT_GE(id, 0);
+  hi_vpc_pic_info src = vpc_pic(in, size, HI_PIXEL_FORMAT_YUV_400, w, h, w, h);
+
+  // Two pyramid levels: the first equals V1's one level (reflect-101), the second is the first
+  // level's own level down.
+  const std::vector<uint8_t> zero(48 * 32, 0),
+      zero2(32 * 16, 0);  // the stride padding is not written
+  void *v1 = dvpp_buffer(48 * 32, zero), *v1b = dvpp_buffer(32 * 16, zero2);
+  ASSERT_EQ(acldvppVpcPyrDownAsync(channel_, pic(in, size, PIXEL_FORMAT_YUV_400, w, h, w, h),
+                                   pic(v1, 48 * 32, PIXEL_FORMAT_YUV_400, 48, 32, 48, 32), nullptr,
+                                   stream_),
+            ACL_SUCCESS)
+      << recent_msg();
+  ASSERT_EQ(acldvppVpcPyrDownAsync(channel_, pic(v1, 48 * 32, PIXEL_FORMAT_YUV_400, 48, 32, 48, 32),
+                                   pic(v1b, 32 * 16, PIXEL_FORMAT_YUV_400, 24, 16, 32, 16), nullptr,
+                                   stream_),
+            ACL_SUCCESS)
+      << recent_msg();
+  void *l0 = dvpp_buffer(48 * 32, zero), *l1 = dvpp_buffer(32 * 16, zero2);
+  hi_vpc_pic_info levels[2] = {vpc_pic(l0, 48 * 32, HI_PIXEL_FORMAT_YUV_400, 48, 32, 48, 32),
+                               vpc_pic(l1, 32 * 16, HI_PIXEL_FORMAT_YUV_400, 24, 16, 32, 16)};
+  hi_s8 gauss[5][5];
+  const int taps[5] = {1, 4, 6, 4, 1};
+  for (int y = 0; y < 5; ++y)
+    for (int x = 0; x < 5; ++x) gauss[y][x] = static_cast<hi_s8>(taps[y] * taps[x]);
+  hi_vpc_make_border_info border{};
+  border.border_type = HI_BORDER_REFLECT_101;
+  hi_u32 pyr = 0, hist_task = 0, remap_task = 0;
+  ASSERT_EQ(hi_mpi_vpc_pyrdown(id, &src, levels, 2, gauss, 256, border, &pyr, -1), HI_SUCCESS)
+      << recent_msg();
+
+  // Histogram: V2 writes the counts; V1 adds them to a fresh histogram.
+  acldvppHist *v1_hist = acldvppCreateHist();
+  ASSERT_EQ(acldvppVpcCalcHistAsync(channel_, pic(in, size, PIXEL_FORMAT_YUV_400, w, h, w, h),
+                                    v1_hist, nullptr, stream_),
+            ACL_SUCCESS)
+      << recent_msg();
+  hi_vpc_histogram_config hist;
+  std::memset(&hist, 0xFF, sizeof hist);
+  ASSERT_EQ(hi_mpi_vpc_calc_hist(id, &src, &hist, &hist_task, -1), HI_SUCCESS) << recent_msg();
+
+  // Remap with an inverting map, changed after the call (the call copied it).
+  void *r1 = dvpp_buffer(size), *r2 = dvpp_buffer(size);
+  acldvppLutMap *lut = acldvppCreateLutMap();
+  uint8_t *map = nullptr;
+  uint32_t len = 0;
+  ASSERT_EQ(acldvppGetLutMapData(lut, 0, &map, &len), ACL_SUCCESS);
+  hi_vpc_lut_remap remap;
+  for (int i = 0; i < 256; ++i) {
+    map[i] = static_cast<uint8_t>(255 - i);
+    remap.map_value_y_or_r[i] = remap.map_value_u_or_g[i] = remap.map_value_v_or_b[i] =
+        static_cast<hi_u8>(255 - i);
+  }
+  ASSERT_EQ(
+      acldvppVpcEqualizeHistAsync(channel_, pic(in, size, PIXEL_FORMAT_YUV_400, w, h, w, h),
+                                  pic(r1, size, PIXEL_FORMAT_YUV_400, w, h, w, h), lut, stream_),
+      ACL_SUCCESS)
+      << recent_msg();
+  hi_vpc_pic_info dst = vpc_pic(r2, size, HI_PIXEL_FORMAT_YUV_400, w, h, w, h);
+  ASSERT_EQ(hi_mpi_vpc_equalize_hist(id, &src, &dst, &remap, &remap_task, -1), HI_SUCCESS)
+      << recent_msg();
+  std::memset(&remap, 0, sizeof remap);
+  sync();
+  for (hi_u32 t : {pyr, hist_task, remap_task})
+    ASSERT_EQ(hi_mpi_vpc_get_process_result(id, t, -1), HI_SUCCESS);
+
+  EXPECT_EQ(read_back(l0, 48 * 32), read_back(v1, 48 * 32));
+  EXPECT_EQ(read_back(l1, 32 * 16), read_back(v1b, 32 * 16));
+  uint32_t *bins = nullptr;
+  uint16_t n = 0;
+  ASSERT_EQ(acldvppGetHistData(v1_hist, 0, &bins, &n), ACL_SUCCESS);
+  EXPECT_EQ(std::vector<uint32_t>(bins, bins + 256),
+            std::vector<uint32_t>(hist.histogram_y_or_r, hist.histogram_y_or_r + 256));
+  EXPECT_EQ(std::vector<uint32_t>(256, 0),
+            std::vector<uint32_t>(hist.histogram_u_or_g, hist.histogram_u_or_g + 256));
+  EXPECT_EQ(read_back(r1, size), read_back(r2, size));
+  acldvppDestroyHist(v1_hist);
+  acldvppDestroyLutMap(lut);
+
+  // Only OpenCV's kernel.
+  gauss[2][2] = 35;
+  EXPECT_EQ(hi_mpi_vpc_pyrdown(id, &src, levels, 2, gauss, 256, border, &pyr, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_NOT_SUPPORT));
+  EXPECT_EQ(hi_mpi_vpc_destroy_chn(id), HI_SUCCESS);
+}
+
+TEST_F(Mpi, ConvertColorTakesTheChannelsMatrix) {
+  void *in = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 14));
+  const uint32_t rws = 912, rsize = rws * kH;
+  const std::vector<uint8_t> zero(rsize, 0);  // the stride padding is not written
+  void *rgb1 = dvpp_buffer(rsize, zero), *rgb2 = dvpp_buffer(rsize, zero);
+  uint32_t bt709 = ACL_DVPP_CSC_MATRIX_BT709_NARROW;
+  ASSERT_EQ(acldvppSetChannelDescParam(channel_, ACL_DVPP_CSC_MATRIX_UINT32, sizeof bt709, &bt709),
+            ACL_SUCCESS);
+  ASSERT_EQ(acldvppVpcConvertColorAsync(
+                channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
+                pic(rgb1, rsize, PIXEL_FORMAT_BGR_888, kW, kH, rws, kH), stream_),
+            ACL_SUCCESS)
+      << recent_msg();
+  sync();
+  VpcChannel ch(9);
+  EXPECT_EQ(hi_mpi_sys_set_chn_csc_matrix(HI_ID_VPC, ch.id, HI_CSC_MATRIX_USER, nullptr),
+            static_cast<hi_s32>(HI_ERR_SYS_NOT_SUPPORT));
+  EXPECT_EQ(hi_mpi_sys_set_chn_csc_matrix(HI_ID_VDEC, ch.id, HI_CSC_MATRIX_BT709_NARROW, nullptr),
+            static_cast<hi_s32>(HI_ERR_SYS_NOT_SUPPORT));
+  ASSERT_EQ(hi_mpi_sys_set_chn_csc_matrix(HI_ID_VPC, ch.id, HI_CSC_MATRIX_BT709_NARROW, nullptr),
+            HI_SUCCESS)
+      << recent_msg();
+  hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
+  hi_vpc_pic_info bgr = vpc_pic(rgb2, rsize, HI_PIXEL_FORMAT_BGR_888, kW, kH, rws, kH);
+  hi_u32 task = 0;
+  ASSERT_EQ(hi_mpi_vpc_convert_color(ch.id, &src, &bgr, &task, -1), HI_SUCCESS) << recent_msg();
+  ch.finish(task);
+  EXPECT_EQ(read_back(rgb1, rsize), read_back(rgb2, rsize));
+}
+
+TEST_F(Mpi, BadInputGetsCannsCodesAndAMessage) {
+  hi_vpc_chn_attr attr{};
+  EXPECT_EQ(hi_mpi_vpc_create_chn(VPC_MAX_CHN_NUM, &attr),
+            static_cast<hi_s32>(HI_ERR_VPC_INVALID_CHN_ID));
+  EXPECT_EQ(hi_mpi_vpc_create_chn(-1, &attr), static_cast<hi_s32>(HI_ERR_VPC_INVALID_CHN_ID));
+  EXPECT_EQ(hi_mpi_vpc_create_chn(7, nullptr), static_cast<hi_s32>(HI_ERR_VPC_NULL_PTR));
+  EXPECT_NE(recent_msg().find("attr is NULL"), std::string::npos) << recent_msg();
+  EXPECT_EQ(hi_mpi_vpc_destroy_chn(7), static_cast<hi_s32>(HI_ERR_VPC_UNEXIST));
+  VpcChannel ch(7);
+  EXPECT_EQ(hi_mpi_vpc_create_chn(7, &attr), static_cast<hi_s32>(HI_ERR_VPC_EXIST));
+
+  void *in = dvpp_buffer(kSize), *out = dvpp_buffer(kOSize);
+  hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
+  hi_vpc_pic_info dst =
+      vpc_pic(out, kOSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh);
+  hi_u32 task = 0;
+  EXPECT_EQ(hi_mpi_vpc_resize(ch.id, &src, &dst, 0, 0, 5, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_NOT_SUPPORT));
+  EXPECT_EQ(hi_mpi_vpc_resize(ch.id, &src, &dst, 0, 0, 0, nullptr, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_NULL_PTR));
+  std::vector<uint8_t> host(kSize);
+  hi_vpc_pic_info on_host = src;
+  on_host.picture_address = host.data();
+  EXPECT_EQ(hi_mpi_vpc_resize(ch.id, &on_host, &dst, 0, 0, 0, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_NE(recent_msg().find("source_pic"), std::string::npos) << recent_msg();
+  hi_vpc_pic_info odd_stride = dst;
+  odd_stride.picture_width_stride = 230;
+  EXPECT_EQ(hi_mpi_vpc_resize(ch.id, &src, &odd_stride, 0, 0, 0, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_NE(recent_msg().find("multiple of 16"), std::string::npos) << recent_msg();
+  hi_vpc_crop_region_info crop{};
+  crop.dest_pic_info = dst;
+  crop.crop_region = {1, 0, 100, 50};  // odd top
+  EXPECT_EQ(hi_mpi_vpc_crop(ch.id, &src, &crop, 1, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_NE(recent_msg().find("crop_info[0].crop_region"), std::string::npos) << recent_msg();
+  EXPECT_EQ(hi_mpi_vpc_crop(ch.id, &src, &crop, 0, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_EQ(hi_mpi_vpc_get_process_result(ch.id, 12345, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_EQ(hi_mpi_vpc_get_process_result(8, 0, -1), static_cast<hi_s32>(HI_ERR_VPC_UNEXIST));
+
+  hi_vdec_chn_attr vattr{};
+  vattr.type = HI_PT_MJPEG;
+  EXPECT_EQ(hi_mpi_vdec_create_chn(0, &vattr), static_cast<hi_s32>(HI_ERR_VDEC_NOT_SUPPORT));
+  EXPECT_NE(recent_msg().find("HI_PT_JPEG"), std::string::npos) << recent_msg();
+  vattr.type = HI_PT_JPEG;
+  ASSERT_EQ(hi_mpi_vdec_create_chn(0, &vattr), HI_SUCCESS) << recent_msg();
+  const std::vector<uint8_t> jpeg = dvt::make_jpeg(64, 64, 2, 2);
+  void *j = dvpp_buffer(jpeg.size(), jpeg), *pic_buf = dvpp_buffer(128 * 64 * 3 / 2);
+  hi_vdec_stream s{};
+  s.addr = static_cast<hi_u8 *>(j);
+  s.len = static_cast<hi_u32>(jpeg.size());
+  hi_vdec_pic_info p{};
+  p.width_stride = 128, p.height_stride = 64, p.buffer_size = 128 * 64 * 3 / 2;
+  p.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+  p.vir_addr = reinterpret_cast<hi_u64>(pic_buf);
+  EXPECT_EQ(hi_mpi_vdec_send_stream(0, &s, &p, -1), static_cast<hi_s32>(HI_ERR_VDEC_NOT_PERM));
+  ASSERT_EQ(hi_mpi_vdec_start_recv_stream(0), HI_SUCCESS);
+  p.buffer_size = 1000;
+  EXPECT_EQ(hi_mpi_vdec_send_stream(0, &s, &p, -1), static_cast<hi_s32>(HI_ERR_VDEC_ILLEGAL_PARAM));
+  EXPECT_NE(recent_msg().find("buffer_size 1000"), std::string::npos) << recent_msg();
+  p.buffer_size = 128 * 64 * 3 / 2;
+  p.pixel_format = HI_PIXEL_FORMAT_RGB_888;
+  EXPECT_EQ(hi_mpi_vdec_send_stream(0, &s, &p, -1), static_cast<hi_s32>(HI_ERR_VDEC_NOT_SUPPORT));
+  std::vector<uint8_t> junk(100, 0x55);
+  s.addr = junk.data();
+  s.len = 100;
+  hi_img_info info{};
+  EXPECT_EQ(hi_mpi_dvpp_get_image_info(HI_PT_JPEG, &s, &info),
+            static_cast<hi_s32>(HI_ERR_VDEC_ILLEGAL_PARAM));
+  EXPECT_EQ(hi_mpi_dvpp_get_image_info(HI_PT_PNG, &s, &info),
+            static_cast<hi_s32>(HI_ERR_VDEC_NOT_SUPPORT));
+  EXPECT_EQ(hi_mpi_vdec_destroy_chn(0), HI_SUCCESS);
+
+  void *m = nullptr;
+  EXPECT_EQ(hi_mpi_dvpp_malloc(1, &m, 64), static_cast<hi_s32>(HI_ERR_SYS_ILLEGAL_PARAM));
+  EXPECT_EQ(hi_mpi_dvpp_malloc(0, nullptr, 64), static_cast<hi_s32>(HI_ERR_SYS_NULL_PTR));
+  EXPECT_EQ(hi_mpi_dvpp_free(host.data()), static_cast<hi_s32>(HI_ERR_SYS_ILLEGAL_PARAM));
+  ASSERT_EQ(hi_mpi_dvpp_malloc(0, &m, 64), HI_SUCCESS);
+  EXPECT_EQ(aclrtMemset(m, 64, 1, 64), ACL_SUCCESS);  // device memory to the runtime too
+  EXPECT_EQ(hi_mpi_dvpp_free(m), HI_SUCCESS);
+}
+
+TEST_F(Mpi, NothingRunsBeforeSysInit) {
+  ASSERT_EQ(hi_mpi_sys_exit(), HI_SUCCESS);
+  hi_vpc_chn_attr attr{};
+  EXPECT_EQ(hi_mpi_vpc_create_chn(0, &attr), static_cast<hi_s32>(HI_ERR_VPC_SYS_NOT_READY));
+  EXPECT_NE(recent_msg().find("hi_mpi_sys_init"), std::string::npos) << recent_msg();
+  void *m = nullptr;
+  EXPECT_EQ(hi_mpi_dvpp_malloc(0, &m, 64), static_cast<hi_s32>(HI_ERR_SYS_NOT_READY));
+  EXPECT_EQ(hi_mpi_sys_exit(), static_cast<hi_s32>(HI_ERR_SYS_NOT_READY));
+  ASSERT_EQ(hi_mpi_sys_init(), HI_SUCCESS);
+}
+
+}  // namespace
