@@ -90,12 +90,13 @@ bool Stream::claim_submission(uint64_t me) {
   uint64_t owner = submitter_.load(std::memory_order_acquire);
   if (owner == me) return true;
   if (owner == 0 && submitter_.compare_exchange_strong(owner, me, std::memory_order_acq_rel)) return true;
-  if (owner != kShared) {
-    submitter_.store(kShared, std::memory_order_seq_cst);
-    // The owner may be inside push_unlocked, a few instructions from its end unless it was
-    // preempted; from now on it takes the locked path too.
-    while (pushing_.load(std::memory_order_seq_cst)) std::this_thread::yield();
-  }
+  if (owner != kShared) submitter_.store(kShared, std::memory_order_seq_cst);
+  // The owner may still be inside push_unlocked or run_at_call, which it entered before the
+  // stream turned shared (whichever thread turned it): its task takes the number after
+  // submitted_ and stores it only on its way out, so no other thread may number a task before
+  // then, also when it found the stream shared already (two threads taking one number was
+  // issue 16's hang). From then on the owner takes the locked path too.
+  while (pushing_.load(std::memory_order_seq_cst)) std::this_thread::yield();
   return false;
 }
 

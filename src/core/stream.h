@@ -71,6 +71,8 @@ class Stream final : public backend::Runnable,
   // waking a worker that would race it for the stream: a synchronous model execution lost
   // about 20 us to that hand-off.
   uint64_t enqueue(std::unique_ptr<Task> task, bool caller_waits = false);
+  // A second thread has enqueued: every submission takes the lock from now on.
+  bool shared() const { return submitter_.load(std::memory_order_acquire) == kShared; }
 
   // Stream capture (aclmdlRICaptureBegin/End): while a capture is set, enqueue() hands every
   // task to it, on this stream's lane of it. begin_capture throws Errc::stream_captured when
@@ -159,7 +161,7 @@ class Stream final : public backend::Runnable,
   // the stream is not at rest (the task is then untouched).
   uint64_t run_at_call(Task *t, uint64_t me);
   // Makes the calling thread's serial `me` the only one that may push without the lock, or
-  // the stream shared; false when it is shared.
+  // the stream shared; false when it is shared, once no push of the owner is in progress.
   bool claim_submission(uint64_t me);
   // Appends a task whose seq is set, under mu_; true when the stream must be scheduled (not
   // when caller_waits and the caller can run it, see enqueue).
