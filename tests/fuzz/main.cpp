@@ -144,8 +144,10 @@ void print_stats(double t) {
 void dump_stacks() {
   if (access("/usr/bin/gdb", X_OK) != 0) return;
   prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);  // let the child gdb attach to us
+  // gdb's stdout (the stacks) to our stderr, then its own messages away: in the other order
+  // the stacks went to /dev/null too, and issue 16's hang left none.
   std::string cmd = "timeout 120 /usr/bin/gdb -p " + std::to_string(getpid()) +
-                    " -batch -nx -ex 'set pagination off' -ex 'thread apply all bt 30' 2>/dev/null 1>&2";
+                    " -batch -nx -ex 'set pagination off' -ex 'thread apply all bt 30' 1>&2 2>/dev/null";
   if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "[fuzz] (gdb could not dump the stacks)\n");
 }
 
