@@ -99,7 +99,7 @@ void launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, 
   auto f = function_of(funcHandle);
   if (numBlocks == 0) fail(Errc::invalid_argument, "numBlocks is 0");
   openacl::api::stream_for_submit(stream)->enqueue(
-      std::make_unique<openacl::KernelTask>(f, numBlocks, args, size, std::move(fixups)));
+      std::make_unique<openacl::KernelTask>(std::move(f), numBlocks, args, size, std::move(fixups)));
 }
 
 }  // namespace

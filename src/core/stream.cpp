@@ -22,9 +22,20 @@ namespace {
 constexpr int kSliceTasks = 64;
 // Host waits spin this long before sleeping: most short tasks finish within it.
 constexpr auto kHostSpin = std::chrono::microseconds(20);
+// A worker that runs out of tasks polls the inbox this many times (about 2 us) before the
+// stream goes to rest.
+constexpr int kAwaitPushPolls = 128;
 // A waiting host thread follows event waits this many streams deep to the stream that records
 // (a cycle of waits, which never completes, must not recurse forever).
 constexpr int kHelpDepth = 4;
+
+void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
 }  // namespace
 
 Stream::Stream(std::shared_ptr<Context> context, Device &device, uint32_t priority, uint32_t flags)
@@ -32,6 +43,7 @@ Stream::Stream(std::shared_ptr<Context> context, Device &device, uint32_t priori
 
 Stream::~Stream() {
   Runtime::get().live_streams().remove(this);
+  take_inbox();
   for (Task *t = head_; t != nullptr;) {
     Task *next = t->next;
     delete t;
@@ -48,43 +60,161 @@ uint64_t Stream::enqueue(std::unique_ptr<Task> task, bool caller_waits) {
   }
   // Task timestamps feed only the trace and the checker: without an observer they cost a
   // clock read each (three per task) for nothing. Event records take their own.
-  if (task_observer() != nullptr) task->enqueue_ns = now_ns();
+  const bool observed = task_observer() != nullptr;
+  if (observed) task->enqueue_ns = now_ns();
   ThreadState &me = this_thread();
   task->thread_id = me.os_id();
   Task *t = task.release();
-  bool schedule = false;
-  uint64_t seq;
-  {
-    std::lock_guard lock(mu_);
-    seq = t->seq = ++submitted_;
-    if (tail_ != nullptr) {
-      tail_->next = t;
-    } else {
-      head_ = t;
+  uint64_t seq = 0;
+  if (!observed) seq = t->runs_at_call() ? run_at_call(t, me.serial) : 0;
+  // A caller that waits takes the locked path, which can leave an idle stream to it.
+  if (!observed && seq == 0 && !caller_waits) seq = push_unlocked(t, me.serial);
+  if (seq == 0) {
+    claim_submission(me.serial);
+    bool schedule;
+    {
+      std::lock_guard lock(mu_);
+      seq = t->seq = submitted_.load(std::memory_order_relaxed) + 1;
+      submitted_.store(seq, std::memory_order_release);
+      schedule = append(t, caller_waits);
+      t->queued(*this);
+      if (TaskObserver *obs = task_observer()) obs->on_enqueue(*this, *t);
     }
-    tail_ = t;
-    if (state_ == State::idle) {
-      keep_alive_ = shared_from_this();
-      // A stream that starts with a wait on a pending record parks right here instead of
-      // taking a worker only to park there.
-      Signal *gate = failure_ ? nullptr : t->wait_before();
-      if (gate != nullptr && !gate->done() && gate->park(keep_alive_)) {
-        state_ = State::parked;
-        gate_ = gate;
-      } else {
-        state_ = State::queued;
-        // Left to the caller only when it can run the task (host functions and callbacks run
-        // on workers).
-        in_pool_ = !caller_waits || head_needs_worker();
-        schedule = in_pool_;
-      }
-    }
-    t->queued(*this);
-    if (TaskObserver *obs = task_observer()) obs->on_enqueue(*this, *t);
+    if (schedule) device_.backend().schedule(this);
   }
   me.last_task_id = static_cast<uint32_t>(seq);
+  return seq;
+}
+
+bool Stream::claim_submission(uint64_t me) {
+  uint64_t owner = submitter_.load(std::memory_order_acquire);
+  if (owner == me) return true;
+  if (owner == 0 && submitter_.compare_exchange_strong(owner, me, std::memory_order_acq_rel)) return true;
+  if (owner != kShared) submitter_.store(kShared, std::memory_order_seq_cst);
+  // The owner may still be inside push_unlocked or run_at_call, which it entered before the
+  // stream turned shared (whichever thread turned it): its task takes the number after
+  // submitted_ and stores it only on its way out, so no other thread may number a task before
+  // then, also when it found the stream shared already (two threads taking one number was
+  // issue 16's hang). From then on the owner takes the locked path too.
+  while (pushing_.load(std::memory_order_seq_cst)) std::this_thread::yield();
+  return false;
+}
+
+uint64_t Stream::push_unlocked(Task *t, uint64_t me) {
+  if (submitter_.load(std::memory_order_relaxed) != me && !claim_submission(me)) return 0;
+  // A seq_cst store, then a seq_cst load: pairs with claim_submission's store of kShared and
+  // its load of pushing_, so that either this thread sees the stream shared or that one waits
+  // for this push to end.
+  pushing_.store(true, std::memory_order_seq_cst);
+  uintptr_t top = inbox_.load(std::memory_order_relaxed);
+  if (submitter_.load(std::memory_order_seq_cst) != me || top == kAtRest) {
+    pushing_.store(false, std::memory_order_release);
+    return 0;
+  }
+  const uint64_t seq = submitted_.load(std::memory_order_relaxed) + 1;
+  t->seq = seq;
+  t->queued(*this);
+  submitted_.store(seq, std::memory_order_release);
+  bool schedule = false;
+  for (;;) {
+    t->next = reinterpret_cast<Task *>(top);
+    if (inbox_.compare_exchange_weak(top, reinterpret_cast<uintptr_t>(t), std::memory_order_release,
+                                     std::memory_order_relaxed)) {
+      break;
+    }
+    if (top == kAtRest) {  // the runner let go of the stream meanwhile: it must be scheduled
+      std::lock_guard lock(mu_);
+      schedule = append(t, false);
+      break;
+    }
+  }
+  pushing_.store(false, std::memory_order_release);
   if (schedule) device_.backend().schedule(this);
   return seq;
+}
+
+uint64_t Stream::run_at_call(Task *t, uint64_t me) {
+  if (submitter_.load(std::memory_order_relaxed) != me && !claim_submission(me)) return 0;
+  // As in push_unlocked; while pushing_ is set no other thread can queue a task either.
+  pushing_.store(true, std::memory_order_seq_cst);
+  // Acquire: the last runner stored completed_ and any failure before it put the stream to rest.
+  if (submitter_.load(std::memory_order_seq_cst) != me || inbox_.load(std::memory_order_acquire) != kAtRest ||
+      failed_.load(std::memory_order_acquire)) {
+    pushing_.store(false, std::memory_order_release);
+    return 0;
+  }
+  const uint64_t seq = submitted_.load(std::memory_order_relaxed) + 1;
+  t->seq = seq;
+  ExecContext exec{device_, device_.backend().cores()};
+  std::optional<Error> error;
+  try {
+    t->run(exec);
+  } catch (const Error &e) {
+    error = e;
+  } catch (...) {
+    error = user_code_error(task_kind_name(t->kind()));
+  }
+  t->ran = true;
+  if (error) {
+    report_failure(*this, *t, *error);
+    std::lock_guard lock(mu_);
+    if (!failure_) failure_ = std::move(error);
+    failed_.store(true, std::memory_order_release);
+  }
+  // Completed before submitted: whoever sees the task submitted sees it complete, and no
+  // waiter sleeps on it.
+  completed_.store(seq, std::memory_order_release);
+  submitted_.store(seq, std::memory_order_release);
+  pushing_.store(false, std::memory_order_release);
+  delete t;
+  return seq;
+}
+
+bool Stream::append(Task *t, bool caller_waits) {
+  take_inbox();
+  t->next = nullptr;
+  if (tail_ != nullptr) {
+    tail_->next = t;
+  } else {
+    head_ = t;
+  }
+  tail_ = t;
+  if (state_ != State::idle) return false;
+  inbox_.store(0, std::memory_order_release);
+  keep_alive_ = shared_from_this();
+  // A stream that starts with a wait on a pending record parks right here instead of
+  // taking a worker only to park there.
+  Signal *gate = failure_ ? nullptr : t->wait_before();
+  if (gate != nullptr && !gate->done() && gate->park(keep_alive_)) {
+    state_ = State::parked;
+    gate_ = gate;
+    return false;
+  }
+  state_ = State::queued;
+  // Left to the caller only when it can run the task (host functions and callbacks run on
+  // workers).
+  in_pool_ = !caller_waits || head_needs_worker();
+  return in_pool_;
+}
+
+void Stream::take_inbox() {
+  // At rest stays at rest here: only a holder of mu_ changes that, and the caller holds it.
+  if (inbox_.load(std::memory_order_relaxed) == kAtRest) return;
+  auto *t = reinterpret_cast<Task *>(inbox_.exchange(0, std::memory_order_acquire));
+  Task *oldest = nullptr, *newest = t;
+  while (t != nullptr) {  // pushed newest first
+    Task *older = t->next;
+    t->next = oldest;
+    oldest = t;
+    t = older;
+  }
+  if (oldest == nullptr) return;
+  if (tail_ != nullptr) {
+    tail_->next = oldest;
+  } else {
+    head_ = oldest;
+  }
+  tail_ = newest;
 }
 
 void Stream::begin_capture(std::shared_ptr<ModelRI> c, uint32_t lane) {
@@ -114,7 +244,7 @@ std::shared_ptr<ModelRI> Stream::capture() const {
 void Stream::finish_head(std::unique_lock<std::mutex> &, Task *t) {
   head_ = t->next;
   if (head_ == nullptr) tail_ = nullptr;
-  completed_.store(head_ == nullptr ? submitted_ : t->seq, std::memory_order_release);
+  completed_.store(std::max(t->seq, dropped_), std::memory_order_release);
   if (host_waiters_ > 0) cv_.notify_all();
   if (TaskObserver *obs = task_observer()) obs->on_complete(*this, *t);
 }
@@ -136,15 +266,33 @@ bool Stream::head_needs_worker() const {
 }
 
 Stream::Stop Stream::run_tasks(std::unique_lock<std::mutex> &lock, Runner who, int budget,
-                               uint64_t until, std::unique_ptr<Task> &finished) {
+                               uint64_t until, FinishedTasks &finished) {
   ExecContext exec{device_, device_.backend().cores()};
+  bool awaited = false;
   for (; budget > 0; --budget) {
     Task *t = head_;
-    if (t == nullptr) return Stop::empty;
+    while (t == nullptr) {
+      take_inbox();
+      t = head_;
+      if (t != nullptr) break;
+      if (who == Runner::worker && !awaited) {
+        // A host thread that feeds the stream task by task is usually a moment behind: waiting
+        // for its next push here is far cheaper for both than the stream going to rest, and
+        // the submitter then taking the lock and a worker being woken to restart it.
+        awaited = true;
+        lock.unlock();
+        for (int i = 0; i < kAwaitPushPolls && inbox_.load(std::memory_order_relaxed) == 0; ++i) cpu_relax();
+        lock.lock();
+        t = head_;
+        continue;
+      }
+      uintptr_t none = 0;
+      if (inbox_.compare_exchange_strong(none, kAtRest, std::memory_order_acq_rel)) return Stop::empty;
+    }
     if (completed_.load(std::memory_order_relaxed) >= until) return Stop::reached;
     if (t->ran) {  // resumed after a blocking callback returned
       finish_head(lock, t);
-      finished.reset(t);
+      finished.add(t);
       continue;
     }
     if (who == Runner::host && head_needs_worker()) return Stop::needs_worker;
@@ -157,7 +305,7 @@ Stream::Stop Stream::run_tasks(std::unique_lock<std::mutex> &lock, Runner who, i
     }
     head_running_ = true;
     lock.unlock();
-    finished.reset();
+    if (finished.full()) finished.clear();
 
     const bool timed = task_observer() != nullptr;
     if (timed) t->start_ns = now_ns();
@@ -189,7 +337,10 @@ Stream::Stop Stream::run_tasks(std::unique_lock<std::mutex> &lock, Runner who, i
 
     lock.lock();
     head_running_ = false;
-    if (error && !failure_) failure_ = std::move(error);
+    if (error && !failure_) {
+      failure_ = std::move(error);
+      failed_.store(true, std::memory_order_release);
+    }
     if (!failure_) {
       Signal *hold = t->wait_after();
       if (hold != nullptr && !hold->done() && hold->park(shared_from_this())) {
@@ -199,7 +350,7 @@ Stream::Stop Stream::run_tasks(std::unique_lock<std::mutex> &lock, Runner who, i
       }
     }
     finish_head(lock, t);
-    finished.reset(t);
+    finished.add(t);
   }
   return Stop::budget;
 }
@@ -226,7 +377,7 @@ void Stream::hand_off() {
 
 void Stream::run_slice() {
   std::shared_ptr<Stream> last;  // may destroy this stream: released last, after the lock
-  std::unique_ptr<Task> finished;
+  FinishedTasks finished;
   std::unique_lock lock(mu_);
   in_pool_ = false;
   runner_ = Runner::worker;
@@ -253,11 +404,11 @@ bool Stream::help(std::unique_lock<std::mutex> &lock, uint64_t until, int depth)
     runner_ = Runner::host;
     AiCores &cores = device_.backend().cores();
     cores.host_enter();
-    std::unique_ptr<Task> finished;
+    FinishedTasks finished;
     std::shared_ptr<Stream> last = end_run(run_tasks(lock, Runner::host, INT_MAX, until, finished));
     cores.host_leave();
     lock.unlock();
-    finished.reset();
+    finished.clear();
     last.reset();  // the caller holds the stream too: this never destroys it
     lock.lock();
     return true;
@@ -327,7 +478,7 @@ bool Stream::wait_until(std::unique_lock<std::mutex> &lock, uint64_t target, boo
 
 void Stream::synchronize(int32_t timeout_ms) {
   std::unique_lock lock(mu_);
-  uint64_t target = submitted_;
+  uint64_t target = submitted_.load(std::memory_order_acquire);
   if (!wait_until(lock, target, true, timeout_ms)) {
     fail(Errc::stream_sync_timeout,
          "stream did not finish within " + std::to_string(timeout_ms) +
@@ -346,18 +497,22 @@ bool Stream::wait_for(uint64_t seq, int32_t timeout_ms) {
 
 bool Stream::idle() const {
   std::lock_guard lock(mu_);
-  return completed_.load(std::memory_order_acquire) >= submitted_ && callbacks_in_flight_ == 0 &&
-         state_ == State::idle;
+  return completed_.load(std::memory_order_acquire) >= submitted_.load(std::memory_order_acquire) &&
+         callbacks_in_flight_ == 0 && state_ == State::idle;
 }
 
 uint64_t Stream::latest_pending() const {
   std::lock_guard lock(mu_);
-  return completed_.load(std::memory_order_acquire) < submitted_ ? submitted_ : 0;
+  const uint64_t submitted = submitted_.load(std::memory_order_acquire);
+  return completed_.load(std::memory_order_acquire) < submitted ? submitted : 0;
 }
 
 void Stream::set_failure(const Error &error) {
   std::lock_guard lock(mu_);
-  if (!failure_) failure_ = error;
+  if (!failure_) {
+    failure_ = error;
+    failed_.store(true, std::memory_order_release);
+  }
 }
 
 bool Stream::parked() const {
@@ -367,9 +522,9 @@ bool Stream::parked() const {
 
 bool Stream::query() const {
   std::lock_guard lock(mu_);
-  bool done =
-      completed_.load(std::memory_order_acquire) >= submitted_ && callbacks_in_flight_ == 0;
-  if (done) notify(&TaskObserver::on_stream_synchronized, *this, submitted_);
+  const uint64_t submitted = submitted_.load(std::memory_order_acquire);
+  bool done = completed_.load(std::memory_order_acquire) >= submitted && callbacks_in_flight_ == 0;
+  if (done) notify(&TaskObserver::on_stream_synchronized, *this, submitted);
   return done;
 }
 
@@ -383,21 +538,30 @@ void Stream::drop_pending() {
   std::shared_ptr<Stream> unparked;  // released after the lock
   {
     std::lock_guard lock(mu_);
+    take_inbox();
     Task *keep = (head_ != nullptr && (head_running_ || head_->ran)) ? head_ : nullptr;
     Task *t = keep != nullptr ? keep->next : head_;
     for (; t != nullptr; t = t->next) dropped.push_back(t);
+    if (!dropped.empty()) dropped_ = dropped.back()->seq;
     if (keep != nullptr) {
       keep->next = nullptr;
       head_ = tail_ = keep;
     } else {
       head_ = tail_ = nullptr;
-      completed_.store(submitted_, std::memory_order_release);
+      if (!dropped.empty()) completed_.store(dropped_, std::memory_order_release);
       if (host_waiters_ > 0) cv_.notify_all();
       // A wait the stream was parked on is gone with its task (a notify wait may never be
-      // released): the device no longer owns the stream.
+      // released): the device no longer owns the stream, unless tasks came in meanwhile.
       if (state_ == State::parked) {
-        state_ = State::idle;
-        unparked = std::move(keep_alive_);
+        gate_ = nullptr;
+        uintptr_t none = 0;
+        if (inbox_.compare_exchange_strong(none, kAtRest, std::memory_order_acq_rel)) {
+          state_ = State::idle;
+          unparked = std::move(keep_alive_);
+        } else {
+          state_ = State::queued;
+          hand_off();
+        }
       }
     }
   }

@@ -13,6 +13,16 @@
 // under it. Work a waiting host thread can take (a stream resumed, or left by its runner, while
 // one sleeps on it) goes to that thread, not to a worker.
 //
+// Submission: while one host thread alone feeds a stream (the common case), it queues without
+// the stream's lock: it pushes the task onto a lock-free inbox that the stream's runner takes
+// whole, in one exchange, when its own list runs out (a batch hand-over). The first thread to
+// enqueue owns the inbox; when a second one enqueues, the stream turns shared for good and
+// every enqueue takes the lock, which keeps the sequence numbers in FIFO order. An observer
+// (trace, race checker), a capture, or a stream at rest (it must be scheduled) also take the
+// locked path. A small copy or memset (Task::runs_at_call) that its owner submits to a stream
+// at rest, without an observer, runs during the call on the calling thread instead: nothing is
+// queued or running before it, so FIFO holds, and the stream stays at rest.
+//
 // Thread safety: every member function may be called from any thread. Ownership: the stream
 // keeps its context object alive (not its handle: a destroyed context stays destroyed), and
 // the device keeps the stream alive while it has tasks, so a task enqueued by a call that
@@ -61,6 +71,8 @@ class Stream final : public backend::Runnable,
   // waking a worker that would race it for the stream: a synchronous model execution lost
   // about 20 us to that hand-off.
   uint64_t enqueue(std::unique_ptr<Task> task, bool caller_waits = false);
+  // A second thread has enqueued: every submission takes the lock from now on.
+  bool shared() const { return submitter_.load(std::memory_order_acquire) == kShared; }
 
   // Stream capture (aclmdlRICaptureBegin/End): while a capture is set, enqueue() hands every
   // task to it, on this stream's lane of it. begin_capture throws Errc::stream_captured when
@@ -116,12 +128,52 @@ class Stream final : public backend::Runnable,
   enum class State { idle, queued, parked };
   enum class Runner : uint8_t { none, worker, host };
   enum class Stop { empty, parked, budget, reached, needs_worker };
+  // Finished tasks, deleted a few at a time outside the lock: what they release (a kernel's
+  // function, an event's signal) is often shared with the submitting thread, and releasing a
+  // run of them at once moves those counts between the two cores once per run, not per task.
+  class FinishedTasks {
+   public:
+    ~FinishedTasks() { clear(); }
+    void add(Task *t) { tasks_[size_++] = t; }
+    // Leaves room for one more: a task resumed after a blocking callback is added before
+    // run_tasks next looks at full().
+    bool full() const { return size_ >= kSize; }
+    void clear() {
+      for (int i = 0; i < size_; ++i) delete tasks_[i];
+      size_ = 0;
+    }
+
+   private:
+    static constexpr int kSize = 16;
+    Task *tasks_[kSize + 1];
+    int size_ = 0;
+  };
+  // The inbox word: the newest task pushed without the lock (linked to older ones through
+  // Task::next), or kAtRest: the stream is idle, and the next task must take the lock to
+  // schedule it. Only a holder of mu_ sets or clears kAtRest.
+  static constexpr uintptr_t kAtRest = 1;
+  // submitter_ once two threads have enqueued.
+  static constexpr uint64_t kShared = UINT64_MAX;
+  // The owner pushes onto the inbox and returns the task's seq; 0 when it must take the
+  // locked path instead (the task is then untouched).
+  uint64_t push_unlocked(Task *t, uint64_t me);
+  // The owner runs a Task::runs_at_call task on the stream at rest and returns its seq; 0 when
+  // the stream is not at rest (the task is then untouched).
+  uint64_t run_at_call(Task *t, uint64_t me);
+  // Makes the calling thread's serial `me` the only one that may push without the lock, or
+  // the stream shared; false when it is shared, once no push of the owner is in progress.
+  bool claim_submission(uint64_t me);
+  // Appends a task whose seq is set, under mu_; true when the stream must be scheduled (not
+  // when caller_waits and the caller can run it, see enqueue).
+  bool append(Task *t, bool caller_waits);
+  // Moves the inbox's tasks onto the list, oldest first (under mu_).
+  void take_inbox();
   void finish_head(std::unique_lock<std::mutex> &lock, Task *t);
   // Runs tasks until the queue is empty, the stream parks, `budget` tasks ran or task `until`
-  // has completed; a host runner also stops before a task a worker must run. The last
-  // finished task is left in `finished`, to delete after the lock.
+  // has completed; a host runner also stops before a task a worker must run. Finished tasks
+  // are left in `finished`, to delete after the lock.
   Stop run_tasks(std::unique_lock<std::mutex> &lock, Runner who, int budget, uint64_t until,
-                 std::unique_ptr<Task> &finished);
+                 FinishedTasks &finished);
   // Host functions and callbacks run user code that expects a runtime thread (or dispatch it
   // to one): never on a host thread that waits.
   bool head_needs_worker() const;
@@ -144,11 +196,20 @@ class Stream final : public backend::Runnable,
   const uint32_t flags_;
   std::atomic<uint32_t> user_tag_{0};
 
-  mutable std::mutex mu_;
+  // What the submitting thread writes per task, on a cache line apart from what the runner
+  // writes per task (completed_, the lock): sharing one would cost the submitter a cache miss
+  // per task. The runner takes the inbox once per batch.
+  alignas(64) std::atomic<uintptr_t> inbox_{kAtRest};
+  // Written by the owner while it pushes (pushing_ set) or under mu_ once claimed or shared.
+  std::atomic<uint64_t> submitted_{0};
+  std::atomic<uint64_t> submitter_{0};  // ThreadState::serial of the owner, 0 or kShared
+  std::atomic<bool> pushing_{false};    // the owner is inside push_unlocked or run_at_call
+
+  alignas(64) mutable std::mutex mu_;
   std::condition_variable cv_;  // host waiters
   Task *head_ = nullptr;
   Task *tail_ = nullptr;
-  uint64_t submitted_ = 0;
+  uint64_t dropped_ = 0;  // tasks up to this seq were dropped (drop_pending)
   std::atomic<uint64_t> completed_{0};
   int callbacks_in_flight_ = 0;
   int host_waiters_ = 0;
@@ -163,6 +224,7 @@ class Stream final : public backend::Runnable,
   std::shared_ptr<ModelRI> capture_;
   uint32_t capture_lane_ = 0;
   std::optional<Error> failure_;
+  std::atomic<bool> failed_{false};  // failure_ is set: read without the lock by run_at_call
 };
 
 }  // namespace openacl

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/parallel.h"
+#include "core/task_storage.h"
 
 namespace openacl {
 
@@ -64,6 +65,9 @@ class Task {
   virtual ~Task() = default;
   Task(const Task &) = delete;
   Task &operator=(const Task &) = delete;
+  // Small tasks reuse the storage of finished ones (core/task_storage.h).
+  static void *operator new(size_t bytes) { return task_storage::allocate(bytes); }
+  static void operator delete(void *p, size_t bytes) noexcept { task_storage::release(p, bytes); }
 
   // Runs the task on a device worker. Throwing openacl::Error marks the stream failed (R20).
   virtual void run(ExecContext &ctx) = 0;
@@ -77,8 +81,11 @@ class Task {
   // Runs instead of run() when the stream has failed (R20): an event record passes the
   // failure on. Skipped tasks do nothing by default.
   virtual void skip(const Error &stream_failure) {}
-  // The task was queued on `stream`, its number `seq` set (called under the stream's lock).
+  // The task was queued on `stream`, its number `seq` set (before a runner can see it).
   virtual void queued(Stream &stream) {}
+  // Cheap enough to run during the call that submits it, on the calling thread, when its
+  // stream has nothing queued or running (a small copy or memset): queuing it costs more.
+  virtual bool runs_at_call() const { return false; }
   // A new task doing the same work on `target`: each launch of a captured model run instance
   // (aclmdlRI) enqueues replicas of the captured tasks. nullptr: this task cannot be replayed.
   virtual std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &target) const { return nullptr; }

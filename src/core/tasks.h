@@ -1,6 +1,7 @@
 // The runtime's own task kinds: copies, memsets, event records/waits/resets, callbacks.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -13,6 +14,10 @@ namespace openacl {
 class Event;
 class Signal;
 
+// Copies and memsets up to this size run at the call on a stream at rest (Task::runs_at_call):
+// about a microsecond of copying at most.
+inline constexpr size_t kRunAtCallBytes = size_t{16} << 10;
+
 class CopyTask final : public Task {
  public:
   // staged: the source bytes were taken at the call (pageable host memory, R14).
@@ -21,6 +26,7 @@ class CopyTask final : public Task {
   CopyTask(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
            size_t height, bool staged, const char *direction);
   void run(ExecContext &ctx) override;
+  bool runs_at_call() const override { return width_ * height_ <= kRunAtCallBytes; }
   std::string label() const override { return direction_; }
   std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override;
 
@@ -36,6 +42,7 @@ class MemsetTask final : public Task {
  public:
   MemsetTask(void *dst, int value, size_t n);
   void run(ExecContext &ctx) override;
+  bool runs_at_call() const override { return n_ <= kRunAtCallBytes; }
   std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {
     return std::make_unique<MemsetTask>(dst_, value_, n_);
   }

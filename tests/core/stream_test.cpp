@@ -1,5 +1,6 @@
 // R8-R12 for streams: the default stream, FIFO order, real overlap of streams, asynchronous
 // submission, stream synchronization (with timeout), query, and destroy (plain and force).
+#include <atomic>
 #include <mutex>
 
 #include "core/fixture.h"
@@ -167,6 +168,49 @@ TEST_F(R9_Fifo, EightHostThreadsRacingKeepEachThreadsOrder) {
     last[t] = k;
   }
   for (int v = 0; v < n; ++v) ASSERT_EQ(seen[v], 1) << "task " << v;
+}
+
+TEST_F(R9_Fifo, ASecondThreadJoiningAStreamFedByOneKeepsBothOrders) {
+  // The first thread to submit feeds the stream without its lock; a second one joining midway
+  // turns every submission to the locked path. Each thread's tasks keep their order, and the
+  // event each records after its tasks completes only once all of them have run.
+  aclrtStream s = new_stream();
+  aclrtContext ctx = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
+  constexpr int per_thread = 3000, n = 2 * per_thread;
+  std::vector<int32_t> log(n, -1);
+  int32_t count = 0;
+  std::atomic<int> first_submitted{0};
+  aclrtEvent events[2] = {};
+  for (aclrtEvent &e : events) ASSERT_ACL_OK(aclrtCreateEvent(&e));
+  auto feed = [&](int t) {
+    for (int i = 0; i < per_thread; ++i) {
+      ASSERT_ACL_OK(append(log.data(), &count, n, t * per_thread + i, s));
+      if (t == 0) first_submitted.store(i + 1, std::memory_order_release);
+    }
+    ASSERT_ACL_OK(aclrtRecordEvent(events[t], s));
+    ASSERT_ACL_OK(aclrtSynchronizeEvent(events[t]));
+    EXPECT_GE(oat::load(count), per_thread) << "thread " << t;
+  };
+  std::thread second([&] {
+    ASSERT_ACL_OK(aclrtSetCurrentContext(ctx));
+    ASSERT_TRUE(oat::wait_for([&] { return first_submitted.load(std::memory_order_acquire) >= per_thread / 4; }));
+    feed(1);
+  });
+  feed(0);
+  second.join();
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  ASSERT_EQ(oat::load(count), n);
+  int last[2] = {-1, -1};
+  for (int i = 0; i < n; ++i) {
+    const int v = log[i], t = v / per_thread, k = v % per_thread;
+    ASSERT_TRUE(v >= 0 && v < n) << "at position " << i;
+    ASSERT_GT(k, last[t]) << "thread " << t << " task " << k << " ran after task " << last[t];
+    last[t] = k;
+  }
+  EXPECT_EQ(last[0], per_thread - 1);
+  EXPECT_EQ(last[1], per_thread - 1);
+  for (aclrtEvent e : events) ASSERT_ACL_OK(aclrtDestroyEvent(e));
 }
 
 using R9_Concurrency = StreamTest;

@@ -70,8 +70,11 @@ WorkerPool::~WorkerPool() {
 void WorkerPool::push_work(const std::function<void()> &push) {
   std::lock_guard lock(mu_);
   push();
-  pending_.fetch_add(1, std::memory_order_release);
-  if (sleepers_ > 0) cv_.notify_one();
+  const int pending = pending_.fetch_add(1, std::memory_order_release) + 1;
+  // Each spinning worker takes one piece of work without a wake-up, which would cost the
+  // caller a system call (it looks at the queue under this lock before it would sleep); only
+  // work beyond what the spinners take needs a sleeper woken.
+  if (sleepers_ > 0 && pending > spinning_.load(std::memory_order_relaxed)) cv_.notify_one();
 }
 
 void WorkerPool::schedule(backend::Runnable *r) {
