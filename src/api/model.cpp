@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "acl/acl_mdl.h"
 #include "api/allocator.h"
@@ -142,36 +143,21 @@ ModelCall prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDatas
   const aclmdlDataset &in = dataset_of(input, "input");
   aclmdlDataset &out = dataset_of(output, "output");
   call.stream = stream_for_submit(stream);
-  model::Execution e = model::bind(*call.model, *call.stream, bindings(in, out), [&](const auto &descs) {
+  call.execution = model::bind(*call.model, *call.stream, bindings(in, out), [&](const auto &descs) {
     set_output_descs(out, call.model->outputs(), descs);
   });
-  call.plan = std::move(e.plan);
-  call.inputs = std::move(e.inputs);
-  call.outputs = std::move(e.outputs);
   return call;
 }
 
 void enqueue_call(ModelCall &call) {
-  const size_t bytes = call.plan->workspace_bytes();
-  auto allocator = stream_allocator(call.stream->handle());
-  if (!allocator || bytes == 0 || call.model->has_work_memory()) {
-    call.model->enqueue(*call.stream, call.plan, std::move(call.inputs), std::move(call.outputs));
-    return;
+  std::optional<StreamAllocator> a = stream_allocator(call.stream->handle());
+  std::optional<model::WorkspaceSource> source;
+  if (a) {
+    source = model::WorkspaceSource{[&](size_t bytes) { return a->alloc(a->allocator, bytes); },
+                                    [&](void *block) { a->free(a->allocator, block); },
+                                    [&](void *block) { return a->get_addr(block); }};
   }
-  // Given back right after queueing, as CANN's graph engine does: the allocator serves the
-  // stream in order, so what it hands out next runs after this execution.
-  void *block = allocator->alloc(allocator->allocator, bytes);
-  if (block == nullptr)
-    fail(Errc::out_of_memory, "the stream's allocator (aclrtAllocatorRegister) gave no block of " +
-                                  std::to_string(bytes) + " bytes for the model's workspace");
-  struct GiveBack {
-    const StreamAllocator &a;
-    void *block;
-    ~GiveBack() { a.free(a.allocator, block); }
-  } give_back{*allocator, block};
-  void *addr = allocator->get_addr(block);
-  Runtime::get().memory().check_device_range(addr, bytes, "the allocator's block");
-  call.model->enqueue(*call.stream, call.plan, std::move(call.inputs), std::move(call.outputs), addr);
+  model::enqueue(*call.model, *call.stream, std::move(call.execution), source ? &*source : nullptr);
 }
 
 }  // namespace openacl::api
@@ -416,7 +402,8 @@ ACL_FUNC_VISIBILITY const char *aclmdlGetTensorRealName(const aclmdlDesc *modelD
 ACL_FUNC_VISIBILITY aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output) {
   return guarded(__func__, [&] {
     ModelCall call = prepare_call(modelId, input, output, nullptr);
-    call.model->execute(*call.stream, call.plan, std::move(call.inputs), std::move(call.outputs));
+    openacl::model::Execution &e = call.execution;
+    call.model->execute(*call.stream, std::move(e.plan), std::move(e.inputs), std::move(e.outputs));
   });
 }
 

@@ -35,12 +35,11 @@ std::string model_file_stem(const char *path);
 struct ModelCall {
   std::shared_ptr<model::Model> model;
   std::shared_ptr<Stream> stream;
-  std::shared_ptr<const model::Plan> plan;
-  std::vector<void *> inputs, outputs;
+  model::Execution execution;
 };
 ModelCall prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output, aclrtStream stream);
 // Queues the call (aclmdlExecuteAsync[V2]); its workspace comes from the stream's allocator
-// when one is registered (aclrtAllocatorRegister), given back to it once the task is queued.
+// when one is registered (aclrtAllocatorRegister; model::enqueue).
 void enqueue_call(ModelCall &call);
 
 }  // namespace openacl::api

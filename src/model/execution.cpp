@@ -99,4 +99,24 @@ Execution bind(Model &model, const Stream &stream, const Bindings &b,
   return e;
 }
 
+void enqueue(Model &model, Stream &stream, Execution e, const WorkspaceSource *source) {
+  const size_t bytes = e.plan->workspace_bytes();
+  if (source == nullptr || bytes == 0 || model.has_work_memory()) {
+    model.enqueue(stream, std::move(e.plan), std::move(e.inputs), std::move(e.outputs));
+    return;
+  }
+  void *block = source->alloc(bytes);
+  if (block == nullptr)
+    fail(Errc::out_of_memory, "the stream's allocator (aclrtAllocatorRegister) gave no block of " +
+                                  std::to_string(bytes) + " bytes for the model's workspace");
+  struct GiveBack {
+    const WorkspaceSource &source;
+    void *block;
+    ~GiveBack() { source.free(block); }
+  } give_back{*source, block};
+  void *addr = source->address(block);
+  Runtime::get().memory().check_device_range(addr, bytes, "the allocator's block");
+  model.enqueue(stream, std::move(e.plan), std::move(e.inputs), std::move(e.outputs), addr);
+}
+
 }  // namespace openacl::model

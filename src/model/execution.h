@@ -56,4 +56,20 @@ std::string dims_text(const std::vector<int64_t> &dims);
 Execution bind(Model &model, const Stream &stream, const Bindings &bindings,
                const std::function<void(const std::vector<ops::TensorDesc> &)> &output_shapes);
 
+// Device memory a stream's executions take their workspace from instead of the plan's pool:
+// the allocator a program registered for the stream (aclrtAllocatorRegister).
+struct WorkspaceSource {
+  std::function<void *(size_t bytes)> alloc;  // a block, or nullptr when it has none
+  std::function<void(void *block)> free;
+  std::function<void *(void *block)> address;  // the block's device address
+};
+
+// Queues the execution on the stream (aclmdlExecuteAsync). With a source (and a model that was
+// not given its work memory, and a plan that needs workspace), the workspace is a block of the
+// source, given back right after queueing, as CANN's graph engine does: the allocator serves
+// the stream in order, so what it hands out next runs after this execution. Throws
+// Errc::out_of_memory when the source has no block, invalid_argument when the block's address
+// is not device memory of that size.
+void enqueue(Model &model, Stream &stream, Execution execution, const WorkspaceSource *source);
+
 }  // namespace openacl::model
