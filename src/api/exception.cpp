@@ -1,17 +1,17 @@
 // Exception callbacks (aclrtSetExceptionInfoCallback, aclrtExceptionInfoCallbackRegister):
 // a task that fails on the device (R20) is described to them, on the device worker that ran
 // it, before the failure reaches any synchronization.
-#include <algorithm>
+#include "api/exception.h"
+
 #include <cstdio>
-#include <mutex>
 #include <vector>
 
 #include "acl/acl.h"
 #include "api/guard.h"
 #include "core/device.h"
-#include "core/failure.h"
 #include "core/kernel.h"
 #include "core/registry.h"
+#include "core/runtime.h"
 #include "core/status.h"
 #include "core/stream.h"
 
@@ -36,25 +36,27 @@ namespace {
 // What the documentation returns for information it cannot give.
 constexpr uint32_t kUnknown = 0xFFFFFFFF;
 
-struct Callbacks {
-  std::mutex mu;
-  aclrtExceptionInfoCallback set = nullptr;  // aclrtSetExceptionInfoCallback: the latest one
-  std::vector<aclrtExceptionInfoCallback> registered;
-};
+openacl::ProgramCallbacks &callbacks() { return openacl::Runtime::get().program_callbacks(); }
 
-Callbacks &callbacks() {
-  static Callbacks c;
-  return c;
+uint32_t field(const aclrtExceptionInfo *info, uint32_t rtExceptionInfo::*member, const char *api) {
+  if (info == nullptr) {
+    openacl::api::record_error(api, "info is NULL", ACL_ERROR_INVALID_PARAM);
+    return kUnknown;
+  }
+  return info->*member;
 }
 
-void on_failure(const openacl::Stream &stream, const openacl::Task &task, const openacl::Error &error) {
-  std::vector<aclrtExceptionInfoCallback> call;
-  {
-    Callbacks &c = callbacks();
-    std::lock_guard lock(c.mu);
-    if (c.set != nullptr) call.push_back(c.set);
-    call.insert(call.end(), c.registered.begin(), c.registered.end());
-  }
+const aclrtExceptionInfo *info_or_fail(const aclrtExceptionInfo *info) {
+  if (info == nullptr) fail(Errc::invalid_argument, "info is NULL");
+  return info;
+}
+
+}  // namespace
+
+namespace openacl::api {
+
+void on_task_failure(const Stream &stream, const Task &task, const Error &error) {
+  const std::vector<aclrtExceptionInfoCallback> call = callbacks().exception_callbacks();
   if (call.empty()) return;
   rtExceptionInfo info{static_cast<uint32_t>(task.seq),
                        openacl::handle_serial(stream.handle()),
@@ -78,60 +80,20 @@ void on_failure(const openacl::Stream &stream, const openacl::Task &task, const 
   }
 }
 
-// Installs the runtime's failure handler once, with the first callback.
-void listen() {
-  static std::once_flag once;
-  std::call_once(once, [] { openacl::set_failure_handler(on_failure); });
-}
-
-uint32_t field(const aclrtExceptionInfo *info, uint32_t rtExceptionInfo::*member, const char *api) {
-  if (info == nullptr) {
-    openacl::api::record_error(api, "info is NULL", ACL_ERROR_INVALID_PARAM);
-    return kUnknown;
-  }
-  return info->*member;
-}
-
-const aclrtExceptionInfo *info_or_fail(const aclrtExceptionInfo *info) {
-  if (info == nullptr) fail(Errc::invalid_argument, "info is NULL");
-  return info;
-}
-
-}  // namespace
+}  // namespace openacl::api
 
 extern "C" {
 
 aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
-  return guarded(__func__, [&] {
-    listen();
-    Callbacks &c = callbacks();
-    std::lock_guard lock(c.mu);
-    c.set = callback;  // NULL clears it
-  });
+  return guarded(__func__, [&] { callbacks().set_exception(callback); });  // NULL clears it
 }
 
 aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback) {
-  return guarded(__func__, [&] {
-    if (callback == nullptr) fail(Errc::invalid_argument, "callback is NULL");
-    listen();
-    Callbacks &c = callbacks();
-    std::lock_guard lock(c.mu);
-    if (std::find(c.registered.begin(), c.registered.end(), callback) != c.registered.end()) {
-      fail(Errc::invalid_argument, "the callback is already registered");
-    }
-    c.registered.push_back(callback);
-  });
+  return guarded(__func__, [&] { callbacks().add_exception(callback); });
 }
 
 aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback) {
-  return guarded(__func__, [&] {
-    if (callback == nullptr) fail(Errc::invalid_argument, "callback is NULL");
-    Callbacks &c = callbacks();
-    std::lock_guard lock(c.mu);
-    auto it = std::find(c.registered.begin(), c.registered.end(), callback);
-    if (it == c.registered.end()) fail(Errc::invalid_argument, "the callback is not registered");
-    c.registered.erase(it);
-  });
+  return guarded(__func__, [&] { callbacks().remove_exception(callback); });
 }
 
 uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo *info) {

@@ -3,8 +3,8 @@
 #include <string>
 
 #include "acl/acl.h"
+#include "api/exception.h"
 #include "api/guard.h"
-#include "api/init_callbacks.h"
 #include "backend/backend.h"
 #include "check/diagnostics.h"
 #include "core/runtime.h"
@@ -32,10 +32,12 @@ void check_package(const char *pkgName) {
                                             "toolkit, hccl, cann, driver, firmware)");
 }
 
-// libascendcl runs on the sim backend, with the trace recorder and race checker of src/check.
+// libascendcl runs on the sim backend, with the trace recorder and race checker of src/check,
+// and tells failing tasks to the program's exception callbacks (api/exception.cpp).
 constexpr openacl::RuntimeParts kParts{openacl::backend::create_device,
                                        openacl::check::create_diagnostics,
-                                       openacl::check::create_trace};
+                                       openacl::check::create_trace,
+                                       openacl::api::on_task_failure};
 
 void copy_text(char *dst, size_t size, const char *text) {
   std::strncpy(dst, text, size - 1);
@@ -108,20 +110,20 @@ aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value) {
 aclError aclInit(const char *configPath) {
   aclError ret = guarded(__func__, [&] { Runtime::get().init(configPath, kParts); });
   aclError callbacks = ACL_SUCCESS;
-  if (ret == ACL_SUCCESS) ret = guarded(__func__, [&] { callbacks = openacl::api::init_callbacks(configPath); });
+  if (ret == ACL_SUCCESS) ret = guarded(__func__, [&] { callbacks = Runtime::get().program_callbacks().run_init(configPath); });
   return ret != ACL_SUCCESS ? ret : callbacks;
 }
 
 aclError aclFinalize() {
   return guarded(__func__, [&] {
-    if (Runtime::get().initialized()) openacl::api::finalize_callbacks();
+    if (Runtime::get().initialized()) Runtime::get().program_callbacks().run_finalize();
     Runtime::get().finalize();
   });
 }
 
 aclError aclFinalizeReference(uint64_t *refCount) {
   return guarded(__func__, [&] {
-    if (Runtime::get().init_count() == 1) openacl::api::finalize_callbacks();
+    if (Runtime::get().init_count() == 1) Runtime::get().program_callbacks().run_finalize();
     uint64_t left = Runtime::get().finalize_reference();
     if (refCount != nullptr) *refCount = left;
   });

@@ -1,6 +1,5 @@
 // Memory (R13, R14): device and page-locked allocation, copies and memsets. Every pointer is
 // classified through the runtime's memory map, so kinds, ranges and frees are validated.
-#include <algorithm>
 #include <optional>
 
 #include "acl/acl.h"
@@ -298,15 +297,13 @@ aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attribut
 namespace {
 
 // aclrtMemsetD32: N 32-bit values, at a 4-byte aligned address of device or page-locked memory.
-void check_d32(void *ptr, size_t memSize, size_t n) {
+openacl::Device &check_d32(void *ptr, size_t memSize, size_t n) {
   if (n > memSize / sizeof(uint32_t))
     fail(Errc::invalid_value, "N (" + std::to_string(n) + ") 32-bit values exceed memSize (" + std::to_string(memSize) + " bytes)");
   if (reinterpret_cast<uintptr_t>(ptr) % alignof(uint32_t) != 0)
     fail(Errc::invalid_argument, "ptr is not 4-byte aligned");
-  memset_common(ptr, memSize, n * sizeof(uint32_t));
+  return memset_common(ptr, memSize, n * sizeof(uint32_t));
 }
-
-void fill_d32(void *ptr, uint32_t value, size_t n) { std::fill_n(static_cast<uint32_t *>(ptr), n, value); }
 
 }  // namespace
 
@@ -316,9 +313,9 @@ aclError aclrtMemsetD32(void *ptr, size_t memSize, uint32_t value, size_t N) {
   return guarded(__func__, [&] {
     require_initialized();
     if (N == 0) return;
-    check_d32(ptr, memSize, N);
+    openacl::Device &device = check_d32(ptr, memSize, N);
     openacl::notify(&openacl::TaskObserver::on_host_access, ptr, N * sizeof(uint32_t), true, "aclrtMemsetD32");
-    fill_d32(ptr, value, N);
+    device.backend().fill32(ptr, value, N);
   });
 }
 
@@ -328,7 +325,7 @@ aclError aclrtMemsetD32Async(void *ptr, size_t memSize, uint32_t value, size_t N
     if (N == 0) return;
     check_d32(ptr, memSize, N);
     auto task = std::make_unique<openacl::FunctionTask>(openacl::TaskKind::memset, "memset_d32",
-                                                        [=](openacl::ExecContext &) { fill_d32(ptr, value, N); });
+                                                        [=](openacl::ExecContext &ctx) { ctx.device.backend().fill32(ptr, value, N); });
     task->add_range(ptr, N * sizeof(uint32_t), true);
     openacl::api::stream_for_submit(stream)->enqueue(std::move(task));
   });

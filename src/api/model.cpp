@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "acl/acl_mdl.h"
 #include "api/allocator.h"
@@ -18,6 +19,7 @@
 #include "core/device.h"
 #include "core/runtime.h"
 #include "core/stream.h"
+#include "model/execution.h"
 #include "model/model.h"
 
 using openacl::Errc;
@@ -64,15 +66,6 @@ void fill_dims(const std::string &name, const std::vector<int64_t> &dims, aclmdl
 
 }  // namespace
 
-std::string dims_text(const std::vector<int64_t> &dims) {
-  std::string s;
-  for (auto d : dims) {
-    if (!s.empty()) s += 'x';
-    s += d < 0 ? std::string("?") : std::to_string(d);
-  }
-  return "[" + s + "]";
-}
-
 std::vector<uint8_t> read_model_file(const char *path) {
   if (path == nullptr) fail(Errc::invalid_argument, "modelPath is NULL");
   std::ifstream f(path, std::ios::binary | std::ios::ate);
@@ -108,8 +101,41 @@ uint32_t load_model(const void *data, size_t size, uint32_t *modelId, const mode
   return *modelId;
 }
 
-// Checks the datasets against the model, picks the plan for the input shapes, and writes the
-// output shapes into the output dataset's descriptors.
+// The model layer's view of the datasets (model/execution.h): their buffers and descriptors.
+model::Bindings bindings(const aclmdlDataset &in, const aclmdlDataset &out) {
+  model::Bindings b;
+  b.gear = in.gear;
+  b.inputs.reserve(in.buffers.size());
+  for (size_t i = 0; i < in.buffers.size(); ++i) {
+    model::InputBinding &x = b.inputs.emplace_back();
+    x.data = in.buffers[i]->data;
+    x.length = in.buffers[i]->length;
+    if (const aclTensorDesc *td = in.descs[i].get()) {
+      x.described = true;
+      x.dtype = static_cast<ops::DType>(td->dtype);
+      x.dims = td->dims;
+    }
+  }
+  b.outputs.reserve(out.buffers.size());
+  for (const aclDataBuffer *buf : out.buffers) b.outputs.push_back({buf->data, buf->length});
+  return b;
+}
+
+// The output shapes an execution will produce, as the output dataset's tensor descriptors.
+void set_output_descs(aclmdlDataset &out, const std::vector<model::ModelIo> &model_out,
+                      const std::vector<ops::TensorDesc> &descs) {
+  for (size_t j = 0; j < descs.size(); ++j) {
+    auto t = std::make_unique<aclTensorDesc>();
+    t->dtype = static_cast<aclDataType>(descs[j].dtype);
+    t->format = descs[j].dims.size() == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND;
+    t->dims = descs[j].dims;
+    t->storage_format = t->format;
+    t->storage_dims = descs[j].dims;
+    t->name = model_out[j].name;
+    out.descs[j] = std::move(t);
+  }
+}
+
 ModelCall prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output, aclrtStream stream) {
   require_initialized();
   ModelCall call;
@@ -117,103 +143,21 @@ ModelCall prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDatas
   const aclmdlDataset &in = dataset_of(input, "input");
   aclmdlDataset &out = dataset_of(output, "output");
   call.stream = stream_for_submit(stream);
-  if (&call.stream->device() != &call.model->context().device())
-    fail(Errc::stream_context, "model " + std::to_string(modelId) + " was loaded on device " +
-                                   std::to_string(call.model->context().device().id()) + "; the stream belongs to device " +
-                                   std::to_string(call.stream->device().id()));
-  const auto &model_in = call.model->inputs();
-  const auto &model_out = call.model->outputs();
-  if (in.buffers.size() != model_in.size())
-    fail(Errc::model_input_not_match, "the input dataset has " + std::to_string(in.buffers.size()) +
-                                          " buffers; the model has " + std::to_string(model_in.size()) + " inputs");
-  if (out.buffers.size() != model_out.size())
-    fail(Errc::model_output_not_match, "the output dataset has " + std::to_string(out.buffers.size()) +
-                                           " buffers; the model has " + std::to_string(model_out.size()) + " outputs");
-  std::vector<std::vector<int64_t>> dims;
-  const model::Gears &gears = call.model->gears();
-  if (!gears.empty()) {
-    if (in.gear >= gears.values.size())
-      fail(Errc::model_input_not_match,
-           std::string("the input dataset has no gear chosen: pick one with ") +
-               (gears.kind == model::GearKind::batch        ? "aclmdlSetDynamicBatchSize"
-                : gears.kind == model::GearKind::image_size ? "aclmdlSetDynamicHWSize"
-                                                            : "aclmdlSetInputDynamicDims"));
-    dims = gears.dims_of(in.gear);
-  }
-  for (size_t i = 0; i < model_in.size() && gears.empty(); ++i) {
-    const aclTensorDesc *td = in.descs[i].get();
-    const std::string what = "input " + std::to_string(i) + " ('" + model_in[i].name + "')";
-    if (td && td->dtype != ACL_DT_UNDEFINED && static_cast<ops::DType>(td->dtype) != model_in[i].desc.dtype)
-      fail(Errc::model_input_not_match, what + " is " + ops::dtype_name(model_in[i].desc.dtype) +
-                                            "; the dataset's tensor descriptor says " +
-                                            ops::dtype_name(static_cast<ops::DType>(td->dtype)));
-    std::vector<int64_t> d = td ? td->dims : model_in[i].desc.dims;
-    for (auto x : d)
-      if (x < 0)
-        fail(Errc::model_input_not_match, what + " has dynamic dims " + dims_text(model_in[i].desc.dims) +
-                                              ": give its shape with aclmdlSetDatasetTensorDesc");
-    dims.push_back(std::move(d));
-  }
-  call.plan = call.model->plan_for(call.model->graph_input_dims(dims));
-  auto &memory = Runtime::get().memory();
-  for (size_t i = 0; i < model_in.size(); ++i) {
-    const aclDataBuffer *b = in.buffers[i];
-    const size_t need = call.model->input_bytes(*call.plan, i);
-    const std::string what = "input " + std::to_string(i) + " ('" + model_in[i].name + "')";
-    if (b->length < need)
-      fail(Errc::model_input_not_match,
-           what + " needs " + std::to_string(need) + " bytes; its buffer holds " + std::to_string(b->length));
-    memory.check_device_range(b->data, need, what.c_str());
-    call.inputs.push_back(b->data);
-  }
-  // The output shapes go to the dataset first: a caller whose buffers are too small learns
-  // from them what to allocate (openacl's answer to outputs of dynamic shape).
-  for (size_t j = 0; j < model_out.size(); ++j) {
-    const auto &desc = call.plan->output_descs()[j];
-    auto t = std::make_unique<aclTensorDesc>();
-    t->dtype = static_cast<aclDataType>(desc.dtype);
-    t->format = desc.dims.size() == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND;
-    t->dims = desc.dims;
-    t->storage_format = t->format;
-    t->storage_dims = desc.dims;
-    t->name = model_out[j].name;
-    out.descs[j] = std::move(t);
-  }
-  for (size_t j = 0; j < model_out.size(); ++j) {
-    const aclDataBuffer *b = out.buffers[j];
-    const auto &desc = call.plan->output_descs()[j];
-    const std::string what = "output " + std::to_string(j) + " ('" + model_out[j].name + "')";
-    if (b->length < desc.byte_size())
-      fail(Errc::model_output_not_match, what + " of shape " + dims_text(desc.dims) + " needs " +
-                                             std::to_string(desc.byte_size()) + " bytes; its buffer holds " +
-                                             std::to_string(b->length));
-    memory.check_device_range(b->data, desc.byte_size(), what.c_str());
-    call.outputs.push_back(b->data);
-  }
+  call.execution = model::bind(*call.model, *call.stream, bindings(in, out), [&](const auto &descs) {
+    set_output_descs(out, call.model->outputs(), descs);
+  });
   return call;
 }
 
 void enqueue_call(ModelCall &call) {
-  const size_t bytes = call.plan->workspace_bytes();
-  auto allocator = stream_allocator(call.stream->handle());
-  if (!allocator || bytes == 0 || call.model->has_work_memory()) {
-    call.model->enqueue(*call.stream, call.plan, std::move(call.inputs), std::move(call.outputs));
-    return;
+  std::optional<StreamAllocator> a = stream_allocator(call.stream->handle());
+  std::optional<model::WorkspaceSource> source;
+  if (a) {
+    source = model::WorkspaceSource{[&](size_t bytes) { return a->alloc(a->allocator, bytes); },
+                                    [&](void *block) { a->free(a->allocator, block); },
+                                    [&](void *block) { return a->get_addr(block); }};
   }
-  // Given back right after queueing, as CANN's graph engine does: the allocator serves the
-  // stream in order, so what it hands out next runs after this execution.
-  void *block = allocator->alloc(allocator->allocator, bytes);
-  if (block == nullptr)
-    fail(Errc::out_of_memory, "the stream's allocator (aclrtAllocatorRegister) gave no block of " +
-                                  std::to_string(bytes) + " bytes for the model's workspace");
-  struct GiveBack {
-    const StreamAllocator &a;
-    void *block;
-    ~GiveBack() { a.free(a.allocator, block); }
-  } give_back{*allocator, block};
-  void *addr = allocator->get_addr(block);
-  Runtime::get().memory().check_device_range(addr, bytes, "the allocator's block");
-  call.model->enqueue(*call.stream, call.plan, std::move(call.inputs), std::move(call.outputs), addr);
+  model::enqueue(*call.model, *call.stream, std::move(call.execution), source ? &*source : nullptr);
 }
 
 }  // namespace openacl::api
@@ -458,7 +402,8 @@ ACL_FUNC_VISIBILITY const char *aclmdlGetTensorRealName(const aclmdlDesc *modelD
 ACL_FUNC_VISIBILITY aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output) {
   return guarded(__func__, [&] {
     ModelCall call = prepare_call(modelId, input, output, nullptr);
-    call.model->execute(*call.stream, call.plan, std::move(call.inputs), std::move(call.outputs));
+    openacl::model::Execution &e = call.execution;
+    call.model->execute(*call.stream, std::move(e.plan), std::move(e.inputs), std::move(e.outputs));
   });
 }
 

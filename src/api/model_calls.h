@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "acl/acl_mdl.h"
+#include "model/execution.h"
 #include "model/model.h"
 #include "model/table.h"
 
@@ -17,9 +18,8 @@ class Stream;
 
 namespace openacl::api {
 
+using model::dims_text;   // model/execution.h
 using model::find_model;  // model/table.h
-// "[1x3x?x?]" for messages.
-std::string dims_text(const std::vector<int64_t> &dims);
 std::vector<uint8_t> read_model_file(const char *path);
 // Errc::invalid_argument for a NULL model or a zero size.
 void check_mem(const void *model, size_t size);
@@ -30,17 +30,16 @@ uint32_t load_model(const void *data, size_t size, uint32_t *modelId, const mode
 // The name of a model file without directory and extension.
 std::string model_file_stem(const char *path);
 
-// An execution, checked: the model, the stream it goes to, the plan for the input shapes and
-// the buffers. The output datasets' tensor descriptors get the output shapes.
+// An execution, checked by model::bind: the model, the stream it goes to, the plan for the
+// input shapes and the buffers. The output datasets' tensor descriptors get the output shapes.
 struct ModelCall {
   std::shared_ptr<model::Model> model;
   std::shared_ptr<Stream> stream;
-  std::shared_ptr<const model::Plan> plan;
-  std::vector<void *> inputs, outputs;
+  model::Execution execution;
 };
 ModelCall prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output, aclrtStream stream);
 // Queues the call (aclmdlExecuteAsync[V2]); its workspace comes from the stream's allocator
-// when one is registered (aclrtAllocatorRegister), given back to it once the task is queued.
+// when one is registered (aclrtAllocatorRegister; model::enqueue).
 void enqueue_call(ModelCall &call);
 
 }  // namespace openacl::api

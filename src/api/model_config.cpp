@@ -193,7 +193,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlExecuteV2(uint32_t modelId, const aclmdlDatas
   return guarded(__func__, [&] {
     const int32_t timeout = live(exec_configs(), handle, "model execution config handle").stream_timeout_ms;
     ModelCall call = prepare_call(modelId, input, output, stream);
-    call.model->execute(*call.stream, call.plan, std::move(call.inputs), std::move(call.outputs), timeout);
+    openacl::model::Execution &e = call.execution;
+    call.model->execute(*call.stream, std::move(e.plan), std::move(e.inputs), std::move(e.outputs), timeout);
   });
 }
 

@@ -11,18 +11,6 @@
 using openacl::Errc;
 using openacl::fail;
 
-namespace openacl::api {
-
-ops::TensorDesc to_ops_desc(const aclTensorDesc &desc) {
-  ops::TensorDesc out;
-  out.dtype = static_cast<ops::DType>(desc.dtype);
-  out.format = static_cast<ops::Format>(desc.format);
-  out.dims = desc.dims;
-  return out;
-}
-
-}  // namespace openacl::api
-
 namespace {
 
 void require_desc(const void *desc) {

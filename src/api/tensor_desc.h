@@ -11,8 +11,6 @@
 #include <vector>
 
 #include "acl/acl.h"
-#include "ops/op.h"
-
 struct aclTensorDesc {
   aclDataType dtype = ACL_DT_UNDEFINED;
   aclFormat format = ACL_FORMAT_UNDEFINED;
@@ -28,10 +26,3 @@ struct aclTensorDesc {
   std::vector<uint8_t> const_data;  // copied by aclSetTensorConst
   void *address = nullptr;          // set by the model executor for dataset outputs
 };
-
-namespace openacl::api {
-
-// The op library's view of a descriptor (logical dims, dtype, format).
-ops::TensorDesc to_ops_desc(const aclTensorDesc &desc);
-
-}  // namespace openacl::api

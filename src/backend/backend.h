@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -45,6 +46,8 @@ class DeviceBackend {
   // Copies and fills between any two addresses the device can reach (device or host).
   virtual void copy(void *dst, const void *src, size_t n) = 0;
   virtual void fill(void *dst, int value, size_t n) = 0;
+  // `count` 32-bit values at a 4-byte aligned address (aclrtMemsetD32).
+  virtual void fill32(void *dst, uint32_t value, size_t count) = 0;
 
   // Queues r to run on a worker soon. Thread safe.
   virtual void schedule(Runnable *r) = 0;

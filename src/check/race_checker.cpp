@@ -7,11 +7,8 @@
 
 #include "core/context.h"
 #include "core/device.h"
-#include "core/notify.h"
 #include "core/runtime.h"
 #include "core/stream.h"
-#include "core/tasks.h"
-#include "core/value_tasks.h"
 
 namespace openacl::check {
 namespace {
@@ -79,28 +76,16 @@ bool is_memory(ObjectKind kind) {
 // What a wait task waits for: an event's record, a notify (whichever update it meets), or a
 // value at a device address (whichever write it sees).
 const void *waited_for(const Task &task) {
-  if (task.kind() == TaskKind::event_wait) {
-    if (auto *w = dynamic_cast<const WaitTask *>(&task)) return w->record();
-  } else if (task.kind() == TaskKind::notify_wait) {
-    if (auto *w = dynamic_cast<const NotifyWaitTask *>(&task)) return w->notify();
-  } else if (task.kind() == TaskKind::value_wait) {
-    if (auto *w = dynamic_cast<const ValueWaitTask *>(&task)) return w->address();
-  }
-  return nullptr;
+  SyncEdge edge = task.sync_edge();
+  return edge.role == SyncEdge::Role::waits ? edge.object : nullptr;
 }
 
-// What a task records, and whether the record adds to the earlier ones: a notify wait may be
-// released by any of the updates enqueued before it (so its stream is taken to follow them
-// all); an event wait binds to the one latest record.
+// What a task records, and whether the record adds to the earlier ones (SyncEdge::cumulative):
+// a stream that waits on a notify is taken to follow every update enqueued before the wait.
 std::pair<const void *, bool> recorded(const Task &task) {
-  if (task.kind() == TaskKind::event_record) {
-    if (auto *r = dynamic_cast<const RecordTask *>(&task)) return {r->record(), false};
-  } else if (task.kind() == TaskKind::notify_record) {
-    if (auto *r = dynamic_cast<const NotifyUpdateTask *>(&task)) return {r->notify(), true};
-  } else if (task.kind() == TaskKind::value_write) {
-    if (auto *r = dynamic_cast<const ValueWriteTask *>(&task)) return {r->address(), true};
-  }
-  return {nullptr, false};
+  SyncEdge edge = task.sync_edge();
+  if (edge.role != SyncEdge::Role::records) return {nullptr, false};
+  return {edge.object, edge.cumulative};
 }
 
 }  // namespace

@@ -16,7 +16,6 @@
 #include "core/memory.h"
 #include "core/runtime.h"
 #include "core/stream.h"
-#include "core/tasks.h"
 
 namespace openacl::check {
 namespace {
@@ -52,13 +51,10 @@ std::string escape(const std::string &s) {
   return out;
 }
 
+// The trace links event records to their waits only (notifies and values are not drawn).
 const void *signal_of(const Task &task) {
-  if (task.kind() == TaskKind::event_record) {
-    if (auto *r = dynamic_cast<const RecordTask *>(&task)) return r->record();
-  } else if (task.kind() == TaskKind::event_wait) {
-    if (auto *w = dynamic_cast<const WaitTask *>(&task)) return w->record();
-  }
-  return nullptr;
+  bool event = task.kind() == TaskKind::event_record || task.kind() == TaskKind::event_wait;
+  return event ? task.sync_edge().object : nullptr;
 }
 
 class File {

@@ -67,7 +67,9 @@ class NotifyUpdateTask final : public Task {
   std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {
     return std::make_unique<NotifyUpdateTask>(notify_, how_, operand_);
   }
-  const Notify *notify() const { return notify_.get(); }
+  SyncEdge sync_edge() const override {
+    return {SyncEdge::Role::records, notify_.get(), true};
+  }
 
  private:
   std::shared_ptr<Notify> notify_;
@@ -104,7 +106,7 @@ class NotifyWaitTask final : public Task {
   // Claimed when the stream reaches the task, not at enqueue: earlier tasks of the stream
   // come first.
   Signal *wait_before() override;
-  const Notify *notify() const { return notify_.get(); }
+  SyncEdge sync_edge() const override { return {SyncEdge::Role::waits, notify_.get()}; }
 
  private:
   std::shared_ptr<Notify> notify_;

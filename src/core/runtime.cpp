@@ -55,6 +55,7 @@ void Runtime::init(const char *config_path, const RuntimeParts &parts) {
   diagnostics_ = parts.create_diagnostics(config);
   profiling_.use_trace(parts.create_trace);
   set_task_observer(diagnostics_.get());
+  set_failure_handler(parts.on_task_failure);
   if (diagnostics_) {
     static std::once_flag registered;
     std::call_once(registered, [] { std::atexit([] { Runtime::get().flush_diagnostics_at_exit(); }); });

@@ -19,6 +19,7 @@
 #include "core/memory.h"
 #include "core/observer.h"
 #include "core/profiling.h"
+#include "core/program_callbacks.h"
 #include "core/registry.h"
 #include "core/retired_memory.h"
 #include "core/runtime_parts.h"
@@ -80,6 +81,8 @@ class Runtime {
   ActiveCaptures &captures() { return captures_; }
   // Model dump settings, reset by each aclInit (from acl.json's "dump").
   DumpSettings &dump() { return dump_; }
+  // The program's init, finalize and exception callbacks; aclFinalize keeps them.
+  ProgramCallbacks &program_callbacks() { return program_callbacks_; }
 
   // Thread binding (R3-R5).
   void set_device(int32_t id);
@@ -120,6 +123,7 @@ class Runtime {
   DeviceLimits device_limits_;
   Profiling profiling_;
   DumpSettings dump_;
+  ProgramCallbacks program_callbacks_;
   ActiveCaptures captures_;
   std::vector<std::unique_ptr<Device>> devices_;
   MemoryMap memory_;

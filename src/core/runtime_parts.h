@@ -1,5 +1,5 @@
-// What the layers above the core plug into the Runtime at aclInit: the device backend and the
-// observers of src/check. The core calls them through this table and links neither, so another
+// What the layers above the core plug into the Runtime at aclInit: the device backend, the
+// observers of src/check and the C API's handler of failing tasks. The core calls them through this table and links neither, so another
 // backend or checker comes in without a change to the core. libascendcl's entry layer fills it
 // (api/init.cpp).
 #pragma once
@@ -8,6 +8,7 @@
 #include <string>
 
 #include "backend/backend.h"
+#include "core/failure.h"
 #include "core/observer.h"
 
 namespace openacl {
@@ -21,6 +22,8 @@ struct RuntimeParts {
   std::unique_ptr<TaskObserver> (*create_diagnostics)(const Config &config) = nullptr;
   // A trace recorder writing to path, for profiling sessions (core/profiling.h).
   std::unique_ptr<TaskObserver> (*create_trace)(const std::string &path) = nullptr;
+  // Told of each task that fails on a device (the program's exception callbacks), or nullptr.
+  FailureHandler on_task_failure = nullptr;
 };
 
 }  // namespace openacl

@@ -53,6 +53,17 @@ struct MemRange {
   bool guessed = false;
 };
 
+// The synchronization a task takes part in, for the race checker and the trace: `object`
+// names what is recorded and waited for (an event's record, a notify, a value's address).
+struct SyncEdge {
+  enum class Role : uint8_t { none, records, waits };
+  Role role = Role::none;
+  const void *object = nullptr;
+  // A record that adds to the earlier ones instead of replacing them: a notify or value wait
+  // may be released by any update enqueued before it; an event wait binds to the latest record.
+  bool cumulative = false;
+};
+
 // What a running task may use: the device and its AI cores.
 struct ExecContext {
   Device &device;
@@ -89,6 +100,8 @@ class Task {
   // A new task doing the same work on `target`: each launch of a captured model run instance
   // (aclmdlRI) enqueues replicas of the captured tasks. nullptr: this task cannot be replayed.
   virtual std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &target) const { return nullptr; }
+  // What this task records or waits for; most tasks neither.
+  virtual SyncEdge sync_edge() const { return {}; }
 
   TaskKind kind() const { return kind_; }
   std::span<const MemRange> ranges() const {

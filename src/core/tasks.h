@@ -60,7 +60,7 @@ class RecordTask final : public Task {
   void run(ExecContext &ctx) override;
   void skip(const Error &failure) override;
   void queued(Stream &stream) override;
-  const Signal *record() const { return record_.get(); }
+  SyncEdge sync_edge() const override { return {SyncEdge::Role::records, record_.get()}; }
 
  private:
   std::shared_ptr<Signal> record_;
@@ -72,7 +72,7 @@ class WaitTask final : public Task {
       : Task(TaskKind::event_wait), record_(std::move(record)) {}
   void run(ExecContext &) override {}
   Signal *wait_before() override { return record_.get(); }
-  const Signal *record() const { return record_.get(); }
+  SyncEdge sync_edge() const override { return {SyncEdge::Role::waits, record_.get()}; }
 
  private:
   std::shared_ptr<Signal> record_;

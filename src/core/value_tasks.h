@@ -25,7 +25,7 @@ class ValueWriteTask final : public Task {
   std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {
     return std::make_unique<ValueWriteTask>(addr_, value_);
   }
-  const uint64_t *address() const { return addr_; }
+  SyncEdge sync_edge() const override { return {SyncEdge::Role::records, addr_, true}; }
 
  private:
   uint64_t *addr_;
@@ -41,7 +41,7 @@ class ValueWaitTask final : public Task {
   std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {
     return std::make_unique<ValueWaitTask>(addr_, value_, cond_);
   }
-  const uint64_t *address() const { return addr_; }
+  SyncEdge sync_edge() const override { return {SyncEdge::Role::waits, addr_}; }
 
  private:
   const uint64_t *addr_;

@@ -102,6 +102,7 @@ class Model : public std::enable_shared_from_this<Model> {
   size_t node_count() const { return graph_.nodes.size(); }
   // The id the API gave the model (named in dump paths).
   void set_id(uint32_t id) { id_.store(id, std::memory_order_relaxed); }
+  uint32_t id() const { return id_.load(std::memory_order_relaxed); }
 
   // The plan for these shapes of the graph's inputs (built at the first call, then cached).
   // Throws model_input_not_match (also for shapes that are no gear of a model with gears),

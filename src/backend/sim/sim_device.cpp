@@ -1,5 +1,6 @@
 // The sim backend: a simulated NPU made of host CPU cores. Device memory is host memory that
 // only the runtime hands out; the AI cores are a worker pool.
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -34,6 +35,9 @@ class SimDevice final : public backend::DeviceBackend {
     if (n != 0 && dst != src) std::memmove(dst, src, n);
   }
   void fill(void *dst, int value, size_t n) override { std::memset(dst, value, n); }
+  void fill32(void *dst, uint32_t value, size_t count) override {
+    std::fill_n(static_cast<uint32_t *>(dst), count, value);
+  }
   void schedule(backend::Runnable *r) override { pool_.schedule(r); }
   bool unschedule(backend::Runnable *r) override { return pool_.unschedule(r); }
   AiCores &cores() override { return pool_; }

@@ -1,0 +1,199 @@
+#include "ops/call.h"
+
+#include <algorithm>
+
+#include "core/context.h"
+#include "core/device.h"
+#include "core/memory.h"
+#include "core/runtime.h"
+#include "core/stream.h"
+#include "core/task.h"
+#include "ops/dump.h"
+#include "ops/op_cache.h"
+
+namespace openacl::ops {
+namespace {
+
+std::string idx(const char *what, size_t i) { return std::string(what) + "[" + std::to_string(i) + "]"; }
+
+// Descriptors as the op library sees them; const and host-placed inputs carry their bytes.
+std::vector<TensorDesc> to_descs(std::span<const DescView> views, const char *name,
+                                 std::span<const BufferView> buffers, std::vector<bool> *host) {
+  std::vector<TensorDesc> out;
+  out.reserve(views.size());
+  for (size_t i = 0; i < views.size(); ++i) {
+    const DescView &v = views[i];
+    if (!v.given) fail(Errc::invalid_argument, idx(name, i) + " is NULL");
+    TensorDesc &d = out.emplace_back();
+    d.dtype = v.dtype;
+    d.format = v.format;
+    d.dims.assign(v.dims.begin(), v.dims.end());
+    if (host) host->push_back(v.on_host);
+    if (v.const_value != nullptr) {
+      d.value = *v.const_value;
+    } else if (v.on_host && i < buffers.size() && buffers[i].given && buffers[i].data != nullptr) {
+      const auto *p = static_cast<const uint8_t *>(buffers[i].data);
+      d.value.assign(p, p + std::min(buffers[i].length, d.byte_size()));
+    }
+  }
+  return out;
+}
+
+// [p, p+n) must lie in one device allocation. The common (valid) case takes one lookup; the
+// memory map's own check runs only to word the error.
+void check_device(const MemoryMap &memory, const void *p, size_t n, const std::string &what) {
+  auto a = memory.find(p);
+  const auto addr = reinterpret_cast<uintptr_t>(p);
+  if (a && a->kind == MemoryKind::device && n <= a->size - (addr - a->base)) return;
+  memory.check_device_range(p, n, what.c_str());
+  fail(Errc::invalid_argument, what + " is not a valid device range");
+}
+
+BoundCall bind_tensors(const std::string &op_type, std::shared_ptr<const PreparedOp> op,
+                       const std::vector<TensorDesc> &in_descs, const std::vector<bool> &host,
+                       std::span<const BufferView> inputs, const std::vector<TensorDesc> &out_descs,
+                       std::span<const BufferView> outputs) {
+  auto &memory = Runtime::get().memory();
+  BoundCall b{op_type, std::move(op), {}, {}, {}};
+  b.inputs.reserve(in_descs.size());
+  b.outputs.reserve(out_descs.size());
+  for (size_t i = 0; i < in_descs.size(); ++i) {
+    const auto &d = in_descs[i];
+    Tensor &t = b.inputs.emplace_back(Tensor{d, nullptr, 0});
+    if (d.dtype == DType::undefined) continue;  // an unused optional input
+    const BufferView &buf = inputs[i];
+    if (!buf.given) fail(Errc::invalid_argument, idx("inputs", i) + " is NULL");
+    const size_t need = d.byte_size();
+    if (buf.length < need)
+      fail(Errc::op_input_not_match, op_type + ": input " + std::to_string(i) + " buffer holds " +
+                                         std::to_string(buf.length) + " bytes; its descriptor " +
+                                         dtype_name(d.dtype) + dims_str(d.dims) + " needs " + std::to_string(need));
+    t.data = buf.data;
+    t.bytes = buf.length;
+    if (need != 0 && buf.data == nullptr) fail(Errc::invalid_argument, idx("inputs", i) + " has a NULL data address");
+    if (need != 0 && host[i]) {
+      const auto *p = static_cast<const uint8_t *>(buf.data);
+      auto copy = std::make_shared<std::vector<uint8_t>>(p, p + need);
+      t.data = copy->data();
+      b.host_copies.push_back(std::move(copy));
+    } else if (need != 0) {
+      check_device(memory, buf.data, need, idx("inputs", i));
+    }
+  }
+  for (size_t i = 0; i < out_descs.size(); ++i) {
+    const auto &d = out_descs[i];
+    const BufferView &buf = outputs[i];
+    if (!buf.given) fail(Errc::invalid_argument, idx("outputs", i) + " is NULL");
+    const size_t need = d.byte_size();
+    if (buf.length < need)
+      fail(Errc::op_output_not_match, op_type + ": output " + std::to_string(i) + " buffer holds " +
+                                          std::to_string(buf.length) + " bytes; its descriptor " +
+                                          dtype_name(d.dtype) + dims_str(d.dims) + " needs " + std::to_string(need));
+    if (need != 0) check_device(memory, buf.data, need, idx("outputs", i));
+    b.outputs.push_back({d, buf.data, buf.length});
+  }
+  return b;
+}
+
+bool same_desc(const TensorDesc &d, const DescView &v) {
+  return d.dtype == v.dtype && std::equal(d.dims.begin(), d.dims.end(), v.dims.begin(), v.dims.end()) &&
+         d.format == v.format && (v.const_value != nullptr ? d.value == *v.const_value : d.value.empty());
+}
+
+// Ops whose descriptors are all device-placed or const have nothing call-specific in them:
+// those are cached.
+bool cacheable(std::span<const DescView> inputs, std::span<const DescView> outputs) {
+  for (const auto &v : inputs)
+    if (!v.given || (v.on_host && v.const_value == nullptr)) return false;
+  for (const auto &v : outputs)
+    if (!v.given) return false;
+  return true;
+}
+
+// The op on the AI cores the task is given, recording the memory it reads and writes.
+class OpTask final : public Task {
+ public:
+  OpTask(BoundCall call, OpDumper dump) : Task(TaskKind::op), call_(std::move(call)), dump_(std::move(dump)) {
+    for (const auto &t : call_.inputs)
+      if (t.data != nullptr) add_range(t.data, t.desc.byte_size(), false);
+    for (const auto &t : call_.outputs) add_range(t.data, t.desc.byte_size(), true);
+  }
+  void run(ExecContext &ctx) override {
+    call_.op->run(call_.inputs, call_.outputs, ctx.cores);
+    if (dump_) dump_(call_.op_type, call_.inputs, call_.outputs);
+  }
+  std::string label() const override { return call_.op_type; }
+  std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {
+    return std::make_unique<OpTask>(call_, dump_);
+  }
+
+ private:
+  BoundCall call_;
+  OpDumper dump_;
+};
+
+}  // namespace
+
+unsigned call_threads() {
+  try {
+    return Runtime::get().current_context()->device().cores().count();
+  } catch (const Error &) {
+    return 1;
+  }
+}
+
+PreparedCall prepare_call(const std::string &op_type, std::span<const DescView> inputs,
+                          std::span<const BufferView> input_buffers, std::span<const DescView> outputs,
+                          const Attrs &attrs, const char *in_name, const char *out_name) {
+  PreparedCall p;
+  p.op_type = op_type;
+  p.inputs = to_descs(inputs, in_name, input_buffers, &p.host_inputs);
+  p.outputs = to_descs(outputs, out_name, {}, nullptr);
+  p.op = prepare(op_type, p.inputs, p.outputs, attrs, call_threads());
+  return p;
+}
+
+std::vector<TensorDesc> infer_call(const std::string &op_type, std::span<const DescView> inputs,
+                                   std::span<const BufferView> input_buffers, const Attrs &attrs) {
+  return infer(op_type, to_descs(inputs, "inputDesc", input_buffers, nullptr), attrs);
+}
+
+BoundCall bind_call(const PreparedCall &op, std::span<const BufferView> inputs,
+                    std::span<const BufferView> outputs) {
+  return bind_tensors(op.op_type, op.op, op.inputs, op.host_inputs, inputs, op.outputs, outputs);
+}
+
+BoundCall bind_call(const std::string &op_type, std::span<const DescView> input_descs,
+                    std::span<const BufferView> inputs, std::span<const DescView> output_descs,
+                    std::span<const BufferView> outputs, const Attrs &attrs) {
+  const bool cache_it = cacheable(input_descs, output_descs);
+  OpCache &cache = OpCache::of_this_thread();
+  if (cache_it) {
+    const CachedOp *c = cache.find([&](const CachedOp &e) {
+      if (e.op_type != op_type || e.inputs.size() != input_descs.size() ||
+          e.outputs.size() != output_descs.size() || e.attrs != attrs)
+        return false;
+      for (size_t i = 0; i < input_descs.size(); ++i)
+        if (!same_desc(e.inputs[i], input_descs[i])) return false;
+      for (size_t i = 0; i < output_descs.size(); ++i)
+        if (!same_desc(e.outputs[i], output_descs[i])) return false;
+      return true;
+    });
+    if (c != nullptr) {
+      std::vector<bool> host;
+      host.reserve(input_descs.size());
+      for (const auto &v : input_descs) host.push_back(v.on_host);
+      return bind_tensors(op_type, c->op, c->inputs, host, inputs, c->outputs, outputs);
+    }
+  }
+  PreparedCall p = prepare_call(op_type, input_descs, inputs, output_descs, attrs);
+  if (cache_it) cache.add({op_type, p.inputs, p.outputs, attrs, p.op});
+  return bind_call(p, inputs, outputs);
+}
+
+void enqueue_call(Stream &stream, BoundCall call) {
+  auto dump = single_op_dumper(Runtime::get().dump().active(), stream.device().id());
+  stream.enqueue(std::make_unique<OpTask>(std::move(call), std::move(dump)));
+}
+
+}  // namespace openacl::ops
