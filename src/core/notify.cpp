@@ -96,9 +96,14 @@ Signal *NotifyWaitTask::wait_before() {
     claim_ = notify_->claim(cond_, operand_, clear_);
     gate_ = claim_;
     if (claim_ && !claim_->done() && timeout_s_ > 0) {
+      // A wait that timed out must not take a later record: its claim leaves the notify
+      // before the stream fails (and a synchronize on it returns), not when the task is freed.
       gate_ = with_deadline(claim_, int64_t{timeout_s_} * 1000,
                             std::string(api_) + ": the notify was not recorded within " +
-                                std::to_string(timeout_s_) + " s; the stream's later tasks do not run");
+                                std::to_string(timeout_s_) + " s; the stream's later tasks do not run",
+                            [notify = notify_, claim = std::weak_ptr<Signal>(claim_)] {
+                              if (auto c = claim.lock()) notify->cancel(c.get());
+                            });
     }
   }
   return gate_.get();

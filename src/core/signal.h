@@ -57,8 +57,9 @@ class Signal {
 
 // A signal that completes when `source` does (with its timestamp and failure), or with
 // Errc::wait_timeout `timeout_ms` from now, whichever comes first: the gate of an event wait
-// with a time limit.
+// with a time limit. `on_timeout` runs before a timeout completes the gate, so that what the
+// gate waited for is withdrawn before the waiting stream fails and its waiters wake.
 std::shared_ptr<Signal> with_deadline(const std::shared_ptr<Signal> &source, int64_t timeout_ms,
-                                      std::string what);
+                                      std::string what, std::function<void()> on_timeout = {});
 
 }  // namespace openacl
