@@ -1,4 +1,4 @@
-// Data buffers, dtype sizes and float16 conversion (reference G5 §B, §5.8 B1). Pure data
+// Data buffers, dtype sizes and float16 conversion (acl/acl_base.h). Pure data
 // calls: no aclInit needed, no device touched.
 #include "api/data_buffer.h"
 
@@ -45,7 +45,7 @@ ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffe
   return dataBuffer == nullptr ? 0u : dataBuffer->length;
 }
 
-// Values of the reference implementation, quirks included (§2.1: unknown types report 8).
+// CANN's own values, quirks included: unknown types report 8.
 ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType) {
   switch (dataType) {
     case ACL_STRING:

@@ -1,5 +1,5 @@
 // Datasets and model descriptions: create, destroy, buffers and tensor descriptors
-// (reference G5 §X, §5.8 B5). Pure data calls: no aclInit needed.
+// (acl/acl_mdl.h; docs/RULES.md R18). Pure data calls: no aclInit needed.
 #include "api/dataset.h"
 
 #include <new>

@@ -1,4 +1,4 @@
-// The model API (reference G5 §X, §5.9 X4-X5; SPEC R18): load ONNX models, or the .om files
+// The model API (acl/acl_mdl.h; docs/RULES.md R18): load ONNX models, or the .om files
 // openacl's atc makes of them, from a file or memory, describe their inputs and outputs, and
 // execute them synchronously or on a stream (gears: model_gears.cpp; AIPP: model_aipp*.cpp).
 // Model ids are process-wide; a model belongs to the context that loaded it and runs on

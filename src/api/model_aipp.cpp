@@ -1,4 +1,4 @@
-// AIPP queries (reference §5.9): which inputs of a model converted with --insert_op_conf
+// AIPP queries: which inputs of a model converted with --insert_op_conf
 // take images through static or dynamic AIPP, and static AIPP's parameters.
 #include <cstring>
 

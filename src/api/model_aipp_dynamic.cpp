@@ -1,4 +1,4 @@
-// Dynamic AIPP (reference §5.9): a model converted with "aipp_mode: dynamic" takes its AIPP
+// Dynamic AIPP: a model converted with "aipp_mode: dynamic" takes its AIPP
 // parameters per execution. aclmdlCreateAIPP makes a parameter set for a batch of images, the
 // aclmdlSetAIPP* calls fill it (per image where they take a batchIndex), and
 // aclmdlSetInputAIPP / aclmdlSetAIPPByInputIndex write it into the dataset's buffer of the

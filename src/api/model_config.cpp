@@ -1,4 +1,4 @@
-// Configured model loading and execution (reference §X: aclmdlLoadWithConfig with an
+// Configured model loading and execution (aclmdlLoadWithConfig with an
 // aclmdlConfigHandle, aclmdlExecuteV2 / aclmdlExecuteAsyncV2 with an aclmdlExecConfigHandle).
 // Values are passed by address with their size, as in CANN: a _PTR attribute's value is the
 // address of the pointer. Attributes that describe Ascend hardware (QoS, priorities,

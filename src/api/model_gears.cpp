@@ -1,4 +1,4 @@
-// Gears (reference §5.9; CANN's dynamic batch, image size and dims): a model converted by atc
+// Gears (CANN's dynamic batch, image size and dims): a model converted by atc
 // with --dynamic_batch_size, --dynamic_image_size or --dynamic_dims takes one of its gears
 // per execution, chosen through its last input ACL_DYNAMIC_TENSOR_NAME. The aclmdlSetDynamic*
 // calls write the gear's values into that input's buffer (as CANN does) and note the gear in

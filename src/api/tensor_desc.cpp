@@ -1,4 +1,5 @@
-// Tensor descriptors (reference G5 §C, §5.8 B2-B4). Pure data calls: no aclInit needed.
+// Tensor descriptors (acl/acl_base.h, with CANN's checks and NULL results). Pure data
+// calls: no aclInit needed.
 // Calls that return a value rather than an aclError still record the thread's error message
 // on bad input, through guarded().
 #include "api/tensor_desc.h"

@@ -1,4 +1,4 @@
-// The stream-race checker (SPEC R21, OPENACL_CHECK=1 or abort). It keeps a happens-before
+// The stream-race checker (docs/RULES.md R21, OPENACL_CHECK=1 or abort). It keeps a happens-before
 // relation between tasks with vector clocks (one entry per stream):
 //   - stream order: a task follows every earlier task of its stream;
 //   - events: a stream wait follows the event record it waits for, and what preceded it;

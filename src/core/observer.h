@@ -1,5 +1,5 @@
-// Hooks for diagnostics (timeline trace, race checker; SPEC R21). Off by default: each hook
-// site pays one atomic load when no observer is installed. The runtime installs the observer
+// Hooks for diagnostics (timeline trace, race checker; docs/RULES.md R21). Off by default: each
+// hook site pays one atomic load when no observer is installed. The runtime installs the observer
 // that src/check builds from the configuration (through core/runtime_parts.h) at aclInit and
 // removes it at aclFinalize.
 #pragma once

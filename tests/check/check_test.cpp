@@ -1,5 +1,5 @@
 // The checker against small buggy programs (each with exactly one bug) and their correct
-// twins (no report at all), and the trace file of a two-stream pipeline (SPEC R21).
+// twins (no report at all), and the trace file of a two-stream pipeline (docs/RULES.md R21).
 #include <signal.h>
 
 #include <algorithm>

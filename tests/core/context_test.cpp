@@ -183,7 +183,7 @@ TEST_F(R5_DestroyContext, ReleasesItsStreamsAndEvents) {
 }
 
 TEST_F(R5_DestroyContext, DeviceMemoryOutlivesTheContext) {
-  // Contexts own streams and events, not memory (SPEC §1).
+  // Contexts own streams and events, not memory (docs/RULES.md, the programming model).
   aclrtContext a = nullptr, b = nullptr;
   ASSERT_ACL_OK(aclrtCreateContext(&a, 0));
   void *dev = nullptr;

@@ -1,4 +1,4 @@
-// Notifies (context objects, SPEC §1): aclrtRecordNotify / aclrtWaitAndResetNotify and the
+// Notifies (context objects, docs/RULES.md): aclrtRecordNotify / aclrtWaitAndResetNotify and the
 // counting aclrtCntNotify* family. A wait holds its stream until the notify is recorded,
 // whether the record was enqueued before or after it, and resets it as it passes. Also the
 // memory-value waits (aclrtValueWrite / aclrtValueWait), released by whoever writes the value.

@@ -1,4 +1,4 @@
-// Identity and version queries (reference §A, §D, §F, §G, §J): package versions, stream
+// Identity and version queries (acl/acl_rt.h, acl/acl_base.h): package versions, stream
 // priorities, device status and UUID, device id numberings, capabilities, peer access,
 // stream, event and task ids, runtime parameters, and 32-bit memsets.
 #include <cstring>

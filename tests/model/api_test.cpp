@@ -1,4 +1,4 @@
-// The model description, dataset and execution API (reference G5 §X, §5.8 B5, §5.9 X4-X5):
+// The model description, dataset and execution API (docs/RULES.md R18, R20):
 // descriptors of a dynamic and a static model, caller-given memory, execution argument
 // errors, device failures during an execution, and unloading with executions in flight.
 #include <gtest/gtest.h>

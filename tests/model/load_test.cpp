@@ -1,5 +1,5 @@
-// Model load errors (SPEC R18, R19): every way a model file can be wrong gives the documented
-// error code and a message that says what was wrong.
+// Model load errors (docs/RULES.md R18, R19): every way a model file can be wrong gives the
+// documented error code and a message that says what was wrong.
 #include <gtest/gtest.h>
 
 #include <string>

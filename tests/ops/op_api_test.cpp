@@ -254,7 +254,7 @@ TEST_F(OpApi, HostPlacedShapeInputWorksOnRepeatedCalls) {
 }
 
 TEST_F(OpApi, OptionalInputLeftUnused) {
-  // Conv2D without bias through the "unused optional input" convention (§5.8 B4).
+  // Conv2D without bias through the "unused optional input" convention (docs/RULES.md R17).
   std::vector<float> x(1 * 1 * 3 * 3, 1.0f), w(1 * 1 * 1 * 1, 2.0f);
   aclTensorDesc *in[] = {desc(ACL_FLOAT, {1, 1, 3, 3}), desc(ACL_FLOAT, {1, 1, 1, 1}),
                          aclCreateTensorDesc(ACL_DT_UNDEFINED, 0, nullptr, ACL_FORMAT_UNDEFINED)};

@@ -1,6 +1,6 @@
 /*
- * CPU kernels used by the core test suite (SPEC R9, R11, R15, R16, R20). Every wait is bounded:
- * a kernel that waits longer than its timeout reports failure through openaclKernelFail
+ * CPU kernels used by the core test suite (docs/RULES.md R9, R11, R15, R16, R20). Every wait is
+ * bounded: a kernel that waits longer than its timeout reports failure through openaclKernelFail
  * instead of hanging, so a runtime bug shows up as a failed test, never as a stuck suite.
  */
 #include <stdint.h>
