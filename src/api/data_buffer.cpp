@@ -20,14 +20,14 @@ ACL_FUNC_VISIBILITY aclDataBuffer *aclCreateDataBuffer(void *data, size_t size) 
 }
 
 ACL_FUNC_VISIBILITY aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer) {
-  return openacl::api::guarded("aclDestroyDataBuffer", [&] {
+  return openacl::api::guarded(__func__, [&] {
     if (dataBuffer == nullptr) fail(Errc::invalid_argument, "dataBuffer is NULL");
     delete dataBuffer;
   });
 }
 
 ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size) {
-  return openacl::api::guarded("aclUpdateDataBuffer", [&] {
+  return openacl::api::guarded(__func__, [&] {
     if (dataBuffer == nullptr) fail(Errc::invalid_argument, "dataBuffer is NULL");
     *dataBuffer = {data, size};
   });

@@ -41,7 +41,7 @@ extern "C" {
 
 ACL_FUNC_VISIBILITY aclmdlDataset *aclmdlCreateDataset() {
   aclmdlDataset *out = nullptr;
-  guarded("aclmdlCreateDataset", [&] {
+  guarded(__func__, [&] {
     auto d = std::make_shared<aclmdlDataset>();
     out = d.get();
     openacl::api::datasets().add(std::move(d));
@@ -50,7 +50,7 @@ ACL_FUNC_VISIBILITY aclmdlDataset *aclmdlCreateDataset() {
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlDestroyDataset(const aclmdlDataset *dataset) {
-  return guarded("aclmdlDestroyDataset", [&] {
+  return guarded(__func__, [&] {
     if (dataset == nullptr) fail(Errc::invalid_argument, "dataset is NULL");
     if (!openacl::api::datasets().remove(dataset))
       fail(Errc::invalid_argument, "dataset is not a live dataset (unknown or destroyed)");
@@ -58,7 +58,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlDestroyDataset(const aclmdlDataset *dataset) 
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlAddDatasetBuffer(aclmdlDataset *dataset, aclDataBuffer *dataBuffer) {
-  return guarded("aclmdlAddDatasetBuffer", [&] {
+  return guarded(__func__, [&] {
     aclmdlDataset &d = dataset_of(dataset, "dataset");
     if (dataBuffer == nullptr) fail(Errc::invalid_argument, "dataBuffer is NULL");
     d.buffers.push_back(dataBuffer);
@@ -68,13 +68,13 @@ ACL_FUNC_VISIBILITY aclError aclmdlAddDatasetBuffer(aclmdlDataset *dataset, aclD
 
 ACL_FUNC_VISIBILITY size_t aclmdlGetDatasetNumBuffers(const aclmdlDataset *dataset) {
   size_t n = 0;
-  guarded("aclmdlGetDatasetNumBuffers", [&] { n = dataset_of(dataset, "dataset").buffers.size(); });
+  guarded(__func__, [&] { n = dataset_of(dataset, "dataset").buffers.size(); });
   return n;
 }
 
 ACL_FUNC_VISIBILITY aclDataBuffer *aclmdlGetDatasetBuffer(const aclmdlDataset *dataset, size_t index) {
   aclDataBuffer *b = nullptr;
-  guarded("aclmdlGetDatasetBuffer", [&] {
+  guarded(__func__, [&] {
     const aclmdlDataset &d = dataset_of(dataset, "dataset");
     if (index >= d.buffers.size())
       fail(Errc::invalid_argument, "index " + std::to_string(index) + " is out of range: the dataset has " +
@@ -85,7 +85,7 @@ ACL_FUNC_VISIBILITY aclDataBuffer *aclmdlGetDatasetBuffer(const aclmdlDataset *d
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlSetDatasetTensorDesc(aclmdlDataset *dataset, aclTensorDesc *tensorDesc, size_t index) {
-  return guarded("aclmdlSetDatasetTensorDesc", [&] {
+  return guarded(__func__, [&] {
     aclmdlDataset &d = dataset_of(dataset, "dataset");
     if (tensorDesc == nullptr) fail(Errc::invalid_argument, "tensorDesc is NULL");
     if (index >= d.buffers.size())
@@ -97,7 +97,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetDatasetTensorDesc(aclmdlDataset *dataset, 
 
 ACL_FUNC_VISIBILITY aclTensorDesc *aclmdlGetDatasetTensorDesc(const aclmdlDataset *dataset, size_t index) {
   aclTensorDesc *t = nullptr;
-  guarded("aclmdlGetDatasetTensorDesc", [&] {
+  guarded(__func__, [&] {
     const aclmdlDataset &d = dataset_of(dataset, "dataset");
     if (index >= d.buffers.size())
       fail(Errc::invalid_argument, "index " + std::to_string(index) + " is out of range: the dataset has " +
@@ -109,7 +109,7 @@ ACL_FUNC_VISIBILITY aclTensorDesc *aclmdlGetDatasetTensorDesc(const aclmdlDatase
 
 ACL_FUNC_VISIBILITY aclmdlDesc *aclmdlCreateDesc() {
   aclmdlDesc *out = nullptr;
-  guarded("aclmdlCreateDesc", [&] {
+  guarded(__func__, [&] {
     auto d = std::make_shared<aclmdlDesc>();
     out = d.get();
     openacl::api::descs().add(std::move(d));
@@ -118,7 +118,7 @@ ACL_FUNC_VISIBILITY aclmdlDesc *aclmdlCreateDesc() {
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlDestroyDesc(aclmdlDesc *modelDesc) {
-  return guarded("aclmdlDestroyDesc", [&] {
+  return guarded(__func__, [&] {
     if (modelDesc == nullptr) fail(Errc::invalid_argument, "modelDesc is NULL");
     if (!openacl::api::descs().remove(modelDesc))
       fail(Errc::invalid_argument, "modelDesc is not a live model description (unknown or destroyed)");

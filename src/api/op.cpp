@@ -99,7 +99,7 @@ extern "C" {
 ACL_FUNC_VISIBILITY aclError aclopExecuteV2(const char *opType, int numInputs, aclTensorDesc *inputDesc[], aclDataBuffer *inputs[],
                                             int numOutputs, aclTensorDesc *outputDesc[], aclDataBuffer *outputs[], aclopAttr *attr,
                                             aclrtStream stream) {
-  return openacl::api::guarded("aclopExecuteV2", [&] {
+  return openacl::api::guarded(__func__, [&] {
     openacl::api::execute_op(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr, stream);
   });
 }
@@ -107,14 +107,14 @@ ACL_FUNC_VISIBILITY aclError aclopExecuteV2(const char *opType, int numInputs, a
 ACL_FUNC_VISIBILITY aclError aclopExecute(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
                                           const aclDataBuffer *const inputs[], int numOutputs, const aclTensorDesc *const outputDesc[],
                                           aclDataBuffer *const outputs[], const aclopAttr *attr, aclrtStream stream) {
-  return openacl::api::guarded("aclopExecute", [&] {
+  return openacl::api::guarded(__func__, [&] {
     openacl::api::execute_op(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr, stream);
   });
 }
 
 ACL_FUNC_VISIBILITY aclError aclopCreateHandle(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[], int numOutputs,
                                                const aclTensorDesc *const outputDesc[], const aclopAttr *opAttr, aclopHandle **handle) {
-  return openacl::api::guarded("aclopCreateHandle", [&] {
+  return openacl::api::guarded(__func__, [&] {
     if (handle == nullptr) fail(Errc::invalid_argument, "handle is NULL");
     *handle = openacl::api::create_op_handle(opType, numInputs, inputDesc, numOutputs, outputDesc, opAttr);
   });
@@ -124,7 +124,7 @@ ACL_FUNC_VISIBILITY void aclopDestroyHandle(aclopHandle *handle) { delete handle
 
 ACL_FUNC_VISIBILITY aclError aclopExecWithHandle(aclopHandle *handle, int numInputs, const aclDataBuffer *const inputs[], int numOutputs,
                                                  aclDataBuffer *const outputs[], aclrtStream stream) {
-  return openacl::api::guarded("aclopExecWithHandle", [&] {
+  return openacl::api::guarded(__func__, [&] {
     openacl::api::require_initialized();
     if (handle == nullptr) fail(Errc::invalid_argument, "handle is NULL");
     const ops::PreparedCall &op = handle->call;
@@ -144,7 +144,7 @@ ACL_FUNC_VISIBILITY aclError aclopExecWithHandle(aclopHandle *handle, int numInp
 // `truncate` is accepted and ignored: float -> int casts always saturate towards zero.
 ACL_FUNC_VISIBILITY aclError aclopCast(const aclTensorDesc *srcDesc, const aclDataBuffer *srcBuffer, const aclTensorDesc *dstDesc,
                                        aclDataBuffer *dstBuffer, uint8_t truncate, aclrtStream stream) {
-  return openacl::api::guarded("aclopCast", [&] {
+  return openacl::api::guarded(__func__, [&] {
     if (srcDesc == nullptr || dstDesc == nullptr) fail(Errc::invalid_argument, "srcDesc or dstDesc is NULL");
     aclopAttr attr;
     attr.attrs["dst_type"] = static_cast<ops::DType>(dstDesc->dtype);
@@ -157,7 +157,7 @@ ACL_FUNC_VISIBILITY aclError aclopCast(const aclTensorDesc *srcDesc, const aclDa
 }
 
 ACL_FUNC_VISIBILITY aclError aclopCreateHandleForCast(aclTensorDesc *srcDesc, aclTensorDesc *dstDesc, uint8_t truncate, aclopHandle **handle) {
-  return openacl::api::guarded("aclopCreateHandleForCast", [&] {
+  return openacl::api::guarded(__func__, [&] {
     openacl::api::require_initialized();
     if (srcDesc == nullptr || dstDesc == nullptr) fail(Errc::invalid_argument, "srcDesc or dstDesc is NULL");
     if (handle == nullptr) fail(Errc::invalid_argument, "handle is NULL");
@@ -170,7 +170,7 @@ ACL_FUNC_VISIBILITY aclError aclopCreateHandleForCast(aclTensorDesc *srcDesc, ac
 
 ACL_FUNC_VISIBILITY aclError aclopInferShape(const char *opType, int numInputs, aclTensorDesc *inputDesc[], aclDataBuffer *inputs[],
                                              int numOutputs, aclTensorDesc *outputDesc[], aclopAttr *attr) {
-  return openacl::api::guarded("aclopInferShape", [&] {
+  return openacl::api::guarded(__func__, [&] {
     if (opType == nullptr) fail(Errc::invalid_argument, "opType is NULL");
     check_array(numInputs, inputDesc, "numInputs", "inputDesc");
     check_array(numOutputs, outputDesc, "numOutputs", "outputDesc");
@@ -189,13 +189,13 @@ ACL_FUNC_VISIBILITY aclError aclopInferShape(const char *opType, int numInputs, 
 // ---- compilation: built-in ops need none ----
 
 ACL_FUNC_VISIBILITY aclError aclopSetModelDir(const char *modelDir) {
-  return openacl::api::guarded("aclopSetModelDir", [&] {
+  return openacl::api::guarded(__func__, [&] {
     if (modelDir == nullptr) fail(Errc::invalid_argument, "modelDir is NULL");
   });
 }
 
 ACL_FUNC_VISIBILITY aclError aclopLoad(const void *model, size_t modelSize) {
-  return openacl::api::guarded("aclopLoad", [&] {
+  return openacl::api::guarded(__func__, [&] {
     if (model == nullptr) fail(Errc::invalid_argument, "model is NULL");
     if (modelSize == 0) fail(Errc::invalid_argument, "modelSize is 0");
   });
@@ -204,14 +204,14 @@ ACL_FUNC_VISIBILITY aclError aclopLoad(const void *model, size_t modelSize) {
 // Built-in ops have no kernel parameters to refresh: the call validates the op like aclopCompile.
 ACL_FUNC_VISIBILITY aclError aclopUpdateParams(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
                                                int numOutputs, const aclTensorDesc *const outputDesc[], const aclopAttr *attr) {
-  return openacl::api::guarded("aclopUpdateParams", [&] {
+  return openacl::api::guarded(__func__, [&] {
     openacl::api::prepare_op(opType, numInputs, inputDesc, numOutputs, outputDesc, attr);
   });
 }
 
 // The per-thread cache of prepared ops has a fixed size; the limit is validated and accepted.
 ACL_FUNC_VISIBILITY aclError aclopSetMaxOpQueueNum(uint64_t maxOpNum) {
-  return openacl::api::guarded("aclopSetMaxOpQueueNum", [&] {
+  return openacl::api::guarded(__func__, [&] {
     if (maxOpNum == 0) fail(Errc::invalid_argument, "maxOpNum is 0");
   });
 }

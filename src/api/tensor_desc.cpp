@@ -43,7 +43,7 @@ extern "C" {
 ACL_FUNC_VISIBILITY aclTensorDesc *aclCreateTensorDesc(aclDataType dataType, int numDims, const int64_t *dims,
                                                        aclFormat format) {
   aclTensorDesc *desc = nullptr;
-  openacl::api::guarded("aclCreateTensorDesc", [&] {
+  openacl::api::guarded(__func__, [&] {
     auto copied = copy_dims(numDims, dims);
     desc = new (std::nothrow) aclTensorDesc;
     if (desc == nullptr) fail(Errc::out_of_memory, "cannot allocate a tensor descriptor");
@@ -58,7 +58,7 @@ ACL_FUNC_VISIBILITY void aclDestroyTensorDesc(const aclTensorDesc *desc) { delet
 
 ACL_FUNC_VISIBILITY aclError aclSetTensorShapeRange(aclTensorDesc *desc, size_t dimsCount,
                                                     int64_t dimsRange[][ACL_TENSOR_SHAPE_RANGE_NUM]) {
-  return openacl::api::guarded("aclSetTensorShapeRange", [&] {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     if (dimsCount > 0 && dimsRange == nullptr) fail(Errc::invalid_argument, "dimsRange is NULL");
     desc->shape_range.clear();
@@ -68,7 +68,7 @@ ACL_FUNC_VISIBILITY aclError aclSetTensorShapeRange(aclTensorDesc *desc, size_t 
 
 ACL_FUNC_VISIBILITY aclError aclSetTensorValueRange(aclTensorDesc *desc, size_t valueCount,
                                                     int64_t valueRange[][ACL_TENSOR_VALUE_RANGE_NUM]) {
-  return openacl::api::guarded("aclSetTensorValueRange", [&] {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     if (valueCount > 0 && valueRange == nullptr) fail(Errc::invalid_argument, "valueRange is NULL");
     desc->value_range.clear();
@@ -78,7 +78,7 @@ ACL_FUNC_VISIBILITY aclError aclSetTensorValueRange(aclTensorDesc *desc, size_t 
 
 ACL_FUNC_VISIBILITY aclDataType aclGetTensorDescType(const aclTensorDesc *desc) {
   aclDataType type = ACL_DT_UNDEFINED;
-  openacl::api::guarded("aclGetTensorDescType", [&] {
+  openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     type = desc->dtype;
   });
@@ -87,7 +87,7 @@ ACL_FUNC_VISIBILITY aclDataType aclGetTensorDescType(const aclTensorDesc *desc) 
 
 ACL_FUNC_VISIBILITY aclFormat aclGetTensorDescFormat(const aclTensorDesc *desc) {
   aclFormat format = ACL_FORMAT_UNDEFINED;
-  openacl::api::guarded("aclGetTensorDescFormat", [&] {
+  openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     format = desc->format;
   });
@@ -96,7 +96,7 @@ ACL_FUNC_VISIBILITY aclFormat aclGetTensorDescFormat(const aclTensorDesc *desc) 
 
 ACL_FUNC_VISIBILITY size_t aclGetTensorDescElementCount(const aclTensorDesc *desc) {
   size_t count = 0;
-  openacl::api::guarded("aclGetTensorDescElementCount", [&] {
+  openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     count = element_count(*desc);
   });
@@ -105,7 +105,7 @@ ACL_FUNC_VISIBILITY size_t aclGetTensorDescElementCount(const aclTensorDesc *des
 
 ACL_FUNC_VISIBILITY size_t aclGetTensorDescSize(const aclTensorDesc *desc) {
   size_t size = 0;
-  openacl::api::guarded("aclGetTensorDescSize", [&] {
+  openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     const size_t count = element_count(*desc);
     const size_t item = aclDataTypeSize(desc->dtype);
@@ -117,7 +117,7 @@ ACL_FUNC_VISIBILITY size_t aclGetTensorDescSize(const aclTensorDesc *desc) {
 
 ACL_FUNC_VISIBILITY size_t aclGetTensorDescNumDims(const aclTensorDesc *desc) {
   size_t n = 0;
-  openacl::api::guarded("aclGetTensorDescNumDims", [&] {
+  openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     n = (!desc->dims.empty() && desc->dims[0] == -2) ? static_cast<size_t>(ACL_UNKNOWN_RANK) : desc->dims.size();
   });
@@ -126,7 +126,7 @@ ACL_FUNC_VISIBILITY size_t aclGetTensorDescNumDims(const aclTensorDesc *desc) {
 
 ACL_FUNC_VISIBILITY int64_t aclGetTensorDescDim(const aclTensorDesc *desc, size_t index) {
   int64_t dim = -1;
-  openacl::api::guarded("aclGetTensorDescDim", [&] {
+  openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     if (index >= desc->dims.size())
       fail(Errc::invalid_argument, "index " + std::to_string(index) + " out of range: the desc has " +
@@ -137,7 +137,7 @@ ACL_FUNC_VISIBILITY int64_t aclGetTensorDescDim(const aclTensorDesc *desc, size_
 }
 
 ACL_FUNC_VISIBILITY aclError aclGetTensorDescDimV2(const aclTensorDesc *desc, size_t index, int64_t *dimSize) {
-  return openacl::api::guarded("aclGetTensorDescDimV2", [&] {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     if (dimSize == nullptr) fail(Errc::invalid_argument, "dimSize is NULL");
     if (index >= desc->dims.size())
@@ -149,7 +149,7 @@ ACL_FUNC_VISIBILITY aclError aclGetTensorDescDimV2(const aclTensorDesc *desc, si
 
 ACL_FUNC_VISIBILITY aclError aclGetTensorDescDimRange(const aclTensorDesc *desc, size_t index, size_t dimRangeNum,
                                                       int64_t *dimRange) {
-  return openacl::api::guarded("aclGetTensorDescDimRange", [&] {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     if (dimRange == nullptr) fail(Errc::invalid_argument, "dimRange is NULL");
     if (index >= desc->shape_range.size())
@@ -163,7 +163,7 @@ ACL_FUNC_VISIBILITY aclError aclGetTensorDescDimRange(const aclTensorDesc *desc,
 }
 
 ACL_FUNC_VISIBILITY void aclSetTensorDescName(aclTensorDesc *desc, const char *name) {
-  openacl::api::guarded("aclSetTensorDescName", [&] {
+  openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     desc->name = name == nullptr ? "" : name;
   });
@@ -181,42 +181,42 @@ ACL_FUNC_VISIBILITY aclError aclTransTensorDescFormat(const aclTensorDesc *srcDe
 }
 
 ACL_FUNC_VISIBILITY aclError aclSetTensorStorageFormat(aclTensorDesc *desc, aclFormat format) {
-  return openacl::api::guarded("aclSetTensorStorageFormat", [&] {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     desc->storage_format = format;
   });
 }
 
 ACL_FUNC_VISIBILITY aclError aclSetTensorStorageShape(aclTensorDesc *desc, int numDims, const int64_t *dims) {
-  return openacl::api::guarded("aclSetTensorStorageShape", [&] {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     desc->storage_dims = copy_dims(numDims, dims);
   });
 }
 
 ACL_FUNC_VISIBILITY aclError aclSetTensorFormat(aclTensorDesc *desc, aclFormat format) {
-  return openacl::api::guarded("aclSetTensorFormat", [&] {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     desc->storage_format = format;
   });
 }
 
 ACL_FUNC_VISIBILITY aclError aclSetTensorShape(aclTensorDesc *desc, int numDims, const int64_t *dims) {
-  return openacl::api::guarded("aclSetTensorShape", [&] {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     desc->storage_dims = copy_dims(numDims, dims);
   });
 }
 
 ACL_FUNC_VISIBILITY aclError aclSetTensorOriginFormat(aclTensorDesc *desc, aclFormat format) {
-  return openacl::api::guarded("aclSetTensorOriginFormat", [&] {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     desc->format = format;
   });
 }
 
 ACL_FUNC_VISIBILITY aclError aclSetTensorOriginShape(aclTensorDesc *desc, int numDims, const int64_t *dims) {
-  return openacl::api::guarded("aclSetTensorOriginShape", [&] {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     desc->dims = copy_dims(numDims, dims);
   });
@@ -226,7 +226,7 @@ ACL_FUNC_VISIBILITY aclError aclSetTensorOriginShape(aclTensorDesc *desc, int nu
 // index 0 exists.
 ACL_FUNC_VISIBILITY aclTensorDesc *aclGetTensorDescByIndex(aclTensorDesc *desc, size_t index) {
   aclTensorDesc *out = nullptr;
-  openacl::api::guarded("aclGetTensorDescByIndex", [&] {
+  openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     if (index != 0) fail(Errc::invalid_argument, "index " + std::to_string(index) + " out of range: 1 descriptor");
     out = desc;
@@ -236,7 +236,7 @@ ACL_FUNC_VISIBILITY aclTensorDesc *aclGetTensorDescByIndex(aclTensorDesc *desc, 
 
 ACL_FUNC_VISIBILITY void *aclGetTensorDescAddress(const aclTensorDesc *desc) {
   void *address = nullptr;
-  openacl::api::guarded("aclGetTensorDescAddress", [&] {
+  openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     address = desc->address;
   });
@@ -244,7 +244,7 @@ ACL_FUNC_VISIBILITY void *aclGetTensorDescAddress(const aclTensorDesc *desc) {
 }
 
 ACL_FUNC_VISIBILITY aclError aclSetTensorDynamicInput(aclTensorDesc *desc, const char *dynamicInputName) {
-  return openacl::api::guarded("aclSetTensorDynamicInput", [&] {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     if (dynamicInputName == nullptr) fail(Errc::invalid_argument, "dynamicInputName is NULL");
     desc->dynamic_input_name = dynamicInputName;
@@ -252,7 +252,7 @@ ACL_FUNC_VISIBILITY aclError aclSetTensorDynamicInput(aclTensorDesc *desc, const
 }
 
 ACL_FUNC_VISIBILITY aclError aclSetTensorConst(aclTensorDesc *desc, void *dataBuffer, size_t length) {
-  return openacl::api::guarded("aclSetTensorConst", [&] {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     if (dataBuffer == nullptr) fail(Errc::invalid_argument, "dataBuffer is NULL");
     if (length == 0) fail(Errc::invalid_argument, "length is 0");
@@ -263,7 +263,7 @@ ACL_FUNC_VISIBILITY aclError aclSetTensorConst(aclTensorDesc *desc, void *dataBu
 }
 
 ACL_FUNC_VISIBILITY aclError aclSetTensorPlaceMent(aclTensorDesc *desc, aclMemType memType) {
-  return openacl::api::guarded("aclSetTensorPlaceMent", [&] {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     if (memType != ACL_MEMTYPE_DEVICE && memType != ACL_MEMTYPE_HOST &&
         memType != ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT)
