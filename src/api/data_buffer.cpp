@@ -26,7 +26,8 @@ ACL_FUNC_VISIBILITY aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffe
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size) {
+ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data,
+                                                 size_t size) {
   return openacl::api::guarded(__func__, [&] {
     if (dataBuffer == nullptr) fail(Errc::invalid_argument, "dataBuffer is NULL");
     *dataBuffer = {data, size};
@@ -78,8 +79,12 @@ ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType) {
   }
 }
 
-ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value) { return openacl::ops::half_to_float(value); }
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value) {
+  return openacl::ops::half_to_float(value);
+}
 
-ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value) { return openacl::ops::float_to_half(value); }
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value) {
+  return openacl::ops::float_to_half(value);
+}
 
 }  // extern "C"

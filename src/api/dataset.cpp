@@ -21,14 +21,18 @@ Registry<aclmdlDesc> &descs() { return Runtime::get().tables.kept<aclmdlDesc>();
 aclmdlDataset &dataset_of(const aclmdlDataset *handle, const char *what) {
   if (handle == nullptr) fail(Errc::invalid_argument, std::string(what) + " is NULL");
   auto d = datasets().find(handle);
-  if (!d) fail(Errc::invalid_argument, std::string(what) + " is not a live dataset (unknown or destroyed)");
+  if (!d)
+    fail(Errc::invalid_argument,
+         std::string(what) + " is not a live dataset (unknown or destroyed)");
   return *d;  // the caller's handle keeps it alive during the call
 }
 
 aclmdlDesc &model_desc_of(const aclmdlDesc *handle, const char *what) {
   if (handle == nullptr) fail(Errc::invalid_argument, std::string(what) + " is NULL");
   auto d = descs().find(handle);
-  if (!d) fail(Errc::invalid_argument, std::string(what) + " is not a live model description (unknown or destroyed)");
+  if (!d)
+    fail(Errc::invalid_argument,
+         std::string(what) + " is not a live model description (unknown or destroyed)");
   return *d;
 }
 
@@ -57,7 +61,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlDestroyDataset(const aclmdlDataset *dataset) 
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlAddDatasetBuffer(aclmdlDataset *dataset, aclDataBuffer *dataBuffer) {
+ACL_FUNC_VISIBILITY aclError aclmdlAddDatasetBuffer(aclmdlDataset *dataset,
+                                                    aclDataBuffer *dataBuffer) {
   return guarded(__func__, [&] {
     aclmdlDataset &d = dataset_of(dataset, "dataset");
     if (dataBuffer == nullptr) fail(Errc::invalid_argument, "dataBuffer is NULL");
@@ -72,35 +77,41 @@ ACL_FUNC_VISIBILITY size_t aclmdlGetDatasetNumBuffers(const aclmdlDataset *datas
   return n;
 }
 
-ACL_FUNC_VISIBILITY aclDataBuffer *aclmdlGetDatasetBuffer(const aclmdlDataset *dataset, size_t index) {
+ACL_FUNC_VISIBILITY aclDataBuffer *aclmdlGetDatasetBuffer(const aclmdlDataset *dataset,
+                                                          size_t index) {
   aclDataBuffer *b = nullptr;
   guarded(__func__, [&] {
     const aclmdlDataset &d = dataset_of(dataset, "dataset");
     if (index >= d.buffers.size())
-      fail(Errc::invalid_argument, "index " + std::to_string(index) + " is out of range: the dataset has " +
+      fail(Errc::invalid_argument, "index " + std::to_string(index) +
+                                       " is out of range: the dataset has " +
                                        std::to_string(d.buffers.size()) + " buffers");
     b = d.buffers[index];
   });
   return b;
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlSetDatasetTensorDesc(aclmdlDataset *dataset, aclTensorDesc *tensorDesc, size_t index) {
+ACL_FUNC_VISIBILITY aclError aclmdlSetDatasetTensorDesc(aclmdlDataset *dataset,
+                                                        aclTensorDesc *tensorDesc, size_t index) {
   return guarded(__func__, [&] {
     aclmdlDataset &d = dataset_of(dataset, "dataset");
     if (tensorDesc == nullptr) fail(Errc::invalid_argument, "tensorDesc is NULL");
     if (index >= d.buffers.size())
-      fail(Errc::invalid_argument, "index " + std::to_string(index) + " is out of range: the dataset has " +
+      fail(Errc::invalid_argument, "index " + std::to_string(index) +
+                                       " is out of range: the dataset has " +
                                        std::to_string(d.buffers.size()) + " buffers");
     d.descs[index] = std::make_unique<aclTensorDesc>(*tensorDesc);  // a copy the dataset owns
   });
 }
 
-ACL_FUNC_VISIBILITY aclTensorDesc *aclmdlGetDatasetTensorDesc(const aclmdlDataset *dataset, size_t index) {
+ACL_FUNC_VISIBILITY aclTensorDesc *aclmdlGetDatasetTensorDesc(const aclmdlDataset *dataset,
+                                                              size_t index) {
   aclTensorDesc *t = nullptr;
   guarded(__func__, [&] {
     const aclmdlDataset &d = dataset_of(dataset, "dataset");
     if (index >= d.buffers.size())
-      fail(Errc::invalid_argument, "index " + std::to_string(index) + " is out of range: the dataset has " +
+      fail(Errc::invalid_argument, "index " + std::to_string(index) +
+                                       " is out of range: the dataset has " +
                                        std::to_string(d.buffers.size()) + " buffers");
     t = d.descs[index].get();
   });
@@ -121,7 +132,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlDestroyDesc(aclmdlDesc *modelDesc) {
   return guarded(__func__, [&] {
     if (modelDesc == nullptr) fail(Errc::invalid_argument, "modelDesc is NULL");
     if (!openacl::api::descs().remove(modelDesc))
-      fail(Errc::invalid_argument, "modelDesc is not a live model description (unknown or destroyed)");
+      fail(Errc::invalid_argument,
+           "modelDesc is not a live model description (unknown or destroyed)");
   });
 }
 

@@ -16,8 +16,8 @@
 #include <cstdint>
 #include <deque>
 #include <map>
-#include <span>
 #include <mutex>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>

@@ -26,7 +26,16 @@ struct OpSpan {
   int64_t begin_ns, end_ns;
 };
 
-enum class ObjectKind : uint8_t { context, stream, event, notify, device_memory, host_memory, binary, memory_mapping };
+enum class ObjectKind : uint8_t {
+  context,
+  stream,
+  event,
+  notify,
+  device_memory,
+  host_memory,
+  binary,
+  memory_mapping
+};
 
 class TaskObserver {
  public:

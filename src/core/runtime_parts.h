@@ -1,7 +1,7 @@
 // What the layers above the core plug into the Runtime at aclInit: the device backend, the
-// observers of src/check and the C API's handler of failing tasks. The core calls them through this table and links neither, so another
-// backend or checker comes in without a change to the core. libascendcl's entry layer fills it
-// (api/init.cpp).
+// observers of src/check and the C API's handler of failing tasks. The core calls them through this
+// table and links neither, so another backend or checker comes in without a change to the core.
+// libascendcl's entry layer fills it (api/init.cpp).
 #pragma once
 
 #include <memory>

@@ -37,7 +37,8 @@ void Signal::on_complete(std::function<void()> fn) {
   fn();
 }
 
-std::shared_ptr<Signal> with_deadline(const std::shared_ptr<Signal> &source, int64_t timeout_ms, std::string what) {
+std::shared_ptr<Signal> with_deadline(const std::shared_ptr<Signal> &source, int64_t timeout_ms,
+                                      std::string what) {
   auto gate = std::make_shared<Signal>();
   std::weak_ptr<Signal> weak_gate = gate;
   // The source outlives this link (the waiting stream's task holds the gate, the event or a

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "openacl/openacl_kernel.h"
 #include "kernel_args.h"
+#include "openacl/openacl_kernel.h"
 
 static int64_t now_ms(void) {
   struct timespec ts;
