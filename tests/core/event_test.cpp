@@ -355,7 +355,7 @@ TEST_F(R12_Event, DestroyNeverBlocks) {
 }
 
 TEST_F(R12_Event, ResetEventOnTheWaitingStream) {
-  // The documented pattern (reference E8): record on s1, wait and reset on s2.
+  // aclrtResetEvent's documented pattern: record on s1, wait and reset on s2.
   aclrtStream s1 = new_stream(), s2 = new_stream();
   aclrtEvent e = nullptr;
   ASSERT_ACL_OK(aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC));

@@ -162,7 +162,7 @@ TEST_F(R13_GetMemInfo, ReportsFreeAndTotalOfTheDevice) {
   ASSERT_ACL_OK(aclrtFree(p));
   ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total1));
   EXPECT_EQ(free1, free0);
-  // Any attribute reports the device memory (reference D13).
+  // Any attribute reports the device memory, as CANN documents for aclrtGetMemInfo.
   size_t f = 0, t = 0;
   EXPECT_ACL_OK(aclrtGetMemInfo(ACL_DDR_MEM, &f, &t));
 }
@@ -308,7 +308,7 @@ TEST_F(R13_Memcpy, TwoDimensionalCopies) {
 TEST_F(R13_Memcpy, TwoDimensionalRejectsBadArguments) {
   void *d = dev(1024), *d2 = dev(1024);
   std::vector<uint8_t> h(1024);
-  // Only H2D and D2H are supported (reference M7).
+  // Only H2D and D2H are supported, as AscendCL documents for aclrtMemcpy2d.
   EXPECT_ACL_FAILS(aclrtMemcpy2d(d, 32, d2, 32, 16, 4, ACL_MEMCPY_DEVICE_TO_DEVICE));
   // width larger than a pitch.
   EXPECT_ACL_FAILS(aclrtMemcpy2d(d, 16, h.data(), 32, 32, 4, ACL_MEMCPY_HOST_TO_DEVICE));

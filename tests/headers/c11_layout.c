@@ -21,7 +21,7 @@ _Static_assert(ACL_TRANS_N == 0 && ACL_TRANS_T == 1 && ACL_TRANS_NZ == 2 && ACL_
                "aclTransType");
 _Static_assert(ACL_COMPUTE_HIGH_PRECISION == 0 && ACL_COMPUTE_LOW_PRECISION == 1, "aclComputeType");
 
-/* sample of enum values (reference G1 / section 2) */
+/* sample of enum values (scripts/gen_api/api.json, "enums") */
 /* acl/ops/acl_dvpp.h (CANN's values; valid C through its enum typedefs) */
 _Static_assert(PIXEL_FORMAT_YVU_SEMIPLANAR_420 == 2 && PIXEL_FORMAT_RGB_BAYER_8BPP == 50,
                "acldvppPixelFormat");
@@ -61,7 +61,7 @@ _Static_assert(ACL_ERROR_RT_AICORE_EXCEPTION == 507015, "rt_error_codes.h");
 _Static_assert(ACL_ERROR_RT_CCU_EXCEPTION == 507916, "rt_error_codes.h");
 _Static_assert(ACL_RT_SUCCESS == 0, "rt_error_codes.h");
 
-/* integer macros (G2) */
+/* integer macros (api.json, "macros") */
 _Static_assert(ACL_MAJOR_VERSION == 1 && ACL_MINOR_VERSION == 17 && ACL_PATCH_VERSION == 0,
                "version");
 _Static_assert(ACL_EVENT_TIME_LINE == 0x8U, "event flag");

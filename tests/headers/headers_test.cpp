@@ -35,7 +35,7 @@ const std::vector<size_t> kSizes = {OPENACL_PUBLIC_STRUCTS(OPENACL_SIZE)};
 const std::vector<size_t> kAligns = {OPENACL_PUBLIC_STRUCTS(OPENACL_ALIGN)};
 
 TEST(PublicHeaders, ListsEveryReferenceStruct) {
-  EXPECT_EQ(kNames.size(), 66u);  // reference appendix G3
+  EXPECT_EQ(kNames.size(), 66u);  // api.json's "structs"
   EXPECT_EQ(openacl_hdr_count_c11, kNames.size());
 }
 

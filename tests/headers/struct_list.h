@@ -1,5 +1,5 @@
-/* Every public struct/union type of the AscendCL headers (reference appendix G3), as an
- * X-macro so C and C++ translation units can list their sizes and alignments the same way. */
+/* Every public struct/union type of the AscendCL headers (scripts/gen_api/api.json, "structs"), as
+ * an X-macro so C and C++ translation units can list their sizes and alignments the same way. */
 #ifndef OPENACL_TESTS_HEADERS_STRUCT_LIST_H_
 #define OPENACL_TESTS_HEADERS_STRUCT_LIST_H_
 
