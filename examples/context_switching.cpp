@@ -37,7 +37,8 @@ int main() {
   CHECK_ACL(aclrtMalloc(&buf0, n, ACL_MEM_MALLOC_HUGE_FIRST));
   CHECK_ACL(aclrtMemsetAsync(buf0, n, 0x22, n, s0));
   aclError wrong = aclrtMemsetAsync(buf0, n, 0x33, n, s1);
-  EXPECT_TRUE(wrong == ACL_ERROR_RT_STREAM_CONTEXT, "a stream of another context is refused (107003)");
+  EXPECT_TRUE(wrong == ACL_ERROR_RT_STREAM_CONTEXT,
+              "a stream of another context is refused (107003)");
   CHECK_ACL(aclrtSynchronizeStream(s0));
   CHECK_ACL(aclrtMemcpy(out, n, buf0, n, ACL_MEMCPY_DEVICE_TO_HOST));
   EXPECT_TRUE(all_bytes(out, n, 0x22), "work in ctx0 landed");

@@ -30,7 +30,8 @@ int main() {
   CHECK_ACL(aclrtSynchronizeStream(nullptr));
 
   EXPECT_TRUE(all_bytes(host, n / 2, 0x07), "first half was set on the device");
-  EXPECT_TRUE(all_bytes(static_cast<char *>(host) + n / 2, n / 2, 0x2a), "second half made the round trip");
+  EXPECT_TRUE(all_bytes(static_cast<char *>(host) + n / 2, n / 2, 0x2a),
+              "second half made the round trip");
 
   CHECK_ACL(aclrtFreeHost(in));
   CHECK_ACL(aclrtFreeHost(host));

@@ -73,8 +73,10 @@ int main(int argc, char **argv) {
   uint32_t width = 0, height = 0, dec_size = 0;
   int32_t components = 0;
   CHECK_ACL(acldvppJpegGetImageInfo(jpeg.data(), jpeg.size(), &width, &height, &components));
-  CHECK_ACL(acldvppJpegPredictDecSize(jpeg.data(), jpeg.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, &dec_size));
-  std::printf("  %ux%u JPEG, %d components, %u bytes decoded\n", width, height, components, dec_size);
+  CHECK_ACL(acldvppJpegPredictDecSize(jpeg.data(), jpeg.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420,
+                                      &dec_size));
+  std::printf("  %ux%u JPEG, %d components, %u bytes decoded\n", width, height, components,
+              dec_size);
 
   void *in = nullptr, *decoded = nullptr, *model_input = nullptr;
   CHECK_ACL(acldvppMalloc(&in, jpeg.size()));
@@ -102,15 +104,19 @@ int main(int argc, char **argv) {
   EXPECT_TRUE(acldvppGetPicDescWidthStride(decode_desc) == (w + 127) / 128 * 128,
               "JPEGD's width stride is aligned to 128");
   std::vector<unsigned char> input(224 * 224 * 3 / 2);
-  CHECK_ACL(aclrtMemcpy(input.data(), input.size(), model_input, input.size(), ACL_MEMCPY_DEVICE_TO_HOST));
+  CHECK_ACL(aclrtMemcpy(input.data(), input.size(), model_input, input.size(),
+                        ACL_MEMCPY_DEVICE_TO_HOST));
   if (argc == 1) {
     // The ramp survives: top-left dark, bottom-right bright, chroma neutral.
-    EXPECT_TRUE(input[0] < 10 && input[224 * 224 - 1] > 200, "the resized luma keeps the picture's ramp");
-    EXPECT_TRUE(input[224 * 224] > 120 && input[224 * 224] < 136, "the resized chroma stays neutral");
+    EXPECT_TRUE(input[0] < 10 && input[224 * 224 - 1] > 200,
+                "the resized luma keeps the picture's ramp");
+    EXPECT_TRUE(input[224 * 224] > 120 && input[224 * 224] < 136,
+                "the resized chroma stays neutral");
   }
 
   CHECK_ACL(acldvppDestroyResizeConfig(resize));
-  for (acldvppPicDesc *d : {decode_desc, resize_in, resize_out}) CHECK_ACL(acldvppDestroyPicDesc(d));
+  for (acldvppPicDesc *d : {decode_desc, resize_in, resize_out})
+    CHECK_ACL(acldvppDestroyPicDesc(d));
   for (void *p : {in, decoded, model_input}) CHECK_ACL(acldvppFree(p));
   CHECK_ACL(acldvppDestroyChannel(channel));
   CHECK_ACL(acldvppDestroyChannelDesc(channel));

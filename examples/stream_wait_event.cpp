@@ -27,7 +27,8 @@ int main() {
     CHECK_ACL(aclrtMemcpyAsync(host, n, out, n, ACL_MEMCPY_DEVICE_TO_HOST, consumer));
     CHECK_ACL(aclrtSynchronizeStream(consumer));
     char what[80];
-    std::snprintf(what, sizeof what, "round %d: the consumer saw the producer's finished buffer", round);
+    std::snprintf(what, sizeof what, "round %d: the consumer saw the producer's finished buffer",
+                  round);
     EXPECT_TRUE(all_bytes(host, n, round), what);
   }
 

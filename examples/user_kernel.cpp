@@ -40,7 +40,8 @@ int main(int argc, char **argv) {
   CHECK_ACL(aclrtMemcpy(dx, bytes, x.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE));
   CHECK_ACL(aclrtMemcpy(dy, bytes, y.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE));
 
-  VectorAddArgs args{static_cast<float *>(dx), static_cast<float *>(dy), static_cast<float *>(dz), n};
+  VectorAddArgs args{static_cast<float *>(dx), static_cast<float *>(dy), static_cast<float *>(dz),
+                     n};
   CHECK_ACL(aclrtLaunchKernel(vector_add, 8, &args, sizeof(args), s));
   CHECK_ACL(aclrtSynchronizeStream(s));
   CHECK_ACL(aclrtMemcpy(z.data(), bytes, dz, bytes, ACL_MEMCPY_DEVICE_TO_HOST));

@@ -39,8 +39,8 @@ std::string framework_advice(int framework) {
   const std::map<int, std::string> exporters = {
       {0, "caffe2onnx"}, {1, "mindspore.export(..., file_format='ONNX')"}, {3, "tf2onnx"}};
   return "--framework=" + std::to_string(framework) + " (" + it->second +
-         "): openacl's atc converts ONNX models only; export the model to ONNX (" + exporters.at(framework) +
-         ") and convert that with --framework=5";
+         "): openacl's atc converts ONNX models only; export the model to ONNX (" +
+         exporters.at(framework) + ") and convert that with --framework=5";
 }
 
 // CANN's atc takes long options with one dash too (the samples' READMEs write
@@ -66,21 +66,26 @@ int main(int argc, char **argv) {
   app.add_option("--framework", framework,
                  "the model's framework: 5 (ONNX); 0 Caffe, 1 MindSpore, 3 TensorFlow are "
                  "refused with what to do");
-  app.add_option("--singleop", singleop, "an op list (JSON) to compile into op models, instead of --model")
+  app.add_option("--singleop", singleop,
+                 "an op list (JSON) to compile into op models, instead of --model")
       ->excludes(model_opt);
-  app.add_option("--output", output, "the .om to write, without the .om suffix (with --singleop: a folder)")
+  app.add_option("--output", output,
+                 "the .om to write, without the .om suffix (with --singleop: a folder)")
       ->required();
   app.add_option("--mode", mode, "0: convert (the only mode openacl has)")->capture_default_str();
   app.add_option("--insert_op_conf", insert_op_conf, "AIPP configuration file");
   std::string weight;
-  app.add_option("--weight", weight, "weights of a Caffe model (--framework=0, which openacl refuses)");
+  app.add_option("--weight", weight,
+                 "weights of a Caffe model (--framework=0, which openacl refuses)");
   app.add_option("--log", log, "message level: debug, info, warning, error, null")
       ->check(CLI::IsMember({"debug", "info", "warning", "error", "null"}));
-  for (const char *name : {"soc_version", "input_shape", "input_format", "dynamic_batch_size", "dynamic_image_size",
-                           "dynamic_dims", "output_type", "out_nodes", "precision_mode", "input_fp16_nodes",
-                           "op_select_implmode", "save_original_model"}) {
+  for (const char *name :
+       {"soc_version", "input_shape", "input_format", "dynamic_batch_size", "dynamic_image_size",
+        "dynamic_dims", "output_type", "out_nodes", "precision_mode", "input_fp16_nodes",
+        "op_select_implmode", "save_original_model"}) {
     auto *opt = app.add_option(std::string("--") + name, options[name]);
-    if (std::string(name) == "soc_version") opt->required()->description("the target chip, e.g. Ascend310P3");
+    if (std::string(name) == "soc_version")
+      opt->required()->description("the target chip, e.g. Ascend310P3");
   }
   try {
     app.parse(normalized(argc, argv));
@@ -88,7 +93,8 @@ int main(int argc, char **argv) {
     return app.exit(e);
   }
 
-  if (mode != 0) return failed("--mode=" + std::to_string(mode) + ": openacl's atc only converts (--mode=0)");
+  if (mode != 0)
+    return failed("--mode=" + std::to_string(mode) + ": openacl's atc only converts (--mode=0)");
   if (!singleop.empty()) {
     const std::string error = atc::compile_single_ops(singleop, output);
     if (!error.empty()) return failed(error);
@@ -99,7 +105,8 @@ int main(int argc, char **argv) {
   if (framework == -1) return failed("--framework is required with --model (5: ONNX)");
   if (framework != 5) return failed(framework_advice(framework));
   std::string onnx;
-  if (!read_file(model, onnx) || onnx.empty()) return failed("--model: cannot read '" + model + "'");
+  if (!read_file(model, onnx) || onnx.empty())
+    return failed("--model: cannot read '" + model + "'");
   if (!insert_op_conf.empty() && !read_file(insert_op_conf, options["insert_op_conf"]))
     return failed("--insert_op_conf: cannot read '" + insert_op_conf + "'");
 
@@ -111,8 +118,8 @@ int main(int argc, char **argv) {
   }
   const bool has_suffix = output.size() > 3 && output.compare(output.size() - 3, 3, ".om") == 0;
   const std::string om = has_suffix ? output : output + ".om";
-  if (openaclConvertModel(onnx.data(), onnx.size(), names.data(), values.data(), names.size(), om.c_str()) !=
-      ACL_SUCCESS)
+  if (openaclConvertModel(onnx.data(), onnx.size(), names.data(), values.data(), names.size(),
+                          om.c_str()) != ACL_SUCCESS)
     return failed(aclGetRecentErrMsg());
   if (log == "info" || log == "debug") std::printf("[INFO] %s -> %s\n", model.c_str(), om.c_str());
   std::printf("ATC run success, welcome to the next use.\n");

@@ -25,23 +25,33 @@ struct Bad : std::runtime_error {
 
 aclDataType dtype_of(const std::string &name) {
   static const std::map<std::string, aclDataType> types = {
-      {"float", ACL_FLOAT},   {"float32", ACL_FLOAT}, {"float16", ACL_FLOAT16}, {"bfloat16", ACL_BF16},
-      {"double", ACL_DOUBLE}, {"int8", ACL_INT8},     {"int16", ACL_INT16},     {"int32", ACL_INT32},
-      {"int64", ACL_INT64},   {"uint8", ACL_UINT8},   {"uint16", ACL_UINT16},   {"uint32", ACL_UINT32},
+      {"float", ACL_FLOAT},   {"float32", ACL_FLOAT}, {"float16", ACL_FLOAT16},
+      {"bfloat16", ACL_BF16}, {"double", ACL_DOUBLE}, {"int8", ACL_INT8},
+      {"int16", ACL_INT16},   {"int32", ACL_INT32},   {"int64", ACL_INT64},
+      {"uint8", ACL_UINT8},   {"uint16", ACL_UINT16}, {"uint32", ACL_UINT32},
       {"uint64", ACL_UINT64}, {"bool", ACL_BOOL}};
   auto it = types.find(name);
-  if (it == types.end()) throw Bad("\"type\": \"" + name + "\" is not a data type atc knows (float16, float32, int32, ...)");
+  if (it == types.end())
+    throw Bad("\"type\": \"" + name +
+              "\" is not a data type atc knows (float16, float32, int32, ...)");
   return it->second;
 }
 
 aclFormat format_of(const std::string &name) {
-  static const std::map<std::string, aclFormat> formats = {
-      {"ND", ACL_FORMAT_ND},         {"NCHW", ACL_FORMAT_NCHW},           {"NHWC", ACL_FORMAT_NHWC},
-      {"HWCN", ACL_FORMAT_HWCN},     {"NC1HWC0", ACL_FORMAT_NC1HWC0},     {"FRACTAL_Z", ACL_FORMAT_FRACTAL_Z},
-      {"NDHWC", ACL_FORMAT_NDHWC},   {"NCDHW", ACL_FORMAT_NCDHW},         {"FRACTAL_NZ", ACL_FORMAT_FRACTAL_NZ},
-      {"NC", ACL_FORMAT_NC},         {"NCL", ACL_FORMAT_NCL}};
+  static const std::map<std::string, aclFormat> formats = {{"ND", ACL_FORMAT_ND},
+                                                           {"NCHW", ACL_FORMAT_NCHW},
+                                                           {"NHWC", ACL_FORMAT_NHWC},
+                                                           {"HWCN", ACL_FORMAT_HWCN},
+                                                           {"NC1HWC0", ACL_FORMAT_NC1HWC0},
+                                                           {"FRACTAL_Z", ACL_FORMAT_FRACTAL_Z},
+                                                           {"NDHWC", ACL_FORMAT_NDHWC},
+                                                           {"NCDHW", ACL_FORMAT_NCDHW},
+                                                           {"FRACTAL_NZ", ACL_FORMAT_FRACTAL_NZ},
+                                                           {"NC", ACL_FORMAT_NC},
+                                                           {"NCL", ACL_FORMAT_NCL}};
   auto it = formats.find(name);
-  if (it == formats.end()) throw Bad("\"format\": \"" + name + "\" is not a format atc knows (ND, NCHW, NHWC, ...)");
+  if (it == formats.end())
+    throw Bad("\"format\": \"" + name + "\" is not a format atc knows (ND, NCHW, NHWC, ...)");
   return it->second;
 }
 
@@ -50,22 +60,47 @@ std::vector<uint8_t> const_bytes(const json &values, aclDataType t) {
   if (!values.is_array()) throw Bad("\"const_value\" must be a list of numbers");
   std::vector<uint8_t> out(values.size() * aclDataTypeSize(t));
   for (size_t i = 0; i < values.size(); ++i) {
-    if (!values[i].is_number() && !values[i].is_boolean()) throw Bad("\"const_value\" must be a list of numbers");
+    if (!values[i].is_number() && !values[i].is_boolean())
+      throw Bad("\"const_value\" must be a list of numbers");
     const double v = values[i].is_boolean() ? values[i].get<bool>() : values[i].get<double>();
     auto put = [&](auto x) { std::memcpy(out.data() + i * sizeof(x), &x, sizeof(x)); };
     switch (t) {
-      case ACL_FLOAT: put(static_cast<float>(v)); break;
-      case ACL_FLOAT16: put(aclFloatToFloat16(static_cast<float>(v))); break;
-      case ACL_DOUBLE: put(v); break;
-      case ACL_INT8: put(static_cast<int8_t>(v)); break;
-      case ACL_INT16: put(static_cast<int16_t>(v)); break;
-      case ACL_INT32: put(static_cast<int32_t>(v)); break;
-      case ACL_INT64: put(static_cast<int64_t>(v)); break;
-      case ACL_UINT8: case ACL_BOOL: put(static_cast<uint8_t>(v)); break;
-      case ACL_UINT16: put(static_cast<uint16_t>(v)); break;
-      case ACL_UINT32: put(static_cast<uint32_t>(v)); break;
-      case ACL_UINT64: put(static_cast<uint64_t>(v)); break;
-      default: throw Bad("\"const_value\" of this \"type\" is not supported");
+      case ACL_FLOAT:
+        put(static_cast<float>(v));
+        break;
+      case ACL_FLOAT16:
+        put(aclFloatToFloat16(static_cast<float>(v)));
+        break;
+      case ACL_DOUBLE:
+        put(v);
+        break;
+      case ACL_INT8:
+        put(static_cast<int8_t>(v));
+        break;
+      case ACL_INT16:
+        put(static_cast<int16_t>(v));
+        break;
+      case ACL_INT32:
+        put(static_cast<int32_t>(v));
+        break;
+      case ACL_INT64:
+        put(static_cast<int64_t>(v));
+        break;
+      case ACL_UINT8:
+      case ACL_BOOL:
+        put(static_cast<uint8_t>(v));
+        break;
+      case ACL_UINT16:
+        put(static_cast<uint16_t>(v));
+        break;
+      case ACL_UINT32:
+        put(static_cast<uint32_t>(v));
+        break;
+      case ACL_UINT64:
+        put(static_cast<uint64_t>(v));
+        break;
+      default:
+        throw Bad("\"const_value\" of this \"type\" is not supported");
     }
   }
   return out;
@@ -79,8 +114,8 @@ using Desc = std::unique_ptr<aclTensorDesc, DescDeleter>;
 // One input_desc / output_desc entry. `consts` keeps const_value bytes alive for the compile.
 Desc make_desc(const json &e, std::vector<std::vector<uint8_t>> &consts, std::string &name_part) {
   for (const auto &[key, value] : e.items())
-    if (key != "format" && key != "shape" && key != "type" && key != "name" && key != "shape_range" &&
-        key != "is_const" && key != "const_value")
+    if (key != "format" && key != "shape" && key != "type" && key != "name" &&
+        key != "shape_range" && key != "is_const" && key != "const_value")
       throw Bad("\"" + key + "\" is not a key of a tensor description atc knows");
   if (!e.contains("type") || !e.contains("format") || !e.contains("shape"))
     throw Bad("a tensor description needs \"type\", \"format\" and \"shape\"");
@@ -99,7 +134,9 @@ Desc make_desc(const json &e, std::vector<std::vector<uint8_t>> &consts, std::st
       if (p.size() != 2) throw Bad("\"shape_range\" entries must be [min, max]");
       r.push_back({p[0], p[1]});
     }
-    if (aclSetTensorShapeRange(d.get(), r.size(), reinterpret_cast<int64_t(*)[ACL_TENSOR_SHAPE_RANGE_NUM]>(r.data())) != ACL_SUCCESS)
+    if (aclSetTensorShapeRange(
+            d.get(), r.size(),
+            reinterpret_cast<int64_t(*)[ACL_TENSOR_SHAPE_RANGE_NUM]>(r.data())) != ACL_SUCCESS)
       throw Bad(std::string("\"shape_range\": ") + aclGetRecentErrMsg());
   }
   if (e.value("is_const", false)) {
@@ -162,15 +199,18 @@ std::string compile_one(const json &op, size_t index) {
   std::string name = std::to_string(index) + "_" + type;
   std::vector<std::vector<uint8_t>> consts;
   std::vector<Desc> in, out;
-  for (const auto &e : op.value("input_desc", json::array())) in.push_back(make_desc(e, consts, name));
-  for (const auto &e : op.value("output_desc", json::array())) out.push_back(make_desc(e, consts, name));
+  for (const auto &e : op.value("input_desc", json::array()))
+    in.push_back(make_desc(e, consts, name));
+  for (const auto &e : op.value("output_desc", json::array()))
+    out.push_back(make_desc(e, consts, name));
   std::unique_ptr<aclopAttr, void (*)(const aclopAttr *)> attr(aclopCreateAttr(), aclopDestroyAttr);
   for (const auto &a : op.value("attr", json::array())) set_attr(attr.get(), a);
   std::vector<const aclTensorDesc *> ip, op_;
   for (auto &d : in) ip.push_back(d.get());
   for (auto &d : out) op_.push_back(d.get());
-  if (aclopCompile(type.c_str(), static_cast<int>(ip.size()), ip.data(), static_cast<int>(op_.size()), op_.data(),
-                   attr.get(), ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr) != ACL_SUCCESS)
+  if (aclopCompile(type.c_str(), static_cast<int>(ip.size()), ip.data(),
+                   static_cast<int>(op_.size()), op_.data(), attr.get(), ACL_ENGINE_SYS,
+                   ACL_COMPILE_SYS, nullptr) != ACL_SUCCESS)
     throw Bad(aclGetRecentErrMsg());
   return name + ".om";
 }
@@ -192,7 +232,8 @@ std::string compile_single_ops(const std::string &json_path, const std::string &
   std::filesystem::create_directories(output_dir, ec);
   if (ec) return "--output: cannot create '" + output_dir + "': " + ec.message();
   for (size_t i = 0; i < list.size(); ++i) {
-    const std::string what = "op " + std::to_string(i) + (list[i].contains("op") ? " (" + list[i]["op"].dump() + ")" : "");
+    const std::string what = "op " + std::to_string(i) +
+                             (list[i].contains("op") ? " (" + list[i]["op"].dump() + ")" : "");
     try {
       const std::string file = output_dir + "/" + compile_one(list[i], i);
       std::ofstream o(file);

@@ -28,14 +28,15 @@ int info_command() {
       aclrtGetMemInfo(ACL_HBM_MEM, &free, &total);
       aclrtResetDevice(static_cast<int32_t>(i));
     }
-    std::printf("| %6u | %-20.20s | %8lld | %10zu / %-13zu |\n", i, name ? name : "?", static_cast<long long>(cores),
-                (total - free) >> 20, total >> 20);
+    std::printf("| %6u | %-20.20s | %8lld | %10zu / %-13zu |\n", i, name ? name : "?",
+                static_cast<long long>(cores), (total - free) >> 20, total >> 20);
   }
   std::printf("+--------+----------------------+----------+----------------------------+\n");
   const char *kernels = nullptr, *onednn = nullptr;
   if (openaclGetIsa(&kernels, &onednn) == ACL_SUCCESS) {
     const char *cap = std::getenv("OPENACL_MAX_ISA");
-    std::printf("ISA       kernels %s, oneDNN %s%s%s\n", kernels, onednn, cap ? ", OPENACL_MAX_ISA=" : "", cap ? cap : "");
+    std::printf("ISA       kernels %s, oneDNN %s%s%s\n", kernels, onednn,
+                cap ? ", OPENACL_MAX_ISA=" : "", cap ? cap : "");
   }
   aclFinalize();
   return 0;

@@ -12,8 +12,12 @@
 
 namespace {
 
-const char kRule[] = "+---------------------------+---------------+----------------------------------------------------+";
-const char kDoubleRule[] = "+===========================+===============+====================================================+";
+const char kRule[] =
+    "+---------------------------+---------------+-------------------------------------------------"
+    "---+";
+const char kDoubleRule[] =
+    "+===========================+===============+================================================="
+    "===+";
 
 // "Ascend910B3" -> "910B3", as npu-smi names the chip.
 std::string chip_name(const char *soc) {
@@ -30,24 +34,33 @@ int info() {
   aclrtGetDeviceCount(&count);
   const std::string name = chip_name(aclrtGetSocName());
 
-  std::printf("+------------------------------------------------------------------------------------------------+\n");
+  std::printf(
+      "+-------------------------------------------------------------------------------------------"
+      "-----+\n");
   std::printf("| %-33s%-62s|\n", "npu-smi " OPENACL_VERSION, "Version: " OPENACL_VERSION);
   std::printf("%s\n", kRule);
-  std::printf("| NPU   Name                | Health        | Power(W)    Temp(C)           Hugepages-Usage(page)|\n");
-  std::printf("| Chip                      | Bus-Id        | AICore(%%)   Memory-Usage(MB)  HBM-Usage(MB)        |\n");
+  std::printf(
+      "| NPU   Name                | Health        | Power(W)    Temp(C)           "
+      "Hugepages-Usage(page)|\n");
+  std::printf(
+      "| Chip                      | Bus-Id        | AICore(%%)   Memory-Usage(MB)  HBM-Usage(MB)  "
+      "      |\n");
   std::printf("%s\n", kDoubleRule);
   for (uint32_t i = 0; i < count; ++i) {
     int64_t total = 0;
     aclrtGetDeviceInfo(i, ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE, &total);
     char bus[16];
     std::snprintf(bus, sizeof bus, "0000:%02X:00.0", (i + 1) & 0xff);
-    std::printf("| %-6u%-20.20s| %-14s| %-12s%-18s%-5s/ %-14s|\n", i, name.c_str(), "OK", "0.0", "0", "0", "0");
+    std::printf("| %-6u%-20.20s| %-14s| %-12s%-18s%-5s/ %-14s|\n", i, name.c_str(), "OK", "0.0",
+                "0", "0", "0");
     std::printf("| %-26s| %-14s| %-12s%-5s/ %-11s%-5s/ %-14lld|\n", "0", bus, "0", "0", "0", "0",
                 static_cast<long long>(total >> 20));
     std::printf("%s\n", kDoubleRule);
   }
   std::printf("%s\n", kRule);
-  std::printf("| NPU     Chip              | Process id    | Process name             | Process memory(MB)      |\n");
+  std::printf(
+      "| NPU     Chip              | Process id    | Process name             | Process memory(MB) "
+      "     |\n");
   std::printf("%s\n", kDoubleRule);
   for (uint32_t i = 0; i < count; ++i) {
     std::printf("| %-95s|\n", ("No running processes found in NPU " + std::to_string(i)).c_str());
@@ -61,9 +74,10 @@ int info() {
 
 int main(int argc, char **argv) {
   if (argc == 2 && std::strcmp(argv[1], "info") == 0) return info();
-  std::fprintf(stderr,
-               "usage: npu-smi info\n"
-               "openacl's npu-smi prints the device table of `npu-smi info` for the simulated devices;\n"
-               "the other npu-smi commands (board, firmware and driver management) have no meaning here.\n");
+  std::fprintf(
+      stderr,
+      "usage: npu-smi info\n"
+      "openacl's npu-smi prints the device table of `npu-smi info` for the simulated devices;\n"
+      "the other npu-smi commands (board, firmware and driver management) have no meaning here.\n");
   return 1;
 }

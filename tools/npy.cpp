@@ -11,8 +11,9 @@ namespace openacl_tool {
 namespace {
 
 const std::map<std::string, aclDataType> kDescr = {
-    {"<f4", ACL_FLOAT}, {"<f2", ACL_FLOAT16}, {"<f8", ACL_DOUBLE}, {"<i4", ACL_INT32}, {"<i8", ACL_INT64},
-    {"|i1", ACL_INT8},  {"|u1", ACL_UINT8},   {"|b1", ACL_BOOL},   {"<i2", ACL_INT16}, {"<u2", ACL_UINT16},
+    {"<f4", ACL_FLOAT}, {"<f2", ACL_FLOAT16}, {"<f8", ACL_DOUBLE}, {"<i4", ACL_INT32},
+    {"<i8", ACL_INT64}, {"|i1", ACL_INT8},    {"|u1", ACL_UINT8},  {"|b1", ACL_BOOL},
+    {"<i2", ACL_INT16}, {"<u2", ACL_UINT16},
 };
 
 std::string descr_of(aclDataType t) {
@@ -41,7 +42,8 @@ NpyArray read_npy(const std::string &path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot open " + path);
   char magic[8];
-  if (!f.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0) throw std::runtime_error(path + " is not a .npy file");
+  if (!f.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0)
+    throw std::runtime_error(path + " is not a .npy file");
   uint32_t header_len = 0;
   if (magic[6] == 1) {
     uint16_t n = 0;
@@ -57,7 +59,8 @@ NpyArray read_npy(const std::string &path) {
   auto it = kDescr.find(descr);
   if (it == kDescr.end()) throw std::runtime_error(path + ": unsupported dtype '" + descr + "'");
   a.dtype = it->second;
-  if (header_field(header, "fortran_order") == "True") throw std::runtime_error(path + ": Fortran order is not supported");
+  if (header_field(header, "fortran_order") == "True")
+    throw std::runtime_error(path + ": Fortran order is not supported");
   const std::string shape = header_field(header, "shape");
   size_t count = 1, pos = 0;
   while (pos < shape.size()) {
@@ -71,7 +74,8 @@ NpyArray read_npy(const std::string &path) {
     pos = end + 1;
   }
   a.bytes.resize(count * aclDataTypeSize(a.dtype));
-  if (!f.read(reinterpret_cast<char *>(a.bytes.data()), static_cast<std::streamsize>(a.bytes.size())))
+  if (!f.read(reinterpret_cast<char *>(a.bytes.data()),
+              static_cast<std::streamsize>(a.bytes.size())))
     throw std::runtime_error(path + " holds fewer bytes than its shape needs");
   return a;
 }
@@ -80,7 +84,8 @@ void write_npy(const std::string &path, const NpyArray &a) {
   std::ofstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot write " + path);
   f << openacl::npy_header(descr_of(a.dtype), a.dims);
-  f.write(reinterpret_cast<const char *>(a.bytes.data()), static_cast<std::streamsize>(a.bytes.size()));
+  f.write(reinterpret_cast<const char *>(a.bytes.data()),
+          static_cast<std::streamsize>(a.bytes.size()));
 }
 
 }  // namespace openacl_tool

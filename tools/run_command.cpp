@@ -31,12 +31,15 @@ namespace {
 void check(aclError e, const std::string &what) {
   if (e != ACL_SUCCESS) {
     const char *msg = aclGetRecentErrMsg();
-    throw std::runtime_error(what + " failed (error " + std::to_string(e) + ")" + (msg && *msg ? std::string(": ") + msg : ""));
+    throw std::runtime_error(what + " failed (error " + std::to_string(e) + ")" +
+                             (msg && *msg ? std::string(": ") + msg : ""));
   }
 }
 
 double now_ms() {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
 std::string dims_text(const std::vector<int64_t> &dims) {
@@ -53,7 +56,8 @@ std::string mib(size_t bytes) {
 
 std::pair<std::string, std::string> split_spec(const std::string &spec, const char *option) {
   const size_t eq = spec.find('=');
-  if (eq == std::string::npos || eq == 0) throw std::runtime_error(std::string(option) + " '" + spec + "': expected name=value");
+  if (eq == std::string::npos || eq == 0)
+    throw std::runtime_error(std::string(option) + " '" + spec + "': expected name=value");
   return {spec.substr(0, eq), spec.substr(eq + 1)};
 }
 
@@ -71,14 +75,22 @@ std::vector<int64_t> parse_dims(const std::string &text) {
 
 const char *dtype_name(aclDataType t) {
   switch (t) {
-    case ACL_FLOAT: return "float32";
-    case ACL_FLOAT16: return "float16";
-    case ACL_INT32: return "int32";
-    case ACL_INT64: return "int64";
-    case ACL_INT8: return "int8";
-    case ACL_UINT8: return "uint8";
-    case ACL_BOOL: return "bool";
-    default: return "other";
+    case ACL_FLOAT:
+      return "float32";
+    case ACL_FLOAT16:
+      return "float16";
+    case ACL_INT32:
+      return "int32";
+    case ACL_INT64:
+      return "int64";
+    case ACL_INT8:
+      return "int8";
+    case ACL_UINT8:
+      return "uint8";
+    case ACL_BOOL:
+      return "bool";
+    default:
+      return "other";
   }
 }
 
@@ -113,7 +125,8 @@ struct DeviceSet {
   std::vector<void *> ptrs;
   DeviceSet() : ds(aclmdlCreateDataset()) {}
   ~DeviceSet() {
-    for (size_t i = 0; i < aclmdlGetDatasetNumBuffers(ds); ++i) aclDestroyDataBuffer(aclmdlGetDatasetBuffer(ds, i));
+    for (size_t i = 0; i < aclmdlGetDatasetNumBuffers(ds); ++i)
+      aclDestroyDataBuffer(aclmdlGetDatasetBuffer(ds, i));
     aclmdlDestroyDataset(ds);
     for (void *p : ptrs) aclrtFree(p);
   }
@@ -127,7 +140,8 @@ struct DeviceSet {
 
 void progress(int done, int total) {
   const int width = 40, filled = total ? done * width / total : width;
-  std::printf("\r  [%s%s] %d/%d", std::string(filled, '#').c_str(), std::string(width - filled, ' ').c_str(), done, total);
+  std::printf("\r  [%s%s] %d/%d", std::string(filled, '#').c_str(),
+              std::string(width - filled, ' ').c_str(), done, total);
   std::fflush(stdout);
   if (done == total) std::printf("\n");
 }
@@ -148,9 +162,11 @@ std::string file_name_of(std::string name) {
 
 // One execution with the model dump on (aclmdlInitDump / aclmdlSetDump) for every layer.
 void dump_layers(const RunOptions &opt, uint32_t id, aclmdlDataset *in, aclmdlDataset *out) {
-  const auto config = std::filesystem::temp_directory_path() / ("openacl_dump_" + std::to_string(getpid()) + ".json");
+  const auto config = std::filesystem::temp_directory_path() /
+                      ("openacl_dump_" + std::to_string(getpid()) + ".json");
   const std::string model_name = std::filesystem::path(opt.model).stem().string();
-  std::ofstream(config) << "{\"dump\": {\"dump_path\": \"" << std::filesystem::absolute(opt.dump_dir).string()
+  std::ofstream(config) << "{\"dump\": {\"dump_path\": \""
+                        << std::filesystem::absolute(opt.dump_dir).string()
                         << "\", \"dump_list\": [{\"model_name\": \"" << model_name << "\"}]}}";
   check(aclmdlInitDump(), "aclmdlInitDump");
   const aclError set = aclmdlSetDump(config.c_str());
@@ -159,15 +175,19 @@ void dump_layers(const RunOptions &opt, uint32_t id, aclmdlDataset *in, aclmdlDa
   check(aclmdlExecute(id, in, out), "aclmdlExecute");
   check(aclmdlFinalizeDump(), "aclmdlFinalizeDump");
   size_t files = 0;
-  for (const auto &e : std::filesystem::recursive_directory_iterator(opt.dump_dir)) files += e.is_regular_file();
-  std::printf("dumped the layers of one execution: %zu .npy files under %s\n", files, opt.dump_dir.c_str());
+  for (const auto &e : std::filesystem::recursive_directory_iterator(opt.dump_dir))
+    files += e.is_regular_file();
+  std::printf("dumped the layers of one execution: %zu .npy files under %s\n", files,
+              opt.dump_dir.c_str());
 }
 
 int run(const RunOptions &opt) {
   // The profile is read from the trace, which aclFinalize writes.
   std::string trace = opt.trace;
   if (opt.profile && trace.empty())
-    trace = (std::filesystem::temp_directory_path() / ("openacl_profile_" + std::to_string(getpid()) + ".json")).string();
+    trace = (std::filesystem::temp_directory_path() /
+             ("openacl_profile_" + std::to_string(getpid()) + ".json"))
+                .string();
   if (!trace.empty()) setenv("OPENACL_TRACE", trace.c_str(), 1);  // read by aclInit
   check(aclInit(nullptr), "aclInit");
   check(aclrtSetDevice(opt.device), "aclrtSetDevice(" + std::to_string(opt.device) + ")");
@@ -198,7 +218,8 @@ int run(const RunOptions &opt) {
   std::vector<Io> inputs(aclmdlGetNumInputs(desc));
   // A model with gears takes one of them: the one --shape / --batch ask for, else its last.
   size_t gear_input = inputs.size();
-  if (size_t at = 0; aclmdlGetInputIndexByName(desc, ACL_DYNAMIC_TENSOR_NAME, &at) == ACL_SUCCESS) gear_input = at;
+  if (size_t at = 0; aclmdlGetInputIndexByName(desc, ACL_DYNAMIC_TENSOR_NAME, &at) == ACL_SUCCESS)
+    gear_input = at;
   for (size_t i = 0; i < inputs.size(); ++i) {
     Io &in = inputs[i];
     in.name = aclmdlGetInputNameByIndex(desc, i);
@@ -233,14 +254,20 @@ int run(const RunOptions &opt) {
     for (auto x : in.dims)
       if (x < 0)
         throw std::runtime_error("input '" + in.name + "' has dynamic dims " + dims_text(in.dims) +
-                                 ": give them with --shape " + in.name + "=..." + " (e.g. 1x3x48x192)");
+                                 ": give them with --shape " + in.name + "=..." +
+                                 " (e.g. 1x3x48x192)");
     in.bytes = element_count(in.dims) * aclDataTypeSize(in.dtype);
   }
   for (const auto &[name, arr] : files) {
-    auto it = std::find_if(inputs.begin(), inputs.end(), [&](const Io &in) { return in.name == name; });
-    if (it == inputs.end()) throw std::runtime_error("--input " + name + ": the model has no input of that name");
-    if (arr.dtype != it->dtype) throw std::runtime_error("--input " + name + ": the file's dtype does not match the model's");
-    if (arr.dims != it->dims) throw std::runtime_error("--input " + name + ": the file's shape " + dims_text(arr.dims) + " is not the input shape " + dims_text(it->dims));
+    auto it =
+        std::find_if(inputs.begin(), inputs.end(), [&](const Io &in) { return in.name == name; });
+    if (it == inputs.end())
+      throw std::runtime_error("--input " + name + ": the model has no input of that name");
+    if (arr.dtype != it->dtype)
+      throw std::runtime_error("--input " + name + ": the file's dtype does not match the model's");
+    if (arr.dims != it->dims)
+      throw std::runtime_error("--input " + name + ": the file's shape " + dims_text(arr.dims) +
+                               " is not the input shape " + dims_text(it->dims));
   }
 
   DeviceSet in_set;
@@ -248,10 +275,13 @@ int run(const RunOptions &opt) {
     const Io &in = inputs[i];
     in_set.add(in.bytes);
     const auto host = files.count(in.name) ? files[in.name].bytes
-                                           : random_bytes(in.dtype, element_count(in.dims), opt.seed + static_cast<uint32_t>(i));
-    check(aclrtMemcpy(in_set.ptrs[i], in.bytes, host.data(), in.bytes, ACL_MEMCPY_HOST_TO_DEVICE), "aclrtMemcpy");
-    aclTensorDesc *td = aclCreateTensorDesc(in.dtype, static_cast<int>(in.dims.size()), in.dims.data(),
-                                            in.dims.size() == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND);
+                                           : random_bytes(in.dtype, element_count(in.dims),
+                                                          opt.seed + static_cast<uint32_t>(i));
+    check(aclrtMemcpy(in_set.ptrs[i], in.bytes, host.data(), in.bytes, ACL_MEMCPY_HOST_TO_DEVICE),
+          "aclrtMemcpy");
+    aclTensorDesc *td =
+        aclCreateTensorDesc(in.dtype, static_cast<int>(in.dims.size()), in.dims.data(),
+                            in.dims.size() == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND);
     check(aclmdlSetDatasetTensorDesc(in_set.ds, td, i), "aclmdlSetDatasetTensorDesc");
     aclDestroyTensorDesc(td);
   }
@@ -266,7 +296,8 @@ int run(const RunOptions &opt) {
     if (e != ACL_SUCCESS && e != ACL_ERROR_MODEL_OUTPUT_NOT_MATCH) check(e, "aclmdlExecute");
     for (size_t j = 0; j < outputs.size(); ++j) {
       const aclTensorDesc *td = aclmdlGetDatasetTensorDesc(probe.ds, j);
-      if (!td) throw std::runtime_error("the runtime gave no shape for output " + std::to_string(j));
+      if (!td)
+        throw std::runtime_error("the runtime gave no shape for output " + std::to_string(j));
       Io &o = outputs[j];
       o.name = aclmdlGetOutputNameByIndex(desc, j);
       o.dtype = aclGetTensorDescType(td);
@@ -298,7 +329,8 @@ int run(const RunOptions &opt) {
     check(aclrtCreateEventWithFlag(&end[i], ACL_EVENT_TIME_LINE), "aclrtCreateEventWithFlag");
   }
   const bool tty = isatty(STDOUT_FILENO);
-  std::printf("running %d iterations on %zu stream(s) of device %d\n", k, streams.size(), opt.device);
+  std::printf("running %d iterations on %zu stream(s) of device %d\n", k, streams.size(),
+              opt.device);
   const double w0 = now_ms();
   for (int i = 0; i < k; ++i) {
     const size_t s = static_cast<size_t>(i) % streams.size();
@@ -323,30 +355,40 @@ int run(const RunOptions &opt) {
   for (const auto &in : inputs) io_bytes += in.bytes;
   for (const auto &o : outputs) io_bytes += o.bytes * streams.size();
   const size_t file_size = std::filesystem::file_size(opt.model);
-  const int batch = inputs.empty() || inputs[0].dims.empty() ? 1 : static_cast<int>(inputs[0].dims[0]);
+  const int batch =
+      inputs.empty() || inputs[0].dims.empty() ? 1 : static_cast<int>(inputs[0].dims[0]);
 
   std::printf("\nmodel        %s (%s)\n", opt.model.c_str(), mib(file_size).c_str());
   int64_t cores = 0;
-  check(aclrtGetDeviceInfo(static_cast<uint32_t>(opt.device), ACL_DEV_ATTR_AICORE_CORE_NUM, &cores), "aclrtGetDeviceInfo");
+  check(aclrtGetDeviceInfo(static_cast<uint32_t>(opt.device), ACL_DEV_ATTR_AICORE_CORE_NUM, &cores),
+        "aclrtGetDeviceInfo");
   const char *kernels = "?", *onednn = "?";
   check(openaclGetIsa(&kernels, &onednn), "openaclGetIsa");
   const char *cap = std::getenv("OPENACL_MAX_ISA");
-  std::printf("device       %d: %lld AI cores, ISA %s (oneDNN %s%s%s)\n", opt.device, static_cast<long long>(cores),
-              kernels, onednn, cap ? ", OPENACL_MAX_ISA=" : "", cap ? cap : "");
+  std::printf("device       %d: %lld AI cores, ISA %s (oneDNN %s%s%s)\n", opt.device,
+              static_cast<long long>(cores), kernels, onednn, cap ? ", OPENACL_MAX_ISA=" : "",
+              cap ? cap : "");
   std::printf("load time    %.1f ms\n", load_ms);
-  std::printf("device mem   weights %s, peak in use %s (weights + workspaces of %zu stream(s), I/O buffers excluded)\n",
-              mib(free0 - free1).c_str(), mib(free0 - free2 - io_bytes).c_str(), streams.size());
-  for (const auto &in : inputs) std::printf("input        %s %s %s\n", in.name.c_str(), dtype_name(in.dtype), dims_text(in.dims).c_str());
-  std::printf("latency      p50 %.3f ms   p90 %.3f ms   p99 %.3f ms   (device time per execution)\n",
-              percentile(latency, 50), percentile(latency, 90), percentile(latency, 99));
-  std::printf("throughput   %.1f executions/s, %.1f samples/s (%d executions in %.1f ms)\n", k * 1000.0 / wall_ms,
-              k * batch * 1000.0 / wall_ms, k, wall_ms);
+  std::printf(
+      "device mem   weights %s, peak in use %s (weights + workspaces of %zu stream(s), I/O buffers "
+      "excluded)\n",
+      mib(free0 - free1).c_str(), mib(free0 - free2 - io_bytes).c_str(), streams.size());
+  for (const auto &in : inputs)
+    std::printf("input        %s %s %s\n", in.name.c_str(), dtype_name(in.dtype),
+                dims_text(in.dims).c_str());
+  std::printf(
+      "latency      p50 %.3f ms   p90 %.3f ms   p99 %.3f ms   (device time per execution)\n",
+      percentile(latency, 50), percentile(latency, 90), percentile(latency, 99));
+  std::printf("throughput   %.1f executions/s, %.1f samples/s (%d executions in %.1f ms)\n",
+              k * 1000.0 / wall_ms, k * batch * 1000.0 / wall_ms, k, wall_ms);
 
   if (!opt.output_dir.empty()) std::filesystem::create_directories(opt.output_dir);
   for (size_t j = 0; j < outputs.size(); ++j) {
     const Io &o = outputs[j];
     NpyArray a{o.dtype, o.dims, std::vector<uint8_t>(o.bytes)};
-    check(aclrtMemcpy(a.bytes.data(), o.bytes, out_sets[0]->ptrs[j], o.bytes, ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy");
+    check(aclrtMemcpy(a.bytes.data(), o.bytes, out_sets[0]->ptrs[j], o.bytes,
+                      ACL_MEMCPY_DEVICE_TO_HOST),
+          "aclrtMemcpy");
     double sum = 0, abs_sum = 0;
     if (o.dtype == ACL_FLOAT) {
       const auto *p = reinterpret_cast<const float *>(a.bytes.data());
@@ -356,10 +398,12 @@ int run(const RunOptions &opt) {
       for (size_t i = 0; i < o.bytes / 2; ++i)
         sum += aclFloat16ToFloat(p[i]), abs_sum += std::fabs(aclFloat16ToFloat(p[i]));
     }
-    std::printf("output       %s %s %s   sum %.6g   mean|x| %.6g\n", o.name.c_str(), dtype_name(o.dtype),
-                dims_text(o.dims).c_str(), sum, o.bytes ? abs_sum / (o.bytes / aclDataTypeSize(o.dtype)) : 0.0);
+    std::printf("output       %s %s %s   sum %.6g   mean|x| %.6g\n", o.name.c_str(),
+                dtype_name(o.dtype), dims_text(o.dims).c_str(), sum,
+                o.bytes ? abs_sum / (o.bytes / aclDataTypeSize(o.dtype)) : 0.0);
     if (!opt.output_dir.empty()) {
-      const std::string path = (std::filesystem::path(opt.output_dir) / (file_name_of(o.name) + ".npy")).string();
+      const std::string path =
+          (std::filesystem::path(opt.output_dir) / (file_name_of(o.name) + ".npy")).string();
       write_npy(path, a);
       std::printf("             -> %s\n", path.c_str());
     }

@@ -18,9 +18,11 @@ struct Gear {
 
 // The model's gears, over its inputs' declared dims (-1 where gears set them); empty when
 // the model has none.
-std::vector<Gear> model_gears(const aclmdlDesc *desc, const std::vector<std::vector<int64_t>> &declared);
+std::vector<Gear> model_gears(const aclmdlDesc *desc,
+                              const std::vector<std::vector<int64_t>> &declared);
 
 // The last gear whose dims agree with `asked` (-1: any), or null.
-const Gear *pick_gear(const std::vector<Gear> &gears, const std::vector<std::vector<int64_t>> &asked);
+const Gear *pick_gear(const std::vector<Gear> &gears,
+                      const std::vector<std::vector<int64_t>> &asked);
 
 }  // namespace openacl_tool

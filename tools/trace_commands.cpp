@@ -46,7 +46,8 @@ Trace load(const std::string &path) {
   } catch (const nlohmann::json::exception &e) {
     throw std::runtime_error("'" + path + "' is not JSON: " + e.what());
   }
-  const nlohmann::json &events = doc.is_array() ? doc : doc.value("traceEvents", nlohmann::json::array());
+  const nlohmann::json &events =
+      doc.is_array() ? doc : doc.value("traceEvents", nlohmann::json::array());
   if (!events.is_array()) throw std::runtime_error("'" + path + "' has no traceEvents array");
 
   std::map<int64_t, std::string> process;
@@ -67,7 +68,8 @@ Trace load(const std::string &path) {
     auto key = std::make_pair(pid, tid);
     auto [it, fresh] = by_id.try_emplace(key);
     if (fresh) first_seen.push_back(key);
-    Slice s{e.value("ts", 0.0), e.value("dur", 0.0), e.value("name", ""), e.value("cat", ""), 0, ""};
+    Slice s{
+        e.value("ts", 0.0), e.value("dur", 0.0), e.value("name", ""), e.value("cat", ""), 0, ""};
     if (const auto args = e.find("args"); args != e.end() && args->is_object()) {
       s.seq = args->value("seq", uint64_t{0});
       s.node = args->value("node", "");
@@ -81,7 +83,8 @@ Trace load(const std::string &path) {
     for (const auto &key : first_seen) {
       Track &track = by_id[key];
       if (track.host != (pass == 0)) continue;
-      std::string p = process.count(key.first) ? process[key.first] : "pid " + std::to_string(key.first);
+      std::string p =
+          process.count(key.first) ? process[key.first] : "pid " + std::to_string(key.first);
       std::string th = thread.count(key) ? thread[key] : "tid " + std::to_string(key.second);
       track.name = p + " / " + th;
       for (auto *v : {&track.slices, &track.ops})
@@ -170,10 +173,11 @@ void summary(const Trace &t, const std::string &path) {
       ++ngaps;
     }
     std::printf("  [%zu] %s\n", i + 1, tr.name.c_str());
-    std::printf("      %zu task(s), busy %s (%.1f%% of the trace), %zu idle gap(s) totalling %s, "
-                "longest %s\n",
-                tr.slices.size(), ms(total(b)).c_str(), span > 0 ? 100.0 * total(b) / span : 0.0,
-                ngaps, ms(gaps).c_str(), ms(longest).c_str());
+    std::printf(
+        "      %zu task(s), busy %s (%.1f%% of the trace), %zu idle gap(s) totalling %s, "
+        "longest %s\n",
+        tr.slices.size(), ms(total(b)).c_str(), span > 0 ? 100.0 * total(b) / span : 0.0, ngaps,
+        ms(gaps).c_str(), ms(longest).c_str());
   }
 
   std::vector<std::pair<const Slice *, size_t>> all;
@@ -229,7 +233,8 @@ std::vector<Execution> executions(const Trace &t, size_t last) {
     for (auto &[seq, e] : by_seq)
       if (!e.ops.empty()) out.push_back(std::move(e));
   }
-  std::sort(out.begin(), out.end(), [](const Execution &a, const Execution &b) { return a.task->ts < b.task->ts; });
+  std::sort(out.begin(), out.end(),
+            [](const Execution &a, const Execution &b) { return a.task->ts < b.task->ts; });
   if (last && out.size() > last) out.erase(out.begin(), out.end() - static_cast<ptrdiff_t>(last));
   return out;
 }
@@ -243,8 +248,9 @@ std::string us_text(double us) {
 void profile(const Trace &t, size_t last, size_t top) {
   const std::vector<Execution> ex = executions(t, last);
   if (ex.empty())
-    throw std::runtime_error("the trace holds no model execution with its ops (run the model with OPENACL_TRACE set, or "
-                             "openacl run --profile)");
+    throw std::runtime_error(
+        "the trace holds no model execution with its ops (run the model with OPENACL_TRACE set, or "
+        "openacl run --profile)");
   // Per op: its place in the execution, so that repeated node names of other plans stay apart.
   struct Op {
     std::string type, node;
@@ -275,7 +281,8 @@ void profile(const Trace &t, size_t last, size_t top) {
     ops_us.push_back(sum);
     gap_sum.push_back(gsum);
     before.push_back(std::max(0.0, e.ops.front()->ts - e.task->ts));
-    after.push_back(std::max(0.0, e.task->ts + e.task->dur - (e.ops.back()->ts + e.ops.back()->dur)));
+    after.push_back(
+        std::max(0.0, e.task->ts + e.task->dur - (e.ops.back()->ts + e.ops.back()->dur)));
     for (auto &[type, us] : per_type) type_us[type].push_back(us);
   }
   for (const Slice *s : ex.back().ops) ++type_count[s->name];
@@ -285,27 +292,31 @@ void profile(const Trace &t, size_t last, size_t top) {
     std::snprintf(buf, sizeof buf, "%.1f%%", exec_us > 0 ? 100.0 * us / exec_us : 0.0);
     return std::string(buf);
   };
-  std::printf("profile of %zu model execution(s) (%s): medians over the executions, times in us\n", ex.size(),
-              ex.front().task->name.c_str());
-  std::printf("  execution %s us: %zu ops %s us (%s), gaps between ops %s us in all, before the first op %s us, "
-              "after the last %s us\n",
-              us_text(exec_us).c_str(), ex.back().ops.size(), us_text(median(ops_us)).c_str(),
-              pct(median(ops_us)).c_str(), us_text(median(gap_sum)).c_str(), us_text(median(before)).c_str(),
-              us_text(median(after)).c_str());
+  std::printf("profile of %zu model execution(s) (%s): medians over the executions, times in us\n",
+              ex.size(), ex.front().task->name.c_str());
+  std::printf(
+      "  execution %s us: %zu ops %s us (%s), gaps between ops %s us in all, before the first op "
+      "%s us, "
+      "after the last %s us\n",
+      us_text(exec_us).c_str(), ex.back().ops.size(), us_text(median(ops_us)).c_str(),
+      pct(median(ops_us)).c_str(), us_text(median(gap_sum)).c_str(),
+      us_text(median(before)).c_str(), us_text(median(after)).c_str());
   std::vector<double> sorted = gaps;
   std::sort(sorted.begin(), sorted.end());
   if (!sorted.empty())
-    std::printf("  host overhead between consecutive ops: median %s us, p90 %s us, max %s us (%zu gaps)\n",
-                us_text(median(gaps)).c_str(), us_text(sorted[sorted.size() * 9 / 10]).c_str(),
-                us_text(sorted.back()).c_str(), sorted.size());
+    std::printf(
+        "  host overhead between consecutive ops: median %s us, p90 %s us, max %s us (%zu gaps)\n",
+        us_text(median(gaps)).c_str(), us_text(sorted[sorted.size() * 9 / 10]).c_str(),
+        us_text(sorted.back()).c_str(), sorted.size());
 
   std::vector<std::pair<double, std::string>> types;
   for (auto &[type, v] : type_us) types.push_back({median(v), type});
   std::sort(types.rbegin(), types.rend());
-  std::printf("\n  %-24s %6s %10s %8s %10s\n", "op type", "count", "total us", "share", "us per op");
+  std::printf("\n  %-24s %6s %10s %8s %10s\n", "op type", "count", "total us", "share",
+              "us per op");
   for (auto &[us, type] : types)
-    std::printf("  %-24s %6zu %10s %8s %10s\n", type.c_str(), type_count[type], us_text(us).c_str(), pct(us).c_str(),
-                us_text(type_count[type] ? us / type_count[type] : 0).c_str());
+    std::printf("  %-24s %6zu %10s %8s %10s\n", type.c_str(), type_count[type], us_text(us).c_str(),
+                pct(us).c_str(), us_text(type_count[type] ? us / type_count[type] : 0).c_str());
 
   std::vector<std::pair<double, size_t>> by_time;
   for (size_t i = 0; i < ops.size(); ++i) by_time.push_back({median(ops[i].us), i});
@@ -314,8 +325,8 @@ void profile(const Trace &t, size_t last, size_t top) {
   std::printf("\n  %-40s %-20s %10s %8s\n", "op (node)", "type", "us", "share");
   for (size_t k = 0; k < shown; ++k) {
     const Op &op = ops[by_time[k].second];
-    std::printf("  %-40.40s %-20.20s %10s %8s\n", op.node.c_str(), op.type.c_str(), us_text(by_time[k].first).c_str(),
-                pct(by_time[k].first).c_str());
+    std::printf("  %-40.40s %-20.20s %10s %8s\n", op.node.c_str(), op.type.c_str(),
+                us_text(by_time[k].first).c_str(), pct(by_time[k].first).c_str());
   }
   if (shown < by_time.size()) std::printf("  ... %zu more ops\n", by_time.size() - shown);
 }
@@ -368,7 +379,8 @@ std::vector<uint8_t> encode_png(const std::vector<uint8_t> &rgb, uint32_t w, uin
     z.push_back(static_cast<uint8_t>(n >> 8));
     z.push_back(static_cast<uint8_t>(~n));
     z.push_back(static_cast<uint8_t>(~n >> 8));
-    z.insert(z.end(), raw.begin() + static_cast<ptrdiff_t>(off), raw.begin() + static_cast<ptrdiff_t>(off + n));
+    z.insert(z.end(), raw.begin() + static_cast<ptrdiff_t>(off),
+             raw.begin() + static_cast<ptrdiff_t>(off + n));
     off += n;
     if (last) break;
   }
@@ -398,10 +410,12 @@ struct Rgb {
 
 Rgb color_of(const std::string &cat) {
   static const std::map<std::string, Rgb> colors = {
-      {"memcpy", {66, 133, 244}},  {"memset", {120, 170, 250}}, {"kernel", {234, 67, 53}},
-      {"op", {251, 140, 0}},       {"model", {156, 39, 176}},   {"event_record", {52, 168, 83}},
-      {"event_wait", {30, 110, 50}}, {"event_reset", {100, 200, 120}}, {"callback", {255, 193, 7}},
-      {"host_func", {255, 213, 79}}, {"host", {117, 117, 117}}};
+      {"memcpy", {66, 133, 244}},    {"memset", {120, 170, 250}},
+      {"kernel", {234, 67, 53}},     {"op", {251, 140, 0}},
+      {"model", {156, 39, 176}},     {"event_record", {52, 168, 83}},
+      {"event_wait", {30, 110, 50}}, {"event_reset", {100, 200, 120}},
+      {"callback", {255, 193, 7}},   {"host_func", {255, 213, 79}},
+      {"host", {117, 117, 117}}};
   auto it = colors.find(cat);
   return it != colors.end() ? it->second : Rgb{0, 150, 136};
 }
@@ -477,8 +491,9 @@ void plot(const Trace &t, const std::string &out_path, uint32_t width) {
     }
     std::printf("  row %zu: %s\n", i + 1, tr.name.c_str());
   }
-  std::printf("  colours: memcpy blue, memset light blue, kernel red, op orange, model purple, "
-              "event record/wait green, callback yellow, host calls grey\n");
+  std::printf(
+      "  colours: memcpy blue, memset light blue, kernel red, op orange, model purple, "
+      "event record/wait green, callback yellow, host calls grey\n");
   std::vector<uint8_t> png = encode_png(c.pixels(), width, height);
   std::ofstream out(out_path, std::ios::binary);
   out.write(reinterpret_cast<const char *>(png.data()), static_cast<std::streamsize>(png.size()));
@@ -498,10 +513,13 @@ void run_or_fail(F &&body) {
 
 }  // namespace
 
-void openacl_print_profile(const std::string &path, size_t last, size_t top) { profile(load(path), last, top); }
+void openacl_print_profile(const std::string &path, size_t last, size_t top) {
+  profile(load(path), last, top);
+}
 
 void openacl_add_trace_commands(CLI::App &app) {
-  CLI::App *trace = app.add_subcommand("trace", "Read a timeline trace written under OPENACL_TRACE");
+  CLI::App *trace =
+      app.add_subcommand("trace", "Read a timeline trace written under OPENACL_TRACE");
   trace->require_subcommand(1);
 
   auto file = std::make_shared<std::string>();
@@ -514,11 +532,13 @@ void openacl_add_trace_commands(CLI::App &app) {
   auto last = std::make_shared<size_t>(0);
   auto top = std::make_shared<size_t>(25);
   CLI::App *pr = trace->add_subcommand(
-      "profile", "Per-op profile of the model executions: time per op type and per op, gaps between ops");
+      "profile",
+      "Per-op profile of the model executions: time per op type and per op, gaps between ops");
   pr->add_option("file", *prof_file, "the trace (.json)")->required()->check(CLI::ExistingFile);
   pr->add_option("--last", *last, "only the last N executions (0: all)")->capture_default_str();
   pr->add_option("--top", *top, "ops listed, slowest first (0: all)")->capture_default_str();
-  pr->callback([prof_file, last, top] { run_or_fail([&] { profile(load(*prof_file), *last, *top); }); });
+  pr->callback(
+      [prof_file, last, top] { run_or_fail([&] { profile(load(*prof_file), *last, *top); }); });
 
   auto plot_file = std::make_shared<std::string>();
   auto out = std::make_shared<std::string>("timeline.png");
@@ -526,8 +546,9 @@ void openacl_add_trace_commands(CLI::App &app) {
   CLI::App *pl = trace->add_subcommand("plot", "Draw the timeline as a PNG, one row per stream");
   pl->add_option("file", *plot_file, "the trace (.json)")->required()->check(CLI::ExistingFile);
   pl->add_option("-o,--output", *out, "the picture to write")->capture_default_str();
-  pl->add_option("--width", *width, "width in pixels")->check(CLI::Range(200, 20000))->capture_default_str();
-  pl->callback([plot_file, out, width] {
-    run_or_fail([&] { plot(load(*plot_file), *out, *width); });
-  });
+  pl->add_option("--width", *width, "width in pixels")
+      ->check(CLI::Range(200, 20000))
+      ->capture_default_str();
+  pl->callback(
+      [plot_file, out, width] { run_or_fail([&] { plot(load(*plot_file), *out, *width); }); });
 }

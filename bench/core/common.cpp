@@ -70,9 +70,15 @@ Buffer::Buffer(Memory k, size_t bytes) : kind(k), n(bytes) {
 
 Buffer::~Buffer() {
   switch (kind) {
-    case Memory::device: check(aclrtFree(p), "aclrtFree"); break;
-    case Memory::pinned: check(aclrtFreeHost(p), "aclrtFreeHost"); break;
-    case Memory::pageable: std::free(p); break;
+    case Memory::device:
+      check(aclrtFree(p), "aclrtFree");
+      break;
+    case Memory::pinned:
+      check(aclrtFreeHost(p), "aclrtFreeHost");
+      break;
+    case Memory::pageable:
+      std::free(p);
+      break;
   }
 }
 
@@ -99,7 +105,8 @@ void unload_kernels() {
 
 Gate::Gate(aclrtStream stream) : stream_(stream) {
   std::atomic<int> *flag = &flag_;
-  check(aclrtLaunchKernel(kernels().gate, 1, &flag, sizeof(flag), stream), "aclrtLaunchKernel(gate)");
+  check(aclrtLaunchKernel(kernels().gate, 1, &flag, sizeof(flag), stream),
+        "aclrtLaunchKernel(gate)");
 }
 
 Gate::~Gate() {
@@ -107,8 +114,6 @@ Gate::~Gate() {
   check(aclrtSynchronizeStream(stream_), "aclrtSynchronizeStream");
 }
 
-void Gate::open() {
-  flag_.store(1, std::memory_order_release);
-}
+void Gate::open() { flag_.store(1, std::memory_order_release); }
 
 }  // namespace bench

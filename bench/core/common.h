@@ -86,8 +86,8 @@ class Gate {
   std::atomic<int> flag_{0};
 };
 
-// Two threads bounce an atomic; the median time of one round trip (the floor of any hand-off between
-// two threads that spin before they sleep, like the runtime's host waits and workers).
+// Two threads bounce an atomic; the median time of one round trip (the floor of any hand-off
+// between two threads that spin before they sleep, like the runtime's host waits and workers).
 double ping_pong_round_trip_ns(int rounds);
 
 // The floor of a queued-task design: a heap-allocated memset task pushed under a mutex onto an

@@ -46,7 +46,8 @@ void BM_Enqueue(benchmark::State &state, Work work) {
   check(aclrtSynchronizeStream(s.h), "aclrtSynchronizeStream");
   if (!samples.empty()) state.counters["openacl_ns"] = bench::median(std::move(samples));
   state.counters["baseline_ns"] = baseline;
-  state.SetLabel("goal: time<=150ns; baseline: push onto a mutex-guarded queue drained by a thread");
+  state.SetLabel(
+      "goal: time<=150ns; baseline: push onto a mutex-guarded queue drained by a thread");
 }
 
 void BM_RoundTrip(benchmark::State &state, Work work) {

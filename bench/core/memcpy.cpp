@@ -23,11 +23,16 @@ struct Plan {
 
 Plan plan_of(Mode mode) {
   switch (mode) {
-    case Mode::h2d: return {Memory::device, Memory::pageable, ACL_MEMCPY_HOST_TO_DEVICE, false};
-    case Mode::d2h: return {Memory::pageable, Memory::device, ACL_MEMCPY_DEVICE_TO_HOST, false};
-    case Mode::d2d: return {Memory::device, Memory::device, ACL_MEMCPY_DEVICE_TO_DEVICE, false};
-    case Mode::h2d_async: return {Memory::device, Memory::pinned, ACL_MEMCPY_HOST_TO_DEVICE, true};
-    case Mode::d2h_async: return {Memory::pinned, Memory::device, ACL_MEMCPY_DEVICE_TO_HOST, true};
+    case Mode::h2d:
+      return {Memory::device, Memory::pageable, ACL_MEMCPY_HOST_TO_DEVICE, false};
+    case Mode::d2h:
+      return {Memory::pageable, Memory::device, ACL_MEMCPY_DEVICE_TO_HOST, false};
+    case Mode::d2d:
+      return {Memory::device, Memory::device, ACL_MEMCPY_DEVICE_TO_DEVICE, false};
+    case Mode::h2d_async:
+      return {Memory::device, Memory::pinned, ACL_MEMCPY_HOST_TO_DEVICE, true};
+    case Mode::d2h_async:
+      return {Memory::pinned, Memory::device, ACL_MEMCPY_DEVICE_TO_HOST, true};
   }
   return {};
 }
@@ -89,7 +94,9 @@ void BM_Memcpy(benchmark::State &state, Mode mode) {
   state.counters["openacl_ns"] = acl;
   state.counters["baseline_ns"] = base;
   state.counters["ratio"] = base / acl;
-  state.SetLabel("goal: ratio>=0.95; baseline: std::memcpy of the same bytes; ratio: speed / std::memcpy speed");
+  state.SetLabel(
+      "goal: ratio>=0.95; baseline: std::memcpy of the same bytes; ratio: speed / std::memcpy "
+      "speed");
 }
 
 // Registered by hand: the iteration count depends on the size.

@@ -80,7 +80,8 @@ void BM_Queue1M(benchmark::State &state, bool memory_headline) {
   state.counters["baseline_enqueue_ns_per_task"] = plain.enqueue_ns;
   state.counters["baseline_ns"] = plain.total_ns;
   if (memory_headline) {
-    state.SetLabel("goal: bytes_per_task<=256B; baseline: 1M " + std::to_string(bench::PlainQueue::task_bytes()) +
+    state.SetLabel("goal: bytes_per_task<=256B; baseline: 1M " +
+                   std::to_string(bench::PlainQueue::task_bytes()) +
                    "-byte task nodes in a plain queue; bytes: RSS delta (/proc/self/statm) / 1e6");
   } else {
     state.SetLabel("baseline: 1M tasks queued on a held plain queue, then drained");
@@ -138,8 +139,14 @@ void BM_Streams10k(benchmark::State &state) {
   state.SetLabel("baseline: 10k shared objects (lock + condvar) added to and removed from a map");
 }
 
-BENCHMARK_CAPTURE(BM_Queue1M, memory, true)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_Queue1M, time, false)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Queue1M, memory, true)
+    ->Iterations(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Queue1M, time, false)
+    ->Iterations(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Streams10k)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace

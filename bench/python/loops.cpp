@@ -13,7 +13,8 @@ double ns_per_iteration(int64_t iterations, F &&body) {
   for (int64_t i = 0; i < iterations; ++i)
     if (body() != ACL_SUCCESS) return -1.0;
   auto t1 = std::chrono::steady_clock::now();
-  return std::chrono::duration<double, std::nano>(t1 - t0).count() / static_cast<double>(iterations);
+  return std::chrono::duration<double, std::nano>(t1 - t0).count() /
+         static_cast<double>(iterations);
 }
 
 }  // namespace
@@ -21,10 +22,11 @@ double ns_per_iteration(int64_t iterations, F &&body) {
 extern "C" {
 
 // One memcpy_async followed by one synchronize_stream per iteration; -1 on any error.
-double loop_memcpy_async_sync(void *dst, size_t dst_max, void *src, size_t bytes, int kind, void *stream,
-                              int64_t iterations) {
+double loop_memcpy_async_sync(void *dst, size_t dst_max, void *src, size_t bytes, int kind,
+                              void *stream, int64_t iterations) {
   return ns_per_iteration(iterations, [&] {
-    aclError ret = aclrtMemcpyAsync(dst, dst_max, src, bytes, static_cast<aclrtMemcpyKind>(kind), stream);
+    aclError ret =
+        aclrtMemcpyAsync(dst, dst_max, src, bytes, static_cast<aclrtMemcpyKind>(kind), stream);
     return ret != ACL_SUCCESS ? ret : aclrtSynchronizeStream(stream);
   });
 }

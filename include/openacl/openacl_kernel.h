@@ -28,8 +28,8 @@ typedef void (*openaclKernelFunc)(uint32_t blockIdx, uint32_t blockDim, void *ar
 
 /*
  * Called from inside a kernel block: marks the whole launch failed with `message`. The other
- * blocks still run; when the launch ends, its stream is marked failed (SPEC R20): later tasks
- * of the stream are skipped and every synchronization on it returns
+ * blocks still run; when the launch ends, its stream is marked failed (docs/RULES.md R20):
+ * later tasks of the stream are skipped and every synchronization on it returns
  * ACL_ERROR_RT_AICORE_EXCEPTION, with `message` in aclGetRecentErrMsg. Outside a kernel it
  * does nothing. Thread safe.
  */

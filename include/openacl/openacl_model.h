@@ -26,9 +26,10 @@ extern "C" {
  * ACL_ERROR_OP_NOT_FOUND for a node openacl cannot run (naming the node),
  * ACL_ERROR_WRITE_FILE when omPath cannot be written.
  */
-ACL_FUNC_VISIBILITY aclError openaclConvertModel(const void *onnx, size_t onnxSize, const char *const *optionNames,
-                                                 const char *const *optionValues, size_t optionCount,
-                                                 const char *omPath);
+ACL_FUNC_VISIBILITY aclError openaclConvertModel(const void *onnx, size_t onnxSize,
+                                                 const char *const *optionNames,
+                                                 const char *const *optionValues,
+                                                 size_t optionCount, const char *omPath);
 
 #ifdef __cplusplus
 }

@@ -34,7 +34,9 @@ struct Index {
 };
 
 template <class T = void>
-inline T *to_ptr(Ptr p) noexcept { return reinterpret_cast<T *>(p.v); }
+inline T *to_ptr(Ptr p) noexcept {
+  return reinterpret_cast<T *>(p.v);
+}
 
 inline Ptr to_int(const void *p) noexcept { return Ptr{reinterpret_cast<std::uintptr_t>(p)}; }
 
@@ -86,15 +88,18 @@ std::vector<T *> to_ptrs(const std::vector<Ptr> &v) {
 // than that are padded (roiNums with 0, regions with NULL, which the C call names in its error),
 // so a short list never makes the C call read past it.
 inline std::vector<uint32_t> padded_roi_nums(std::vector<uint32_t> roi_nums, uint32_t size) {
-  if (roi_nums.size() < std::min<uint32_t>(size, 256)) roi_nums.resize(std::min<uint32_t>(size, 256), 0);
+  if (roi_nums.size() < std::min<uint32_t>(size, 256))
+    roi_nums.resize(std::min<uint32_t>(size, 256), 0);
   return roi_nums;
 }
 template <class T>
-std::vector<T *> padded_regions(const std::vector<Ptr> &list, const std::vector<uint32_t> &roi_nums, uint32_t size) {
+std::vector<T *> padded_regions(const std::vector<Ptr> &list, const std::vector<uint32_t> &roi_nums,
+                                uint32_t size) {
   uint64_t total = 0;
   for (size_t i = 0; i < roi_nums.size() && i < size; ++i) total += roi_nums[i];
   std::vector<T *> out = to_ptrs<T>(list);
-  if (out.size() < std::min<uint64_t>(total, 256)) out.resize(std::min<uint64_t>(total, 256), nullptr);
+  if (out.size() < std::min<uint64_t>(total, 256))
+    out.resize(std::min<uint64_t>(total, 256), nullptr);
   return out;
 }
 

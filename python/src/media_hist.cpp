@@ -38,16 +38,16 @@ void register_media_hist(py::module_ &m) {
   m.def("dvpp_clear_hist", [](Ptr h) { return acldvppClearHist(to_ptr<Hist>(h)); });
 
   m.def("dvpp_vpc_equalize_hist_async", [](Ptr ch, Ptr in, Ptr out, Ptr lut, Ptr stream) {
-    return acldvppVpcEqualizeHistAsync(to_ptr<const Channel>(ch), to_ptr<const Pic>(in), to_ptr<Pic>(out),
-                                       to_ptr<const Lut>(lut), to_ptr(stream));
+    return acldvppVpcEqualizeHistAsync(to_ptr<const Channel>(ch), to_ptr<const Pic>(in),
+                                       to_ptr<Pic>(out), to_ptr<const Lut>(lut), to_ptr(stream));
   });
   m.def("dvpp_vpc_calc_hist_async", [](Ptr ch, Ptr src, Ptr hist, Ptr reserve, Ptr stream) {
-    return acldvppVpcCalcHistAsync(to_ptr<Channel>(ch), to_ptr<Pic>(src), to_ptr<Hist>(hist), to_ptr(reserve),
-                                   to_ptr(stream));
+    return acldvppVpcCalcHistAsync(to_ptr<Channel>(ch), to_ptr<Pic>(src), to_ptr<Hist>(hist),
+                                   to_ptr(reserve), to_ptr(stream));
   });
   m.def("dvpp_vpc_pyr_down_async", [](Ptr ch, Ptr in, Ptr out, Ptr reserve, Ptr stream) {
-    return acldvppVpcPyrDownAsync(to_ptr<Channel>(ch), to_ptr<Pic>(in), to_ptr<Pic>(out), to_ptr(reserve),
-                                  to_ptr(stream));
+    return acldvppVpcPyrDownAsync(to_ptr<Channel>(ch), to_ptr<Pic>(in), to_ptr<Pic>(out),
+                                  to_ptr(reserve), to_ptr(stream));
   });
   // pyACL's form has no size: it is the length of roi_nums.
   m.def("dvpp_vpc_batch_crop_resize_make_border_async",

@@ -14,59 +14,67 @@ namespace {
 
 using Handles = std::vector<Ptr>;
 
-const char *path_or_null(const std::optional<std::string> &path) { return path ? path->c_str() : nullptr; }
+const char *path_or_null(const std::optional<std::string> &path) {
+  return path ? path->c_str() : nullptr;
+}
 
 void require_same_length(size_t descs, size_t bufs, const char *what) {
   if (descs != bufs)
-    throw py::value_error(std::string(what) + ": the descriptor list and the buffer list differ in length");
+    throw py::value_error(std::string(what) +
+                          ": the descriptor list and the buffer list differ in length");
 }
 
 template <class T>
-int count(const std::vector<T> &v) { return static_cast<int>(v.size()); }
+int count(const std::vector<T> &v) {
+  return static_cast<int>(v.size());
+}
 
 }  // namespace
 
 void register_op_compiler(py::module_ &m, py::module_ &op) {
-  op.def("compile", [](std::string op_type, Handles in_descs, Handles out_descs, Ptr attr, int engine_type,
-                       int compile_flag, std::optional<std::string> op_path) {
+  op.def("compile", [](std::string op_type, Handles in_descs, Handles out_descs, Ptr attr,
+                       int engine_type, int compile_flag, std::optional<std::string> op_path) {
     auto id = to_ptrs<const aclTensorDesc>(in_descs);
     auto od = to_ptrs<const aclTensorDesc>(out_descs);
     NoGil released;
-    return aclopCompile(op_type.c_str(), count(id), id.data(), count(od), od.data(), to_ptr<const aclopAttr>(attr),
-                        static_cast<aclopEngineType>(engine_type), static_cast<aclopCompileType>(compile_flag),
-                        path_or_null(op_path));
+    return aclopCompile(op_type.c_str(), count(id), id.data(), count(od), od.data(),
+                        to_ptr<const aclopAttr>(attr), static_cast<aclopEngineType>(engine_type),
+                        static_cast<aclopCompileType>(compile_flag), path_or_null(op_path));
   });
-  op.def("compile_and_execute", [](std::string op_type, Handles in_descs, Handles in_bufs, Handles out_descs,
-                                   Handles out_bufs, Ptr attr, int engine_type, int compile_flag,
-                                   std::optional<std::string> op_path, Ptr stream) {
-    require_same_length(in_descs.size(), in_bufs.size(), "compile_and_execute inputs");
-    require_same_length(out_descs.size(), out_bufs.size(), "compile_and_execute outputs");
-    auto id = to_ptrs<const aclTensorDesc>(in_descs);
-    auto ib = to_ptrs<const aclDataBuffer>(in_bufs);
-    auto od = to_ptrs<const aclTensorDesc>(out_descs);
-    auto ob = to_ptrs<aclDataBuffer>(out_bufs);
-    NoGil released;
-    return aclopCompileAndExecute(op_type.c_str(), count(ib), id.data(), ib.data(), count(ob), od.data(), ob.data(),
-                                  to_ptr<const aclopAttr>(attr), static_cast<aclopEngineType>(engine_type),
-                                  static_cast<aclopCompileType>(compile_flag), path_or_null(op_path),
-                                  to_ptr(stream));
-  });
-  op.def("compile_and_execute_v2", [](std::string op_type, Handles in_descs, Handles in_bufs, Handles out_descs,
-                                      Handles out_bufs, Ptr attr, int engine_type, int compile_flag,
-                                      std::optional<std::string> op_path, Ptr stream) {
-    require_same_length(in_descs.size(), in_bufs.size(), "compile_and_execute_v2 inputs");
-    require_same_length(out_descs.size(), out_bufs.size(), "compile_and_execute_v2 outputs");
-    auto id = to_ptrs<aclTensorDesc>(in_descs);
-    auto ib = to_ptrs<aclDataBuffer>(in_bufs);
-    auto od = to_ptrs<aclTensorDesc>(out_descs);
-    auto ob = to_ptrs<aclDataBuffer>(out_bufs);
-    NoGil released;
-    return aclopCompileAndExecuteV2(op_type.c_str(), count(ib), id.data(), ib.data(), count(ob), od.data(),
-                                    ob.data(), to_ptr<aclopAttr>(attr), static_cast<aclopEngineType>(engine_type),
-                                    static_cast<aclopCompileType>(compile_flag), path_or_null(op_path),
-                                    to_ptr(stream));
-  });
-  op.def("set_compile_flag", [](int flag) { return aclopSetCompileFlag(static_cast<aclOpCompileFlag>(flag)); });
+  op.def("compile_and_execute",
+         [](std::string op_type, Handles in_descs, Handles in_bufs, Handles out_descs,
+            Handles out_bufs, Ptr attr, int engine_type, int compile_flag,
+            std::optional<std::string> op_path, Ptr stream) {
+           require_same_length(in_descs.size(), in_bufs.size(), "compile_and_execute inputs");
+           require_same_length(out_descs.size(), out_bufs.size(), "compile_and_execute outputs");
+           auto id = to_ptrs<const aclTensorDesc>(in_descs);
+           auto ib = to_ptrs<const aclDataBuffer>(in_bufs);
+           auto od = to_ptrs<const aclTensorDesc>(out_descs);
+           auto ob = to_ptrs<aclDataBuffer>(out_bufs);
+           NoGil released;
+           return aclopCompileAndExecute(
+               op_type.c_str(), count(ib), id.data(), ib.data(), count(ob), od.data(), ob.data(),
+               to_ptr<const aclopAttr>(attr), static_cast<aclopEngineType>(engine_type),
+               static_cast<aclopCompileType>(compile_flag), path_or_null(op_path), to_ptr(stream));
+         });
+  op.def("compile_and_execute_v2",
+         [](std::string op_type, Handles in_descs, Handles in_bufs, Handles out_descs,
+            Handles out_bufs, Ptr attr, int engine_type, int compile_flag,
+            std::optional<std::string> op_path, Ptr stream) {
+           require_same_length(in_descs.size(), in_bufs.size(), "compile_and_execute_v2 inputs");
+           require_same_length(out_descs.size(), out_bufs.size(), "compile_and_execute_v2 outputs");
+           auto id = to_ptrs<aclTensorDesc>(in_descs);
+           auto ib = to_ptrs<aclDataBuffer>(in_bufs);
+           auto od = to_ptrs<aclTensorDesc>(out_descs);
+           auto ob = to_ptrs<aclDataBuffer>(out_bufs);
+           NoGil released;
+           return aclopCompileAndExecuteV2(
+               op_type.c_str(), count(ib), id.data(), ib.data(), count(ob), od.data(), ob.data(),
+               to_ptr<aclopAttr>(attr), static_cast<aclopEngineType>(engine_type),
+               static_cast<aclopCompileType>(compile_flag), path_or_null(op_path), to_ptr(stream));
+         });
+  op.def("set_compile_flag",
+         [](int flag) { return aclopSetCompileFlag(static_cast<aclOpCompileFlag>(flag)); });
   op.def("update_params", [](std::string op_type, Handles in_descs, Handles out_descs, Ptr attr) {
     auto id = to_ptrs<const aclTensorDesc>(in_descs);
     auto od = to_ptrs<const aclTensorDesc>(out_descs);

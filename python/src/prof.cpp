@@ -13,16 +13,19 @@ void register_prof(py::module_ &prof) {
   prof.def("finalize", [] { return aclprofFinalize(); });
   // aicore_events: pyACL takes 0 (NULL) there.
   prof.def("create_config", [](std::vector<uint32_t> devices, int aicore_metrics, Ptr aicore_events,
-                                uint64_t data_type_config) {
+                               uint64_t data_type_config) {
     aclprofAicoreMetrics metrics;  // any int reaches aclprofCreateConfig, which checks it
     static_assert(sizeof metrics == sizeof aicore_metrics);
     std::memcpy(&metrics, &aicore_metrics, sizeof metrics);
-    return to_int(aclprofCreateConfig(devices.data(), static_cast<uint32_t>(devices.size()), metrics,
-                                      to_ptr<const aclprofAicoreEvents>(aicore_events), data_type_config));
+    return to_int(aclprofCreateConfig(devices.data(), static_cast<uint32_t>(devices.size()),
+                                      metrics, to_ptr<const aclprofAicoreEvents>(aicore_events),
+                                      data_type_config));
   });
-  prof.def("destroy_config", [](Ptr config) { return aclprofDestroyConfig(to_ptr<const aclprofConfig>(config)); });
+  prof.def("destroy_config",
+           [](Ptr config) { return aclprofDestroyConfig(to_ptr<const aclprofConfig>(config)); });
   prof.def("start", [](Ptr config) { return aclprofStart(to_ptr<const aclprofConfig>(config)); });
-  prof.def("stop", [](Ptr config) { return aclprofStop(to_ptr<const aclprofConfig>(config)); }, nogil());
+  prof.def(
+      "stop", [](Ptr config) { return aclprofStop(to_ptr<const aclprofConfig>(config)); }, nogil());
   prof.def("create_stamp", [] { return to_int(aclprofCreateStamp()); });
   prof.def("destroy_stamp", [](Ptr stamp) { aclprofDestroyStamp(to_ptr(stamp)); });
   prof.def("set_stamp_trace_message", [](Ptr stamp, const std::string &msg, uint32_t msg_len) {

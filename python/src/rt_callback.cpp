@@ -55,16 +55,20 @@ extern "C" void run_py_exception(aclrtExceptionInfo *info) {
 void register_rt_callback(py::module_ &rt) {
   // pyACL: fn(exception_info) with the aclrtExceptionInfo pointer as an int, called on the
   // device worker of the failing task; None (or no argument) clears it.
-  rt.def("set_exception_info_callback", [](py::object fn) {
-    if (!fn.is_none() && !PyCallable_Check(fn.ptr())) throw py::type_error("callback must be callable or None");
-    if (exception_fn == nullptr) exception_fn = new py::object();
-    *exception_fn = fn;
-    NoGil released;
+  rt.def(
+      "set_exception_info_callback",
+      [](py::object fn) {
+        if (!fn.is_none() && !PyCallable_Check(fn.ptr()))
+          throw py::type_error("callback must be callable or None");
+        if (exception_fn == nullptr) exception_fn = new py::object();
+        *exception_fn = fn;
+        NoGil released;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    return aclrtSetExceptionInfoCallback(fn.is_none() ? nullptr : run_py_exception);
+        return aclrtSetExceptionInfoCallback(fn.is_none() ? nullptr : run_py_exception);
 #pragma GCC diagnostic pop
-  }, py::arg("fn") = py::none());
+      },
+      py::arg("fn") = py::none());
   rt.def("get_task_id_from_exception_info", [](Ptr info) {
     return aclrtGetTaskIdFromExceptionInfo(to_ptr<const aclrtExceptionInfo>(info));
   });
@@ -81,13 +85,20 @@ void register_rt_callback(py::module_ &rt) {
     return aclrtGetErrorCodeFromExceptionInfo(to_ptr<const aclrtExceptionInfo>(info));
   });
   // Thread ids are pthread_t values: those of acl.util.start_thread and threading.get_ident().
-  rt.def("subscribe_report", [](uint64_t thread_id, Ptr stream) {
-    return aclrtSubscribeReport(thread_id, to_ptr(stream));
-  }, nogil());
-  rt.def("unsubscribe_report", [](uint64_t thread_id, Ptr stream) {
-    return aclrtUnSubscribeReport(thread_id, to_ptr(stream));
-  }, nogil());
-  rt.def("process_report", [](int32_t timeout) { return aclrtProcessReport(timeout); }, nogil());
+  rt.def(
+      "subscribe_report",
+      [](uint64_t thread_id, Ptr stream) {
+        return aclrtSubscribeReport(thread_id, to_ptr(stream));
+      },
+      nogil());
+  rt.def(
+      "unsubscribe_report",
+      [](uint64_t thread_id, Ptr stream) {
+        return aclrtUnSubscribeReport(thread_id, to_ptr(stream));
+      },
+      nogil());
+  rt.def(
+      "process_report", [](int32_t timeout) { return aclrtProcessReport(timeout); }, nogil());
   rt.def("launch_callback", [](py::object fn, py::object user_data, int block_type, Ptr stream) {
     PyCall *call = make_call(fn, user_data);
     aclError ret;
@@ -99,13 +110,20 @@ void register_rt_callback(py::module_ &rt) {
     if (ret != ACL_SUCCESS) delete call;
     return ret;
   });
-  rt.def("subscribe_host_func", [](uint64_t thread_id, Ptr stream) {
-    return aclrtSubscribeHostFunc(thread_id, to_ptr(stream));
-  }, nogil());
-  rt.def("unsubscribe_host_func", [](uint64_t thread_id, Ptr stream) {
-    return aclrtUnSubscribeHostFunc(thread_id, to_ptr(stream));
-  }, nogil());
-  rt.def("process_host_func", [](int32_t timeout) { return aclrtProcessHostFunc(timeout); }, nogil());
+  rt.def(
+      "subscribe_host_func",
+      [](uint64_t thread_id, Ptr stream) {
+        return aclrtSubscribeHostFunc(thread_id, to_ptr(stream));
+      },
+      nogil());
+  rt.def(
+      "unsubscribe_host_func",
+      [](uint64_t thread_id, Ptr stream) {
+        return aclrtUnSubscribeHostFunc(thread_id, to_ptr(stream));
+      },
+      nogil());
+  rt.def(
+      "process_host_func", [](int32_t timeout) { return aclrtProcessHostFunc(timeout); }, nogil());
   // Not in pyACL: the C call's order (stream, fn, args); fn runs on a runtime thread (or on
   // the thread subscribed with subscribe_host_func).
   rt.def("launch_host_func", [](Ptr stream, py::object fn, py::object args) {

@@ -10,8 +10,11 @@ namespace {
 void register_device(py::module_ &rt) {
   rt.def("set_device", [](int32_t device_id) { return aclrtSetDevice(device_id); });
   // Resetting releases the device's streams, which waits for their work (and callbacks).
-  rt.def("reset_device", [](int32_t device_id) { return aclrtResetDevice(device_id); }, nogil());
-  rt.def("reset_device_force", [](int32_t device_id) { return aclrtResetDeviceForce(device_id); }, nogil());
+  rt.def(
+      "reset_device", [](int32_t device_id) { return aclrtResetDevice(device_id); }, nogil());
+  rt.def(
+      "reset_device_force", [](int32_t device_id) { return aclrtResetDeviceForce(device_id); },
+      nogil());
   rt.def("get_device", [] {
     int32_t id = 0;
     aclError ret = aclrtGetDevice(&id);
@@ -27,11 +30,13 @@ void register_device(py::module_ &rt) {
     aclError ret = aclrtGetRunMode(&mode);
     return std::make_tuple(static_cast<int>(mode), ret);
   });
-  rt.def("synchronize_device", [] { return aclrtSynchronizeDevice(); }, nogil());
-  rt.def("synchronize_device_with_timeout", [](int32_t timeout) {
-    return aclrtSynchronizeDeviceWithTimeout(timeout);
-  }, nogil());
-  rt.def("set_ts_device", [](int ts_id) { return aclrtSetTsDevice(static_cast<aclrtTsId>(ts_id)); });
+  rt.def(
+      "synchronize_device", [] { return aclrtSynchronizeDevice(); }, nogil());
+  rt.def(
+      "synchronize_device_with_timeout",
+      [](int32_t timeout) { return aclrtSynchronizeDeviceWithTimeout(timeout); }, nogil());
+  rt.def("set_ts_device",
+         [](int ts_id) { return aclrtSetTsDevice(static_cast<aclrtTsId>(ts_id)); });
   rt.def("device_can_access_peer", [](int32_t device_id, int32_t peer_device_id) {
     int32_t can = 0;
     aclError ret = aclrtDeviceCanAccessPeer(&can, device_id, peer_device_id);
@@ -40,9 +45,8 @@ void register_device(py::module_ &rt) {
   rt.def("device_enable_peer_access", [](int32_t peer_device_id, uint32_t flags) {
     return aclrtDeviceEnablePeerAccess(peer_device_id, flags);
   });
-  rt.def("device_disable_peer_access", [](int32_t peer_device_id) {
-    return aclrtDeviceDisablePeerAccess(peer_device_id);
-  });
+  rt.def("device_disable_peer_access",
+         [](int32_t peer_device_id) { return aclrtDeviceDisablePeerAccess(peer_device_id); });
   rt.def("device_peer_access_status", [](int32_t device_id, int32_t peer_device_id) {
     int32_t status = 0;
     aclError ret = aclrtDevicePeerAccessStatus(device_id, peer_device_id, &status);
@@ -55,7 +59,8 @@ void register_device(py::module_ &rt) {
   });
   rt.def("get_device_capability", [](int32_t device_id, int feature) {
     int32_t value = 0;
-    aclError ret = aclrtGetDeviceCapability(device_id, static_cast<aclrtDevFeatureType>(feature), &value);
+    aclError ret =
+        aclrtGetDeviceCapability(device_id, static_cast<aclrtDevFeatureType>(feature), &value);
     return std::make_tuple(value, ret);
   });
   rt.def("query_device_status", [](int32_t device_id) {
@@ -68,9 +73,8 @@ void register_device(py::module_ &rt) {
     aclError ret = aclrtDeviceGetStreamPriorityRange(&least, &greatest);
     return std::make_tuple(least, greatest, ret);
   });
-  rt.def("set_device_sat_mode", [](int mode) {
-    return aclrtSetDeviceSatMode(static_cast<aclrtFloatOverflowMode>(mode));
-  });
+  rt.def("set_device_sat_mode",
+         [](int mode) { return aclrtSetDeviceSatMode(static_cast<aclrtFloatOverflowMode>(mode)); });
   rt.def("get_device_sat_mode", [] {
     aclrtFloatOverflowMode mode{};
     aclError ret = aclrtGetDeviceSatMode(&mode);
@@ -112,7 +116,8 @@ void register_context(py::module_ &rt) {
     return std::make_tuple(to_int(ctx), ret);
   });
   // Destroying a context destroys its streams, which waits for their work.
-  rt.def("destroy_context", [](Ptr ctx) { return aclrtDestroyContext(to_ptr(ctx)); }, nogil());
+  rt.def(
+      "destroy_context", [](Ptr ctx) { return aclrtDestroyContext(to_ptr(ctx)); }, nogil());
   rt.def("set_context", [](Ptr ctx) { return aclrtSetCurrentContext(to_ptr(ctx)); });
   rt.def("get_context", [] {
     aclrtContext ctx = nullptr;

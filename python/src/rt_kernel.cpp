@@ -51,13 +51,17 @@ struct LaunchConfig {
 using Pairs = std::vector<std::pair<int, uint32_t>>;
 
 void register_kernel(py::module_ &rt) {
-  rt.def("binary_load_from_file", [](std::string path, Pairs options) {
-    LoadOptions opts(options);
-    aclrtBinHandle bin = nullptr;
-    aclError ret = aclrtBinaryLoadFromFile(path.c_str(), opts.get(), &bin);
-    return std::make_tuple(to_int(bin), ret);
-  }, py::arg("bin_path"), py::arg("options") = Pairs{});
-  rt.def("binary_unload", [](Ptr bin) { return aclrtBinaryUnLoad(to_ptr(bin)); }, nogil());
+  rt.def(
+      "binary_load_from_file",
+      [](std::string path, Pairs options) {
+        LoadOptions opts(options);
+        aclrtBinHandle bin = nullptr;
+        aclError ret = aclrtBinaryLoadFromFile(path.c_str(), opts.get(), &bin);
+        return std::make_tuple(to_int(bin), ret);
+      },
+      py::arg("bin_path"), py::arg("options") = Pairs{});
+  rt.def(
+      "binary_unload", [](Ptr bin) { return aclrtBinaryUnLoad(to_ptr(bin)); }, nogil());
   rt.def("binary_get_function", [](Ptr bin, std::string kernel_name) {
     aclrtFuncHandle func = nullptr;
     aclError ret = aclrtBinaryGetFunction(to_ptr(bin), kernel_name.c_str(), &func);
@@ -70,23 +74,29 @@ void register_kernel(py::module_ &rt) {
   });
   rt.def("get_function_name", [](Ptr func) {
     std::array<char, 1024> name{};
-    aclError ret = aclrtGetFunctionName(to_ptr(func), static_cast<uint32_t>(name.size()), name.data());
+    aclError ret =
+        aclrtGetFunctionName(to_ptr(func), static_cast<uint32_t>(name.size()), name.data());
     name.back() = '\0';
     return std::make_tuple(std::string(name.data()), ret);
   });
-  rt.def("launch_kernel", [](Ptr func, uint32_t num_blocks, Ptr args, size_t args_size, Ptr stream) {
-    return aclrtLaunchKernel(to_ptr(func), num_blocks, to_ptr(args), args_size, to_ptr(stream));
-  }, nogil());
-  rt.def("launch_kernel_v2", [](Ptr func, uint32_t num_blocks, Ptr args, size_t args_size, Pairs cfg_attrs,
-                                Ptr stream) {
+  rt.def(
+      "launch_kernel",
+      [](Ptr func, uint32_t num_blocks, Ptr args, size_t args_size, Ptr stream) {
+        return aclrtLaunchKernel(to_ptr(func), num_blocks, to_ptr(args), args_size, to_ptr(stream));
+      },
+      nogil());
+  rt.def("launch_kernel_v2", [](Ptr func, uint32_t num_blocks, Ptr args, size_t args_size,
+                                Pairs cfg_attrs, Ptr stream) {
     LaunchConfig cfg(cfg_attrs);
     NoGil released;
-    return aclrtLaunchKernelV2(to_ptr(func), num_blocks, to_ptr(args), args_size, cfg.get(), to_ptr(stream));
+    return aclrtLaunchKernelV2(to_ptr(func), num_blocks, to_ptr(args), args_size, cfg.get(),
+                               to_ptr(stream));
   });
 }
 
 void register_memory_extras(py::module_ &rt) {
-  rt.def("free_with_dev_sync", [](Ptr p) { return aclrtFreeWithDevSync(to_ptr(p)); }, nogil());
+  rt.def(
+      "free_with_dev_sync", [](Ptr p) { return aclrtFreeWithDevSync(to_ptr(p)); }, nogil());
   rt.def("pointer_get_attributes", [](Ptr p) {
     aclrtPtrAttributes attrs{};
     aclError ret = aclrtPointerGetAttributes(to_ptr(p), &attrs);

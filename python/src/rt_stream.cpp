@@ -19,12 +19,20 @@ void register_stream(py::module_ &rt) {
     return std::make_tuple(to_int(stream), ret);
   });
   // aclrtDestroyStream waits for the stream's tasks, which may be Python callbacks.
-  rt.def("destroy_stream", [](Ptr stream) { return aclrtDestroyStream(to_ptr(stream)); }, nogil());
-  rt.def("destroy_stream_force", [](Ptr stream) { return aclrtDestroyStreamForce(to_ptr(stream)); }, nogil());
-  rt.def("synchronize_stream", [](Ptr stream) { return aclrtSynchronizeStream(to_ptr(stream)); }, nogil());
-  rt.def("synchronize_stream_with_timeout", [](Ptr stream, int32_t timeout) {
-    return aclrtSynchronizeStreamWithTimeout(to_ptr(stream), timeout);
-  }, nogil());
+  rt.def(
+      "destroy_stream", [](Ptr stream) { return aclrtDestroyStream(to_ptr(stream)); }, nogil());
+  rt.def(
+      "destroy_stream_force", [](Ptr stream) { return aclrtDestroyStreamForce(to_ptr(stream)); },
+      nogil());
+  rt.def(
+      "synchronize_stream", [](Ptr stream) { return aclrtSynchronizeStream(to_ptr(stream)); },
+      nogil());
+  rt.def(
+      "synchronize_stream_with_timeout",
+      [](Ptr stream, int32_t timeout) {
+        return aclrtSynchronizeStreamWithTimeout(to_ptr(stream), timeout);
+      },
+      nogil());
   rt.def("stream_query", [](Ptr stream) {
     aclrtStreamStatus status = ACL_STREAM_STATUS_RESERVED;
     aclError ret = aclrtStreamQuery(to_ptr(stream), &status);
@@ -45,10 +53,10 @@ void register_stream(py::module_ &rt) {
     aclError ret = aclrtStreamGetId(to_ptr(stream), &id);
     return std::make_tuple(id, ret);
   });
-  rt.def("set_stream_failure_mode", [](Ptr stream, uint64_t mode) {
-    return aclrtSetStreamFailureMode(to_ptr(stream), mode);
-  });
-  rt.def("stream_abort", [](Ptr stream) { return aclrtStreamAbort(to_ptr(stream)); }, nogil());
+  rt.def("set_stream_failure_mode",
+         [](Ptr stream, uint64_t mode) { return aclrtSetStreamFailureMode(to_ptr(stream), mode); });
+  rt.def(
+      "stream_abort", [](Ptr stream) { return aclrtStreamAbort(to_ptr(stream)); }, nogil());
   rt.def("get_stream_available_num", [] {
     uint32_t count = 0;
     aclError ret = aclrtGetStreamAvailableNum(&count);
@@ -73,11 +81,13 @@ void register_event(py::module_ &rt) {
     return std::make_tuple(to_int(event), ret);
   });
   rt.def("destroy_event", [](Ptr event) { return aclrtDestroyEvent(to_ptr(event)); });
-  rt.def("record_event", [](Ptr event, Ptr stream) { return aclrtRecordEvent(to_ptr(event), to_ptr(stream)); });
+  rt.def("record_event",
+         [](Ptr event, Ptr stream) { return aclrtRecordEvent(to_ptr(event), to_ptr(stream)); });
   rt.def("record_event_with_flag", [](Ptr event, Ptr stream, uint32_t flag) {
     return aclrtRecordEventWithFlag(to_ptr(event), to_ptr(stream), flag);
   });
-  rt.def("reset_event", [](Ptr event, Ptr stream) { return aclrtResetEvent(to_ptr(event), to_ptr(stream)); });
+  rt.def("reset_event",
+         [](Ptr event, Ptr stream) { return aclrtResetEvent(to_ptr(event), to_ptr(stream)); });
   rt.def("query_event", [](Ptr event) {
     aclrtEventStatus status = ACL_EVENT_STATUS_RESERVED;
     aclError ret = aclrtQueryEvent(to_ptr(event), &status);
@@ -93,10 +103,14 @@ void register_event(py::module_ &rt) {
     aclError ret = aclrtQueryEventWaitStatus(to_ptr(event), &status);
     return std::make_tuple(static_cast<int>(status), ret);
   });
-  rt.def("synchronize_event", [](Ptr event) { return aclrtSynchronizeEvent(to_ptr(event)); }, nogil());
-  rt.def("synchronize_event_with_timeout", [](Ptr event, int32_t timeout) {
-    return aclrtSynchronizeEventWithTimeout(to_ptr(event), timeout);
-  }, nogil());
+  rt.def(
+      "synchronize_event", [](Ptr event) { return aclrtSynchronizeEvent(to_ptr(event)); }, nogil());
+  rt.def(
+      "synchronize_event_with_timeout",
+      [](Ptr event, int32_t timeout) {
+        return aclrtSynchronizeEventWithTimeout(to_ptr(event), timeout);
+      },
+      nogil());
   rt.def("event_elapsed_time", [](Ptr start, Ptr end) {
     float ms = 0.0f;
     aclError ret = aclrtEventElapsedTime(&ms, to_ptr(start), to_ptr(end));
@@ -107,12 +121,16 @@ void register_event(py::module_ &rt) {
     aclError ret = aclrtEventGetTimestamp(to_ptr(event), &timestamp);
     return std::make_tuple(timestamp, ret);
   });
-  rt.def("stream_wait_event", [](Ptr stream, Ptr event) {
-    return aclrtStreamWaitEvent(to_ptr(stream), to_ptr(event));
-  }, nogil());
-  rt.def("stream_wait_event_with_timeout", [](Ptr stream, Ptr event, int32_t timeout) {
-    return aclrtStreamWaitEventWithTimeout(to_ptr(stream), to_ptr(event), timeout);
-  }, nogil());
+  rt.def(
+      "stream_wait_event",
+      [](Ptr stream, Ptr event) { return aclrtStreamWaitEvent(to_ptr(stream), to_ptr(event)); },
+      nogil());
+  rt.def(
+      "stream_wait_event_with_timeout",
+      [](Ptr stream, Ptr event, int32_t timeout) {
+        return aclrtStreamWaitEventWithTimeout(to_ptr(stream), to_ptr(event), timeout);
+      },
+      nogil());
   rt.def("get_event_id", [](Ptr event) {
     uint32_t id = 0;
     aclError ret = aclrtGetEventId(to_ptr(event), &id);
@@ -124,7 +142,8 @@ void register_event(py::module_ &rt) {
     return std::make_tuple(count, ret);
   });
   rt.def("set_op_wait_timeout", [](uint32_t timeout) { return aclrtSetOpWaitTimeout(timeout); });
-  rt.def("set_op_execute_time_out", [](uint32_t timeout) { return aclrtSetOpExecuteTimeOut(timeout); });
+  rt.def("set_op_execute_time_out",
+         [](uint32_t timeout) { return aclrtSetOpExecuteTimeOut(timeout); });
   rt.def("set_op_execute_timeout_v2", [](uint64_t timeout) {
     uint64_t actual = 0;
     aclError ret = aclrtSetOpExecuteTimeOutV2(timeout, &actual);
@@ -142,7 +161,8 @@ void register_notify(py::module_ &rt) {
     return std::make_tuple(to_int(notify), ret);
   });
   rt.def("destroy_notify", [](Ptr notify) { return aclrtDestroyNotify(to_ptr(notify)); });
-  rt.def("record_notify", [](Ptr notify, Ptr stream) { return aclrtRecordNotify(to_ptr(notify), to_ptr(stream)); });
+  rt.def("record_notify",
+         [](Ptr notify, Ptr stream) { return aclrtRecordNotify(to_ptr(notify), to_ptr(stream)); });
   rt.def("wait_and_reset_notify", [](Ptr notify, Ptr stream, uint32_t timeout) {
     return aclrtWaitAndResetNotify(to_ptr(notify), to_ptr(stream), timeout);
   });

@@ -44,7 +44,8 @@ void *thread_main(void *p) {
   // Started while the interpreter shuts down: it can no longer run Python.
   if (interpreter_exiting()) return nullptr;
   PyGILState_STATE gil = PyGILState_Ensure();
-  PyObject *result = t->args == Py_None ? PyObject_CallNoArgs(t->fn) : PyObject_CallOneArg(t->fn, t->args);
+  PyObject *result =
+      t->args == Py_None ? PyObject_CallNoArgs(t->fn) : PyObject_CallOneArg(t->fn, t->args);
   if (result == nullptr) record_failure(t);
   Py_XDECREF(result);
   Py_CLEAR(t->fn);
@@ -54,7 +55,8 @@ void *thread_main(void *p) {
 }
 
 std::tuple<uint64_t, int> start_thread(py::object fn, py::object args) {
-  if (!PyCallable_Check(fn.ptr())) throw py::type_error("start_thread: the function must be callable");
+  if (!PyCallable_Check(fn.ptr()))
+    throw py::type_error("start_thread: the function must be callable");
   auto t = std::make_unique<PyThread>();
   t->fn = fn.release().ptr();
   t->args = args.release().ptr();
@@ -127,7 +129,8 @@ bool readable(const void *p, size_t n) {
 }
 
 py::array as_ndarray(const py::object &obj, const char *api) {
-  if (!py::isinstance<py::array>(obj)) throw py::type_error(std::string(api) + ": expected a numpy.ndarray");
+  if (!py::isinstance<py::array>(obj))
+    throw py::type_error(std::string(api) + ": expected a numpy.ndarray");
   return py::reinterpret_borrow<py::array>(obj);
 }
 
@@ -139,7 +142,8 @@ Ptr numpy_to_ptr(const py::object &obj) {
   if (!(a.flags() & py::array::c_style) &&
       PyErr_WarnEx(PyExc_UserWarning,
                    "acl.util.numpy_to_ptr: the array is not C-contiguous; "
-                   "use acl.util.numpy_contiguous_to_ptr", 1) < 0)
+                   "use acl.util.numpy_contiguous_to_ptr",
+                   1) < 0)
     throw py::error_already_set();
   return to_int(a.data());
 }
@@ -158,7 +162,8 @@ py::array ptr_to_numpy(Ptr ptr, std::vector<py::ssize_t> shape, int npy_type) {
     if (d < 0) throw py::value_error("ptr_to_numpy: negative dimension");
     bytes *= static_cast<size_t>(d);
   }
-  if (!readable(to_ptr(ptr), bytes)) throw py::value_error("ptr_to_numpy: the address range is not readable");
+  if (!readable(to_ptr(ptr), bytes))
+    throw py::value_error("ptr_to_numpy: the address range is not readable");
   // A base object makes numpy wrap the memory instead of copying it; the caller owns it.
   return py::array(dt, shape, to_ptr(ptr), py::none());
 }

@@ -27,14 +27,14 @@ aclnnStatus aclnn_guarded(const char *api, F &&body) noexcept {
 }
 
 // Phase 1: aclnnXxxGetWorkspaceSize.
-inline aclnnStatus aclnn_plan(const char *api, const char *op, std::vector<nn::Arg> args, uint64_t *workspace_size,
-                              aclOpExecutor **executor) noexcept {
+inline aclnnStatus aclnn_plan(const char *api, const char *op, std::vector<nn::Arg> args,
+                              uint64_t *workspace_size, aclOpExecutor **executor) noexcept {
   return aclnn_guarded(api, [&] { nn::plan(op, std::move(args), workspace_size, executor); });
 }
 
 // Phase 2: aclnnXxx, on a stream of the calling thread's current context.
-inline aclnnStatus aclnn_run(const char *api, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
-                             aclrtStream stream) noexcept {
+inline aclnnStatus aclnn_run(const char *api, void *workspace, uint64_t workspace_size,
+                             aclOpExecutor *executor, aclrtStream stream) noexcept {
   return aclnn_guarded(api, [&] {
     nn::live_executor(executor);
     nn::run(executor, workspace, workspace_size, *stream_for_submit(stream));

@@ -5,8 +5,10 @@ namespace openacl::api {
 
 aclnnStatus to_aclnn_status(Errc code) {
   switch (code) {
-    case Errc::ok: return ACLNN_SUCCESS;
-    case Errc::null_pointer: return ACLNN_ERR_PARAM_NULLPTR;
+    case Errc::ok:
+      return ACLNN_SUCCESS;
+    case Errc::null_pointer:
+      return ACLNN_ERR_PARAM_NULLPTR;
     case Errc::invalid_argument:
     case Errc::invalid_value:
     case Errc::invalid_handle:
@@ -17,9 +19,12 @@ aclnnStatus to_aclnn_status(Errc code) {
     case Errc::op_input_not_match:
     case Errc::op_output_not_match:
     case Errc::op_attr_not_match:
-    case Errc::unsupported_data_type: return ACLNN_ERR_PARAM_INVALID;
-    case Errc::internal: return ACLNN_ERR_INNER;
-    default: return ACLNN_ERR_RUNTIME_ERROR;
+    case Errc::unsupported_data_type:
+      return ACLNN_ERR_PARAM_INVALID;
+    case Errc::internal:
+      return ACLNN_ERR_INNER;
+    default:
+      return ACLNN_ERR_RUNTIME_ERROR;
   }
 }
 

@@ -52,7 +52,8 @@ std::shared_ptr<AllocatorDesc> desc_of(aclrtAllocatorDesc desc) {
 
 // Sets one field of a descriptor.
 template <class T>
-aclError set_field(const char *api, aclrtAllocatorDesc desc, T StreamAllocator::*field, T value, const char *name) {
+aclError set_field(const char *api, aclrtAllocatorDesc desc, T StreamAllocator::*field, T value,
+                   const char *name) {
   return guarded(api, [&] {
     if (value == nullptr) fail(Errc::invalid_argument, std::string(name) + " is NULL");
     auto d = desc_of(desc);
@@ -101,15 +102,18 @@ aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAlloc
   return set_field(__func__, allocatorDesc, &StreamAllocator::allocator, allocator, "allocator");
 }
 
-aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func) {
+aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+                                          aclrtAllocatorAllocFunc func) {
   return set_field(__func__, allocatorDesc, &StreamAllocator::alloc, func, "func");
 }
 
-aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func) {
+aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+                                         aclrtAllocatorFreeFunc func) {
   return set_field(__func__, allocatorDesc, &StreamAllocator::free, func, "func");
 }
 
-aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func) {
+aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+                                                aclrtAllocatorAllocAdviseFunc func) {
   return set_field(__func__, allocatorDesc, &StreamAllocator::alloc_advise, func, "func");
 }
 
@@ -121,21 +125,24 @@ aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocato
 aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc) {
   return guarded(__func__, [&] {
     require_initialized();
-    if (stream == nullptr) fail(Errc::invalid_argument, "stream is NULL: allocators are registered for created streams");
+    if (stream == nullptr)
+      fail(Errc::invalid_argument, "stream is NULL: allocators are registered for created streams");
     openacl::api::stream_for_submit(stream);  // a live stream, or the error
     auto desc = desc_of(allocatorDesc);
     std::unique_lock lock(desc->mu);
     const StreamAllocator d = desc->fields;
     lock.unlock();
     if (d.allocator == nullptr || d.alloc == nullptr || d.free == nullptr || d.get_addr == nullptr)
-      fail(Errc::invalid_argument, "the descriptor lacks the allocator object or its alloc, free or get-address "
-                                   "function (aclrtAllocatorSet*ToDesc)");
+      fail(Errc::invalid_argument,
+           "the descriptor lacks the allocator object or its alloc, free or get-address "
+           "function (aclrtAllocatorSet*ToDesc)");
     registrations().add(stream, std::make_shared<Registration>(Registration{allocatorDesc, d}));
   });
 }
 
-aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc *allocatorDesc, aclrtAllocator *allocator,
-                                   aclrtAllocatorAllocFunc *allocFunc, aclrtAllocatorFreeFunc *freeFunc,
+aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc *allocatorDesc,
+                                   aclrtAllocator *allocator, aclrtAllocatorAllocFunc *allocFunc,
+                                   aclrtAllocatorFreeFunc *freeFunc,
                                    aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,
                                    aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc) {
   return guarded(__func__, [&] {
@@ -162,7 +169,8 @@ aclError aclrtAllocatorUnregister(aclrtStream stream) {
     if (stream == nullptr) fail(Errc::invalid_argument, "stream is NULL");
     openacl::api::stream_for_submit(stream);
     if (!registrations().remove(stream))
-      fail(Errc::invalid_argument, "no allocator is registered for the stream (aclrtAllocatorRegister)");
+      fail(Errc::invalid_argument,
+           "no allocator is registered for the stream (aclrtAllocatorRegister)");
   });
 }
 

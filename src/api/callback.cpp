@@ -21,7 +21,8 @@ aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
     require_initialized();
     auto s = openacl::api::stream_for_submit(stream);
     if (Runtime::get().host_funcs().subscribed(s.get()))
-      fail(Errc::stream_subscribe, "the stream has an aclrtSubscribeHostFunc thread; report callbacks cannot share it");
+      fail(Errc::stream_subscribe,
+           "the stream has an aclrtSubscribeHostFunc thread; report callbacks cannot share it");
     Runtime::get().reports().subscribe(threadId, s);
   });
 }
@@ -49,8 +50,8 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBloc
       fail(Errc::stream_no_callback_subscriber,
            "no thread is subscribed to the stream: call aclrtSubscribeReport first");
     }
-    s->enqueue(std::make_unique<openacl::CallbackTask>(hub, s, fn, userData,
-                                                       block == ACL_CALLBACK_BLOCK));
+    s->enqueue(
+        std::make_unique<openacl::CallbackTask>(hub, s, fn, userData, block == ACL_CALLBACK_BLOCK));
   });
 }
 
@@ -83,8 +84,9 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args) {
       s->enqueue(std::make_unique<openacl::CallbackTask>(hub, s, fn, args, true));
       return;
     }
-    s->enqueue(std::make_unique<openacl::FunctionTask>(
-        openacl::TaskKind::host_func, "host_func", [fn, args](openacl::ExecContext &) { fn(args); }));
+    s->enqueue(
+        std::make_unique<openacl::FunctionTask>(openacl::TaskKind::host_func, "host_func",
+                                                [fn, args](openacl::ExecContext &) { fn(args); }));
   });
 }
 
@@ -93,7 +95,8 @@ aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream
     require_initialized();
     auto s = openacl::api::stream_for_submit(exeStream);
     if (Runtime::get().reports().subscribed(s.get()))
-      fail(Errc::stream_subscribe, "the stream uses aclrtSubscribeReport callbacks; host functions cannot share it");
+      fail(Errc::stream_subscribe,
+           "the stream uses aclrtSubscribeReport callbacks; host functions cannot share it");
     Runtime::get().host_funcs().subscribe(hostFuncThreadId, s);
   });
 }
@@ -102,7 +105,8 @@ aclError aclrtProcessHostFunc(int32_t timeout) {
   return guarded(__func__, [&] {
     require_initialized();
     if (timeout == 0 || timeout < -1)
-      fail(Errc::invalid_argument, "timeout " + std::to_string(timeout) + " is invalid: use -1 (forever) or > 0 ms");
+      fail(Errc::invalid_argument,
+           "timeout " + std::to_string(timeout) + " is invalid: use -1 (forever) or > 0 ms");
     Runtime::get().host_funcs().process(timeout);
   });
 }

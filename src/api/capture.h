@@ -20,10 +20,12 @@ void require_capture_safe(const char *api);
 // Runs submit(stream) now, or, while the stream is being captured, keeps it as a step of the
 // capture (run at each launch, on the stream of its lane). Returns the capture, if any.
 template <class Submit>
-std::shared_ptr<ModelRI> submit_or_capture(const std::shared_ptr<Stream> &stream, TaskKind kind, Submit submit) {
+std::shared_ptr<ModelRI> submit_or_capture(const std::shared_ptr<Stream> &stream, TaskKind kind,
+                                           Submit submit) {
   auto capture = stream->capturing() ? stream->capture() : nullptr;
   if (capture) {
-    capture->add(ModelRI::Step{kind, task_kind_name(kind), std::move(submit), stream->capture_lane()});
+    capture->add(
+        ModelRI::Step{kind, task_kind_name(kind), std::move(submit), stream->capture_lane()});
   } else {
     submit(stream);
   }

@@ -30,29 +30,35 @@ void check_trans(aclTransType t, const char *name, bool transpose_ok) {
   const int64_t v = enum_value(t);
   if (v == ACL_TRANS_N || (transpose_ok && v == ACL_TRANS_T)) return;
   if (v == ACL_TRANS_NZ || v == ACL_TRANS_NZ_T)
-    fail(Errc::invalid_argument, std::string(name) + " is a fractal-NZ layout, an Ascend storage format openacl does not support; "
-                                                     "store the matrix row-major and pass ACL_TRANS_N" + (transpose_ok ? " or ACL_TRANS_T" : ""));
+    fail(Errc::invalid_argument,
+         std::string(name) +
+             " is a fractal-NZ layout, an Ascend storage format openacl does not support; "
+             "store the matrix row-major and pass ACL_TRANS_N" +
+             (transpose_ok ? " or ACL_TRANS_T" : ""));
   fail(Errc::invalid_argument, std::string(name) + " " + std::to_string(v) + " is not " +
                                    (transpose_ok ? "ACL_TRANS_N or ACL_TRANS_T" : "ACL_TRANS_N"));
 }
 
 void check_shape(const Names &names, int m, int n, int k) {
   if (m <= 0 || n <= 0 || k <= 0)
-    fail(Errc::invalid_argument, std::string("dimensions must be positive, got ") + names.m + " = " + std::to_string(m) +
-                                     (names.n ? std::string(", ") + names.n + " = " + std::to_string(n) : "") + ", " +
-                                     names.k + " = " + std::to_string(k));
+    fail(Errc::invalid_argument,
+         std::string("dimensions must be positive, got ") + names.m + " = " + std::to_string(m) +
+             (names.n ? std::string(", ") + names.n + " = " + std::to_string(n) : "") + ", " +
+             names.k + " = " + std::to_string(k));
 }
 
 void check_type(aclComputeType type) {
   if (enum_value(type) != ACL_COMPUTE_HIGH_PRECISION)
-    fail(Errc::invalid_argument, "type " + std::to_string(enum_value(type)) + " is not supported: as in CANN, only "
-                                 "ACL_COMPUTE_HIGH_PRECISION");
+    fail(Errc::invalid_argument, "type " + std::to_string(enum_value(type)) +
+                                     " is not supported: as in CANN, only "
+                                     "ACL_COMPUTE_HIGH_PRECISION");
 }
 
 void check_ld(const char *name, int ld) {
   if (ld != -1)
-    fail(Errc::invalid_argument, std::string(name) + " is " + std::to_string(ld) + ": as in CANN, only -1 (dense row-major "
-                                 "storage) is supported");
+    fail(Errc::invalid_argument, std::string(name) + " is " + std::to_string(ld) +
+                                     ": as in CANN, only -1 (dense row-major "
+                                     "storage) is supported");
 }
 
 void check_not_null(const void *p, const char *name) {
@@ -71,7 +77,8 @@ aclTensorDesc matrix(aclDataType dtype, int64_t rows, int64_t cols) {
 // arrays point into the object.
 class Gemm {
  public:
-  Gemm(aclTransType ta, aclTransType tb, int m, int n, int k, aclDataType da, aclDataType db, aclDataType dc)
+  Gemm(aclTransType ta, aclTransType tb, int m, int n, int k, aclDataType da, aclDataType db,
+       aclDataType dc)
       : a_(ta == ACL_TRANS_T ? matrix(da, k, m) : matrix(da, m, k)),
         b_(tb == ACL_TRANS_T ? matrix(db, n, k) : matrix(db, k, n)),
         c_(matrix(dc, m, n)) {
@@ -83,14 +90,19 @@ class Gemm {
   Gemm(const Gemm &) = delete;
   Gemm &operator=(const Gemm &) = delete;
 
-  void execute(const void *alpha, const void *a, const void *b, const void *beta, void *c, aclrtStream stream) const {
-    aclDataBuffer ba{const_cast<void *>(a), bytes(a_)}, bb{const_cast<void *>(b), bytes(b_)}, bc{c, bytes(c_)};
-    aclDataBuffer balpha{const_cast<void *>(alpha), bytes(scalar_)}, bbeta{const_cast<void *>(beta), bytes(scalar_)};
+  void execute(const void *alpha, const void *a, const void *b, const void *beta, void *c,
+               aclrtStream stream) const {
+    aclDataBuffer ba{const_cast<void *>(a), bytes(a_)}, bb{const_cast<void *>(b), bytes(b_)},
+        bc{c, bytes(c_)};
+    aclDataBuffer balpha{const_cast<void *>(alpha), bytes(scalar_)},
+        bbeta{const_cast<void *>(beta), bytes(scalar_)};
     const aclDataBuffer *inputs[] = {&ba, &bb, &bc, &balpha, &bbeta};
     aclDataBuffer *outputs[] = {&bc};
     openacl::api::execute_op("GEMM", 5, in_, inputs, 1, out_, outputs, &attr_, stream);
   }
-  aclopHandle *create_handle() const { return openacl::api::create_op_handle("GEMM", 5, in_, 1, out_, &attr_); }
+  aclopHandle *create_handle() const {
+    return openacl::api::create_op_handle("GEMM", 5, in_, 1, out_, &attr_);
+  }
 
  private:
   static size_t bytes(const aclTensorDesc &d) {
@@ -104,10 +116,10 @@ class Gemm {
   const aclTensorDesc *out_[1] = {&c_};
 };
 
-void gemm(const Names &names, aclTransType transA, aclTransType transB, aclTransType transC, int m, int n, int k,
-          const void *alpha, const void *matrixA, int lda, aclDataType dataTypeA, const void *matrixB, int ldb,
-          aclDataType dataTypeB, const void *beta, void *matrixC, int ldc, aclDataType dataTypeC, aclComputeType type,
-          aclrtStream stream) {
+void gemm(const Names &names, aclTransType transA, aclTransType transB, aclTransType transC, int m,
+          int n, int k, const void *alpha, const void *matrixA, int lda, aclDataType dataTypeA,
+          const void *matrixB, int ldb, aclDataType dataTypeB, const void *beta, void *matrixC,
+          int ldc, aclDataType dataTypeC, aclComputeType type, aclrtStream stream) {
   check_not_null(alpha, "alpha");
   check_not_null(beta, "beta");
   check_not_null(matrixA, names.a);
@@ -121,12 +133,13 @@ void gemm(const Names &names, aclTransType transA, aclTransType transB, aclTrans
   check_ld(names.ldb, ldb);
   check_ld(names.ldc, ldc);
   check_type(type);
-  Gemm(transA, transB, m, n, k, dataTypeA, dataTypeB, dataTypeC).execute(alpha, matrixA, matrixB, beta, matrixC, stream);
+  Gemm(transA, transB, m, n, k, dataTypeA, dataTypeB, dataTypeC)
+      .execute(alpha, matrixA, matrixB, beta, matrixC, stream);
 }
 
-void gemm_handle(const Names &names, aclTransType transA, aclTransType transB, aclTransType transC, int m, int n, int k,
-                 aclDataType dataTypeA, aclDataType dataTypeB, aclDataType dataTypeC, aclComputeType type,
-                 aclopHandle **handle) {
+void gemm_handle(const Names &names, aclTransType transA, aclTransType transB, aclTransType transC,
+                 int m, int n, int k, aclDataType dataTypeA, aclDataType dataTypeB,
+                 aclDataType dataTypeC, aclComputeType type, aclopHandle **handle) {
   check_not_null(handle, "handle");
   check_shape(names, m, n, k);
   check_trans(transA, "transA", true);
@@ -140,98 +153,116 @@ void gemm_handle(const Names &names, aclTransType transA, aclTransType transB, a
 
 extern "C" {
 
-aclError aclblasGemmEx(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n, int k,
-                       const void *alpha, const void *matrixA, int lda, aclDataType dataTypeA, const void *matrixB, int ldb,
-                       aclDataType dataTypeB, const void *beta, void *matrixC, int ldc, aclDataType dataTypeC,
+aclError aclblasGemmEx(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n,
+                       int k, const void *alpha, const void *matrixA, int lda,
+                       aclDataType dataTypeA, const void *matrixB, int ldb, aclDataType dataTypeB,
+                       const void *beta, void *matrixC, int ldc, aclDataType dataTypeC,
                        aclComputeType type, aclrtStream stream) {
   return guarded(__func__, [&] {
-    gemm(kGemm, transA, transB, transC, m, n, k, alpha, matrixA, lda, dataTypeA, matrixB, ldb, dataTypeB, beta, matrixC, ldc,
-         dataTypeC, type, stream);
+    gemm(kGemm, transA, transB, transC, m, n, k, alpha, matrixA, lda, dataTypeA, matrixB, ldb,
+         dataTypeB, beta, matrixC, ldc, dataTypeC, type, stream);
   });
 }
 
-aclError aclblasCreateHandleForGemmEx(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n, int k,
-                                      aclDataType dataTypeA, aclDataType dataTypeB, aclDataType dataTypeC,
+aclError aclblasCreateHandleForGemmEx(aclTransType transA, aclTransType transB, aclTransType transC,
+                                      int m, int n, int k, aclDataType dataTypeA,
+                                      aclDataType dataTypeB, aclDataType dataTypeC,
                                       aclComputeType type, aclopHandle **handle) {
   return guarded(__func__, [&] {
-    gemm_handle(kGemm, transA, transB, transC, m, n, k, dataTypeA, dataTypeB, dataTypeC, type, handle);
+    gemm_handle(kGemm, transA, transB, transC, m, n, k, dataTypeA, dataTypeB, dataTypeC, type,
+                handle);
   });
 }
 
-aclError aclblasHgemm(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n, int k,
-                      const aclFloat16 *alpha, const aclFloat16 *matrixA, int lda, const aclFloat16 *matrixB, int ldb,
-                      const aclFloat16 *beta, aclFloat16 *matrixC, int ldc, aclComputeType type, aclrtStream stream) {
+aclError aclblasHgemm(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n,
+                      int k, const aclFloat16 *alpha, const aclFloat16 *matrixA, int lda,
+                      const aclFloat16 *matrixB, int ldb, const aclFloat16 *beta,
+                      aclFloat16 *matrixC, int ldc, aclComputeType type, aclrtStream stream) {
   return guarded(__func__, [&] {
-    gemm(kGemm, transA, transB, transC, m, n, k, alpha, matrixA, lda, ACL_FLOAT16, matrixB, ldb, ACL_FLOAT16, beta, matrixC,
-         ldc, ACL_FLOAT16, type, stream);
+    gemm(kGemm, transA, transB, transC, m, n, k, alpha, matrixA, lda, ACL_FLOAT16, matrixB, ldb,
+         ACL_FLOAT16, beta, matrixC, ldc, ACL_FLOAT16, type, stream);
   });
 }
 
-aclError aclblasCreateHandleForHgemm(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n, int k,
-                                     aclComputeType type, aclopHandle **handle) {
+aclError aclblasCreateHandleForHgemm(aclTransType transA, aclTransType transB, aclTransType transC,
+                                     int m, int n, int k, aclComputeType type,
+                                     aclopHandle **handle) {
   return guarded(__func__, [&] {
-    gemm_handle(kGemm, transA, transB, transC, m, n, k, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, type, handle);
+    gemm_handle(kGemm, transA, transB, transC, m, n, k, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, type,
+                handle);
   });
 }
 
-aclError aclblasS8gemm(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n, int k,
-                       const int32_t *alpha, const int8_t *matrixA, int lda, const int8_t *matrixB, int ldb,
-                       const int32_t *beta, int32_t *matrixC, int ldc, aclComputeType type, aclrtStream stream) {
+aclError aclblasS8gemm(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n,
+                       int k, const int32_t *alpha, const int8_t *matrixA, int lda,
+                       const int8_t *matrixB, int ldb, const int32_t *beta, int32_t *matrixC,
+                       int ldc, aclComputeType type, aclrtStream stream) {
   return guarded(__func__, [&] {
-    gemm(kGemm, transA, transB, transC, m, n, k, alpha, matrixA, lda, ACL_INT8, matrixB, ldb, ACL_INT8, beta, matrixC, ldc,
-         ACL_INT32, type, stream);
+    gemm(kGemm, transA, transB, transC, m, n, k, alpha, matrixA, lda, ACL_INT8, matrixB, ldb,
+         ACL_INT8, beta, matrixC, ldc, ACL_INT32, type, stream);
   });
 }
 
-aclError aclblasCreateHandleForS8gemm(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n, int k,
+aclError aclblasCreateHandleForS8gemm(aclTransType transA, aclTransType transB, aclTransType transC,
+                                      int m, int n, int k, aclComputeType type,
+                                      aclopHandle **handle) {
+  return guarded(__func__, [&] {
+    gemm_handle(kGemm, transA, transB, transC, m, n, k, ACL_INT8, ACL_INT8, ACL_INT32, type,
+                handle);
+  });
+}
+
+aclError aclblasGemvEx(aclTransType transA, int m, int n, const void *alpha, const void *a, int lda,
+                       aclDataType dataTypeA, const void *x, int incx, aclDataType dataTypeX,
+                       const void *beta, void *y, int incy, aclDataType dataTypeY,
+                       aclComputeType type, aclrtStream stream) {
+  return guarded(__func__, [&] {
+    gemm(kGemv, transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, alpha, a, lda, dataTypeA, x, incx,
+         dataTypeX, beta, y, incy, dataTypeY, type, stream);
+  });
+}
+
+aclError aclblasCreateHandleForGemvEx(aclTransType transA, int m, int n, aclDataType dataTypeA,
+                                      aclDataType dataTypeX, aclDataType dataTypeY,
                                       aclComputeType type, aclopHandle **handle) {
   return guarded(__func__, [&] {
-    gemm_handle(kGemm, transA, transB, transC, m, n, k, ACL_INT8, ACL_INT8, ACL_INT32, type, handle);
+    gemm_handle(kGemv, transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, dataTypeA, dataTypeX, dataTypeY,
+                type, handle);
   });
 }
 
-aclError aclblasGemvEx(aclTransType transA, int m, int n, const void *alpha, const void *a, int lda, aclDataType dataTypeA,
-                       const void *x, int incx, aclDataType dataTypeX, const void *beta, void *y, int incy,
-                       aclDataType dataTypeY, aclComputeType type, aclrtStream stream) {
-  return guarded(__func__, [&] {
-    gemm(kGemv, transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, alpha, a, lda, dataTypeA, x, incx, dataTypeX, beta, y, incy,
-         dataTypeY, type, stream);
-  });
-}
-
-aclError aclblasCreateHandleForGemvEx(aclTransType transA, int m, int n, aclDataType dataTypeA, aclDataType dataTypeX,
-                                      aclDataType dataTypeY, aclComputeType type, aclopHandle **handle) {
-  return guarded(__func__, [&] {
-    gemm_handle(kGemv, transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, dataTypeA, dataTypeX, dataTypeY, type, handle);
-  });
-}
-
-aclError aclblasHgemv(aclTransType transA, int m, int n, const aclFloat16 *alpha, const aclFloat16 *a, int lda,
-                      const aclFloat16 *x, int incx, const aclFloat16 *beta, aclFloat16 *y, int incy, aclComputeType type,
+aclError aclblasHgemv(aclTransType transA, int m, int n, const aclFloat16 *alpha,
+                      const aclFloat16 *a, int lda, const aclFloat16 *x, int incx,
+                      const aclFloat16 *beta, aclFloat16 *y, int incy, aclComputeType type,
                       aclrtStream stream) {
   return guarded(__func__, [&] {
-    gemm(kGemv, transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, alpha, a, lda, ACL_FLOAT16, x, incx, ACL_FLOAT16, beta, y, incy,
-         ACL_FLOAT16, type, stream);
+    gemm(kGemv, transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, alpha, a, lda, ACL_FLOAT16, x, incx,
+         ACL_FLOAT16, beta, y, incy, ACL_FLOAT16, type, stream);
   });
 }
 
-aclError aclblasCreateHandleForHgemv(aclTransType transA, int m, int n, aclComputeType type, aclopHandle **handle) {
+aclError aclblasCreateHandleForHgemv(aclTransType transA, int m, int n, aclComputeType type,
+                                     aclopHandle **handle) {
   return guarded(__func__, [&] {
-    gemm_handle(kGemv, transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, type, handle);
+    gemm_handle(kGemv, transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, ACL_FLOAT16, ACL_FLOAT16,
+                ACL_FLOAT16, type, handle);
   });
 }
 
-aclError aclblasS8gemv(aclTransType transA, int m, int n, const int32_t *alpha, const int8_t *a, int lda, const int8_t *x,
-                       int incx, const int32_t *beta, int32_t *y, int incy, aclComputeType type, aclrtStream stream) {
+aclError aclblasS8gemv(aclTransType transA, int m, int n, const int32_t *alpha, const int8_t *a,
+                       int lda, const int8_t *x, int incx, const int32_t *beta, int32_t *y,
+                       int incy, aclComputeType type, aclrtStream stream) {
   return guarded(__func__, [&] {
-    gemm(kGemv, transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, alpha, a, lda, ACL_INT8, x, incx, ACL_INT8, beta, y, incy, ACL_INT32,
-         type, stream);
+    gemm(kGemv, transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, alpha, a, lda, ACL_INT8, x, incx,
+         ACL_INT8, beta, y, incy, ACL_INT32, type, stream);
   });
 }
 
-aclError aclblasCreateHandleForS8gemv(aclTransType transA, int m, int n, aclComputeType type, aclopHandle **handle) {
+aclError aclblasCreateHandleForS8gemv(aclTransType transA, int m, int n, aclComputeType type,
+                                      aclopHandle **handle) {
   return guarded(__func__, [&] {
-    gemm_handle(kGemv, transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, ACL_INT8, ACL_INT8, ACL_INT32, type, handle);
+    gemm_handle(kGemv, transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, ACL_INT8, ACL_INT8, ACL_INT32,
+                type, handle);
   });
 }
 

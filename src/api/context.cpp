@@ -1,8 +1,8 @@
 // Contexts and thread binding (R4-R6).
+#include "core/context.h"
 #include "acl/acl.h"
 #include "api/guard.h"
 #include "api/handles.h"
-#include "core/context.h"
 #include "core/observer.h"
 #include "core/runtime.h"
 #include "core/stream.h"
@@ -20,7 +20,8 @@ aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId) {
     require_initialized();
     if (context == nullptr) fail(Errc::invalid_argument, "context is NULL");
     *context = Runtime::get().create_context(deviceId)->handle();
-    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::context, *context, true);
+    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::context, *context,
+                    true);
   });
 }
 
@@ -29,7 +30,8 @@ aclError aclrtDestroyContext(aclrtContext context) {
     require_initialized();
     if (context == nullptr) fail(Errc::invalid_argument, "context is NULL");
     Runtime::get().destroy_context(context);
-    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::context, context, false);
+    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::context, context,
+                    false);
   });
 }
 
@@ -41,7 +43,8 @@ aclError aclrtSetCurrentContext(aclrtContext context) {
     if (!ctx || ctx->destroyed()) {
       fail(Errc::context_null, "unknown or destroyed context (its device may have been reset)");
     }
-    if (ctx->is_default()) openacl::notify(&openacl::TaskObserver::on_default_context, "aclrtSetCurrentContext");
+    if (ctx->is_default())
+      openacl::notify(&openacl::TaskObserver::on_default_context, "aclrtSetCurrentContext");
     Runtime::get().bind(ctx);
   });
 }
@@ -51,7 +54,8 @@ aclError aclrtGetCurrentContext(aclrtContext *context) {
     require_initialized();
     if (context == nullptr) fail(Errc::invalid_argument, "context is NULL");
     auto ctx = openacl::api::current_context();
-    if (ctx->is_default()) openacl::notify(&openacl::TaskObserver::on_default_context, "aclrtGetCurrentContext");
+    if (ctx->is_default())
+      openacl::notify(&openacl::TaskObserver::on_default_context, "aclrtGetCurrentContext");
     *context = ctx->handle();
   });
 }

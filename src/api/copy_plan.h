@@ -12,7 +12,7 @@
 namespace openacl {
 class CopyTask;
 class Device;
-}
+}  // namespace openacl
 
 namespace openacl::api {
 
@@ -41,6 +41,7 @@ void copy_now(const CopyPlan &plan, void *dst, size_t dpitch, const void *src, s
               size_t width, size_t height = 1);
 // Enqueues the copy; R14: pageable sources are staged at the call, pageable destinations are
 // written before the call returns (both unsafe during a stream capture).
-void copy_async(const char *api, aclrtStream stream, const CopyPlan &plan, std::unique_ptr<CopyTask> task);
+void copy_async(const char *api, aclrtStream stream, const CopyPlan &plan,
+                std::unique_ptr<CopyTask> task);
 
 }  // namespace openacl::api

@@ -1,4 +1,4 @@
-// Data buffers, dtype sizes and float16 conversion (reference G5 §B, §5.8 B1). Pure data
+// Data buffers, dtype sizes and float16 conversion (acl/acl_base.h). Pure data
 // calls: no aclInit needed, no device touched.
 #include "api/data_buffer.h"
 
@@ -20,14 +20,15 @@ ACL_FUNC_VISIBILITY aclDataBuffer *aclCreateDataBuffer(void *data, size_t size) 
 }
 
 ACL_FUNC_VISIBILITY aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer) {
-  return openacl::api::guarded("aclDestroyDataBuffer", [&] {
+  return openacl::api::guarded(__func__, [&] {
     if (dataBuffer == nullptr) fail(Errc::invalid_argument, "dataBuffer is NULL");
     delete dataBuffer;
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size) {
-  return openacl::api::guarded("aclUpdateDataBuffer", [&] {
+ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data,
+                                                 size_t size) {
+  return openacl::api::guarded(__func__, [&] {
     if (dataBuffer == nullptr) fail(Errc::invalid_argument, "dataBuffer is NULL");
     *dataBuffer = {data, size};
   });
@@ -45,7 +46,7 @@ ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffe
   return dataBuffer == nullptr ? 0u : dataBuffer->length;
 }
 
-// Values of the reference implementation, quirks included (§2.1: unknown types report 8).
+// CANN's own values, quirks included: unknown types report 8.
 ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType) {
   switch (dataType) {
     case ACL_STRING:
@@ -78,8 +79,12 @@ ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType) {
   }
 }
 
-ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value) { return openacl::ops::half_to_float(value); }
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value) {
+  return openacl::ops::half_to_float(value);
+}
 
-ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value) { return openacl::ops::float_to_half(value); }
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value) {
+  return openacl::ops::float_to_half(value);
+}
 
 }  // extern "C"

@@ -1,5 +1,5 @@
 // aclDataBuffer: a (pointer, size) pair that the user owns; the wrapper never owns the memory
-// it points at (reference §5.8 B1).
+// it points at, as in CANN.
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 // aclmdlDataset and aclmdlDesc, the model API's two value handles. A dataset lists the
-// caller's data buffers (never owned, reference §5.8 B5) and, per buffer, an optional tensor
+// caller's data buffers (never owned, as in CANN) and, per buffer, an optional tensor
 // descriptor that the dataset owns: the input shapes of a dynamic model, and the output
 // shapes an execution produced. A model description is a snapshot of a model's inputs and
 // outputs (aclmdlGetDesc). Handles are registered on creation, so a made-up or destroyed one

@@ -182,8 +182,7 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
   });
 }
 
-aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId,
-                                  int32_t peerDeviceId) {
+aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
   return guarded(__func__, [&] {
     require_initialized();
     check_out(canAccessPeer, "canAccessPeer");
@@ -242,15 +241,17 @@ aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *deviceStatu
   return guarded(__func__, [&] {
     require_initialized();
     check_out(deviceStatus, "deviceStatus");
-    if (deviceId < 0) fail(Errc::invalid_argument, "deviceId " + std::to_string(deviceId) + " is negative");
-    Runtime::get().device(deviceId);  // throws for an id past the device count
+    if (deviceId < 0)
+      fail(Errc::invalid_argument, "deviceId " + std::to_string(deviceId) + " is negative");
+    Runtime::get().device(deviceId);              // throws for an id past the device count
     *deviceStatus = ACL_RT_DEVICE_STATUS_NORMAL;  // a simulated device never faults on its own
   });
 }
 
 // One component holds all of a simulated device's memory: the runtime's allocations (aclrtMalloc,
 // physical allocations, model weights and work memory), now and at their peak.
-aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memUsageInfo, size_t inputNum, size_t *outputNum) {
+aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memUsageInfo, size_t inputNum,
+                              size_t *outputNum) {
   return guarded(__func__, [&] {
     require_initialized();
     check_out(outputNum, "outputNum");
@@ -270,7 +271,8 @@ aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid *uuid) {
   return guarded(__func__, [&] {
     require_initialized();
     check_out(uuid, "uuid");
-    if (deviceId < 0) fail(Errc::invalid_argument, "deviceId " + std::to_string(deviceId) + " is negative");
+    if (deviceId < 0)
+      fail(Errc::invalid_argument, "deviceId " + std::to_string(deviceId) + " is negative");
     Runtime::get().device(deviceId);
     std::memset(uuid->bytes, 0, sizeof(uuid->bytes));
     std::memcpy(uuid->bytes, "openacl-sim", 11);
@@ -286,19 +288,22 @@ aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid *uuid) {
 namespace {
 
 bool simt_limit(int64_t limit) {
-  return limit == ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE || limit == ACL_RT_DEV_LIMIT_SIMT_DVG_WARP_STACK_SIZE ||
+  return limit == ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE ||
+         limit == ACL_RT_DEV_LIMIT_SIMT_DVG_WARP_STACK_SIZE ||
          limit == ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE;
 }
 
 int64_t checked_limit(const aclrtDeviceLimit &limit) {
   const int64_t v = openacl::api::enum_value(limit);
   if (v < ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE || v > ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE)
-    fail(Errc::invalid_argument, "limit " + std::to_string(v) + " is not an aclrtDeviceLimit value");
+    fail(Errc::invalid_argument,
+         "limit " + std::to_string(v) + " is not an aclrtDeviceLimit value");
   if (simt_limit(v))
-    fail(Errc::feature_not_supported, "limit " + std::to_string(v) +
-                                          " is a SIMT limit; the simulated NPU (an Atlas A2 kind) has only SIMD "
-                                          "limits: ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, "
-                                          "ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE");
+    fail(Errc::feature_not_supported,
+         "limit " + std::to_string(v) +
+             " is a SIMT limit; the simulated NPU (an Atlas A2 kind) has only SIMD "
+             "limits: ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, "
+             "ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE");
   return v;
 }
 
@@ -320,10 +325,10 @@ aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t *value) {
     require_initialized();
     check_out(value, "value");
     const auto &limits = Runtime::get().device_limits();
-    *value = checked_limit(limit) == ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE ? limits.simd_stack() : limits.printf_fifo();
+    *value = checked_limit(limit) == ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE ? limits.simd_stack()
+                                                                      : limits.printf_fifo();
   });
 }
-
 
 // Cube and vector utilization: the share of the device's AI cores running work right now (the
 // simulated cores do both). No AI CPU here; memory utilization is -1 as in CANN's current

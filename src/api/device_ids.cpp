@@ -53,15 +53,19 @@ aclError aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t *const phy
 
 // Neither feature exists on a simulated device: task updates by the device's task scheduler
 // CPU, and memory-queue events across devices.
-aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t *value) {
+aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType,
+                                  int32_t *value) {
   return guarded(__func__, [&] {
     require_initialized();
     if (value == nullptr) fail(Errc::invalid_argument, "value is NULL");
-    if (deviceId < 0) fail(Errc::invalid_device, "deviceId " + std::to_string(deviceId) + " is negative");
+    if (deviceId < 0)
+      fail(Errc::invalid_device, "deviceId " + std::to_string(deviceId) + " is negative");
     Runtime::get().device(deviceId);
     const int64_t feature = openacl::api::enum_value(devFeatureType);
-    if (feature != ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV && feature != ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV) {
-      fail(Errc::invalid_argument, "devFeatureType " + std::to_string(feature) + " is not an aclrtDevFeatureType");
+    if (feature != ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV &&
+        feature != ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV) {
+      fail(Errc::invalid_argument,
+           "devFeatureType " + std::to_string(feature) + " is not an aclrtDevFeatureType");
     }
     *value = ACL_DEV_FEATURE_NOT_SUPPORT;
   });

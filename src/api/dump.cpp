@@ -28,12 +28,16 @@ aclError aclmdlSetDump(const char *dumpCfgPath) {
     require_initialized();
     if (dumpCfgPath == nullptr) fail(Errc::invalid_argument, "dumpCfgPath is NULL");
     std::ifstream in(dumpCfgPath);
-    if (!in) fail(Errc::invalid_file, std::string("cannot open the dump configuration '") + dumpCfgPath + "'");
+    if (!in)
+      fail(Errc::invalid_file,
+           std::string("cannot open the dump configuration '") + dumpCfgPath + "'");
     std::stringstream text;
     text << in.rdbuf();
     nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
-    if (j.is_discarded()) fail(Errc::dump_config, std::string("'") + dumpCfgPath + "' is not valid JSON");
-    if (!j.is_object() || !j.contains("dump")) fail(Errc::dump_config, std::string("'") + dumpCfgPath + "' has no \"dump\" object");
+    if (j.is_discarded())
+      fail(Errc::dump_config, std::string("'") + dumpCfgPath + "' is not valid JSON");
+    if (!j.is_object() || !j.contains("dump"))
+      fail(Errc::dump_config, std::string("'") + dumpCfgPath + "' has no \"dump\" object");
     Runtime::get().dump().set(openacl::parse_dump_config(j.at("dump")));
   });
 }

@@ -1,11 +1,11 @@
 // Events (R11, R12): record, wait, reset, query, synchronize, timing.
+#include "core/event.h"
 #include "acl/acl.h"
 #include "api/capture.h"
 #include "api/guard.h"
 #include "api/handles.h"
 #include "core/context.h"
 #include "core/device.h"
-#include "core/event.h"
 #include "core/observer.h"
 #include "core/registry.h"
 #include "core/runtime.h"
@@ -19,8 +19,8 @@ using openacl::fail;
 using openacl::Runtime;
 using openacl::api::event_of;
 using openacl::api::guarded;
-using openacl::api::submit_or_capture;
 using openacl::api::require_initialized;
+using openacl::api::submit_or_capture;
 
 namespace {
 
@@ -32,7 +32,8 @@ void create(aclrtEvent *event, uint32_t flags, bool ex) {
   require_initialized();
   if (event == nullptr) fail(Errc::invalid_argument, "event is NULL");
   if ((flags & ~kKnownFlags) != 0) {
-    fail(Errc::invalid_argument, "unknown event flag bits 0x" + std::to_string(flags & ~kKnownFlags));
+    fail(Errc::invalid_argument,
+         "unknown event flag bits 0x" + std::to_string(flags & ~kKnownFlags));
   }
   if ((flags & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC)) != 0) {
     fail(Errc::feature_not_supported, "external and IPC events are not supported by openacl");
@@ -62,9 +63,10 @@ void record(aclrtEvent event, aclrtStream stream) {
   require_initialized();
   auto s = openacl::api::stream_for_submit(stream);
   auto e = event_for(event, *s);
-  auto capture = submit_or_capture(s, openacl::TaskKind::event_record, [e](const std::shared_ptr<openacl::Stream> &t) {
-    t->enqueue(std::make_unique<openacl::RecordTask>(e->new_record()));
-  });
+  auto capture = submit_or_capture(
+      s, openacl::TaskKind::event_record, [e](const std::shared_ptr<openacl::Stream> &t) {
+        t->enqueue(std::make_unique<openacl::RecordTask>(e->new_record()));
+      });
   if (capture) {
     e->set_captured_by(capture);
     capture->recorded(e.get(), s->capture_lane());
@@ -89,7 +91,8 @@ void wait_event(aclrtStream stream, aclrtEvent event, uint32_t timeout_s, const 
   if (auto c = e->captured_by(); c && c->capturing()) {  // the event was recorded in a capture
     auto mine = s->capturing() ? s->capture() : nullptr;
     if (mine && mine != c) {
-      fail(Errc::capture_conflict, "the event was recorded in another stream capture than the one the stream belongs to");
+      fail(Errc::capture_conflict,
+           "the event was recorded in another stream capture than the one the stream belongs to");
     }
     if (!mine) {  // fork: the stream joins the capture
       if (s == s->context().default_stream()) {
@@ -99,16 +102,19 @@ void wait_event(aclrtStream stream, aclrtEvent event, uint32_t timeout_s, const 
     }
   }
   // Binds to the latest record when submitted: at each launch, for a captured wait.
-  auto capture = submit_or_capture(s, openacl::TaskKind::event_wait, [e, timeout_s, api](const std::shared_ptr<openacl::Stream> &t) {
-    auto r = e->latest();
-    if (!r) return;
-    if (timeout_s > 0 && !r->done()) {
-      r = openacl::with_deadline(r, int64_t{timeout_s} * 1000,
-                                 std::string(api) + ": the event was not recorded within " + std::to_string(timeout_s) +
-                                     " s; the stream's later tasks do not run");
-    }
-    t->enqueue(std::make_unique<openacl::WaitTask>(std::move(r)));
-  });
+  auto capture = submit_or_capture(
+      s, openacl::TaskKind::event_wait,
+      [e, timeout_s, api](const std::shared_ptr<openacl::Stream> &t) {
+        auto r = e->latest();
+        if (!r) return;
+        if (timeout_s > 0 && !r->done()) {
+          r = openacl::with_deadline(r, int64_t{timeout_s} * 1000,
+                                     std::string(api) + ": the event was not recorded within " +
+                                         std::to_string(timeout_s) +
+                                         " s; the stream's later tasks do not run");
+        }
+        t->enqueue(std::make_unique<openacl::WaitTask>(std::move(r)));
+      });
   if (capture) capture->waited(e.get(), s->capture_lane());
 }
 
@@ -157,22 +163,28 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
     require_initialized();
     auto s = openacl::api::stream_for_submit(stream);
     auto e = event_for(event, *s);
-    if (e->ex()) fail(Errc::invalid_argument, "events from aclrtCreateEventExWithFlag cannot be reset");
+    if (e->ex())
+      fail(Errc::invalid_argument, "events from aclrtCreateEventExWithFlag cannot be reset");
     require_sync_flag(*e, "aclrtResetEvent");
-    submit_or_capture(s, openacl::TaskKind::event_reset, [e](const std::shared_ptr<openacl::Stream> &t) {
-      t->enqueue(std::make_unique<openacl::ResetTask>(e, e->latest()));
-    });
+    submit_or_capture(s, openacl::TaskKind::event_reset,
+                      [e](const std::shared_ptr<openacl::Stream> &t) {
+                        t->enqueue(std::make_unique<openacl::ResetTask>(e, e->latest()));
+                      });
   });
 }
 
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
-  return guarded(__func__, [&] { wait_event(stream, event, Runtime::get().op_wait_timeout_s(), "aclrtStreamWaitEvent"); });
+  return guarded(__func__, [&] {
+    wait_event(stream, event, Runtime::get().op_wait_timeout_s(), "aclrtStreamWaitEvent");
+  });
 }
 
 // timeout: seconds; 0 waits without a limit.
 aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
   return guarded(__func__, [&] {
-    if (timeout < 0) fail(Errc::invalid_argument, "timeout " + std::to_string(timeout) + " is negative (seconds; 0 = no limit)");
+    if (timeout < 0)
+      fail(Errc::invalid_argument,
+           "timeout " + std::to_string(timeout) + " is negative (seconds; 0 = no limit)");
     wait_event(stream, event, static_cast<uint32_t>(timeout), "aclrtStreamWaitEventWithTimeout");
   });
 }
@@ -189,7 +201,9 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status) {
     require_initialized();
     if (status == nullptr) fail(Errc::invalid_argument, "status is NULL");
     auto e = event_of(event);
-    if (e->ex()) fail(Errc::invalid_argument, "events from aclrtCreateEventExWithFlag cannot be queried with aclrtQueryEvent");
+    if (e->ex())
+      fail(Errc::invalid_argument,
+           "events from aclrtCreateEventExWithFlag cannot be queried with aclrtQueryEvent");
     *status = complete(*e) ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
   });
 }
@@ -216,7 +230,10 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *statu
     require_initialized();
     if (status == nullptr) fail(Errc::invalid_argument, "status is NULL");
     auto e = event_of(event);
-    if (e->ex()) fail(Errc::invalid_argument, "events from aclrtCreateEventExWithFlag cannot be queried with aclrtQueryEventWaitStatus");
+    if (e->ex())
+      fail(Errc::invalid_argument,
+           "events from aclrtCreateEventExWithFlag cannot be queried with "
+           "aclrtQueryEventWaitStatus");
     *status = complete(*e) ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
   });
 }
@@ -225,7 +242,8 @@ static void synchronize_event(aclrtEvent event, int32_t timeout) {
   require_initialized();
   auto r = event_of(event)->latest();
   if (!r) return;  // never recorded: complete (R11)
-  openacl::HostSpan span(timeout < 0 ? "aclrtSynchronizeEvent" : "aclrtSynchronizeEventWithTimeout");
+  openacl::HostSpan span(timeout < 0 ? "aclrtSynchronizeEvent"
+                                     : "aclrtSynchronizeEventWithTimeout");
   if (!r->wait(timeout)) {
     fail(Errc::event_sync_timeout,
          "the event's latest record did not complete within " + std::to_string(timeout) + " ms");

@@ -75,7 +75,9 @@ void on_task_failure(const Stream &stream, const Task &task, const Error &error)
     try {
       fn(&info);
     } catch (...) {  // the task fails either way; the program's handler must not end the process
-      std::fprintf(stderr, "openacl: an exception callback (aclrtSetExceptionInfoCallback) threw; ignored\n");
+      std::fprintf(
+          stderr,
+          "openacl: an exception callback (aclrtSetExceptionInfoCallback) threw; ignored\n");
     }
   }
 }
@@ -116,21 +118,26 @@ uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo *info) {
   return field(info, &rtExceptionInfo::error_code, __func__);
 }
 
-aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo *info, void **devArgsPtr, uint32_t *devArgsLen) {
+aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo *info, void **devArgsPtr,
+                                       uint32_t *devArgsLen) {
   return guarded(__func__, [&] {
     info_or_fail(info);
-    if (devArgsPtr == nullptr || devArgsLen == nullptr) fail(Errc::invalid_argument, "devArgsPtr or devArgsLen is NULL");
-    if (info->args == nullptr) fail(Errc::invalid_argument, "the failed task is not a kernel launch: it has no arguments");
+    if (devArgsPtr == nullptr || devArgsLen == nullptr)
+      fail(Errc::invalid_argument, "devArgsPtr or devArgsLen is NULL");
+    if (info->args == nullptr)
+      fail(Errc::invalid_argument, "the failed task is not a kernel launch: it has no arguments");
     *devArgsPtr = info->args;
     *devArgsLen = info->args_size;
   });
 }
 
-aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo *info, aclrtFuncHandle *func) {
+aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo *info,
+                                             aclrtFuncHandle *func) {
   return guarded(__func__, [&] {
     info_or_fail(info);
     if (func == nullptr) fail(Errc::invalid_argument, "func is NULL");
-    if (info->function == nullptr) fail(Errc::invalid_argument, "the failed task is not a kernel launch: it has no function");
+    if (info->function == nullptr)
+      fail(Errc::invalid_argument, "the failed task is not a kernel launch: it has no function");
     *func = info->function;
   });
 }

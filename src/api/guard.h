@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <new>
 #include <type_traits>
 #include <utility>
-#include <new>
 
 #include "acl/acl_base.h"
 #include "core/call_gate.h"
@@ -36,7 +36,8 @@ int64_t enum_value(const E &e) {
 // differently; host memory exhaustion gives `no_host_memory`), recorded with the message as
 // the thread's recent error.
 template <class Status, class F>
-Status guarded_as(const char *api, Status (*translate)(Errc), Status no_host_memory, F &&body) noexcept {
+Status guarded_as(const char *api, Status (*translate)(Errc), Status no_host_memory,
+                  F &&body) noexcept {
   CallScope in_call;  // aclFinalize waits for it (core/call_gate.h)
   try {
     body();

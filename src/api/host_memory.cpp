@@ -26,18 +26,20 @@ void register_range(void *ptr, uint64_t size) {
   require_initialized();
   if (ptr == nullptr) fail(Errc::invalid_argument, "ptr is NULL");
   if (size == 0) fail(Errc::invalid_argument, "size is 0");
-  const Allocation a{reinterpret_cast<uintptr_t>(ptr), static_cast<size_t>(size), MemoryKind::host_registered,
-                     &openacl::api::current_device()};
+  const Allocation a{reinterpret_cast<uintptr_t>(ptr), static_cast<size_t>(size),
+                     MemoryKind::host_registered, &openacl::api::current_device()};
   if (!Runtime::get().memory().add_if_free(a))
-    fail(Errc::invalid_argument, "ptr..ptr+size overlaps memory the runtime already knows (an allocation of "
-                                 "aclrtMalloc / aclrtMallocHost, or a range registered before)");
+    fail(Errc::invalid_argument,
+         "ptr..ptr+size overlaps memory the runtime already knows (an allocation of "
+         "aclrtMalloc / aclrtMallocHost, or a range registered before)");
 }
 
 // The registered range containing p; Errc::invalid_argument naming `what` otherwise.
 Allocation registered_at(const void *p, const char *what) {
   auto a = Runtime::get().memory().find(p);
   if (!a || a->kind != MemoryKind::host_registered)
-    fail(Errc::invalid_argument, std::string(what) + " is not in a range registered with aclrtHostRegister");
+    fail(Errc::invalid_argument,
+         std::string(what) + " is not in a range registered with aclrtHostRegister");
   return *a;
 }
 
@@ -56,8 +58,10 @@ extern "C" {
 aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr) {
   return guarded(__func__, [&] {
     const int64_t t = openacl::api::enum_value(type);
-    if (t != ACL_HOST_REGISTER_MAPPED && t != ACL_HOST_REGISTER_IOMEMORY && t != ACL_HOST_REGISTER_READONLY)
-      fail(Errc::invalid_argument, "type " + std::to_string(t) + " is not an aclrtHostRegisterType");
+    if (t != ACL_HOST_REGISTER_MAPPED && t != ACL_HOST_REGISTER_IOMEMORY &&
+        t != ACL_HOST_REGISTER_READONLY)
+      fail(Errc::invalid_argument,
+           "type " + std::to_string(t) + " is not an aclrtHostRegisterType");
     if (devPtr == nullptr) fail(Errc::invalid_argument, "devPtr is NULL");
     register_range(ptr, size);
     *devPtr = ptr;
@@ -66,8 +70,10 @@ aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type,
 
 aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag) {
   return guarded(__func__, [&] {
-    constexpr uint64_t kKnown = ACL_HOST_REG_MAPPED | ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY | ACL_HOST_REG_PINNED;
-    if ((flag & ~kKnown) != 0) fail(Errc::invalid_argument, "flag " + std::to_string(flag) + " has unknown bits");
+    constexpr uint64_t kKnown =
+        ACL_HOST_REG_MAPPED | ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY | ACL_HOST_REG_PINNED;
+    if ((flag & ~kKnown) != 0)
+      fail(Errc::invalid_argument, "flag " + std::to_string(flag) + " has unknown bits");
     register_range(ptr, size);
   });
 }

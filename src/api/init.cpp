@@ -22,22 +22,23 @@ constexpr int kCannMajor = 9, kCannMinor = 0, kCannPatch = 0;
 constexpr const char *kCannVersion = "9.0.0";
 
 void check_package(const char *pkgName) {
-  static const char *const known[] = {"runtime", "compiler", "ge_compiler", "ge_executor", "opp", "opp_kernel",
-                                      "toolkit", "hccl", "cann", "driver", "firmware"};
+  static const char *const known[] = {"runtime", "compiler",   "ge_compiler", "ge_executor",
+                                      "opp",     "opp_kernel", "toolkit",     "hccl",
+                                      "cann",    "driver",     "firmware"};
   if (pkgName == nullptr) openacl::fail(Errc::invalid_argument, "pkgName is NULL");
   for (const char *k : known)
     if (std::strcmp(pkgName, k) == 0) return;
-  openacl::fail(Errc::invalid_argument, std::string("no package named '") + pkgName +
-                                            "' (known: runtime, compiler, ge_compiler, ge_executor, opp, opp_kernel, "
-                                            "toolkit, hccl, cann, driver, firmware)");
+  openacl::fail(Errc::invalid_argument,
+                std::string("no package named '") + pkgName +
+                    "' (known: runtime, compiler, ge_compiler, ge_executor, opp, opp_kernel, "
+                    "toolkit, hccl, cann, driver, firmware)");
 }
 
 // libascendcl runs on the sim backend, with the trace recorder and race checker of src/check,
 // and tells failing tasks to the program's exception callbacks (api/exception.cpp).
 constexpr openacl::RuntimeParts kParts{openacl::backend::create_device,
                                        openacl::check::create_diagnostics,
-                                       openacl::check::create_trace,
-                                       openacl::api::on_task_failure};
+                                       openacl::check::create_trace, openacl::api::on_task_failure};
 
 void copy_text(char *dst, size_t size, const char *text) {
   std::strncpy(dst, text, size - 1);
@@ -69,13 +70,17 @@ aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *ve
   return guarded(__func__, [&] {
     const int64_t n = openacl::api::enum_value(name);
     if (n < ACL_PKG_NAME_CANN || n > ACL_PKG_NAME_DRIVER)
-      openacl::fail(Errc::invalid_argument, "name " + std::to_string(n) + " is not an aclCANNPackageName");
+      openacl::fail(Errc::invalid_argument,
+                    "name " + std::to_string(n) + " is not an aclCANNPackageName");
     if (version == nullptr) openacl::fail(Errc::invalid_argument, "version is NULL");
     std::memset(version, 0, sizeof(*version));
     copy_text(version->version, sizeof(version->version), kCannVersion);
-    copy_text(version->majorVersion, sizeof(version->majorVersion), std::to_string(kCannMajor).c_str());
-    copy_text(version->minorVersion, sizeof(version->minorVersion), std::to_string(kCannMinor).c_str());
-    copy_text(version->releaseVersion, sizeof(version->releaseVersion), std::to_string(kCannPatch).c_str());
+    copy_text(version->majorVersion, sizeof(version->majorVersion),
+              std::to_string(kCannMajor).c_str());
+    copy_text(version->minorVersion, sizeof(version->minorVersion),
+              std::to_string(kCannMinor).c_str());
+    copy_text(version->releaseVersion, sizeof(version->releaseVersion),
+              std::to_string(kCannPatch).c_str());
     copy_text(version->patchVersion, sizeof(version->patchVersion), "0");
   });
 }
@@ -85,7 +90,8 @@ aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *ve
 aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num) {
   static const aclCannAttr supported[] = {ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_BF16};
   return guarded(__func__, [&] {
-    if (cannAttrList == nullptr || num == nullptr) openacl::fail(Errc::invalid_argument, "cannAttrList or num is NULL");
+    if (cannAttrList == nullptr || num == nullptr)
+      openacl::fail(Errc::invalid_argument, "cannAttrList or num is NULL");
     *cannAttrList = supported;
     *num = sizeof(supported) / sizeof(supported[0]);
   });
@@ -96,11 +102,16 @@ aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value) {
     if (value == nullptr) openacl::fail(Errc::invalid_argument, "value is NULL");
     switch (openacl::api::enum_value(cannAttr)) {
       case ACL_CANN_ATTR_INF_NAN:
-      case ACL_CANN_ATTR_BF16: *value = 1; return;
-      case ACL_CANN_ATTR_JIT_COMPILE: *value = 0; return;
+      case ACL_CANN_ATTR_BF16:
+        *value = 1;
+        return;
+      case ACL_CANN_ATTR_JIT_COMPILE:
+        *value = 0;
+        return;
       default:
-        openacl::fail(Errc::invalid_argument, "cannAttr " + std::to_string(openacl::api::enum_value(cannAttr)) +
-                                                  " is not an aclCannAttr");
+        openacl::fail(Errc::invalid_argument,
+                      "cannAttr " + std::to_string(openacl::api::enum_value(cannAttr)) +
+                          " is not an aclCannAttr");
     }
   });
 }
@@ -110,7 +121,9 @@ aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value) {
 aclError aclInit(const char *configPath) {
   aclError ret = guarded(__func__, [&] { Runtime::get().init(configPath, kParts); });
   aclError callbacks = ACL_SUCCESS;
-  if (ret == ACL_SUCCESS) ret = guarded(__func__, [&] { callbacks = Runtime::get().program_callbacks().run_init(configPath); });
+  if (ret == ACL_SUCCESS)
+    ret = guarded(__func__,
+                  [&] { callbacks = Runtime::get().program_callbacks().run_init(configPath); });
   return ret != ACL_SUCCESS ? ret : callbacks;
 }
 

@@ -22,7 +22,8 @@ bool shared(int64_t type) { return type == ACL_REG_TYPE_OTHER; }
 extern "C" {
 
 // Registered before aclInit: runs at initialization; registered after: runs at once.
-aclError aclInitCallbackRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, void *userData) {
+aclError aclInitCallbackRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc,
+                                 void *userData) {
   std::string config;
   bool now = false;
   aclError ret = guarded(__func__, [&] {
@@ -38,13 +39,15 @@ aclError aclInitCallbackUnRegister(aclRegisterCallbackType type, aclInitCallback
   return guarded(__func__, [&] { callbacks().remove_init(enum_value(type), cbFunc); });
 }
 
-aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc, void *userData) {
+aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc,
+                                     void *userData) {
   return guarded(__func__, [&] {
     callbacks().add_finalize(enum_value(type), shared(enum_value(type)), cbFunc, userData);
   });
 }
 
-aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc) {
+aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type,
+                                       aclFinalizeCallbackFunc cbFunc) {
   return guarded(__func__, [&] { callbacks().remove_finalize(enum_value(type), cbFunc); });
 }
 

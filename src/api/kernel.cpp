@@ -20,12 +20,13 @@ using openacl::api::require_initialized;
 
 namespace {
 
-void launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
-            size_t argsSize, aclrtStream stream) {
+void launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData, size_t argsSize,
+            aclrtStream stream) {
   require_initialized();
   auto f = function_of(funcHandle);
   if (numBlocks == 0) fail(Errc::invalid_argument, "numBlocks is 0");
-  if (argsData == nullptr && argsSize != 0) fail(Errc::invalid_argument, "argsData is NULL but argsSize is not 0");
+  if (argsData == nullptr && argsSize != 0)
+    fail(Errc::invalid_argument, "argsData is NULL but argsSize is not 0");
   auto s = openacl::api::stream_for_submit(stream);
   s->enqueue(std::make_unique<openacl::KernelTask>(std::move(f), numBlocks, argsData, argsSize));
 }
@@ -50,7 +51,8 @@ extern "C" {
 aclrtBinary aclrtCreateBinary(const void *data, size_t dataLen) {
   aclrtBinary out = nullptr;
   guarded(__func__, [&] {
-    if (data == nullptr || dataLen == 0) fail(Errc::invalid_argument, "data is NULL or dataLen is 0");
+    if (data == nullptr || dataLen == 0)
+      fail(Errc::invalid_argument, "data is NULL or dataLen is 0");
     const auto *bytes = static_cast<const uint8_t *>(data);
     out = binary_bytes().add(std::make_shared<BinaryBytes>(BinaryBytes{{bytes, bytes + dataLen}}));
   });
@@ -68,7 +70,8 @@ aclError aclrtDestroyBinary(aclrtBinary binary) {
 aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle *binHandle) {
   return guarded(__func__, [&] {
     require_initialized();
-    if (binary == nullptr || binHandle == nullptr) fail(Errc::invalid_argument, "binary or binHandle is NULL");
+    if (binary == nullptr || binHandle == nullptr)
+      fail(Errc::invalid_argument, "binary or binHandle is NULL");
     auto b = binary_bytes().find(binary);
     if (!b) fail(Errc::invalid_handle, "unknown or destroyed binary (aclrtCreateBinary)");
     *binHandle = add_binary(openacl::Binary::from_data(b->bytes.data(), b->bytes.size()));
@@ -79,17 +82,19 @@ aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *op
                                  aclrtBinHandle *binHandle) {
   return guarded(__func__, [&] {
     require_initialized();
-    if (binPath == nullptr || binHandle == nullptr) fail(Errc::invalid_argument, "binPath or binHandle is NULL");
+    if (binPath == nullptr || binHandle == nullptr)
+      fail(Errc::invalid_argument, "binPath or binHandle is NULL");
     *binHandle = add_binary(std::make_shared<openacl::Binary>(binPath));
   });
 }
 
 // A CPU kernel library in memory (the bytes of its .so file).
-aclError aclrtBinaryLoadFromData(const void *data, size_t length, const aclrtBinaryLoadOptions *options,
-                                 aclrtBinHandle *binHandle) {
+aclError aclrtBinaryLoadFromData(const void *data, size_t length,
+                                 const aclrtBinaryLoadOptions *options, aclrtBinHandle *binHandle) {
   return guarded(__func__, [&] {
     require_initialized();
-    if (data == nullptr || length == 0 || binHandle == nullptr) fail(Errc::invalid_argument, "data, length or binHandle is NULL or 0");
+    if (data == nullptr || length == 0 || binHandle == nullptr)
+      fail(Errc::invalid_argument, "data, length or binHandle is NULL or 0");
     *binHandle = add_binary(openacl::Binary::from_data(data, length));
   });
 }
@@ -100,7 +105,8 @@ aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
     if (binHandle == nullptr) fail(Errc::invalid_argument, "binHandle is NULL");
     auto bin = Runtime::get().binaries.remove(binHandle);
     if (!bin) fail(Errc::invalid_handle, "unknown or already unloaded binary");
-    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::binary, binHandle, false);
+    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::binary, binHandle,
+                    false);
     Runtime::get().functions.remove_if([&](const openacl::Function &f) { return f.binary == bin; });
   });
 }

@@ -74,11 +74,13 @@ Param &param_of(ArgsList &list, aclrtParamHandle handle) {
 
 // Reserves the next parameter slot of `size` bytes.
 Param &append(ArgsList &list, size_t size, bool placeholder) {
-  if (list.finalized) fail(Errc::invalid_argument, "the argument list is finalized: no parameter can be appended");
+  if (list.finalized)
+    fail(Errc::invalid_argument, "the argument list is finalized: no parameter can be appended");
   const size_t offset = aligned(list.used);
   if (list.user != nullptr) {
     if (offset + size > list.user_size) {
-      fail(Errc::invalid_argument, "the parameters need more than the " + std::to_string(list.user_size) +
+      fail(Errc::invalid_argument, "the parameters need more than the " +
+                                       std::to_string(list.user_size) +
                                        " bytes of userHostMem (see aclrtKernelArgsGetMemSize)");
     }
   } else {
@@ -94,12 +96,12 @@ void add_list(const void *handle, std::shared_ptr<ArgsList> list) {
   lists().add(handle, std::move(list));
 }
 
-void launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, const uint8_t *args, size_t size,
-            std::vector<ArgsFixup> fixups) {
+void launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, const uint8_t *args,
+            size_t size, std::vector<ArgsFixup> fixups) {
   auto f = function_of(funcHandle);
   if (numBlocks == 0) fail(Errc::invalid_argument, "numBlocks is 0");
-  openacl::api::stream_for_submit(stream)->enqueue(
-      std::make_unique<openacl::KernelTask>(std::move(f), numBlocks, args, size, std::move(fixups)));
+  openacl::api::stream_for_submit(stream)->enqueue(std::make_unique<openacl::KernelTask>(
+      std::move(f), numBlocks, args, size, std::move(fixups)));
 }
 
 }  // namespace
@@ -115,7 +117,8 @@ aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t *mem
   });
 }
 
-aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize, size_t *actualArgsSize) {
+aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize,
+                                   size_t *actualArgsSize) {
   return guarded(__func__, [&] {
     require_initialized();
     function_of(funcHandle);
@@ -136,12 +139,13 @@ aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHa
   });
 }
 
-aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void *userHostMem,
-                                      size_t actualArgsSize) {
+aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle,
+                                      void *userHostMem, size_t actualArgsSize) {
   return guarded(__func__, [&] {
     require_initialized();
     auto f = function_of(funcHandle);
-    if (argsHandle == nullptr || userHostMem == nullptr) fail(Errc::invalid_argument, "argsHandle or userHostMem is NULL");
+    if (argsHandle == nullptr || userHostMem == nullptr)
+      fail(Errc::invalid_argument, "argsHandle or userHostMem is NULL");
     auto list = std::make_shared<ArgsList>();
     list->function = f;
     list->user = static_cast<uint8_t *>(userHostMem);
@@ -150,10 +154,12 @@ aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandl
   });
 }
 
-aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t paramSize, aclrtParamHandle *paramHandle) {
+aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t paramSize,
+                               aclrtParamHandle *paramHandle) {
   return guarded(__func__, [&] {
     require_initialized();
-    if (param == nullptr || paramSize == 0) fail(Errc::invalid_argument, "param is NULL or paramSize is 0");
+    if (param == nullptr || paramSize == 0)
+      fail(Errc::invalid_argument, "param is NULL or paramSize is 0");
     with_list(argsHandle, [&](ArgsList &list) {
       Param &p = append(list, paramSize, false);
       std::memcpy(list.bytes() + p.offset, param, paramSize);
@@ -163,7 +169,8 @@ aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t p
   });
 }
 
-aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParamHandle *paramHandle) {
+aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
+                                          aclrtParamHandle *paramHandle) {
   return guarded(__func__, [&] {
     require_initialized();
     if (paramHandle == nullptr) fail(Errc::invalid_argument, "paramHandle is NULL");
@@ -174,14 +181,18 @@ aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParam
   });
 }
 
-aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize,
+aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle,
+                                             aclrtParamHandle paramHandle, size_t dataSize,
                                              void **bufferAddr) {
   return guarded(__func__, [&] {
     require_initialized();
-    if (bufferAddr == nullptr || dataSize == 0) fail(Errc::invalid_argument, "bufferAddr is NULL or dataSize is 0");
+    if (bufferAddr == nullptr || dataSize == 0)
+      fail(Errc::invalid_argument, "bufferAddr is NULL or dataSize is 0");
     with_list(argsHandle, [&](ArgsList &list) {
       Param &p = param_of(list, paramHandle);
-      if (!p.placeholder) fail(Errc::invalid_argument, "paramHandle is not a placeholder (aclrtKernelArgsAppendPlaceHolder)");
+      if (!p.placeholder)
+        fail(Errc::invalid_argument,
+             "paramHandle is not a placeholder (aclrtKernelArgsAppendPlaceHolder)");
       p.data.resize(dataSize);
       *bufferAddr = p.data.data();
       return 0;
@@ -189,15 +200,20 @@ aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtPa
   });
 }
 
-aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void *param, size_t paramSize) {
+aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle,
+                                   void *param, size_t paramSize) {
   return guarded(__func__, [&] {
     require_initialized();
     if (param == nullptr) fail(Errc::invalid_argument, "param is NULL");
     with_list(argsHandle, [&](ArgsList &list) {
       Param &p = param_of(list, paramHandle);
-      if (p.placeholder) fail(Errc::invalid_argument, "a placeholder is updated through its buffer (aclrtKernelArgsGetPlaceHolderBuffer)");
+      if (p.placeholder)
+        fail(Errc::invalid_argument,
+             "a placeholder is updated through its buffer (aclrtKernelArgsGetPlaceHolderBuffer)");
       if (paramSize != p.size) {
-        fail(Errc::invalid_argument, "paramSize " + std::to_string(paramSize) + " differs from the parameter's " + std::to_string(p.size) + " bytes");
+        fail(Errc::invalid_argument, "paramSize " + std::to_string(paramSize) +
+                                         " differs from the parameter's " + std::to_string(p.size) +
+                                         " bytes");
       }
       std::memcpy(list.bytes() + p.offset, param, paramSize);
       return 0;
@@ -210,7 +226,9 @@ aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
     require_initialized();
     with_list(argsHandle, [&](ArgsList &list) {
       for (const auto &p : list.params) {
-        if (p->placeholder && p->data.empty()) fail(Errc::invalid_argument, "a placeholder has no buffer (aclrtKernelArgsGetPlaceHolderBuffer)");
+        if (p->placeholder && p->data.empty())
+          fail(Errc::invalid_argument,
+               "a placeholder has no buffer (aclrtKernelArgsGetPlaceHolderBuffer)");
       }
       list.finalized = true;
       return 0;
@@ -218,15 +236,18 @@ aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
   });
 }
 
-aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
-                                     aclrtLaunchKernelCfg *cfg, aclrtArgsHandle argsHandle, void *reserve) {
+aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                     aclrtStream stream, aclrtLaunchKernelCfg *cfg,
+                                     aclrtArgsHandle argsHandle, void *reserve) {
   return guarded(__func__, [&] {
     require_initialized();
     // The launch's copy: the parameters, then each placeholder's data, its slot pointing at it.
     std::vector<uint8_t> args;
     std::vector<ArgsFixup> fixups;
     with_list(argsHandle, [&](ArgsList &list) {
-      if (!list.finalized) fail(Errc::invalid_argument, "the argument list is not finalized (aclrtKernelArgsFinalize)");
+      if (!list.finalized)
+        fail(Errc::invalid_argument,
+             "the argument list is not finalized (aclrtKernelArgsFinalize)");
       if (list.function.lock().get() != Runtime::get().functions.find(funcHandle).get()) {
         fail(Errc::invalid_argument, "the argument list was made for another function");
       }
@@ -244,23 +265,29 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlo
   });
 }
 
-aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
-                                       aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,
-                                       aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum) {
+aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                       aclrtStream stream, aclrtLaunchKernelCfg *cfg,
+                                       void *hostArgs, size_t argsSize,
+                                       aclrtPlaceHolderInfo *placeHolderArray,
+                                       size_t placeHolderNum) {
   return guarded(__func__, [&] {
     require_initialized();
-    if (hostArgs == nullptr && argsSize != 0) fail(Errc::invalid_argument, "hostArgs is NULL but argsSize is not 0");
-    if (placeHolderArray == nullptr && placeHolderNum != 0) fail(Errc::invalid_argument, "placeHolderArray is NULL but placeHolderNum is not 0");
+    if (hostArgs == nullptr && argsSize != 0)
+      fail(Errc::invalid_argument, "hostArgs is NULL but argsSize is not 0");
+    if (placeHolderArray == nullptr && placeHolderNum != 0)
+      fail(Errc::invalid_argument, "placeHolderArray is NULL but placeHolderNum is not 0");
     std::vector<ArgsFixup> fixups;
     for (size_t i = 0; i < placeHolderNum; ++i) {
       const auto &ph = placeHolderArray[i];
       if (size_t{ph.addrOffset} + sizeof(void *) > argsSize || ph.dataOffset > argsSize) {
-        fail(Errc::invalid_argument, "placeHolderArray[" + std::to_string(i) + "] points outside the " +
-                                         std::to_string(argsSize) + " bytes of hostArgs");
+        fail(Errc::invalid_argument, "placeHolderArray[" + std::to_string(i) +
+                                         "] points outside the " + std::to_string(argsSize) +
+                                         " bytes of hostArgs");
       }
       fixups.push_back({ph.addrOffset, ph.dataOffset});
     }
-    launch(funcHandle, numBlocks, stream, static_cast<const uint8_t *>(hostArgs), argsSize, std::move(fixups));
+    launch(funcHandle, numBlocks, stream, static_cast<const uint8_t *>(hostArgs), argsSize,
+           std::move(fixups));
   });
 }
 

@@ -35,15 +35,19 @@ struct Batch {
 int64_t kind_of(const aclrtMemcpyBatchAttr &attr, size_t k) {
   auto host = [](const aclrtMemLocation &l) {
     const int64_t t = openacl::api::enum_value(l.type);
-    return t == ACL_MEM_LOCATION_TYPE_HOST || t == ACL_MEM_LOCATION_TYPE_UNREGISTERED || t == ACL_MEM_LOCATION_TYPE_HOST_NUMA;
+    return t == ACL_MEM_LOCATION_TYPE_HOST || t == ACL_MEM_LOCATION_TYPE_UNREGISTERED ||
+           t == ACL_MEM_LOCATION_TYPE_HOST_NUMA;
   };
-  auto device = [](const aclrtMemLocation &l) { return openacl::api::enum_value(l.type) == ACL_MEM_LOCATION_TYPE_DEVICE; };
+  auto device = [](const aclrtMemLocation &l) {
+    return openacl::api::enum_value(l.type) == ACL_MEM_LOCATION_TYPE_DEVICE;
+  };
   if (host(attr.srcLoc) && device(attr.dstLoc)) return ACL_MEMCPY_HOST_TO_DEVICE;
   if (device(attr.srcLoc) && host(attr.dstLoc)) return ACL_MEMCPY_DEVICE_TO_HOST;
-  fail(Errc::invalid_argument, "attrs[" + std::to_string(k) +
-                                   "]: a batch copies host to device or device to host only (srcLoc.type " +
-                                   std::to_string(openacl::api::enum_value(attr.srcLoc.type)) + ", dstLoc.type " +
-                                   std::to_string(openacl::api::enum_value(attr.dstLoc.type)) + ")");
+  fail(Errc::invalid_argument,
+       "attrs[" + std::to_string(k) +
+           "]: a batch copies host to device or device to host only (srcLoc.type " +
+           std::to_string(openacl::api::enum_value(attr.srcLoc.type)) + ", dstLoc.type " +
+           std::to_string(openacl::api::enum_value(attr.dstLoc.type)) + ")");
 }
 
 // Checks everything and plans every copy; on a copy's failure, *failIndex names it.
@@ -52,18 +56,20 @@ std::vector<CopyPlan> plan_batch(const Batch &b, size_t *failIndex) {
   if (b.dsts == nullptr || b.destMaxs == nullptr || b.srcs == nullptr || b.sizes == nullptr) {
     fail(Errc::invalid_argument, "dsts, destMaxs, srcs and sizes must not be NULL");
   }
-  if (b.attrs == nullptr || b.attrsIndexes == nullptr) fail(Errc::invalid_argument, "attrs and attrsIndexes must not be NULL");
+  if (b.attrs == nullptr || b.attrsIndexes == nullptr)
+    fail(Errc::invalid_argument, "attrs and attrsIndexes must not be NULL");
   if (b.count == 0) fail(Errc::invalid_argument, "numBatches is 0");
   if (b.numAttrs == 0 || b.numAttrs > b.count) {
-    fail(Errc::invalid_argument, "numAttrs " + std::to_string(b.numAttrs) + " must be in [1, numBatches " +
-                                     std::to_string(b.count) + "]");
+    fail(Errc::invalid_argument, "numAttrs " + std::to_string(b.numAttrs) +
+                                     " must be in [1, numBatches " + std::to_string(b.count) + "]");
   }
   for (size_t k = 0; k < b.numAttrs; ++k) {
     const size_t first = b.attrsIndexes[k];
     const bool ok = k == 0 ? first == 0 : first > b.attrsIndexes[k - 1] && first < b.count;
     if (!ok) {
-      fail(Errc::invalid_argument, "attrsIndexes[" + std::to_string(k) + "] = " + std::to_string(first) +
-                                       ": the first must be 0, each must exceed the one before and be below numBatches");
+      fail(Errc::invalid_argument,
+           "attrsIndexes[" + std::to_string(k) + "] = " + std::to_string(first) +
+               ": the first must be 0, each must exceed the one before and be below numBatches");
     }
   }
   std::vector<CopyPlan> plans;
@@ -73,7 +79,8 @@ std::vector<CopyPlan> plan_batch(const Batch &b, size_t *failIndex) {
     while (k + 1 < b.numAttrs && b.attrsIndexes[k + 1] <= i) ++k;
     try {
       openacl::api::check_count(b.dsts[i], b.srcs[i], b.destMaxs[i], b.sizes[i]);
-      plans.push_back(openacl::api::plan_copy(b.dsts[i], b.sizes[i], b.srcs[i], b.sizes[i], kind_of(b.attrs[k], k)));
+      plans.push_back(openacl::api::plan_copy(b.dsts[i], b.sizes[i], b.srcs[i], b.sizes[i],
+                                              kind_of(b.attrs[k], k)));
     } catch (const openacl::Error &e) {
       if (failIndex != nullptr) *failIndex = i;
       throw openacl::Error(e.code(), "copy " + std::to_string(i) + ": " + e.what());
@@ -89,7 +96,8 @@ void copy_async(const Batch &b, size_t *failIndex, aclrtStream stream) {
     if (b.sizes[i] == 0) continue;
     const bool staged = plans[i].src == openacl::api::Place::pageable;
     openacl::api::copy_async("aclrtMemcpyBatchAsync", stream, plans[i],
-                             std::make_unique<openacl::CopyTask>(b.dsts[i], b.srcs[i], b.sizes[i], staged, plans[i].direction));
+                             std::make_unique<openacl::CopyTask>(b.dsts[i], b.srcs[i], b.sizes[i],
+                                                                 staged, plans[i].direction));
   }
 }
 
@@ -97,8 +105,9 @@ void copy_async(const Batch &b, size_t *failIndex, aclrtStream stream) {
 
 extern "C" {
 
-aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes, size_t numBatches,
-                          aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes, size_t numAttrs, size_t *failIndex) {
+aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+                          size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+                          size_t numAttrs, size_t *failIndex) {
   return guarded(__func__, [&] {
     require_initialized();
     openacl::api::require_capture_safe("aclrtMemcpyBatch");
@@ -107,25 +116,30 @@ aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *si
     openacl::HostSpan span("aclrtMemcpyBatch");
     for (size_t i = 0; i < numBatches; ++i) {
       if (sizes[i] == 0) continue;
-      openacl::notify(&openacl::TaskObserver::on_host_access, srcs[i], sizes[i], false, "aclrtMemcpyBatch");
-      openacl::notify(&openacl::TaskObserver::on_host_access, dsts[i], sizes[i], true, "aclrtMemcpyBatch");
+      openacl::notify(&openacl::TaskObserver::on_host_access, srcs[i], sizes[i], false,
+                      "aclrtMemcpyBatch");
+      openacl::notify(&openacl::TaskObserver::on_host_access, dsts[i], sizes[i], true,
+                      "aclrtMemcpyBatch");
       openacl::api::copy_now(plans[i], dsts[i], sizes[i], srcs[i], sizes[i], sizes[i]);
     }
   });
 }
 
-aclError aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes, size_t numBatches,
-                               aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes, size_t numAttrs, size_t *failIndex,
-                               aclrtStream stream) {
+aclError aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+                               size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+                               size_t numAttrs, size_t *failIndex, aclrtStream stream) {
   return guarded(__func__, [&] {
-    copy_async(Batch{dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs}, failIndex, stream);
+    copy_async(Batch{dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs},
+               failIndex, stream);
   });
 }
 
-aclError aclrtMemcpyBatchAsyncV2(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes, size_t numBatches,
-                                 aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes, size_t numAttrs, aclrtStream stream) {
+aclError aclrtMemcpyBatchAsyncV2(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+                                 size_t numBatches, aclrtMemcpyBatchAttr *attrs,
+                                 size_t *attrsIndexes, size_t numAttrs, aclrtStream stream) {
   return guarded(__func__, [&] {
-    copy_async(Batch{dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs}, nullptr, stream);
+    copy_async(Batch{dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs},
+               nullptr, stream);
   });
 }
 

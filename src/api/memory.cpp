@@ -22,10 +22,10 @@ using openacl::Runtime;
 using openacl::api::check_count;
 using openacl::api::copy_async;
 using openacl::api::CopyPlan;
+using openacl::api::guarded;
 using openacl::api::Place;
 using openacl::api::place_of;
 using openacl::api::plan_copy;
-using openacl::api::guarded;
 using openacl::api::require_initialized;
 
 namespace {
@@ -34,10 +34,11 @@ void check_policy(aclrtMemMallocPolicy policy) {
   auto p = static_cast<uint32_t>(openacl::api::enum_value(policy));
   uint32_t base = p & 0xFFu;
   uint32_t extra = p & ~0xFFu;
-  constexpr uint32_t kFlags =
-      ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH | ACL_MEM_ACCESS_USER_SPACE_READONLY;
+  constexpr uint32_t kFlags = ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH |
+                              ACL_MEM_ACCESS_USER_SPACE_READONLY;
   if (base > ACL_MEM_MALLOC_HUGE1G_ONLY_P2P || (extra & ~kFlags) != 0) {
-    fail(Errc::invalid_argument, "policy " + std::to_string(p) + " is not a valid aclrtMemMallocPolicy");
+    fail(Errc::invalid_argument,
+         "policy " + std::to_string(p) + " is not a valid aclrtMemMallocPolicy");
   }
 }
 
@@ -47,7 +48,8 @@ void malloc_device(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
   if (size == 0) fail(Errc::invalid_argument, "size is 0");
   check_policy(policy);
   *devPtr = openacl::api::current_device().allocate(size);
-  openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::device_memory, *devPtr, true);
+  openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::device_memory, *devPtr,
+                  true);
 }
 
 // Returns the device whose backend fills the memory at the call.
@@ -66,11 +68,13 @@ openacl::Device &memset_common(void *devPtr, size_t maxCount, size_t count) {
 
 void check_2d(size_t dpitch, size_t spitch, size_t width, int64_t kind) {
   if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST) {
-    fail(Errc::invalid_argument, "2D copies support only ACL_MEMCPY_HOST_TO_DEVICE and ACL_MEMCPY_DEVICE_TO_HOST");
+    fail(Errc::invalid_argument,
+         "2D copies support only ACL_MEMCPY_HOST_TO_DEVICE and ACL_MEMCPY_DEVICE_TO_HOST");
   }
   if (width > dpitch || width > spitch) {
     fail(Errc::invalid_value, "width (" + std::to_string(width) + ") exceeds dpitch (" +
-                                  std::to_string(dpitch) + ") or spitch (" + std::to_string(spitch) + ")");
+                                  std::to_string(dpitch) + ") or spitch (" +
+                                  std::to_string(spitch) + ")");
   }
 }
 
@@ -91,11 +95,13 @@ void free_allocation(void *p, MemoryKind kind) {
              " allocation (double free, or a pointer into the middle of one)");
   }
   if (a->kind == MemoryKind::host_registered) {
-    fail(Errc::invalid_argument, std::string(what) + " is the program's memory registered with aclrtHostRegister: "
-                                                     "release it with aclrtHostUnregister");
+    fail(Errc::invalid_argument, std::string(what) +
+                                     " is the program's memory registered with aclrtHostRegister: "
+                                     "release it with aclrtHostUnregister");
   }
   if (a->mapped) {
-    fail(Errc::invalid_argument, std::string(what) + " is a mapping of aclrtMapMem: release it with aclrtUnmapMem");
+    fail(Errc::invalid_argument,
+         std::string(what) + " is a mapping of aclrtMapMem: release it with aclrtUnmapMem");
   }
   if (a->kind != kind) {
     fail(Errc::invalid_argument,
@@ -104,8 +110,8 @@ void free_allocation(void *p, MemoryKind kind) {
   }
   openacl::notify(&openacl::TaskObserver::on_free, *a, api);
   openacl::notify(&openacl::TaskObserver::on_object,
-                  device ? openacl::ObjectKind::device_memory : openacl::ObjectKind::host_memory,
-                  p, false);
+                  device ? openacl::ObjectKind::device_memory : openacl::ObjectKind::host_memory, p,
+                  false);
   a->device->release(p);
 }
 
@@ -163,7 +169,8 @@ aclError aclrtMallocHost(void **hostPtr, size_t size) {
     if (hostPtr == nullptr) fail(Errc::invalid_argument, "hostPtr is NULL");
     if (size == 0) fail(Errc::invalid_argument, "size is 0");
     *hostPtr = Runtime::get().device(0).allocate_host(size);
-    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::host_memory, *hostPtr, true);
+    openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::host_memory, *hostPtr,
+                    true);
   });
 }
 
@@ -198,7 +205,8 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
     check_count(dst, src, destMax, count);
     CopyPlan plan = plan_copy(dst, count, src, count, openacl::api::enum_value(kind));
     if (plan.src == Place::pageable) {
-      openacl::notify(&openacl::TaskObserver::on_host_access, src, count, false, "aclrtMemcpyAsync");
+      openacl::notify(&openacl::TaskObserver::on_host_access, src, count, false,
+                      "aclrtMemcpyAsync");
     }
     copy_async("aclrtMemcpyAsync", stream, plan,
                std::make_unique<openacl::CopyTask>(dst, src, count, plan.src == Place::pageable,
@@ -213,25 +221,25 @@ aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
     openacl::api::require_capture_safe("aclrtMemcpy2d");
     check_2d(dpitch, spitch, width, openacl::api::enum_value(kind));
     if (width == 0 || height == 0) return;
-    const CopyPlan plan = plan_copy(dst, span_2d(dpitch, width, height), src, span_2d(spitch, width, height),
-                                    openacl::api::enum_value(kind));
+    const CopyPlan plan = plan_copy(dst, span_2d(dpitch, width, height), src,
+                                    span_2d(spitch, width, height), openacl::api::enum_value(kind));
     openacl::HostSpan span("aclrtMemcpy2d");
-    openacl::notify(&openacl::TaskObserver::on_host_access, src, span_2d(spitch, width, height), false, "aclrtMemcpy2d");
-    openacl::notify(&openacl::TaskObserver::on_host_access, dst, span_2d(dpitch, width, height), true, "aclrtMemcpy2d");
+    openacl::notify(&openacl::TaskObserver::on_host_access, src, span_2d(spitch, width, height),
+                    false, "aclrtMemcpy2d");
+    openacl::notify(&openacl::TaskObserver::on_host_access, dst, span_2d(dpitch, width, height),
+                    true, "aclrtMemcpy2d");
     openacl::api::copy_now(plan, dst, dpitch, src, spitch, width, height);
   });
 }
 
-aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
-                            size_t width, size_t height, aclrtMemcpyKind kind,
-                            aclrtStream stream) {
+aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                            size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
   return guarded(__func__, [&] {
     require_initialized();
     check_2d(dpitch, spitch, width, openacl::api::enum_value(kind));
     if (width == 0 || height == 0) return;
-    CopyPlan plan =
-        plan_copy(dst, span_2d(dpitch, width, height), src, span_2d(spitch, width, height),
-              openacl::api::enum_value(kind));
+    CopyPlan plan = plan_copy(dst, span_2d(dpitch, width, height), src,
+                              span_2d(spitch, width, height), openacl::api::enum_value(kind));
     copy_async("aclrtMemcpy2dAsync", stream, plan,
                std::make_unique<openacl::CopyTask>(dst, dpitch, src, spitch, width, height,
                                                    plan.src == Place::pageable, plan.direction));
@@ -277,7 +285,8 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
 aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes) {
   return guarded(__func__, [&] {
     require_initialized();
-    if (ptr == nullptr || attributes == nullptr) fail(Errc::invalid_argument, "ptr or attributes is NULL");
+    if (ptr == nullptr || attributes == nullptr)
+      fail(Errc::invalid_argument, "ptr or attributes is NULL");
     *attributes = {};
     attributes->pageSize = 4096;
     auto a = Runtime::get().memory().find(ptr);
@@ -299,7 +308,8 @@ namespace {
 // aclrtMemsetD32: N 32-bit values, at a 4-byte aligned address of device or page-locked memory.
 openacl::Device &check_d32(void *ptr, size_t memSize, size_t n) {
   if (n > memSize / sizeof(uint32_t))
-    fail(Errc::invalid_value, "N (" + std::to_string(n) + ") 32-bit values exceed memSize (" + std::to_string(memSize) + " bytes)");
+    fail(Errc::invalid_value, "N (" + std::to_string(n) + ") 32-bit values exceed memSize (" +
+                                  std::to_string(memSize) + " bytes)");
   if (reinterpret_cast<uintptr_t>(ptr) % alignof(uint32_t) != 0)
     fail(Errc::invalid_argument, "ptr is not 4-byte aligned");
   return memset_common(ptr, memSize, n * sizeof(uint32_t));
@@ -314,18 +324,21 @@ aclError aclrtMemsetD32(void *ptr, size_t memSize, uint32_t value, size_t N) {
     require_initialized();
     if (N == 0) return;
     openacl::Device &device = check_d32(ptr, memSize, N);
-    openacl::notify(&openacl::TaskObserver::on_host_access, ptr, N * sizeof(uint32_t), true, "aclrtMemsetD32");
+    openacl::notify(&openacl::TaskObserver::on_host_access, ptr, N * sizeof(uint32_t), true,
+                    "aclrtMemsetD32");
     device.backend().fill32(ptr, value, N);
   });
 }
 
-aclError aclrtMemsetD32Async(void *ptr, size_t memSize, uint32_t value, size_t N, aclrtStream stream) {
+aclError aclrtMemsetD32Async(void *ptr, size_t memSize, uint32_t value, size_t N,
+                             aclrtStream stream) {
   return guarded(__func__, [&] {
     require_initialized();
     if (N == 0) return;
     check_d32(ptr, memSize, N);
-    auto task = std::make_unique<openacl::FunctionTask>(openacl::TaskKind::memset, "memset_d32",
-                                                        [=](openacl::ExecContext &ctx) { ctx.device.backend().fill32(ptr, value, N); });
+    auto task = std::make_unique<openacl::FunctionTask>(
+        openacl::TaskKind::memset, "memset_d32",
+        [=](openacl::ExecContext &ctx) { ctx.device.backend().fill32(ptr, value, N); });
     task->add_range(ptr, N * sizeof(uint32_t), true);
     openacl::api::stream_for_submit(stream)->enqueue(std::move(task));
   });

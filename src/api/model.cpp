@@ -1,4 +1,4 @@
-// The model API (reference G5 §X, §5.9 X4-X5; SPEC R18): load ONNX models, or the .om files
+// The model API (acl/acl_mdl.h; docs/RULES.md R18): load ONNX models, or the .om files
 // openacl's atc makes of them, from a file or memory, describe their inputs and outputs, and
 // execute them synchronously or on a stream (gears: model_gears.cpp; AIPP: model_aipp*.cpp).
 // Model ids are process-wide; a model belongs to the context that loaded it and runs on
@@ -41,8 +41,9 @@ const model::ModelIo *io_at(const aclmdlDesc *desc, size_t index, bool input) {
   const aclmdlDesc &d = model_desc_of(desc, "modelDesc");
   const auto &list = input ? d.inputs : d.outputs;
   if (index >= list.size())
-    fail(Errc::invalid_argument, std::string(input ? "input" : "output") + " index " + std::to_string(index) +
-                                     " is out of range: the model has " + std::to_string(list.size()));
+    fail(Errc::invalid_argument, std::string(input ? "input" : "output") + " index " +
+                                     std::to_string(index) + " is out of range: the model has " +
+                                     std::to_string(list.size()));
   return &list[index];
 }
 
@@ -57,7 +58,8 @@ aclFormat io_format(const model::ModelIo &io) {
 
 void fill_dims(const std::string &name, const std::vector<int64_t> &dims, aclmdlIODims *out) {
   if (out == nullptr) fail(Errc::invalid_argument, "dims is NULL");
-  if (dims.size() > ACL_MAX_DIM_CNT) fail(Errc::invalid_argument, "the tensor has more than ACL_MAX_DIM_CNT dims");
+  if (dims.size() > ACL_MAX_DIM_CNT)
+    fail(Errc::invalid_argument, "the tensor has more than ACL_MAX_DIM_CNT dims");
   std::memset(out->name, 0, sizeof(out->name));
   std::strncpy(out->name, name.c_str(), ACL_MAX_TENSOR_NAME_LEN - 1);
   out->dimCount = dims.size();
@@ -69,9 +71,12 @@ void fill_dims(const std::string &name, const std::vector<int64_t> &dims, aclmdl
 std::vector<uint8_t> read_model_file(const char *path) {
   if (path == nullptr) fail(Errc::invalid_argument, "modelPath is NULL");
   std::ifstream f(path, std::ios::binary | std::ios::ate);
-  if (!f) fail(Errc::read_model, std::string("cannot open model file '") + path + "': " + std::strerror(errno));
+  if (!f)
+    fail(Errc::read_model,
+         std::string("cannot open model file '") + path + "': " + std::strerror(errno));
   const std::streamoff size = f.tellg();
-  if (size <= 0) fail(Errc::read_model, std::string("model file '") + path + "' is empty or not a regular file");
+  if (size <= 0)
+    fail(Errc::read_model, std::string("model file '") + path + "' is empty or not a regular file");
   std::vector<uint8_t> bytes(static_cast<size_t>(size));
   f.seekg(0);
   if (!f.read(reinterpret_cast<char *>(bytes.data()), size))
@@ -84,10 +89,12 @@ void check_mem(const void *model, size_t size) {
   if (size == 0) fail(Errc::invalid_argument, "modelSize is 0");
 }
 
-std::string model_file_stem(const char *path) { return std::filesystem::path(path).stem().string(); }
+std::string model_file_stem(const char *path) {
+  return std::filesystem::path(path).stem().string();
+}
 
-uint32_t load_model(const void *data, size_t size, uint32_t *modelId, const model::MemoryOptions &mem,
-                    const std::string &file_stem) {
+uint32_t load_model(const void *data, size_t size, uint32_t *modelId,
+                    const model::MemoryOptions &mem, const std::string &file_stem) {
   require_initialized();
   if (modelId == nullptr) fail(Errc::invalid_argument, "modelId is NULL");
   auto ctx = current_context();
@@ -136,16 +143,17 @@ void set_output_descs(aclmdlDataset &out, const std::vector<model::ModelIo> &mod
   }
 }
 
-ModelCall prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output, aclrtStream stream) {
+ModelCall prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output,
+                       aclrtStream stream) {
   require_initialized();
   ModelCall call;
   call.model = find_model(modelId);
   const aclmdlDataset &in = dataset_of(input, "input");
   aclmdlDataset &out = dataset_of(output, "output");
   call.stream = stream_for_submit(stream);
-  call.execution = model::bind(*call.model, *call.stream, bindings(in, out), [&](const auto &descs) {
-    set_output_descs(out, call.model->outputs(), descs);
-  });
+  call.execution =
+      model::bind(*call.model, *call.stream, bindings(in, out),
+                  [&](const auto &descs) { set_output_descs(out, call.model->outputs(), descs); });
   return call;
 }
 
@@ -174,15 +182,17 @@ ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFile(const char *modelPath, uint32_t 
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMem(const void *model, size_t modelSize, uint32_t *modelId) {
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMem(const void *model, size_t modelSize,
+                                               uint32_t *modelId) {
   return guarded(__func__, [&] {
     check_mem(model, modelSize);
     load_model(model, modelSize, modelId, {});
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFileWithMem(const char *modelPath, uint32_t *modelId, void *workPtr,
-                                                       size_t workSize, void *weightPtr, size_t weightSize) {
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFileWithMem(const char *modelPath, uint32_t *modelId,
+                                                       void *workPtr, size_t workSize,
+                                                       void *weightPtr, size_t weightSize) {
   return guarded(__func__, [&] {
     require_initialized();
     auto bytes = read_model_file(modelPath);
@@ -191,8 +201,9 @@ ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFileWithMem(const char *modelPath, ui
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMemWithMem(const void *model, size_t modelSize, uint32_t *modelId,
-                                                      void *workPtr, size_t workSize, void *weightPtr,
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMemWithMem(const void *model, size_t modelSize,
+                                                      uint32_t *modelId, void *workPtr,
+                                                      size_t workSize, void *weightPtr,
                                                       size_t weightSize) {
   return guarded(__func__, [&] {
     check_mem(model, modelSize);
@@ -207,9 +218,11 @@ ACL_FUNC_VISIBILITY aclError aclmdlUnload(uint32_t modelId) {
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlQuerySize(const char *fileName, size_t *workSize, size_t *weightSize) {
+ACL_FUNC_VISIBILITY aclError aclmdlQuerySize(const char *fileName, size_t *workSize,
+                                             size_t *weightSize) {
   return guarded(__func__, [&] {
-    if (workSize == nullptr || weightSize == nullptr) fail(Errc::invalid_argument, "workSize or weightSize is NULL");
+    if (workSize == nullptr || weightSize == nullptr)
+      fail(Errc::invalid_argument, "workSize or weightSize is NULL");
     auto bytes = read_model_file(fileName);
     auto sizes = openacl::model::query_sizes(openacl::model::compile(bytes.data(), bytes.size()));
     *workSize = sizes.work;
@@ -217,11 +230,12 @@ ACL_FUNC_VISIBILITY aclError aclmdlQuerySize(const char *fileName, size_t *workS
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlQuerySizeFromMem(const void *model, size_t modelSize, size_t *workSize,
-                                                    size_t *weightSize) {
+ACL_FUNC_VISIBILITY aclError aclmdlQuerySizeFromMem(const void *model, size_t modelSize,
+                                                    size_t *workSize, size_t *weightSize) {
   return guarded(__func__, [&] {
     check_mem(model, modelSize);
-    if (workSize == nullptr || weightSize == nullptr) fail(Errc::invalid_argument, "workSize or weightSize is NULL");
+    if (workSize == nullptr || weightSize == nullptr)
+      fail(Errc::invalid_argument, "workSize or weightSize is NULL");
     auto sizes = openacl::model::query_sizes(openacl::model::compile(model, modelSize));
     *workSize = sizes.work;
     *weightSize = sizes.weight;
@@ -249,7 +263,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetDescFromFile(aclmdlDesc *modelDesc, const 
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlGetDescFromMem(aclmdlDesc *modelDesc, const void *model, size_t modelSize) {
+ACL_FUNC_VISIBILITY aclError aclmdlGetDescFromMem(aclmdlDesc *modelDesc, const void *model,
+                                                  size_t modelSize) {
   return guarded(__func__, [&] {
     aclmdlDesc &d = model_desc_of(modelDesc, "modelDesc");
     check_mem(model, modelSize);
@@ -282,14 +297,16 @@ ACL_FUNC_VISIBILITY size_t aclmdlGetOutputSizeByIndex(aclmdlDesc *modelDesc, siz
   return n;
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlGetInputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims) {
+ACL_FUNC_VISIBILITY aclError aclmdlGetInputDims(const aclmdlDesc *modelDesc, size_t index,
+                                                aclmdlIODims *dims) {
   return guarded(__func__, [&] {
     const auto *io = io_at(modelDesc, index, true);
     fill_dims(io->name, io->desc.dims, dims);
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlGetInputDimsV2(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims) {
+ACL_FUNC_VISIBILITY aclError aclmdlGetInputDimsV2(const aclmdlDesc *modelDesc, size_t index,
+                                                  aclmdlIODims *dims) {
   return guarded(__func__, [&] {
     const auto *io = io_at(modelDesc, index, true);
     fill_dims(io->name, io->desc.dims, dims);
@@ -304,7 +321,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetInputDimsRange(const aclmdlDesc *modelDesc
     const auto *io = io_at(modelDesc, index, true);
     if (dimsRange == nullptr) fail(Errc::invalid_argument, "dimsRange is NULL");
     const auto &dims = io->desc.dims;
-    if (dims.size() > ACL_MAX_DIM_CNT) fail(Errc::invalid_argument, "the tensor has more than ACL_MAX_DIM_CNT dims");
+    if (dims.size() > ACL_MAX_DIM_CNT)
+      fail(Errc::invalid_argument, "the tensor has more than ACL_MAX_DIM_CNT dims");
     dimsRange->rangeCount = dims.size();
     for (size_t i = 0; i < dims.size(); ++i) {
       dimsRange->range[i][0] = dims[i] < 0 ? 1 : dims[i];
@@ -313,14 +331,16 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetInputDimsRange(const aclmdlDesc *modelDesc
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlGetOutputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims) {
+ACL_FUNC_VISIBILITY aclError aclmdlGetOutputDims(const aclmdlDesc *modelDesc, size_t index,
+                                                 aclmdlIODims *dims) {
   return guarded(__func__, [&] {
     const auto *io = io_at(modelDesc, index, false);
     fill_dims(io->name, io->desc.dims, dims);
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlGetCurOutputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims) {
+ACL_FUNC_VISIBILITY aclError aclmdlGetCurOutputDims(const aclmdlDesc *modelDesc, size_t index,
+                                                    aclmdlIODims *dims) {
   return guarded(__func__, [&] {
     const auto *io = io_at(modelDesc, index, false);
     const uint32_t id = model_desc_of(modelDesc, "modelDesc").model_id;
@@ -329,13 +349,15 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetCurOutputDims(const aclmdlDesc *modelDesc,
   });
 }
 
-ACL_FUNC_VISIBILITY const char *aclmdlGetInputNameByIndex(const aclmdlDesc *modelDesc, size_t index) {
+ACL_FUNC_VISIBILITY const char *aclmdlGetInputNameByIndex(const aclmdlDesc *modelDesc,
+                                                          size_t index) {
   const char *name = "";
   guarded(__func__, [&] { name = io_at(modelDesc, index, true)->name.c_str(); });
   return name;
 }
 
-ACL_FUNC_VISIBILITY const char *aclmdlGetOutputNameByIndex(const aclmdlDesc *modelDesc, size_t index) {
+ACL_FUNC_VISIBILITY const char *aclmdlGetOutputNameByIndex(const aclmdlDesc *modelDesc,
+                                                           size_t index) {
   const char *name = "";
   guarded(__func__, [&] { name = io_at(modelDesc, index, false)->name.c_str(); });
   return name;
@@ -355,17 +377,20 @@ ACL_FUNC_VISIBILITY aclFormat aclmdlGetOutputFormat(const aclmdlDesc *modelDesc,
 
 ACL_FUNC_VISIBILITY aclDataType aclmdlGetInputDataType(const aclmdlDesc *modelDesc, size_t index) {
   aclDataType t = ACL_DT_UNDEFINED;
-  guarded(__func__, [&] { t = static_cast<aclDataType>(io_at(modelDesc, index, true)->desc.dtype); });
+  guarded(__func__,
+          [&] { t = static_cast<aclDataType>(io_at(modelDesc, index, true)->desc.dtype); });
   return t;
 }
 
 ACL_FUNC_VISIBILITY aclDataType aclmdlGetOutputDataType(const aclmdlDesc *modelDesc, size_t index) {
   aclDataType t = ACL_DT_UNDEFINED;
-  guarded(__func__, [&] { t = static_cast<aclDataType>(io_at(modelDesc, index, false)->desc.dtype); });
+  guarded(__func__,
+          [&] { t = static_cast<aclDataType>(io_at(modelDesc, index, false)->desc.dtype); });
   return t;
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlGetInputIndexByName(const aclmdlDesc *modelDesc, const char *name, size_t *index) {
+ACL_FUNC_VISIBILITY aclError aclmdlGetInputIndexByName(const aclmdlDesc *modelDesc,
+                                                       const char *name, size_t *index) {
   return guarded(__func__, [&] {
     const aclmdlDesc &d = model_desc_of(modelDesc, "modelDesc");
     if (name == nullptr || index == nullptr) fail(Errc::invalid_argument, "name or index is NULL");
@@ -375,7 +400,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetInputIndexByName(const aclmdlDesc *modelDe
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlGetOutputIndexByName(const aclmdlDesc *modelDesc, const char *name, size_t *index) {
+ACL_FUNC_VISIBILITY aclError aclmdlGetOutputIndexByName(const aclmdlDesc *modelDesc,
+                                                        const char *name, size_t *index) {
   return guarded(__func__, [&] {
     const aclmdlDesc &d = model_desc_of(modelDesc, "modelDesc");
     if (name == nullptr || index == nullptr) fail(Errc::invalid_argument, "name or index is NULL");
@@ -386,7 +412,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetOutputIndexByName(const aclmdlDesc *modelD
 }
 
 // ONNX keeps the names it was given: a tensor's real name is its name.
-ACL_FUNC_VISIBILITY const char *aclmdlGetTensorRealName(const aclmdlDesc *modelDesc, const char *name) {
+ACL_FUNC_VISIBILITY const char *aclmdlGetTensorRealName(const aclmdlDesc *modelDesc,
+                                                        const char *name) {
   const char *real = nullptr;
   guarded(__func__, [&] {
     const aclmdlDesc &d = model_desc_of(modelDesc, "modelDesc");
@@ -394,12 +421,14 @@ ACL_FUNC_VISIBILITY const char *aclmdlGetTensorRealName(const aclmdlDesc *modelD
     for (const auto *list : {&d.inputs, &d.outputs})
       for (const auto &io : *list)
         if (io.name == name) real = io.name.c_str();
-    if (real == nullptr) fail(Errc::invalid_argument, std::string("the model has no tensor named '") + name + "'");
+    if (real == nullptr)
+      fail(Errc::invalid_argument, std::string("the model has no tensor named '") + name + "'");
   });
   return real;
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output) {
+ACL_FUNC_VISIBILITY aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset *input,
+                                           aclmdlDataset *output) {
   return guarded(__func__, [&] {
     ModelCall call = prepare_call(modelId, input, output, nullptr);
     openacl::model::Execution &e = call.execution;
@@ -407,8 +436,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output,
-                                                aclrtStream stream) {
+ACL_FUNC_VISIBILITY aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset *input,
+                                                aclmdlDataset *output, aclrtStream stream) {
   return guarded(__func__, [&] {
     ModelCall call = prepare_call(modelId, input, output, stream);
     enqueue_call(call);

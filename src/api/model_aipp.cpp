@@ -1,4 +1,4 @@
-// AIPP queries (reference §5.9): which inputs of a model converted with --insert_op_conf
+// AIPP queries: which inputs of a model converted with --insert_op_conf
 // take images through static or dynamic AIPP, and static AIPP's parameters.
 #include <cstring>
 
@@ -15,7 +15,8 @@ namespace {
 
 const openacl::model::ModelIo &checked_input(const openacl::model::Model &m, size_t index) {
   if (index >= m.inputs().size())
-    openacl::fail(Errc::invalid_argument, "index " + std::to_string(index) + " is out of range: the model has " +
+    openacl::fail(Errc::invalid_argument, "index " + std::to_string(index) +
+                                              " is out of range: the model has " +
                                               std::to_string(m.inputs().size()) + " inputs");
   return m.inputs()[index];
 }
@@ -31,7 +32,8 @@ void fill_io_dims(aclmdlIODims &out, const std::string &name, const std::vector<
 
 extern "C" {
 
-ACL_FUNC_VISIBILITY aclError aclmdlGetAippType(uint32_t modelId, size_t index, aclmdlInputAippType *type,
+ACL_FUNC_VISIBILITY aclError aclmdlGetAippType(uint32_t modelId, size_t index,
+                                               aclmdlInputAippType *type,
                                                size_t *dynamicAttachedDataIndex) {
   return guarded(__func__, [&] {
     openacl::api::require_initialized();
@@ -52,18 +54,22 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetAippType(uint32_t modelId, size_t index, a
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t index, aclAippInfo *aippInfo) {
+ACL_FUNC_VISIBILITY aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t index,
+                                                    aclAippInfo *aippInfo) {
   return guarded(__func__, [&] {
     openacl::api::require_initialized();
     if (aippInfo == nullptr) fail(Errc::invalid_argument, "aippInfo is NULL");
     auto m = find_model(modelId);
     const auto &io = checked_input(*m, index);
     const auto *op = index < m->graph_input_count() ? m->aipp_of(index) : nullptr;
-    if (!op) fail(Errc::invalid_argument, "input " + std::to_string(index) + " ('" + io.name + "') has no AIPP");
+    if (!op)
+      fail(Errc::invalid_argument,
+           "input " + std::to_string(index) + " ('" + io.name + "') has no AIPP");
     if (op->dynamic)
-      fail(Errc::invalid_argument, "input " + std::to_string(index) + " ('" + io.name +
-                                       "') has dynamic AIPP: its parameters come with each execution "
-                                       "(aclmdlSetInputAIPP)");
+      fail(Errc::invalid_argument,
+           "input " + std::to_string(index) + " ('" + io.name +
+               "') has dynamic AIPP: its parameters come with each execution "
+               "(aclmdlSetInputAIPP)");
     const auto &p = op->params;
     aclAippInfo &a = *aippInfo;
     std::memset(&a, 0, sizeof a);
@@ -88,7 +94,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t ind
                              {&a.matrixR2C0, &a.matrixR2C1, &a.matrixR2C2}};
     for (int r = 0; r < 3; ++r)
       for (int c = 0; c < 3; ++c) *matrix[r][c] = p.matrix[r][c];
-    a.outputBias0 = p.output_bias[0], a.outputBias1 = p.output_bias[1], a.outputBias2 = p.output_bias[2];
+    a.outputBias0 = p.output_bias[0], a.outputBias1 = p.output_bias[1],
+    a.outputBias2 = p.output_bias[2];
     a.inputBias0 = p.input_bias[0], a.inputBias1 = p.input_bias[1], a.inputBias2 = p.input_bias[2];
     a.meanChn0 = p.mean[0], a.meanChn1 = p.mean[1], a.meanChn2 = p.mean[2], a.meanChn3 = p.mean[3];
     a.minChn0 = p.min[0], a.minChn1 = p.min[1], a.minChn2 = p.min[2], a.minChn3 = p.min[3];

@@ -1,4 +1,4 @@
-// Dynamic AIPP (reference §5.9): a model converted with "aipp_mode: dynamic" takes its AIPP
+// Dynamic AIPP: a model converted with "aipp_mode: dynamic" takes its AIPP
 // parameters per execution. aclmdlCreateAIPP makes a parameter set for a batch of images, the
 // aclmdlSetAIPP* calls fill it (per image where they take a batchIndex), and
 // aclmdlSetInputAIPP / aclmdlSetAIPPByInputIndex write it into the dataset's buffer of the
@@ -31,7 +31,9 @@ openacl::Registry<aclmdlAIPP> &aipp_sets() {
 aclmdlAIPP &aipp_of(const aclmdlAIPP *handle) {
   if (handle == nullptr) fail(Errc::invalid_argument, "aippParmsSet is NULL");
   auto a = aipp_sets().find(handle);
-  if (!a) fail(Errc::invalid_argument, "aippParmsSet is not a live AIPP parameter set (unknown or destroyed)");
+  if (!a)
+    fail(Errc::invalid_argument,
+         "aippParmsSet is not a live AIPP parameter set (unknown or destroyed)");
   return *a;
 }
 
@@ -49,8 +51,9 @@ aclError for_image(const char *api, aclmdlAIPP *handle, uint64_t batchIndex, F s
   return guarded(api, [&] {
     auto &images = aipp_of(handle).images;
     if (batchIndex >= images.size())
-      fail(Errc::invalid_argument, "batchIndex " + std::to_string(batchIndex) + " is out of range: the set is for " +
-                                       std::to_string(images.size()) + " images (aclmdlCreateAIPP)");
+      fail(Errc::invalid_argument,
+           "batchIndex " + std::to_string(batchIndex) + " is out of range: the set is for " +
+               std::to_string(images.size()) + " images (aclmdlCreateAIPP)");
     set(images[batchIndex]);
   });
 }
@@ -62,20 +65,22 @@ bool switch_on(int8_t value, const char *what) {
 }
 
 // Checks the set against model input `input` and writes it into the dataset's buffer `data`.
-void write_set(uint32_t modelId, aclmdlDataset *dataset, size_t input, size_t data, const aclmdlAIPP *handle) {
+void write_set(uint32_t modelId, aclmdlDataset *dataset, size_t input, size_t data,
+               const aclmdlAIPP *handle) {
   openacl::api::require_initialized();
   auto m = openacl::api::find_model(modelId);
   aclmdlDataset &d = openacl::api::dataset_of(dataset, "dataset");
   auto images = aipp_of(handle).images;
   if (data >= d.buffers.size())
-    fail(Errc::invalid_argument, "the dataset has no buffer " + std::to_string(data) + " yet (aclmdlAddDatasetBuffer)");
+    fail(Errc::invalid_argument,
+         "the dataset has no buffer " + std::to_string(data) + " yet (aclmdlAddDatasetBuffer)");
   m->check_dynamic_aipp(images, input);
   const aclDataBuffer *b = d.buffers[data];
   const size_t bytes = openacl::model::dynamic_aipp_bytes(images.size());
   if (b->length < bytes)
-    fail(Errc::invalid_argument, "the buffer of " ACL_DYNAMIC_AIPP_NAME " holds " + std::to_string(b->length) +
-                                     " bytes; the parameters take " + std::to_string(bytes) +
-                                     " (aclmdlGetAippDataSize)");
+    fail(Errc::invalid_argument, "the buffer of " ACL_DYNAMIC_AIPP_NAME " holds " +
+                                     std::to_string(b->length) + " bytes; the parameters take " +
+                                     std::to_string(bytes) + " (aclmdlGetAippDataSize)");
   openacl::Runtime::get().memory().check_device_range(b->data, bytes, ACL_DYNAMIC_AIPP_NAME);
   // The sim device's memory is host-addressable: written before the call returns, as CANN does.
   openacl::model::write_dynamic_aipp(b->data, images);
@@ -96,7 +101,8 @@ extern "C" {
 ACL_FUNC_VISIBILITY aclmdlAIPP *aclmdlCreateAIPP(uint64_t batchSize) {
   aclmdlAIPP *out = nullptr;
   guarded(__func__, [&] {
-    if (batchSize == 0 || batchSize > 4096) fail(Errc::invalid_argument, "batchSize is " + std::to_string(batchSize));
+    if (batchSize == 0 || batchSize > 4096)
+      fail(Errc::invalid_argument, "batchSize is " + std::to_string(batchSize));
     auto a = std::make_shared<aclmdlAIPP>();
     a->images.resize(batchSize);
     out = a.get();
@@ -109,7 +115,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlDestroyAIPP(const aclmdlAIPP *aippParmsSet) {
   return guarded(__func__, [&] {
     if (aippParmsSet == nullptr) fail(Errc::invalid_argument, "aippParmsSet is NULL");
     if (!aipp_sets().remove(aippParmsSet))
-      fail(Errc::invalid_argument, "aippParmsSet is not a live AIPP parameter set (unknown or destroyed)");
+      fail(Errc::invalid_argument,
+           "aippParmsSet is not a live AIPP parameter set (unknown or destroyed)");
   });
 }
 
@@ -121,24 +128,25 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetAippDataSize(uint64_t batchSize, size_t *s
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPInputFormat(aclmdlAIPP *aippParmsSet, aclAippInputFormat inputFormat) {
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPInputFormat(aclmdlAIPP *aippParmsSet,
+                                                      aclAippInputFormat inputFormat) {
   const auto f = openacl::api::enum_value(inputFormat);
   return for_all(__func__, aippParmsSet, [&](AippParams &p) {
     if (f != ACL_YUV420SP_U8 && f != ACL_XRGB8888_U8 && f != ACL_RGB888_U8 && f != ACL_YUV400_U8)
-      fail(Errc::invalid_argument, "inputFormat " + std::to_string(f) +
-                                       " is not one openacl's AIPP takes "
-                                       "(ACL_YUV420SP_U8, ACL_XRGB8888_U8, ACL_RGB888_U8, ACL_YUV400_U8)");
+      fail(Errc::invalid_argument,
+           "inputFormat " + std::to_string(f) +
+               " is not one openacl's AIPP takes "
+               "(ACL_YUV420SP_U8, ACL_XRGB8888_U8, ACL_RGB888_U8, ACL_YUV400_U8)");
     p.format = static_cast<AippFormat>(f);
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPCscParams(aclmdlAIPP *aippParmsSet, int8_t cscSwitch, int16_t cscMatrixR0C0,
-                                                    int16_t cscMatrixR0C1, int16_t cscMatrixR0C2, int16_t cscMatrixR1C0,
-                                                    int16_t cscMatrixR1C1, int16_t cscMatrixR1C2, int16_t cscMatrixR2C0,
-                                                    int16_t cscMatrixR2C1, int16_t cscMatrixR2C2,
-                                                    uint8_t cscOutputBiasR0, uint8_t cscOutputBiasR1,
-                                                    uint8_t cscOutputBiasR2, uint8_t cscInputBiasR0,
-                                                    uint8_t cscInputBiasR1, uint8_t cscInputBiasR2) {
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPCscParams(
+    aclmdlAIPP *aippParmsSet, int8_t cscSwitch, int16_t cscMatrixR0C0, int16_t cscMatrixR0C1,
+    int16_t cscMatrixR0C2, int16_t cscMatrixR1C0, int16_t cscMatrixR1C1, int16_t cscMatrixR1C2,
+    int16_t cscMatrixR2C0, int16_t cscMatrixR2C1, int16_t cscMatrixR2C2, uint8_t cscOutputBiasR0,
+    uint8_t cscOutputBiasR1, uint8_t cscOutputBiasR2, uint8_t cscInputBiasR0,
+    uint8_t cscInputBiasR1, uint8_t cscInputBiasR2) {
   return for_all(__func__, aippParmsSet, [&](AippParams &p) {
     p.csc = switch_on(cscSwitch, "cscSwitch");
     const int16_t m[3][3] = {{cscMatrixR0C0, cscMatrixR0C1, cscMatrixR0C2},
@@ -146,21 +154,27 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPCscParams(aclmdlAIPP *aippParmsSet, in
                              {cscMatrixR2C0, cscMatrixR2C1, cscMatrixR2C2}};
     for (int r = 0; r < 3; ++r)
       for (int c = 0; c < 3; ++c) p.matrix[r][c] = m[r][c];
-    p.output_bias[0] = cscOutputBiasR0, p.output_bias[1] = cscOutputBiasR1, p.output_bias[2] = cscOutputBiasR2;
-    p.input_bias[0] = cscInputBiasR0, p.input_bias[1] = cscInputBiasR1, p.input_bias[2] = cscInputBiasR2;
+    p.output_bias[0] = cscOutputBiasR0, p.output_bias[1] = cscOutputBiasR1,
+    p.output_bias[2] = cscOutputBiasR2;
+    p.input_bias[0] = cscInputBiasR0, p.input_bias[1] = cscInputBiasR1,
+    p.input_bias[2] = cscInputBiasR2;
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPRbuvSwapSwitch(aclmdlAIPP *aippParmsSet, int8_t rbuvSwapSwitch) {
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPRbuvSwapSwitch(aclmdlAIPP *aippParmsSet,
+                                                         int8_t rbuvSwapSwitch) {
   return for_all(__func__, aippParmsSet,
                  [&](AippParams &p) { p.rbuv_swap = switch_on(rbuvSwapSwitch, "rbuvSwapSwitch"); });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPAxSwapSwitch(aclmdlAIPP *aippParmsSet, int8_t axSwapSwitch) {
-  return for_all(__func__, aippParmsSet, [&](AippParams &p) { p.ax_swap = switch_on(axSwapSwitch, "axSwapSwitch"); });
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPAxSwapSwitch(aclmdlAIPP *aippParmsSet,
+                                                       int8_t axSwapSwitch) {
+  return for_all(__func__, aippParmsSet,
+                 [&](AippParams &p) { p.ax_swap = switch_on(axSwapSwitch, "axSwapSwitch"); });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPSrcImageSize(aclmdlAIPP *aippParmsSet, int32_t srcImageSizeW,
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPSrcImageSize(aclmdlAIPP *aippParmsSet,
+                                                       int32_t srcImageSizeW,
                                                        int32_t srcImageSizeH) {
   return for_all(__func__, aippParmsSet, [&](AippParams &p) {
     if (srcImageSizeW <= 0 || srcImageSizeH <= 0)
@@ -169,9 +183,10 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPSrcImageSize(aclmdlAIPP *aippParmsSet,
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPScfParams(aclmdlAIPP *aippParmsSet, int8_t scfSwitch, int32_t scfInputSizeW,
-                                                    int32_t scfInputSizeH, int32_t scfOutputSizeW,
-                                                    int32_t scfOutputSizeH, uint64_t batchIndex) {
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPScfParams(aclmdlAIPP *aippParmsSet, int8_t scfSwitch,
+                                                    int32_t scfInputSizeW, int32_t scfInputSizeH,
+                                                    int32_t scfOutputSizeW, int32_t scfOutputSizeH,
+                                                    uint64_t batchIndex) {
   (void)scfInputSizeW, (void)scfInputSizeH, (void)scfOutputSizeW, (void)scfOutputSizeH;
   return for_image(__func__, aippParmsSet, batchIndex, [&](AippParams &) {
     if (switch_on(scfSwitch, "scfSwitch"))
@@ -180,8 +195,9 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPScfParams(aclmdlAIPP *aippParmsSet, in
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPCropParams(aclmdlAIPP *aippParmsSet, int8_t cropSwitch, int32_t cropStartPosW,
-                                                     int32_t cropStartPosH, int32_t cropSizeW, int32_t cropSizeH,
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPCropParams(aclmdlAIPP *aippParmsSet, int8_t cropSwitch,
+                                                     int32_t cropStartPosW, int32_t cropStartPosH,
+                                                     int32_t cropSizeW, int32_t cropSizeH,
                                                      uint64_t batchIndex) {
   return for_image(__func__, aippParmsSet, batchIndex, [&](AippParams &p) {
     p.crop = switch_on(cropSwitch, "cropSwitch");
@@ -189,10 +205,10 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPCropParams(aclmdlAIPP *aippParmsSet, i
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPPaddingParams(aclmdlAIPP *aippParmsSet, int8_t paddingSwitch,
-                                                        int32_t paddingSizeTop, int32_t paddingSizeBottom,
-                                                        int32_t paddingSizeLeft, int32_t paddingSizeRight,
-                                                        uint64_t batchIndex) {
+ACL_FUNC_VISIBILITY aclError
+aclmdlSetAIPPPaddingParams(aclmdlAIPP *aippParmsSet, int8_t paddingSwitch, int32_t paddingSizeTop,
+                           int32_t paddingSizeBottom, int32_t paddingSizeLeft,
+                           int32_t paddingSizeRight, uint64_t batchIndex) {
   return for_image(__func__, aippParmsSet, batchIndex, [&](AippParams &p) {
     p.padding = switch_on(paddingSwitch, "paddingSwitch");
     p.pad_top = paddingSizeTop, p.pad_bottom = paddingSizeBottom;
@@ -200,26 +216,28 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPPaddingParams(aclmdlAIPP *aippParmsSet
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPDtcPixelMean(aclmdlAIPP *aippParmsSet, int16_t dtcPixelMeanChn0,
-                                                       int16_t dtcPixelMeanChn1, int16_t dtcPixelMeanChn2,
-                                                       int16_t dtcPixelMeanChn3, uint64_t batchIndex) {
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPDtcPixelMean(
+    aclmdlAIPP *aippParmsSet, int16_t dtcPixelMeanChn0, int16_t dtcPixelMeanChn1,
+    int16_t dtcPixelMeanChn2, int16_t dtcPixelMeanChn3, uint64_t batchIndex) {
   return for_image(__func__, aippParmsSet, batchIndex, [&](AippParams &p) {
     p.mean[0] = dtcPixelMeanChn0, p.mean[1] = dtcPixelMeanChn1, p.mean[2] = dtcPixelMeanChn2;
     p.mean[3] = dtcPixelMeanChn3;
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPDtcPixelMin(aclmdlAIPP *aippParmsSet, float dtcPixelMinChn0,
-                                                      float dtcPixelMinChn1, float dtcPixelMinChn2,
-                                                      float dtcPixelMinChn3, uint64_t batchIndex) {
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPDtcPixelMin(aclmdlAIPP *aippParmsSet,
+                                                      float dtcPixelMinChn0, float dtcPixelMinChn1,
+                                                      float dtcPixelMinChn2, float dtcPixelMinChn3,
+                                                      uint64_t batchIndex) {
   return for_image(__func__, aippParmsSet, batchIndex, [&](AippParams &p) {
-    p.min[0] = dtcPixelMinChn0, p.min[1] = dtcPixelMinChn1, p.min[2] = dtcPixelMinChn2, p.min[3] = dtcPixelMinChn3;
+    p.min[0] = dtcPixelMinChn0, p.min[1] = dtcPixelMinChn1, p.min[2] = dtcPixelMinChn2,
+    p.min[3] = dtcPixelMinChn3;
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPPixelVarReci(aclmdlAIPP *aippParmsSet, float dtcPixelVarReciChn0,
-                                                       float dtcPixelVarReciChn1, float dtcPixelVarReciChn2,
-                                                       float dtcPixelVarReciChn3, uint64_t batchIndex) {
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPPixelVarReci(
+    aclmdlAIPP *aippParmsSet, float dtcPixelVarReciChn0, float dtcPixelVarReciChn1,
+    float dtcPixelVarReciChn2, float dtcPixelVarReciChn3, uint64_t batchIndex) {
   return for_image(__func__, aippParmsSet, batchIndex, [&](AippParams &p) {
     p.var_reci[0] = dtcPixelVarReciChn0, p.var_reci[1] = dtcPixelVarReciChn1;
     p.var_reci[2] = dtcPixelVarReciChn2, p.var_reci[3] = dtcPixelVarReciChn3;
@@ -227,31 +245,33 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPPixelVarReci(aclmdlAIPP *aippParmsSet,
 }
 
 // index: the model's ACL_DYNAMIC_AIPP_NAME input (aclmdlGetInputIndexByName).
-ACL_FUNC_VISIBILITY aclError aclmdlSetInputAIPP(uint32_t modelId, aclmdlDataset *dataset, size_t index,
-                                                const aclmdlAIPP *aippParmsSet) {
+ACL_FUNC_VISIBILITY aclError aclmdlSetInputAIPP(uint32_t modelId, aclmdlDataset *dataset,
+                                                size_t index, const aclmdlAIPP *aippParmsSet) {
   return guarded(__func__, [&] {
     openacl::api::require_initialized();
     auto m = openacl::api::find_model(modelId);
     if (index != m->dynamic_aipp_input())
-      fail(Errc::invalid_argument, "index " + std::to_string(index) +
-                                       " is not the model's input " ACL_DYNAMIC_AIPP_NAME +
-                                       std::string(m->dynamic_aipp_input() < m->inputs().size()
-                                                       ? " (index " + std::to_string(m->dynamic_aipp_input()) + ")"
-                                                       : " (the model has no dynamic AIPP)"));
+      fail(Errc::invalid_argument,
+           "index " + std::to_string(index) + " is not the model's input " ACL_DYNAMIC_AIPP_NAME +
+               std::string(m->dynamic_aipp_input() < m->inputs().size()
+                               ? " (index " + std::to_string(m->dynamic_aipp_input()) + ")"
+                               : " (the model has no dynamic AIPP)"));
     write_set(modelId, dataset, dynamic_input(*m), index, aippParmsSet);
   });
 }
 
 // index: the model input the images go to.
-ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPByInputIndex(uint32_t modelId, aclmdlDataset *dataset, size_t index,
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPByInputIndex(uint32_t modelId, aclmdlDataset *dataset,
+                                                       size_t index,
                                                        const aclmdlAIPP *aippParmsSet) {
   return guarded(__func__, [&] {
     openacl::api::require_initialized();
     auto m = openacl::api::find_model(modelId);
     const size_t input = dynamic_input(*m);
     if (index != input)
-      fail(Errc::invalid_argument,
-           "input " + std::to_string(index) + " has no dynamic AIPP (input " + std::to_string(input) + " has)");
+      fail(Errc::invalid_argument, "input " + std::to_string(index) +
+                                       " has no dynamic AIPP (input " + std::to_string(input) +
+                                       " has)");
     write_set(modelId, dataset, input, m->dynamic_aipp_input(), aippParmsSet);
   });
 }

@@ -25,8 +25,8 @@ std::vector<uint8_t> read_model_file(const char *path);
 void check_mem(const void *model, size_t size);
 // Compiles the model for the current context and registers it; returns (and stores) its id.
 // file_stem: the model file's name without extension (a name for dump settings), if any.
-uint32_t load_model(const void *data, size_t size, uint32_t *modelId, const model::MemoryOptions &mem,
-                    const std::string &file_stem = "");
+uint32_t load_model(const void *data, size_t size, uint32_t *modelId,
+                    const model::MemoryOptions &mem, const std::string &file_stem = "");
 // The name of a model file without directory and extension.
 std::string model_file_stem(const char *path);
 
@@ -37,7 +37,8 @@ struct ModelCall {
   std::shared_ptr<Stream> stream;
   model::Execution execution;
 };
-ModelCall prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output, aclrtStream stream);
+ModelCall prepare_call(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output,
+                       aclrtStream stream);
 // Queues the call (aclmdlExecuteAsync[V2]); its workspace comes from the stream's allocator
 // when one is registered (aclrtAllocatorRegister; model::enqueue).
 void enqueue_call(ModelCall &call);

@@ -27,8 +27,9 @@ void create(void **out, uint64_t flag, bool counting) {
   require_initialized();
   if (out == nullptr) fail(Errc::invalid_argument, std::string(kind_name(counting)) + " is NULL");
   if (flag != ACL_NOTIFY_DEFAULT && flag != ACL_NOTIFY_DEVICE_USE_ONLY) {
-    fail(Errc::invalid_argument, "flag " + std::to_string(flag) +
-                                     " is not ACL_NOTIFY_DEFAULT (0) or ACL_NOTIFY_DEVICE_USE_ONLY (1)");
+    fail(Errc::invalid_argument,
+         "flag " + std::to_string(flag) +
+             " is not ACL_NOTIFY_DEFAULT (0) or ACL_NOTIFY_DEVICE_USE_ONLY (1)");
   }
   *out = openacl::api::current_context()->create_notify(counting)->handle();
   openacl::notify(&openacl::TaskObserver::on_object, openacl::ObjectKind::notify, *out, true);
@@ -40,8 +41,9 @@ std::shared_ptr<Notify> find(const void *handle, bool counting) {
   auto n = Runtime::get().notifies.find(handle);
   if (!n) fail(Errc::invalid_handle, name + " is an unknown or destroyed handle");
   if (n->counting() != counting) {
-    fail(Errc::invalid_handle, counting ? "the handle is an aclrtNotify; this call takes an aclrtCntNotify"
-                                        : "the handle is an aclrtCntNotify; this call takes an aclrtNotify");
+    fail(Errc::invalid_handle,
+         counting ? "the handle is an aclrtNotify; this call takes an aclrtCntNotify"
+                  : "the handle is an aclrtCntNotify; this call takes an aclrtNotify");
   }
   return n;
 }
@@ -73,26 +75,35 @@ void get_id(const void *handle, uint32_t *id, bool counting) {
 Notify::Update update_of(const aclrtCntNotifyRecordMode &mode_arg) {
   const int64_t mode = openacl::api::enum_value(mode_arg);
   switch (mode) {
-    case ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE: return Notify::Update::set;
-    case ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE: return Notify::Update::add;
-    case ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE: return Notify::Update::bit_or;
-    case ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE: return Notify::Update::bit_and;
+    case ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE:
+      return Notify::Update::set;
+    case ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE:
+      return Notify::Update::add;
+    case ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE:
+      return Notify::Update::bit_or;
+    case ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE:
+      return Notify::Update::bit_and;
   }
-  fail(Errc::invalid_argument, "info->mode " + std::to_string(mode) +
-                                   " is not an aclrtCntNotifyRecordMode (0, 1, 2 or 4)");
+  fail(Errc::invalid_argument,
+       "info->mode " + std::to_string(mode) + " is not an aclrtCntNotifyRecordMode (0, 1, 2 or 4)");
 }
 
 Notify::Condition condition_of(const aclrtCntNotifyWaitMode &mode_arg) {
   const int64_t mode = openacl::api::enum_value(mode_arg);
   switch (mode) {
-    case ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE: return Notify::Condition::less;
-    case ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE: return Notify::Condition::equal;
-    case ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE: return Notify::Condition::greater;
-    case ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE: return Notify::Condition::greater_equal;
-    case ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE: return Notify::Condition::all_bits;
+    case ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE:
+      return Notify::Condition::less;
+    case ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE:
+      return Notify::Condition::equal;
+    case ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE:
+      return Notify::Condition::greater;
+    case ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE:
+      return Notify::Condition::greater_equal;
+    case ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE:
+      return Notify::Condition::all_bits;
   }
-  fail(Errc::invalid_argument, "info->mode " + std::to_string(mode) +
-                                   " is not an aclrtCntNotifyWaitMode (0 to 4)");
+  fail(Errc::invalid_argument,
+       "info->mode " + std::to_string(mode) + " is not an aclrtCntNotifyWaitMode (0 to 4)");
 }
 
 }  // namespace
@@ -111,7 +122,8 @@ aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
   return guarded(__func__, [&] {
     require_initialized();
     auto n = find(notify, false);
-    stream_for(*n, stream)->enqueue(std::make_unique<openacl::NotifyUpdateTask>(n, Notify::Update::set, 1));
+    stream_for(*n, stream)
+        ->enqueue(std::make_unique<openacl::NotifyUpdateTask>(n, Notify::Update::set, 1));
   });
 }
 
@@ -120,8 +132,9 @@ aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_
   return guarded(__func__, [&] {
     require_initialized();
     auto n = find(notify, false);
-    stream_for(*n, stream)->enqueue(std::make_unique<openacl::NotifyWaitTask>(
-        n, Notify::Condition::greater_equal, 1, true, timeout, "aclrtWaitAndResetNotify"));
+    stream_for(*n, stream)
+        ->enqueue(std::make_unique<openacl::NotifyWaitTask>(
+            n, Notify::Condition::greater_equal, 1, true, timeout, "aclrtWaitAndResetNotify"));
   });
 }
 
@@ -148,27 +161,33 @@ aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
   return guarded(__func__, [&] { destroy(cntNotify, true); });
 }
 
-aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo *info) {
+aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream,
+                              aclrtCntNotifyRecordInfo *info) {
   return guarded(__func__, [&] {
     require_initialized();
     auto n = find(cntNotify, true);
     if (info == nullptr) fail(Errc::invalid_argument, "info is NULL");
     auto how = update_of(info->mode);
-    stream_for(*n, stream)->enqueue(std::make_unique<openacl::NotifyUpdateTask>(n, how, info->value));
+    stream_for(*n, stream)
+        ->enqueue(std::make_unique<openacl::NotifyUpdateTask>(n, how, info->value));
   });
 }
 
-aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo *info) {
+aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream,
+                                       aclrtCntNotifyWaitInfo *info) {
   return guarded(__func__, [&] {
     require_initialized();
     auto n = find(cntNotify, true);
     if (info == nullptr) fail(Errc::invalid_argument, "info is NULL");
     auto cond = condition_of(info->mode);
     if (info->isClear > 1) {
-      fail(Errc::invalid_argument, "info->isClear is " + std::to_string(info->isClear) + " (0 or 1)");
+      fail(Errc::invalid_argument,
+           "info->isClear is " + std::to_string(info->isClear) + " (0 or 1)");
     }
-    stream_for(*n, stream)->enqueue(std::make_unique<openacl::NotifyWaitTask>(
-        n, cond, info->value, info->isClear == 1, info->timeout, "aclrtCntNotifyWaitWithTimeout"));
+    stream_for(*n, stream)
+        ->enqueue(std::make_unique<openacl::NotifyWaitTask>(n, cond, info->value,
+                                                            info->isClear == 1, info->timeout,
+                                                            "aclrtCntNotifyWaitWithTimeout"));
   });
 }
 

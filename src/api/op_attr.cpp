@@ -24,7 +24,8 @@ aclError set_attr(const char *api, aclopAttr *attr, const char *name, F &&make_v
 template <class T, class S>
 std::vector<T> list_of(int n, const S *values) {
   if (n < 0) fail(Errc::invalid_argument, "numValues " + std::to_string(n) + " is negative");
-  if (n > 0 && values == nullptr) fail(Errc::invalid_argument, "values is NULL while numValues is " + std::to_string(n));
+  if (n > 0 && values == nullptr)
+    fail(Errc::invalid_argument, "values is NULL while numValues is " + std::to_string(n));
   std::vector<T> out;
   for (int i = 0; i < n; ++i) out.push_back(static_cast<T>(values[i]));
   return out;
@@ -38,35 +39,43 @@ ACL_FUNC_VISIBILITY aclopAttr *aclopCreateAttr() { return new (std::nothrow) acl
 
 ACL_FUNC_VISIBILITY void aclopDestroyAttr(const aclopAttr *attr) { delete attr; }
 
-ACL_FUNC_VISIBILITY aclError aclopSetAttrBool(aclopAttr *attr, const char *attrName, uint8_t attrValue) {
+ACL_FUNC_VISIBILITY aclError aclopSetAttrBool(aclopAttr *attr, const char *attrName,
+                                              uint8_t attrValue) {
   return set_attr("aclopSetAttrBool", attr, attrName, [&] { return AttrValue(attrValue != 0); });
 }
 
-ACL_FUNC_VISIBILITY aclError aclopSetAttrInt(aclopAttr *attr, const char *attrName, int64_t attrValue) {
+ACL_FUNC_VISIBILITY aclError aclopSetAttrInt(aclopAttr *attr, const char *attrName,
+                                             int64_t attrValue) {
   return set_attr("aclopSetAttrInt", attr, attrName, [&] { return AttrValue(attrValue); });
 }
 
-ACL_FUNC_VISIBILITY aclError aclopSetAttrFloat(aclopAttr *attr, const char *attrName, float attrValue) {
+ACL_FUNC_VISIBILITY aclError aclopSetAttrFloat(aclopAttr *attr, const char *attrName,
+                                               float attrValue) {
   return set_attr("aclopSetAttrFloat", attr, attrName, [&] { return AttrValue(attrValue); });
 }
 
-ACL_FUNC_VISIBILITY aclError aclopSetAttrString(aclopAttr *attr, const char *attrName, const char *attrValue) {
+ACL_FUNC_VISIBILITY aclError aclopSetAttrString(aclopAttr *attr, const char *attrName,
+                                                const char *attrValue) {
   return set_attr("aclopSetAttrString", attr, attrName, [&] {
     if (attrValue == nullptr) fail(Errc::invalid_argument, "attrValue is NULL");
     return AttrValue(std::string(attrValue));
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclopSetAttrDataType(aclopAttr *attr, const char *attrName, aclDataType attrValue) {
-  return set_attr("aclopSetAttrDataType", attr, attrName, [&] { return AttrValue(static_cast<DType>(attrValue)); });
+ACL_FUNC_VISIBILITY aclError aclopSetAttrDataType(aclopAttr *attr, const char *attrName,
+                                                  aclDataType attrValue) {
+  return set_attr("aclopSetAttrDataType", attr, attrName,
+                  [&] { return AttrValue(static_cast<DType>(attrValue)); });
 }
 
-ACL_FUNC_VISIBILITY aclError aclopSetAttrListDataType(aclopAttr *attr, const char *attrName, int numValues,
-                                                      const aclDataType values[]) {
-  return set_attr("aclopSetAttrListDataType", attr, attrName, [&] { return AttrValue(list_of<DType>(numValues, values)); });
+ACL_FUNC_VISIBILITY aclError aclopSetAttrListDataType(aclopAttr *attr, const char *attrName,
+                                                      int numValues, const aclDataType values[]) {
+  return set_attr("aclopSetAttrListDataType", attr, attrName,
+                  [&] { return AttrValue(list_of<DType>(numValues, values)); });
 }
 
-ACL_FUNC_VISIBILITY aclError aclopSetAttrListBool(aclopAttr *attr, const char *attrName, int numValues, const uint8_t *values) {
+ACL_FUNC_VISIBILITY aclError aclopSetAttrListBool(aclopAttr *attr, const char *attrName,
+                                                  int numValues, const uint8_t *values) {
   return set_attr("aclopSetAttrListBool", attr, attrName, [&] {
     auto v = list_of<uint8_t>(numValues, values);
     for (auto &b : v) b = b != 0;
@@ -74,27 +83,34 @@ ACL_FUNC_VISIBILITY aclError aclopSetAttrListBool(aclopAttr *attr, const char *a
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclopSetAttrListInt(aclopAttr *attr, const char *attrName, int numValues, const int64_t *values) {
-  return set_attr("aclopSetAttrListInt", attr, attrName, [&] { return AttrValue(list_of<int64_t>(numValues, values)); });
+ACL_FUNC_VISIBILITY aclError aclopSetAttrListInt(aclopAttr *attr, const char *attrName,
+                                                 int numValues, const int64_t *values) {
+  return set_attr("aclopSetAttrListInt", attr, attrName,
+                  [&] { return AttrValue(list_of<int64_t>(numValues, values)); });
 }
 
-ACL_FUNC_VISIBILITY aclError aclopSetAttrListFloat(aclopAttr *attr, const char *attrName, int numValues, const float *values) {
-  return set_attr("aclopSetAttrListFloat", attr, attrName, [&] { return AttrValue(list_of<float>(numValues, values)); });
+ACL_FUNC_VISIBILITY aclError aclopSetAttrListFloat(aclopAttr *attr, const char *attrName,
+                                                   int numValues, const float *values) {
+  return set_attr("aclopSetAttrListFloat", attr, attrName,
+                  [&] { return AttrValue(list_of<float>(numValues, values)); });
 }
 
-ACL_FUNC_VISIBILITY aclError aclopSetAttrListString(aclopAttr *attr, const char *attrName, int numValues, const char **values) {
+ACL_FUNC_VISIBILITY aclError aclopSetAttrListString(aclopAttr *attr, const char *attrName,
+                                                    int numValues, const char **values) {
   return set_attr("aclopSetAttrListString", attr, attrName, [&] {
     auto ptrs = list_of<const char *>(numValues, values);
     std::vector<std::string> v;
     for (size_t i = 0; i < ptrs.size(); ++i) {
-      if (ptrs[i] == nullptr) fail(Errc::invalid_argument, "values[" + std::to_string(i) + "] is NULL");
+      if (ptrs[i] == nullptr)
+        fail(Errc::invalid_argument, "values[" + std::to_string(i) + "] is NULL");
       v.emplace_back(ptrs[i]);
     }
     return AttrValue(std::move(v));
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclopSetAttrListListInt(aclopAttr *attr, const char *attrName, int numLists, const int *numValues,
+ACL_FUNC_VISIBILITY aclError aclopSetAttrListListInt(aclopAttr *attr, const char *attrName,
+                                                     int numLists, const int *numValues,
                                                      const int64_t *const values[]) {
   return set_attr("aclopSetAttrListListInt", attr, attrName, [&] {
     auto counts = list_of<int>(numLists, numValues);

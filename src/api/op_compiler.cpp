@@ -16,27 +16,37 @@ using openacl::api::guarded;
 
 extern "C" {
 
-aclError aclopCompile(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[], int numOutputs,
-                      const aclTensorDesc *const outputDesc[], const aclopAttr *attr, aclopEngineType engineType,
+aclError aclopCompile(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
+                      int numOutputs, const aclTensorDesc *const outputDesc[],
+                      const aclopAttr *attr, aclopEngineType engineType,
                       aclopCompileType compileFlag, const char *opPath) {
-  return guarded(__func__, [&] { openacl::api::prepare_op(opType, numInputs, inputDesc, numOutputs, outputDesc, attr); });
-}
-
-aclError aclopCompileAndExecute(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
-                                const aclDataBuffer *const inputs[], int numOutputs, const aclTensorDesc *const outputDesc[],
-                                aclDataBuffer *const outputs[], const aclopAttr *attr, aclopEngineType engineType,
-                                aclopCompileType compileFlag, const char *opPath, aclrtStream stream) {
   return guarded(__func__, [&] {
-    openacl::api::execute_op(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr, stream);
+    openacl::api::prepare_op(opType, numInputs, inputDesc, numOutputs, outputDesc, attr);
   });
 }
 
-aclError aclopCompileAndExecuteV2(const char *opType, int numInputs, aclTensorDesc *inputDesc[], aclDataBuffer *inputs[],
-                                  int numOutputs, aclTensorDesc *outputDesc[], aclDataBuffer *outputs[], aclopAttr *attr,
-                                  aclopEngineType engineType, aclopCompileType compileFlag, const char *opPath,
+aclError aclopCompileAndExecute(const char *opType, int numInputs,
+                                const aclTensorDesc *const inputDesc[],
+                                const aclDataBuffer *const inputs[], int numOutputs,
+                                const aclTensorDesc *const outputDesc[],
+                                aclDataBuffer *const outputs[], const aclopAttr *attr,
+                                aclopEngineType engineType, aclopCompileType compileFlag,
+                                const char *opPath, aclrtStream stream) {
+  return guarded(__func__, [&] {
+    openacl::api::execute_op(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs,
+                             attr, stream);
+  });
+}
+
+aclError aclopCompileAndExecuteV2(const char *opType, int numInputs, aclTensorDesc *inputDesc[],
+                                  aclDataBuffer *inputs[], int numOutputs,
+                                  aclTensorDesc *outputDesc[], aclDataBuffer *outputs[],
+                                  aclopAttr *attr, aclopEngineType engineType,
+                                  aclopCompileType compileFlag, const char *opPath,
                                   aclrtStream stream) {
   return guarded(__func__, [&] {
-    openacl::api::execute_op(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr, stream);
+    openacl::api::execute_op(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs,
+                             attr, stream);
   });
 }
 
@@ -60,7 +70,8 @@ aclError aclGetCompileopt(aclCompileOpt opt, char *value, size_t length) {
     if (value == nullptr) fail(Errc::invalid_argument, "value is NULL");
     const std::string v = openacl::compile_option(static_cast<int>(openacl::api::enum_value(opt)));
     if (length < v.size() + 1)
-      fail(Errc::invalid_argument, "length " + std::to_string(length) + " is too small for the value (" +
+      fail(Errc::invalid_argument, "length " + std::to_string(length) +
+                                       " is too small for the value (" +
                                        std::to_string(v.size() + 1) + " bytes)");
     std::memcpy(value, v.c_str(), v.size() + 1);
   });

@@ -63,12 +63,12 @@ Stamp &stamp_of(void *stamp) {
 
 openacl::Profiling &profiling() { return Runtime::get().profiling(); }
 
-constexpr uint64_t kKnownDataTypes = ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_AICORE_METRICS |
-                                     ACL_PROF_AICPU | ACL_PROF_L2CACHE | ACL_PROF_HCCL_TRACE |
-                                     ACL_PROF_TRAINING_TRACE | ACL_PROF_MSPROFTX | ACL_PROF_RUNTIME_API |
-                                     ACL_PROF_GE_API_L0 | ACL_PROF_TASK_TIME_L0 | ACL_PROF_TASK_MEMORY |
-                                     ACL_PROF_GE_API_L1 | ACL_PROF_TASK_TIME_L2 | ACL_PROF_OP_ATTR |
-                                     ACL_PROF_TASK_TIME_L3 | ACL_PROF_API_STATS;
+constexpr uint64_t kKnownDataTypes =
+    ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_AICORE_METRICS | ACL_PROF_AICPU |
+    ACL_PROF_L2CACHE | ACL_PROF_HCCL_TRACE | ACL_PROF_TRAINING_TRACE | ACL_PROF_MSPROFTX |
+    ACL_PROF_RUNTIME_API | ACL_PROF_GE_API_L0 | ACL_PROF_TASK_TIME_L0 | ACL_PROF_TASK_MEMORY |
+    ACL_PROF_GE_API_L1 | ACL_PROF_TASK_TIME_L2 | ACL_PROF_OP_ATTR | ACL_PROF_TASK_TIME_L3 |
+    ACL_PROF_API_STATS;
 
 }  // namespace
 
@@ -80,7 +80,8 @@ aclError aclprofInit(const char *profilerResultPath, size_t length) {
     if (profilerResultPath == nullptr) fail(Errc::invalid_argument, "profilerResultPath is NULL");
     const size_t n = strnlen(profilerResultPath, length);
     if (n == 0 || length > 4096)
-      fail(Errc::invalid_argument, "length " + std::to_string(length) + " must be in [1, 4096] and the path not empty");
+      fail(Errc::invalid_argument,
+           "length " + std::to_string(length) + " must be in [1, 4096] and the path not empty");
     profiling().init(std::string(profilerResultPath, n));
   });
 }
@@ -92,25 +93,32 @@ aclError aclprofFinalize() {
   });
 }
 
-aclprofConfig *aclprofCreateConfig(uint32_t *deviceIdList, uint32_t deviceNums, aclprofAicoreMetrics aicoreMetrics,
-                                   const aclprofAicoreEvents *aicoreEvents, uint64_t dataTypeConfig) {
+aclprofConfig *aclprofCreateConfig(uint32_t *deviceIdList, uint32_t deviceNums,
+                                   aclprofAicoreMetrics aicoreMetrics,
+                                   const aclprofAicoreEvents *aicoreEvents,
+                                   uint64_t dataTypeConfig) {
   aclprofConfig *made = nullptr;
   guarded(__func__, [&] {
     require_initialized();
-    if (deviceIdList == nullptr || deviceNums == 0) fail(Errc::invalid_argument, "deviceIdList is NULL or deviceNums is 0");
+    if (deviceIdList == nullptr || deviceNums == 0)
+      fail(Errc::invalid_argument, "deviceIdList is NULL or deviceNums is 0");
     if (deviceNums > Runtime::get().device_count())
-      fail(Errc::invalid_argument, "deviceNums " + std::to_string(deviceNums) + " is more than the " +
+      fail(Errc::invalid_argument, "deviceNums " + std::to_string(deviceNums) +
+                                       " is more than the " +
                                        std::to_string(Runtime::get().device_count()) + " devices");
     const int64_t metrics = openacl::api::enum_value(aicoreMetrics);
-    if ((metrics < ACL_AICORE_ARITHMETIC_UTILIZATION || metrics > ACL_AICORE_MEMORY_ACCESS) && metrics != ACL_AICORE_NONE)
-      fail(Errc::prof_config, "aicoreMetrics " + std::to_string(metrics) + " is not an aclprofAicoreMetrics value");
+    if ((metrics < ACL_AICORE_ARITHMETIC_UTILIZATION || metrics > ACL_AICORE_MEMORY_ACCESS) &&
+        metrics != ACL_AICORE_NONE)
+      fail(Errc::prof_config,
+           "aicoreMetrics " + std::to_string(metrics) + " is not an aclprofAicoreMetrics value");
     if (aicoreEvents != nullptr) fail(Errc::prof_config, "aicoreEvents must be NULL");
     if (dataTypeConfig == 0 || (dataTypeConfig & ~kKnownDataTypes) != 0)
-      fail(Errc::prof_config, "dataTypeConfig 0x" + [&] {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(dataTypeConfig));
-        return std::string(buf);
-      }() + " is empty or has bits no ACL_PROF_* switch names");
+      fail(
+          Errc::prof_config, "dataTypeConfig 0x" + [&] {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(dataTypeConfig));
+            return std::string(buf);
+          }() + " is empty or has bits no ACL_PROF_* switch names");
     auto c = std::make_shared<aclprofConfig>();
     for (uint32_t i = 0; i < deviceNums; ++i) {
       Runtime::get().device(deviceIdList[i]);  // Errc::invalid_device for an unknown id
@@ -149,8 +157,10 @@ aclError aclprofSetConfig(aclprofConfigType configType, const char *config, size
   return guarded(__func__, [&] {
     const int64_t t = openacl::api::enum_value(configType);
     if (t <= ACL_PROF_ARGS_MIN || t >= ACL_PROF_ARGS_MAX || t == 2)
-      fail(Errc::invalid_argument, "configType " + std::to_string(t) + " is not an aclprofConfigType value");
-    if (config == nullptr || configLength == 0) fail(Errc::invalid_argument, "config is NULL or configLength is 0");
+      fail(Errc::invalid_argument,
+           "configType " + std::to_string(t) + " is not an aclprofConfigType value");
+    if (config == nullptr || configLength == 0)
+      fail(Errc::invalid_argument, "config is NULL or configLength is 0");
     // Accepted: the simulated NPU has no hardware counters these settings would tune.
   });
 }
@@ -174,7 +184,8 @@ aclError aclprofSetStampTraceMessage(void *stamp, const char *msg, uint32_t msgL
   return guarded(__func__, [&] {
     Stamp &s = stamp_of(stamp);
     if (msg == nullptr) fail(Errc::invalid_argument, "msg is NULL");
-    if (msgLen == 0 || msgLen > 128) fail(Errc::invalid_argument, "msgLen " + std::to_string(msgLen) + " is not in [1, 128]");
+    if (msgLen == 0 || msgLen > 128)
+      fail(Errc::invalid_argument, "msgLen " + std::to_string(msgLen) + " is not in [1, 128]");
     s.message.assign(msg, strnlen(msg, msgLen));
   });
 }
@@ -252,44 +263,61 @@ aclprofStepInfo *aclprofCreateStepInfo() {
 void aclprofDestroyStepInfo(aclprofStepInfo *stepinfo) {
   guarded(__func__, [&] {
     if (stepinfo == nullptr || !owned<aclprofStepInfo>().remove(stepinfo))
-      fail(Errc::invalid_argument, "stepinfo was not made by aclprofCreateStepInfo, or is destroyed");
+      fail(Errc::invalid_argument,
+           "stepinfo was not made by aclprofCreateStepInfo, or is destroyed");
   });
 }
 
-aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag, aclrtStream stream) {
+aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag,
+                                 aclrtStream stream) {
   return guarded(__func__, [&] {
     require_initialized();
     if (stepInfo == nullptr || !owned<aclprofStepInfo>().find(stepInfo))
-      fail(Errc::invalid_argument, "stepInfo was not made by aclprofCreateStepInfo, or is destroyed");
+      fail(Errc::invalid_argument,
+           "stepInfo was not made by aclprofCreateStepInfo, or is destroyed");
     if (stream != nullptr) openacl::api::stream_for_submit(stream);
     const int64_t t = openacl::api::enum_value(tag);
     if (t == ACL_STEP_START) {
       stepInfo->start_ns = openacl::now_ns();
     } else if (t == ACL_STEP_END) {
-      if (stepInfo->start_ns < 0) fail(Errc::invalid_argument, "ACL_STEP_END without an ACL_STEP_START");
+      if (stepInfo->start_ns < 0)
+        fail(Errc::invalid_argument, "ACL_STEP_END without an ACL_STEP_START");
       profiling().range("step", stepInfo->start_ns, openacl::now_ns());
       stepInfo->start_ns = -1;
     } else {
-      fail(Errc::invalid_argument, "tag " + std::to_string(t) + " is not ACL_STEP_START or ACL_STEP_END");
+      fail(Errc::invalid_argument,
+           "tag " + std::to_string(t) + " is not ACL_STEP_START or ACL_STEP_END");
     }
   });
 }
 
 // ---- model subscription: not implemented ----
 
-aclError aclprofModelSubscribe(uint32_t, const aclprofSubscribeConfig *) { return report_unsupported(__func__); }
+aclError aclprofModelSubscribe(uint32_t, const aclprofSubscribeConfig *) {
+  return report_unsupported(__func__);
+}
 aclError aclprofModelUnSubscribe(uint32_t) { return report_unsupported(__func__); }
 aclprofSubscribeConfig *aclprofCreateSubscribeConfig(int8_t, aclprofAicoreMetrics, void *) {
   (void)report_unsupported(__func__);
   return nullptr;
 }
-aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *) { return report_unsupported(__func__); }
+aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *) {
+  return report_unsupported(__func__);
+}
 aclError aclprofGetOpDescSize(size_t *) { return report_unsupported(__func__); }
 aclError aclprofGetOpNum(const void *, size_t, uint32_t *) { return report_unsupported(__func__); }
-aclError aclprofGetOpTypeLen(const void *, size_t, uint32_t, size_t *) { return report_unsupported(__func__); }
-aclError aclprofGetOpType(const void *, size_t, uint32_t, char *, size_t) { return report_unsupported(__func__); }
-aclError aclprofGetOpNameLen(const void *, size_t, uint32_t, size_t *) { return report_unsupported(__func__); }
-aclError aclprofGetOpName(const void *, size_t, uint32_t, char *, size_t) { return report_unsupported(__func__); }
+aclError aclprofGetOpTypeLen(const void *, size_t, uint32_t, size_t *) {
+  return report_unsupported(__func__);
+}
+aclError aclprofGetOpType(const void *, size_t, uint32_t, char *, size_t) {
+  return report_unsupported(__func__);
+}
+aclError aclprofGetOpNameLen(const void *, size_t, uint32_t, size_t *) {
+  return report_unsupported(__func__);
+}
+aclError aclprofGetOpName(const void *, size_t, uint32_t, char *, size_t) {
+  return report_unsupported(__func__);
+}
 uint64_t aclprofGetOpStart(const void *, size_t, uint32_t) {
   (void)report_unsupported(__func__);
   return 0;

@@ -1,4 +1,5 @@
 // Streams (R8-R12): creation, destruction, synchronization, query.
+#include "core/stream.h"
 #include "acl/acl.h"
 #include "api/guard.h"
 #include "api/handles.h"
@@ -7,7 +8,6 @@
 #include "core/observer.h"
 #include "core/registry.h"
 #include "core/runtime.h"
-#include "core/stream.h"
 #include "core/thread_state.h"
 
 using openacl::Errc;
@@ -29,8 +29,9 @@ void create(aclrtStream *stream, uint32_t priority, uint32_t flag) {
 // captured rather than run.
 std::shared_ptr<openacl::Stream> not_capturing(std::shared_ptr<openacl::Stream> s) {
   if (s->capturing()) {
-    fail(Errc::stream_captured, "the stream is being captured (aclmdlRICaptureBegin): end the capture with "
-                                "aclmdlRICaptureEnd first");
+    fail(Errc::stream_captured,
+         "the stream is being captured (aclmdlRICaptureBegin): end the capture with "
+         "aclmdlRICaptureEnd first");
   }
   return s;
 }
@@ -112,8 +113,9 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status) {
   return guarded(__func__, [&] {
     require_initialized();
     if (status == nullptr) fail(Errc::invalid_argument, "status is NULL");
-    *status = not_capturing(openacl::api::stream_for_host(stream))->query() ? ACL_STREAM_STATUS_COMPLETE
-                                                                           : ACL_STREAM_STATUS_NOT_READY;
+    *status = not_capturing(openacl::api::stream_for_host(stream))->query()
+                  ? ACL_STREAM_STATUS_COMPLETE
+                  : ACL_STREAM_STATUS_NOT_READY;
   });
 }
 
@@ -129,7 +131,8 @@ aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId) {
   return guarded(__func__, [&] {
     require_initialized();
     if (streamId == nullptr) fail(Errc::invalid_argument, "streamId is NULL");
-    *streamId = static_cast<int32_t>(openacl::handle_serial(openacl::api::stream_for_host(stream)->handle()));
+    *streamId = static_cast<int32_t>(
+        openacl::handle_serial(openacl::api::stream_for_host(stream)->handle()));
   });
 }
 

@@ -1,4 +1,5 @@
-// Tensor descriptors (reference G5 §C, §5.8 B2-B4). Pure data calls: no aclInit needed.
+// Tensor descriptors (acl/acl_base.h, with CANN's checks and NULL results). Pure data
+// calls: no aclInit needed.
 // Calls that return a value rather than an aclError still record the thread's error message
 // on bad input, through guarded().
 #include "api/tensor_desc.h"
@@ -18,7 +19,8 @@ void require_desc(const void *desc) {
 }
 
 std::vector<int64_t> copy_dims(int numDims, const int64_t *dims) {
-  if (numDims < 0) fail(Errc::invalid_argument, "numDims " + std::to_string(numDims) + " is negative");
+  if (numDims < 0)
+    fail(Errc::invalid_argument, "numDims " + std::to_string(numDims) + " is negative");
   if (numDims > 0 && dims == nullptr)
     fail(Errc::invalid_argument, "dims is NULL while numDims is " + std::to_string(numDims));
   return numDims == 0 ? std::vector<int64_t>{} : std::vector<int64_t>(dims, dims + numDims);
@@ -39,10 +41,10 @@ size_t element_count(const aclTensorDesc &desc) {
 
 extern "C" {
 
-ACL_FUNC_VISIBILITY aclTensorDesc *aclCreateTensorDesc(aclDataType dataType, int numDims, const int64_t *dims,
-                                                       aclFormat format) {
+ACL_FUNC_VISIBILITY aclTensorDesc *aclCreateTensorDesc(aclDataType dataType, int numDims,
+                                                       const int64_t *dims, aclFormat format) {
   aclTensorDesc *desc = nullptr;
-  openacl::api::guarded("aclCreateTensorDesc", [&] {
+  openacl::api::guarded(__func__, [&] {
     auto copied = copy_dims(numDims, dims);
     desc = new (std::nothrow) aclTensorDesc;
     if (desc == nullptr) fail(Errc::out_of_memory, "cannot allocate a tensor descriptor");
@@ -55,29 +57,31 @@ ACL_FUNC_VISIBILITY aclTensorDesc *aclCreateTensorDesc(aclDataType dataType, int
 
 ACL_FUNC_VISIBILITY void aclDestroyTensorDesc(const aclTensorDesc *desc) { delete desc; }
 
-ACL_FUNC_VISIBILITY aclError aclSetTensorShapeRange(aclTensorDesc *desc, size_t dimsCount,
-                                                    int64_t dimsRange[][ACL_TENSOR_SHAPE_RANGE_NUM]) {
-  return openacl::api::guarded("aclSetTensorShapeRange", [&] {
+ACL_FUNC_VISIBILITY aclError aclSetTensorShapeRange(
+    aclTensorDesc *desc, size_t dimsCount, int64_t dimsRange[][ACL_TENSOR_SHAPE_RANGE_NUM]) {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     if (dimsCount > 0 && dimsRange == nullptr) fail(Errc::invalid_argument, "dimsRange is NULL");
     desc->shape_range.clear();
-    for (size_t i = 0; i < dimsCount; ++i) desc->shape_range.push_back({dimsRange[i][0], dimsRange[i][1]});
+    for (size_t i = 0; i < dimsCount; ++i)
+      desc->shape_range.push_back({dimsRange[i][0], dimsRange[i][1]});
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclSetTensorValueRange(aclTensorDesc *desc, size_t valueCount,
-                                                    int64_t valueRange[][ACL_TENSOR_VALUE_RANGE_NUM]) {
-  return openacl::api::guarded("aclSetTensorValueRange", [&] {
+ACL_FUNC_VISIBILITY aclError aclSetTensorValueRange(
+    aclTensorDesc *desc, size_t valueCount, int64_t valueRange[][ACL_TENSOR_VALUE_RANGE_NUM]) {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     if (valueCount > 0 && valueRange == nullptr) fail(Errc::invalid_argument, "valueRange is NULL");
     desc->value_range.clear();
-    for (size_t i = 0; i < valueCount; ++i) desc->value_range.push_back({valueRange[i][0], valueRange[i][1]});
+    for (size_t i = 0; i < valueCount; ++i)
+      desc->value_range.push_back({valueRange[i][0], valueRange[i][1]});
   });
 }
 
 ACL_FUNC_VISIBILITY aclDataType aclGetTensorDescType(const aclTensorDesc *desc) {
   aclDataType type = ACL_DT_UNDEFINED;
-  openacl::api::guarded("aclGetTensorDescType", [&] {
+  openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     type = desc->dtype;
   });
@@ -86,7 +90,7 @@ ACL_FUNC_VISIBILITY aclDataType aclGetTensorDescType(const aclTensorDesc *desc) 
 
 ACL_FUNC_VISIBILITY aclFormat aclGetTensorDescFormat(const aclTensorDesc *desc) {
   aclFormat format = ACL_FORMAT_UNDEFINED;
-  openacl::api::guarded("aclGetTensorDescFormat", [&] {
+  openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     format = desc->format;
   });
@@ -95,7 +99,7 @@ ACL_FUNC_VISIBILITY aclFormat aclGetTensorDescFormat(const aclTensorDesc *desc) 
 
 ACL_FUNC_VISIBILITY size_t aclGetTensorDescElementCount(const aclTensorDesc *desc) {
   size_t count = 0;
-  openacl::api::guarded("aclGetTensorDescElementCount", [&] {
+  openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     count = element_count(*desc);
   });
@@ -104,7 +108,7 @@ ACL_FUNC_VISIBILITY size_t aclGetTensorDescElementCount(const aclTensorDesc *des
 
 ACL_FUNC_VISIBILITY size_t aclGetTensorDescSize(const aclTensorDesc *desc) {
   size_t size = 0;
-  openacl::api::guarded("aclGetTensorDescSize", [&] {
+  openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     const size_t count = element_count(*desc);
     const size_t item = aclDataTypeSize(desc->dtype);
@@ -116,53 +120,59 @@ ACL_FUNC_VISIBILITY size_t aclGetTensorDescSize(const aclTensorDesc *desc) {
 
 ACL_FUNC_VISIBILITY size_t aclGetTensorDescNumDims(const aclTensorDesc *desc) {
   size_t n = 0;
-  openacl::api::guarded("aclGetTensorDescNumDims", [&] {
+  openacl::api::guarded(__func__, [&] {
     require_desc(desc);
-    n = (!desc->dims.empty() && desc->dims[0] == -2) ? static_cast<size_t>(ACL_UNKNOWN_RANK) : desc->dims.size();
+    n = (!desc->dims.empty() && desc->dims[0] == -2) ? static_cast<size_t>(ACL_UNKNOWN_RANK)
+                                                     : desc->dims.size();
   });
   return n;
 }
 
 ACL_FUNC_VISIBILITY int64_t aclGetTensorDescDim(const aclTensorDesc *desc, size_t index) {
   int64_t dim = -1;
-  openacl::api::guarded("aclGetTensorDescDim", [&] {
+  openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     if (index >= desc->dims.size())
-      fail(Errc::invalid_argument, "index " + std::to_string(index) + " out of range: the desc has " +
+      fail(Errc::invalid_argument, "index " + std::to_string(index) +
+                                       " out of range: the desc has " +
                                        std::to_string(desc->dims.size()) + " dims");
     dim = desc->dims[index];
   });
   return dim;
 }
 
-ACL_FUNC_VISIBILITY aclError aclGetTensorDescDimV2(const aclTensorDesc *desc, size_t index, int64_t *dimSize) {
-  return openacl::api::guarded("aclGetTensorDescDimV2", [&] {
+ACL_FUNC_VISIBILITY aclError aclGetTensorDescDimV2(const aclTensorDesc *desc, size_t index,
+                                                   int64_t *dimSize) {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     if (dimSize == nullptr) fail(Errc::invalid_argument, "dimSize is NULL");
     if (index >= desc->dims.size())
-      fail(Errc::invalid_argument, "index " + std::to_string(index) + " out of range: the desc has " +
+      fail(Errc::invalid_argument, "index " + std::to_string(index) +
+                                       " out of range: the desc has " +
                                        std::to_string(desc->dims.size()) + " dims");
     *dimSize = desc->dims[index];
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclGetTensorDescDimRange(const aclTensorDesc *desc, size_t index, size_t dimRangeNum,
-                                                      int64_t *dimRange) {
-  return openacl::api::guarded("aclGetTensorDescDimRange", [&] {
+ACL_FUNC_VISIBILITY aclError aclGetTensorDescDimRange(const aclTensorDesc *desc, size_t index,
+                                                      size_t dimRangeNum, int64_t *dimRange) {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     if (dimRange == nullptr) fail(Errc::invalid_argument, "dimRange is NULL");
     if (index >= desc->shape_range.size())
-      fail(Errc::invalid_argument, "index " + std::to_string(index) + " out of range: the desc has " +
+      fail(Errc::invalid_argument, "index " + std::to_string(index) +
+                                       " out of range: the desc has " +
                                        std::to_string(desc->shape_range.size()) + " shape ranges");
     if (dimRangeNum < ACL_TENSOR_SHAPE_RANGE_NUM)
-      fail(Errc::invalid_argument, "dimRangeNum " + std::to_string(dimRangeNum) + " is less than 2");
+      fail(Errc::invalid_argument,
+           "dimRangeNum " + std::to_string(dimRangeNum) + " is less than 2");
     dimRange[0] = desc->shape_range[index][0];
     dimRange[1] = desc->shape_range[index][1];
   });
 }
 
 ACL_FUNC_VISIBILITY void aclSetTensorDescName(aclTensorDesc *desc, const char *name) {
-  openacl::api::guarded("aclSetTensorDescName", [&] {
+  openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     desc->name = name == nullptr ? "" : name;
   });
@@ -172,7 +182,8 @@ ACL_FUNC_VISIBILITY const char *aclGetTensorDescName(aclTensorDesc *desc) {
   return desc == nullptr ? "" : desc->name.c_str();
 }
 
-ACL_FUNC_VISIBILITY aclError aclTransTensorDescFormat(const aclTensorDesc *srcDesc, aclFormat dstFormat,
+ACL_FUNC_VISIBILITY aclError aclTransTensorDescFormat(const aclTensorDesc *srcDesc,
+                                                      aclFormat dstFormat,
                                                       aclTensorDesc **dstDesc) {
   // As the reference implementation: format transformation needs the device's private
   // layouts, which the simulated NPU does not have.
@@ -180,42 +191,45 @@ ACL_FUNC_VISIBILITY aclError aclTransTensorDescFormat(const aclTensorDesc *srcDe
 }
 
 ACL_FUNC_VISIBILITY aclError aclSetTensorStorageFormat(aclTensorDesc *desc, aclFormat format) {
-  return openacl::api::guarded("aclSetTensorStorageFormat", [&] {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     desc->storage_format = format;
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclSetTensorStorageShape(aclTensorDesc *desc, int numDims, const int64_t *dims) {
-  return openacl::api::guarded("aclSetTensorStorageShape", [&] {
+ACL_FUNC_VISIBILITY aclError aclSetTensorStorageShape(aclTensorDesc *desc, int numDims,
+                                                      const int64_t *dims) {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     desc->storage_dims = copy_dims(numDims, dims);
   });
 }
 
 ACL_FUNC_VISIBILITY aclError aclSetTensorFormat(aclTensorDesc *desc, aclFormat format) {
-  return openacl::api::guarded("aclSetTensorFormat", [&] {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     desc->storage_format = format;
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclSetTensorShape(aclTensorDesc *desc, int numDims, const int64_t *dims) {
-  return openacl::api::guarded("aclSetTensorShape", [&] {
+ACL_FUNC_VISIBILITY aclError aclSetTensorShape(aclTensorDesc *desc, int numDims,
+                                               const int64_t *dims) {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     desc->storage_dims = copy_dims(numDims, dims);
   });
 }
 
 ACL_FUNC_VISIBILITY aclError aclSetTensorOriginFormat(aclTensorDesc *desc, aclFormat format) {
-  return openacl::api::guarded("aclSetTensorOriginFormat", [&] {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     desc->format = format;
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclSetTensorOriginShape(aclTensorDesc *desc, int numDims, const int64_t *dims) {
-  return openacl::api::guarded("aclSetTensorOriginShape", [&] {
+ACL_FUNC_VISIBILITY aclError aclSetTensorOriginShape(aclTensorDesc *desc, int numDims,
+                                                     const int64_t *dims) {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     desc->dims = copy_dims(numDims, dims);
   });
@@ -225,9 +239,11 @@ ACL_FUNC_VISIBILITY aclError aclSetTensorOriginShape(aclTensorDesc *desc, int nu
 // index 0 exists.
 ACL_FUNC_VISIBILITY aclTensorDesc *aclGetTensorDescByIndex(aclTensorDesc *desc, size_t index) {
   aclTensorDesc *out = nullptr;
-  openacl::api::guarded("aclGetTensorDescByIndex", [&] {
+  openacl::api::guarded(__func__, [&] {
     require_desc(desc);
-    if (index != 0) fail(Errc::invalid_argument, "index " + std::to_string(index) + " out of range: 1 descriptor");
+    if (index != 0)
+      fail(Errc::invalid_argument,
+           "index " + std::to_string(index) + " out of range: 1 descriptor");
     out = desc;
   });
   return out;
@@ -235,23 +251,25 @@ ACL_FUNC_VISIBILITY aclTensorDesc *aclGetTensorDescByIndex(aclTensorDesc *desc, 
 
 ACL_FUNC_VISIBILITY void *aclGetTensorDescAddress(const aclTensorDesc *desc) {
   void *address = nullptr;
-  openacl::api::guarded("aclGetTensorDescAddress", [&] {
+  openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     address = desc->address;
   });
   return address;
 }
 
-ACL_FUNC_VISIBILITY aclError aclSetTensorDynamicInput(aclTensorDesc *desc, const char *dynamicInputName) {
-  return openacl::api::guarded("aclSetTensorDynamicInput", [&] {
+ACL_FUNC_VISIBILITY aclError aclSetTensorDynamicInput(aclTensorDesc *desc,
+                                                      const char *dynamicInputName) {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     if (dynamicInputName == nullptr) fail(Errc::invalid_argument, "dynamicInputName is NULL");
     desc->dynamic_input_name = dynamicInputName;
   });
 }
 
-ACL_FUNC_VISIBILITY aclError aclSetTensorConst(aclTensorDesc *desc, void *dataBuffer, size_t length) {
-  return openacl::api::guarded("aclSetTensorConst", [&] {
+ACL_FUNC_VISIBILITY aclError aclSetTensorConst(aclTensorDesc *desc, void *dataBuffer,
+                                               size_t length) {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     if (dataBuffer == nullptr) fail(Errc::invalid_argument, "dataBuffer is NULL");
     if (length == 0) fail(Errc::invalid_argument, "length is 0");
@@ -262,11 +280,12 @@ ACL_FUNC_VISIBILITY aclError aclSetTensorConst(aclTensorDesc *desc, void *dataBu
 }
 
 ACL_FUNC_VISIBILITY aclError aclSetTensorPlaceMent(aclTensorDesc *desc, aclMemType memType) {
-  return openacl::api::guarded("aclSetTensorPlaceMent", [&] {
+  return openacl::api::guarded(__func__, [&] {
     require_desc(desc);
     if (memType != ACL_MEMTYPE_DEVICE && memType != ACL_MEMTYPE_HOST &&
         memType != ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT)
-      fail(Errc::invalid_argument, "memType " + std::to_string(static_cast<int>(memType)) + " is not an aclMemType");
+      fail(Errc::invalid_argument,
+           "memType " + std::to_string(static_cast<int>(memType)) + " is not an aclMemType");
     desc->placement = memType;
   });
 }

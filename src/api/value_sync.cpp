@@ -30,11 +30,16 @@ uint64_t *value_at(void *devAddr) {
 
 openacl::ValueCondition condition_of(uint32_t flag) {
   switch (flag) {
-    case ACL_STREAM_WAIT_VALUE_GEQ: return openacl::ValueCondition::geq;
-    case ACL_STREAM_WAIT_VALUE_EQ: return openacl::ValueCondition::eq;
-    case ACL_STREAM_WAIT_VALUE_AND: return openacl::ValueCondition::and_nonzero;
-    case ACL_STREAM_WAIT_VALUE_NOR: return openacl::ValueCondition::nor_nonzero;
-    default: break;
+    case ACL_STREAM_WAIT_VALUE_GEQ:
+      return openacl::ValueCondition::geq;
+    case ACL_STREAM_WAIT_VALUE_EQ:
+      return openacl::ValueCondition::eq;
+    case ACL_STREAM_WAIT_VALUE_AND:
+      return openacl::ValueCondition::and_nonzero;
+    case ACL_STREAM_WAIT_VALUE_NOR:
+      return openacl::ValueCondition::nor_nonzero;
+    default:
+      break;
   }
   fail(Errc::invalid_argument, "flag " + std::to_string(flag) +
                                    " is not ACL_STREAM_WAIT_VALUE_GEQ, _EQ, _AND or _NOR (0 to 3)");
@@ -49,7 +54,8 @@ aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag, aclrtStre
     require_initialized();
     uint64_t *addr = value_at(devAddr);
     if (flag != 0) fail(Errc::invalid_argument, "flag must be 0");
-    openacl::api::stream_for_submit(stream)->enqueue(std::make_unique<openacl::ValueWriteTask>(addr, value));
+    openacl::api::stream_for_submit(stream)->enqueue(
+        std::make_unique<openacl::ValueWriteTask>(addr, value));
   });
 }
 
@@ -58,7 +64,8 @@ aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStrea
     require_initialized();
     uint64_t *addr = value_at(devAddr);
     auto cond = condition_of(flag);
-    openacl::api::stream_for_submit(stream)->enqueue(std::make_unique<openacl::ValueWaitTask>(addr, value, cond));
+    openacl::api::stream_for_submit(stream)->enqueue(
+        std::make_unique<openacl::ValueWaitTask>(addr, value, cond));
   });
 }
 

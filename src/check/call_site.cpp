@@ -68,7 +68,8 @@ int first_user_frame(const CallSite &site, std::string *api) {
     Dl_info info{};
     if (in_library(site.pcs[i], info)) {
       seen_library = true;
-      if (api != nullptr && info.dli_sname != nullptr && std::strncmp(info.dli_sname, "acl", 3) == 0) {
+      if (api != nullptr && info.dli_sname != nullptr &&
+          std::strncmp(info.dli_sname, "acl", 3) == 0) {
         *api = info.dli_sname;
       }
       continue;

@@ -1,4 +1,4 @@
-// Builds the diagnostics observer from the configuration (SPEC R21): the trace recorder
+// Builds the diagnostics observer from the configuration (docs/RULES.md R21): the trace recorder
 // (OPENACL_TRACE), the race checker (OPENACL_CHECK), or both behind one observer; and the
 // observers of profiling sessions (core/profiling.h).
 #include "check/diagnostics.h"

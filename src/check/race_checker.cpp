@@ -42,35 +42,52 @@ std::string range_text(uintptr_t begin, uintptr_t end) {
 
 const char *object_name(ObjectKind kind, bool plural) {
   switch (kind) {
-    case ObjectKind::context: return plural ? "contexts" : "context";
-    case ObjectKind::stream: return plural ? "streams" : "stream";
-    case ObjectKind::event: return plural ? "events" : "event";
-    case ObjectKind::notify: return plural ? "notifies" : "notify";
-    case ObjectKind::device_memory: return plural ? "device allocations" : "device allocation";
-    case ObjectKind::host_memory: return plural ? "page-locked host allocations" : "page-locked host allocation";
-    case ObjectKind::binary: return plural ? "kernel binaries" : "kernel binary";
-    case ObjectKind::memory_mapping: return plural ? "memory mappings" : "memory mapping";
+    case ObjectKind::context:
+      return plural ? "contexts" : "context";
+    case ObjectKind::stream:
+      return plural ? "streams" : "stream";
+    case ObjectKind::event:
+      return plural ? "events" : "event";
+    case ObjectKind::notify:
+      return plural ? "notifies" : "notify";
+    case ObjectKind::device_memory:
+      return plural ? "device allocations" : "device allocation";
+    case ObjectKind::host_memory:
+      return plural ? "page-locked host allocations" : "page-locked host allocation";
+    case ObjectKind::binary:
+      return plural ? "kernel binaries" : "kernel binary";
+    case ObjectKind::memory_mapping:
+      return plural ? "memory mappings" : "memory mapping";
   }
   return "object";
 }
 
 const char *release_api(ObjectKind kind) {
   switch (kind) {
-    case ObjectKind::context: return "aclrtDestroyContext";
-    case ObjectKind::stream: return "aclrtDestroyStream";
-    case ObjectKind::event: return "aclrtDestroyEvent";
-    case ObjectKind::notify: return "aclrtDestroyNotify";
-    case ObjectKind::device_memory: return "aclrtFree";
-    case ObjectKind::host_memory: return "aclrtFreeHost";
-    case ObjectKind::binary: return "aclrtBinaryUnLoad";
-    case ObjectKind::memory_mapping: return "aclrtUnmapMem";
+    case ObjectKind::context:
+      return "aclrtDestroyContext";
+    case ObjectKind::stream:
+      return "aclrtDestroyStream";
+    case ObjectKind::event:
+      return "aclrtDestroyEvent";
+    case ObjectKind::notify:
+      return "aclrtDestroyNotify";
+    case ObjectKind::device_memory:
+      return "aclrtFree";
+    case ObjectKind::host_memory:
+      return "aclrtFreeHost";
+    case ObjectKind::binary:
+      return "aclrtBinaryUnLoad";
+    case ObjectKind::memory_mapping:
+      return "aclrtUnmapMem";
   }
   return "?";
 }
 
 // Objects whose bytes tasks use: their accesses are race-checked.
 bool is_memory(ObjectKind kind) {
-  return kind == ObjectKind::device_memory || kind == ObjectKind::host_memory || kind == ObjectKind::memory_mapping;
+  return kind == ObjectKind::device_memory || kind == ObjectKind::host_memory ||
+         kind == ObjectKind::memory_mapping;
 }
 
 // What a wait task waits for: an event's record, a notify (whichever update it meets), or a
@@ -178,12 +195,11 @@ void RaceChecker::on_enqueue(const Stream &stream, const Task &task) {
     const Context &ctx = stream.context();
     const MemRange &r = task.ranges().front();
     std::string label = task.label();
-    auto site = site_of(SiteKey{stream.handle(), task.kind(), r.begin, r.size,
-                                std::hash<std::string>()(label)});
-    info = std::make_shared<TaskInfo>(TaskInfo{stream.handle(), ctx.handle(), stream.device().id(),
-                                               ctx.default_stream().get() == &stream,
-                                               task.kind(), std::move(label), task.seq,
-                                               std::move(site), std::nullopt});
+    auto site = site_of(
+        SiteKey{stream.handle(), task.kind(), r.begin, r.size, std::hash<std::string>()(label)});
+    info = std::make_shared<TaskInfo>(TaskInfo{
+        stream.handle(), ctx.handle(), stream.device().id(), ctx.default_stream().get() == &stream,
+        task.kind(), std::move(label), task.seq, std::move(site), std::nullopt});
   }
   std::lock_guard lock(mu_);
   StreamState &st = state_of(stream);
@@ -247,7 +263,8 @@ void RaceChecker::check_range(Region &region, const MemRange &r, const StreamSta
     bool overlap = a.begin < mine.end && mine.begin < a.end;
     if (overlap && !ordered && (a.write || mine.write)) {
       // Only a kernel's guessed write makes it a race: decided once the kernels have run.
-      if (!(a.write && !a.guessed) && !(mine.write && !mine.guessed)) suspects_.push_back({region.kind, a, mine});
+      if (!(a.write && !a.guessed) && !(mine.write && !mine.guessed))
+        suspects_.push_back({region.kind, a, mine});
       else if (behind_open_wait(mine) || behind_open_wait(a)) {
         if (pending_.size() >= kMaxPending) pending_.erase(pending_.begin());
         pending_.push_back({region.kind, a, mine, behind_open_wait(mine)});
@@ -257,7 +274,8 @@ void RaceChecker::check_range(Region &region, const MemRange &r, const StreamSta
     }
     // An earlier access this one covers and follows adds nothing to later checks (a guessed
     // write may turn out a read: it covers nothing).
-    bool covered = ordered && mine.begin <= a.begin && a.end <= mine.end && ((mine.write && !mine.guessed) || !a.write);
+    bool covered = ordered && mine.begin <= a.begin && a.end <= mine.end &&
+                   ((mine.write && !mine.guessed) || !a.write);
     if (covered) continue;
     if (keep != i) list[keep] = std::move(a);
     ++keep;
@@ -307,7 +325,8 @@ bool RaceChecker::behind_open_wait(const Access &a) const {
 
 void RaceChecker::answer_open_waits(const void *key, const VectorClock &record) {
   for (StreamState *s : by_index_) {
-    auto w = std::find_if(s->open_waits.begin(), s->open_waits.end(), [&](const OpenWait &o) { return o.key == key; });
+    auto w = std::find_if(s->open_waits.begin(), s->open_waits.end(),
+                          [&](const OpenWait &o) { return o.key == key; });
     if (w == s->open_waits.end()) continue;
     const OpenWait wait = *w;
     s->open_waits.erase(w);
@@ -451,7 +470,8 @@ void RaceChecker::on_host_access(const void *p, size_t n, bool write, const char
     out << "        enqueued by " << describe(*a.task->site) << "\n";
     out << "  host: " << describe(site) << "\n";
     out << "  missing: the host did not wait for the task. Call aclrtSynchronizeStream("
-        << stream_arg(*a.task) << ") (or aclrtSynchronizeEvent on an event recorded after the "
+        << stream_arg(*a.task)
+        << ") (or aclrtSynchronizeEvent on an event recorded after the "
            "task) before touching the buffer";
     reporter_.problem({"host-race", user_pc(*a.task->site), user_pc(site), 0}, out.str());
   }
@@ -517,10 +537,14 @@ bool RaceChecker::live(ObjectKind kind, const void *handle) const {
       auto c = rt.contexts.find(handle);
       return c && !c->destroyed();
     }
-    case ObjectKind::stream: return rt.streams.find(handle) != nullptr;
-    case ObjectKind::event: return rt.events.find(handle) != nullptr;
-    case ObjectKind::notify: return rt.notifies.find(handle) != nullptr;
-    case ObjectKind::binary: return rt.binaries.find(handle) != nullptr;
+    case ObjectKind::stream:
+      return rt.streams.find(handle) != nullptr;
+    case ObjectKind::event:
+      return rt.events.find(handle) != nullptr;
+    case ObjectKind::notify:
+      return rt.notifies.find(handle) != nullptr;
+    case ObjectKind::binary:
+      return rt.binaries.find(handle) != nullptr;
     case ObjectKind::device_memory:
     case ObjectKind::host_memory:
     case ObjectKind::memory_mapping: {
@@ -567,7 +591,8 @@ void RaceChecker::on_finalize_begin() {
     if (g->count == 1) {
       out << object_name(g->kind, false) << " " << hex(g->first);
     } else {
-      out << g->count << " " << object_name(g->kind, true) << " (the first " << hex(g->first) << ")";
+      out << g->count << " " << object_name(g->kind, true) << " (the first " << hex(g->first)
+          << ")";
     }
     if (g->bytes > 0) out << ", " << g->bytes << " bytes,";
     out << (g->count == 1 ? " was" : " were") << " never released with " << release_api(g->kind)
@@ -595,8 +620,10 @@ void RaceChecker::on_finalize_end() {
 
 void RaceChecker::on_exit_without_finalize() {
   // No leak report: without aclFinalize every object is still in use.
-  std::fprintf(stderr, "openacl-check: finished at exit, without aclFinalize: %zu problem(s), %zu warning(s)\n",
-               reporter_.problems(), reporter_.warnings());
+  std::fprintf(
+      stderr,
+      "openacl-check: finished at exit, without aclFinalize: %zu problem(s), %zu warning(s)\n",
+      reporter_.problems(), reporter_.warnings());
 }
 
 }  // namespace openacl::check

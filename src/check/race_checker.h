@@ -1,4 +1,4 @@
-// The stream-race checker (SPEC R21, OPENACL_CHECK=1 or abort). It keeps a happens-before
+// The stream-race checker (docs/RULES.md R21, OPENACL_CHECK=1 or abort). It keeps a happens-before
 // relation between tasks with vector clocks (one entry per stream):
 //   - stream order: a task follows every earlier task of its stream;
 //   - events: a stream wait follows the event record it waits for, and what preceded it;
@@ -162,8 +162,8 @@ class RaceChecker final : public TaskObserver {
   std::unordered_map<const Stream *, StreamState> streams_;
   std::vector<StreamState *> by_index_;  // streams_' states by their index (nodes never move)
   std::vector<Pending> pending_;
-  VectorClock host_;          // what the host has seen complete
-  uint64_t host_version_ = 0; // bumps when host_ grows
+  VectorClock host_;           // what the host has seen complete
+  uint64_t host_version_ = 0;  // bumps when host_ grows
   // Keyed by an event's record (Signal), a notify, or the address of a value write.
   std::unordered_map<const void *, VectorClock> records_;
   std::deque<const void *> record_order_;

@@ -34,10 +34,18 @@ std::string escape(const std::string &s) {
   out.reserve(s.size());
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];
@@ -101,11 +109,19 @@ void TraceRecorder::on_complete(const Stream &stream, const Task &task) {
     ops_.insert(ops_.end(), p->second.begin(), p->second.end());
     pending_ops_.erase(p);
   }
-  TaskRecord &rec = tasks_.emplace_back(TaskRecord{it->second, task.kind(), task.seq,
-                                                   task.enqueue_ns, task.start_ns, task.end_ns,
-                                                   task.label(), signal_of(task),
-                                                   static_cast<uint32_t>(ranges.size()), 0, {},
-                                                   first_op, num_ops});
+  TaskRecord &rec = tasks_.emplace_back(TaskRecord{it->second,
+                                                   task.kind(),
+                                                   task.seq,
+                                                   task.enqueue_ns,
+                                                   task.start_ns,
+                                                   task.end_ns,
+                                                   task.label(),
+                                                   signal_of(task),
+                                                   static_cast<uint32_t>(ranges.size()),
+                                                   0,
+                                                   {},
+                                                   first_op,
+                                                   num_ops});
   if (ranges.size() <= 2) {
     std::copy(ranges.begin(), ranges.end(), rec.inline_ranges);
   } else {
@@ -146,7 +162,8 @@ void TraceRecorder::on_ops(std::span<const OpSpan> ops) {
   pending.clear();  // left by a task that was not recorded
   for (const OpSpan &op : ops)
     pending.push_back(OpRecord{op_names_.insert(escape(*op.type)).first->c_str(),
-                               op_names_.insert(escape(*op.node)).first->c_str(), op.begin_ns, op.end_ns});
+                               op_names_.insert(escape(*op.node)).first->c_str(), op.begin_ns,
+                               op.end_ns});
 }
 
 void TraceRecorder::count_memory(int32_t device, int64_t delta) {
@@ -198,11 +215,13 @@ bool TraceRecorder::write() const {
     if (d >= 0) devices[d] = true;
   }
   begin_event();
-  std::fprintf(f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":\"host\"}}",
+  std::fprintf(f,
+               "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":\"host\"}}",
                kHostPid);
   begin_event();
-  std::fprintf(f, "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%d,\"args\":{\"sort_index\":0}}",
-               kHostPid);
+  std::fprintf(
+      f, "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%d,\"args\":{\"sort_index\":0}}",
+      kHostPid);
   for (const auto &[tid, n] : host_threads_) {
     begin_event();
     std::fprintf(f,
@@ -212,11 +231,13 @@ bool TraceRecorder::write() const {
   }
   for (const auto &[d, _] : devices) {
     begin_event();
-    std::fprintf(f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":\"device %d\"}}",
-                 kDevicePidBase + d, d);
+    std::fprintf(
+        f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":\"device %d\"}}",
+        kDevicePidBase + d, d);
     begin_event();
-    std::fprintf(f, "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%d,\"args\":{\"sort_index\":%d}}",
-                 kDevicePidBase + d, 1 + d);
+    std::fprintf(
+        f, "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%d,\"args\":{\"sort_index\":%d}}",
+        kDevicePidBase + d, 1 + d);
   }
   for (size_t i = 0; i < tracks_.size(); ++i) {
     const Track &t = tracks_[i];
@@ -227,10 +248,14 @@ bool TraceRecorder::write() const {
       std::snprintf(name, sizeof name, "stream %p (context %p)", t.stream, t.context);
     }
     begin_event();
-    std::fprintf(f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%zu,\"args\":{\"name\":\"%s\"}}",
-                 kDevicePidBase + t.device, i + 1, name);
+    std::fprintf(
+        f,
+        "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%zu,\"args\":{\"name\":\"%s\"}}",
+        kDevicePidBase + t.device, i + 1, name);
     begin_event();
-    std::fprintf(f, "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%d,\"tid\":%zu,\"args\":{\"sort_index\":%zu}}",
+    std::fprintf(f,
+                 "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%d,\"tid\":%zu,\"args\":{"
+                 "\"sort_index\":%zu}}",
                  kDevicePidBase + t.device, i + 1, i);
   }
 
@@ -284,8 +309,8 @@ bool TraceRecorder::write() const {
       std::fprintf(f,
                    "{\"ph\":\"X\",\"pid\":%d,\"tid\":%zu,\"ts\":%.3f,\"dur\":%.3f,\"name\":\"%s\","
                    "\"cat\":\"model_op\",\"args\":{\"node\":\"%s\",\"seq\":%llu}}",
-                   pid, tid, us(op.begin_ns), std::max(us(op.end_ns) - us(op.begin_ns), 0.001), op.type, op.node,
-                   static_cast<unsigned long long>(t->seq));
+                   pid, tid, us(op.begin_ns), std::max(us(op.end_ns) - us(op.begin_ns), 0.001),
+                   op.type, op.node, static_cast<unsigned long long>(t->seq));
     }
 
     if (t->kind == TaskKind::event_record && t->signal != nullptr) {
@@ -300,8 +325,8 @@ bool TraceRecorder::write() const {
       std::fprintf(f,
                    "{\"ph\":\"s\",\"id\":%llu,\"pid\":%d,\"tid\":%u,\"ts\":%.3f,\"name\":\"event\","
                    "\"cat\":\"event\"}",
-                   static_cast<unsigned long long>(id), kDevicePidBase + rt.device,
-                   rec->track + 1, us(rec->start_ns));
+                   static_cast<unsigned long long>(id), kDevicePidBase + rt.device, rec->track + 1,
+                   us(rec->start_ns));
       begin_event();
       std::fprintf(f,
                    "{\"ph\":\"f\",\"bp\":\"e\",\"id\":%llu,\"pid\":%d,\"tid\":%zu,\"ts\":%.3f,"
@@ -338,7 +363,8 @@ bool TraceRecorder::write() const {
     return false;
   }
   if (dropped_ > 0) {
-    std::fprintf(stderr, "openacl-trace: the trace holds the first %zu tasks; %zu more were not recorded\n",
+    std::fprintf(stderr,
+                 "openacl-trace: the trace holds the first %zu tasks; %zu more were not recorded\n",
                  kMaxTasks, dropped_);
   }
   return true;

@@ -1,5 +1,5 @@
-// The timeline trace (SPEC R21, OPENACL_TRACE=path.json): every task, blocking host call and
-// device-memory change is buffered in memory while the program runs and written as Chrome
+// The timeline trace (docs/RULES.md R21, OPENACL_TRACE=path.json): every task, blocking host
+// call and device-memory change is buffered in memory while the program runs and written as Chrome
 // trace-event JSON (Perfetto, chrome://tracing) at aclFinalize, off the hot path.
 //
 // Layout of the file: a process per device (pid 100 + device id) with a thread per stream
@@ -16,8 +16,8 @@
 #include <cstdint>
 #include <deque>
 #include <map>
-#include <span>
 #include <mutex>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>

@@ -14,7 +14,8 @@ inline std::string npy_header(const std::string &descr, const std::vector<int64_
   for (auto d : dims) shape += std::to_string(d) + ", ";
   if (dims.size() > 1) shape.resize(shape.size() - 2);
   else if (dims.size() == 1) shape.resize(shape.size() - 1);
-  std::string dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + shape + "), }";
+  std::string dict =
+      "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + shape + "), }";
   const size_t total = 10 + dict.size() + 1;
   dict.append((64 - total % 64) % 64, ' ');
   dict.push_back('\n');

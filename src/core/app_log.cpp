@@ -21,10 +21,14 @@ int threshold() {
 
 const char *level_name(LogLevel level) {
   switch (level) {
-    case LogLevel::debug: return "DEBUG";
-    case LogLevel::info: return "INFO";
-    case LogLevel::warning: return "WARNING";
-    case LogLevel::error: return "ERROR";
+    case LogLevel::debug:
+      return "DEBUG";
+    case LogLevel::info:
+      return "INFO";
+    case LogLevel::warning:
+      return "WARNING";
+    case LogLevel::error:
+      return "ERROR";
   }
   return "ERROR";
 }
@@ -46,7 +50,8 @@ std::string timestamp() {
 
 bool app_log_enabled(LogLevel level) { return static_cast<int>(level) >= threshold(); }
 
-void app_log(LogLevel level, const char *func, const char *file, uint32_t line, std::string_view msg) {
+void app_log(LogLevel level, const char *func, const char *file, uint32_t line,
+             std::string_view msg) {
   const char *to_stdout = std::getenv("ASCEND_SLOG_PRINT_TO_STDOUT");
   std::FILE *out = (to_stdout != nullptr && std::string_view(to_stdout) == "1") ? stdout : stderr;
   std::string text = std::string("[") + level_name(level) + "] APP(" + std::to_string(getpid()) +

@@ -14,6 +14,7 @@ enum class LogLevel { debug = 0, info = 1, warning = 2, error = 3 };
 bool app_log_enabled(LogLevel level);
 
 // Writes one line: [LEVEL] APP(pid,process):yyyy-mm-dd-hh:mm:ss.mmm.uuu [file:line]tid func: msg
-void app_log(LogLevel level, const char *func, const char *file, uint32_t line, std::string_view msg);
+void app_log(LogLevel level, const char *func, const char *file, uint32_t line,
+             std::string_view msg);
 
 }  // namespace openacl

@@ -43,25 +43,34 @@ void unregister_thread(ThreadState &ts) {
 CallScope::CallScope() : ts_(this_thread()) {
   const uint32_t depth = ts_.call_depth.load(std::memory_order_relaxed);
   ts_.call_depth.store(depth + 1, std::memory_order_seq_cst);
-  if (depth == 0) ts_.call_clock.store(ts_.call_clock.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+  if (depth == 0)
+    ts_.call_clock.store(ts_.call_clock.load(std::memory_order_relaxed) + 1,
+                         std::memory_order_release);
 }
 
 CallScope::~CallScope() {
   const uint32_t depth = ts_.call_depth.load(std::memory_order_relaxed);
-  if (depth == 1) ts_.call_clock.store(ts_.call_clock.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+  if (depth == 1)
+    ts_.call_clock.store(ts_.call_clock.load(std::memory_order_relaxed) + 1,
+                         std::memory_order_release);
   ts_.call_depth.store(depth - 1, std::memory_order_release);
 }
 
 QuiescentWait::QuiescentWait()
     : ts_(this_thread()), active_((ts_.call_clock.load(std::memory_order_relaxed) & 1) != 0) {
-  if (active_) ts_.call_clock.store(ts_.call_clock.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+  if (active_)
+    ts_.call_clock.store(ts_.call_clock.load(std::memory_order_relaxed) + 1,
+                         std::memory_order_release);
 }
 
 QuiescentWait::~QuiescentWait() {
-  if (active_) ts_.call_clock.store(ts_.call_clock.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+  if (active_)
+    ts_.call_clock.store(ts_.call_clock.load(std::memory_order_relaxed) + 1,
+                         std::memory_order_release);
 }
 
-OutsideCall::OutsideCall() : ts_(this_thread()), depth_(ts_.call_depth.load(std::memory_order_relaxed)) {
+OutsideCall::OutsideCall()
+    : ts_(this_thread()), depth_(ts_.call_depth.load(std::memory_order_relaxed)) {
   ts_.call_depth.store(0, std::memory_order_seq_cst);
 }
 
@@ -85,7 +94,9 @@ bool GracePeriod::passed() const {
   std::lock_guard lock(list.mu);
   for (const Entry &e : waiting_) {
     for (ThreadState *ts : list.all) {
-      if (ts->serial == e.thread_serial && ts->call_clock.load(std::memory_order_acquire) == e.clock) return false;
+      if (ts->serial == e.thread_serial &&
+          ts->call_clock.load(std::memory_order_acquire) == e.clock)
+        return false;
     }
   }
   return true;

@@ -7,8 +7,8 @@
 
 #include "core/call_gate.h"
 #include "core/clock.h"
-#include "core/failure.h"
 #include "core/device.h"
+#include "core/failure.h"
 #include "core/signal.h"
 #include "core/status.h"
 #include "core/stream.h"
@@ -109,7 +109,8 @@ void ReportHub::process(int32_t timeout_ms) {
       if (timeout_ms < 0) {
         q->cv.wait(lock, ready);
       } else if (!q->cv.wait_for(lock, std::chrono::milliseconds(timeout_ms), ready)) {
-        fail(Errc::report_timeout, "no callback arrived within " + std::to_string(timeout_ms) + " ms");
+        fail(Errc::report_timeout,
+             "no callback arrived within " + std::to_string(timeout_ms) + " ms");
       }
     }
     if (q->reports.empty()) {

@@ -40,7 +40,8 @@ void apply_json(Config &c, const nlohmann::json &j) {
   if (auto p = j.find("profiler"); p != j.end()) {
     if (!p->is_object()) fail(Errc::prof_config, "\"profiler\" must be an object");
     const std::string on = p->value("switch", std::string("off"));
-    if (on != "on" && on != "off") fail(Errc::prof_config, "profiler.switch must be \"on\" or \"off\"");
+    if (on != "on" && on != "off")
+      fail(Errc::prof_config, "profiler.switch must be \"on\" or \"off\"");
     if (on == "on") {
       c.profiler_output = p->value("output", std::string("."));
       if (c.profiler_output.empty()) fail(Errc::prof_config, "profiler.output is empty");
@@ -64,9 +65,11 @@ void apply_json(Config &c, const nlohmann::json &j) {
     }
   }
   if (auto v = o.find("backend"); v != o.end() && v->is_string()) c.backend = v->get<std::string>();
-  if (auto v = o.find("trace"); v != o.end() && v->is_string()) c.trace_path = v->get<std::string>();
+  if (auto v = o.find("trace"); v != o.end() && v->is_string())
+    c.trace_path = v->get<std::string>();
   if (auto v = o.find("check"); v != o.end()) {
-    c.check_mode = v->is_string() ? v->get<std::string>() : (v->is_boolean() && v->get<bool>() ? "1" : "");
+    c.check_mode =
+        v->is_string() ? v->get<std::string>() : (v->is_boolean() && v->get<bool>() ? "1" : "");
   }
 }
 
@@ -100,13 +103,15 @@ Config load_config(const char *path) {
     try {
       j = nlohmann::json::parse(text.str());
     } catch (const nlohmann::json::parse_error &e) {
-      fail(Errc::parse_file, std::string("config file '") + path + "' is not valid JSON: " + e.what());
+      fail(Errc::parse_file,
+           std::string("config file '") + path + "' is not valid JSON: " + e.what());
     }
     apply_json(c, j);
   }
   apply_env(c);
   if (c.device_count == 0 || c.device_count > 64)
-    fail(Errc::parse_file, "device count must be in [1, 64], got " + std::to_string(c.device_count));
+    fail(Errc::parse_file,
+         "device count must be in [1, 64], got " + std::to_string(c.device_count));
   if (c.ai_cores == 0) c.ai_cores = std::max(2u, std::thread::hardware_concurrency());
   if (c.ai_cores > 256) fail(Errc::parse_file, "ai_cores must be at most 256");
   if (!c.check_mode.empty() && c.check_mode != "0" && c.check_mode != "1" &&

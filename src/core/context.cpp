@@ -32,17 +32,19 @@ namespace {
 // meanwhile takes no new object (it would never let go of it).
 template <class T>
 std::shared_ptr<T> own(std::mutex &mu, const std::atomic<bool> &destroyed,
-                       std::unordered_map<const T *, std::shared_ptr<T>> &owned, Registry<T> &registry,
-                       std::shared_ptr<T> obj) {
+                       std::unordered_map<const T *, std::shared_ptr<T>> &owned,
+                       Registry<T> &registry, std::shared_ptr<T> obj) {
   std::lock_guard lock(mu);
-  if (destroyed.load(std::memory_order_relaxed)) fail(Errc::context_null, "the context was destroyed meanwhile");
+  if (destroyed.load(std::memory_order_relaxed))
+    fail(Errc::context_null, "the context was destroyed meanwhile");
   owned.emplace(obj.get(), obj);
   registry.add(obj);
   return obj;
 }
 
 template <class T>
-void forget(std::mutex &mu, std::unordered_map<const T *, std::shared_ptr<T>> &owned, const T *obj) {
+void forget(std::mutex &mu, std::unordered_map<const T *, std::shared_ptr<T>> &owned,
+            const T *obj) {
   std::lock_guard lock(mu);
   owned.erase(obj);
 }
@@ -51,11 +53,13 @@ void forget(std::mutex &mu, std::unordered_map<const T *, std::shared_ptr<T>> &o
 
 std::shared_ptr<Stream> Context::create_stream(uint32_t priority, uint32_t flags) {
   if (device_.live_streams() >= Device::kMaxStreams)
-    fail(Errc::no_stream_resource, "device " + std::to_string(device_.id()) + " has all its " +
-                                       std::to_string(Device::kMaxStreams) +
-                                       " streams in use (default streams included); destroy some first");
+    fail(Errc::no_stream_resource,
+         "device " + std::to_string(device_.id()) + " has all its " +
+             std::to_string(Device::kMaxStreams) +
+             " streams in use (default streams included); destroy some first");
   auto s = std::make_shared<Stream>(shared_from_this(), device_, priority, flags);
-  Runtime::get().live_streams().add(s);  // once owned: the set reaches streams through weak_from_this
+  Runtime::get().live_streams().add(
+      s);  // once owned: the set reaches streams through weak_from_this
   return own(mu_, destroyed_, streams_, Runtime::get().streams, std::move(s));
 }
 
@@ -73,13 +77,15 @@ std::vector<std::shared_ptr<Stream>> Context::streams() const {
 }
 
 std::shared_ptr<Event> Context::create_event(uint32_t flags, bool ex) {
-  return own(mu_, destroyed_, events_, Runtime::get().events, std::make_shared<Event>(shared_from_this(), flags, ex));
+  return own(mu_, destroyed_, events_, Runtime::get().events,
+             std::make_shared<Event>(shared_from_this(), flags, ex));
 }
 
 void Context::forget_event(const Event *e) { forget(mu_, events_, e); }
 
 std::shared_ptr<Notify> Context::create_notify(bool counting) {
-  return own(mu_, destroyed_, notifies_, Runtime::get().notifies, std::make_shared<Notify>(shared_from_this(), counting));
+  return own(mu_, destroyed_, notifies_, Runtime::get().notifies,
+             std::make_shared<Notify>(shared_from_this(), counting));
 }
 
 void Context::forget_notify(const Notify *n) { forget(mu_, notifies_, n); }

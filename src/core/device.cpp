@@ -28,7 +28,8 @@ void Device::charge(size_t bytes) {
     }
   } while (!used_.compare_exchange_weak(used, used + bytes, std::memory_order_relaxed));
   size_t peak = peak_.load(std::memory_order_relaxed);
-  while (used + bytes > peak && !peak_.compare_exchange_weak(peak, used + bytes, std::memory_order_relaxed)) {
+  while (used + bytes > peak &&
+         !peak_.compare_exchange_weak(peak, used + bytes, std::memory_order_relaxed)) {
   }
 }
 
@@ -50,8 +51,8 @@ void *Device::allocate(size_t bytes) {
 void *Device::allocate_host(size_t bytes) {
   void *p = backend_->allocate_host(bytes);
   if (p == nullptr) {
-    fail(Errc::out_of_memory, "host could not provide " + std::to_string(bytes) +
-                                  " bytes of page-locked memory");
+    fail(Errc::out_of_memory,
+         "host could not provide " + std::to_string(bytes) + " bytes of page-locked memory");
   }
   memory_.add({reinterpret_cast<uintptr_t>(p), bytes, MemoryKind::host_pinned, this});
   return p;
@@ -181,8 +182,8 @@ uint32_t Device::live_streams() const {
 }
 
 uint32_t Device::live_events() const {
-  return static_cast<uint32_t>(
-      Runtime::get().events.count_if([this](const Event &e) { return &e.context().device() == this; }));
+  return static_cast<uint32_t>(Runtime::get().events.count_if(
+      [this](const Event &e) { return &e.context().device() == this; }));
 }
 
 }  // namespace openacl

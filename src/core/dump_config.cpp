@@ -26,7 +26,8 @@ std::shared_ptr<const DumpConfig> activated(DumpConfig c) {
   return std::make_shared<const DumpConfig>(std::move(c));
 }
 
-const DumpConfig::ModelEntry *entry_for(const DumpConfig &c, const std::vector<std::string> &names) {
+const DumpConfig::ModelEntry *entry_for(const DumpConfig &c,
+                                        const std::vector<std::string> &names) {
   for (const auto &m : c.models)
     if (std::find(names.begin(), names.end(), m.model_name) != names.end()) return &m;
   return nullptr;
@@ -38,9 +39,11 @@ bool DumpConfig::wants_model(const std::vector<std::string> &model_names) const 
   return entry_for(*this, model_names) != nullptr;
 }
 
-bool DumpConfig::wants(const std::vector<std::string> &model_names, const std::string &layer) const {
+bool DumpConfig::wants(const std::vector<std::string> &model_names,
+                       const std::string &layer) const {
   const ModelEntry *m = entry_for(*this, model_names);
-  return m != nullptr && (m->layers.empty() || std::find(m->layers.begin(), m->layers.end(), layer) != m->layers.end());
+  return m != nullptr && (m->layers.empty() ||
+                          std::find(m->layers.begin(), m->layers.end(), layer) != m->layers.end());
 }
 
 DumpConfig parse_dump_config(const nlohmann::json &dump) {
@@ -58,7 +61,8 @@ DumpConfig parse_dump_config(const nlohmann::json &dump) {
   }
   if (dump.contains("dump_op_switch")) {
     const std::string on = string_field(dump, "dump_op_switch", "dump");
-    if (on != "on" && on != "off") fail(Errc::dump_config, "dump.dump_op_switch is '" + on + "'; expected on or off");
+    if (on != "on" && on != "off")
+      fail(Errc::dump_config, "dump.dump_op_switch is '" + on + "'; expected on or off");
     c.single_ops = on == "on";
   }
   if (dump.contains("dump_list")) {
@@ -69,9 +73,11 @@ DumpConfig parse_dump_config(const nlohmann::json &dump) {
         fail(Errc::dump_config, "each dump.dump_list entry needs a \"model_name\"");
       DumpConfig::ModelEntry m{string_field(e, "model_name", "dump.dump_list[]"), {}};
       if (e.contains("layer")) {
-        if (!e.at("layer").is_array()) fail(Errc::dump_config, "dump.dump_list[].layer must be an array of names");
+        if (!e.at("layer").is_array())
+          fail(Errc::dump_config, "dump.dump_list[].layer must be an array of names");
         for (const auto &l : e.at("layer")) {
-          if (!l.is_string()) fail(Errc::dump_config, "dump.dump_list[].layer must be an array of names");
+          if (!l.is_string())
+            fail(Errc::dump_config, "dump.dump_list[].layer must be an array of names");
           m.layers.push_back(l.get<std::string>());
         }
       }
@@ -89,7 +95,8 @@ void DumpSettings::reset(const DumpConfig *from_config) {
 
 void DumpSettings::init() {
   std::lock_guard lock(mu_);
-  if (initialized_) fail(Errc::dump_already_run, "aclmdlInitDump was called already (aclmdlFinalizeDump first)");
+  if (initialized_)
+    fail(Errc::dump_already_run, "aclmdlInitDump was called already (aclmdlFinalizeDump first)");
   initialized_ = true;
 }
 

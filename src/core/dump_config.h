@@ -32,10 +32,10 @@ struct DumpConfig {
 // and aclmdlFinalizeDump.
 class DumpSettings {
  public:
-  void reset(const DumpConfig *from_config);   // aclInit
-  void init();                                 // Errc::dump_already_run when initialized
-  void set(DumpConfig config);                 // Errc::dump_not_run before init()
-  void finalize();                             // Errc::dump_not_run before init()
+  void reset(const DumpConfig *from_config);  // aclInit
+  void init();                                // Errc::dump_already_run when initialized
+  void set(DumpConfig config);                // Errc::dump_not_run before init()
+  void finalize();                            // Errc::dump_not_run before init()
   std::shared_ptr<const DumpConfig> active() const;
 
  private:

@@ -76,9 +76,12 @@ KernelEntry Binary::lookup(const std::string &name) const {
   return reinterpret_cast<KernelEntry>(sym);
 }
 
-KernelTask::KernelTask(std::shared_ptr<const Function> fn, uint32_t num_blocks,
-                       const void *args, size_t args_size, std::vector<ArgsFixup> fixups)
-    : Task(TaskKind::kernel), fn_(std::move(fn)), num_blocks_(num_blocks), args_size_(args_size),
+KernelTask::KernelTask(std::shared_ptr<const Function> fn, uint32_t num_blocks, const void *args,
+                       size_t args_size, std::vector<ArgsFixup> fixups)
+    : Task(TaskKind::kernel),
+      fn_(std::move(fn)),
+      num_blocks_(num_blocks),
+      args_size_(args_size),
       fixups_(std::move(fixups)) {
   if (args_size != 0) {
     if (args_size <= kInlineArgs) {

@@ -97,7 +97,8 @@ std::optional<Allocation> MemoryMap::find_range(const void *p, size_t n) const {
   const auto addr = reinterpret_cast<uintptr_t>(p);
   if (!a || !a->mapped || n <= a->size - (addr - a->base)) return a;
   std::shared_lock lock(mu_);
-  for (auto it = by_base_.upper_bound(a->base); it != by_base_.end() && n > a->size - (addr - a->base); ++it) {
+  for (auto it = by_base_.upper_bound(a->base);
+       it != by_base_.end() && n > a->size - (addr - a->base); ++it) {
     const Allocation &next = it->second;
     if (!next.mapped || next.base != a->base + a->size || next.kind != a->kind) break;
     a->size += next.size;

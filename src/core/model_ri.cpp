@@ -119,11 +119,13 @@ void ModelRI::launch(const std::shared_ptr<Stream> &target) {
   }
   auto ctx = context_.lock();
   if (ctx.get() != &target->context() || ctx->destroyed()) {
-    fail(Errc::stream_context, "a model run instance runs only on streams of the context it was captured in");
+    fail(Errc::stream_context,
+         "a model run instance runs only on streams of the context it was captured in");
   }
   while (side_streams_.size() + 1 < lanes) side_streams_.push_back(ctx->create_stream(0, 0));
   // Unlocked (mu_): a stream of this launch may itself be capturing, into another instance.
-  for (const Step &step : steps) step.submit(step.lane == 0 ? target : side_streams_[step.lane - 1]);
+  for (const Step &step : steps)
+    step.submit(step.lane == 0 ? target : side_streams_[step.lane - 1]);
 }
 
 std::vector<ModelRI::Step> ModelRI::steps() const {

@@ -15,11 +15,16 @@ uint32_t Notify::value() const {
 
 bool Notify::holds(Condition cond, uint32_t operand) const {
   switch (cond) {
-    case Condition::less: return value_ < operand;
-    case Condition::equal: return value_ == operand;
-    case Condition::greater: return value_ > operand;
-    case Condition::greater_equal: return value_ >= operand;
-    case Condition::all_bits: return (value_ & operand) == operand;
+    case Condition::less:
+      return value_ < operand;
+    case Condition::equal:
+      return value_ == operand;
+    case Condition::greater:
+      return value_ > operand;
+    case Condition::greater_equal:
+      return value_ >= operand;
+    case Condition::all_bits:
+      return (value_ & operand) == operand;
   }
   return false;
 }
@@ -30,10 +35,18 @@ void Notify::update(Update how, uint32_t operand, std::optional<Error> failure) 
   {
     std::lock_guard lock(mu_);
     switch (how) {
-      case Update::set: value_ = operand; break;
-      case Update::add: value_ += operand; break;
-      case Update::bit_or: value_ |= operand; break;
-      case Update::bit_and: value_ &= operand; break;
+      case Update::set:
+        value_ = operand;
+        break;
+      case Update::add:
+        value_ += operand;
+        break;
+      case Update::bit_or:
+        value_ |= operand;
+        break;
+      case Update::bit_and:
+        value_ &= operand;
+        break;
     }
     if (failure) failure_ = std::move(failure);
     carried = failure_;
@@ -98,12 +111,13 @@ Signal *NotifyWaitTask::wait_before() {
     if (claim_ && !claim_->done() && timeout_s_ > 0) {
       // A wait that timed out must not take a later record: its claim leaves the notify
       // before the stream fails (and a synchronize on it returns), not when the task is freed.
-      gate_ = with_deadline(claim_, int64_t{timeout_s_} * 1000,
-                            std::string(api_) + ": the notify was not recorded within " +
-                                std::to_string(timeout_s_) + " s; the stream's later tasks do not run",
-                            [notify = notify_, claim = std::weak_ptr<Signal>(claim_)] {
-                              if (auto c = claim.lock()) notify->cancel(c.get());
-                            });
+      gate_ =
+          with_deadline(claim_, int64_t{timeout_s_} * 1000,
+                        std::string(api_) + ": the notify was not recorded within " +
+                            std::to_string(timeout_s_) + " s; the stream's later tasks do not run",
+                        [notify = notify_, claim = std::weak_ptr<Signal>(claim_)] {
+                          if (auto c = claim.lock()) notify->cancel(c.get());
+                        });
     }
   }
   return gate_.get();

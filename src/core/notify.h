@@ -25,7 +25,8 @@ class Notify : public Handled {
   enum class Condition : uint8_t { less, equal, greater, greater_equal, all_bits };
 
   // Keeps its context object alive, as a stream does (core/stream.h).
-  Notify(std::shared_ptr<Context> context, bool counting) : context_(std::move(context)), counting_(counting) {}
+  Notify(std::shared_ptr<Context> context, bool counting)
+      : context_(std::move(context)), counting_(counting) {}
 
   Context &context() const { return *context_; }
   bool counting() const { return counting_; }  // aclrtCntNotify rather than aclrtNotify
@@ -67,9 +68,7 @@ class NotifyUpdateTask final : public Task {
   std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {
     return std::make_unique<NotifyUpdateTask>(notify_, how_, operand_);
   }
-  SyncEdge sync_edge() const override {
-    return {SyncEdge::Role::records, notify_.get(), true};
-  }
+  SyncEdge sync_edge() const override { return {SyncEdge::Role::records, notify_.get(), true}; }
 
  private:
   std::shared_ptr<Notify> notify_;
@@ -96,8 +95,13 @@ class NotifyWaitTask final : public Task {
   // time; 0 waits without a limit.
   NotifyWaitTask(std::shared_ptr<Notify> notify, Notify::Condition cond, uint32_t operand,
                  bool clear, uint32_t timeout_s, const char *api)
-      : Task(TaskKind::notify_wait), notify_(std::move(notify)), cond_(cond), operand_(operand),
-        clear_(clear), timeout_s_(timeout_s), api_(api) {}
+      : Task(TaskKind::notify_wait),
+        notify_(std::move(notify)),
+        cond_(cond),
+        operand_(operand),
+        clear_(clear),
+        timeout_s_(timeout_s),
+        api_(api) {}
   ~NotifyWaitTask() override;
   void run(ExecContext &) override {}
   std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {

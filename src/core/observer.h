@@ -1,5 +1,5 @@
-// Hooks for diagnostics (timeline trace, race checker; SPEC R21). Off by default: each hook
-// site pays one atomic load when no observer is installed. The runtime installs the observer
+// Hooks for diagnostics (timeline trace, race checker; docs/RULES.md R21). Off by default: each
+// hook site pays one atomic load when no observer is installed. The runtime installs the observer
 // that src/check builds from the configuration (through core/runtime_parts.h) at aclInit and
 // removes it at aclFinalize.
 #pragma once
@@ -26,7 +26,16 @@ struct OpSpan {
   int64_t begin_ns, end_ns;
 };
 
-enum class ObjectKind : uint8_t { context, stream, event, notify, device_memory, host_memory, binary, memory_mapping };
+enum class ObjectKind : uint8_t {
+  context,
+  stream,
+  event,
+  notify,
+  device_memory,
+  host_memory,
+  binary,
+  memory_mapping
+};
 
 class TaskObserver {
  public:

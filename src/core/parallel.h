@@ -14,7 +14,7 @@ class AiCores {
   // Runs body(i) for every i in [0, n), spread over the device's AI cores; the calling
   // worker takes part. Returns when all n calls returned. An exception thrown by a body is
   // rethrown here (the first one); the other indices still run.
-  virtual void parallel_for(size_t n, const std::function<void(size_t)>& body) = 0;
+  virtual void parallel_for(size_t n, const std::function<void(size_t)> &body) = 0;
   // How many of the cores run work at this moment (aclrtGetDeviceUtilizationRate).
   virtual unsigned busy() const { return 0; }
   // A host thread runs a stream's tasks between these calls (a synchronize that took its

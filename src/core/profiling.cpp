@@ -11,7 +11,8 @@ namespace openacl {
 
 void Profiling::init(const std::string &dir) {
   std::lock_guard lock(mu_);
-  if (initialized_) fail(Errc::prof_already_run, "profiling is initialized already (aclprofFinalize first)");
+  if (initialized_)
+    fail(Errc::prof_already_run, "profiling is initialized already (aclprofFinalize first)");
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec || !std::filesystem::is_directory(dir))
@@ -29,9 +30,12 @@ void Profiling::use_trace(std::unique_ptr<TaskObserver> (*create_trace)(const st
 void Profiling::start(const ProfilingConfig &config) {
   (void)config;  // every device and data type goes to the one timeline
   std::lock_guard lock(mu_);
-  if (!initialized_) fail(Errc::prof_not_run, "profiling is not initialized: call aclprofInit first");
-  if (recorder_) fail(Errc::prof_already_run, "a profiling session runs already: aclprofStop it first");
-  file_ = dir_ + "/openacl_prof_" + std::to_string(getpid()) + "_" + std::to_string(++sessions_) + ".json";
+  if (!initialized_)
+    fail(Errc::prof_not_run, "profiling is not initialized: call aclprofInit first");
+  if (recorder_)
+    fail(Errc::prof_already_run, "a profiling session runs already: aclprofStop it first");
+  file_ = dir_ + "/openacl_prof_" + std::to_string(getpid()) + "_" + std::to_string(++sessions_) +
+          ".json";
   recorder_ = create_trace_(file_);
   previous_ = task_observer();
   chain_ = chain_observers(previous_, recorder_.get());
@@ -40,7 +44,8 @@ void Profiling::start(const ProfilingConfig &config) {
 
 std::string Profiling::stop() {
   std::lock_guard lock(mu_);
-  if (!recorder_) fail(Errc::prof_not_run, "no profiling session runs (aclprofStart was not called)");
+  if (!recorder_)
+    fail(Errc::prof_not_run, "no profiling session runs (aclprofStart was not called)");
   end_session();
   return file_;
 }
@@ -54,7 +59,8 @@ void Profiling::end_session() {
 
 void Profiling::finalize() {
   std::lock_guard lock(mu_);
-  if (!initialized_) fail(Errc::prof_not_run, "profiling is not initialized (aclprofInit was not called)");
+  if (!initialized_)
+    fail(Errc::prof_not_run, "profiling is not initialized (aclprofInit was not called)");
   if (recorder_) end_session();
   initialized_ = false;
   dir_.clear();
@@ -81,7 +87,8 @@ void Profiling::range_stop(uint32_t id) {
   std::lock_guard lock(mu_);
   auto it = open_ranges_.find(id);
   if (it == open_ranges_.end())
-    fail(Errc::invalid_argument, "range id " + std::to_string(id) + " was not started with aclprofRangeStart, or is stopped");
+    fail(Errc::invalid_argument, "range id " + std::to_string(id) +
+                                     " was not started with aclprofRangeStart, or is stopped");
   if (recorder_) recorder_->on_range(it->second.first, it->second.second, now_ns());
   open_ranges_.erase(it);
 }

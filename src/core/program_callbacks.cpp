@@ -24,8 +24,10 @@ void ProgramCallbacks::add(std::vector<Registered<Fn>> &list, int64_t type, bool
 template <class Fn>
 void ProgramCallbacks::remove(std::vector<Registered<Fn>> &list, int64_t type, Fn fn) {
   if (fn == nullptr) fail(Errc::invalid_argument, "cbFunc is NULL");
-  auto it = std::find_if(list.begin(), list.end(), [&](const auto &r) { return r.type == type && r.fn == fn; });
-  if (it == list.end()) fail(Errc::internal, "this callback is not registered for type " + std::to_string(type));
+  auto it = std::find_if(list.begin(), list.end(),
+                         [&](const auto &r) { return r.type == type && r.fn == fn; });
+  if (it == list.end())
+    fail(Errc::internal, "this callback is not registered for type " + std::to_string(type));
   list.erase(it);
 }
 

@@ -45,7 +45,7 @@ class ProgramCallbacks {
 
   // aclrtSetExceptionInfoCallback's one callback (nullptr clears it) and the registered ones.
   void set_exception(ExceptionFn fn);
-  void add_exception(ExceptionFn fn);  // throws Errc::invalid_argument when null or present
+  void add_exception(ExceptionFn fn);     // throws Errc::invalid_argument when null or present
   void remove_exception(ExceptionFn fn);  // throws Errc::invalid_argument when absent
   // Every exception callback, the set one first.
   std::vector<ExceptionFn> exception_callbacks() const;
@@ -58,7 +58,8 @@ class ProgramCallbacks {
     void *user_data;
   };
   template <class Fn>
-  static void add(std::vector<Registered<Fn>> &list, int64_t type, bool shared, Fn fn, void *user_data);
+  static void add(std::vector<Registered<Fn>> &list, int64_t type, bool shared, Fn fn,
+                  void *user_data);
   template <class Fn>
   static void remove(std::vector<Registered<Fn>> &list, int64_t type, Fn fn);
 

@@ -58,7 +58,8 @@ class Registry {
     };
     thread_local Cached cached;
     const uint64_t gen = generation();
-    if (cached.owner == this && cached.handle == handle && cached.generation == gen) return cached.obj;
+    if (cached.owner == this && cached.handle == handle && cached.generation == gen)
+      return cached.obj;
     auto obj = find(handle);
     if (obj) cached = {this, handle, gen, obj};
     return obj;

@@ -32,9 +32,9 @@ Runtime &Runtime::get() {
 void Runtime::require_initialized() const {
   // seq_cst: pairs with CallScope's store and finalize's close (core/call_gate.h).
   if (!initialized_.load(std::memory_order_seq_cst)) {
-    fail(Errc::not_initialized,
-         ever_finalized_ ? "the runtime was finalized (aclFinalize); call aclInit again"
-                         : "the runtime is not initialized: call aclInit first");
+    fail(Errc::not_initialized, ever_finalized_
+                                    ? "the runtime was finalized (aclFinalize); call aclInit again"
+                                    : "the runtime is not initialized: call aclInit first");
   }
 }
 
@@ -58,7 +58,8 @@ void Runtime::init(const char *config_path, const RuntimeParts &parts) {
   set_failure_handler(parts.on_task_failure);
   if (diagnostics_) {
     static std::once_flag registered;
-    std::call_once(registered, [] { std::atexit([] { Runtime::get().flush_diagnostics_at_exit(); }); });
+    std::call_once(registered,
+                   [] { std::atexit([] { Runtime::get().flush_diagnostics_at_exit(); }); });
   }
   config_ = std::move(config);
   sys_params_.clear();
@@ -112,7 +113,8 @@ void Runtime::drain() {
     } else if (now_ns() - stuck_since > kStuckGraceNs) {
       for (auto &s : busy) {
         std::fprintf(stderr,
-                     "openacl: aclFinalize: stream %u waited %.1f s for a notify, value or event that no task "
+                     "openacl: aclFinalize: stream %u waited %.1f s for a notify, value or event "
+                     "that no task "
                      "will complete; its pending tasks were dropped\n",
                      handle_serial(s->handle()), static_cast<double>(kStuckGraceNs) / 1e9);
         s->drop_pending();
@@ -152,7 +154,7 @@ void Runtime::release_all() {
       a.device->backend().deallocate_host(reinterpret_cast<void *>(a.base), a.size);
     }  // registered host memory belongs to the program
   }
-  devices_.clear();  // joins the AI-core workers
+  devices_.clear();      // joins the AI-core workers
   profiling_.release();  // no task runs now: a session's recorders can go
   notify(&TaskObserver::on_finalize_end);
   set_task_observer(nullptr);

@@ -97,7 +97,7 @@ class Runtime {
   Registry<Stream> streams;
   Registry<Event> events;
   Registry<Notify> notifies;
-  Registry<ModelRI> model_ris;  // aclmdlRI
+  Registry<ModelRI> model_ris;               // aclmdlRI
   Registry<PhysicalMemory> physical_memory;  // aclrtMallocPhysical
   Registry<Binary> binaries;
   Registry<Function> functions;

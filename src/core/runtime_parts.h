@@ -1,7 +1,7 @@
 // What the layers above the core plug into the Runtime at aclInit: the device backend, the
-// observers of src/check and the C API's handler of failing tasks. The core calls them through this table and links neither, so another
-// backend or checker comes in without a change to the core. libascendcl's entry layer fills it
-// (api/init.cpp).
+// observers of src/check and the C API's handler of failing tasks. The core calls them through this
+// table and links neither, so another backend or checker comes in without a change to the core.
+// libascendcl's entry layer fills it (api/init.cpp).
 #pragma once
 
 #include <memory>
@@ -18,7 +18,7 @@ struct RuntimeParts {
   std::unique_ptr<backend::DeviceBackend> (*create_device)(
       const std::string &kind, int id, const backend::DeviceProps &props) = nullptr;
   // The observer the configuration asks for (trace, race checker, both), or nullptr when
-  // diagnostics are off (SPEC R21).
+  // diagnostics are off (docs/RULES.md R21).
   std::unique_ptr<TaskObserver> (*create_diagnostics)(const Config &config) = nullptr;
   // A trace recorder writing to path, for profiling sessions (core/profiling.h).
   std::unique_ptr<TaskObserver> (*create_trace)(const std::string &path) = nullptr;

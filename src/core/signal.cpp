@@ -37,8 +37,8 @@ void Signal::on_complete(std::function<void()> fn) {
   fn();
 }
 
-std::shared_ptr<Signal> with_deadline(const std::shared_ptr<Signal> &source, int64_t timeout_ms, std::string what,
-                                      std::function<void()> on_timeout) {
+std::shared_ptr<Signal> with_deadline(const std::shared_ptr<Signal> &source, int64_t timeout_ms,
+                                      std::string what, std::function<void()> on_timeout) {
   auto gate = std::make_shared<Signal>();
   std::weak_ptr<Signal> weak_gate = gate;
   // The source outlives this link (the waiting stream's task holds the gate, the event or a
@@ -48,12 +48,13 @@ std::shared_ptr<Signal> with_deadline(const std::shared_ptr<Signal> &source, int
     auto s = weak_source.lock();
     if (g && s) g->complete(s->timestamp_ns(), s->error());
   });
-  timers().after(std::chrono::milliseconds(timeout_ms), [weak_gate, what = std::move(what), on_timeout] {
-    auto g = weak_gate.lock();
-    if (!g || g->done()) return;
-    if (on_timeout) on_timeout();
-    g->complete(now_ns(), Error(Errc::wait_timeout, what));
-  });
+  timers().after(std::chrono::milliseconds(timeout_ms),
+                 [weak_gate, what = std::move(what), on_timeout] {
+                   auto g = weak_gate.lock();
+                   if (!g || g->done()) return;
+                   if (on_timeout) on_timeout();
+                   g->complete(now_ns(), Error(Errc::wait_timeout, what));
+                 });
   return gate;
 }
 

@@ -1,6 +1,6 @@
 // A one-shot completion point: an event record, the end of a blocking callback. Streams park
 // on it without holding a worker; host threads wait on it with an optional timeout. It carries
-// the failure of the stream that completed it (SPEC R20).
+// the failure of the stream that completed it (docs/RULES.md R20).
 #pragma once
 
 #include <atomic>

@@ -12,9 +12,9 @@ namespace openacl {
 enum class Errc : int32_t {
   ok = 0,
   // caller mistakes caught by argument checks
-  invalid_argument,        // null pointer, bad enum, size 0 ...
-  null_pointer,            // a required pointer is NULL where the API tells it apart (aclnn)
-  invalid_value,           // a value the runtime rejects (count > destMax, bad timeout)
+  invalid_argument,  // null pointer, bad enum, size 0 ...
+  null_pointer,      // a required pointer is NULL where the API tells it apart (aclnn)
+  invalid_value,     // a value the runtime rejects (count > destMax, bad timeout)
   not_initialized,
   repeat_initialize,
   repeat_finalize,
@@ -82,7 +82,7 @@ enum class Errc : int32_t {
   model_not_dynamic,
   model_unsupported_op,
   // media (acl/ops/acl_dvpp.h)
-  unsupported_jpeg,        // a JPEG stream that CANN's JPEGD unit does not decode
+  unsupported_jpeg,  // a JPEG stream that CANN's JPEGD unit does not decode
   internal,
 };
 
@@ -99,6 +99,8 @@ class Error : public std::exception {
   Errc code_;
 };
 
-[[noreturn]] inline void fail(Errc code, std::string message) { throw Error(code, std::move(message)); }
+[[noreturn]] inline void fail(Errc code, std::string message) {
+  throw Error(code, std::move(message));
+}
 
 }  // namespace openacl

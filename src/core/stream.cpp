@@ -11,8 +11,8 @@
 #include "core/device.h"
 #include "core/failure.h"
 #include "core/model_ri.h"
-#include "core/runtime.h"
 #include "core/observer.h"
+#include "core/runtime.h"
 #include "core/signal.h"
 #include "core/thread_state.h"
 
@@ -89,7 +89,8 @@ uint64_t Stream::enqueue(std::unique_ptr<Task> task, bool caller_waits) {
 bool Stream::claim_submission(uint64_t me) {
   uint64_t owner = submitter_.load(std::memory_order_acquire);
   if (owner == me) return true;
-  if (owner == 0 && submitter_.compare_exchange_strong(owner, me, std::memory_order_acq_rel)) return true;
+  if (owner == 0 && submitter_.compare_exchange_strong(owner, me, std::memory_order_acq_rel))
+    return true;
   if (owner != kShared) submitter_.store(kShared, std::memory_order_seq_cst);
   // The owner may still be inside push_unlocked or run_at_call, which it entered before the
   // stream turned shared (whichever thread turned it): its task takes the number after
@@ -138,7 +139,8 @@ uint64_t Stream::run_at_call(Task *t, uint64_t me) {
   // As in push_unlocked; while pushing_ is set no other thread can queue a task either.
   pushing_.store(true, std::memory_order_seq_cst);
   // Acquire: the last runner stored completed_ and any failure before it put the stream to rest.
-  if (submitter_.load(std::memory_order_seq_cst) != me || inbox_.load(std::memory_order_acquire) != kAtRest ||
+  if (submitter_.load(std::memory_order_seq_cst) != me ||
+      inbox_.load(std::memory_order_acquire) != kAtRest ||
       failed_.load(std::memory_order_acquire)) {
     pushing_.store(false, std::memory_order_release);
     return 0;
@@ -252,11 +254,12 @@ void Stream::finish_head(std::unique_lock<std::mutex> &, Task *t) {
 namespace {
 void check_time_limit(const Task &t, int64_t ran_ns, int64_t limit_ns) {
   if (ran_ns <= limit_ns) return;
-  fail(Errc::task_timeout, std::string(task_kind_name(t.kind())) + " '" + t.label() + "' ran " +
-                               std::to_string(ran_ns / 1000) + " us, past the op execute timeout of " +
-                               std::to_string(limit_ns / 1000) +
-                               " us (aclrtSetOpExecuteTimeOut); the simulated AI core could not stop it, so its "
-                               "outputs are written");
+  fail(Errc::task_timeout,
+       std::string(task_kind_name(t.kind())) + " '" + t.label() + "' ran " +
+           std::to_string(ran_ns / 1000) + " us, past the op execute timeout of " +
+           std::to_string(limit_ns / 1000) +
+           " us (aclrtSetOpExecuteTimeOut); the simulated AI core could not stop it, so its "
+           "outputs are written");
 }
 }  // namespace
 
@@ -281,13 +284,15 @@ Stream::Stop Stream::run_tasks(std::unique_lock<std::mutex> &lock, Runner who, i
         // the submitter then taking the lock and a worker being woken to restart it.
         awaited = true;
         lock.unlock();
-        for (int i = 0; i < kAwaitPushPolls && inbox_.load(std::memory_order_relaxed) == 0; ++i) cpu_relax();
+        for (int i = 0; i < kAwaitPushPolls && inbox_.load(std::memory_order_relaxed) == 0; ++i)
+          cpu_relax();
         lock.lock();
         t = head_;
         continue;
       }
       uintptr_t none = 0;
-      if (inbox_.compare_exchange_strong(none, kAtRest, std::memory_order_acq_rel)) return Stop::empty;
+      if (inbox_.compare_exchange_strong(none, kAtRest, std::memory_order_acq_rel))
+        return Stop::empty;
     }
     if (completed_.load(std::memory_order_relaxed) >= until) return Stop::reached;
     if (t->ran) {  // resumed after a blocking callback returned
@@ -318,7 +323,8 @@ Stream::Stop Stream::run_tasks(std::unique_lock<std::mutex> &lock, Runner who, i
       try {
         if (timed) notify(&TaskObserver::on_start, *this, *t);
         const int64_t limit = task_time_limit();
-        if (limit > 0 && (t->kind() == TaskKind::kernel || t->kind() == TaskKind::op || t->kind() == TaskKind::model)) {
+        if (limit > 0 && (t->kind() == TaskKind::kernel || t->kind() == TaskKind::op ||
+                          t->kind() == TaskKind::model)) {
           const int64_t begin = now_ns();
           t->run(exec);
           check_time_limit(*t, now_ns() - begin, limit);
@@ -439,7 +445,8 @@ bool Stream::wait_until(std::unique_lock<std::mutex> &lock, uint64_t target, boo
   QuiescentWait blocked;  // what the caller enqueued is queued already (core/call_gate.h)
   // A timed wait only sleeps: a task it ran itself could outlast the timeout.
   const bool helps = timeout_ms < 0;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max(timeout_ms, 0));
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max(timeout_ms, 0));
   bool spun = false, ok = true;
   while (ok && !ready()) {
     // Only callbacks left to wait for: nothing of the stream to run, and what was left for
@@ -480,9 +487,8 @@ void Stream::synchronize(int32_t timeout_ms) {
   std::unique_lock lock(mu_);
   uint64_t target = submitted_.load(std::memory_order_acquire);
   if (!wait_until(lock, target, true, timeout_ms)) {
-    fail(Errc::stream_sync_timeout,
-         "stream did not finish within " + std::to_string(timeout_ms) +
-             " ms; its tasks stay queued");
+    fail(Errc::stream_sync_timeout, "stream did not finish within " + std::to_string(timeout_ms) +
+                                        " ms; its tasks stay queued");
   }
   notify(&TaskObserver::on_stream_synchronized, *this, target);
   if (failure_) throw *failure_;

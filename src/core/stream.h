@@ -216,9 +216,9 @@ class Stream final : public backend::Runnable,
   bool head_running_ = false;
   State state_ = State::idle;
   Runner runner_ = Runner::none;
-  bool in_pool_ = false;       // on the device's queue, waiting for a worker
-  int helpers_ = 0;            // host threads asleep here that run the stream when it is ready
-  Signal *gate_ = nullptr;     // parked on it before the head task (owned by the head)
+  bool in_pool_ = false;    // on the device's queue, waiting for a worker
+  int helpers_ = 0;         // host threads asleep here that run the stream when it is ready
+  Signal *gate_ = nullptr;  // parked on it before the head task (owned by the head)
   std::shared_ptr<Stream> keep_alive_;  // held while the device owns the stream
   std::atomic<bool> capturing_{false};  // capture_ is set: checked without the lock
   std::shared_ptr<ModelRI> capture_;

@@ -13,7 +13,8 @@ namespace openacl {
 
 class SysParams {
  public:
-  static constexpr int64_t kCount = 4;  // ACL_OPT_DETERMINISTIC .. ACL_OPT_ENABLE_KERNEL_EARLY_START
+  static constexpr int64_t kCount =
+      4;  // ACL_OPT_DETERMINISTIC .. ACL_OPT_ENABLE_KERNEL_EARLY_START
   void set(int64_t opt, int64_t value) { values_[opt].store(value, std::memory_order_relaxed); }
   void clear() {
     for (auto &v : values_) v.store(kUnset, std::memory_order_relaxed);

@@ -99,7 +99,9 @@ class Task {
   virtual bool runs_at_call() const { return false; }
   // A new task doing the same work on `target`: each launch of a captured model run instance
   // (aclmdlRI) enqueues replicas of the captured tasks. nullptr: this task cannot be replayed.
-  virtual std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &target) const { return nullptr; }
+  virtual std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &target) const {
+    return nullptr;
+  }
   // What this task records or waits for; most tasks neither.
   virtual SyncEdge sync_edge() const { return {}; }
 

@@ -23,8 +23,8 @@ class CopyTask final : public Task {
   // staged: the source bytes were taken at the call (pageable host memory, R14).
   CopyTask(void *dst, const void *src, size_t n, bool staged, const char *direction);
   // 2D: height rows of width bytes.
-  CopyTask(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-           size_t height, bool staged, const char *direction);
+  CopyTask(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+           bool staged, const char *direction);
   void run(ExecContext &ctx) override;
   bool runs_at_call() const override { return width_ * height_ <= kRunAtCallBytes; }
   std::string label() const override { return direction_; }

@@ -16,10 +16,14 @@ constexpr auto kLongestPoll = std::chrono::microseconds(1000);
 bool holds(const uint64_t *addr, uint64_t value, ValueCondition cond) {
   const uint64_t now = __atomic_load_n(addr, __ATOMIC_ACQUIRE);
   switch (cond) {
-    case ValueCondition::geq: return static_cast<int64_t>(now - value) >= 0;
-    case ValueCondition::eq: return now == value;
-    case ValueCondition::and_nonzero: return (now & value) != 0;
-    case ValueCondition::nor_nonzero: return ~(now | value) != 0;
+    case ValueCondition::geq:
+      return static_cast<int64_t>(now - value) >= 0;
+    case ValueCondition::eq:
+      return now == value;
+    case ValueCondition::and_nonzero:
+      return (now & value) != 0;
+    case ValueCondition::nor_nonzero:
+      return ~(now | value) != 0;
   }
   return false;
 }

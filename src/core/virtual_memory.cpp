@@ -33,7 +33,8 @@ PhysicalMemory::PhysicalMemory(Device &device, size_t size) : device_(device), s
     const int err = errno;
     if (fd_ >= 0) ::close(fd_);
     device_.refund(size);
-    fail(Errc::out_of_memory, std::string("the host could not back a physical allocation: ") + std::strerror(err));
+    fail(Errc::out_of_memory,
+         std::string("the host could not back a physical allocation: ") + std::strerror(err));
   }
 }
 
@@ -46,15 +47,20 @@ VirtualMemory::~VirtualMemory() { release_all(); }
 
 void *VirtualMemory::reserve(size_t size, size_t alignment, void *expect) {
   if (size == 0 || size % kGranularity != 0) {
-    fail(Errc::invalid_argument, "size " + std::to_string(size) + " is not a non-zero multiple of the granularity " +
+    fail(Errc::invalid_argument, "size " + std::to_string(size) +
+                                     " is not a non-zero multiple of the granularity " +
                                      std::to_string(kGranularity));
   }
   if (alignment == 0) alignment = kGranularity;
-  if ((alignment & (alignment - 1)) != 0) fail(Errc::invalid_argument, "alignment " + std::to_string(alignment) + " is not a power of two");
+  if ((alignment & (alignment - 1)) != 0)
+    fail(Errc::invalid_argument,
+         "alignment " + std::to_string(alignment) + " is not a power of two");
   const size_t raw_size = size + alignment;
   void *raw = mmap(expect, raw_size, kReservedProt, kReservedFlags, -1, 0);
-  if (raw == MAP_FAILED) fail(Errc::out_of_memory, std::string("cannot reserve address space: ") + std::strerror(errno));
-  const uintptr_t base = (reinterpret_cast<uintptr_t>(raw) + alignment - 1) & ~(uintptr_t{alignment} - 1);
+  if (raw == MAP_FAILED)
+    fail(Errc::out_of_memory, std::string("cannot reserve address space: ") + std::strerror(errno));
+  const uintptr_t base =
+      (reinterpret_cast<uintptr_t>(raw) + alignment - 1) & ~(uintptr_t{alignment} - 1);
   std::lock_guard lock(mu_);
   reservations_[base] = Reservation{reinterpret_cast<uintptr_t>(raw), raw_size, size};
   return reinterpret_cast<void *>(base);
@@ -72,33 +78,42 @@ void VirtualMemory::release(void *base) {
   const auto b = reinterpret_cast<uintptr_t>(base);
   std::lock_guard lock(mu_);
   auto it = reservations_.find(b);
-  if (it == reservations_.end()) fail(Errc::invalid_argument, "virPtr does not start a reservation (aclrtReserveMemAddress)");
+  if (it == reservations_.end())
+    fail(Errc::invalid_argument, "virPtr does not start a reservation (aclrtReserveMemAddress)");
   auto m = mappings_.lower_bound(b);
   if (m != mappings_.end() && m->first < b + it->second.size) {
-    fail(Errc::invalid_argument, "the reservation still has a mapping at " + hex(m->first) + ": aclrtUnmapMem it first");
+    fail(Errc::invalid_argument,
+         "the reservation still has a mapping at " + hex(m->first) + ": aclrtUnmapMem it first");
   }
   munmap(reinterpret_cast<void *>(it->second.raw), it->second.raw_size);
   reservations_.erase(it);
 }
 
-void VirtualMemory::map(void *va, size_t size, size_t offset, std::shared_ptr<PhysicalMemory> physical) {
+void VirtualMemory::map(void *va, size_t size, size_t offset,
+                        std::shared_ptr<PhysicalMemory> physical) {
   const auto a = reinterpret_cast<uintptr_t>(va);
   if (size == 0 || size % kGranularity != 0 || a % kGranularity != 0) {
-    fail(Errc::invalid_argument, "virPtr and size must be multiples of the granularity " + std::to_string(kGranularity));
+    fail(Errc::invalid_argument,
+         "virPtr and size must be multiples of the granularity " + std::to_string(kGranularity));
   }
   if (offset > physical->size() || size > physical->size() - offset) {
-    fail(Errc::invalid_argument, "offset " + std::to_string(offset) + " + size " + std::to_string(size) +
-                                     " run past the physical allocation's " + std::to_string(physical->size()) + " bytes");
+    fail(Errc::invalid_argument, "offset " + std::to_string(offset) + " + size " +
+                                     std::to_string(size) + " run past the physical allocation's " +
+                                     std::to_string(physical->size()) + " bytes");
   }
   std::lock_guard lock(mu_);
-  if (reservation_of(a, size) == nullptr) fail(Errc::invalid_argument, "[virPtr, virPtr + size) is not inside one reservation");
+  if (reservation_of(a, size) == nullptr)
+    fail(Errc::invalid_argument, "[virPtr, virPtr + size) is not inside one reservation");
   if (!memory_.add_if_free({a, size, MemoryKind::device, &physical->device(), true})) {
-    fail(Errc::invalid_argument, "[virPtr, virPtr + size) overlaps a mapping: aclrtUnmapMem it first");
+    fail(Errc::invalid_argument,
+         "[virPtr, virPtr + size) overlaps a mapping: aclrtUnmapMem it first");
   }
-  void *p = mmap(va, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, physical->fd(), static_cast<off_t>(offset));
+  void *p = mmap(va, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, physical->fd(),
+                 static_cast<off_t>(offset));
   if (p == MAP_FAILED) {
     memory_.remove(va);
-    fail(Errc::out_of_memory, std::string("cannot map the physical allocation: ") + std::strerror(errno));
+    fail(Errc::out_of_memory,
+         std::string("cannot map the physical allocation: ") + std::strerror(errno));
   }
   mappings_[a] = Mapping{size, std::move(physical)};
 }
@@ -113,7 +128,8 @@ void VirtualMemory::unmap_locked(std::map<uintptr_t, Mapping>::iterator it) {
 void VirtualMemory::unmap(void *va) {
   std::lock_guard lock(mu_);
   auto it = mappings_.find(reinterpret_cast<uintptr_t>(va));
-  if (it == mappings_.end()) fail(Errc::invalid_argument, "virPtr does not start a mapping (aclrtMapMem)");
+  if (it == mappings_.end())
+    fail(Errc::invalid_argument, "virPtr does not start a mapping (aclrtMapMem)");
   unmap_locked(it);
 }
 

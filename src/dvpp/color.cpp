@@ -16,12 +16,18 @@ struct Matrix {
 
 Matrix matrix(uint32_t csc) {
   switch (csc) {
-    case ACL_DVPP_CSC_MATRIX_BT601_NARROW: return {0.299, 0.114, false};
-    case ACL_DVPP_CSC_MATRIX_BT709_WIDE: return {0.2126, 0.0722, true};
-    case ACL_DVPP_CSC_MATRIX_BT709_NARROW: return {0.2126, 0.0722, false};
-    case ACL_DVPP_CSC_MATRIX_BT2020_WIDE: return {0.2627, 0.0593, true};
-    case ACL_DVPP_CSC_MATRIX_BT2020_NARROW: return {0.2627, 0.0593, false};
-    default: return {0.299, 0.114, true};
+    case ACL_DVPP_CSC_MATRIX_BT601_NARROW:
+      return {0.299, 0.114, false};
+    case ACL_DVPP_CSC_MATRIX_BT709_WIDE:
+      return {0.2126, 0.0722, true};
+    case ACL_DVPP_CSC_MATRIX_BT709_NARROW:
+      return {0.2126, 0.0722, false};
+    case ACL_DVPP_CSC_MATRIX_BT2020_WIDE:
+      return {0.2627, 0.0593, true};
+    case ACL_DVPP_CSC_MATRIX_BT2020_NARROW:
+      return {0.2627, 0.0593, false};
+    default:
+      return {0.299, 0.114, true};
   }
 }
 
@@ -95,13 +101,15 @@ void swap_copy(const Image &in, const Image &out) {
     return;
   }
   for (uint32_t y = 0; y < in.height; ++y)
-    std::copy_n(in.data + size_t{y} * in.width_stride, in.width, out.data + size_t{y} * out.width_stride);
+    std::copy_n(in.data + size_t{y} * in.width_stride, in.width,
+                out.data + size_t{y} * out.width_stride);
   const uint8_t *iu = in.data + size_t{in.width_stride} * in.height_stride;
   uint8_t *ou = out.data + size_t{out.width_stride} * out.height_stride;
   for (uint32_t y = 0; y < in.height / 2; ++y)
     for (uint32_t x = 0; x < in.width; x += 2) {
       ou[size_t{y} * out.width_stride + x] = iu[size_t{y} * in.width_stride + x + (swap ? 1 : 0)];
-      ou[size_t{y} * out.width_stride + x + 1] = iu[size_t{y} * in.width_stride + x + (swap ? 0 : 1)];
+      ou[size_t{y} * out.width_stride + x + 1] =
+          iu[size_t{y} * in.width_stride + x + (swap ? 0 : 1)];
     }
 }
 
@@ -118,15 +126,17 @@ int64_t source_index(int64_t i, int64_t n, uint32_t type) {
   return i;
 }
 
-void border_plane(const uint8_t *src, size_t sstride, int64_t w, int64_t h, uint8_t *dst, size_t dstride, int64_t top,
-                  int64_t left, int64_t ow, int64_t oh, int channels, const uint8_t *fill, uint32_t type) {
+void border_plane(const uint8_t *src, size_t sstride, int64_t w, int64_t h, uint8_t *dst,
+                  size_t dstride, int64_t top, int64_t left, int64_t ow, int64_t oh, int channels,
+                  const uint8_t *fill, uint32_t type) {
   for (int64_t y = 0; y < oh; ++y) {
     int64_t sy = source_index(y - top, h, type);
     uint8_t *o = dst + size_t(y) * dstride;
     for (int64_t x = 0; x < ow; ++x) {
       int64_t sx = source_index(x - left, w, type);
       for (int k = 0; k < channels; ++k)
-        o[x * channels + k] = sy < 0 || sx < 0 ? fill[k] : src[size_t(sy) * sstride + size_t(sx) * channels + k];
+        o[x * channels + k] =
+            sy < 0 || sx < 0 ? fill[k] : src[size_t(sy) * sstride + size_t(sx) * channels + k];
     }
   }
 }
@@ -148,12 +158,13 @@ void make_border(const Image &in, const Image &out, const Border &b) {
   const bool vu = v_first(out.format);
   const uint8_t y_fill = clamp8(b.value[0]);
   const uint8_t uv_fill[2] = {clamp8(b.value[vu ? 2 : 1]), clamp8(b.value[vu ? 1 : 2])};
-  border_plane(in.data, in.width_stride, in.width, in.height, out.data, out.width_stride, b.top, b.left, out.width,
-               out.height, 1, &y_fill, b.type);
+  border_plane(in.data, in.width_stride, in.width, in.height, out.data, out.width_stride, b.top,
+               b.left, out.width, out.height, 1, &y_fill, b.type);
   // The chroma plane takes half the border; a constant fill goes in the plane's U/V order.
-  border_plane(in.data + size_t{in.width_stride} * in.height_stride, in.width_stride, in.width / 2, in.height / 2,
-               out.data + size_t{out.width_stride} * out.height_stride, out.width_stride, b.top / 2, b.left / 2,
-               out.width / 2, out.height / 2, 2, uv_fill, b.type);
+  border_plane(in.data + size_t{in.width_stride} * in.height_stride, in.width_stride, in.width / 2,
+               in.height / 2, out.data + size_t{out.width_stride} * out.height_stride,
+               out.width_stride, b.top / 2, b.left / 2, out.width / 2, out.height / 2, 2, uv_fill,
+               b.type);
 }
 
 }  // namespace openacl::dvpp

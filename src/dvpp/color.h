@@ -17,7 +17,7 @@ bool convertible(uint32_t from, uint32_t to);
 
 struct Border {
   uint32_t top = 0, bottom = 0, left = 0, right = 0;
-  uint32_t type = 0;        // acldvppBorderType
+  uint32_t type = 0;            // acldvppBorderType
   double value[3] = {0, 0, 0};  // constant border, in the picture's channel order (Y, U, V)
 };
 

@@ -13,12 +13,15 @@ bool v_first(uint32_t format) { return format == PIXEL_FORMAT_YVU_SEMIPLANAR_420
 uint32_t packed_bytes(uint32_t format) {
   switch (format) {
     case PIXEL_FORMAT_RGB_888:
-    case PIXEL_FORMAT_BGR_888: return 3;
+    case PIXEL_FORMAT_BGR_888:
+      return 3;
     case PIXEL_FORMAT_ARGB_8888:
     case PIXEL_FORMAT_ABGR_8888:
     case PIXEL_FORMAT_RGBA_8888:
-    case PIXEL_FORMAT_BGRA_8888: return 4;
-    default: return 0;
+    case PIXEL_FORMAT_BGRA_8888:
+      return 4;
+    default:
+      return 0;
   }
 }
 
@@ -35,14 +38,22 @@ uint32_t image_bytes(const Image &img) {
 
 std::string format_name(uint32_t format) {
   switch (format) {
-    case PIXEL_FORMAT_YUV_400: return "PIXEL_FORMAT_YUV_400";
-    case PIXEL_FORMAT_YUV_SEMIPLANAR_420: return "PIXEL_FORMAT_YUV_SEMIPLANAR_420";
-    case PIXEL_FORMAT_YVU_SEMIPLANAR_420: return "PIXEL_FORMAT_YVU_SEMIPLANAR_420";
-    case PIXEL_FORMAT_RGB_888: return "PIXEL_FORMAT_RGB_888";
-    case PIXEL_FORMAT_BGR_888: return "PIXEL_FORMAT_BGR_888";
-    case PIXEL_FORMAT_RGBA_8888: return "PIXEL_FORMAT_RGBA_8888";
-    case PIXEL_FORMAT_UNKNOWN: return "PIXEL_FORMAT_UNKNOWN";
-    default: return "pixel format " + std::to_string(format);
+    case PIXEL_FORMAT_YUV_400:
+      return "PIXEL_FORMAT_YUV_400";
+    case PIXEL_FORMAT_YUV_SEMIPLANAR_420:
+      return "PIXEL_FORMAT_YUV_SEMIPLANAR_420";
+    case PIXEL_FORMAT_YVU_SEMIPLANAR_420:
+      return "PIXEL_FORMAT_YVU_SEMIPLANAR_420";
+    case PIXEL_FORMAT_RGB_888:
+      return "PIXEL_FORMAT_RGB_888";
+    case PIXEL_FORMAT_BGR_888:
+      return "PIXEL_FORMAT_BGR_888";
+    case PIXEL_FORMAT_RGBA_8888:
+      return "PIXEL_FORMAT_RGBA_8888";
+    case PIXEL_FORMAT_UNKNOWN:
+      return "PIXEL_FORMAT_UNKNOWN";
+    default:
+      return "pixel format " + std::to_string(format);
   }
 }
 

@@ -44,7 +44,8 @@ uint32_t css_of(const jpeg_decompress_struct &c) {
   if (c.num_components != 3) return ACL_JPEG_CSS_UNKNOWN;
   int h = c.comp_info[0].h_samp_factor, v = c.comp_info[0].v_samp_factor;
   for (int i = 1; i < 3; ++i)
-    if (c.comp_info[i].h_samp_factor != 1 || c.comp_info[i].v_samp_factor != 1) return ACL_JPEG_CSS_UNKNOWN;
+    if (c.comp_info[i].h_samp_factor != 1 || c.comp_info[i].v_samp_factor != 1)
+      return ACL_JPEG_CSS_UNKNOWN;
   if (h == 1 && v == 1) return ACL_JPEG_CSS_444;
   if (h == 2 && v == 1) return ACL_JPEG_CSS_422;
   if (h == 2 && v == 2) return ACL_JPEG_CSS_420;
@@ -81,7 +82,8 @@ Header header(const void *data, size_t size) {
   init_errors(e);
   Header h;
   if (size == 0 || read_header(data, size, h, e) != 0)
-    fail(Errc::invalid_argument, std::string("data is not a JPEG picture (") + (size == 0 ? "size is 0" : e.message) + ")");
+    fail(Errc::invalid_argument,
+         std::string("data is not a JPEG picture (") + (size == 0 ? "size is 0" : e.message) + ")");
   return h;
 }
 
@@ -95,7 +97,8 @@ void decode_raw_420(jpeg_decompress_struct &c, const Image &out) {
   c.raw_data_out = TRUE;
   c.dct_method = JDCT_ISLOW;
   jpeg_start_decompress(&c);
-  const JDIMENSION yw = c.comp_info[0].width_in_blocks * DCTSIZE, cw = c.comp_info[1].width_in_blocks * DCTSIZE;
+  const JDIMENSION yw = c.comp_info[0].width_in_blocks * DCTSIZE,
+                   cw = c.comp_info[1].width_in_blocks * DCTSIZE;
   auto pool = reinterpret_cast<j_common_ptr>(&c);
   JSAMPARRAY y_rows = (*c.mem->alloc_sarray)(pool, JPOOL_IMAGE, yw, 16);
   JSAMPARRAY cb_rows = (*c.mem->alloc_sarray)(pool, JPOOL_IMAGE, cw, 8);
@@ -106,7 +109,8 @@ void decode_raw_420(jpeg_decompress_struct &c, const Image &out) {
   for (uint32_t y = 0; y < out.height; y += 16) {
     jpeg_read_raw_data(&c, planes, 16);
     const uint32_t rows = std::min(16u, out.height - y);
-    for (uint32_t i = 0; i < rows; ++i) std::memcpy(out.data + size_t{y + i} * out.width_stride, y_rows[i], out.width);
+    for (uint32_t i = 0; i < rows; ++i)
+      std::memcpy(out.data + size_t{y + i} * out.width_stride, y_rows[i], out.width);
     for (uint32_t i = 0; i < rows / 2; ++i) {
       const uint8_t *u = vu ? cr_rows[i] : cb_rows[i], *v = vu ? cb_rows[i] : cr_rows[i];
       uint8_t *uv = uv_plane + size_t{y / 2 + i} * out.width_stride;
@@ -158,10 +162,8 @@ int decode_into(const void *data, size_t size, const Image &out, uint8_t *rows, 
   }
   jpeg_mem_src(&c, static_cast<const unsigned char *>(data), static_cast<unsigned long>(size));
   jpeg_read_header(&c, TRUE);
-  if (is_420(c))
-    decode_raw_420(c, out);
-  else
-    decode_pairs(c, out, rows);
+  if (is_420(c)) decode_raw_420(c, out);
+  else decode_pairs(c, out, rows);
   jpeg_abort_decompress(&c);  // rows past an odd height are not needed
   jpeg_destroy_decompress(&c);
   return 0;
@@ -169,8 +171,8 @@ int decode_into(const void *data, size_t size, const Image &out, uint8_t *rows, 
 
 // Encodes from planar rows that raw_data_in wants: 16 luma rows and 8 rows of each chroma
 // plane per call, rows past the picture repeating its last one.
-int encode_raw(const Image &in, int quality, std::vector<uint8_t> &planes, unsigned char **buf, unsigned long *len,
-               ErrorJump &e) {
+int encode_raw(const Image &in, int quality, std::vector<uint8_t> &planes, unsigned char **buf,
+               unsigned long *len, ErrorJump &e) {
   jpeg_compress_struct c;
   c.err = &e.mgr;
   jpeg_create_compress(&c);
@@ -217,7 +219,9 @@ JpegInfo jpeg_info(const void *data, size_t size) { return header(data, size).in
 
 void require_jpegd_supported(const void *data, size_t size, const JpegInfo &info) {
   Header h = header(data, size);
-  auto unsupported = [](const std::string &why) { fail(Errc::unsupported_jpeg, "JPEGD does not decode " + why); };
+  auto unsupported = [](const std::string &why) {
+    fail(Errc::unsupported_jpeg, "JPEGD does not decode " + why);
+  };
   if (h.progressive) unsupported("progressive JPEG (baseline and extended sequential only)");
   if (h.arithmetic) unsupported("arithmetic-coded JPEG");
   if (info.width < 32 || info.height < 32 || info.width > 8192 || info.height > 8192)

@@ -27,7 +27,8 @@ bool registered(uintptr_t base) {
 
 void *allocate(Device &device, size_t size) {
   constexpr size_t kMax = size_t{1} << 40;  // keeps the rounding below from overflowing
-  if (size > kMax) fail(Errc::out_of_memory, "size " + std::to_string(size) + " exceeds the device memory");
+  if (size > kMax)
+    fail(Errc::out_of_memory, "size " + std::to_string(size) + " exceeds the device memory");
   void *p = device.allocate((size + 31) / 32 * 32 + 32);
   allocations().add(p, std::make_shared<DvppAllocation>());
   notify(&TaskObserver::on_object, ObjectKind::device_memory, p, true);
@@ -53,14 +54,17 @@ void check_range(const void *p, size_t n, const char *what) {
   if (p == nullptr) fail(Errc::invalid_argument, name + " is NULL");
   auto a = Runtime::get().memory().find(p);
   if (!a || a->kind != MemoryKind::device) {
-    fail(Errc::invalid_argument, name + " is not device memory: DVPP reads and writes only memory from acldvppMalloc");
+    fail(Errc::invalid_argument,
+         name + " is not device memory: DVPP reads and writes only memory from acldvppMalloc");
   }
   if (!registered(a->base)) {
-    fail(Errc::invalid_argument, name + " is device memory from aclrtMalloc: DVPP needs memory from acldvppMalloc");
+    fail(Errc::invalid_argument,
+         name + " is device memory from aclrtMalloc: DVPP needs memory from acldvppMalloc");
   }
   auto offset = reinterpret_cast<uintptr_t>(p) - a->base;
   if (n > a->size - offset) {
-    fail(Errc::invalid_argument, name + " needs " + std::to_string(n) + " bytes but its acldvppMalloc allocation holds " +
+    fail(Errc::invalid_argument, name + " needs " + std::to_string(n) +
+                                     " bytes but its acldvppMalloc allocation holds " +
                                      std::to_string(a->size - offset) + " from there");
   }
 }

@@ -20,8 +20,13 @@ struct Picture {
 
   Image snapshot() const {
     auto r = std::memory_order_relaxed;
-    return {static_cast<uint8_t *>(data.load(r)), size.load(r), format.load(r), width.load(r),
-            height.load(r), width_stride.load(r), height_stride.load(r)};
+    return {static_cast<uint8_t *>(data.load(r)),
+            size.load(r),
+            format.load(r),
+            width.load(r),
+            height.load(r),
+            width_stride.load(r),
+            height_stride.load(r)};
   }
   // What a decoder produced: format, size and strides of the written picture.
   void write_back(const Image &img, uint32_t bytes) {

@@ -54,7 +54,8 @@ int read_png(const void *data, size_t size, PngInfo &info, const Image *out, Fai
   const int type = png_get_color_type(png, pi);
   const bool alpha = (type & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, pi, PNG_INFO_tRNS);
   const bool grey = (type & PNG_COLOR_MASK_COLOR) == 0;
-  info = {png_get_image_width(png, pi), png_get_image_height(png, pi), (grey ? 1 : 3) + (alpha ? 1 : 0)};
+  info = {png_get_image_width(png, pi), png_get_image_height(png, pi),
+          (grey ? 1 : 3) + (alpha ? 1 : 0)};
   if (out != nullptr) {
     png_set_strip_16(png);
     png_set_packing(png);
@@ -85,19 +86,24 @@ PngInfo png_info(const void *data, size_t size) {
   if (size < 8 || png_sig_cmp(static_cast<png_const_bytep>(data), 0, 8) != 0)
     fail(Errc::invalid_argument, "data is not a PNG picture (no PNG signature)");
   if (read_png(data, size, info, nullptr, f) != 0)
-    fail(Errc::invalid_argument, std::string("data is not a readable PNG picture (") + f.message + ")");
+    fail(Errc::invalid_argument,
+         std::string("data is not a readable PNG picture (") + f.message + ")");
   return info;
 }
 
 Image pngd_layout(const PngInfo &info, uint32_t format) {
   if (info.width < 32 || info.height < 32 || info.width > 4096 || info.height > 4096)
     fail(Errc::feature_not_supported, "PNGD decodes pictures from 32x32 to 4096x4096, not " +
-                                          std::to_string(info.width) + "x" + std::to_string(info.height));
+                                          std::to_string(info.width) + "x" +
+                                          std::to_string(info.height));
   if (format == PIXEL_FORMAT_UNKNOWN)
-    format = info.components == 2 || info.components == 4 ? PIXEL_FORMAT_RGBA_8888 : PIXEL_FORMAT_RGB_888;
+    format = info.components == 2 || info.components == 4 ? PIXEL_FORMAT_RGBA_8888
+                                                          : PIXEL_FORMAT_RGB_888;
   if (format != PIXEL_FORMAT_RGB_888 && format != PIXEL_FORMAT_RGBA_8888)
-    fail(Errc::feature_not_supported, "PNGD writes PIXEL_FORMAT_RGB_888 or PIXEL_FORMAT_RGBA_8888 (or "
-                                      "PIXEL_FORMAT_UNKNOWN for the source's), not " + format_name(format));
+    fail(Errc::feature_not_supported,
+         "PNGD writes PIXEL_FORMAT_RGB_888 or PIXEL_FORMAT_RGBA_8888 (or "
+         "PIXEL_FORMAT_UNKNOWN for the source's), not " +
+             format_name(format));
   Image img;
   img.format = format;
   img.width = info.width;

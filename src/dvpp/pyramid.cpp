@@ -12,9 +12,12 @@ constexpr int kTaps[5] = {1, 4, 6, 4, 1};
 int64_t edge(int64_t i, int64_t n, PyrBorder border) {
   if (i >= 0 && i < n) return i;
   switch (border) {
-    case PyrBorder::reflect101: return i < 0 ? -i : 2 * (n - 1) - i;
-    case PyrBorder::reflect: return i < 0 ? -i - 1 : 2 * n - 1 - i;
-    case PyrBorder::replicate: break;
+    case PyrBorder::reflect101:
+      return i < 0 ? -i : 2 * (n - 1) - i;
+    case PyrBorder::reflect:
+      return i < 0 ? -i - 1 : 2 * n - 1 - i;
+    case PyrBorder::replicate:
+      break;
   }
   return i < 0 ? 0 : n - 1;
 }
@@ -25,10 +28,12 @@ void pyr_down(const Image &in, const Image &out, PyrBorder border) {
   const int64_t w = in.width, h = in.height;
   std::vector<int> cols(size_t{out.width} * 5);
   for (uint32_t x = 0; x < out.width; ++x)
-    for (int k = 0; k < 5; ++k) cols[x * 5 + k] = static_cast<int>(edge(2 * int64_t{x} + k - 2, w, border));
+    for (int k = 0; k < 5; ++k)
+      cols[x * 5 + k] = static_cast<int>(edge(2 * int64_t{x} + k - 2, w, border));
   for (uint32_t y = 0; y < out.height; ++y) {
     const uint8_t *src[5];
-    for (int k = 0; k < 5; ++k) src[k] = in.data + size_t(edge(2 * int64_t{y} + k - 2, h, border)) * in.width_stride;
+    for (int k = 0; k < 5; ++k)
+      src[k] = in.data + size_t(edge(2 * int64_t{y} + k - 2, h, border)) * in.width_stride;
     uint8_t *dst = out.data + size_t{y} * out.width_stride;
     for (uint32_t x = 0; x < out.width; ++x) {
       int sum = 0;

@@ -27,7 +27,8 @@ struct VideoDecoder::State {
       if (rc != 0) {
         av_frame_free(&f);
         if (rc == AVERROR(EAGAIN) || rc == AVERROR_EOF) return;
-        fail(Errc::task_failure, "VDEC: the stream cannot be decoded (libavcodec error " + std::to_string(rc) + ")");
+        fail(Errc::task_failure,
+             "VDEC: the stream cannot be decoded (libavcodec error " + std::to_string(rc) + ")");
       }
       frames.push_back(f);
     }
@@ -36,13 +37,16 @@ struct VideoDecoder::State {
 
 VideoDecoder::VideoDecoder(bool hevc) : s_(std::make_unique<State>()) {
   const AVCodec *codec = avcodec_find_decoder(hevc ? AV_CODEC_ID_HEVC : AV_CODEC_ID_H264);
-  if (codec == nullptr) fail(Errc::internal, std::string("libavcodec has no ") + (hevc ? "H.265" : "H.264") + " decoder");
+  if (codec == nullptr)
+    fail(Errc::internal,
+         std::string("libavcodec has no ") + (hevc ? "H.265" : "H.264") + " decoder");
   s_->ctx = avcodec_alloc_context3(codec);
   s_->packet = av_packet_alloc();
   if (s_->ctx == nullptr || s_->packet == nullptr) throw std::bad_alloc();
   s_->ctx->flags |= AV_CODEC_FLAG_LOW_DELAY;
   s_->ctx->thread_count = 1;  // frame threads would hold pictures back
-  if (avcodec_open2(s_->ctx, codec, nullptr) != 0) fail(Errc::internal, "libavcodec could not open its decoder");
+  if (avcodec_open2(s_->ctx, codec, nullptr) != 0)
+    fail(Errc::internal, "libavcodec could not open its decoder");
 }
 
 VideoDecoder::~VideoDecoder() {
@@ -58,7 +62,8 @@ void VideoDecoder::send(const uint8_t *data, size_t size) {
   int rc = avcodec_send_packet(s_->ctx, s_->packet);
   av_packet_unref(s_->packet);
   if (rc != 0 && rc != AVERROR(EAGAIN))
-    fail(Errc::task_failure, "VDEC: the stream cannot be decoded (libavcodec error " + std::to_string(rc) + ")");
+    fail(Errc::task_failure,
+         "VDEC: the stream cannot be decoded (libavcodec error " + std::to_string(rc) + ")");
   s_->drain();
 }
 
@@ -86,10 +91,12 @@ void VideoDecoder::take(const Image &out) {
   const bool ok = f->format == AV_PIX_FMT_YUV420P || f->format == AV_PIX_FMT_YUVJ420P;
   if (ok) {
     for (uint32_t y = 0; y < out.height; ++y)
-      std::memcpy(out.data + size_t{y} * out.width_stride, f->data[0] + size_t{y} * f->linesize[0], out.width);
+      std::memcpy(out.data + size_t{y} * out.width_stride, f->data[0] + size_t{y} * f->linesize[0],
+                  out.width);
     uint8_t *uv = out.data + size_t{out.width_stride} * out.height_stride;
     for (uint32_t y = 0; y < (out.height + 1) / 2; ++y) {
-      const uint8_t *u = f->data[1] + size_t{y} * f->linesize[1], *v = f->data[2] + size_t{y} * f->linesize[2];
+      const uint8_t *u = f->data[1] + size_t{y} * f->linesize[1],
+                    *v = f->data[2] + size_t{y} * f->linesize[2];
       uint8_t *row = uv + size_t{y} * out.width_stride;
       for (uint32_t x = 0; x < (out.width + 1) / 2; ++x) {
         row[2 * x] = vu ? v[x] : u[x];
@@ -99,7 +106,9 @@ void VideoDecoder::take(const Image &out) {
   }
   const int format = f->format;
   av_frame_free(&f);
-  if (!ok) fail(Errc::task_failure, "VDEC: the stream is not 8-bit 4:2:0 (libavcodec pixel format " + std::to_string(format) + ")");
+  if (!ok)
+    fail(Errc::task_failure, "VDEC: the stream is not 8-bit 4:2:0 (libavcodec pixel format " +
+                                 std::to_string(format) + ")");
 }
 
 }  // namespace openacl::dvpp

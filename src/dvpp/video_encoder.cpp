@@ -24,7 +24,9 @@ struct VideoEncoder::State {
     for (;;) {
       int rc = avcodec_receive_packet(ctx, packet);
       if (rc == AVERROR(EAGAIN) || rc == AVERROR_EOF) return;
-      if (rc != 0) fail(Errc::task_failure, "VENC: the encoder failed (libavcodec error " + std::to_string(rc) + ")");
+      if (rc != 0)
+        fail(Errc::task_failure,
+             "VENC: the encoder failed (libavcodec error " + std::to_string(rc) + ")");
       out.insert(out.end(), packet->data, packet->data + packet->size);
       av_packet_unref(packet);
     }
@@ -62,7 +64,8 @@ VideoEncoder::VideoEncoder(const EncoderSettings &settings) : s_(std::make_uniqu
   else av_opt_set(c->priv_data, "x264-params", "log=-1", 0);
   if (avcodec_open2(c, codec, nullptr) != 0)
     fail(Errc::internal, std::string("libavcodec could not open its ") + name + " encoder for " +
-                             std::to_string(settings.width) + "x" + std::to_string(settings.height));
+                             std::to_string(settings.width) + "x" +
+                             std::to_string(settings.height));
   s_->frame->width = c->width;
   s_->frame->height = c->height;
   s_->frame->format = AV_PIX_FMT_YUV420P;
@@ -79,18 +82,21 @@ void VideoEncoder::encode(const Image &in, bool force_idr, std::vector<uint8_t> 
   AVFrame *f = s_->frame;
   if (av_frame_make_writable(f) != 0) throw std::bad_alloc();
   for (uint32_t y = 0; y < in.height; ++y)
-    std::memcpy(f->data[0] + size_t(y) * f->linesize[0], in.data + size_t{y} * in.width_stride, in.width);
+    std::memcpy(f->data[0] + size_t(y) * f->linesize[0], in.data + size_t{y} * in.width_stride,
+                in.width);
   // The interleaved chroma plane into the U and V planes (NV21 stores V first).
   const uint8_t *uv = in.data + size_t{in.width_stride} * in.height_stride;
   const int u = v_first(in.format) ? 1 : 0;
   for (uint32_t y = 0; y < in.height / 2; ++y) {
     const uint8_t *row = uv + size_t{y} * in.width_stride;
-    uint8_t *pu = f->data[1] + size_t(y) * f->linesize[1], *pv = f->data[2] + size_t(y) * f->linesize[2];
+    uint8_t *pu = f->data[1] + size_t(y) * f->linesize[1],
+            *pv = f->data[2] + size_t(y) * f->linesize[2];
     for (uint32_t x = 0; x < in.width / 2; ++x) pu[x] = row[2 * x + u], pv[x] = row[2 * x + 1 - u];
   }
   f->pts = s_->pts++;
   f->pict_type = force_idr ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE;
-  if (avcodec_send_frame(s_->ctx, f) != 0) fail(Errc::task_failure, "VENC: the encoder refused the picture");
+  if (avcodec_send_frame(s_->ctx, f) != 0)
+    fail(Errc::task_failure, "VENC: the encoder refused the picture");
   s_->collect(out);
 }
 

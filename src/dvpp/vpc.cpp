@@ -56,9 +56,11 @@ std::vector<Tap> taps(uint32_t src, uint32_t dst, Interpolation interpolation) {
 struct ColumnTaps {
   std::vector<uint32_t> o0, o1;
   std::vector<int32_t> w0, w1;
-  ColumnTaps(const std::vector<Tap> &t, int channels) : o0(t.size()), o1(t.size()), w0(t.size()), w1(t.size()) {
+  ColumnTaps(const std::vector<Tap> &t, int channels)
+      : o0(t.size()), o1(t.size()), w0(t.size()), w1(t.size()) {
     for (size_t d = 0; d < t.size(); ++d)
-      o0[d] = t[d].i0 * channels, o1[d] = t[d].i1 * channels, w0[d] = kOne - t[d].w1, w1[d] = t[d].w1;
+      o0[d] = t[d].i0 * channels, o1[d] = t[d].i1 * channels, w0[d] = kOne - t[d].w1,
+      w1[d] = t[d].w1;
   }
 };
 
@@ -74,7 +76,8 @@ void horizontal(const uint8_t *row, const ColumnTaps &xs, uint32_t dw, int32_t *
 // Rows [begin, end) of the destination region: each from two horizontally resized source
 // rows, kept while consecutive destination rows share them.
 template <int C, bool Swap>
-void resize_rows(const Plane &p, const ColumnTaps &xs, const std::vector<Tap> &ys, uint32_t begin, uint32_t end) {
+void resize_rows(const Plane &p, const ColumnTaps &xs, const std::vector<Tap> &ys, uint32_t begin,
+                 uint32_t end) {
   const size_t n = size_t{p.dw} * C;
   std::vector<int32_t> buffers(n * 2);
   int32_t *h0 = buffers.data(), *h1 = h0 + n;
@@ -96,7 +99,8 @@ void resize_rows(const Plane &p, const ColumnTaps &xs, const std::vector<Tap> &y
         out[x + 1] = static_cast<uint8_t>((h0[x] * a + h1[x] * b + kHalf) >> (2 * kBits));
       }
     } else {
-      for (size_t x = 0; x < n; ++x) out[x] = static_cast<uint8_t>((h0[x] * a + h1[x] * b + kHalf) >> (2 * kBits));
+      for (size_t x = 0; x < n; ++x)
+        out[x] = static_cast<uint8_t>((h0[x] * a + h1[x] * b + kHalf) >> (2 * kBits));
     }
   }
 }
@@ -112,7 +116,8 @@ void resize_plane(const Plane &p, Interpolation interpolation, AiCores *cores) {
     else if (p.swap) resize_rows<2, true>(p, xs, ys, begin, end);
     else resize_rows<2, false>(p, xs, ys, begin, end);
   };
-  const uint32_t parts = cores == nullptr ? 1 : std::min<uint32_t>(cores->count(), std::max(1u, p.dh / kRowsPerPart));
+  const uint32_t parts =
+      cores == nullptr ? 1 : std::min<uint32_t>(cores->count(), std::max(1u, p.dh / kRowsPerPart));
   if (parts <= 1) return rows(0, p.dh);
   cores->parallel_for(parts, [&](size_t i) {
     rows(static_cast<uint32_t>(p.dh * i / parts), static_cast<uint32_t>(p.dh * (i + 1) / parts));
@@ -127,13 +132,34 @@ uint32_t half(uint32_t n) { return (n + 1) / 2; }
 
 void crop_resize_paste(const Image &in, const Rect &crop, const Image &out, const Rect &paste,
                        Interpolation interpolation, AiCores *cores) {
-  Plane luma{in.data, in.width_stride, crop.left, crop.top, crop.width(), crop.height(),
-             out.data, out.width_stride, paste.left, paste.top, paste.width(), paste.height(), 1, false};
+  Plane luma{in.data,
+             in.width_stride,
+             crop.left,
+             crop.top,
+             crop.width(),
+             crop.height(),
+             out.data,
+             out.width_stride,
+             paste.left,
+             paste.top,
+             paste.width(),
+             paste.height(),
+             1,
+             false};
   resize_plane(luma, interpolation, cores);
-  Plane chroma{in.data + size_t{in.width_stride} * in.height_stride, in.width_stride,
-               crop.left / 2, crop.top / 2, half(crop.width()), half(crop.height()),
-               out.data + size_t{out.width_stride} * out.height_stride, out.width_stride,
-               paste.left / 2, paste.top / 2, half(paste.width()), half(paste.height()), 2,
+  Plane chroma{in.data + size_t{in.width_stride} * in.height_stride,
+               in.width_stride,
+               crop.left / 2,
+               crop.top / 2,
+               half(crop.width()),
+               half(crop.height()),
+               out.data + size_t{out.width_stride} * out.height_stride,
+               out.width_stride,
+               paste.left / 2,
+               paste.top / 2,
+               half(paste.width()),
+               half(paste.height()),
+               2,
                v_first(in.format) != v_first(out.format)};
   resize_plane(chroma, interpolation, cores);
 }
@@ -148,7 +174,8 @@ void crop_resize_border(const Image &in, const Rect &crop, const Image &out, con
   std::vector<uint8_t> scratch(buffer_bytes(inner.format, inner.width_stride, inner.height_stride));
   inner.data = scratch.data();
   inner.size = static_cast<uint32_t>(scratch.size());
-  crop_resize_paste(in, crop, inner, {0, inner.width - 1, 0, inner.height - 1}, interpolation, cores);
+  crop_resize_paste(in, crop, inner, {0, inner.width - 1, 0, inner.height - 1}, interpolation,
+                    cores);
   make_border(inner, out, border);
 }
 

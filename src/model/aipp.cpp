@@ -14,7 +14,9 @@
 namespace openacl::model {
 namespace {
 
-[[noreturn]] void bad(const std::string &msg) { fail(Errc::parse_model, "--insert_op_conf: " + msg); }
+[[noreturn]] void bad(const std::string &msg) {
+  fail(Errc::parse_model, "--insert_op_conf: " + msg);
+}
 
 // The configuration as tokens: words, numbers, '{', '}', ':'.
 std::vector<std::string> tokenize(const std::string &text) {
@@ -31,8 +33,8 @@ std::vector<std::string> tokenize(const std::string &text) {
       ++i;
     } else {
       size_t j = i;
-      while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j])) && text[j] != '{' &&
-             text[j] != '}' && text[j] != ':' && text[j] != '#')
+      while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j])) &&
+             text[j] != '{' && text[j] != '}' && text[j] != ':' && text[j] != '#')
         ++j;
       tokens.push_back(text.substr(i, j - i));
       i = j;
@@ -85,12 +87,18 @@ const std::map<std::string, Setter> &setters() {
       if (r < 0) bad(k + " is negative");
       op.input = static_cast<size_t>(r);
     };
-    m["input_format"] = [](AippOp &op, const std::string &, const std::string &v) { op.params.format = to_format(v); };
+    m["input_format"] = [](AippOp &op, const std::string &, const std::string &v) {
+      op.params.format = to_format(v);
+    };
     auto int_field = [&m](const std::string &key, int32_t AippParams::*field) {
-      m[key] = [field](AippOp &op, const std::string &k, const std::string &v) { op.params.*field = to_int(k, v); };
+      m[key] = [field](AippOp &op, const std::string &k, const std::string &v) {
+        op.params.*field = to_int(k, v);
+      };
     };
     auto bool_field = [&m](const std::string &key, bool AippParams::*field) {
-      m[key] = [field](AippOp &op, const std::string &k, const std::string &v) { op.params.*field = to_bool(k, v); };
+      m[key] = [field](AippOp &op, const std::string &k, const std::string &v) {
+        op.params.*field = to_bool(k, v);
+      };
     };
     int_field("src_image_size_w", &AippParams::src_w);
     int_field("src_image_size_h", &AippParams::src_h);
@@ -113,30 +121,38 @@ const std::map<std::string, Setter> &setters() {
     for (int r = 0; r < 3; ++r)
       for (int c = 0; c < 3; ++c)
         m["matrix_r" + std::to_string(r) + "c" + std::to_string(c)] =
-            [r, c](AippOp &op, const std::string &k, const std::string &v) { op.params.matrix[r][c] = to_int(k, v); };
+            [r, c](AippOp &op, const std::string &k, const std::string &v) {
+              op.params.matrix[r][c] = to_int(k, v);
+            };
     for (int i = 0; i < 3; ++i) {
-      m["output_bias_" + std::to_string(i)] = [i](AippOp &op, const std::string &k, const std::string &v) {
+      m["output_bias_" + std::to_string(i)] = [i](AippOp &op, const std::string &k,
+                                                  const std::string &v) {
         op.params.output_bias[i] = to_int(k, v);
       };
-      m["input_bias_" + std::to_string(i)] = [i](AippOp &op, const std::string &k, const std::string &v) {
+      m["input_bias_" + std::to_string(i)] = [i](AippOp &op, const std::string &k,
+                                                 const std::string &v) {
         op.params.input_bias[i] = to_int(k, v);
       };
     }
     for (int i = 0; i < 4; ++i) {
-      m["mean_chn_" + std::to_string(i)] = [i](AippOp &op, const std::string &k, const std::string &v) {
+      m["mean_chn_" + std::to_string(i)] = [i](AippOp &op, const std::string &k,
+                                               const std::string &v) {
         op.params.mean[i] = to_int(k, v);
       };
-      m["min_chn_" + std::to_string(i)] = [i](AippOp &op, const std::string &k, const std::string &v) {
+      m["min_chn_" + std::to_string(i)] = [i](AippOp &op, const std::string &k,
+                                              const std::string &v) {
         op.params.min[i] = to_float(k, v);
       };
-      m["var_reci_chn_" + std::to_string(i)] = [i](AippOp &op, const std::string &k, const std::string &v) {
+      m["var_reci_chn_" + std::to_string(i)] = [i](AippOp &op, const std::string &k,
+                                                   const std::string &v) {
         op.params.var_reci[i] = to_float(k, v);
       };
     }
     // Switches of what openacl does not implement: accepted while off.
     for (const char *off : {"resize", "single_line_mode", "support_rotation"})
       m[off] = [](AippOp &, const std::string &k, const std::string &v) {
-        if (to_bool(k, v)) bad(k + ": true is not supported by openacl's AIPP (resize the images before the model)");
+        if (to_bool(k, v))
+          bad(k + ": true is not supported by openacl's AIPP (resize the images before the model)");
       };
     m["max_src_image_size"] = [](AippOp &op, const std::string &k, const std::string &v) {
       const int32_t n = to_int(k, v);
@@ -155,10 +171,14 @@ const std::map<std::string, Setter> &setters() {
 size_t AippParams::image_bytes() const {
   const size_t pixels = static_cast<size_t>(src_w) * src_h;
   switch (format) {
-    case AippFormat::yuv420sp_u8: return pixels * 3 / 2;
-    case AippFormat::xrgb8888_u8: return pixels * 4;
-    case AippFormat::rgb888_u8: return pixels * 3;
-    case AippFormat::yuv400_u8: return pixels;
+    case AippFormat::yuv420sp_u8:
+      return pixels * 3 / 2;
+    case AippFormat::xrgb8888_u8:
+      return pixels * 4;
+    case AippFormat::rgb888_u8:
+      return pixels * 3;
+    case AippFormat::yuv400_u8:
+      return pixels;
   }
   return 0;
 }
@@ -168,7 +188,8 @@ std::vector<AippOp> parse_aipp_config(const std::string &text) {
   std::vector<AippOp> ops;
   size_t i = 0;
   while (i < t.size()) {
-    if (t[i] != "aipp_op" || i + 1 >= t.size() || t[i + 1] != "{") bad("expected 'aipp_op {', found '" + t[i] + "'");
+    if (t[i] != "aipp_op" || i + 1 >= t.size() || t[i + 1] != "{")
+      bad("expected 'aipp_op {', found '" + t[i] + "'");
     i += 2;
     AippOp op;
     while (true) {
@@ -182,7 +203,8 @@ std::vector<AippOp> parse_aipp_config(const std::string &text) {
     }
     ++i;
     for (const auto &other : ops) {
-      if (other.input == op.input) bad("two aipp_op blocks for related_input_rank " + std::to_string(op.input));
+      if (other.input == op.input)
+        bad("two aipp_op blocks for related_input_rank " + std::to_string(op.input));
       if (other.dynamic && op.dynamic) bad("openacl takes one aipp_op block of aipp_mode: dynamic");
     }
     if (op.dynamic && op.max_src_bytes == 0)
@@ -193,18 +215,22 @@ std::vector<AippOp> parse_aipp_config(const std::string &text) {
   return ops;
 }
 
-void fit_aipp(AippParams &p, const std::vector<int64_t> &dims, Errc code, const std::string &where) {
+void fit_aipp(AippParams &p, const std::vector<int64_t> &dims, Errc code,
+              const std::string &where) {
   auto bad = [&](const std::string &msg) { fail(code, where + ": " + msg); };
   if (dims.size() != 4 || dims[2] <= 0 || dims[3] <= 0 || dims[1] <= 0)
     bad(std::string("the model input AIPP feeds must be static ") + (p.nhwc ? "NHWC" : "NCHW") +
         " (atc --input_shape); it is " + ops::dims_str(dims));
-  const int64_t c = p.nhwc ? dims[3] : dims[1], h = p.nhwc ? dims[1] : dims[2], w = p.nhwc ? dims[2] : dims[3];
+  const int64_t c = p.nhwc ? dims[3] : dims[1], h = p.nhwc ? dims[1] : dims[2],
+                w = p.nhwc ? dims[2] : dims[3];
   if (c != p.channels())
-    bad("input_format gives " + std::to_string(p.channels()) + " channels; the model input has " + std::to_string(c));
+    bad("input_format gives " + std::to_string(p.channels()) + " channels; the model input has " +
+        std::to_string(c));
   const int64_t inner_h = h - (p.padding ? p.pad_top + p.pad_bottom : 0);
   const int64_t inner_w = w - (p.padding ? p.pad_left + p.pad_right : 0);
   if (!p.padding) p.pad_top = p.pad_bottom = p.pad_left = p.pad_right = 0;
-  if (p.pad_top < 0 || p.pad_bottom < 0 || p.pad_left < 0 || p.pad_right < 0) bad("a padding size is negative");
+  if (p.pad_top < 0 || p.pad_bottom < 0 || p.pad_left < 0 || p.pad_right < 0)
+    bad("a padding size is negative");
   if (inner_h <= 0 || inner_w <= 0)
     bad("the padding sizes leave no image inside the model input " + ops::dims_str(dims));
   if (!p.crop) p.crop_x = p.crop_y = 0;
@@ -217,12 +243,15 @@ void fit_aipp(AippParams &p, const std::vector<int64_t> &dims, Errc code, const 
         " (WxH) plus padding is not the model "
         "input's " +
         std::to_string(w) + "x" + std::to_string(h) + " (resizing is not supported)");
-  if (p.crop_x < 0 || p.crop_y < 0 || p.crop_x + p.crop_w > p.src_w || p.crop_y + p.crop_h > p.src_h)
+  if (p.crop_x < 0 || p.crop_y < 0 || p.crop_x + p.crop_w > p.src_w ||
+      p.crop_y + p.crop_h > p.src_h)
     bad("the crop window (load_start_pos, crop_size) leaves the " + std::to_string(p.src_w) + "x" +
         std::to_string(p.src_h) + " source image");
-  if (p.format == AippFormat::yuv420sp_u8 && (p.src_w % 2 || p.src_h % 2 || p.crop_x % 2 || p.crop_y % 2))
+  if (p.format == AippFormat::yuv420sp_u8 &&
+      (p.src_w % 2 || p.src_h % 2 || p.crop_x % 2 || p.crop_y % 2))
     bad("YUV420SP_U8 needs even src_image_size_w/h and load_start_pos_w/h");
-  if (p.format == AippFormat::yuv400_u8 && p.csc) bad("csc_switch: YUV400_U8 has one channel; it takes no CSC");
+  if (p.format == AippFormat::yuv400_u8 && p.csc)
+    bad("csc_switch: YUV400_U8 has one channel; it takes no CSC");
 }
 
 ops::TensorDesc aipp_source_desc(const AippParams &p, int64_t batch) {
@@ -230,10 +259,18 @@ ops::TensorDesc aipp_source_desc(const AippParams &p, int64_t batch) {
   d.dtype = ops::DType::u8;
   d.format = ops::Format::nhwc;
   switch (p.format) {
-    case AippFormat::yuv420sp_u8: d.dims = {batch, p.src_h * 3 / 2, p.src_w, 1}; break;
-    case AippFormat::xrgb8888_u8: d.dims = {batch, p.src_h, p.src_w, 4}; break;
-    case AippFormat::rgb888_u8: d.dims = {batch, p.src_h, p.src_w, 3}; break;
-    case AippFormat::yuv400_u8: d.dims = {batch, p.src_h, p.src_w, 1}; break;
+    case AippFormat::yuv420sp_u8:
+      d.dims = {batch, p.src_h * 3 / 2, p.src_w, 1};
+      break;
+    case AippFormat::xrgb8888_u8:
+      d.dims = {batch, p.src_h, p.src_w, 4};
+      break;
+    case AippFormat::rgb888_u8:
+      d.dims = {batch, p.src_h, p.src_w, 3};
+      break;
+    case AippFormat::yuv400_u8:
+      d.dims = {batch, p.src_h, p.src_w, 1};
+      break;
   }
   return d;
 }
@@ -249,14 +286,17 @@ constexpr char kDynamicMagic[8] = {'O', 'A', 'C', 'L', 'A', 'I', 'P', 'P'};
 
 }  // namespace
 
-size_t dynamic_aipp_bytes(uint64_t images) { return sizeof(DynamicHeader) + images * sizeof(AippParams); }
+size_t dynamic_aipp_bytes(uint64_t images) {
+  return sizeof(DynamicHeader) + images * sizeof(AippParams);
+}
 
 void write_dynamic_aipp(void *dst, const std::vector<AippParams> &images) {
   DynamicHeader h{};
   std::memcpy(h.magic, kDynamicMagic, sizeof h.magic);
   h.images = images.size();
   std::memcpy(dst, &h, sizeof h);
-  std::memcpy(static_cast<uint8_t *>(dst) + sizeof h, images.data(), images.size() * sizeof(AippParams));
+  std::memcpy(static_cast<uint8_t *>(dst) + sizeof h, images.data(),
+              images.size() * sizeof(AippParams));
 }
 
 std::vector<AippParams> read_dynamic_aipp(const void *src, size_t size) {
@@ -268,20 +308,20 @@ std::vector<AippParams> read_dynamic_aipp(const void *src, size_t size) {
                                  " buffer holds no AIPP parameters: set them with "
                                  "aclmdlSetInputAIPP before the execution");
   std::vector<AippParams> images(h.images);
-  std::memcpy(images.data(), static_cast<const uint8_t *>(src) + sizeof h, images.size() * sizeof(AippParams));
+  std::memcpy(images.data(), static_cast<const uint8_t *>(src) + sizeof h,
+              images.size() * sizeof(AippParams));
   return images;
 }
 
 void run_aipp(const AippParams &p, const uint8_t *src, int64_t batch, void *dst, ops::DType dtype) {
   const int channels = p.channels();
-  const int64_t out_h = p.crop_h + p.pad_top + p.pad_bottom, out_w = p.crop_w + p.pad_left + p.pad_right;
+  const int64_t out_h = p.crop_h + p.pad_top + p.pad_bottom,
+                out_w = p.crop_w + p.pad_left + p.pad_right;
   const int64_t plane = out_h * out_w;
   const bool yuv = p.format == AippFormat::yuv420sp_u8 || p.format == AippFormat::yuv400_u8;
   auto store = [&](int64_t at, float v) {
-    if (dtype == ops::DType::f16)
-      static_cast<uint16_t *>(dst)[at] = ops::float_to_half(v);
-    else
-      static_cast<float *>(dst)[at] = v;
+    if (dtype == ops::DType::f16) static_cast<uint16_t *>(dst)[at] = ops::float_to_half(v);
+    else static_cast<float *>(dst)[at] = v;
   };
   for (int64_t n = 0; n < batch; ++n) {
     const uint8_t *img = src + n * p.image_bytes();
@@ -293,29 +333,33 @@ void run_aipp(const AippParams &p, const uint8_t *src, int64_t batch, void *dst,
         int32_t px[3] = {0, 0, 0};
         switch (p.format) {
           case AippFormat::yuv420sp_u8: {
-            const uint8_t *uv = img + static_cast<int64_t>(p.src_w) * p.src_h + (sy / 2) * p.src_w + (sx / 2) * 2;
+            const uint8_t *uv =
+                img + static_cast<int64_t>(p.src_w) * p.src_h + (sy / 2) * p.src_w + (sx / 2) * 2;
             px[0] = img[at], px[1] = uv[0], px[2] = uv[1];
             break;
           }
-          case AippFormat::rgb888_u8: px[0] = img[at * 3], px[1] = img[at * 3 + 1], px[2] = img[at * 3 + 2]; break;
+          case AippFormat::rgb888_u8:
+            px[0] = img[at * 3], px[1] = img[at * 3 + 1], px[2] = img[at * 3 + 2];
+            break;
           case AippFormat::xrgb8888_u8: {
             const uint8_t *q = img + at * 4 + (p.ax_swap ? 0 : 1);
             px[0] = q[0], px[1] = q[1], px[2] = q[2];
             break;
           }
-          case AippFormat::yuv400_u8: px[0] = img[at]; break;
+          case AippFormat::yuv400_u8:
+            px[0] = img[at];
+            break;
         }
         if (p.rbuv_swap && channels == 3) {
-          if (yuv)
-            std::swap(px[1], px[2]);
-          else
-            std::swap(px[0], px[2]);
+          if (yuv) std::swap(px[1], px[2]);
+          else std::swap(px[0], px[2]);
         }
         if (p.csc) {
           int32_t out[3];
           for (int r = 0; r < 3; ++r) {
             int32_t acc = 0;
-            for (int c = 0; c < 3; ++c) acc += p.matrix[r][c] * (yuv ? px[c] - p.input_bias[c] : px[c]);
+            for (int c = 0; c < 3; ++c)
+              acc += p.matrix[r][c] * (yuv ? px[c] - p.input_bias[c] : px[c]);
             out[r] = std::clamp(yuv ? acc >> 8 : (acc >> 8) + p.output_bias[r], 0, 255);
           }
           std::memcpy(px, out, sizeof px);

@@ -63,8 +63,8 @@ std::vector<AippOp> parse_aipp_config(const std::string &text);
 
 // Fills in the sizes left 0 from the model input ([N, C, H, W], or [N, H, W, C] when p.nhwc) and
 // checks that the result fits it; fails with `code`, "<where>: " and what does not fit.
-void fit_aipp(AippParams &p, const std::vector<int64_t> &model_input_dims, Errc code = Errc::parse_model,
-              const std::string &where = "--insert_op_conf");
+void fit_aipp(AippParams &p, const std::vector<int64_t> &model_input_dims,
+              Errc code = Errc::parse_model, const std::string &where = "--insert_op_conf");
 
 // The ACL_DYNAMIC_AIPP_NAME buffer: its size for a batch, writing the parameters of each image,
 // and reading them back (Errc::invalid_argument when it holds none).

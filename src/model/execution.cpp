@@ -25,7 +25,8 @@ std::vector<std::vector<int64_t>> input_dims(const Model &model, const Bindings 
   if (!gears.empty()) {
     if (b.gear >= gears.values.size())
       fail(Errc::model_input_not_match,
-           std::string("the input dataset has no gear chosen: pick one with ") + gear_call(gears.kind));
+           std::string("the input dataset has no gear chosen: pick one with ") +
+               gear_call(gears.kind));
     return gears.dims_of(b.gear);
   }
   std::vector<std::vector<int64_t>> dims;
@@ -34,12 +35,14 @@ std::vector<std::vector<int64_t>> input_dims(const Model &model, const Bindings 
     const std::string what = io_text("input", i, model_in[i]);
     if (in.described && in.dtype != ops::DType::undefined && in.dtype != model_in[i].desc.dtype)
       fail(Errc::model_input_not_match, what + " is " + ops::dtype_name(model_in[i].desc.dtype) +
-                                            "; the dataset's tensor descriptor says " + ops::dtype_name(in.dtype));
-    std::vector<int64_t> d = in.described ? std::vector<int64_t>(in.dims.begin(), in.dims.end())
-                                          : model_in[i].desc.dims;
+                                            "; the dataset's tensor descriptor says " +
+                                            ops::dtype_name(in.dtype));
+    std::vector<int64_t> d =
+        in.described ? std::vector<int64_t>(in.dims.begin(), in.dims.end()) : model_in[i].desc.dims;
     for (auto x : d)
       if (x < 0)
-        fail(Errc::model_input_not_match, what + " has dynamic dims " + dims_text(model_in[i].desc.dims) +
+        fail(Errc::model_input_not_match, what + " has dynamic dims " +
+                                              dims_text(model_in[i].desc.dims) +
                                               ": give its shape with aclmdlSetDatasetTensorDesc");
     dims.push_back(std::move(d));
   }
@@ -61,16 +64,19 @@ Execution bind(Model &model, const Stream &stream, const Bindings &b,
                const std::function<void(const std::vector<ops::TensorDesc> &)> &output_shapes) {
   if (&stream.device() != &model.context().device())
     fail(Errc::stream_context, "model " + std::to_string(model.id()) + " was loaded on device " +
-                                   std::to_string(model.context().device().id()) + "; the stream belongs to device " +
+                                   std::to_string(model.context().device().id()) +
+                                   "; the stream belongs to device " +
                                    std::to_string(stream.device().id()));
   const auto &model_in = model.inputs();
   const auto &model_out = model.outputs();
   if (b.inputs.size() != model_in.size())
     fail(Errc::model_input_not_match, "the input dataset has " + std::to_string(b.inputs.size()) +
-                                          " buffers; the model has " + std::to_string(model_in.size()) + " inputs");
+                                          " buffers; the model has " +
+                                          std::to_string(model_in.size()) + " inputs");
   if (b.outputs.size() != model_out.size())
-    fail(Errc::model_output_not_match, "the output dataset has " + std::to_string(b.outputs.size()) +
-                                           " buffers; the model has " + std::to_string(model_out.size()) + " outputs");
+    fail(Errc::model_output_not_match,
+         "the output dataset has " + std::to_string(b.outputs.size()) + " buffers; the model has " +
+             std::to_string(model_out.size()) + " outputs");
   Execution e;
   e.plan = model.plan_for(model.graph_input_dims(input_dims(model, b)));
   auto &memory = Runtime::get().memory();
@@ -79,8 +85,9 @@ Execution bind(Model &model, const Stream &stream, const Bindings &b,
     const size_t need = model.input_bytes(*e.plan, i);
     const std::string what = io_text("input", i, model_in[i]);
     if (in.length < need)
-      fail(Errc::model_input_not_match,
-           what + " needs " + std::to_string(need) + " bytes; its buffer holds " + std::to_string(in.length));
+      fail(Errc::model_input_not_match, what + " needs " + std::to_string(need) +
+                                            " bytes; its buffer holds " +
+                                            std::to_string(in.length));
     memory.check_device_range(in.data, need, what.c_str());
     e.inputs.push_back(in.data);
   }
@@ -91,7 +98,8 @@ Execution bind(Model &model, const Stream &stream, const Bindings &b,
     const std::string what = io_text("output", j, model_out[j]);
     if (out.length < desc.byte_size())
       fail(Errc::model_output_not_match, what + " of shape " + dims_text(desc.dims) + " needs " +
-                                             std::to_string(desc.byte_size()) + " bytes; its buffer holds " +
+                                             std::to_string(desc.byte_size()) +
+                                             " bytes; its buffer holds " +
                                              std::to_string(out.length));
     memory.check_device_range(out.data, desc.byte_size(), what.c_str());
     e.outputs.push_back(out.data);

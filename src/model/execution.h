@@ -22,9 +22,9 @@ namespace openacl::model {
 struct InputBinding {
   void *data = nullptr;
   size_t length = 0;
-  bool described = false;                 // the dataset has a descriptor for this input
+  bool described = false;                    // the dataset has a descriptor for this input
   ops::DType dtype = ops::DType::undefined;  // the descriptor's; undefined: not said
-  std::span<const int64_t> dims;          // the descriptor's
+  std::span<const int64_t> dims;             // the descriptor's
 };
 
 struct OutputBinding {

@@ -31,10 +31,14 @@ size_t Gears::find_values(const std::vector<int64_t> &v) const {
 
 const char *gear_option(GearKind kind) {
   switch (kind) {
-    case GearKind::batch: return "--dynamic_batch_size";
-    case GearKind::image_size: return "--dynamic_image_size";
-    case GearKind::dims: return "--dynamic_dims";
-    case GearKind::none: break;
+    case GearKind::batch:
+      return "--dynamic_batch_size";
+    case GearKind::image_size:
+      return "--dynamic_image_size";
+    case GearKind::dims:
+      return "--dynamic_dims";
+    case GearKind::none:
+      break;
   }
   return "";
 }

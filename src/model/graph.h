@@ -20,7 +20,10 @@ struct HostTensor {
   ops::TensorDesc desc;
   std::vector<uint8_t> data;  // desc.byte_size() bytes
 
-  template <class T> const T *as() const { return reinterpret_cast<const T *>(data.data()); }
+  template <class T>
+  const T *as() const {
+    return reinterpret_cast<const T *>(data.data());
+  }
   // The elements as int64 (from any integer dtype); throws for float tensors.
   std::vector<int64_t> to_ints() const;
   std::vector<float> to_floats() const;
@@ -37,8 +40,8 @@ struct Value {
 };
 
 struct Node {
-  std::string op;    // ONNX op type
-  std::string name;  // ONNX node name, or "<op>#<index>" when the model gives none
+  std::string op;            // ONNX op type
+  std::string name;          // ONNX node name, or "<op>#<index>" when the model gives none
   std::vector<int> inputs;   // value ids; -1 for an omitted optional input
   std::vector<int> outputs;  // value ids; -1 for an omitted optional output
   ops::Attrs attrs;          // ONNX attributes (ints as int64_t, floats as float)
@@ -47,8 +50,9 @@ struct Node {
 // What a converted model (.om, from atc) adds around its graph; empty for plain ONNX.
 struct Conversion {
   Gears gears;
-  std::string precision_mode;  // atc --precision_mode (the sim computes in float32 whatever it says)
-  std::vector<AippOp> aipp;    // AIPP in front of graph inputs (--insert_op_conf), static or dynamic
+  std::string
+      precision_mode;        // atc --precision_mode (the sim computes in float32 whatever it says)
+  std::vector<AippOp> aipp;  // AIPP in front of graph inputs (--insert_op_conf), static or dynamic
   // The AIPP of graph input i, or null.
   const AippOp *aipp_of(size_t input) const {
     for (const auto &op : aipp)
@@ -62,7 +66,7 @@ struct Graph {
   int64_t opset = 0;  // version of the default ONNX domain
   std::vector<Value> values;
   std::vector<Node> nodes;
-  std::vector<int> inputs;   // the model's inputs (initializers excluded)
+  std::vector<int> inputs;  // the model's inputs (initializers excluded)
   std::vector<int> outputs;
   Conversion conversion;
 

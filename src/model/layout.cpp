@@ -15,13 +15,17 @@ int conv_data_input(const std::string &type) {
 
 bool is_elementwise(const std::string &type) {
   static const std::set<std::string> ops = {
-      "Add", "Sub", "Mul", "RealDiv", "Pow", "Maximum", "Minimum", "Relu", "Sigmoid", "Tanh", "Exp",
-      "Log", "Sqrt", "Neg", "Abs", "Reciprocal", "Floor", "Ceil", "Round", "Sin", "Cos", "Erf",
-      "Softplus", "Sign", "HardSwish", "HardSigmoid", "LeakyRelu", "Elu", "Clip"};
+      "Add",       "Sub",         "Mul",       "RealDiv",    "Pow",      "Maximum",
+      "Minimum",   "Relu",        "Sigmoid",   "Tanh",       "Exp",      "Log",
+      "Sqrt",      "Neg",         "Abs",       "Reciprocal", "Floor",    "Ceil",
+      "Round",     "Sin",         "Cos",       "Erf",        "Softplus", "Sign",
+      "HardSwish", "HardSigmoid", "LeakyRelu", "Elu",        "Clip"};
   return ops.count(type) != 0;
 }
 
-bool is_global_pool(const std::string &type) { return type == "GlobalAveragePool" || type == "GlobalMaxPool"; }
+bool is_global_pool(const std::string &type) {
+  return type == "GlobalAveragePool" || type == "GlobalMaxPool";
+}
 
 // A Resize the op library runs on NHWC tensors: nearest or linear mode.
 bool is_nhwc_resize(const LayoutStep &s) {
@@ -47,8 +51,10 @@ enum class Operand { full, channel, scalar, other };
 
 Operand operand(const std::vector<int64_t> &d, const std::vector<int64_t> &out) {
   if (d == out) return Operand::full;
-  if (std::accumulate(d.begin(), d.end(), int64_t{1}, std::multiplies<>()) == 1) return Operand::scalar;
-  if (d.size() == 4 && (d[0] == 1 || d[0] == out[0]) && d[1] == out[1] && d[2] == 1 && d[3] == 1) return Operand::channel;
+  if (std::accumulate(d.begin(), d.end(), int64_t{1}, std::multiplies<>()) == 1)
+    return Operand::scalar;
+  if (d.size() == 4 && (d[0] == 1 || d[0] == out[0]) && d[1] == out[1] && d[2] == 1 && d[3] == 1)
+    return Operand::channel;
   if (d.size() == 3 && d[0] == out[1] && d[1] == 1 && d[2] == 1) return Operand::channel;
   return Operand::other;
 }
@@ -90,7 +96,8 @@ std::vector<bool> choose_channels_last(const std::vector<LayoutStep> &steps,
     if (data >= 0) {
       if (static_cast<size_t>(data) < s.in.size() && s.in[data] >= 0) useful[s.in[data]] = true;
       if (!s.out.empty() && s.out[0] >= 0) useful[s.out[0]] = true;
-    } else if (is_elementwise(*s.type) && s.out.size() == 1 && s.out[0] >= 0 && descs[s.out[0]].dims.size() == 4) {
+    } else if (is_elementwise(*s.type) && s.out.size() == 1 && s.out[0] >= 0 &&
+               descs[s.out[0]].dims.size() == 4) {
       const int y = s.out[0];
       for (int v : s.in) {
         if (v < 0) continue;
@@ -98,10 +105,11 @@ std::vector<bool> choose_channels_last(const std::vector<LayoutStep> &steps,
         if (k == Operand::full) groups.join(v, y);
         else if (k == Operand::other) blocked[y] = true;
       }
-    } else if (*s.type == "BatchNorm" && !s.out.empty() && s.out[0] >= 0 && !s.in.empty() && s.in[0] >= 0 &&
-               descs[s.out[0]].dims.size() == 4) {
+    } else if (*s.type == "BatchNorm" && !s.out.empty() && s.out[0] >= 0 && !s.in.empty() &&
+               s.in[0] >= 0 && descs[s.out[0]].dims.size() == 4) {
       groups.join(s.in[0], s.out[0]);  // per-channel parameters: NHWC through its data_format
-    } else if (is_nhwc_resize(s) && !s.in.empty() && s.in[0] >= 0 && s.out.size() == 1 && s.out[0] >= 0) {
+    } else if (is_nhwc_resize(s) && !s.in.empty() && s.in[0] >= 0 && s.out.size() == 1 &&
+               s.out[0] >= 0) {
       groups.join(s.in[0], s.out[0]);  // scales and sizes are constants, in ONNX's order
     } else if (is_4d_concat(s, descs)) {
       for (int v : s.in) groups.join(v, s.out[0]);
@@ -165,7 +173,8 @@ bool restate_step(const std::string &type, ops::Attrs &attrs, std::vector<ops::T
   // Elementwise, its output channels-last (the whole group is).
   const std::vector<int64_t> y = out[0].dims;
   for (auto &d : in)
-    if (d.dtype != ops::DType::undefined && operand(d.dims, y) != Operand::scalar) d.dims = nhwc_view(d.dims);
+    if (d.dtype != ops::DType::undefined && operand(d.dims, y) != Operand::scalar)
+      d.dims = nhwc_view(d.dims);
   out[0].dims = nhwc_view(y);
   return true;
 }

@@ -32,7 +32,8 @@ std::vector<bool> choose_channels_last(const std::vector<LayoutStep> &steps,
 
 // Rewrites a step's descriptors (and attrs) for the chosen storage: sets channels_last on the
 // tensors of convolutions and global pooling, permutes the dims of elementwise, batch-norm,
-// Resize and ConcatD operands to [N, H, W, C]. Returns false when the step touches no channels-last value.
+// Resize and ConcatD operands to [N, H, W, C]. Returns false when the step touches no channels-last
+// value.
 bool restate_step(const std::string &type, ops::Attrs &attrs, std::vector<ops::TensorDesc> &in,
                   std::vector<ops::TensorDesc> &out, const LayoutStep &step,
                   const std::vector<bool> &channels_last);

@@ -56,14 +56,16 @@ void lower_identity(const Node &n, LoweringContext &c) {
 
 void lower_reshape(const Node &n, LoweringContext &c) {
   const auto dims = c.desc(in(n, 0)).dims;
-  std::vector<int64_t> shape = c.opset() < 5 ? attr_ints(n, "shape", {})
-                                             : const_ints(n, c, in(n, 1), "a target shape");
+  std::vector<int64_t> shape =
+      c.opset() < 5 ? attr_ints(n, "shape", {}) : const_ints(n, c, in(n, 1), "a target shape");
   const bool allow_zero = attr_i(n, "allowzero", 0) != 0;
   int infer_at = -1;
   int64_t known = 1;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == 0 && !allow_zero) {
-      if (i >= dims.size()) mismatch(n, "shape copies dim " + std::to_string(i) + " of a rank-" + std::to_string(dims.size()) + " tensor");
+      if (i >= dims.size())
+        mismatch(n, "shape copies dim " + std::to_string(i) + " of a rank-" +
+                        std::to_string(dims.size()) + " tensor");
       shape[i] = dims[i];
     }
     if (shape[i] == -1) {
@@ -75,10 +77,12 @@ void lower_reshape(const Node &n, LoweringContext &c) {
   }
   const int64_t total = product(dims, 0, dims.size());
   if (infer_at >= 0) {
-    if (known == 0 || total % known) mismatch(n, "cannot reshape " + std::to_string(total) + " elements");
+    if (known == 0 || total % known)
+      mismatch(n, "cannot reshape " + std::to_string(total) + " elements");
     shape[infer_at] = total / known;
   } else if (known != total) {
-    mismatch(n, "cannot reshape " + std::to_string(total) + " elements into " + std::to_string(known));
+    mismatch(n,
+             "cannot reshape " + std::to_string(total) + " elements into " + std::to_string(known));
   }
   c.view(in(n, 0), out(n, 0), shape);
 }
@@ -94,14 +98,17 @@ void lower_flatten(const Node &n, LoweringContext &c) {
 void lower_squeeze(const Node &n, LoweringContext &c) {
   const auto dims = c.desc(in(n, 0)).dims;
   std::vector<int64_t> axes = c.opset() < 13 ? attr_ints(n, "axes", {})
-                              : (in(n, 1) >= 0 ? const_ints(n, c, in(n, 1), "axes") : std::vector<int64_t>{});
+                                             : (in(n, 1) >= 0 ? const_ints(n, c, in(n, 1), "axes")
+                                                              : std::vector<int64_t>{});
   std::vector<bool> drop(dims.size(), false);
   if (axes.empty()) {
     for (size_t i = 0; i < dims.size(); ++i) drop[i] = dims[i] == 1;
   } else {
     for (int64_t a : axes) {
       const int64_t k = norm_axis(n, a, dims.size());
-      if (dims[k] != 1) mismatch(n, "cannot squeeze dim " + std::to_string(k) + " of size " + std::to_string(dims[k]));
+      if (dims[k] != 1)
+        mismatch(n,
+                 "cannot squeeze dim " + std::to_string(k) + " of size " + std::to_string(dims[k]));
       drop[k] = true;
     }
   }
@@ -113,7 +120,8 @@ void lower_squeeze(const Node &n, LoweringContext &c) {
 
 void lower_unsqueeze(const Node &n, LoweringContext &c) {
   const auto dims = c.desc(in(n, 0)).dims;
-  std::vector<int64_t> axes = c.opset() < 13 ? attr_ints(n, "axes", {}) : const_ints(n, c, in(n, 1), "axes");
+  std::vector<int64_t> axes =
+      c.opset() < 13 ? attr_ints(n, "axes", {}) : const_ints(n, c, in(n, 1), "axes");
   const size_t rank = dims.size() + axes.size();
   std::vector<bool> inserted(rank, false);
   for (int64_t a : axes) inserted[norm_axis(n, a, rank)] = true;
@@ -131,7 +139,8 @@ void lower_shape(const Node &n, LoweringContext &c) {
   if (end < 0) end += r;
   start = std::clamp<int64_t>(start, 0, r);
   end = std::clamp<int64_t>(end, start, r);
-  c.define_constant(out(n, 0), int64_tensor(std::vector<int64_t>(dims.begin() + start, dims.begin() + end)));
+  c.define_constant(out(n, 0),
+                    int64_tensor(std::vector<int64_t>(dims.begin() + start, dims.begin() + end)));
 }
 
 void lower_size(const Node &n, LoweringContext &c) {
@@ -192,7 +201,8 @@ void lower_slice(const Node &n, LoweringContext &c) {
     for (size_t a = 0; a < rank; ++a) size[a] = end[a] - begin[a];
     return c.op("SliceD", {in(n, 0)}, {out(n, 0)}, {{"offsets", begin}, {"size", size}});
   }
-  c.op("StridedSliceD", {in(n, 0)}, {out(n, 0)}, {{"begin", begin}, {"end", end}, {"strides", stride}});
+  c.op("StridedSliceD", {in(n, 0)}, {out(n, 0)},
+       {{"begin", begin}, {"end", end}, {"strides", stride}});
 }
 
 void lower_gather(const Node &n, LoweringContext &c) {
@@ -204,7 +214,8 @@ void lower_split(const Node &n, LoweringContext &c) {
   const auto dims = c.desc(in(n, 0)).dims;
   const int64_t axis = norm_axis(n, attr_i(n, "axis", 0), dims.size());
   std::vector<int64_t> sizes = c.opset() < 13 ? attr_ints(n, "split", {})
-                               : (in(n, 1) >= 0 ? const_ints(n, c, in(n, 1), "split") : std::vector<int64_t>{});
+                                              : (in(n, 1) >= 0 ? const_ints(n, c, in(n, 1), "split")
+                                                               : std::vector<int64_t>{});
   const auto k = static_cast<int64_t>(n.outputs.size());
   if (sizes.empty()) {
     // Opset 18 (num_outputs) allows a shorter last chunk; before, the split must be even.
@@ -216,7 +227,8 @@ void lower_split(const Node &n, LoweringContext &c) {
   }
   std::vector<int> outs;
   for (int o : n.outputs) outs.push_back(o >= 0 ? o : c.temporary());
-  c.op("SplitVD", {in(n, 0)}, outs, {{"size_splits", sizes}, {"split_dim", axis}, {"num_split", k}});
+  c.op("SplitVD", {in(n, 0)}, outs,
+       {{"size_splits", sizes}, {"split_dim", axis}, {"num_split", k}});
 }
 
 void lower_expand(const Node &n, LoweringContext &c) {
@@ -228,7 +240,9 @@ void lower_tile(const Node &n, LoweringContext &c) {
   c.op("TileD", {in(n, 0)}, {out(n, 0)}, {{"multiples", const_ints(n, c, in(n, 1), "repeats")}});
 }
 
-void lower_where(const Node &n, LoweringContext &c) { c.op("Select", {in(n, 0), in(n, 1), in(n, 2)}, {out(n, 0)}, {}); }
+void lower_where(const Node &n, LoweringContext &c) {
+  c.op("Select", {in(n, 0), in(n, 1), in(n, 2)}, {out(n, 0)}, {});
+}
 
 // ---- neural-network ops ---------------------------------------------------------------------
 
@@ -246,7 +260,8 @@ Window window(const Node &n) {
 
 void require_4d(const Node &n, LoweringContext &c) {
   if (c.desc(in(n, 0)).dims.size() != 4)
-    unsupported(n, "a rank-" + std::to_string(c.desc(in(n, 0)).dims.size()) + " input (only 2-D NCHW)");
+    unsupported(
+        n, "a rank-" + std::to_string(c.desc(in(n, 0)).dims.size()) + " input (only 2-D NCHW)");
 }
 
 // A 1-D convolution ([N, C, L]) runs as a 2-D one over [N, C, 1, L].
@@ -254,14 +269,17 @@ void lower_conv1d(const Node &n, LoweringContext &c) {
   const auto s = attr_ints(n, "strides", {1});
   const auto p = attr_ints(n, "pads", {0, 0});
   const auto d = attr_ints(n, "dilations", {1});
-  if (s.size() != 1 || p.size() != 2 || d.size() != 1) mismatch(n, "a 1-D convolution needs 1-D strides, dilations and pads");
+  if (s.size() != 1 || p.size() != 2 || d.size() != 1)
+    mismatch(n, "a 1-D convolution needs 1-D strides, dilations and pads");
   const auto x = c.desc(in(n, 0)).dims, f = c.desc(in(n, 1)).dims;
   if (f.size() != 3) mismatch(n, "the filter of a 1-D convolution is not 3-D");
   const int x4 = c.temporary(), f4 = c.temporary(), y4 = c.temporary();
   c.view(in(n, 0), x4, {x[0], x[1], 1, x[2]});
   c.view(in(n, 1), f4, {f[0], f[1], 1, f[2]});
-  ops::Attrs a{{"strides", std::vector<int64_t>{1, 1, 1, s[0]}}, {"pads", std::vector<int64_t>{0, 0, p[0], p[1]}},
-               {"dilations", std::vector<int64_t>{1, 1, 1, d[0]}}, {"groups", attr_i(n, "group", 1)},
+  ops::Attrs a{{"strides", std::vector<int64_t>{1, 1, 1, s[0]}},
+               {"pads", std::vector<int64_t>{0, 0, p[0], p[1]}},
+               {"dilations", std::vector<int64_t>{1, 1, 1, d[0]}},
+               {"groups", attr_i(n, "group", 1)},
                {"data_format", std::string("NCHW")}};
   const std::string pad = attr_s(n, "auto_pad", "NOTSET");
   if (pad != "NOTSET") a["auto_pad"] = pad;
@@ -276,8 +294,11 @@ void lower_conv(const Node &n, LoweringContext &c) {
   if (c.desc(in(n, 0)).dims.size() == 3) return lower_conv1d(n, c);
   require_4d(n, c);
   const Window w = window(n);
-  ops::Attrs a{{"strides", w.strides}, {"pads", w.pads}, {"dilations", w.dilations},
-               {"groups", attr_i(n, "group", 1)}, {"data_format", std::string("NCHW")}};
+  ops::Attrs a{{"strides", w.strides},
+               {"pads", w.pads},
+               {"dilations", w.dilations},
+               {"groups", attr_i(n, "group", 1)},
+               {"data_format", std::string("NCHW")}};
   const std::string pad = attr_s(n, "auto_pad", "NOTSET");
   if (pad != "NOTSET") a["auto_pad"] = pad;
   std::vector<int> ins{in(n, 0), in(n, 1)};
@@ -321,7 +342,8 @@ void lower_pad(const Node &n, LoweringContext &c) {
     }
   }
   if (static_cast<int64_t>(pads.size()) != 2 * rank)
-    mismatch(n, "pads has " + std::to_string(pads.size()) + " entries; the input has rank " + std::to_string(rank));
+    mismatch(n, "pads has " + std::to_string(pads.size()) + " entries; the input has rank " +
+                    std::to_string(rank));
   for (int64_t p : pads)
     if (p < 0) unsupported(n, "negative pads (cropping)");
   std::vector<int> ins{in(n, 0), c.constant_value(int64_tensor(pads))};
@@ -344,14 +366,17 @@ void lower_constant_of_shape(const Node &n, LoweringContext &c) {
   }
   const auto count = static_cast<size_t>(t->desc.element_count());
   t->data.resize(count * one.size());
-  for (size_t i = 0; i < count; ++i) std::copy(one.begin(), one.end(), t->data.begin() + static_cast<std::ptrdiff_t>(i * one.size()));
+  for (size_t i = 0; i < count; ++i)
+    std::copy(one.begin(), one.end(),
+              t->data.begin() + static_cast<std::ptrdiff_t>(i * one.size()));
   t->desc.format = dims.size() == 4 ? ops::Format::nchw : ops::Format::nd;
   c.define_constant(out(n, 0), std::move(t));
 }
 
 template <class T>
 std::shared_ptr<HostTensor> range_of(T start, T limit, T delta, DType dtype) {
-  const double steps = std::ceil((static_cast<double>(limit) - static_cast<double>(start)) / static_cast<double>(delta));
+  const double steps = std::ceil((static_cast<double>(limit) - static_cast<double>(start)) /
+                                 static_cast<double>(delta));
   const auto count = static_cast<int64_t>(std::max(0.0, steps));
   auto t = std::make_shared<HostTensor>();
   t->desc.dtype = dtype;
@@ -364,21 +389,26 @@ std::shared_ptr<HostTensor> range_of(T start, T limit, T delta, DType dtype) {
 
 void lower_range(const Node &n, LoweringContext &c) {
   const HostTensor *s = c.constant(in(n, 0)), *l = c.constant(in(n, 1)), *d = c.constant(in(n, 2));
-  if (!s || !l || !d) unsupported(n, "inputs computed on the device (they must be constants or come from shapes)");
+  if (!s || !l || !d)
+    unsupported(n, "inputs computed on the device (they must be constants or come from shapes)");
   const DType t = s->desc.dtype;
-  if (l->desc.dtype != t || d->desc.dtype != t) mismatch(n, "start, limit and delta must have one type");
+  if (l->desc.dtype != t || d->desc.dtype != t)
+    mismatch(n, "start, limit and delta must have one type");
   if (t == DType::f32 || t == DType::f64) {
     const auto sv = s->to_floats(), lv = l->to_floats(), dv = d->to_floats();
     if (dv.at(0) == 0.0f) mismatch(n, "delta is 0");
-    return c.define_constant(out(n, 0), t == DType::f32 ? range_of<float>(sv.at(0), lv.at(0), dv.at(0), t)
-                                                         : range_of<double>(sv.at(0), lv.at(0), dv.at(0), t));
+    return c.define_constant(out(n, 0), t == DType::f32
+                                            ? range_of<float>(sv.at(0), lv.at(0), dv.at(0), t)
+                                            : range_of<double>(sv.at(0), lv.at(0), dv.at(0), t));
   }
   if (t != DType::i32 && t != DType::i64) unsupported(n, std::string("type ") + ops::dtype_name(t));
   const auto sv = s->to_ints(), lv = l->to_ints(), dv = d->to_ints();
   if (dv.at(0) == 0) mismatch(n, "delta is 0");
-  c.define_constant(out(n, 0), t == DType::i64 ? range_of<int64_t>(sv.at(0), lv.at(0), dv.at(0), t)
-                                               : range_of<int32_t>(static_cast<int32_t>(sv.at(0)), static_cast<int32_t>(lv.at(0)),
-                                                                   static_cast<int32_t>(dv.at(0)), t));
+  c.define_constant(out(n, 0), t == DType::i64
+                                   ? range_of<int64_t>(sv.at(0), lv.at(0), dv.at(0), t)
+                                   : range_of<int32_t>(static_cast<int32_t>(sv.at(0)),
+                                                       static_cast<int32_t>(lv.at(0)),
+                                                       static_cast<int32_t>(dv.at(0)), t));
 }
 
 void lower_conv_transpose(const Node &n, LoweringContext &c);
@@ -389,10 +419,12 @@ void lower_conv_transpose1d(const Node &n, LoweringContext &c) {
   if (f.size() != 3) mismatch(n, "the filter of a 1-D transposed convolution is not 3-D");
   auto one = [&](const char *name, std::vector<int64_t> dflt) {
     const auto v = attr_ints(n, name, dflt);
-    if (v.size() != dflt.size()) mismatch(n, std::string("a 1-D transposed convolution needs 1-D ") + name);
+    if (v.size() != dflt.size())
+      mismatch(n, std::string("a 1-D transposed convolution needs 1-D ") + name);
     return v;
   };
-  const auto s = one("strides", {1}), d = one("dilations", {1}), p = one("pads", {0, 0}), op = one("output_padding", {0});
+  const auto s = one("strides", {1}), d = one("dilations", {1}), p = one("pads", {0, 0}),
+             op = one("output_padding", {0});
   Node n2 = n;
   n2.inputs[0] = c.temporary();
   n2.inputs[1] = c.temporary();
@@ -429,8 +461,12 @@ void lower_conv_transpose(const Node &n, LoweringContext &c) {
   std::vector<int> ins{size, in(n, 0), in(n, 1)};
   if (in(n, 2) >= 0) ins.push_back(in(n, 2));
   c.op("Conv2DTranspose", ins, {out(n, 0)},
-       {{"strides", w.strides}, {"pads", w.pads}, {"dilations", w.dilations}, {"groups", groups},
-        {"data_format", std::string("NCHW")}, {"output_padding", std::vector<int64_t>{0, 0, op[0], op[1]}}});
+       {{"strides", w.strides},
+        {"pads", w.pads},
+        {"dilations", w.dilations},
+        {"groups", groups},
+        {"data_format", std::string("NCHW")},
+        {"output_padding", std::vector<int64_t>{0, 0, op[0], op[1]}}});
 }
 
 void lower_batch_norm(const Node &n, LoweringContext &c) {
@@ -452,8 +488,11 @@ void lower_pool(const Node &n, LoweringContext &c, bool is_max) {
   if (pad == "VALID") mode = "VALID";
   else if (pad == "SAME_UPPER") mode = "SAME";
   else if (pad != "NOTSET") unsupported(n, "auto_pad " + pad);
-  ops::Attrs a{{"ksize", std::vector<int64_t>{1, 1, k[0], k[1]}}, {"strides", w.strides},
-               {"padding_mode", mode}, {"pads", w.pads}, {"data_format", std::string("NCHW")},
+  ops::Attrs a{{"ksize", std::vector<int64_t>{1, 1, k[0], k[1]}},
+               {"strides", w.strides},
+               {"padding_mode", mode},
+               {"pads", w.pads},
+               {"data_format", std::string("NCHW")},
                {"ceil_mode", attr_i(n, "ceil_mode", 0) != 0}};
   if (!is_max) a["exclusive"] = attr_i(n, "count_include_pad", 0) == 0;
   c.op(is_max ? "MaxPoolV3" : "AvgPoolV2", {in(n, 0)}, {out(n, 0)}, std::move(a));
@@ -462,7 +501,8 @@ void lower_pool(const Node &n, LoweringContext &c, bool is_max) {
 void lower_resize(const Node &n, LoweringContext &c) {
   require_4d(n, c);
   std::string mode = attr_s(n, "mode", "nearest");
-  if (mode != "nearest" && mode != "linear" && mode != "cubic") unsupported(n, "mode '" + mode + "'");
+  if (mode != "nearest" && mode != "linear" && mode != "cubic")
+    unsupported(n, "mode '" + mode + "'");
   int scales = -1, sizes = -1;
   std::string coord, nearest;
   if (c.opset() < 11) {
@@ -474,20 +514,25 @@ void lower_resize(const Node &n, LoweringContext &c) {
     sizes = in(n, 3);
     coord = attr_s(n, "coordinate_transformation_mode", "half_pixel");
     nearest = attr_s(n, "nearest_mode", "round_prefer_floor");
-    if (coord == "tf_crop_and_resize") unsupported(n, "coordinate_transformation_mode tf_crop_and_resize");
-    if (attr_i(n, "exclude_outside", 0) != 0 && mode != "cubic") unsupported(n, "exclude_outside outside cubic mode");
+    if (coord == "tf_crop_and_resize")
+      unsupported(n, "coordinate_transformation_mode tf_crop_and_resize");
+    if (attr_i(n, "exclude_outside", 0) != 0 && mode != "cubic")
+      unsupported(n, "exclude_outside outside cubic mode");
     if (attr_i(n, "antialias", 0) != 0) unsupported(n, "antialias");
     if (has_attr(n, "axes")) unsupported(n, "axes");
-    if (attr_s(n, "keep_aspect_ratio_policy", "stretch") != "stretch") unsupported(n, "keep_aspect_ratio_policy");
+    if (attr_s(n, "keep_aspect_ratio_policy", "stretch") != "stretch")
+      unsupported(n, "keep_aspect_ratio_policy");
   }
   if (is_empty_tensor(c, scales)) scales = -1;
   if (is_empty_tensor(c, sizes)) sizes = -1;
   for (int v : {scales, sizes})
-    if (v >= 0 && !c.constant(v)) unsupported(n, "scales or sizes computed on the device (they must be constants)");
+    if (v >= 0 && !c.constant(v))
+      unsupported(n, "scales or sizes computed on the device (they must be constants)");
   if (scales < 0 && sizes < 0) mismatch(n, "neither scales nor sizes is given");
   std::vector<int> ins{in(n, 0), -1, scales};
   if (sizes >= 0) ins.push_back(sizes);
-  ops::Attrs attrs{{"mode", mode}, {"coordinate_transformation_mode", coord}, {"nearest_mode", nearest}};
+  ops::Attrs attrs{
+      {"mode", mode}, {"coordinate_transformation_mode", coord}, {"nearest_mode", nearest}};
   if (mode == "cubic") {
     attrs["cubic_coeff_a"] = attr_f(n, "cubic_coeff_a", -0.75f);
     attrs["exclude_outside"] = attr_i(n, "exclude_outside", 0);
@@ -521,7 +566,8 @@ Lower reduce(const char *type, int64_t axes_input_from) {
     } else {
       axes = attr_ints(n, "axes", {});
     }
-    c.op(type, {in(n, 0)}, {out(n, 0)}, {{"axes", axes}, {"keep_dims", attr_i(n, "keepdims", 1) != 0}});
+    c.op(type, {in(n, 0)}, {out(n, 0)},
+         {{"axes", axes}, {"keep_dims", attr_i(n, "keepdims", 1) != 0}});
   };
 }
 
@@ -536,7 +582,8 @@ void lower_gemm(const Node &n, LoweringContext &c) {
   const bool has_c = in(n, 2) >= 0 && beta != 0.0f;
   int y = alpha == 1.0f && !has_c ? out(n, 0) : c.temporary();
   c.op("MatMul", {in(n, 0), in(n, 1)}, {y},
-       {{"transpose_x1", attr_i(n, "transA", 0) != 0}, {"transpose_x2", attr_i(n, "transB", 0) != 0}});
+       {{"transpose_x1", attr_i(n, "transA", 0) != 0},
+        {"transpose_x2", attr_i(n, "transB", 0) != 0}});
   if (alpha != 1.0f) {
     int scaled = has_c ? c.temporary() : out(n, 0);
     c.op("Mul", {y, c.constant_value(float_scalar(alpha))}, {scaled}, {});
@@ -578,7 +625,9 @@ void lower_layer_norm(const Node &n, LoweringContext &c) {
     beta = c.constant_value(zeros);
   }
   c.op("LayerNorm", {in(n, 0), in(n, 1), beta}, {out(n, 0)},
-       {{"begin_norm_axis", axis}, {"begin_params_axis", axis}, {"epsilon", attr_f(n, "epsilon", 1e-5f)}});
+       {{"begin_norm_axis", axis},
+        {"begin_params_axis", axis},
+        {"epsilon", attr_f(n, "epsilon", 1e-5f)}});
 }
 
 void lower_argmax(const Node &n, LoweringContext &c) {
@@ -587,7 +636,9 @@ void lower_argmax(const Node &n, LoweringContext &c) {
   const bool keep = attr_i(n, "keepdims", 1) != 0;
   const int y = keep ? c.temporary() : out(n, 0);
   c.op(n.op == "ArgMax" ? "ArgMaxD" : "ArgMinD", {in(n, 0)}, {y},
-       {{"dimension", axis}, {"dtype", DType::i64}, {"select_last_index", attr_i(n, "select_last_index", 0) != 0}});
+       {{"dimension", axis},
+        {"dtype", DType::i64},
+        {"select_last_index", attr_i(n, "select_last_index", 0) != 0}});
   if (keep) {
     std::vector<int64_t> shape = dims;
     shape[axis] = 1;
@@ -598,7 +649,8 @@ void lower_argmax(const Node &n, LoweringContext &c) {
 const std::unordered_map<std::string, Lower> &table() {
   static const std::unordered_map<std::string, Lower> t = [] {
     std::unordered_map<std::string, Lower> m;
-    for (const char *op : {"Add", "Sub", "Mul", "Pow", "Equal", "Less", "Greater"}) m[op] = binary(op);
+    for (const char *op : {"Add", "Sub", "Mul", "Pow", "Equal", "Less", "Greater"})
+      m[op] = binary(op);
     m["Div"] = lower_div;
     m["LessOrEqual"] = binary("LessEqual");
     m["GreaterOrEqual"] = binary("GreaterEqual");
@@ -612,9 +664,10 @@ const std::unordered_map<std::string, Lower> &table() {
     m["Max"] = variadic("Maximum");
     m["Min"] = variadic("Minimum");
     m["Sum"] = variadic("Add");
-    for (const char *op : {"Relu", "Sigmoid", "Tanh", "Exp", "Log", "Sqrt", "Neg", "Abs", "Reciprocal",
-                           "Floor", "Ceil", "Round", "Sin", "Cos", "Erf", "Softplus", "Sign", "HardSwish", "Tan",
-                           "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh"})
+    for (const char *op :
+         {"Relu",  "Sigmoid", "Tanh",  "Exp",  "Log",  "Sqrt", "Neg",      "Abs",   "Reciprocal",
+          "Floor", "Ceil",    "Round", "Sin",  "Cos",  "Erf",  "Softplus", "Sign",  "HardSwish",
+          "Tan",   "Asin",    "Acos",  "Atan", "Sinh", "Cosh", "Asinh",    "Acosh", "Atanh"})
       m[op] = unary(op);
     m["HardSigmoid"] = lower_hard_sigmoid;
     m["LeakyRelu"] = lower_leaky_relu;
@@ -675,7 +728,9 @@ const std::unordered_map<std::string, Lower> &table() {
 
 }  // namespace
 
-bool is_supported_onnx_op(const std::string &onnx_op) { return onnx_op == "Constant" || table().count(onnx_op); }
+bool is_supported_onnx_op(const std::string &onnx_op) {
+  return onnx_op == "Constant" || table().count(onnx_op);
+}
 
 void lower(const Node &node, LoweringContext &ctx) {
   auto it = table().find(node.op);

@@ -1,8 +1,8 @@
-// ONNX Attention and RotaryEmbedding (opset 23) as composites. Attention: Q, K, V in 4-D [B, heads, S, D] or 3-D [B, S,
-// heads * D] layouts; grouped K/V heads repeated to the query heads; past key/value concatenated
-// (and returned as present key/value); boolean or additive masks, causal masking (offset by the
-// past length), softcap; scores = softmax(Q K^T * scale) then times V. Float32. The optional
-// qk_matmul_output output is refused.
+// ONNX Attention and RotaryEmbedding (opset 23) as composites. Attention: Q, K, V in 4-D [B, heads,
+// S, D] or 3-D [B, S, heads * D] layouts; grouped K/V heads repeated to the query heads; past
+// key/value concatenated (and returned as present key/value); boolean or additive masks, causal
+// masking (offset by the past length), softcap; scores = softmax(Q K^T * scale) then times V.
+// Float32. The optional qk_matmul_output output is refused.
 #include <cmath>
 
 #include "model/lowering_util.h"
@@ -64,12 +64,14 @@ void lower_attention(const Node &n, LoweringContext &c) {
   if (out(n, 2) >= 0) c.view(v, out(n, 2), c.desc(v).dims);
   const auto kd = c.desc(k).dims, vd = c.desc(v).dims;
   const int64_t b = qd[0], hq = qd[1], s = qd[2], hd = qd[3], hk = kd[1], l = kd[2];
-  if (hk == 0 || hq % hk != 0) mismatch(n, "the query heads must be a multiple of the key/value heads");
+  if (hk == 0 || hq % hk != 0)
+    mismatch(n, "the query heads must be a multiple of the key/value heads");
   if (hq != hk) {  // grouped-query attention: each K/V head serves hq / hk query heads
     const int64_t g = hq / hk;
     auto repeat = [&](int t, int64_t width) {
-      const int spread = emit(c, "BroadcastTo", {reshape(c, t, {b, hk, 1, l, width}),
-                                                 c.constant_value(int64_tensor({b, hk, g, l, width}))});
+      const int spread = emit(c, "BroadcastTo",
+                              {reshape(c, t, {b, hk, 1, l, width}),
+                               c.constant_value(int64_tensor({b, hk, g, l, width}))});
       return reshape(c, spread, {b, hq, l, width});
     };
     k = repeat(k, kd[3]);
@@ -79,7 +81,9 @@ void lower_attention(const Node &n, LoweringContext &c) {
   int scores = emit(c, "BatchMatMul", {q, k}, {{"adj_x2", true}});
   scores = emit(c, "Mul", {scores, scalar(c, scale)});
   if (const float cap = attr_f(n, "softcap", 0.0f); cap > 0)
-    scores = emit(c, "Mul", {emit(c, "Tanh", {emit(c, "Mul", {scores, scalar(c, 1.0f / cap)})}), scalar(c, cap)});
+    scores =
+        emit(c, "Mul",
+             {emit(c, "Tanh", {emit(c, "Mul", {scores, scalar(c, 1.0f / cap)})}), scalar(c, cap)});
   if (const int mask = in(n, 3); mask >= 0 && !is_empty_tensor(c, mask)) {
     const DType mt = c.desc(mask).dtype;
     if (mt == DType::boolean) scores = emit(c, "Select", {mask, scores, scalar(c, -INFINITY)});
@@ -110,14 +114,17 @@ void lower_rotary(const Node &n, LoweringContext &c) {
     x4 = reshape(c, x, {xd[0], xd[1], heads, xd[2] / heads});
   }
   const auto d = c.desc(x4).dims;  // [B, S, H, D]
-  const int64_t rd = attr_i(n, "rotary_embedding_dim", 0) > 0 ? attr_i(n, "rotary_embedding_dim", 0) : d[3];
-  if (rd > d[3] || rd % 2 != 0) mismatch(n, "rotary_embedding_dim must be even and at most the head size");
+  const int64_t rd =
+      attr_i(n, "rotary_embedding_dim", 0) > 0 ? attr_i(n, "rotary_embedding_dim", 0) : d[3];
+  if (rd > d[3] || rd % 2 != 0)
+    mismatch(n, "rotary_embedding_dim must be even and at most the head size");
   const int64_t half = rd / 2;
   const bool interleaved = attr_i(n, "interleaved", 0) != 0;
   const int rot = rd < d[3] ? slice_of(c, x4, {0, 0, 0, 0}, {d[0], d[1], d[2], rd}) : x4;
   auto table = [&](size_t k) {
     int t = in(n, k);
-    if (const int pos = in(n, 3); pos >= 0 && !is_empty_tensor(c, pos)) t = emit(c, "GatherV2D", {t, pos}, {{"axis", int64_t{0}}});
+    if (const int pos = in(n, 3); pos >= 0 && !is_empty_tensor(c, pos))
+      t = emit(c, "GatherV2D", {t, pos}, {{"axis", int64_t{0}}});
     if (c.desc(t).dims != std::vector<int64_t>{d[0], d[1], half})
       mismatch(n, "the cos / sin caches must give [B, S, rotary_dim / 2] values");
     return reshape(c, t, {d[0], d[1], 1, half});
@@ -128,12 +135,17 @@ void lower_rotary(const Node &n, LoweringContext &c) {
   if (interleaved) {
     std::vector<int> parts{c.temporary(), c.temporary()};
     c.op("SplitVD", {reshape(c, rot, pairs)}, parts,
-         {{"size_splits", std::vector<int64_t>{1, 1}}, {"split_dim", int64_t{4}}, {"num_split", int64_t{2}}});
+         {{"size_splits", std::vector<int64_t>{1, 1}},
+          {"split_dim", int64_t{4}},
+          {"num_split", int64_t{2}}});
     x1 = reshape(c, parts[0], halves);
     x2 = reshape(c, parts[1], halves);
   } else {
     std::vector<int> parts{c.temporary(), c.temporary()};
-    c.op("SplitVD", {rot}, parts, {{"size_splits", std::vector<int64_t>{half, half}}, {"split_dim", int64_t{3}}, {"num_split", int64_t{2}}});
+    c.op("SplitVD", {rot}, parts,
+         {{"size_splits", std::vector<int64_t>{half, half}},
+          {"split_dim", int64_t{3}},
+          {"num_split", int64_t{2}}});
     x1 = parts[0];
     x2 = parts[1];
   }
@@ -142,8 +154,9 @@ void lower_rotary(const Node &n, LoweringContext &c) {
   int rotated;
   if (interleaved) {
     const std::vector<int64_t> one{d[0], d[1], d[2], half, 1};
-    rotated = reshape(c, emit(c, "ConcatD", {reshape(c, real, one), reshape(c, imag, one)},
-                              {{"concat_dim", int64_t{4}}, {"N", int64_t{2}}}),
+    rotated = reshape(c,
+                      emit(c, "ConcatD", {reshape(c, real, one), reshape(c, imag, one)},
+                           {{"concat_dim", int64_t{4}}, {"N", int64_t{2}}}),
                       {d[0], d[1], d[2], rd});
   } else {
     rotated = emit(c, "ConcatD", {real, imag}, {{"concat_dim", int64_t{3}}, {"N", int64_t{2}}});
@@ -152,7 +165,8 @@ void lower_rotary(const Node &n, LoweringContext &c) {
     const int pass = slice_of(c, x4, {0, 0, 0, rd}, {d[0], d[1], d[2], d[3] - rd});
     rotated = emit(c, "ConcatD", {rotated, pass}, {{"concat_dim", int64_t{3}}, {"N", int64_t{2}}});
   }
-  if (xd.size() == 4) return c.op("TransposeD", {rotated}, {out(n, 0)}, {{"perm", std::vector<int64_t>{0, 2, 1, 3}}});
+  if (xd.size() == 4)
+    return c.op("TransposeD", {rotated}, {out(n, 0)}, {{"perm", std::vector<int64_t>{0, 2, 1, 3}}});
   c.view(rotated, out(n, 0), xd);
 }
 

@@ -63,16 +63,20 @@ Lower composite_reduce(const std::string &kind) {
     std::vector<int64_t> axes;
     if (c.opset() >= 18) {
       if (in(n, 1) >= 0) axes = const_ints(n, c, in(n, 1), "axes");
-      if (axes.empty() && attr_i(n, "noop_with_empty_axes", 0) != 0) unsupported(n, "noop_with_empty_axes");
+      if (axes.empty() && attr_i(n, "noop_with_empty_axes", 0) != 0)
+        unsupported(n, "noop_with_empty_axes");
     } else {
       axes = attr_ints(n, "axes", {});
     }
     const bool keep = attr_i(n, "keepdims", 1) != 0;
     const ops::Attrs sum{{"axes", axes}, {"keep_dims", keep}};
-    if (kind == "ReduceSumSquare") return c.op("ReduceSumD", {emit(c, "Mul", {x, x})}, {out(n, 0)}, sum);
+    if (kind == "ReduceSumSquare")
+      return c.op("ReduceSumD", {emit(c, "Mul", {x, x})}, {out(n, 0)}, sum);
     if (kind == "ReduceL1") return c.op("ReduceSumD", {emit(c, "Abs", {x})}, {out(n, 0)}, sum);
-    if (kind == "ReduceL2") return c.op("Sqrt", {emit(c, "ReduceSumD", {emit(c, "Mul", {x, x})}, sum)}, {out(n, 0)}, {});
-    if (kind == "ReduceLogSum") return c.op("Log", {emit(c, "ReduceSumD", {x}, sum)}, {out(n, 0)}, {});
+    if (kind == "ReduceL2")
+      return c.op("Sqrt", {emit(c, "ReduceSumD", {emit(c, "Mul", {x, x})}, sum)}, {out(n, 0)}, {});
+    if (kind == "ReduceLogSum")
+      return c.op("Log", {emit(c, "ReduceSumD", {x}, sum)}, {out(n, 0)}, {});
     // ReduceLogSumExp, shifted by the maximum so that exp cannot overflow.
     const int peak = emit(c, "ReduceMaxD", {x}, {{"axes", axes}, {"keep_dims", true}});
     const int sums = emit(c, "ReduceSumD", {emit(c, "Exp", {emit(c, "Sub", {x, peak})})}, sum);
@@ -86,13 +90,17 @@ void lower_depth_to_space(const Node &n, LoweringContext &c) {
   const auto d = c.desc(in(n, 0)).dims;
   if (d.size() != 4) mismatch(n, "the input must be 4-D");
   const int64_t b = attr_i(n, "blocksize", 0);
-  if (b <= 0 || d[1] % (b * b) != 0) mismatch(n, "blocksize must divide the channels into blocksize^2 parts");
+  if (b <= 0 || d[1] % (b * b) != 0)
+    mismatch(n, "blocksize must divide the channels into blocksize^2 parts");
   const bool crd = attr_s(n, "mode", "DCR") == "CRD";
   const int64_t c2 = d[1] / (b * b);
   const int split = c.temporary(), moved = c.temporary();
-  c.view(in(n, 0), split, crd ? std::vector<int64_t>{d[0], c2, b, b, d[2], d[3]} : std::vector<int64_t>{d[0], b, b, c2, d[2], d[3]});
+  c.view(in(n, 0), split,
+         crd ? std::vector<int64_t>{d[0], c2, b, b, d[2], d[3]}
+             : std::vector<int64_t>{d[0], b, b, c2, d[2], d[3]});
   c.op("TransposeD", {split}, {moved},
-       {{"perm", crd ? std::vector<int64_t>{0, 1, 4, 2, 5, 3} : std::vector<int64_t>{0, 3, 4, 1, 5, 2}}});
+       {{"perm",
+         crd ? std::vector<int64_t>{0, 1, 4, 2, 5, 3} : std::vector<int64_t>{0, 3, 4, 1, 5, 2}}});
   c.view(moved, out(n, 0), {d[0], c2, d[2] * b, d[3] * b});
 }
 
@@ -100,7 +108,8 @@ void lower_space_to_depth(const Node &n, LoweringContext &c) {
   const auto d = c.desc(in(n, 0)).dims;
   if (d.size() != 4) mismatch(n, "the input must be 4-D");
   const int64_t b = attr_i(n, "blocksize", 0);
-  if (b <= 0 || d[2] % b != 0 || d[3] % b != 0) mismatch(n, "blocksize must divide the height and width");
+  if (b <= 0 || d[2] % b != 0 || d[3] % b != 0)
+    mismatch(n, "blocksize must divide the height and width");
   const int split = c.temporary(), moved = c.temporary();
   c.view(in(n, 0), split, {d[0], d[1], d[2] / b, b, d[3] / b, b});
   c.op("TransposeD", {split}, {moved}, {{"perm", std::vector<int64_t>{0, 3, 5, 1, 2, 4}}});
@@ -118,7 +127,8 @@ void lower_mod(const Node &n, LoweringContext &c) {
 // Selu: gamma * elu(x, alpha).
 void lower_selu(const Node &n, LoweringContext &c) {
   require_f32(n, c, in(n, 0));
-  const int e = emit(c, "Elu", {in(n, 0)}, {{"alpha", attr_f(n, "alpha", 1.67326319217681884765625f)}});
+  const int e =
+      emit(c, "Elu", {in(n, 0)}, {{"alpha", attr_f(n, "alpha", 1.67326319217681884765625f)}});
   c.op("Mul", {e, scalar(c, attr_f(n, "gamma", 1.05070102214813232421875f))}, {out(n, 0)}, {});
 }
 
@@ -127,7 +137,8 @@ void lower_celu(const Node &n, LoweringContext &c) {
   require_f32(n, c, in(n, 0));
   const float alpha = attr_f(n, "alpha", 1.0f);
   if (alpha == 0.0f) mismatch(n, "alpha must not be 0");
-  const int e = emit(c, "Elu", {emit(c, "Mul", {in(n, 0), scalar(c, 1.0f / alpha)})}, {{"alpha", 1.0f}});
+  const int e =
+      emit(c, "Elu", {emit(c, "Mul", {in(n, 0), scalar(c, 1.0f / alpha)})}, {{"alpha", 1.0f}});
   c.op("Mul", {e, scalar(c, alpha)}, {out(n, 0)}, {});
 }
 
@@ -141,7 +152,8 @@ void lower_thresholded_relu(const Node &n, LoweringContext &c) {
 // Gelu (opset 20): approximate "none" (erf) or "tanh".
 void lower_gelu(const Node &n, LoweringContext &c) {
   const std::string approximate = attr_s(n, "approximate", "none");
-  if (approximate != "none" && approximate != "tanh") mismatch(n, "approximate must be 'none' or 'tanh'");
+  if (approximate != "none" && approximate != "tanh")
+    mismatch(n, "approximate must be 'none' or 'tanh'");
   c.op("GeluV2", {in(n, 0)}, {out(n, 0)}, {{"approximate", approximate}});
 }
 
@@ -170,7 +182,8 @@ void lower_is_inf(const Node &n, LoweringContext &c) {
   const bool pos = attr_i(n, "detect_positive", 1) != 0, neg = attr_i(n, "detect_negative", 1) != 0;
   const float inf = std::numeric_limits<float>::infinity();
   if (pos && neg) return c.op("Equal", {emit(c, "Abs", {x}), scalar(c, inf)}, {out(n, 0)}, {});
-  if (!pos && !neg) unsupported(n, "detect_positive and detect_negative both 0 (an all-false output)");
+  if (!pos && !neg)
+    unsupported(n, "detect_positive and detect_negative both 0 (an all-false output)");
   c.op("Equal", {x, scalar(c, pos ? inf : -inf)}, {out(n, 0)}, {});
 }
 
@@ -181,7 +194,8 @@ void add_composite_lowerings(std::unordered_map<std::string, Lower> &m) {
   m["Softsign"] = lower_softsign;
   m["Mean"] = lower_mean;
   m["InstanceNormalization"] = lower_instance_norm;
-  for (const char *r : {"ReduceSumSquare", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp"})
+  for (const char *r :
+       {"ReduceSumSquare", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp"})
     m[r] = composite_reduce(r);
   m["DepthToSpace"] = lower_depth_to_space;
   m["SpaceToDepth"] = lower_space_to_depth;

@@ -47,7 +47,8 @@ int permute(LoweringContext &c, int v, const Letters &from, const Letters &to) {
 }
 
 // y = v (letters `from`) with its dims in the order of `to`.
-void finish(LoweringContext &c, int v, const Letters &from, const Letters &to, std::vector<int64_t> dims, int y) {
+void finish(LoweringContext &c, int v, const Letters &from, const Letters &to,
+            std::vector<int64_t> dims, int y) {
   if (from == to) return c.view(v, y, std::move(dims));
   std::vector<int64_t> perm;
   for (char l : to) perm.push_back(static_cast<int64_t>(from.find(l)));
@@ -80,7 +81,8 @@ void lower_einsum(const Node &n, LoweringContext &c) {
     if (q == std::string::npos) q = lhs.size();
     terms.push_back(lhs.substr(p, q - p));
   }
-  if (terms.size() != n.inputs.size()) mismatch(n, "the equation '" + eq + "' names " + std::to_string(terms.size()) + " operands");
+  if (terms.size() != n.inputs.size())
+    mismatch(n, "the equation '" + eq + "' names " + std::to_string(terms.size()) + " operands");
   if (terms.size() > 2) unsupported(n, "more than two operands");
 
   std::vector<Operand> ops;
@@ -88,8 +90,10 @@ void lower_einsum(const Node &n, LoweringContext &c) {
   std::map<char, int64_t> size;
   for (size_t i = 0; i < terms.size(); ++i) {
     const auto dims = c.desc(in(n, i)).dims;
-    const size_t named = terms[i].find("...") == std::string::npos ? terms[i].size() : terms[i].size() - 3;
-    if (named > dims.size()) mismatch(n, "operand '" + terms[i] + "' has rank " + std::to_string(dims.size()));
+    const size_t named =
+        terms[i].find("...") == std::string::npos ? terms[i].size() : terms[i].size() - 3;
+    if (named > dims.size())
+      mismatch(n, "operand '" + terms[i] + "' has rank " + std::to_string(dims.size()));
     const size_t k = terms[i].find("...") == std::string::npos ? 0 : dims.size() - named;
     ellipsis_rank = std::max(ellipsis_rank, k);
     Operand op{in(n, i), expand_ellipsis(n, terms[i], k)};
@@ -100,8 +104,8 @@ void lower_einsum(const Node &n, LoweringContext &c) {
       if (op.letters.find(l) != k) unsupported(n, "a repeated letter in one operand (a diagonal)");
       auto [it, fresh] = size.try_emplace(l, dims[k]);
       if (!fresh && it->second != dims[k])
-        unsupported(n, std::string("dims of different sizes for '") + (is_stand_in(l) ? "..." : std::string(1, l)) +
-                           "' (broadcasting)");
+        unsupported(n, std::string("dims of different sizes for '") +
+                           (is_stand_in(l) ? "..." : std::string(1, l)) + "' (broadcasting)");
     }
     ops.push_back(std::move(op));
   }
@@ -141,7 +145,8 @@ void lower_einsum(const Node &n, LoweringContext &c) {
     for (char l : ls) p *= size.at(l);
     return p;
   };
-  const int64_t nb = product_of(batch), m = product_of(free_a), k = product_of(contract), nn = product_of(free_b);
+  const int64_t nb = product_of(batch), m = product_of(free_a), k = product_of(contract),
+                nn = product_of(free_b);
   const int a3 = c.temporary(), b3 = c.temporary();
   c.view(permute(c, a.value, a.letters, batch + free_a + contract), a3, {nb, m, k});
   c.view(permute(c, b.value, b.letters, batch + contract + free_b), b3, {nb, k, nn});

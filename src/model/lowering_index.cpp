@@ -29,7 +29,8 @@ void lower_gather_elements(const Node &n, LoweringContext &c) {
 
 void lower_scatter_elements(const Node &n, LoweringContext &c) {
   const std::string reduction = attr_s(n, "reduction", "none");
-  if (reduction != "none" && reduction != "add") unsupported(n, "reduction '" + reduction + "' (none and add are)");
+  if (reduction != "none" && reduction != "add")
+    unsupported(n, "reduction '" + reduction + "' (none and add are)");
   c.op("ScatterElements", {in(n, 0), in(n, 1), in(n, 2)}, {out(n, 0)},
        {{"axis", attr_i(n, "axis", 0)}, {"reduction", reduction}});
 }
@@ -41,9 +42,10 @@ void lower_gather_nd(const Node &n, LoweringContext &c) {
 
 void lower_scatter_nd(const Node &n, LoweringContext &c) {
   const std::string reduction = attr_s(n, "reduction", "none");
-  if (reduction != "none" && reduction != "add") unsupported(n, "reduction '" + reduction + "' (none and add are)");
-  c.op(reduction == "add" ? "TensorScatterAdd" : "TensorScatterUpdate", {in(n, 0), in(n, 1), in(n, 2)},
-       {out(n, 0)}, {});
+  if (reduction != "none" && reduction != "add")
+    unsupported(n, "reduction '" + reduction + "' (none and add are)");
+  c.op(reduction == "add" ? "TensorScatterAdd" : "TensorScatterUpdate",
+       {in(n, 0), in(n, 1), in(n, 2)}, {out(n, 0)}, {});
 }
 
 // values = [off, on] must be a constant: its two elements become the op's scalar inputs.
@@ -72,7 +74,8 @@ void lower_one_hot(const Node &n, LoweringContext &c) {
   const bool float_depth = d->desc.dtype == DType::f32 || d->desc.dtype == DType::f64;
   const auto depth_value = float_depth ? static_cast<int64_t>(d->to_floats()[0]) : d->to_ints()[0];
   const int depth = c.constant_value(int64_tensor({depth_value}, true));
-  c.op("OneHot", {indices, depth, element(1), element(0)}, {out(n, 0)}, {{"axis", attr_i(n, "axis", -1)}});
+  c.op("OneHot", {indices, depth, element(1), element(0)}, {out(n, 0)},
+       {{"axis", attr_i(n, "axis", -1)}});
 }
 
 void lower_top_k(const Node &n, LoweringContext &c) {
@@ -82,8 +85,10 @@ void lower_top_k(const Node &n, LoweringContext &c) {
   const int values = out(n, 0) >= 0 ? out(n, 0) : c.temporary();
   const int indices = out(n, 1) >= 0 ? out(n, 1) : c.temporary();
   c.op("TopKV2", {in(n, 0), kv}, {values, indices},
-       {{"dim", attr_i(n, "axis", -1)}, {"largest", attr_i(n, "largest", 1) != 0},
-        {"sorted", attr_i(n, "sorted", 1) != 0}, {"indices_dtype", DType::i64}});
+       {{"dim", attr_i(n, "axis", -1)},
+        {"largest", attr_i(n, "largest", 1) != 0},
+        {"sorted", attr_i(n, "sorted", 1) != 0},
+        {"indices_dtype", DType::i64}});
 }
 
 // Hardmax: a one-hot of the first maximum along axis (opset 13; before it, along the flattened
@@ -95,15 +100,18 @@ void lower_hardmax(const Node &n, LoweringContext &c) {
   int x = in(n, 0);
   if (c.opset() < 13) {
     x = c.temporary();
-    c.view(in(n, 0), x, {product(dims, 0, static_cast<size_t>(axis)), product(dims, static_cast<size_t>(axis), dims.size())});
+    c.view(in(n, 0), x,
+           {product(dims, 0, static_cast<size_t>(axis)),
+            product(dims, static_cast<size_t>(axis), dims.size())});
     axis = 1;
   }
   const int64_t depth = c.desc(x).dims[static_cast<size_t>(axis)];
   const int best = c.temporary();
   c.op("ArgMaxD", {x}, {best}, {{"dimension", axis}, {"dtype", DType::i64}});
   const int hot = c.temporary();
-  c.op("OneHot", {best, c.constant_value(int64_tensor({depth}, true)), c.constant_value(float_scalar(1.0f)),
-                  c.constant_value(float_scalar(0.0f))},
+  c.op("OneHot",
+       {best, c.constant_value(int64_tensor({depth}, true)), c.constant_value(float_scalar(1.0f)),
+        c.constant_value(float_scalar(0.0f))},
        {hot}, {{"axis", axis}});
   c.view(hot, out(n, 0), dims);
 }
@@ -115,7 +123,8 @@ void lower_grid_sample(const Node &n, LoweringContext &c) {
   if (mode != "bilinear" && mode != "nearest") unsupported(n, "mode '" + mode + "'");
   if (c.desc(in(n, 0)).dims.size() != 4) unsupported(n, "an input of rank other than 4");
   c.op("GridSampler2D", {in(n, 0), in(n, 1)}, {out(n, 0)},
-       {{"interpolation_mode", mode}, {"padding_mode", attr_s(n, "padding_mode", "zeros")},
+       {{"interpolation_mode", mode},
+        {"padding_mode", attr_s(n, "padding_mode", "zeros")},
         {"align_corners", attr_i(n, "align_corners", 0) != 0}});
 }
 
@@ -123,7 +132,8 @@ void lower_grid_sample(const Node &n, LoweringContext &c) {
 void lower_eye_like(const Node &n, LoweringContext &c) {
   const auto d = c.desc(in(n, 0)).dims;
   if (d.size() != 2) mismatch(n, "the input must be 2-D");
-  const DType t = has_attr(n, "dtype") ? dtype_from_onnx(attr_i(n, "dtype", 1), where(n) + " dtype") : c.desc(in(n, 0)).dtype;
+  const DType t = has_attr(n, "dtype") ? dtype_from_onnx(attr_i(n, "dtype", 1), where(n) + " dtype")
+                                       : c.desc(in(n, 0)).dtype;
   const size_t e = ops::dtype_size(t);
   if (e == 0) unsupported(n, std::string("type ") + ops::dtype_name(t));
   auto one = std::make_shared<HostTensor>();
@@ -148,7 +158,8 @@ void lower_eye_like(const Node &n, LoweringContext &c) {
 }
 
 void lower_trilu(const Node &n, LoweringContext &c) {
-  const int64_t k = in(n, 1) >= 0 && !is_empty_tensor(c, in(n, 1)) ? const_scalar(n, c, in(n, 1), "k") : 0;
+  const int64_t k =
+      in(n, 1) >= 0 && !is_empty_tensor(c, in(n, 1)) ? const_scalar(n, c, in(n, 1), "k") : 0;
   c.op(attr_i(n, "upper", 1) != 0 ? "Triu" : "Tril", {in(n, 0)}, {out(n, 0)}, {{"diagonal", k}});
 }
 

@@ -33,8 +33,10 @@ void lower_lrn(const Node &n, LoweringContext &c) {
   if (size <= 0) mismatch(n, "size must be positive");
   if (size % 2 == 0) unsupported(n, "an even size (its window is not centred)");
   c.op("LRN", {in(n, 0)}, {out(n, 0)},
-       {{"depth_radius", (size - 1) / 2}, {"bias", attr_f(n, "bias", 1.0f)},
-        {"alpha", attr_f(n, "alpha", 1e-4f) / static_cast<float>(size)}, {"beta", attr_f(n, "beta", 0.75f)}});
+       {{"depth_radius", (size - 1) / 2},
+        {"bias", attr_f(n, "bias", 1.0f)},
+        {"alpha", attr_f(n, "alpha", 1e-4f) / static_cast<float>(size)},
+        {"beta", attr_f(n, "beta", 0.75f)}});
 }
 
 // x [N, C, ...] seen as [N, G, C/G * rest], normalized over its last dim (LayerNorm without
@@ -47,17 +49,23 @@ void lower_group_norm(const Node &n, LoweringContext &c) {
   const int64_t groups = attr_i(n, "num_groups", 0);
   if (dims.size() < 2 || groups <= 0 || dims[1] % groups != 0)
     mismatch(n, "num_groups must divide the channel count");
-  const int64_t ch = dims[1], per_group = ch / groups, rest = product(dims, 1, dims.size()) / groups;
+  const int64_t ch = dims[1], per_group = ch / groups,
+                rest = product(dims, 1, dims.size()) / groups;
   const int grouped = reshape(c, x, {dims[0], groups, rest});
-  const int normed = emit(c, "LayerNorm", {grouped, filled(c, {rest}, 1.0f), filled(c, {rest}, 0.0f)},
-                          {{"begin_norm_axis", int64_t{2}}, {"begin_params_axis", int64_t{2}},
-                           {"epsilon", attr_f(n, "epsilon", 1e-5f)}});
+  const int normed =
+      emit(c, "LayerNorm", {grouped, filled(c, {rest}, 1.0f), filled(c, {rest}, 0.0f)},
+           {{"begin_norm_axis", int64_t{2}},
+            {"begin_params_axis", int64_t{2}},
+            {"epsilon", attr_f(n, "epsilon", 1e-5f)}});
   std::vector<int64_t> channel_shape(dims.size() - 1, 1);
   channel_shape[0] = ch;
   auto per_channel = [&](int v) {
     if (c.desc(v).element_count() == ch) return reshape(c, v, channel_shape);
-    if (c.desc(v).element_count() != groups) mismatch(n, "scale and bias must have num_groups or C values");
-    const int spread = emit(c, "BroadcastTo", {reshape(c, v, {groups, 1}), c.constant_value(int64_tensor({groups, per_group}))});
+    if (c.desc(v).element_count() != groups)
+      mismatch(n, "scale and bias must have num_groups or C values");
+    const int spread =
+        emit(c, "BroadcastTo",
+             {reshape(c, v, {groups, 1}), c.constant_value(int64_tensor({groups, per_group}))});
     return reshape(c, spread, channel_shape);
   };
   const int scaled = emit(c, "Mul", {reshape(c, normed, dims), per_channel(in(n, 1))});
@@ -70,7 +78,8 @@ void lower_mvn(const Node &n, LoweringContext &c) {
   const ops::Attrs mean{{"axes", attr_ints(n, "axes", {0, 2, 3})}, {"keep_dims", true}};
   const int centred = emit(c, "Sub", {x, emit(c, "ReduceMeanD", {x}, mean)});
   const int var = emit(c, "ReduceMeanD", {emit(c, "Mul", {centred, centred})}, mean);
-  c.op("RealDiv", {centred, emit(c, "Sqrt", {emit(c, "Add", {var, scalar(c, 1e-9f)})})}, {out(n, 0)}, {});
+  c.op("RealDiv", {centred, emit(c, "Sqrt", {emit(c, "Add", {var, scalar(c, 1e-9f)})})},
+       {out(n, 0)}, {});
 }
 
 // RMSNormalization (opset 23): x / sqrt(mean(x^2 over the dims from axis) + epsilon) * scale.
@@ -81,7 +90,8 @@ void lower_rms_norm(const Node &n, LoweringContext &c) {
   const int64_t axis = norm_axis(n, attr_i(n, "axis", -1), rank);
   std::vector<int64_t> axes;
   for (auto a = axis; a < static_cast<int64_t>(rank); ++a) axes.push_back(a);
-  const int ms = emit(c, "ReduceMeanD", {emit(c, "Mul", {x, x})}, {{"axes", axes}, {"keep_dims", true}});
+  const int ms =
+      emit(c, "ReduceMeanD", {emit(c, "Mul", {x, x})}, {{"axes", axes}, {"keep_dims", true}});
   const int inv = emit(c, "Rsqrt", {emit(c, "Add", {ms, scalar(c, attr_f(n, "epsilon", 1e-5f))})});
   c.op("Mul", {emit(c, "Mul", {x, inv}), in(n, 1)}, {out(n, 0)}, {});
 }

@@ -10,7 +10,8 @@ namespace {
 int along_axis(const Node &n, LoweringContext &c, int v, const std::vector<int64_t> &x_dims) {
   const auto d = c.desc(v).dims;
   if (d.empty() || (d.size() == 1 && d[0] == 1)) return v;
-  if (d.size() != 1) unsupported(n, "blocked quantization (a scale of rank " + std::to_string(d.size()) + ")");
+  if (d.size() != 1)
+    unsupported(n, "blocked quantization (a scale of rank " + std::to_string(d.size()) + ")");
   const int64_t axis = norm_axis(n, attr_i(n, "axis", 1), x_dims.size());
   if (d[0] != x_dims[static_cast<size_t>(axis)])
     mismatch(n, "the scale has " + std::to_string(d[0]) + " values for an axis of size " +
@@ -35,7 +36,8 @@ void lower_dequantize(const Node &n, LoweringContext &c) {
   require_f32(n, c, in(n, 1));
   int v = emit(c, "Cast", {x}, {{"dst_type", DType::f32}});
   if (in(n, 2) >= 0) {
-    const int zp = emit(c, "Cast", {along_axis(n, c, in(n, 2), xd.dims)}, {{"dst_type", DType::f32}});
+    const int zp =
+        emit(c, "Cast", {along_axis(n, c, in(n, 2), xd.dims)}, {{"dst_type", DType::f32}});
     v = emit(c, "Sub", {v, zp});
   }
   c.op("Mul", {v, along_axis(n, c, in(n, 1), xd.dims)}, {out(n, 0)}, {});
@@ -49,14 +51,16 @@ void lower_quantize(const Node &n, LoweringContext &c) {
   const auto xd = c.desc(x);
   // Without a zero point the type is the output_dtype attribute (opset 21), else uint8.
   const DType to = in(n, 2) >= 0 ? c.desc(in(n, 2)).dtype
-                                 : has_attr(n, "output_dtype") && attr_i(n, "output_dtype", 0) != 0
-                                       ? dtype_from_onnx(attr_i(n, "output_dtype", 0), where(n) + " output_dtype")
-                                       : DType::u8;
+                   : has_attr(n, "output_dtype") && attr_i(n, "output_dtype", 0) != 0
+                       ? dtype_from_onnx(attr_i(n, "output_dtype", 0), where(n) + " output_dtype")
+                       : DType::u8;
   if (to != DType::i8 && to != DType::u8)
     unsupported(n, std::string(ops::dtype_name(to)) + " output (int8 and uint8 are)");
   int v = emit(c, "Round", {emit(c, "RealDiv", {x, along_axis(n, c, in(n, 1), xd.dims)})});
   if (in(n, 2) >= 0)
-    v = emit(c, "Add", {v, emit(c, "Cast", {along_axis(n, c, in(n, 2), xd.dims)}, {{"dst_type", DType::f32}})});
+    v = emit(
+        c, "Add",
+        {v, emit(c, "Cast", {along_axis(n, c, in(n, 2), xd.dims)}, {{"dst_type", DType::f32}})});
   const bool s8 = to == DType::i8;
   v = emit(c, "ClipByValue", {v, scalar(c, s8 ? -128.0f : 0.0f), scalar(c, s8 ? 127.0f : 255.0f)});
   c.op("Cast", {v}, {out(n, 0)}, {{"dst_type", to}});

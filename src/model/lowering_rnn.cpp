@@ -25,13 +25,17 @@ int slice(LoweringContext &c, int v, std::vector<int64_t> offsets, std::vector<i
 }
 
 // x [M, K] times w [N, K] transposed.
-int matmul_t(LoweringContext &c, int x, int w) { return emit(c, "MatMulV2", {x, w}, {{"transpose_x2", true}}); }
+int matmul_t(LoweringContext &c, int x, int w) {
+  return emit(c, "MatMulV2", {x, w}, {{"transpose_x2", true}});
+}
 
 std::vector<int> split(LoweringContext &c, int v, int64_t parts, int64_t size, int64_t dim) {
   std::vector<int> outs;
   for (int64_t k = 0; k < parts; ++k) outs.push_back(c.temporary());
   c.op("SplitVD", {v}, outs,
-       {{"size_splits", std::vector<int64_t>(static_cast<size_t>(parts), size)}, {"split_dim", dim}, {"num_split", parts}});
+       {{"size_splits", std::vector<int64_t>(static_cast<size_t>(parts), size)},
+        {"split_dim", dim},
+        {"num_split", parts}});
   return outs;
 }
 
@@ -50,7 +54,8 @@ int zeros(LoweringContext &c, std::vector<int64_t> dims) {
   return c.constant_value(t);
 }
 
-Rnn check_rnn(const Node &n, LoweringContext &c, int64_t gates, const std::vector<std::string> &default_acts) {
+Rnn check_rnn(const Node &n, LoweringContext &c, int64_t gates,
+              const std::vector<std::string> &default_acts) {
   for (int k : {0, 1, 2}) require_f32(n, c, in(n, static_cast<size_t>(k)));
   if (has_attr(n, "clip")) unsupported(n, "clip");
   if (attr_i(n, "input_forget", 0) != 0) unsupported(n, "input_forget");
@@ -75,10 +80,13 @@ Rnn check_rnn(const Node &n, LoweringContext &c, int64_t gates, const std::vecto
   if (w != std::vector<int64_t>{r.dirs, gates * r.hidden, r.input})
     mismatch(n, "W has shape " + ops::dims_str(w) + ", not [" + std::to_string(r.dirs) + "," +
                     std::to_string(gates * r.hidden) + "," + std::to_string(r.input) + "]");
-  if (c.desc(in(n, 2)).dims != std::vector<int64_t>{r.dirs, gates * r.hidden, r.hidden}) mismatch(n, "R has the wrong shape");
+  if (c.desc(in(n, 2)).dims != std::vector<int64_t>{r.dirs, gates * r.hidden, r.hidden})
+    mismatch(n, "R has the wrong shape");
   if (const int lens = in(n, 4); lens >= 0 && !is_empty_tensor(c, lens)) {
     for (int64_t l : const_ints(n, c, lens, "sequence_lens"))
-      if (l != r.steps) unsupported(n, "sequence_lens shorter than the input's " + std::to_string(r.steps) + " steps");
+      if (l != r.steps)
+        unsupported(n,
+                    "sequence_lens shorter than the input's " + std::to_string(r.steps) + " steps");
   }
   if (r.steps < 1) mismatch(n, "the input has no time steps");
   return r;
@@ -109,7 +117,8 @@ int time_major_rows(const Node &n, LoweringContext &c, const Rnn &r) {
 // The per-step outputs [B, H] (in time order) and the final states of every direction written
 // to the node's outputs: Y [T, dirs, B, H] (layout 1: [B, T, dirs, H]), Y_h / Y_c [dirs, B, H]
 // (layout 1: [B, dirs, H]).
-void write_outputs(const Node &n, LoweringContext &c, const Rnn &r, const std::vector<std::vector<int>> &ys,
+void write_outputs(const Node &n, LoweringContext &c, const Rnn &r,
+                   const std::vector<std::vector<int>> &ys,
                    const std::vector<std::vector<int>> &finals) {
   if (out(n, 0) >= 0) {
     std::vector<int> per_dir;
@@ -139,7 +148,8 @@ void write_outputs(const Node &n, LoweringContext &c, const Rnn &r, const std::v
 }
 
 // The input projection of every step plus the input bias: [T, B, G * H].
-int projected_input(const Node &n, LoweringContext &c, const Rnn &r, int64_t gates, int64_t d, int rows) {
+int projected_input(const Node &n, LoweringContext &c, const Rnn &r, int64_t gates, int64_t d,
+                    int rows) {
   int xw = matmul_t(c, rows, weight(c, in(n, 1), d));
   if (const int b = in(n, 3); b >= 0 && !is_empty_tensor(c, b)) {
     const int wb = reshape(c, slice(c, b, {d, 0}, {1, gates * r.hidden}), {gates * r.hidden});
@@ -156,7 +166,8 @@ int recurrence_bias(const Node &n, LoweringContext &c, const Rnn &r, int64_t gat
 }
 
 int step_input(LoweringContext &c, const Rnn &r, int xw, int64_t gates, int64_t t) {
-  return reshape(c, slice(c, xw, {t, 0, 0}, {1, r.batch, gates * r.hidden}), {r.batch, gates * r.hidden});
+  return reshape(c, slice(c, xw, {t, 0, 0}, {1, r.batch, gates * r.hidden}),
+                 {r.batch, gates * r.hidden});
 }
 
 void lower_lstm(const Node &n, LoweringContext &c) {

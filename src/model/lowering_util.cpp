@@ -42,7 +42,8 @@ void only_first_output(const Node &n) {
 // The integers of a constant input (shape-like inputs must be known when planning).
 std::vector<int64_t> const_ints(const Node &n, LoweringContext &c, int v, const std::string &what) {
   const HostTensor *t = c.constant(v);
-  if (!t) unsupported(n, what + " computed on the device (it must be a constant or come from shapes)");
+  if (!t)
+    unsupported(n, what + " computed on the device (it must be a constant or come from shapes)");
   return t->to_ints();
 }
 bool is_empty_tensor(LoweringContext &c, int v) {
@@ -51,7 +52,8 @@ bool is_empty_tensor(LoweringContext &c, int v) {
 
 int64_t norm_axis(const Node &n, int64_t axis, size_t rank) {
   const int64_t r = static_cast<int64_t>(rank);
-  if (axis < -r || axis >= r) mismatch(n, "axis " + std::to_string(axis) + " out of range for rank " + std::to_string(rank));
+  if (axis < -r || axis >= r)
+    mismatch(n, "axis " + std::to_string(axis) + " out of range for rank " + std::to_string(rank));
   return axis < 0 ? axis + r : axis;
 }
 
@@ -79,7 +81,8 @@ std::shared_ptr<HostTensor> float_scalar(float f) {
 }
 
 void require_f32(const Node &n, LoweringContext &c, int v) {
-  if (c.desc(v).dtype != DType::f32) unsupported(n, std::string("a ") + ops::dtype_name(c.desc(v).dtype) + " input (float32 only)");
+  if (c.desc(v).dtype != DType::f32)
+    unsupported(n, std::string("a ") + ops::dtype_name(c.desc(v).dtype) + " input (float32 only)");
 }
 
 int scalar(LoweringContext &c, float v) { return c.constant_value(float_scalar(v)); }

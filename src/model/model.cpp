@@ -143,7 +143,8 @@ Interface describe(const Graph &g, const Plan *largest) {
     if (op.dynamic) {
       ops::TensorDesc d;
       d.dtype = ops::DType::u8;
-      d.dims = {static_cast<int64_t>(dynamic_aipp_bytes(g.values[g.inputs[op.input]].desc.dims[0]))};
+      d.dims = {
+          static_cast<int64_t>(dynamic_aipp_bytes(g.values[g.inputs[op.input]].desc.dims[0]))};
       io.inputs.push_back({ACL_DYNAMIC_AIPP_NAME, d, d.byte_size()});
     }
   for (int v : g.outputs) io.outputs.push_back({g.values[v].name, g.values[v].desc, 0});
@@ -152,13 +153,16 @@ Interface describe(const Graph &g, const Plan *largest) {
   if (!largest) largest = &own.emplace(g, std::unordered_map<int, const void *>{}, dims, nullptr);
   std::optional<Plan> other;  // another gear: the output dims that differ are the gear's (-1)
   if (!gears.empty())
-    other.emplace(g, std::unordered_map<int, const void *>{}, gears.dims_of(gear == 0 ? 1 : 0), nullptr);
+    other.emplace(g, std::unordered_map<int, const void *>{}, gears.dims_of(gear == 0 ? 1 : 0),
+                  nullptr);
   for (size_t j = 0; j < io.outputs.size(); ++j) {
     ops::TensorDesc d = largest->output_descs()[j];
     io.outputs[j].bytes = d.byte_size();
     if (other)
       for (size_t k = 0; k < d.dims.size(); ++k)
-        if (k >= other->output_descs()[j].dims.size() || other->output_descs()[j].dims[k] != d.dims[k]) d.dims[k] = -1;
+        if (k >= other->output_descs()[j].dims.size() ||
+            other->output_descs()[j].dims[k] != d.dims[k])
+          d.dims[k] = -1;
     io.outputs[j].desc = d;
   }
   return io;
@@ -181,7 +185,10 @@ ModelSizes query_sizes(const Graph &graph) {
 
 Model::Model(Graph graph, std::shared_ptr<Context> context, const MemoryOptions &memory,
              const std::string &file_stem)
-    : graph_(std::move(graph)), context_(std::move(context)), device_(context_->device()), memory_(memory) {
+    : graph_(std::move(graph)),
+      context_(std::move(context)),
+      device_(context_->device()),
+      memory_(memory) {
   if (!file_stem.empty()) names_.push_back(file_stem);
   if (!graph_.name.empty()) names_.push_back(graph_.name);
   if (names_.empty()) names_.push_back("model");
@@ -189,8 +196,9 @@ Model::Model(Graph graph, std::shared_ptr<Context> context, const MemoryOptions 
   const auto layout = weight_layout(graph_, weight_bytes_);
   if (memory_.weights) {
     if (memory_.weight_size < weight_bytes_)
-      fail(Errc::invalid_argument, "the weight memory given holds " + std::to_string(memory_.weight_size) +
-                                       " bytes; the model needs " + std::to_string(weight_bytes_) + " (aclmdlQuerySize)");
+      fail(Errc::invalid_argument,
+           "the weight memory given holds " + std::to_string(memory_.weight_size) +
+               " bytes; the model needs " + std::to_string(weight_bytes_) + " (aclmdlQuerySize)");
     weights_ = memory_.weights;
   } else if (weight_bytes_) {
     weights_ = device_.allocate(weight_bytes_);
@@ -211,9 +219,10 @@ Model::Model(Graph graph, std::shared_ptr<Context> context, const MemoryOptions 
     outputs_ = std::move(io.outputs);
     if (plan) {
       if (memory_.work && memory_.work_size < plan->workspace_bytes())
-        fail(Errc::invalid_argument, "the work memory given holds " + std::to_string(memory_.work_size) +
-                                         " bytes; the model needs " + std::to_string(plan->workspace_bytes()) +
-                                         " (aclmdlQuerySize)");
+        fail(Errc::invalid_argument,
+             "the work memory given holds " + std::to_string(memory_.work_size) +
+                 " bytes; the model needs " + std::to_string(plan->workspace_bytes()) +
+                 " (aclmdlQuerySize)");
     }
   } catch (...) {
     plans_.clear();
@@ -237,7 +246,8 @@ std::shared_ptr<const Plan> Model::plan_for(const std::vector<std::vector<int64_
       shapes += shapes.empty() ? "" : ", ";
       shapes += ops::dims_str(d);
     }
-    fail(Errc::model_input_not_match, "input shapes " + shapes + " are no gear of the model (converted with " +
+    fail(Errc::model_input_not_match, "input shapes " + shapes +
+                                          " are no gear of the model (converted with " +
                                           gear_option(gears.kind) +
                                           "): pick a gear with aclmdlSetDynamicBatchSize, "
                                           "aclmdlSetDynamicHWSize or aclmdlSetInputDynamicDims");
@@ -251,7 +261,8 @@ std::shared_ptr<const Plan> Model::plan_for(const std::vector<std::vector<int64_
   }
   auto plan = std::make_shared<const Plan>(graph_, weight_ptrs_, input_dims, &device_, context_);
   if (memory_.work && memory_.work_size < plan->workspace_bytes())
-    fail(Errc::model_input_not_match, "these input shapes need " + std::to_string(plan->workspace_bytes()) +
+    fail(Errc::model_input_not_match, "these input shapes need " +
+                                          std::to_string(plan->workspace_bytes()) +
                                           " bytes of work memory; the model was loaded with " +
                                           std::to_string(memory_.work_size));
   plans_.push_front(plan);
@@ -260,8 +271,8 @@ std::shared_ptr<const Plan> Model::plan_for(const std::vector<std::vector<int64_
 }
 
 std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::vector<void *> inputs,
-                                       std::vector<void *> outputs, std::shared_ptr<std::exception_ptr> error,
-                                       void *workspace) {
+                                       std::vector<void *> outputs,
+                                       std::shared_ptr<std::exception_ptr> error, void *workspace) {
   // The extra inputs only chose the plan (gears) or carry dynamic AIPP's parameters.
   const void *aipp_data = nullptr;
   size_t aipp_data_bytes = 0;
@@ -278,7 +289,8 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
   for (size_t i = 0; i < inputs.size(); ++i) {
     aipp[i] = graph_.conversion.aipp_of(i);
     if (aipp[i] && aipp[i]->dynamic) dynamic[i] = dynamic_params(aipp_data, aipp_data_bytes, i);
-    if (aipp[i] && !aipp[i]->dynamic) fixed[i] = fitted_aipp(graph_, *aipp[i], plan->input_descs()[i].dims);
+    if (aipp[i] && !aipp[i]->dynamic)
+      fixed[i] = fitted_aipp(graph_, *aipp[i], plan->input_descs()[i].dims);
   }
   {
     std::lock_guard lock(mu_);
@@ -290,11 +302,12 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
       executions_.fetch_add(1, std::memory_order_relaxed));
   std::vector<std::pair<const void *, size_t>> reads, writes;
   for (size_t i = 0; i < inputs.size(); ++i) reads.push_back({inputs[i], input_bytes(*plan, i)});
-  for (size_t j = 0; j < outputs.size(); ++j) writes.push_back({outputs[j], plan->output_descs()[j].byte_size()});
+  for (size_t j = 0; j < outputs.size(); ++j)
+    writes.push_back({outputs[j], plan->output_descs()[j].byte_size()});
   auto task = std::make_unique<FunctionTask>(
       TaskKind::model, label,
-      [self = shared_from_this(), plan, inputs = std::move(inputs), outputs = std::move(outputs), error, dumper,
-       workspace, aipp = std::move(aipp), dynamic = std::move(dynamic),
+      [self = shared_from_this(), plan, inputs = std::move(inputs), outputs = std::move(outputs),
+       error, dumper, workspace, aipp = std::move(aipp), dynamic = std::move(dynamic),
        fixed = std::move(fixed)](ExecContext &ctx) {
         // AIPP turns the caller's images into the graph's inputs, in host memory of this
         // execution (the sim device's memory is host memory).
@@ -323,8 +336,9 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
         auto state = plan->acquire(workspace ? workspace : self->memory_.work);
         try {
           if (dumper) {
-            const Plan::StepHook hook = [&](size_t i, const PlanStep &st, const std::vector<ops::Tensor> &in,
-                                            const std::vector<ops::Tensor> &out) { (*dumper)(i, st, in, out); };
+            const Plan::StepHook hook =
+                [&](size_t i, const PlanStep &st, const std::vector<ops::Tensor> &in,
+                    const std::vector<ops::Tensor> &out) { (*dumper)(i, st, in, out); };
             plan->run(*state, graph_inputs, outputs, ctx.cores, &hook);
           } else {
             plan->run(*state, graph_inputs, outputs, ctx.cores);
@@ -341,8 +355,8 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
   return task;
 }
 
-uint64_t Model::enqueue(Stream &stream, std::shared_ptr<const Plan> plan, std::vector<void *> inputs,
-                        std::vector<void *> outputs, void *workspace) {
+uint64_t Model::enqueue(Stream &stream, std::shared_ptr<const Plan> plan,
+                        std::vector<void *> inputs, std::vector<void *> outputs, void *workspace) {
   auto task = make_task(plan, std::move(inputs), std::move(outputs), nullptr, workspace);
   if (workspace) task->add_range(workspace, plan->workspace_bytes(), true);
   return stream.enqueue(std::move(task));
@@ -351,17 +365,19 @@ uint64_t Model::enqueue(Stream &stream, std::shared_ptr<const Plan> plan, std::v
 void Model::execute(Stream &stream, std::shared_ptr<const Plan> plan, std::vector<void *> inputs,
                     std::vector<void *> outputs, int32_t timeout_ms) {
   auto error = std::make_shared<std::exception_ptr>();
-  const uint64_t seq =
-      stream.enqueue(make_task(std::move(plan), std::move(inputs), std::move(outputs), error), timeout_ms < 0);
+  const uint64_t seq = stream.enqueue(
+      make_task(std::move(plan), std::move(inputs), std::move(outputs), error), timeout_ms < 0);
   if (!stream.wait_for(seq, timeout_ms))
-    fail(Errc::stream_sync_timeout, "the model execution did not finish within " + std::to_string(timeout_ms) +
-                                        " ms (ACL_MDL_STREAM_SYNC_TIMEOUT); it stays queued on the stream");
+    fail(Errc::stream_sync_timeout,
+         "the model execution did not finish within " + std::to_string(timeout_ms) +
+             " ms (ACL_MDL_STREAM_SYNC_TIMEOUT); it stays queued on the stream");
   if (*error) std::rethrow_exception(*error);
   // Skipped because an earlier task failed the stream (R20).
   if (auto failure = stream.failure()) throw *failure;
 }
 
-std::vector<std::vector<int64_t>> Model::graph_input_dims(std::vector<std::vector<int64_t>> dims) const {
+std::vector<std::vector<int64_t>> Model::graph_input_dims(
+    std::vector<std::vector<int64_t>> dims) const {
   dims.resize(graph_.inputs.size());
   if (!graph_.conversion.gears.empty()) return dims;  // a gear's dims are the graph's already
   for (size_t i = 0; i < dims.size(); ++i)
@@ -373,7 +389,8 @@ size_t Model::input_bytes(const Plan &plan, size_t i) const {
   if (i >= plan.input_descs().size()) return inputs_.at(i).bytes;
   const auto &desc = plan.input_descs()[i];
   if (const AippOp *op = graph_.conversion.aipp_of(i))
-    return op->dynamic ? inputs_.at(i).bytes : fitted_aipp(graph_, *op, desc.dims).image_bytes() * desc.dims[0];
+    return op->dynamic ? inputs_.at(i).bytes
+                       : fitted_aipp(graph_, *op, desc.dims).image_bytes() * desc.dims[0];
   return desc.byte_size();
 }
 
@@ -393,13 +410,15 @@ void Model::check_dynamic_aipp(std::vector<AippParams> &images, size_t input) co
   const auto &dims = graph_.values[graph_.inputs.at(input)].desc.dims;
   const AippOp *op = graph_.conversion.aipp_of(input);
   if (static_cast<int64_t>(images.size()) != dims[0])
-    fail(Errc::invalid_argument, "the AIPP parameters are for " + std::to_string(images.size()) +
-                                     " images (aclmdlCreateAIPP); the model input takes a batch of " +
-                                     std::to_string(dims[0]));
+    fail(Errc::invalid_argument,
+         "the AIPP parameters are for " + std::to_string(images.size()) +
+             " images (aclmdlCreateAIPP); the model input takes a batch of " +
+             std::to_string(dims[0]));
   size_t total = 0;
   for (size_t b = 0; b < images.size(); ++b) {
     if (images[b].src_w <= 0 || images[b].src_h <= 0)
-      fail(Errc::invalid_argument, "image " + std::to_string(b) + " has no source size (aclmdlSetAIPPSrcImageSize)");
+      fail(Errc::invalid_argument,
+           "image " + std::to_string(b) + " has no source size (aclmdlSetAIPPSrcImageSize)");
     images[b].nhwc = op->configured.nhwc;  // the model's layout, not the caller's to set
     fit_aipp(images[b], dims, Errc::invalid_argument, "dynamic AIPP of image " + std::to_string(b));
     total += images[b].image_bytes();

@@ -87,7 +87,9 @@ class Model : public std::enable_shared_from_this<Model> {
   size_t input_bytes(const Plan &plan, size_t i) const;
   // The static AIPP of model input i, or null; what it gives the graph.
   const AippOp *aipp_of(size_t i) const { return graph_.conversion.aipp_of(i); }
-  const ops::TensorDesc &aipp_output_desc(size_t i) const { return graph_.values[graph_.inputs.at(i)].desc; }
+  const ops::TensorDesc &aipp_output_desc(size_t i) const {
+    return graph_.values[graph_.inputs.at(i)].desc;
+  }
   // The index of the ACL_DYNAMIC_AIPP_NAME input, or inputs().size() when there is none.
   size_t dynamic_aipp_input() const;
   // Checks the parameters of each image of dynamic AIPP against graph input `input` (filling
@@ -128,7 +130,8 @@ class Model : public std::enable_shared_from_this<Model> {
 
  private:
   std::unique_ptr<Task> make_task(std::shared_ptr<const Plan> plan, std::vector<void *> inputs,
-                                  std::vector<void *> outputs, std::shared_ptr<std::exception_ptr> error,
+                                  std::vector<void *> outputs,
+                                  std::shared_ptr<std::exception_ptr> error,
                                   void *workspace = nullptr);
 
   // The checked parameters in an ACL_DYNAMIC_AIPP_NAME buffer (read when an execution is queued).
@@ -144,7 +147,7 @@ class Model : public std::enable_shared_from_this<Model> {
   std::unordered_map<int, const void *> weight_ptrs_;
   std::mutex work_mu_;  // executions take turns on caller-given work memory
   std::atomic<uint32_t> id_{0};
-  std::vector<std::string> names_;  // for dump configurations
+  std::vector<std::string> names_;       // for dump configurations
   std::atomic<uint64_t> executions_{0};  // numbers the dumped iterations
 
   mutable std::mutex mu_;

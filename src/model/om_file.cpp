@@ -53,7 +53,8 @@ bool is_huawei_om(const void *data, size_t size) {
   return size >= sizeof(kHuaweiMagic) && std::memcmp(data, kHuaweiMagic, sizeof(kHuaweiMagic)) == 0;
 }
 
-std::vector<uint8_t> write_om(const std::map<std::string, std::string> &options, const void *onnx, size_t onnx_size) {
+std::vector<uint8_t> write_om(const std::map<std::string, std::string> &options, const void *onnx,
+                              size_t onnx_size) {
   std::vector<uint8_t> out;
   put_bytes(out, kMagic, sizeof kMagic);
   put<uint32_t>(out, kOmVersion);
@@ -70,12 +71,14 @@ std::vector<uint8_t> write_om(const std::map<std::string, std::string> &options,
 }
 
 OmFile read_om(const void *data, size_t size) {
-  if (!is_openacl_om(data, size)) fail(Errc::parse_model, "not an openacl .om file (no OPENACL magic)");
+  if (!is_openacl_om(data, size))
+    fail(Errc::parse_model, "not an openacl .om file (no OPENACL magic)");
   Reader r(static_cast<const uint8_t *>(data) + sizeof(kMagic), size - sizeof(kMagic));
   const auto version = r.get<uint32_t>("header");
   if (version == 0 || version > kOmVersion)
     fail(Errc::parse_model, "the .om file has format version " + std::to_string(version) +
-                                "; this openacl reads versions up to " + std::to_string(kOmVersion) +
+                                "; this openacl reads versions up to " +
+                                std::to_string(kOmVersion) +
                                 " (convert the model again with this openacl's atc)");
   const auto count = r.get<uint32_t>("header");
   OmFile om;
@@ -91,7 +94,8 @@ OmFile read_om(const void *data, size_t size) {
       om.options[key].assign(reinterpret_cast<const char *>(value), value_size);
     }
   }
-  if (om.onnx == nullptr || om.onnx_size == 0) fail(Errc::parse_model, "the .om file holds no ONNX graph");
+  if (om.onnx == nullptr || om.onnx_size == 0)
+    fail(Errc::parse_model, "the .om file holds no ONNX graph");
   return om;
 }
 

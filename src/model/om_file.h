@@ -27,7 +27,8 @@ struct OmFile {
   size_t onnx_size = 0;
 };
 
-std::vector<uint8_t> write_om(const std::map<std::string, std::string> &options, const void *onnx, size_t onnx_size);
+std::vector<uint8_t> write_om(const std::map<std::string, std::string> &options, const void *onnx,
+                              size_t onnx_size);
 // Errc::parse_model for a truncated file or a version newer than this library reads.
 OmFile read_om(const void *data, size_t size);
 

@@ -18,27 +18,43 @@ using ops::DType;
 
 DType to_dtype(int64_t onnx_type, const std::string &what) {
   switch (onnx_type) {
-    case onnx::TensorProto::FLOAT: return DType::f32;
-    case onnx::TensorProto::UINT8: return DType::u8;
-    case onnx::TensorProto::INT8: return DType::i8;
-    case onnx::TensorProto::UINT16: return DType::u16;
-    case onnx::TensorProto::INT16: return DType::i16;
-    case onnx::TensorProto::INT32: return DType::i32;
-    case onnx::TensorProto::INT64: return DType::i64;
-    case onnx::TensorProto::BOOL: return DType::boolean;
-    case onnx::TensorProto::FLOAT16: return DType::f16;
-    case onnx::TensorProto::DOUBLE: return DType::f64;
-    case onnx::TensorProto::UINT32: return DType::u32;
-    case onnx::TensorProto::UINT64: return DType::u64;
-    case onnx::TensorProto::BFLOAT16: return DType::bf16;
+    case onnx::TensorProto::FLOAT:
+      return DType::f32;
+    case onnx::TensorProto::UINT8:
+      return DType::u8;
+    case onnx::TensorProto::INT8:
+      return DType::i8;
+    case onnx::TensorProto::UINT16:
+      return DType::u16;
+    case onnx::TensorProto::INT16:
+      return DType::i16;
+    case onnx::TensorProto::INT32:
+      return DType::i32;
+    case onnx::TensorProto::INT64:
+      return DType::i64;
+    case onnx::TensorProto::BOOL:
+      return DType::boolean;
+    case onnx::TensorProto::FLOAT16:
+      return DType::f16;
+    case onnx::TensorProto::DOUBLE:
+      return DType::f64;
+    case onnx::TensorProto::UINT32:
+      return DType::u32;
+    case onnx::TensorProto::UINT64:
+      return DType::u64;
+    case onnx::TensorProto::BFLOAT16:
+      return DType::bf16;
     default:
-      bad(what + " has ONNX element type " + std::to_string(onnx_type) + ", which openacl does not support");
+      bad(what + " has ONNX element type " + std::to_string(onnx_type) +
+          ", which openacl does not support");
   }
 }
 
 }  // namespace
 
-ops::DType dtype_from_onnx(int64_t onnx_type, const std::string &what) { return to_dtype(onnx_type, what); }
+ops::DType dtype_from_onnx(int64_t onnx_type, const std::string &what) {
+  return to_dtype(onnx_type, what);
+}
 
 namespace {
 
@@ -65,18 +81,41 @@ std::shared_ptr<HostTensor> to_host_tensor(const onnx::TensorProto &t, const std
     h->data.assign(t.raw_data().begin(), t.raw_data().end());
   } else {
     switch (h->desc.dtype) {
-      case DType::f32: copy_elements<float>(h->data, t.float_data()); break;
-      case DType::f64: copy_elements<double>(h->data, t.double_data()); break;
-      case DType::i64: copy_elements<int64_t>(h->data, t.int64_data()); break;
-      case DType::i32: copy_elements<int32_t>(h->data, t.int32_data()); break;
-      case DType::i16: copy_elements<int16_t>(h->data, t.int32_data()); break;
-      case DType::u16: case DType::f16: case DType::bf16:
-        copy_elements<uint16_t>(h->data, t.int32_data()); break;
-      case DType::i8: copy_elements<int8_t>(h->data, t.int32_data()); break;
-      case DType::u8: case DType::boolean: copy_elements<uint8_t>(h->data, t.int32_data()); break;
-      case DType::u32: copy_elements<uint32_t>(h->data, t.uint64_data()); break;
-      case DType::u64: copy_elements<uint64_t>(h->data, t.uint64_data()); break;
-      default: bad(what + ": unsupported element type");
+      case DType::f32:
+        copy_elements<float>(h->data, t.float_data());
+        break;
+      case DType::f64:
+        copy_elements<double>(h->data, t.double_data());
+        break;
+      case DType::i64:
+        copy_elements<int64_t>(h->data, t.int64_data());
+        break;
+      case DType::i32:
+        copy_elements<int32_t>(h->data, t.int32_data());
+        break;
+      case DType::i16:
+        copy_elements<int16_t>(h->data, t.int32_data());
+        break;
+      case DType::u16:
+      case DType::f16:
+      case DType::bf16:
+        copy_elements<uint16_t>(h->data, t.int32_data());
+        break;
+      case DType::i8:
+        copy_elements<int8_t>(h->data, t.int32_data());
+        break;
+      case DType::u8:
+      case DType::boolean:
+        copy_elements<uint8_t>(h->data, t.int32_data());
+        break;
+      case DType::u32:
+        copy_elements<uint32_t>(h->data, t.uint64_data());
+        break;
+      case DType::u64:
+        copy_elements<uint64_t>(h->data, t.uint64_data());
+        break;
+      default:
+        bad(what + ": unsupported element type");
     }
   }
   if (h->data.size() != want)
@@ -86,7 +125,8 @@ std::shared_ptr<HostTensor> to_host_tensor(const onnx::TensorProto &t, const std
 }
 
 // Graph outputs may leave their shape to inference (shape_required false).
-ops::TensorDesc to_desc(const onnx::ValueInfoProto &vi, const std::string &what, bool shape_required = true) {
+ops::TensorDesc to_desc(const onnx::ValueInfoProto &vi, const std::string &what,
+                        bool shape_required = true) {
   if (!vi.type().has_tensor_type()) bad(what + " '" + vi.name() + "' is not a tensor");
   const auto &tt = vi.type().tensor_type();
   ops::TensorDesc desc;
@@ -97,7 +137,8 @@ ops::TensorDesc to_desc(const onnx::ValueInfoProto &vi, const std::string &what,
     desc.dims = {-2};  // unknown rank, as aclTensorDesc writes it
     return desc;
   }
-  for (const auto &d : tt.shape().dim()) desc.dims.push_back(d.has_dim_value() ? d.dim_value() : -1);
+  for (const auto &d : tt.shape().dim())
+    desc.dims.push_back(d.has_dim_value() ? d.dim_value() : -1);
   if (desc.dims.size() == 4) desc.format = ops::Format::nchw;
   return desc;
 }
@@ -106,15 +147,24 @@ ops::Attrs to_attrs(const onnx::NodeProto &n, const std::string &where) {
   ops::Attrs attrs;
   for (const auto &a : n.attribute()) {
     switch (a.type()) {
-      case onnx::AttributeProto::INT: attrs[a.name()] = static_cast<int64_t>(a.i()); break;
-      case onnx::AttributeProto::FLOAT: attrs[a.name()] = a.f(); break;
-      case onnx::AttributeProto::STRING: attrs[a.name()] = a.s(); break;
+      case onnx::AttributeProto::INT:
+        attrs[a.name()] = static_cast<int64_t>(a.i());
+        break;
+      case onnx::AttributeProto::FLOAT:
+        attrs[a.name()] = a.f();
+        break;
+      case onnx::AttributeProto::STRING:
+        attrs[a.name()] = a.s();
+        break;
       case onnx::AttributeProto::INTS:
-        attrs[a.name()] = std::vector<int64_t>(a.ints().begin(), a.ints().end()); break;
+        attrs[a.name()] = std::vector<int64_t>(a.ints().begin(), a.ints().end());
+        break;
       case onnx::AttributeProto::FLOATS:
-        attrs[a.name()] = std::vector<float>(a.floats().begin(), a.floats().end()); break;
+        attrs[a.name()] = std::vector<float>(a.floats().begin(), a.floats().end());
+        break;
       case onnx::AttributeProto::STRINGS:
-        attrs[a.name()] = std::vector<std::string>(a.strings().begin(), a.strings().end()); break;
+        attrs[a.name()] = std::vector<std::string>(a.strings().begin(), a.strings().end());
+        break;
       case onnx::AttributeProto::TENSOR:
         // Constant reads its own; others (ConstantOfShape's value) get the bytes and dtype.
         if (n.op_type() != "Constant") {
@@ -125,7 +175,8 @@ ops::Attrs to_attrs(const onnx::NodeProto &n, const std::string &where) {
         break;
       default:
         // Graphs (If, Loop) and sparse tensors are not supported.
-        fail(Errc::model_unsupported_op, where + ": attribute '" + a.name() + "' of a kind openacl does not support");
+        fail(Errc::model_unsupported_op,
+             where + ": attribute '" + a.name() + "' of a kind openacl does not support");
     }
   }
   return attrs;
@@ -142,8 +193,14 @@ std::shared_ptr<HostTensor> constant_value(const onnx::NodeProto &n, const std::
       return h;
     };
     if (a.name() == "value") return to_host_tensor(a.t(), where);
-    if (a.name() == "value_float") { float f = a.f(); return scalar(DType::f32, {}, &f, 4); }
-    if (a.name() == "value_int") { int64_t i = a.i(); return scalar(DType::i64, {}, &i, 8); }
+    if (a.name() == "value_float") {
+      float f = a.f();
+      return scalar(DType::f32, {}, &f, 4);
+    }
+    if (a.name() == "value_int") {
+      int64_t i = a.i();
+      return scalar(DType::i64, {}, &i, 8);
+    }
     if (a.name() == "value_floats") {
       std::vector<float> v(a.floats().begin(), a.floats().end());
       return scalar(DType::f32, {static_cast<int64_t>(v.size())}, v.data(), v.size() * 4);
@@ -157,7 +214,8 @@ std::shared_ptr<HostTensor> constant_value(const onnx::NodeProto &n, const std::
 }
 
 // ONNX requires topological order, but some exporters do not follow it: sort when needed.
-std::vector<int> topological_order(const onnx::GraphProto &g, const std::unordered_map<std::string, int> &known) {
+std::vector<int> topological_order(const onnx::GraphProto &g,
+                                   const std::unordered_map<std::string, int> &known) {
   const int n = g.node_size();
   std::unordered_map<std::string, int> producer;
   for (int i = 0; i < n; ++i)
@@ -177,7 +235,8 @@ std::vector<int> topological_order(const onnx::GraphProto &g, const std::unorder
         if (in.empty() || known.count(in)) continue;
         auto it = producer.find(in);
         if (it == producer.end())
-          bad("node '" + np.name() + "' (" + np.op_type() + ") reads tensor '" + in + "', which nothing defines");
+          bad("node '" + np.name() + "' (" + np.op_type() + ") reads tensor '" + in +
+              "', which nothing defines");
         if (state[it->second] == 1) bad("the graph has a cycle through node '" + np.name() + "'");
         if (state[it->second] == 0) {
           state[it->second] = 1;
@@ -233,19 +292,24 @@ Graph import_onnx(const void *data, size_t size) {
     node.name = np.name().empty() ? np.op_type() + "#" + std::to_string(index) : np.name();
     const std::string where = "node '" + node.name + "' (" + node.op + ")";
     if (!np.domain().empty() && np.domain() != "ai.onnx")
-      fail(Errc::model_unsupported_op, "the model uses op '" + np.domain() + "::" + np.op_type() + "' (" +
-                                           where + "), which openacl does not support");
+      fail(Errc::model_unsupported_op, "the model uses op '" + np.domain() + "::" + np.op_type() +
+                                           "' (" + where + "), which openacl does not support");
     if (!is_supported_onnx_op(node.op))
       fail(Errc::model_unsupported_op, "the model uses op '" + node.op + "' (node '" + node.name +
                                            "'), which openacl does not support");
     node.attrs = to_attrs(np, where);
     for (const auto &in : np.input()) node.inputs.push_back(in.empty() ? -1 : ids.at(in));
     for (const auto &out : np.output()) {
-      if (out.empty()) { node.outputs.push_back(-1); continue; }
+      if (out.empty()) {
+        node.outputs.push_back(-1);
+        continue;
+      }
       if (ids.count(out)) bad(where + " redefines tensor '" + out + "'");
       std::shared_ptr<HostTensor> constant;
       if (node.op == "Constant") constant = constant_value(np, where);
-      ops::TensorDesc desc = constant ? constant->desc : ops::TensorDesc{ops::DType::undefined, {}, ops::Format::nd, {}};
+      ops::TensorDesc desc = constant
+                                 ? constant->desc
+                                 : ops::TensorDesc{ops::DType::undefined, {}, ops::Format::nd, {}};
       ids[out] = graph.add_value(out, desc, constant);
       node.outputs.push_back(ids[out]);
     }

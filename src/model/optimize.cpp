@@ -18,7 +18,8 @@ std::shared_ptr<HostTensor> float_tensor(std::vector<int64_t> dims, std::vector<
 }
 
 const HostTensor *f32_constant(const Graph &g, int v) {
-  if (v < 0 || !g.values[v].constant || g.values[v].constant->desc.dtype != DType::f32) return nullptr;
+  if (v < 0 || !g.values[v].constant || g.values[v].constant->desc.dtype != DType::f32)
+    return nullptr;
   return g.values[v].constant.get();
 }
 
@@ -86,10 +87,13 @@ size_t fuse_conv_affine(Graph &g) {
     std::vector<float> scale(oc, 1.0f), shift(oc, 0.0f);  // y = conv * scale + shift
     if (bn) {
       bool extra_outputs = false;
-      for (size_t k = 1; k < n.outputs.size(); ++k) extra_outputs |= n.outputs[k] >= 0 && uses[n.outputs[k]] > 0;
+      for (size_t k = 1; k < n.outputs.size(); ++k)
+        extra_outputs |= n.outputs[k] >= 0 && uses[n.outputs[k]] > 0;
       if (extra_outputs || n.inputs.size() != 5) continue;
-      auto gamma = vector_of(f32_constant(g, n.inputs[1]), oc), beta = vector_of(f32_constant(g, n.inputs[2]), oc);
-      auto mean = vector_of(f32_constant(g, n.inputs[3]), oc), var = vector_of(f32_constant(g, n.inputs[4]), oc);
+      auto gamma = vector_of(f32_constant(g, n.inputs[1]), oc),
+           beta = vector_of(f32_constant(g, n.inputs[2]), oc);
+      auto mean = vector_of(f32_constant(g, n.inputs[3]), oc),
+           var = vector_of(f32_constant(g, n.inputs[4]), oc);
       if (!gamma || !beta || !mean || !var) continue;
       float eps = 1e-5f;
       if (auto it = n.attrs.find("epsilon"); it != n.attrs.end())
@@ -103,7 +107,8 @@ size_t fuse_conv_affine(Graph &g) {
       if (!k) continue;
       if (n.op == "Mul") scale = *k;
       else if (n.op == "Add") shift = *k;
-      else for (int64_t c = 0; c < oc; ++c) shift[c] = -(*k)[c];
+      else
+        for (int64_t c = 0; c < oc; ++c) shift[c] = -(*k)[c];
     }
 
     const int64_t taps = w->desc.dims[2] * w->desc.dims[3];
@@ -117,7 +122,8 @@ size_t fuse_conv_affine(Graph &g) {
     for (int64_t c = 0; c < oc; ++c) nb[c] = (b ? b->as<float>()[c] : 0.0f) * scale[c] + shift[c];
     const std::string base = g.values[w_id].name;
     conv.inputs.resize(3);
-    conv.inputs[1] = g.add_value(base + ":fused", w->desc, float_tensor(w->desc.dims, std::move(nw)));
+    conv.inputs[1] =
+        g.add_value(base + ":fused", w->desc, float_tensor(w->desc.dims, std::move(nw)));
     conv.inputs[2] = g.add_value(base + ":fused_bias", {DType::f32, {oc}, ops::Format::nd, {}},
                                  float_tensor({oc}, std::move(nb)));
     uses.resize(g.values.size(), 0);
@@ -143,7 +149,9 @@ std::optional<float> scalar_of(const Graph &g, int v) {
   return c->as<float>()[0];
 }
 
-bool near(std::optional<float> v, float want) { return v && std::fabs(*v - want) <= 1e-5f * std::max(1.0f, std::fabs(want)); }
+bool near(std::optional<float> v, float want) {
+  return v && std::fabs(*v - want) <= 1e-5f * std::max(1.0f, std::fabs(want));
+}
 
 float float_attr(const Node &n, const char *name, float dflt) {
   auto it = n.attrs.find(name);
@@ -181,9 +189,11 @@ size_t fuse_hard_swish(Graph &g) {
       for (int k = 0; k < 2 && x < 0; ++k) {
         Node *clip = single(mul->inputs[1 - k], "Clip");
         if (!clip) continue;
-        const bool bounds = g.opset < 11 ? float_attr(*clip, "min", -1) == 0.0f && float_attr(*clip, "max", -1) == 6.0f
-                                         : clip->inputs.size() == 3 && near(scalar_of(g, clip->inputs[1]), 0.0f) &&
-                                               near(scalar_of(g, clip->inputs[2]), 6.0f);
+        const bool bounds =
+            g.opset < 11
+                ? float_attr(*clip, "min", -1) == 0.0f && float_attr(*clip, "max", -1) == 6.0f
+                : clip->inputs.size() == 3 && near(scalar_of(g, clip->inputs[1]), 0.0f) &&
+                      near(scalar_of(g, clip->inputs[2]), 6.0f);
         Node *add = bounds ? single(clip->inputs[0], "Add") : nullptr;
         if (!add || add->inputs.size() != 2) continue;
         const int cand = mul->inputs[k];
@@ -196,7 +206,8 @@ size_t fuse_hard_swish(Graph &g) {
     } else if (n.op == "Mul" && n.inputs.size() == 2) {
       for (int k = 0; k < 2 && x < 0; ++k) {
         Node *hs = single(n.inputs[1 - k], "HardSigmoid");
-        if (hs && hs->inputs[0] == n.inputs[k] && std::fabs(float_attr(*hs, "alpha", 0.2f) - 1.0f / 6) < 1e-5f &&
+        if (hs && hs->inputs[0] == n.inputs[k] &&
+            std::fabs(float_attr(*hs, "alpha", 0.2f) - 1.0f / 6) < 1e-5f &&
             std::fabs(float_attr(*hs, "beta", 0.5f) - 0.5f) < 1e-6f) {
           x = n.inputs[k];
           gone = {producer[n.inputs[1 - k]]};

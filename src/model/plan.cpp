@@ -45,7 +45,11 @@ class PlanBuilder final : public LoweringContext {
  public:
   // threads: the AI-core count the ops are prepared for.
   PlanBuilder(const Graph &g, bool fold_only, unsigned threads)
-      : g_(g), fold_only_(fold_only), threads_(threads), values_(g.values), view_of_(g.values.size(), -1) {}
+      : g_(g),
+        fold_only_(fold_only),
+        threads_(threads),
+        values_(g.values),
+        view_of_(g.values.size(), -1) {}
 
   struct Step {
     std::unique_ptr<ops::PreparedOp> op;
@@ -75,7 +79,8 @@ class PlanBuilder final : public LoweringContext {
       }
       for (int o : n.outputs)
         if (o >= 0 && values_[o].desc.dtype == ops::DType::undefined)
-          fail(Errc::internal, where() + ": output '" + values_[o].name + "' was not defined by its lowering");
+          fail(Errc::internal,
+               where() + ": output '" + values_[o].name + "' was not defined by its lowering");
     }
     return kept;
   }
@@ -86,10 +91,13 @@ class PlanBuilder final : public LoweringContext {
     if (v < 0) fail(Errc::parse_model, where() + ": a required input is missing");
     return values_[v].desc;
   }
-  const HostTensor *constant(int v) const override { return v < 0 ? nullptr : values_[v].constant.get(); }
+  const HostTensor *constant(int v) const override {
+    return v < 0 ? nullptr : values_[v].constant.get();
+  }
   int temporary() override {
-    values_.push_back({(node_ ? node_->name : std::string("model")) + ":tmp" + std::to_string(values_.size()),
-                       omitted_desc(), nullptr});
+    values_.push_back(
+        {(node_ ? node_->name : std::string("model")) + ":tmp" + std::to_string(values_.size()),
+         omitted_desc(), nullptr});
     view_of_.push_back(-1);
     return static_cast<int>(values_.size() - 1);
   }
@@ -107,8 +115,9 @@ class PlanBuilder final : public LoweringContext {
     ops::TensorDesc d{src.dtype, std::move(dims), ops::Format::nd, {}};
     if (d.dims.size() == 4 && src.dims.size() == 4) d.format = src.format;
     if (d.element_count() != src.element_count())
-      fail(Errc::model_input_not_match, where() + ": cannot view " + std::to_string(src.element_count()) +
-                                            " elements as " + std::to_string(d.element_count()));
+      fail(Errc::model_input_not_match, where() + ": cannot view " +
+                                            std::to_string(src.element_count()) + " elements as " +
+                                            std::to_string(d.element_count()));
     if (const HostTensor *c = constant(in)) {
       auto t = std::make_shared<HostTensor>(*c);
       t->desc = d;
@@ -137,8 +146,10 @@ class PlanBuilder final : public LoweringContext {
       prepared = ops::prepare(type, ins, outs, attrs, threads_);
     } catch (const Error &e) {
       Errc code = e.code();
-      if (code == Errc::op_type_not_match || code == Errc::unsupported_data_type) code = Errc::model_unsupported_op;
-      else if (code != Errc::model_unsupported_op && code != Errc::internal) code = Errc::model_input_not_match;
+      if (code == Errc::op_type_not_match || code == Errc::unsupported_data_type)
+        code = Errc::model_unsupported_op;
+      else if (code != Errc::model_unsupported_op && code != Errc::internal)
+        code = Errc::model_input_not_match;
       fail(code, label + ": " + e.what());
     }
     for (size_t k = 0; k < out_ids.size(); ++k) values_[out_ids[k]].desc = outs[k];
@@ -147,7 +158,8 @@ class PlanBuilder final : public LoweringContext {
       std::vector<ops::Tensor> in_t, out_t;
       for (size_t k = 0; k < inputs.size(); ++k) {
         const HostTensor *c = constant(inputs[k]);
-        in_t.push_back({ins[k], c ? const_cast<uint8_t *>(c->data.data()) : nullptr, c ? c->data.size() : 0});
+        in_t.push_back(
+            {ins[k], c ? const_cast<uint8_t *>(c->data.data()) : nullptr, c ? c->data.size() : 0});
       }
       std::vector<std::shared_ptr<HostTensor>> results;
       for (auto &d : outs) {
@@ -167,8 +179,9 @@ class PlanBuilder final : public LoweringContext {
       return;
     }
     if (fold_only_) fail(Errc::internal, label + ": a non-constant op while folding");
-    steps_.push_back({std::move(prepared), type, std::move(attrs), label, node_ ? node_->name : std::string("model"),
-                      inputs, out_ids, std::move(ins), std::move(outs)});
+    steps_.push_back({std::move(prepared), type, std::move(attrs), label,
+                      node_ ? node_->name : std::string("model"), inputs, out_ids, std::move(ins),
+                      std::move(outs)});
   }
 
   int root(int v) const {
@@ -203,7 +216,8 @@ class PlanBuilder final : public LoweringContext {
       try {
         st.op = ops::prepare(st.type, st.in_descs, st.out_descs, st.attrs, threads_);
       } catch (const Error &e) {
-        fail(Errc::internal, st.label + ": preparing it for channels-last tensors failed: " + e.what());
+        fail(Errc::internal,
+             st.label + ": preparing it for channels-last tensors failed: " + e.what());
       }
     }
   }
@@ -217,7 +231,9 @@ class PlanBuilder final : public LoweringContext {
   const Node *node_ = nullptr;
 
  private:
-  std::string where() const { return node_ ? "node '" + node_->name + "' (" + node_->op + ")" : "model"; }
+  std::string where() const {
+    return node_ ? "node '" + node_->name + "' (" + node_->op + ")" : "model";
+  }
   bool all_constant(const std::vector<int> &inputs) const {
     for (int v : inputs)
       if (v >= 0 && !values_[v].constant) return false;
@@ -249,11 +265,13 @@ Graph fold_constants(const Graph &graph) {
 // ---- Plan ---------------------------------------------------------------------------------
 
 Plan::Plan(const Graph &graph, const std::unordered_map<int, const void *> &weights,
-           std::vector<std::vector<int64_t>> input_dims, Device *device, std::shared_ptr<const Context> owner)
+           std::vector<std::vector<int64_t>> input_dims, Device *device,
+           std::shared_ptr<const Context> owner)
     : input_dims_(std::move(input_dims)), device_(device), owner_(std::move(owner)) {
   PlanBuilder b(graph, false, device ? device->cores().count() : 1);
   if (input_dims_.size() != graph.inputs.size())
-    fail(Errc::model_input_not_match, "the model has " + std::to_string(graph.inputs.size()) + " inputs, got shapes for " +
+    fail(Errc::model_input_not_match, "the model has " + std::to_string(graph.inputs.size()) +
+                                          " inputs, got shapes for " +
                                           std::to_string(input_dims_.size()));
   std::map<int, size_t> input_index;
   for (size_t i = 0; i < graph.inputs.size(); ++i) {
@@ -261,13 +279,16 @@ Plan::Plan(const Graph &graph, const std::unordered_map<int, const void *> &weig
     const auto &declared = v.desc.dims;
     const auto &dims = input_dims_[i];
     bool fits = declared.size() == dims.size();
-    for (size_t k = 0; fits && k < dims.size(); ++k) fits = dims[k] >= 0 && (declared[k] < 0 || declared[k] == dims[k]);
+    for (size_t k = 0; fits && k < dims.size(); ++k)
+      fits = dims[k] >= 0 && (declared[k] < 0 || declared[k] == dims[k]);
     if (!fits) {
       std::string want, got;
-      for (auto d : declared) want += (want.empty() ? "" : "x") + (d < 0 ? std::string("?") : std::to_string(d));
+      for (auto d : declared)
+        want += (want.empty() ? "" : "x") + (d < 0 ? std::string("?") : std::to_string(d));
       for (auto d : dims) got += (got.empty() ? "" : "x") + std::to_string(d);
-      fail(Errc::model_input_not_match, "input " + std::to_string(i) + " ('" + v.name + "') has shape [" + want +
-                                            "]; the shape given is [" + got + "]");
+      fail(Errc::model_input_not_match, "input " + std::to_string(i) + " ('" + v.name +
+                                            "') has shape [" + want + "]; the shape given is [" +
+                                            got + "]");
     }
     v.desc.dims = dims;
     input_descs_.push_back(v.desc);
@@ -321,12 +342,18 @@ Plan::Plan(const Graph &graph, const std::unordered_map<int, const void *> &weig
       if (v >= 0 && b.values_[b.root(v)].constant) bind_constant(b.root(v));
 
   // Workspace: greedy by size, each tensor at the lowest offset free during its lifetime.
-  struct Item { int r; size_t size, from, to, offset; };
+  struct Item {
+    int r;
+    size_t size, from, to, offset;
+  };
   std::vector<Item> items;
   for (size_t r = 0; r < nv; ++r)
     if (def[r] != kForever && bind[r].kind == Binding::Kind::none)
-      items.push_back({static_cast<int>(r), align_up(b.values_[r].desc.byte_size()), def[r], std::max(last[r], def[r]), 0});
-  std::sort(items.begin(), items.end(), [](const Item &a, const Item &c) { return a.size != c.size ? a.size > c.size : a.from < c.from; });
+      items.push_back({static_cast<int>(r), align_up(b.values_[r].desc.byte_size()), def[r],
+                       std::max(last[r], def[r]), 0});
+  std::sort(items.begin(), items.end(), [](const Item &a, const Item &c) {
+    return a.size != c.size ? a.size > c.size : a.from < c.from;
+  });
   std::vector<const Item *> placed;
   for (Item &it : items) {
     std::vector<std::pair<size_t, size_t>> busy;
@@ -367,7 +394,8 @@ Plan::Plan(const Graph &graph, const std::unordered_map<int, const void *> &weig
       const size_t bytes = d.dtype == ops::DType::undefined ? 0 : d.byte_size();
       ps.inputs.push_back({std::move(d), nullptr, bytes});
       ps.in_bind.push_back(st.in[k] < 0 ? Binding{} : bind[b.root(st.in[k])]);
-      if (ps.in_bind.back().kind == Binding::Kind::constant && device_) ps.op->bind_constant(k, ps.in_bind.back().ptr);
+      if (ps.in_bind.back().kind == Binding::Kind::constant && device_)
+        ps.op->bind_constant(k, ps.in_bind.back().ptr);
     }
     for (size_t k = 0; k < st.out.size(); ++k) {
       const size_t bytes = st.out_descs[k].byte_size();
@@ -420,16 +448,22 @@ void Plan::give_back(std::unique_ptr<ExecState> state) const {
   pool_.push_back(std::move(state));
 }
 
-void Plan::run(ExecState &state, const std::vector<void *> &inputs, const std::vector<void *> &outputs,
-               AiCores &cores, const StepHook *after_step) const {
+void Plan::run(ExecState &state, const std::vector<void *> &inputs,
+               const std::vector<void *> &outputs, AiCores &cores,
+               const StepHook *after_step) const {
   auto *ws = static_cast<uint8_t *>(state.workspace);
   auto resolve = [&](const Binding &b) -> void * {
     switch (b.kind) {
-      case Binding::Kind::workspace: return ws + b.offset;
-      case Binding::Kind::constant: return const_cast<void *>(b.ptr);
-      case Binding::Kind::input: return inputs[b.index];
-      case Binding::Kind::output: return outputs[b.index];
-      default: return nullptr;
+      case Binding::Kind::workspace:
+        return ws + b.offset;
+      case Binding::Kind::constant:
+        return const_cast<void *>(b.ptr);
+      case Binding::Kind::input:
+        return inputs[b.index];
+      case Binding::Kind::output:
+        return outputs[b.index];
+      default:
+        return nullptr;
     }
   };
   // The times are handed over after the last op, so that the trace's work is in no op's time
@@ -446,7 +480,8 @@ void Plan::run(ExecState &state, const std::vector<void *> &inputs, const std::v
     try {
       st.op->run(in, out, cores);
     } catch (const Error &e) {
-      fail(e.code() == Errc::task_failure ? e.code() : Errc::task_failure, st.label + ": " + e.what());
+      fail(e.code() == Errc::task_failure ? e.code() : Errc::task_failure,
+           st.label + ": " + e.what());
     }
     if (trace) state.spans.push_back({&st.type, &st.node, begin, now_ns()});
     if (after_step != nullptr) (*after_step)(s, st, in, out);

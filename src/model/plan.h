@@ -19,16 +19,16 @@
 namespace openacl {
 class Context;
 class Device;
-}
+}  // namespace openacl
 
 namespace openacl::model {
 
 // Where a tensor's bytes live during an execution.
 struct Binding {
   enum class Kind : uint8_t { none, workspace, constant, input, output } kind = Kind::none;
-  size_t offset = 0;            // workspace offset
-  const void *ptr = nullptr;    // constant
-  size_t index = 0;             // model input / output index
+  size_t offset = 0;          // workspace offset
+  const void *ptr = nullptr;  // constant
+  size_t index = 0;           // model input / output index
 };
 
 struct PlanStep {
@@ -95,8 +95,9 @@ class Plan {
   void give_back(std::unique_ptr<ExecState> state) const;
 
   // Called after each step with its tensors (model dump).
-  using StepHook = std::function<void(size_t index, const PlanStep &step, const std::vector<ops::Tensor> &in,
-                                      const std::vector<ops::Tensor> &out)>;
+  using StepHook =
+      std::function<void(size_t index, const PlanStep &step, const std::vector<ops::Tensor> &in,
+                         const std::vector<ops::Tensor> &out)>;
   // Runs every step on the calling device worker, and hands their times to the trace when one
   // records. Throws Errc::task_failure (naming the node) when an op meets bad data.
   void run(ExecState &state, const std::vector<void *> &inputs, const std::vector<void *> &outputs,

@@ -16,35 +16,66 @@ using D = ops::DType;
 
 // Argument positions (CANN's order).
 enum : size_t {
-  kQuery, kKey, kValue, kPseShift, kAttenMask, kActualSeqLengths, kActualSeqLengthsKv,
-  kFirstUnsupported = 7, kLastUnsupported = 20,  // dequant / quant / antiquant / blockTable / paddings
-  kKeySharedPrefix = 21, kValueSharedPrefix, kActualSharedPrefixLen,
-  kNumHeads, kScale, kPreTokens, kNextTokens, kLayout, kNumKvHeads, kSparseMode, kInnerPrecise,
-  kBlockSize, kAntiquantMode, kSoftmaxLse, kKeyAntiquantMode, kValueAntiquantMode, kOut, kLseOut,
+  kQuery,
+  kKey,
+  kValue,
+  kPseShift,
+  kAttenMask,
+  kActualSeqLengths,
+  kActualSeqLengthsKv,
+  kFirstUnsupported = 7,
+  kLastUnsupported = 20,  // dequant / quant / antiquant / blockTable / paddings
+  kKeySharedPrefix = 21,
+  kValueSharedPrefix,
+  kActualSharedPrefixLen,
+  kNumHeads,
+  kScale,
+  kPreTokens,
+  kNextTokens,
+  kLayout,
+  kNumKvHeads,
+  kSparseMode,
+  kInnerPrecise,
+  kBlockSize,
+  kAntiquantMode,
+  kSoftmaxLse,
+  kKeyAntiquantMode,
+  kValueAntiquantMode,
+  kOut,
+  kLseOut,
 };
 
 const char *const kUnsupportedNames[] = {
-    "deqScale1Optional", "quantScale1Optional", "deqScale2Optional", "quantScale2Optional",
-    "quantOffset2Optional", "antiquantScaleOptional", "antiquantOffsetOptional", "blockTableOptional",
-    "queryPaddingSizeOptional", "kvPaddingSizeOptional", "keyAntiquantScaleOptional",
-    "keyAntiquantOffsetOptional", "valueAntiquantScaleOptional", "valueAntiquantOffsetOptional"};
+    "deqScale1Optional",           "quantScale1Optional",         "deqScale2Optional",
+    "quantScale2Optional",         "quantOffset2Optional",        "antiquantScaleOptional",
+    "antiquantOffsetOptional",     "blockTableOptional",          "queryPaddingSizeOptional",
+    "kvPaddingSizeOptional",       "keyAntiquantScaleOptional",   "keyAntiquantOffsetOptional",
+    "valueAntiquantScaleOptional", "valueAntiquantOffsetOptional"};
 
 // A [B, heads, S, D] view of a tensor in `layout` (no data moves).
 size_t as_bnsd(Planner &p, size_t v, const std::string &layout, int64_t heads, const char *name) {
   const auto dims = p.dims(v);
   const auto strides = p.value(v).strides;
   if (layout == "BNSD") {
-    if (dims.size() != 4 || dims[1] != heads) p.invalid(std::string(name) + " has shape " + ops::dims_str(dims) + "; BNSD with " + std::to_string(heads) + " heads expected");
+    if (dims.size() != 4 || dims[1] != heads)
+      p.invalid(std::string(name) + " has shape " + ops::dims_str(dims) + "; BNSD with " +
+                std::to_string(heads) + " heads expected");
     return v;
   }
   if (layout == "BSND") {
-    if (dims.size() != 4 || dims[2] != heads) p.invalid(std::string(name) + " has shape " + ops::dims_str(dims) + "; BSND with " + std::to_string(heads) + " heads expected");
-    return p.view(v, {dims[0], dims[2], dims[1], dims[3]}, {strides[0], strides[2], strides[1], strides[3]}, 0);
+    if (dims.size() != 4 || dims[2] != heads)
+      p.invalid(std::string(name) + " has shape " + ops::dims_str(dims) + "; BSND with " +
+                std::to_string(heads) + " heads expected");
+    return p.view(v, {dims[0], dims[2], dims[1], dims[3]},
+                  {strides[0], strides[2], strides[1], strides[3]}, 0);
   }
   // BSH: H = heads * D
-  if (dims.size() != 3 || dims[2] % heads != 0) p.invalid(std::string(name) + " has shape " + ops::dims_str(dims) + "; BSH with " + std::to_string(heads) + " heads expected");
+  if (dims.size() != 3 || dims[2] % heads != 0)
+    p.invalid(std::string(name) + " has shape " + ops::dims_str(dims) + "; BSH with " +
+              std::to_string(heads) + " heads expected");
   const int64_t d = dims[2] / heads;
-  return p.view(v, {dims[0], heads, dims[1], d}, {strides[0], d * strides[2], strides[1], strides[2]}, 0);
+  return p.view(v, {dims[0], heads, dims[1], d},
+                {strides[0], d * strides[2], strides[1], strides[2]}, 0);
 }
 
 void plan_fused_infer_attention_score_v2(Planner &p) {
@@ -53,12 +84,17 @@ void plan_fused_infer_attention_score_v2(Planner &p) {
   const aclTensorList &value = p.tensor_list(kValue, "value");
   const aclTensor *pse = p.tensor_opt(kPseShift, "pseShiftOptional");
   const aclTensor *mask = p.tensor_opt(kAttenMask, "attenMaskOptional");
-  if (p.int_array_opt(kActualSeqLengths, "actualSeqLengthsOptional") || p.int_array_opt(kActualSeqLengthsKv, "actualSeqLengthsKvOptional"))
-    p.invalid("actualSeqLengths are not supported; pass NULL (every sequence has its tensor's full length)");
+  if (p.int_array_opt(kActualSeqLengths, "actualSeqLengthsOptional") ||
+      p.int_array_opt(kActualSeqLengthsKv, "actualSeqLengthsKvOptional"))
+    p.invalid(
+        "actualSeqLengths are not supported; pass NULL (every sequence has its tensor's full "
+        "length)");
   for (size_t i = kFirstUnsupported; i <= kLastUnsupported; ++i)
     if (p.tensor_opt(i, kUnsupportedNames[i - kFirstUnsupported]))
-      p.invalid(std::string(kUnsupportedNames[i - kFirstUnsupported]) + " is not supported (quantized, paged and padded attention); pass NULL");
-  if (p.tensor_opt(kKeySharedPrefix, "keySharedPrefixOptional") || p.tensor_opt(kValueSharedPrefix, "valueSharedPrefixOptional") ||
+      p.invalid(std::string(kUnsupportedNames[i - kFirstUnsupported]) +
+                " is not supported (quantized, paged and padded attention); pass NULL");
+  if (p.tensor_opt(kKeySharedPrefix, "keySharedPrefixOptional") ||
+      p.tensor_opt(kValueSharedPrefix, "valueSharedPrefixOptional") ||
       p.int_array_opt(kActualSharedPrefixLen, "actualSharedPrefixLenOptional"))
     p.invalid("shared prefixes are not supported; pass NULL");
   const int64_t heads = p.i64(kNumHeads);
@@ -66,14 +102,21 @@ void plan_fused_infer_attention_score_v2(Planner &p) {
   const std::string layout = p.text(kLayout, "inputLayout");
   int64_t kv_heads = p.i64(kNumKvHeads);
   if (kv_heads == 0) kv_heads = heads;
-  if (p.i64(kSparseMode) != 0) p.invalid("sparseMode " + std::to_string(p.i64(kSparseMode)) + " is not supported; only 0 (attenMask as given)");
-  if (p.i64(kBlockSize) != 0) p.invalid("blockSize " + std::to_string(p.i64(kBlockSize)) + " is not supported (paged attention); pass 0");
+  if (p.i64(kSparseMode) != 0)
+    p.invalid("sparseMode " + std::to_string(p.i64(kSparseMode)) +
+              " is not supported; only 0 (attenMask as given)");
+  if (p.i64(kBlockSize) != 0)
+    p.invalid("blockSize " + std::to_string(p.i64(kBlockSize)) +
+              " is not supported (paged attention); pass 0");
   if (p.flag(kSoftmaxLse)) p.invalid("softmaxLseFlag is not supported; pass false");
-  if (layout != "BNSD" && layout != "BSND" && layout != "BSH") p.invalid("inputLayout \"" + layout + "\" is not supported: BNSD, BSND and BSH are");
+  if (layout != "BNSD" && layout != "BSND" && layout != "BSH")
+    p.invalid("inputLayout \"" + layout + "\" is not supported: BNSD, BSND and BSH are");
   if (heads <= 0 || kv_heads <= 0 || heads % kv_heads != 0)
-    p.invalid("numHeads " + std::to_string(heads) + " must be a positive multiple of numKeyValueHeads " + std::to_string(kv_heads));
+    p.invalid("numHeads " + std::to_string(heads) +
+              " must be a positive multiple of numKeyValueHeads " + std::to_string(kv_heads));
   if (key.tensors.size() != 1 || value.tensors.size() != 1)
-    p.invalid("key and value must each hold one tensor (batches of separate tensors are not supported)");
+    p.invalid(
+        "key and value must each hold one tensor (batches of separate tensors are not supported)");
   const aclTensor &out = p.tensor(kOut, "attentionOut");
   const std::initializer_list<D> kFloat = {D::f32, D::f16, D::bf16};
   p.dtype_in(query, "query", kFloat);
@@ -94,13 +137,15 @@ void plan_fused_infer_attention_score_v2(Planner &p) {
   size_t v4 = as_bnsd(p, vv, layout, kv_heads, "value[0]");
   const auto qd = p.dims(q4), kd = p.dims(k4), vd = p.dims(v4);
   if (kd[0] != qd[0] || kd[3] != qd[3] || vd[0] != qd[0] || vd[2] != kd[2] || vd[3] != qd[3])
-    p.invalid("query " + ops::dims_str(qd) + ", key " + ops::dims_str(kd) + " and value " + ops::dims_str(vd) + " (as BNSD) do not match");
+    p.invalid("query " + ops::dims_str(qd) + ", key " + ops::dims_str(kd) + " and value " +
+              ops::dims_str(vd) + " (as BNSD) do not match");
   // Grouped heads: each key / value head serves heads / kv_heads query heads (a repeating view).
   const int64_t g = heads / kv_heads;
   auto expand = [&](size_t v) {
     if (g == 1) return v;
     const auto d = p.dims(v), s = p.value(v).strides;
-    const size_t r = p.dense(p.view(v, {d[0], d[1], g, d[2], d[3]}, {s[0], s[1], 0, s[2], s[3]}, 0));
+    const size_t r =
+        p.dense(p.view(v, {d[0], d[1], g, d[2], d[3]}, {s[0], s[1], 0, s[2], s[3]}, 0));
     return p.reshape(r, {d[0], heads, d[2], d[3]});
   };
   k4 = expand(p.cast(p.dense(k4), D::f32));

@@ -15,13 +15,14 @@ namespace {
 
 using D = ops::DType;
 
-const std::initializer_list<D> kAny = {D::f32, D::f16, D::bf16, D::f64, D::i8, D::u8, D::i16, D::u16,
-                                       D::i32, D::u32, D::i64, D::u64, D::boolean};
+const std::initializer_list<D> kAny = {D::f32, D::f16, D::bf16, D::f64, D::i8,  D::u8,     D::i16,
+                                       D::u16, D::i32, D::u32,  D::i64, D::u64, D::boolean};
 
 int64_t normalize_dim(const Planner &p, int64_t dim, size_t rank, const char *name) {
   const auto r = static_cast<int64_t>(std::max<size_t>(rank, 1));
   if (dim < -r || dim >= r)
-    p.invalid(std::string(name) + " " + std::to_string(dim) + " is out of range for a tensor of rank " + std::to_string(rank));
+    p.invalid(std::string(name) + " " + std::to_string(dim) +
+              " is out of range for a tensor of rank " + std::to_string(rank));
   return dim < 0 ? dim + r : dim;
 }
 
@@ -32,7 +33,8 @@ void plan_cast(Planner &p) {
   p.dtype_in(self, "self", kAny);
   p.dtype_in(out, "out", kAny);
   if (out.dtype != dtype)
-    p.invalid(std::string("dtype is ") + ops::dtype_name(dtype) + " but out has dtype " + ops::dtype_name(out.dtype));
+    p.invalid(std::string("dtype is ") + ops::dtype_name(dtype) + " but out has dtype " +
+              ops::dtype_name(out.dtype));
   p.same_shape(out, "out", self.view.dims, "self's shape");
   const size_t x = p.input(self, "self");
   p.store(x, p.output(out, "out"));
@@ -45,7 +47,8 @@ void plan_inplace_copy(Planner &p) {
   p.dtype_in(self, "selfRef", kAny);
   p.dtype_in(src, "src", kAny);
   if (broadcast_shapes(p, self.view.dims, src.view.dims) != self.view.dims)
-    p.invalid("src of shape " + ops::dims_str(src.view.dims) + " does not broadcast to selfRef's shape " + ops::dims_str(self.view.dims));
+    p.invalid("src of shape " + ops::dims_str(src.view.dims) +
+              " does not broadcast to selfRef's shape " + ops::dims_str(self.view.dims));
   const size_t dst = p.ref(self, "selfRef");
   p.store(p.input(src, "src"), dst, true);
 }
@@ -54,7 +57,9 @@ void fill(Planner &p, const aclScalar *value) {
   const aclTensor &self = p.tensor(0, "selfRef");
   p.dtype_in(self, "selfRef", kAny);
   const size_t dst = p.ref(self, "selfRef");
-  const size_t v = value ? p.scalar_value(*value, self.dtype) : p.constant(self.dtype, {}, std::vector<uint8_t>(element_size(self.dtype), 0));
+  const size_t v =
+      value ? p.scalar_value(*value, self.dtype)
+            : p.constant(self.dtype, {}, std::vector<uint8_t>(element_size(self.dtype), 0));
   p.store(v, dst, true);
 }
 
@@ -76,7 +81,9 @@ void plan_slice(Planner &p) {
   auto dims = self.view.dims;
   dims[dim] = (end - start + step - 1) / step;
   p.same_shape(out, "out", dims, "the slice's shape");
-  if (out.dtype != self.dtype) p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", self " + ops::dtype_name(self.dtype));
+  if (out.dtype != self.dtype)
+    p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", self " +
+              ops::dtype_name(self.dtype));
   const size_t x = p.input(self, "self");
   auto strides = p.value(x).strides;
   const int64_t offset = start * strides[dim];
@@ -104,17 +111,18 @@ void plan_cat(Planner &p) {
       continue;
     }
     if (d.size() != out.view.dims.size())
-      p.invalid(name + " has rank " + std::to_string(d.size()) + " but out has rank " + std::to_string(out.view.dims.size()));
+      p.invalid(name + " has rank " + std::to_string(d.size()) + " but out has rank " +
+                std::to_string(out.view.dims.size()));
     for (size_t k = 0; k < d.size(); ++k)
       if (static_cast<int64_t>(k) != dim && d[k] != out.view.dims[k])
-        p.invalid(name + " has shape " + ops::dims_str(d) + ", which differs from out's " + ops::dims_str(out.view.dims) +
-                  " outside dim " + std::to_string(dim));
+        p.invalid(name + " has shape " + ops::dims_str(d) + ", which differs from out's " +
+                  ops::dims_str(out.view.dims) + " outside dim " + std::to_string(dim));
     offsets.push_back(total);
     total += d[dim];
   }
   if (total != out.view.dims[dim])
-    p.invalid("the tensors add up to " + std::to_string(total) + " along dim " + std::to_string(dim) + " but out has " +
-              std::to_string(out.view.dims[dim]));
+    p.invalid("the tensors add up to " + std::to_string(total) + " along dim " +
+              std::to_string(dim) + " but out has " + std::to_string(out.view.dims[dim]));
   const size_t o = p.output(out, "out");
   const auto strides = p.value(o).strides;  // a copy: adding values moves them
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -132,7 +140,8 @@ void plan_repeat(Planner &p) {
   p.dtype_in(self, "self", kAny);
   const auto &r = repeats.values;
   if (r.size() < self.view.dims.size())
-    p.invalid("repeats has " + std::to_string(r.size()) + " values, fewer than self's rank " + std::to_string(self.view.dims.size()));
+    p.invalid("repeats has " + std::to_string(r.size()) + " values, fewer than self's rank " +
+              std::to_string(self.view.dims.size()));
   const size_t lead = r.size() - self.view.dims.size();
   std::vector<int64_t> dims(r.size());
   for (size_t i = 0; i < r.size(); ++i) {
@@ -140,7 +149,9 @@ void plan_repeat(Planner &p) {
     dims[i] = r[i] * (i < lead ? 1 : self.view.dims[i - lead]);
   }
   p.same_shape(out, "out", dims, "self's shape times repeats");
-  if (out.dtype != self.dtype) p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", self " + ops::dtype_name(self.dtype));
+  if (out.dtype != self.dtype)
+    p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", self " +
+              ops::dtype_name(self.dtype));
   const size_t x = p.input(self, "self");
   const size_t o = p.output(out, "out");
   std::vector<int64_t> split, src_strides, dst_strides;
@@ -165,17 +176,22 @@ void plan_constant_pad_nd(Planner &p) {
   const auto &pv = pad.values;
   const size_t rank = self.view.dims.size();
   if (pv.size() % 2 != 0 || pv.size() / 2 > rank)
-    p.invalid("pad has " + std::to_string(pv.size()) + " values; it needs an even count of at most twice self's rank " + std::to_string(rank));
+    p.invalid("pad has " + std::to_string(pv.size()) +
+              " values; it needs an even count of at most twice self's rank " +
+              std::to_string(rank));
   auto dims = self.view.dims;
   std::vector<int64_t> before(rank, 0);
   for (size_t k = 0; k < pv.size() / 2; ++k) {
     const size_t d = rank - 1 - k;
-    if (pv[2 * k] < 0 || pv[2 * k + 1] < 0) p.invalid("pad holds a negative value; openacl pads but does not crop");
+    if (pv[2 * k] < 0 || pv[2 * k + 1] < 0)
+      p.invalid("pad holds a negative value; openacl pads but does not crop");
     before[d] = pv[2 * k];
     dims[d] += pv[2 * k] + pv[2 * k + 1];
   }
   p.same_shape(out, "out", dims, "the padded shape");
-  if (out.dtype != self.dtype) p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", self " + ops::dtype_name(self.dtype));
+  if (out.dtype != self.dtype)
+    p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", self " +
+              ops::dtype_name(self.dtype));
   const size_t x = p.input(self, "self");
   const size_t o = p.output(out, "out");
   p.store(p.scalar_value(value, out.dtype), o, true);
@@ -198,8 +214,8 @@ void plan_arange(Planner &p) {
   if ((end.value - start.value) * step.value < 0) p.invalid("step goes from start away from end");
   const auto n = static_cast<int64_t>(std::ceil((end.value - start.value) / step.value));
   if (out.view.numel() != n)
-    p.invalid("out has shape " + ops::dims_str(out.view.dims) + "; the range has " + std::to_string(n) + " values, so out must hold " +
-              std::to_string(n) + " elements");
+    p.invalid("out has shape " + ops::dims_str(out.view.dims) + "; the range has " +
+              std::to_string(n) + " values, so out must hold " + std::to_string(n) + " elements");
   std::vector<uint8_t> bytes(static_cast<size_t>(n) * sizeof(double));
   for (int64_t i = 0; i < n; ++i) {
     const double v = start.value + static_cast<double>(i) * step.value;
@@ -216,7 +232,9 @@ void plan_permute(Planner &p) {
   const aclTensor &out = p.tensor(2, "out");
   p.dtype_in(self, "self", kAny);
   const size_t rank = self.view.dims.size();
-  if (dims.values.size() != rank) p.invalid("dims has " + std::to_string(dims.values.size()) + " values for self of rank " + std::to_string(rank));
+  if (dims.values.size() != rank)
+    p.invalid("dims has " + std::to_string(dims.values.size()) + " values for self of rank " +
+              std::to_string(rank));
   std::vector<bool> seen(rank, false);
   std::vector<int64_t> shape, strides;
   const size_t x = p.input(self, "self");
@@ -228,7 +246,9 @@ void plan_permute(Planner &p) {
     strides.push_back(p.value(x).strides[a]);
   }
   p.same_shape(out, "out", shape, "self's shape permuted");
-  if (out.dtype != self.dtype) p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", self " + ops::dtype_name(self.dtype));
+  if (out.dtype != self.dtype)
+    p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", self " +
+              ops::dtype_name(self.dtype));
   const size_t o = p.output(out, "out");
   p.store(p.view(x, shape, strides, 0), o);
 }
@@ -246,10 +266,13 @@ void plan_repeat_interleave_int_with_dim(Planner &p) {
   auto dims = rank ? self.view.dims : std::vector<int64_t>{1};
   const int64_t size = dims[dim];
   if (p.i64(3) != size * repeats)
-    p.invalid("outputSize " + std::to_string(p.i64(3)) + " is not " + std::to_string(size) + " * repeats (" + std::to_string(size * repeats) + ")");
+    p.invalid("outputSize " + std::to_string(p.i64(3)) + " is not " + std::to_string(size) +
+              " * repeats (" + std::to_string(size * repeats) + ")");
   dims[dim] = size * repeats;
   p.same_shape(out, "out", dims, "self's shape with dim repeated");
-  if (out.dtype != self.dtype) p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", self " + ops::dtype_name(self.dtype));
+  if (out.dtype != self.dtype)
+    p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", self " +
+              ops::dtype_name(self.dtype));
   size_t x = p.input(self, "self");
   const size_t o = p.output(out, "out");
   if (rank == 0) x = p.reshape(x, {1});
@@ -271,7 +294,9 @@ void plan_inplace_index_copy(Planner &p) {
   const size_t rank = self.view.dims.size();
   if (rank == 0) p.invalid("selfRef is 0-d");
   const int64_t dim = normalize_dim(p, p.i64(1), rank, "dim");
-  if (index.view.dims.size() > 1) p.invalid("index has rank " + std::to_string(index.view.dims.size()) + "; it must be 0-d or 1-d");
+  if (index.view.dims.size() > 1)
+    p.invalid("index has rank " + std::to_string(index.view.dims.size()) +
+              "; it must be 0-d or 1-d");
   auto dims = self.view.dims;
   dims[dim] = index.view.numel();
   p.same_shape(source, "source", dims, "selfRef's shape with dim the index count");
@@ -287,9 +312,12 @@ void triangle(Planner &p, const char *type) {
   const aclTensor &self = p.tensor(0, "self");
   const aclTensor &out = p.tensor(2, "out");
   p.dtype_in(self, "self", kAny);
-  if (self.view.dims.size() < 2) p.invalid("self has rank " + std::to_string(self.view.dims.size()) + "; at least 2 is needed");
+  if (self.view.dims.size() < 2)
+    p.invalid("self has rank " + std::to_string(self.view.dims.size()) + "; at least 2 is needed");
   p.same_shape(out, "out", self.view.dims, "self's shape");
-  if (out.dtype != self.dtype) p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", self " + ops::dtype_name(self.dtype));
+  if (out.dtype != self.dtype)
+    p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", self " +
+              ops::dtype_name(self.dtype));
   const size_t x = p.input(self, "self");
   const size_t o = p.output(out, "out");
   p.store(p.op1(type, {x}, {{"diagonal", p.i64(1)}}), o);
@@ -301,7 +329,9 @@ void plan_triu(Planner &p) { triangle(p, "Triu"); }
 void plan_inplace_triu(Planner &p) {
   const aclTensor &self = p.tensor(0, "selfRef");
   p.dtype_in(self, "selfRef", kAny);
-  if (self.view.dims.size() < 2) p.invalid("selfRef has rank " + std::to_string(self.view.dims.size()) + "; at least 2 is needed");
+  if (self.view.dims.size() < 2)
+    p.invalid("selfRef has rank " + std::to_string(self.view.dims.size()) +
+              "; at least 2 is needed");
   const size_t x = p.ref(self, "selfRef");
   p.store(p.op1("Triu", {x}, {{"diagonal", p.i64(1)}}), x);
 }
@@ -318,16 +348,20 @@ void plan_inplace_index_fill_tensor(Planner &p) {
   const size_t x = p.ref(self, "selfRef");
   if (dims.empty()) {
     for (int64_t i : index.values)
-      if (i != 0 && i != -1) p.invalid("index " + std::to_string(i) + " is out of range for a 0-d selfRef");
+      if (i != 0 && i != -1)
+        p.invalid("index " + std::to_string(i) + " is out of range for a 0-d selfRef");
     if (!index.values.empty()) p.store(p.scalar_value(value, self.dtype), x, true);
     return;
   }
   auto slice = dims;
   slice[dim] = 1;
-  const size_t v = p.view(p.scalar_value(value, self.dtype), slice, std::vector<int64_t>(slice.size(), 0), 0);
+  const size_t v =
+      p.view(p.scalar_value(value, self.dtype), slice, std::vector<int64_t>(slice.size(), 0), 0);
   const auto strides = p.value(x).strides;
   for (int64_t i : index.values) {
-    if (i < -size || i >= size) p.invalid("index " + std::to_string(i) + " is out of range for dim " + std::to_string(dim) + " of size " + std::to_string(size));
+    if (i < -size || i >= size)
+      p.invalid("index " + std::to_string(i) + " is out of range for dim " + std::to_string(dim) +
+                " of size " + std::to_string(size));
     p.copy(v, p.view(x, slice, strides, (i < 0 ? i + size : i) * strides[dim]));
   }
 }
@@ -339,15 +373,19 @@ void plan_reflection_pad_1d(Planner &p) {
   const aclTensor &out = p.tensor(2, "out");
   p.dtype_in(self, "self", kAny);
   const auto &dims = self.view.dims;
-  if (dims.size() != 2 && dims.size() != 3) p.invalid("self has shape " + ops::dims_str(dims) + "; 2-d or 3-d is needed");
+  if (dims.size() != 2 && dims.size() != 3)
+    p.invalid("self has shape " + ops::dims_str(dims) + "; 2-d or 3-d is needed");
   const auto &pv = padding.values;
   const int64_t w = dims.back();
   if (pv.size() != 2 || pv[0] < 0 || pv[1] < 0 || pv[0] >= w || pv[1] >= w)
-    p.invalid("padding " + ops::dims_str(pv) + " must be two non-negative values below self's last dim " + std::to_string(w));
+    p.invalid("padding " + ops::dims_str(pv) +
+              " must be two non-negative values below self's last dim " + std::to_string(w));
   auto shape = dims;
   shape.back() += pv[0] + pv[1];
   p.same_shape(out, "out", shape, "self's shape padded");
-  if (out.dtype != self.dtype) p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", self " + ops::dtype_name(self.dtype));
+  if (out.dtype != self.dtype)
+    p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", self " +
+              ops::dtype_name(self.dtype));
   const size_t x = p.input(self, "self");
   const size_t o = p.output(out, "out");
   std::vector<int64_t> pads(2 * dims.size(), 0);
@@ -368,17 +406,21 @@ void plan_roll(Planner &p) {
   const aclTensor &out = p.tensor(3, "out");
   p.dtype_in(x, "x", kAny);
   p.same_shape(out, "out", x.view.dims, "x's shape");
-  if (out.dtype != x.dtype) p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", x " + ops::dtype_name(x.dtype));
+  if (out.dtype != x.dtype)
+    p.invalid(std::string("out has dtype ") + ops::dtype_name(out.dtype) + ", x " +
+              ops::dtype_name(x.dtype));
   size_t xv = p.input(x, "x"), ov = p.output(out, "out");
   std::vector<int64_t> axes = dims.values;
   if (axes.empty()) {  // roll of the flattened tensor
     if (shifts.values.size() != 1) p.invalid("dims is empty, so shifts must hold one value");
-    if (!p.value(xv).contiguous || !p.value(ov).contiguous) p.invalid("a roll without dims needs dense x and out");
+    if (!p.value(xv).contiguous || !p.value(ov).contiguous)
+      p.invalid("a roll without dims needs dense x and out");
     xv = p.reshape(xv, {x.view.numel()});
     ov = p.reshape(ov, {x.view.numel()});
     axes = {0};
   } else if (shifts.values.size() != axes.size()) {
-    p.invalid("shifts has " + std::to_string(shifts.values.size()) + " values for " + std::to_string(axes.size()) + " dims");
+    p.invalid("shifts has " + std::to_string(shifts.values.size()) + " values for " +
+              std::to_string(axes.size()) + " dims");
   }
   const auto shape = p.dims(xv);
   const auto xs = p.value(xv).strides, os = p.value(ov).strides;
@@ -408,12 +450,24 @@ void plan_roll(Planner &p) {
 }
 
 const Registrar reg({
-    {"Cast", plan_cast}, {"InplaceCopy", plan_inplace_copy}, {"InplaceFillScalar", plan_inplace_fill_scalar},
-    {"InplaceZero", plan_inplace_zero}, {"Slice", plan_slice}, {"Cat", plan_cat}, {"Repeat", plan_repeat},
-    {"ConstantPadNd", plan_constant_pad_nd}, {"Arange", plan_arange}, {"Permute", plan_permute},
-    {"RepeatInterleaveIntWithDim", plan_repeat_interleave_int_with_dim}, {"InplaceIndexCopy", plan_inplace_index_copy},
-    {"Tril", plan_tril}, {"Triu", plan_triu}, {"Roll", plan_roll}, {"InplaceTriu", plan_inplace_triu},
-    {"InplaceIndexFillTensor", plan_inplace_index_fill_tensor}, {"ReflectionPad1d", plan_reflection_pad_1d},
+    {"Cast", plan_cast},
+    {"InplaceCopy", plan_inplace_copy},
+    {"InplaceFillScalar", plan_inplace_fill_scalar},
+    {"InplaceZero", plan_inplace_zero},
+    {"Slice", plan_slice},
+    {"Cat", plan_cat},
+    {"Repeat", plan_repeat},
+    {"ConstantPadNd", plan_constant_pad_nd},
+    {"Arange", plan_arange},
+    {"Permute", plan_permute},
+    {"RepeatInterleaveIntWithDim", plan_repeat_interleave_int_with_dim},
+    {"InplaceIndexCopy", plan_inplace_index_copy},
+    {"Tril", plan_tril},
+    {"Triu", plan_triu},
+    {"Roll", plan_roll},
+    {"InplaceTriu", plan_inplace_triu},
+    {"InplaceIndexFillTensor", plan_inplace_index_fill_tensor},
+    {"ReflectionPad1d", plan_reflection_pad_1d},
 });
 
 }  // namespace

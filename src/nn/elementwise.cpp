@@ -12,11 +12,13 @@ namespace {
 
 using D = ops::DType;
 
-const std::initializer_list<D> kNumeric = {D::f32, D::f16, D::bf16, D::i32, D::i64, D::i8, D::u8, D::i16, D::f64};
+const std::initializer_list<D> kNumeric = {D::f32, D::f16, D::bf16, D::i32, D::i64,
+                                           D::i8,  D::u8,  D::i16,  D::f64};
 const std::initializer_list<D> kFloat = {D::f32, D::f16, D::bf16};
 
 // The shape check of an elementwise result: out (or selfRef) must have the broadcast shape.
-void check_result_shape(Planner &p, const aclTensor &dst, const char *name, const std::vector<int64_t> &shape) {
+void check_result_shape(Planner &p, const aclTensor &dst, const char *name,
+                        const std::vector<int64_t> &shape) {
   p.same_shape(dst, name, shape, "the broadcast shape of the operands");
 }
 
@@ -59,7 +61,8 @@ void binary(Planner &p, const char *type, Form form, bool with_alpha, bool true_
 }
 
 // self <type> scalar: other (an aclScalar) at position 1, alpha (when used) at 2, out last.
-void binary_scalar(Planner &p, const char *type, Form form, bool with_alpha, bool true_division = false) {
+void binary_scalar(Planner &p, const char *type, Form form, bool with_alpha,
+                   bool true_division = false) {
   const char *self_name = form == Form::inplace ? "selfRef" : "self";
   const aclTensor &self = p.tensor(0, self_name);
   const aclScalar &other = p.scalar(1, "other");
@@ -95,7 +98,9 @@ UnaryArgs unary_args(Planner &p, Form form, size_t out_pos, bool ints = false) {
   const aclTensor &self = p.tensor(0, name);
   const aclTensor &dst = form == Form::inplace ? self : p.tensor(out_pos, "out");
   p.dtype_in(self, name, kNumeric);
-  if (ints) p.dtype_in(dst, form == Form::inplace ? name : "out", {D::f32, D::f16, D::bf16, D::i32, D::i64, D::i8});
+  if (ints)
+    p.dtype_in(dst, form == Form::inplace ? name : "out",
+               {D::f32, D::f16, D::bf16, D::i32, D::i64, D::i8});
   else p.dtype_in(dst, form == Form::inplace ? name : "out", kFloat);
   if (form == Form::out) p.same_shape(dst, "out", self.view.dims, "self's shape");
   const size_t s = form == Form::inplace ? p.ref(self, name) : p.input(self, name);
@@ -104,8 +109,8 @@ UnaryArgs unary_args(Planner &p, Form form, size_t out_pos, bool ints = false) {
 }
 
 // out = types applied in turn to self (times self when times_input).
-void unary_chain(Planner &p, std::initializer_list<const char *> types, bool times_input, bool ints = false,
-                 Form form = Form::out) {
+void unary_chain(Planner &p, std::initializer_list<const char *> types, bool times_input,
+                 bool ints = false, Form form = Form::out) {
   const UnaryArgs a = unary_args(p, form, 1, ints);
   size_t r = a.x;
   for (const char *t : types) r = p.op1(t, {r});
@@ -113,7 +118,9 @@ void unary_chain(Planner &p, std::initializer_list<const char *> types, bool tim
   p.store(r, a.o);
 }
 
-size_t zero(Planner &p, D dtype) { return p.constant(dtype, {}, std::vector<uint8_t>(element_size(dtype), 0)); }
+size_t zero(Planner &p, D dtype) {
+  return p.constant(dtype, {}, std::vector<uint8_t>(element_size(dtype), 0));
+}
 float f32(const aclScalar &s) { return static_cast<float>(s.value); }
 
 void plan_add(Planner &p) { binary(p, "Add", Form::out, true); }
@@ -154,7 +161,8 @@ void plan_inplace_divs(Planner &p) { binary_scalar(p, "RealDiv", Form::inplace, 
 
 // GeluV2's approximate: 0 the erf form, 1 the tanh form.
 std::string gelu_form(Planner &p, int64_t approximate) {
-  if (approximate != 0 && approximate != 1) p.invalid("approximate " + std::to_string(approximate) + " is not 0 (none) or 1 (tanh)");
+  if (approximate != 0 && approximate != 1)
+    p.invalid("approximate " + std::to_string(approximate) + " is not 0 (none) or 1 (tanh)");
   return approximate == 0 ? "none" : "tanh";
 }
 
@@ -172,7 +180,8 @@ void plan_leaky_relu(Planner &p) {
 
 // out = scale * (x > 0 ? x : alpha * (exp(inputScale * x) - 1)).
 void plan_elu(Planner &p) {
-  const aclScalar &alpha = p.scalar(1, "alpha"), &scale = p.scalar(2, "scale"), &input_scale = p.scalar(3, "inputScale");
+  const aclScalar &alpha = p.scalar(1, "alpha"), &scale = p.scalar(2, "scale"),
+                  &input_scale = p.scalar(3, "inputScale");
   const UnaryArgs a = unary_args(p, Form::out, 4);
   const bool scaled_input = input_scale.value != 1.0;
   const size_t xs = scaled_input ? p.op1("Mul", {a.x, p.scalar_value(input_scale, a.dtype)}) : a.x;
@@ -193,7 +202,8 @@ void plan_softplus(Planner &p) {
   const size_t bx = scaled ? p.op1("Mul", {a.x, p.scalar_value(beta, a.dtype)}) : a.x;
   size_t r = p.op1("Softplus", {bx});
   if (scaled) r = p.op1("RealDiv", {r, p.scalar_value(beta, a.dtype)});
-  if (threshold.value != 20.0) r = p.op1("Select", {p.op1("Greater", {bx, p.scalar_value(threshold, a.dtype)}), a.x, r});
+  if (threshold.value != 20.0)
+    r = p.op1("Select", {p.op1("Greater", {bx, p.scalar_value(threshold, a.dtype)}), a.x, r});
   p.store(r, a.o);
 }
 
@@ -228,9 +238,13 @@ void plan_swi_glu(Planner &p) {
   p.dtype_in(out, "out", kFloat);
   const auto rank = static_cast<int64_t>(x.view.dims.size());
   int64_t dim = p.i64(1);
-  if (rank == 0 || dim < -rank || dim >= rank) p.invalid("dim " + std::to_string(dim) + " is out of range for x of rank " + std::to_string(rank));
+  if (rank == 0 || dim < -rank || dim >= rank)
+    p.invalid("dim " + std::to_string(dim) + " is out of range for x of rank " +
+              std::to_string(rank));
   if (dim < 0) dim += rank;
-  if (x.view.dims[dim] % 2 != 0) p.invalid("x's dim " + std::to_string(dim) + " has odd size " + std::to_string(x.view.dims[dim]));
+  if (x.view.dims[dim] % 2 != 0)
+    p.invalid("x's dim " + std::to_string(dim) + " has odd size " +
+              std::to_string(x.view.dims[dim]));
   auto half = x.view.dims;
   half[dim] /= 2;
   p.same_shape(out, "out", half, "x's shape with dim halved");
@@ -251,8 +265,9 @@ void clamp(Planner &p, Form form, size_t lo_pos, size_t hi_pos, size_t out_pos) 
   const aclScalar *hi = hi_pos == SIZE_MAX ? nullptr : p.scalar_opt(hi_pos, "clipValueMax");
   const aclTensor &out = form == Form::inplace ? self : p.tensor(out_pos, "out");
   if (lo == nullptr && hi == nullptr) {
-    fail(Errc::null_pointer, lo_pos == SIZE_MAX ? "clipValueMax is NULL"
-                             : hi_pos == SIZE_MAX ? "clipValueMin is NULL" : "clipValueMin and clipValueMax are both NULL");
+    fail(Errc::null_pointer, lo_pos == SIZE_MAX   ? "clipValueMax is NULL"
+                             : hi_pos == SIZE_MAX ? "clipValueMin is NULL"
+                                                  : "clipValueMin and clipValueMax are both NULL");
   }
   p.dtype_in(self, name, kNumeric);
   p.dtype_in(out, "out", kNumeric);
@@ -280,7 +295,8 @@ void compare(Planner &p, const char *type, bool scalar_other) {
   p.dtype_in(self, "self", kNumeric);
   if (other_t) p.dtype_in(*other_t, "other", kNumeric);
   p.dtype_in(out, "out", {D::boolean, D::f32, D::f16, D::bf16, D::i32, D::i64, D::i8, D::u8});
-  const auto shape = other_t ? broadcast_shapes(p, self.view.dims, other_t->view.dims) : self.view.dims;
+  const auto shape =
+      other_t ? broadcast_shapes(p, self.view.dims, other_t->view.dims) : self.view.dims;
   p.same_shape(out, "out", shape, "the broadcast shape of the operands");
   const D compute = other_t ? promote(self.dtype, other_t->dtype)
                             : (!is_float(self.dtype) && !other_s->is_int() ? D::f32 : self.dtype);
@@ -305,7 +321,8 @@ void power(Planner &p, bool scalar_exponent, Form form = Form::out) {
   if (e_t) p.dtype_in(*e_t, "exponent", kNumeric);
   p.dtype_in(out, form == Form::inplace ? name : "out", kFloat);
   const auto shape = e_t ? broadcast_shapes(p, self.view.dims, e_t->view.dims) : self.view.dims;
-  p.same_shape(out, form == Form::inplace ? name : "out", shape, "the broadcast shape of self and exponent");
+  p.same_shape(out, form == Form::inplace ? name : "out", shape,
+               "the broadcast shape of self and exponent");
   const size_t s = form == Form::inplace ? p.ref(self, name) : p.input(self, name);
   const size_t a = p.cast(s, out.dtype);
   const size_t e = e_t ? p.cast(p.input(*e_t, "exponent"), out.dtype) : 0;
@@ -330,9 +347,13 @@ void plan_ge_glu_v3(Planner &p) {
   p.dtype_in(out_gelu, "outGelu", kFloat);
   const auto rank = static_cast<int64_t>(self.view.dims.size());
   int64_t dim = p.i64(1);
-  if (rank == 0 || dim < -rank || dim >= rank) p.invalid("dim " + std::to_string(dim) + " is out of range for self of rank " + std::to_string(rank));
+  if (rank == 0 || dim < -rank || dim >= rank)
+    p.invalid("dim " + std::to_string(dim) + " is out of range for self of rank " +
+              std::to_string(rank));
   if (dim < 0) dim += rank;
-  if (self.view.dims[dim] % 2 != 0) p.invalid("self's dim " + std::to_string(dim) + " has odd size " + std::to_string(self.view.dims[dim]));
+  if (self.view.dims[dim] % 2 != 0)
+    p.invalid("self's dim " + std::to_string(dim) + " has odd size " +
+              std::to_string(self.view.dims[dim]));
   auto half = self.view.dims;
   half[dim] /= 2;
   p.same_shape(out, "out", half, "self's shape with dim halved");
@@ -349,24 +370,59 @@ void plan_ge_glu_v3(Planner &p) {
 }
 
 const Registrar reg({
-    {"EqTensor", plan_eq_tensor}, {"GtScalar", plan_gt_scalar},
-    {"PowTensorScalar", plan_pow_tensor_scalar}, {"PowTensorTensor", plan_pow_tensor_tensor},
-    {"Add", plan_add}, {"InplaceAdd", plan_inplace_add}, {"Adds", plan_adds},
-    {"Sub", plan_sub}, {"InplaceSub", plan_inplace_sub},
-    {"Mul", plan_mul}, {"InplaceMul", plan_inplace_mul}, {"Muls", plan_muls}, {"InplaceMuls", plan_inplace_muls},
-    {"Div", plan_div}, {"InplaceDiv", plan_inplace_div},
-    {"Sin", plan_sin}, {"Cos", plan_cos}, {"Gelu", plan_gelu}, {"Silu", plan_silu},
-    {"Clamp", plan_clamp}, {"Exp", plan_exp}, {"Log", plan_log}, {"Sqrt", plan_sqrt}, {"Rsqrt", plan_rsqrt},
-    {"Tanh", plan_tanh}, {"Sigmoid", plan_sigmoid}, {"Neg", plan_neg}, {"Abs", plan_abs}, {"Relu", plan_relu},
-    {"PowScalarTensor", plan_pow_scalar_tensor}, {"SwiGlu", plan_swi_glu},
-    {"InplacePowTensorTensor", plan_inplace_pow_tensor_tensor}, {"GeGluV3", plan_ge_glu_v3},
-    {"Sign", plan_sign}, {"Hardsigmoid", plan_hardsigmoid}, {"Hardswish", plan_hardswish},
-    {"InplaceSin", plan_inplace_sin}, {"InplaceCos", plan_inplace_cos}, {"InplaceExp", plan_inplace_exp},
-    {"InplaceAdds", plan_inplace_adds}, {"Subs", plan_subs}, {"InplaceSubs", plan_inplace_subs},
-    {"Divs", plan_divs}, {"InplaceDivs", plan_inplace_divs},
-    {"GeluV2", plan_gelu_v2}, {"LeakyRelu", plan_leaky_relu}, {"Elu", plan_elu}, {"Softplus", plan_softplus},
-    {"Threshold", plan_threshold}, {"InplaceThreshold", plan_inplace_threshold},
-    {"ClampMin", plan_clamp_min}, {"ClampMax", plan_clamp_max}, {"InplaceClampMax", plan_inplace_clamp_max},
+    {"EqTensor", plan_eq_tensor},
+    {"GtScalar", plan_gt_scalar},
+    {"PowTensorScalar", plan_pow_tensor_scalar},
+    {"PowTensorTensor", plan_pow_tensor_tensor},
+    {"Add", plan_add},
+    {"InplaceAdd", plan_inplace_add},
+    {"Adds", plan_adds},
+    {"Sub", plan_sub},
+    {"InplaceSub", plan_inplace_sub},
+    {"Mul", plan_mul},
+    {"InplaceMul", plan_inplace_mul},
+    {"Muls", plan_muls},
+    {"InplaceMuls", plan_inplace_muls},
+    {"Div", plan_div},
+    {"InplaceDiv", plan_inplace_div},
+    {"Sin", plan_sin},
+    {"Cos", plan_cos},
+    {"Gelu", plan_gelu},
+    {"Silu", plan_silu},
+    {"Clamp", plan_clamp},
+    {"Exp", plan_exp},
+    {"Log", plan_log},
+    {"Sqrt", plan_sqrt},
+    {"Rsqrt", plan_rsqrt},
+    {"Tanh", plan_tanh},
+    {"Sigmoid", plan_sigmoid},
+    {"Neg", plan_neg},
+    {"Abs", plan_abs},
+    {"Relu", plan_relu},
+    {"PowScalarTensor", plan_pow_scalar_tensor},
+    {"SwiGlu", plan_swi_glu},
+    {"InplacePowTensorTensor", plan_inplace_pow_tensor_tensor},
+    {"GeGluV3", plan_ge_glu_v3},
+    {"Sign", plan_sign},
+    {"Hardsigmoid", plan_hardsigmoid},
+    {"Hardswish", plan_hardswish},
+    {"InplaceSin", plan_inplace_sin},
+    {"InplaceCos", plan_inplace_cos},
+    {"InplaceExp", plan_inplace_exp},
+    {"InplaceAdds", plan_inplace_adds},
+    {"Subs", plan_subs},
+    {"InplaceSubs", plan_inplace_subs},
+    {"Divs", plan_divs},
+    {"InplaceDivs", plan_inplace_divs},
+    {"GeluV2", plan_gelu_v2},
+    {"LeakyRelu", plan_leaky_relu},
+    {"Elu", plan_elu},
+    {"Softplus", plan_softplus},
+    {"Threshold", plan_threshold},
+    {"InplaceThreshold", plan_inplace_threshold},
+    {"ClampMin", plan_clamp_min},
+    {"ClampMax", plan_clamp_max},
+    {"InplaceClampMax", plan_inplace_clamp_max},
 });
 
 }  // namespace

@@ -45,8 +45,10 @@ aclOpExecutor &live_executor(aclOpExecutor *e) {
   auto &r = registry();
   std::lock_guard lock(r.mutex);
   if (r.live.count(e) == 0)
-    fail(Errc::invalid_argument, "executor is not a live aclOpExecutor: destroyed, already run (an executor runs once unless "
-                                 "aclSetAclOpExecutorRepeatable made it repeatable), or never made");
+    fail(Errc::invalid_argument,
+         "executor is not a live aclOpExecutor: destroyed, already run (an executor runs once "
+         "unless "
+         "aclSetAclOpExecutorRepeatable made it repeatable), or never made");
   return *e;
 }
 
@@ -64,12 +66,14 @@ void set_address(aclOpExecutor &e, Side side, size_t index, size_t relative, voi
   }
   const char *what = list == &p.inputs ? "input" : "output";
   if (index >= list->size())
-    fail(Errc::invalid_argument, "index " + std::to_string(index) + " is out of range: " + p.name + " has " +
-                                     std::to_string(list->size()) + " tensor " + what + "s");
+    fail(Errc::invalid_argument, "index " + std::to_string(index) + " is out of range: " + p.name +
+                                     " has " + std::to_string(list->size()) + " tensor " + what +
+                                     "s");
   const auto &slots = (*list)[index];
   if (relative >= slots.size())
-    fail(Errc::invalid_argument, "relativeIndex " + std::to_string(relative) + " is out of range: " + p.name + " " + what + " " +
-                                     std::to_string(index) + " holds " + std::to_string(slots.size()) + " tensors");
+    fail(Errc::invalid_argument,
+         "relativeIndex " + std::to_string(relative) + " is out of range: " + p.name + " " + what +
+             " " + std::to_string(index) + " holds " + std::to_string(slots.size()) + " tensors");
   e.addresses[slots[relative]] = addr;
 }
 
@@ -79,23 +83,25 @@ void run(aclOpExecutor *executor, void *workspace, uint64_t workspace_size, Stre
   const auto &memory = Runtime::get().memory();
   if (plan->workspace > 0) {
     if (workspace == nullptr)
-      fail(Errc::null_pointer, "workspace is NULL; " + plan->name + " needs " + std::to_string(plan->workspace) + " bytes");
+      fail(Errc::null_pointer, "workspace is NULL; " + plan->name + " needs " +
+                                   std::to_string(plan->workspace) + " bytes");
     if (workspace_size < plan->workspace)
-      fail(Errc::invalid_argument, "workspaceSize " + std::to_string(workspace_size) + " is smaller than the " +
-                                       std::to_string(plan->workspace) + " bytes " + plan->name +
-                                       "GetWorkspaceSize returned");
+      fail(Errc::invalid_argument, "workspaceSize " + std::to_string(workspace_size) +
+                                       " is smaller than the " + std::to_string(plan->workspace) +
+                                       " bytes " + plan->name + "GetWorkspaceSize returned");
     memory.check_device_range(workspace, plan->workspace, "workspace");
   }
   for (size_t i = 0; i < plan->slots.size(); ++i) {
     const Slot &s = plan->slots[i];
     if (s.bytes == 0) continue;
     if (e.addresses[i] == nullptr) fail(Errc::null_pointer, s.name + " has a NULL device address");
-    memory.check_device_range(static_cast<uint8_t *>(e.addresses[i]) + s.begin, static_cast<size_t>(s.bytes), s.name.c_str());
+    memory.check_device_range(static_cast<uint8_t *>(e.addresses[i]) + s.begin,
+                              static_cast<size_t>(s.bytes), s.name.c_str());
   }
-  auto task = std::make_unique<FunctionTask>(TaskKind::op, plan->name,
-                                             [plan, addresses = e.addresses, workspace](ExecContext &ctx) {
-                                               run_plan(*plan, addresses, workspace, ctx.cores);
-                                             });
+  auto task = std::make_unique<FunctionTask>(
+      TaskKind::op, plan->name, [plan, addresses = e.addresses, workspace](ExecContext &ctx) {
+        run_plan(*plan, addresses, workspace, ctx.cores);
+      });
   for (size_t i = 0; i < plan->slots.size(); ++i) {
     const Slot &s = plan->slots[i];
     auto *p = static_cast<uint8_t *>(e.addresses[i]) + s.begin;

@@ -45,8 +45,10 @@ void product(Planner &p, size_t a, size_t b, size_t out, bool batched) {
   const Operand x = operand(p, a), y = operand(p, b);
   const D compute = promote(p.dtype(x.value), p.dtype(y.value));
   const size_t xv = p.cast(x.value, compute), yv = p.cast(y.value, compute);
-  const size_t r = batched ? p.op1("BatchMatMul", {xv, yv}, {{"adj_x1", x.transposed}, {"adj_x2", y.transposed}})
-                           : p.op1("MatMul", {xv, yv}, {{"transpose_x1", x.transposed}, {"transpose_x2", y.transposed}});
+  const size_t r =
+      batched ? p.op1("BatchMatMul", {xv, yv}, {{"adj_x1", x.transposed}, {"adj_x2", y.transposed}})
+              : p.op1("MatMul", {xv, yv},
+                      {{"transpose_x1", x.transposed}, {"transpose_x2", y.transposed}});
   p.store(r, out);
 }
 
@@ -66,7 +68,9 @@ void plan_mm(Planner &p) {
   const auto &a = self->view.dims, &b = mat2->view.dims;
   if (a.size() != 2 || b.size() != 2)
     p.invalid("self " + ops::dims_str(a) + " and mat2 " + ops::dims_str(b) + " must be 2-d");
-  if (a[1] != b[0]) p.invalid("self " + ops::dims_str(a) + " and mat2 " + ops::dims_str(b) + " do not chain (k differs)");
+  if (a[1] != b[0])
+    p.invalid("self " + ops::dims_str(a) + " and mat2 " + ops::dims_str(b) +
+              " do not chain (k differs)");
   p.same_shape(*out, "out", {a[0], b[1]}, "self @ mat2");
   const size_t x = p.input(*self, "self"), y = p.input(*mat2, "mat2");
   product(p, x, y, p.output(*out, "out"), false);
@@ -97,8 +101,10 @@ void plan_matmul(Planner &p) {
   if (row) a.insert(a.begin(), 1);
   if (col) b.push_back(1);
   if (a.back() != b[b.size() - 2])
-    p.invalid("self " + ops::dims_str(self->view.dims) + " and mat2 " + ops::dims_str(mat2->view.dims) + " do not chain (k differs)");
-  std::vector<int64_t> batch = broadcast_shapes(p, std::vector<int64_t>(a.begin(), a.end() - 2), std::vector<int64_t>(b.begin(), b.end() - 2));
+    p.invalid("self " + ops::dims_str(self->view.dims) + " and mat2 " +
+              ops::dims_str(mat2->view.dims) + " do not chain (k differs)");
+  std::vector<int64_t> batch = broadcast_shapes(p, std::vector<int64_t>(a.begin(), a.end() - 2),
+                                                std::vector<int64_t>(b.begin(), b.end() - 2));
   std::vector<int64_t> full = batch;
   full.push_back(a[a.size() - 2]);
   full.push_back(b.back());
@@ -130,7 +136,9 @@ void plan_weight_quant_batch_matmul_v2(Planner &p) {
   const aclTensor &scale = p.tensor(2, "antiquantScale");
   const aclTensor *offset = p.tensor_opt(3, "antiquantOffsetOptional");
   if (p.tensor_opt(4, "quantScaleOptional") || p.tensor_opt(5, "quantOffsetOptional"))
-    p.invalid("quantScaleOptional / quantOffsetOptional (a quantized output) are not supported; pass NULL");
+    p.invalid(
+        "quantScaleOptional / quantOffsetOptional (a quantized output) are not supported; pass "
+        "NULL");
   const aclTensor *bias = p.tensor_opt(6, "biasOptional");
   const int64_t group = p.i64(7);
   const aclTensor &y = p.tensor(8, "y");
@@ -139,20 +147,28 @@ void plan_weight_quant_batch_matmul_v2(Planner &p) {
   p.dtype_in(scale, "antiquantScale", kFloat);
   p.dtype_in(y, "y", kFloat);
   const auto &xd = x.view.dims, &wd = weight.view.dims;
-  if (xd.size() != 2 || wd.size() != 2) p.invalid("x " + ops::dims_str(xd) + " and weight " + ops::dims_str(wd) + " must be 2-d");
+  if (xd.size() != 2 || wd.size() != 2)
+    p.invalid("x " + ops::dims_str(xd) + " and weight " + ops::dims_str(wd) + " must be 2-d");
   const int64_t m = xd[0], k = xd[1], n = wd[1];
-  if (wd[0] != k) p.invalid("x " + ops::dims_str(xd) + " and weight " + ops::dims_str(wd) + " do not chain (k differs)");
+  if (wd[0] != k)
+    p.invalid("x " + ops::dims_str(xd) + " and weight " + ops::dims_str(wd) +
+              " do not chain (k differs)");
   if (group < 0 || (group > 0 && k % group != 0))
-    p.invalid("antiquantGroupSize " + std::to_string(group) + " must be 0 or divide k (" + std::to_string(k) + ")");
+    p.invalid("antiquantGroupSize " + std::to_string(group) + " must be 0 or divide k (" +
+              std::to_string(k) + ")");
   const std::vector<int64_t> per_group = {group > 0 ? k / group : 1, n};
   const auto &sd = scale.view.dims;
   if (!(sd == per_group || (group == 0 && sd == std::vector<int64_t>{n})))
-    p.invalid("antiquantScale has shape " + ops::dims_str(sd) + "; expected " + ops::dims_str(per_group));
+    p.invalid("antiquantScale has shape " + ops::dims_str(sd) + "; expected " +
+              ops::dims_str(per_group));
   if (offset) p.same_shape(*offset, "antiquantOffsetOptional", sd, "antiquantScale's shape");
-  if (bias && bias->view.numel() != n) p.invalid("biasOptional has shape " + ops::dims_str(bias->view.dims) + "; expected [" + std::to_string(n) + "]");
+  if (bias && bias->view.numel() != n)
+    p.invalid("biasOptional has shape " + ops::dims_str(bias->view.dims) + "; expected [" +
+              std::to_string(n) + "]");
   p.same_shape(y, "y", {m, n}, "x @ weight");
   const D t = x.dtype;
-  const size_t xv = p.input(x, "x"), wv = p.input(weight, "weight"), sv = p.input(scale, "antiquantScale");
+  const size_t xv = p.input(x, "x"), wv = p.input(weight, "weight"),
+               sv = p.input(scale, "antiquantScale");
   const size_t ov = offset ? p.input(*offset, "antiquantOffsetOptional") : 0;
   const size_t bv = bias ? p.input(*bias, "biasOptional") : 0;
   const size_t o = p.output(y, "y");
@@ -182,8 +198,10 @@ void plan_mv(Planner &p) {
   p.dtype_in(vec, "vec", kFloat);
   p.dtype_in(out, "out", kFloat);
   const auto &a = self.view.dims, &b = vec.view.dims;
-  if (a.size() != 2 || b.size() != 1) p.invalid("self " + ops::dims_str(a) + " must be 2-d and vec " + ops::dims_str(b) + " 1-d");
-  if (a[1] != b[0]) p.invalid("self " + ops::dims_str(a) + " and vec " + ops::dims_str(b) + " do not chain");
+  if (a.size() != 2 || b.size() != 1)
+    p.invalid("self " + ops::dims_str(a) + " must be 2-d and vec " + ops::dims_str(b) + " 1-d");
+  if (a[1] != b[0])
+    p.invalid("self " + ops::dims_str(a) + " and vec " + ops::dims_str(b) + " do not chain");
   p.same_shape(out, "out", {a[0]}, "self @ vec");
   const size_t x = p.input(self, "self"), v = p.input(vec, "vec"), o = p.output(out, "out");
   const size_t r = p.temp(out.dtype, {a[0], 1});
@@ -200,19 +218,24 @@ void plan_triangular_solve(Planner &p) {
   const bool upper = p.flag(2), transpose = p.flag(3), unit = p.flag(4);
   const aclTensor &x_out = p.tensor(5, "xOut");
   const aclTensor &m_out = p.tensor(6, "mOut");
-  for (const auto &[t, name] : {std::pair{&self, "self"}, {&a, "A"}, {&x_out, "xOut"}, {&m_out, "mOut"}})
+  for (const auto &[t, name] :
+       {std::pair{&self, "self"}, {&a, "A"}, {&x_out, "xOut"}, {&m_out, "mOut"}})
     p.dtype_in(*t, name, kFloat);
   if (unit) p.invalid("unitriangular true is not supported; pass false");
   const auto &b = self.view.dims, &ad = a.view.dims;
   if (ad.size() < 2 || ad[ad.size() - 1] != ad[ad.size() - 2] || b.size() != ad.size() ||
       !std::equal(ad.begin(), ad.end() - 1, b.begin()))
-    p.invalid("A " + ops::dims_str(ad) + " and self " + ops::dims_str(b) + " are not [..., n, n] and [..., n, k]");
+    p.invalid("A " + ops::dims_str(ad) + " and self " + ops::dims_str(b) +
+              " are not [..., n, n] and [..., n, k]");
   p.same_shape(x_out, "xOut", b, "self's shape");
   p.same_shape(m_out, "mOut", ad, "A's shape");
   const size_t bv = p.input(self, "self"), av = p.input(a, "A");
   const size_t xo = p.output(x_out, "xOut"), mo = p.output(m_out, "mOut");
-  const size_t tri = p.op1(upper ? "Triu" : "Tril", {p.cast(av, D::f32)}, {{"diagonal", int64_t{0}}});
-  p.store(p.op1("MatrixTriangularSolve", {tri, p.cast(bv, D::f32)}, {{"lower", !upper}, {"adjoint", transpose}}), xo);
+  const size_t tri =
+      p.op1(upper ? "Triu" : "Tril", {p.cast(av, D::f32)}, {{"diagonal", int64_t{0}}});
+  p.store(p.op1("MatrixTriangularSolve", {tri, p.cast(bv, D::f32)},
+                {{"lower", !upper}, {"adjoint", transpose}}),
+          xo);
   p.store(av, mo);
 }
 
@@ -223,7 +246,9 @@ void plan_triangular_solve(Planner &p) {
 void plan_trans_matmul_weight(Planner &p) {
   const aclTensor &w = p.tensor(0, "mmWeightRef");
   p.dtype_in(w, "mmWeightRef", {D::f32, D::f16, D::bf16, D::i8});
-  if (w.view.dims.size() < 2) p.invalid("mmWeightRef has rank " + std::to_string(w.view.dims.size()) + "; at least 2 is needed");
+  if (w.view.dims.size() < 2)
+    p.invalid("mmWeightRef has rank " + std::to_string(w.view.dims.size()) +
+              "; at least 2 is needed");
   p.ref(w, "mmWeightRef");
 }
 
@@ -244,13 +269,19 @@ void matmul_weight_size(const aclIntArray *shape, int64_t dtype, uint64_t *eleme
   if (elements == nullptr) fail(Errc::null_pointer, "weightTensorSize is NULL");
   const auto t = static_cast<D>(dtype);
   if (t != D::f32 && t != D::f16 && t != D::bf16 && t != D::i8)
-    fail(Errc::invalid_argument, "dataType " + std::to_string(dtype) + " is not FLOAT, FLOAT16, BF16 or INT8");
+    fail(Errc::invalid_argument,
+         "dataType " + std::to_string(dtype) + " is not FLOAT, FLOAT16, BF16 or INT8");
   const auto &d = shape->values;
-  if (d.size() < 2) fail(Errc::invalid_argument, "tensorShape " + ops::dims_str(d) + " has fewer than 2 dims");
+  if (d.size() < 2)
+    fail(Errc::invalid_argument, "tensorShape " + ops::dims_str(d) + " has fewer than 2 dims");
   uint64_t n = 1;
   for (size_t i = 0; i < d.size(); ++i) {
-    if (d[i] <= 0) fail(Errc::invalid_argument, "tensorShape " + ops::dims_str(d) + " has a dim that is not positive");
-    const auto align = i + 1 == d.size() ? static_cast<int64_t>(32 / element_size(t)) : i + 2 == d.size() ? 16 : 1;
+    if (d[i] <= 0)
+      fail(Errc::invalid_argument,
+           "tensorShape " + ops::dims_str(d) + " has a dim that is not positive");
+    const auto align = i + 1 == d.size()   ? static_cast<int64_t>(32 / element_size(t))
+                       : i + 2 == d.size() ? 16
+                                           : 1;
     n *= static_cast<uint64_t>((d[i] + align - 1) / align * align);
   }
   *elements = n;

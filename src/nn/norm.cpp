@@ -42,15 +42,20 @@ void plan_layer_norm(Planner &p) {
   const auto &dims = input.view.dims;
   const auto &n = ns.values;
   if (n.empty() || n.size() > dims.size() || !std::equal(n.begin(), n.end(), dims.end() - n.size()))
-    p.invalid("normalizedShape " + ops::dims_str(n) + " is not a non-empty tail of input's shape " + ops::dims_str(dims));
+    p.invalid("normalizedShape " + ops::dims_str(n) + " is not a non-empty tail of input's shape " +
+              ops::dims_str(dims));
   if (weight) p.same_shape(*weight, "weightOptional", n, "normalizedShape");
   if (bias) p.same_shape(*bias, "biasOptional", n, "normalizedShape");
   p.same_shape(out, "out", dims, "input's shape");
   const auto begin = static_cast<int64_t>(dims.size() - n.size());
   std::vector<int64_t> stat(dims.begin(), dims.begin() + begin);
   stat.resize(dims.size(), 1);
-  if (mean_out) p.same_shape(*mean_out, "meanOutOptional", stat, "input's shape with normalizedShape's dims as 1");
-  if (rstd_out) p.same_shape(*rstd_out, "rstdOutOptional", stat, "input's shape with normalizedShape's dims as 1");
+  if (mean_out)
+    p.same_shape(*mean_out, "meanOutOptional", stat,
+                 "input's shape with normalizedShape's dims as 1");
+  if (rstd_out)
+    p.same_shape(*rstd_out, "rstdOutOptional", stat,
+                 "input's shape with normalizedShape's dims as 1");
   const size_t x = p.input(input, "input");
   const D t = input.dtype;
   const size_t g = weight ? p.cast(p.input(*weight, "weightOptional"), t) : filled(p, t, n, 1.0f);
@@ -59,7 +64,9 @@ void plan_layer_norm(Planner &p) {
   const size_t mo = mean_out ? p.output(*mean_out, "meanOutOptional") : 0;
   const size_t ro = rstd_out ? p.output(*rstd_out, "rstdOutOptional") : 0;
   const auto r = p.op("LayerNorm", {x, g, b},
-                      {{"begin_norm_axis", begin}, {"begin_params_axis", begin}, {"epsilon", static_cast<float>(eps)}});
+                      {{"begin_norm_axis", begin},
+                       {"begin_params_axis", begin},
+                       {"epsilon", static_cast<float>(eps)}});
   p.store(r[0], o);
   if (mean_out) p.store(r[1], mo);
   if (rstd_out) {
@@ -87,18 +94,22 @@ void rms_norm(Planner &p, bool add) {
   p.dtype_in(y, "yOut", kFloat);
   const auto &dims = x.view.dims;
   if (x2 && broadcast_shapes(p, dims, x2->view.dims) != dims)
-    p.invalid("x2's shape " + ops::dims_str(x2->view.dims) + " does not broadcast to x1's " + ops::dims_str(dims));
+    p.invalid("x2's shape " + ops::dims_str(x2->view.dims) + " does not broadcast to x1's " +
+              ops::dims_str(dims));
   const auto &g = gamma.view.dims;
   if (g.empty() || g.size() > dims.size() || !std::equal(g.begin(), g.end(), dims.end() - g.size()))
-    p.invalid("gamma's shape " + ops::dims_str(g) + " is not a non-empty tail of x's shape " + ops::dims_str(dims));
+    p.invalid("gamma's shape " + ops::dims_str(g) + " is not a non-empty tail of x's shape " +
+              ops::dims_str(dims));
   p.same_shape(y, "yOut", dims, "x's shape");
   if (x_out) p.same_shape(*x_out, "xOut", dims, "x1's shape");
   std::vector<int64_t> stat(dims.begin(), dims.end() - g.size()), axes;
   stat.resize(dims.size(), 1);
-  for (size_t i = dims.size() - g.size(); i < dims.size(); ++i) axes.push_back(static_cast<int64_t>(i));
+  for (size_t i = dims.size() - g.size(); i < dims.size(); ++i)
+    axes.push_back(static_cast<int64_t>(i));
   // rstdOut keeps gamma's dims as 1, or (as ggml passes it) drops them.
   const std::vector<int64_t> dropped(dims.begin(), dims.end() - g.size());
-  if (rstd && rstd->view.dims != dropped) p.same_shape(*rstd, "rstdOut", stat, "x's shape with gamma's dims as 1");
+  if (rstd && rstd->view.dims != dropped)
+    p.same_shape(*rstd, "rstdOut", stat, "x's shape with gamma's dims as 1");
   size_t xv = p.cast(p.input(x, add ? "x1" : "x"), D::f32);
   const size_t x2v = x2 ? p.cast(p.input(*x2, "x2"), D::f32) : 0;
   const size_t gv = p.cast(p.input(gamma, "gamma"), D::f32);
@@ -106,7 +117,8 @@ void rms_norm(Planner &p, bool add) {
   const size_t ro = rstd ? p.output(*rstd, "rstdOut") : 0;
   const size_t xo = x_out ? p.output(*x_out, "xOut") : 0;
   if (x2) xv = p.op1("Add", {xv, x2v});
-  const size_t ms = p.op1("ReduceMeanD", {p.op1("Square", {xv})}, {{"axes", axes}, {"keep_dims", true}});
+  const size_t ms =
+      p.op1("ReduceMeanD", {p.op1("Square", {xv})}, {{"axes", axes}, {"keep_dims", true}});
   const size_t rs = p.op1("Rsqrt", {p.op1("Add", {ms, f32_constant(p, static_cast<float>(eps))})});
   p.store(p.op1("Mul", {p.op1("Mul", {xv, rs}), gv}), yo);
   if (rstd) p.store(p.reshape(rs, p.dims(ro)), ro);
@@ -133,8 +145,10 @@ void plan_group_norm(Planner &p) {
   p.dtype_in(out, "out", kFloat);
   const auto &dims = self.view.dims;
   if (dims.size() < 2 || dims[0] != n || dims[1] != c || self.view.numel() != n * c * hw)
-    p.invalid("self's shape " + ops::dims_str(dims) + " is not [N, C, ...] with N " + std::to_string(n) + ", C " + std::to_string(c) + ", HxW " + std::to_string(hw));
-  if (groups <= 0 || c % groups != 0) p.invalid("group " + std::to_string(groups) + " does not divide C " + std::to_string(c));
+    p.invalid("self's shape " + ops::dims_str(dims) + " is not [N, C, ...] with N " +
+              std::to_string(n) + ", C " + std::to_string(c) + ", HxW " + std::to_string(hw));
+  if (groups <= 0 || c % groups != 0)
+    p.invalid("group " + std::to_string(groups) + " does not divide C " + std::to_string(c));
   if (gamma) p.same_shape(*gamma, "gammaOptional", {c}, "[C]");
   if (beta) p.same_shape(*beta, "betaOptional", {c}, "[C]");
   p.same_shape(out, "out", dims, "self's shape");
@@ -150,7 +164,8 @@ void plan_group_norm(Planner &p) {
   const size_t mean = p.op1("ReduceMeanD", {xg}, last);
   const size_t d = p.op1("Sub", {xg, mean});
   const size_t var = p.op1("ReduceMeanD", {p.op1("Square", {d})}, last);
-  const size_t rstd = p.op1("Rsqrt", {p.op1("Add", {var, f32_constant(p, static_cast<float>(eps))})});
+  const size_t rstd =
+      p.op1("Rsqrt", {p.op1("Add", {var, f32_constant(p, static_cast<float>(eps))})});
   size_t y = p.reshape(p.op1("Mul", {d, rstd}), {n, c, hw});
   if (gamma) y = p.op1("Mul", {y, p.reshape(gv, {c, 1})});
   if (beta) y = p.op1("Add", {y, p.reshape(bv, {c, 1})});
@@ -159,7 +174,9 @@ void plan_group_norm(Planner &p) {
   p.store(p.reshape(rstd, {n, groups}), ro);
 }
 
-const Registrar reg({{"LayerNorm", plan_layer_norm}, {"RmsNorm", plan_rms_norm}, {"AddRmsNorm", plan_add_rms_norm},
+const Registrar reg({{"LayerNorm", plan_layer_norm},
+                     {"RmsNorm", plan_rms_norm},
+                     {"AddRmsNorm", plan_add_rms_norm},
                      {"GroupNorm", plan_group_norm}});
 
 }  // namespace

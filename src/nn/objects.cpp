@@ -10,11 +10,25 @@ namespace openacl::nn {
 
 size_t element_size(ops::DType t) {
   switch (t) {
-    case ops::DType::f32: case ops::DType::i32: case ops::DType::u32: return 4;
-    case ops::DType::f16: case ops::DType::bf16: case ops::DType::i16: case ops::DType::u16: return 2;
-    case ops::DType::i8: case ops::DType::u8: case ops::DType::boolean: return 1;
-    case ops::DType::i64: case ops::DType::u64: case ops::DType::f64: return 8;
-    default: return 0;
+    case ops::DType::f32:
+    case ops::DType::i32:
+    case ops::DType::u32:
+      return 4;
+    case ops::DType::f16:
+    case ops::DType::bf16:
+    case ops::DType::i16:
+    case ops::DType::u16:
+      return 2;
+    case ops::DType::i8:
+    case ops::DType::u8:
+    case ops::DType::boolean:
+      return 1;
+    case ops::DType::i64:
+    case ops::DType::u64:
+    case ops::DType::f64:
+      return 8;
+    default:
+      return 0;
   }
 }
 
@@ -52,7 +66,8 @@ bool View::overlaps() const {
   std::vector<size_t> order;
   for (size_t i = 0; i < dims.size(); ++i)
     if (dims[i] > 1) order.push_back(i);
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return strides[a] < strides[b]; });
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return strides[a] < strides[b]; });
   int64_t reach = 0;  // the largest element offset the smaller dims reach
   for (size_t i : order) {
     if (strides[i] <= reach) return true;
@@ -61,27 +76,40 @@ bool View::overlaps() const {
   return false;
 }
 
-void init_tensor(aclTensor &t, const int64_t *view_dims, uint64_t num_view_dims, int32_t dtype, const int64_t *strides,
-                 int64_t offset, int32_t format, const int64_t *storage_dims, uint64_t num_storage_dims, void *data) {
+void init_tensor(aclTensor &t, const int64_t *view_dims, uint64_t num_view_dims, int32_t dtype,
+                 const int64_t *strides, int64_t offset, int32_t format,
+                 const int64_t *storage_dims, uint64_t num_storage_dims, void *data) {
   if (num_view_dims > kMaxDims)
-    fail(Errc::invalid_argument, "viewDimsNum " + std::to_string(num_view_dims) + " exceeds the 8 dimensions aclnn supports");
-  if (view_dims == nullptr && num_view_dims > 0) fail(Errc::null_pointer, "viewDims is NULL while viewDimsNum is " + std::to_string(num_view_dims));
+    fail(Errc::invalid_argument, "viewDimsNum " + std::to_string(num_view_dims) +
+                                     " exceeds the 8 dimensions aclnn supports");
+  if (view_dims == nullptr && num_view_dims > 0)
+    fail(Errc::null_pointer,
+         "viewDims is NULL while viewDimsNum is " + std::to_string(num_view_dims));
   if (storage_dims == nullptr && num_storage_dims > 0)
-    fail(Errc::null_pointer, "storageDims is NULL while storageDimsNum is " + std::to_string(num_storage_dims));
+    fail(Errc::null_pointer,
+         "storageDims is NULL while storageDimsNum is " + std::to_string(num_storage_dims));
   const auto type = static_cast<ops::DType>(dtype);
-  if (element_bits(type) == 0) fail(Errc::invalid_argument, "dataType " + std::to_string(dtype) + " is not a data type openacl's aclnn supports");
+  if (element_bits(type) == 0)
+    fail(Errc::invalid_argument,
+         "dataType " + std::to_string(dtype) + " is not a data type openacl's aclnn supports");
   if (offset < 0) fail(Errc::invalid_argument, "offset " + std::to_string(offset) + " is negative");
-  if (type == kInt4 && offset % 2 != 0) fail(Errc::invalid_argument, "offset " + std::to_string(offset) + " of an int4 tensor must be even (whole bytes)");
+  if (type == kInt4 && offset % 2 != 0)
+    fail(Errc::invalid_argument,
+         "offset " + std::to_string(offset) + " of an int4 tensor must be even (whole bytes)");
   View v;
   v.dims.assign(view_dims, view_dims + num_view_dims);
   for (size_t i = 0; i < v.dims.size(); ++i)
-    if (v.dims[i] < 0) fail(Errc::invalid_argument, "viewDims[" + std::to_string(i) + "] is negative (" + std::to_string(v.dims[i]) + ")");
+    if (v.dims[i] < 0)
+      fail(Errc::invalid_argument,
+           "viewDims[" + std::to_string(i) + "] is negative (" + std::to_string(v.dims[i]) + ")");
   if (strides == nullptr) {
     v.strides = dense_strides(v.dims);
   } else {
     v.strides.assign(strides, strides + num_view_dims);
     for (size_t i = 0; i < v.strides.size(); ++i)
-      if (v.strides[i] < 0) fail(Errc::invalid_argument, "stride[" + std::to_string(i) + "] is negative (" + std::to_string(v.strides[i]) + ")");
+      if (v.strides[i] < 0)
+        fail(Errc::invalid_argument, "stride[" + std::to_string(i) + "] is negative (" +
+                                         std::to_string(v.strides[i]) + ")");
   }
   v.offset = offset;
   t.dtype = type;
@@ -105,20 +133,54 @@ void init_scalar(aclScalar &s, const void *value, int32_t dtype) {
     read(v);
   };
   switch (type) {
-    case ops::DType::f32: load(float{}); break;
-    case ops::DType::f64: load(double{}); break;
-    case ops::DType::f16: { uint16_t h; std::memcpy(&h, p, 2); read(ops::half_to_float(h)); break; }
-    case ops::DType::bf16: { uint16_t h; std::memcpy(&h, p, 2); read(ops::bf16_to_float(h)); break; }
-    case ops::DType::i8: load(int8_t{}); break;
-    case ops::DType::u8: load(uint8_t{}); break;
-    case ops::DType::i16: load(int16_t{}); break;
-    case ops::DType::u16: load(uint16_t{}); break;
-    case ops::DType::i32: load(int32_t{}); break;
-    case ops::DType::u32: load(uint32_t{}); break;
-    case ops::DType::i64: load(int64_t{}); break;
-    case ops::DType::u64: load(uint64_t{}); break;
-    case ops::DType::boolean: load(bool{}); break;
-    default: fail(Errc::invalid_argument, "dataType " + std::to_string(dtype) + " is not a data type openacl's aclnn supports");
+    case ops::DType::f32:
+      load(float{});
+      break;
+    case ops::DType::f64:
+      load(double{});
+      break;
+    case ops::DType::f16: {
+      uint16_t h;
+      std::memcpy(&h, p, 2);
+      read(ops::half_to_float(h));
+      break;
+    }
+    case ops::DType::bf16: {
+      uint16_t h;
+      std::memcpy(&h, p, 2);
+      read(ops::bf16_to_float(h));
+      break;
+    }
+    case ops::DType::i8:
+      load(int8_t{});
+      break;
+    case ops::DType::u8:
+      load(uint8_t{});
+      break;
+    case ops::DType::i16:
+      load(int16_t{});
+      break;
+    case ops::DType::u16:
+      load(uint16_t{});
+      break;
+    case ops::DType::i32:
+      load(int32_t{});
+      break;
+    case ops::DType::u32:
+      load(uint32_t{});
+      break;
+    case ops::DType::i64:
+      load(int64_t{});
+      break;
+    case ops::DType::u64:
+      load(uint64_t{});
+      break;
+    case ops::DType::boolean:
+      load(bool{});
+      break;
+    default:
+      fail(Errc::invalid_argument,
+           "dataType " + std::to_string(dtype) + " is not a data type openacl's aclnn supports");
   }
   s.dtype = type;
 }
@@ -127,29 +189,58 @@ std::vector<uint8_t> scalar_bytes(const aclScalar &s, ops::DType dtype) {
   std::vector<uint8_t> out(element_size(dtype));
   auto put = [&](auto v) { std::memcpy(out.data(), &v, sizeof v); };
   const bool integral = s.is_int();
-  auto as = [&](auto tag) { return integral ? static_cast<decltype(tag)>(s.int_value) : static_cast<decltype(tag)>(s.value); };
+  auto as = [&](auto tag) {
+    return integral ? static_cast<decltype(tag)>(s.int_value) : static_cast<decltype(tag)>(s.value);
+  };
   switch (dtype) {
-    case ops::DType::f32: put(static_cast<float>(s.value)); break;
-    case ops::DType::f64: put(s.value); break;
-    case ops::DType::f16: put(ops::float_to_half(static_cast<float>(s.value))); break;
-    case ops::DType::bf16: put(ops::float_to_bf16(static_cast<float>(s.value))); break;
-    case ops::DType::i8: put(as(int8_t{})); break;
-    case ops::DType::u8: put(as(uint8_t{})); break;
-    case ops::DType::i16: put(as(int16_t{})); break;
-    case ops::DType::u16: put(as(uint16_t{})); break;
-    case ops::DType::i32: put(as(int32_t{})); break;
-    case ops::DType::u32: put(as(uint32_t{})); break;
-    case ops::DType::i64: put(as(int64_t{})); break;
-    case ops::DType::u64: put(as(uint64_t{})); break;
-    case ops::DType::boolean: put(static_cast<uint8_t>(s.value != 0)); break;
-    default: fail(Errc::invalid_argument, std::string("no scalar of dtype ") + ops::dtype_name(dtype));
+    case ops::DType::f32:
+      put(static_cast<float>(s.value));
+      break;
+    case ops::DType::f64:
+      put(s.value);
+      break;
+    case ops::DType::f16:
+      put(ops::float_to_half(static_cast<float>(s.value)));
+      break;
+    case ops::DType::bf16:
+      put(ops::float_to_bf16(static_cast<float>(s.value)));
+      break;
+    case ops::DType::i8:
+      put(as(int8_t{}));
+      break;
+    case ops::DType::u8:
+      put(as(uint8_t{}));
+      break;
+    case ops::DType::i16:
+      put(as(int16_t{}));
+      break;
+    case ops::DType::u16:
+      put(as(uint16_t{}));
+      break;
+    case ops::DType::i32:
+      put(as(int32_t{}));
+      break;
+    case ops::DType::u32:
+      put(as(uint32_t{}));
+      break;
+    case ops::DType::i64:
+      put(as(int64_t{}));
+      break;
+    case ops::DType::u64:
+      put(as(uint64_t{}));
+      break;
+    case ops::DType::boolean:
+      put(static_cast<uint8_t>(s.value != 0));
+      break;
+    default:
+      fail(Errc::invalid_argument, std::string("no scalar of dtype ") + ops::dtype_name(dtype));
   }
   return out;
 }
 
 std::string view_str(const aclTensor &t) {
-  return std::string(ops::dtype_name(t.dtype)) + ops::dims_str(t.view.dims) + " strides " + ops::dims_str(t.view.strides) +
-         " offset " + std::to_string(t.view.offset);
+  return std::string(ops::dtype_name(t.dtype)) + ops::dims_str(t.view.dims) + " strides " +
+         ops::dims_str(t.view.strides) + " offset " + std::to_string(t.view.offset);
 }
 
 }  // namespace openacl::nn

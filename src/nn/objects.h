@@ -65,7 +65,8 @@ struct aclScalar {
   static constexpr const char *kName = "aclScalar";
   openacl::nn::Tag tag = kTag;  // Tag::dead once destroyed
   openacl::ops::DType dtype = openacl::ops::DType::f32;
-  double value = 0;  // every supported scalar dtype converts to double without loss but i64/u64 past 2^53
+  double value =
+      0;  // every supported scalar dtype converts to double without loss but i64/u64 past 2^53
   int64_t int_value = 0;
   bool is_int() const;
 };
@@ -91,13 +92,13 @@ struct aclBoolArray {
 struct aclTensorList {
   static constexpr openacl::nn::Tag kTag = openacl::nn::Tag::tensor_list;
   static constexpr const char *kName = "aclTensorList";
-  openacl::nn::Tag tag = kTag;  // Tag::dead once destroyed
+  openacl::nn::Tag tag = kTag;       // Tag::dead once destroyed
   std::vector<aclTensor *> tensors;  // owned: aclDestroyTensorList destroys them
 };
 struct aclScalarList {
   static constexpr openacl::nn::Tag kTag = openacl::nn::Tag::scalar_list;
   static constexpr const char *kName = "aclScalarList";
-  openacl::nn::Tag tag = kTag;  // Tag::dead once destroyed
+  openacl::nn::Tag tag = kTag;       // Tag::dead once destroyed
   std::vector<aclScalar *> scalars;  // owned
 };
 
@@ -105,8 +106,8 @@ namespace openacl::nn {
 
 // Builds a tensor from aclCreateTensor's arguments; throws Error naming what is wrong.
 void init_tensor(aclTensor &t, const int64_t *view_dims, uint64_t num_view_dims, int32_t dtype,
-                 const int64_t *strides, int64_t offset, int32_t format, const int64_t *storage_dims,
-                 uint64_t num_storage_dims, void *data);
+                 const int64_t *strides, int64_t offset, int32_t format,
+                 const int64_t *storage_dims, uint64_t num_storage_dims, void *data);
 // Reads a scalar of an aclnn dtype from host memory.
 void init_scalar(aclScalar &s, const void *value, int32_t dtype);
 
@@ -115,7 +116,8 @@ void init_scalar(aclScalar &s, const void *value, int32_t dtype);
 template <class T>
 const T &checked(const T *p, const char *what) {
   if (p == nullptr) fail(Errc::null_pointer, std::string(what) + " is NULL");
-  if (p->tag != T::kTag) fail(Errc::invalid_argument, std::string(what) + " is not a live " + T::kName);
+  if (p->tag != T::kTag)
+    fail(Errc::invalid_argument, std::string(what) + " is not a live " + T::kName);
   return *p;
 }
 

@@ -24,18 +24,18 @@ enum class Home : uint8_t {
 struct Value {
   ops::TensorDesc desc;
   Home home = Home::workspace;
-  size_t index = 0;             // slot number or constant number
+  size_t index = 0;  // slot number or constant number
   std::vector<int64_t> strides;
-  int64_t offset = 0;           // elements (workspace: bytes / element size, 64-byte aligned)
+  int64_t offset = 0;  // elements (workspace: bytes / element size, 64-byte aligned)
   bool contiguous = true;
 };
 
 // One caller tensor. Reads and writes are recorded on the task for the trace and the race
 // checker, over the bytes the view reaches.
 struct Slot {
-  std::string name;      // the parameter, for messages ("self", "tensors[1]")
-  int64_t begin = 0;     // bytes from the tensor's address to the first element reached
-  int64_t bytes = 0;     // bytes from there to one past the last element reached
+  std::string name;   // the parameter, for messages ("self", "tensors[1]")
+  int64_t begin = 0;  // bytes from the tensor's address to the first element reached
+  int64_t bytes = 0;  // bytes from there to one past the last element reached
   bool read = false;
   bool write = false;
 };
@@ -48,7 +48,8 @@ struct Step {
   std::shared_ptr<const ops::PreparedOp> op;  // Kind::op
   std::vector<size_t> in, out;                // value numbers
   int64_t axis = 0;                           // Kind::index_copy
-  bool elementwise = false;  // Kind::op: reads element i of a same-shaped input before writing element i
+  bool elementwise =
+      false;  // Kind::op: reads element i of a same-shaped input before writing element i
 };
 
 struct Plan {
@@ -64,6 +65,7 @@ struct Plan {
 };
 
 // Runs the plan's steps with these slot addresses and workspace (on a device worker).
-void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *workspace, AiCores &cores);
+void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *workspace,
+              AiCores &cores);
 
 }  // namespace openacl::nn

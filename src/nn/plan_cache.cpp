@@ -75,7 +75,8 @@ std::optional<std::string> plan_key(const char *op, const std::vector<Arg> &args
             return v == nullptr || put_tensor(k, v);  // an optional tensor may be NULL
           } else if constexpr (std::is_same_v<V, const aclScalar *>) {
             return v == nullptr || put_scalar(k, v);
-          } else if constexpr (std::is_same_v<V, const aclIntArray *> || std::is_same_v<V, const aclFloatArray *>) {
+          } else if constexpr (std::is_same_v<V, const aclIntArray *> ||
+                               std::is_same_v<V, const aclFloatArray *>) {
             if (v == nullptr) return true;
             if (!live(v)) return false;
             put_all(k, v->values);

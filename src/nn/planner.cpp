@@ -34,8 +34,8 @@ constexpr uint64_t kWorkspaceAlign = 64;
 // The op library's ops whose kernels map element i of each same-shaped input to element i of
 // the output (ops/elementwise.cpp's binary and unary row kernels), so they may run in place.
 const std::set<std::string, std::less<>> kElementwise = {
-    "Add", "Sub", "Mul", "Div", "RealDiv", "Maximum", "Minimum", "Exp", "Log", "Sin", "Cos",
-    "Neg", "Abs", "Sqrt", "Rsqrt", "Relu", "Sigmoid", "Tanh"};
+    "Add", "Sub", "Mul", "Div", "RealDiv", "Maximum", "Minimum", "Exp",     "Log",
+    "Sin", "Cos", "Neg", "Abs", "Sqrt",    "Rsqrt",   "Relu",    "Sigmoid", "Tanh"};
 
 bool same(const ops::TensorDesc &a, const ops::TensorDesc &b) {
   return a.dtype == b.dtype && a.dims == b.dims && a.format == b.format && a.value == b.value &&
@@ -52,7 +52,8 @@ bool same(const std::vector<ops::TensorDesc> &a, const std::vector<ops::TensorDe
 // immutable, so a step that matches one (type, descriptors, attrs) shares it, as aclop's
 // calls do (api/op.cpp).
 // `out` receives the op's inferred outputs.
-std::shared_ptr<const ops::PreparedOp> prepare_cached(const std::string &type, const std::vector<ops::TensorDesc> &in,
+std::shared_ptr<const ops::PreparedOp> prepare_cached(const std::string &type,
+                                                      const std::vector<ops::TensorDesc> &in,
                                                       const ops::Attrs &attrs, unsigned threads,
                                                       std::vector<ops::TensorDesc> &out) {
   struct Entry {
@@ -86,7 +87,8 @@ ops::TensorDesc make_desc(ops::DType dtype, std::vector<int64_t> dims) {
   return d;
 }
 
-aclOpExecutor *executor_for(std::shared_ptr<const Plan> plan, std::vector<void *> addresses, uint64_t *workspace_size) {
+aclOpExecutor *executor_for(std::shared_ptr<const Plan> plan, std::vector<void *> addresses,
+                            uint64_t *workspace_size) {
   auto e = std::make_unique<aclOpExecutor>();
   *workspace_size = plan->workspace;
   e->plan = std::move(plan);
@@ -100,34 +102,54 @@ Registrar::Registrar(std::initializer_list<PlanEntry> entries) {
   for (const auto &e : entries) planners()[e.op] = e.plan;
 }
 
-Planner::Planner(std::string op, std::vector<Arg> args) : args_(std::move(args)), plan_(std::make_shared<Plan>()), threads_(prepare_threads()) {
+Planner::Planner(std::string op, std::vector<Arg> args)
+    : args_(std::move(args)), plan_(std::make_shared<Plan>()), threads_(prepare_threads()) {
   plan_->name = std::move(op);
 }
 
 const Arg &Planner::arg(size_t i) const {
-  if (i >= args_.size()) fail(Errc::internal, plan_->name + ": planner reads argument " + std::to_string(i) + " of " + std::to_string(args_.size()));
+  if (i >= args_.size())
+    fail(Errc::internal, plan_->name + ": planner reads argument " + std::to_string(i) + " of " +
+                             std::to_string(args_.size()));
   return args_[i];
 }
 
 template <class T>
 const T *Planner::object(size_t i, const char *name, bool required) const {
   const auto *p = std::get_if<const T *>(&arg(i));
-  if (p == nullptr) fail(Errc::internal, plan_->name + ": argument " + std::to_string(i) + " (" + name + ") has another type");
+  if (p == nullptr)
+    fail(Errc::internal,
+         plan_->name + ": argument " + std::to_string(i) + " (" + name + ") has another type");
   if (*p == nullptr && !required) return nullptr;
   return &checked(*p, name);
 }
 
-const aclTensor &Planner::tensor(size_t i, const char *name) const { return *object<aclTensor>(i, name, true); }
-const aclTensor *Planner::tensor_opt(size_t i, const char *name) const { return object<aclTensor>(i, name, false); }
-const aclScalar &Planner::scalar(size_t i, const char *name) const { return *object<aclScalar>(i, name, true); }
-const aclScalar *Planner::scalar_opt(size_t i, const char *name) const { return object<aclScalar>(i, name, false); }
-const aclIntArray &Planner::int_array(size_t i, const char *name) const { return *object<aclIntArray>(i, name, true); }
-const aclTensorList &Planner::tensor_list(size_t i, const char *name) const { return *object<aclTensorList>(i, name, true); }
-const aclIntArray *Planner::int_array_opt(size_t i, const char *name) const { return object<aclIntArray>(i, name, false); }
+const aclTensor &Planner::tensor(size_t i, const char *name) const {
+  return *object<aclTensor>(i, name, true);
+}
+const aclTensor *Planner::tensor_opt(size_t i, const char *name) const {
+  return object<aclTensor>(i, name, false);
+}
+const aclScalar &Planner::scalar(size_t i, const char *name) const {
+  return *object<aclScalar>(i, name, true);
+}
+const aclScalar *Planner::scalar_opt(size_t i, const char *name) const {
+  return object<aclScalar>(i, name, false);
+}
+const aclIntArray &Planner::int_array(size_t i, const char *name) const {
+  return *object<aclIntArray>(i, name, true);
+}
+const aclTensorList &Planner::tensor_list(size_t i, const char *name) const {
+  return *object<aclTensorList>(i, name, true);
+}
+const aclIntArray *Planner::int_array_opt(size_t i, const char *name) const {
+  return object<aclIntArray>(i, name, false);
+}
 
 const char *Planner::text(size_t i, const char *name) const {
   const auto *v = std::get_if<const char *>(&arg(i));
-  if (v == nullptr) fail(Errc::internal, plan_->name + ": argument " + std::to_string(i) + " is not a string");
+  if (v == nullptr)
+    fail(Errc::internal, plan_->name + ": argument " + std::to_string(i) + " is not a string");
   if (*v == nullptr) fail(Errc::null_pointer, std::string(name) + " is NULL");
   return *v;
 }
@@ -145,9 +167,12 @@ bool Planner::flag(size_t i) const {
   fail(Errc::internal, plan_->name + ": argument " + std::to_string(i) + " is not a bool");
 }
 
-void Planner::invalid(const std::string &what) const { fail(Errc::invalid_argument, plan_->name + ": " + what); }
+void Planner::invalid(const std::string &what) const {
+  fail(Errc::invalid_argument, plan_->name + ": " + what);
+}
 
-void Planner::dtype_in(const aclTensor &t, const char *name, std::initializer_list<ops::DType> ok) const {
+void Planner::dtype_in(const aclTensor &t, const char *name,
+                       std::initializer_list<ops::DType> ok) const {
   if (std::find(ok.begin(), ok.end(), t.dtype) != ok.end()) return;
   std::string list;
   auto type_name = [](ops::DType d) { return d == kInt4 ? "int4" : ops::dtype_name(d); };
@@ -155,9 +180,11 @@ void Planner::dtype_in(const aclTensor &t, const char *name, std::initializer_li
   invalid(std::string(name) + " has dtype " + type_name(t.dtype) + "; supported: " + list);
 }
 
-void Planner::same_shape(const aclTensor &t, const char *name, const std::vector<int64_t> &dims, const char *whose) const {
+void Planner::same_shape(const aclTensor &t, const char *name, const std::vector<int64_t> &dims,
+                         const char *whose) const {
   if (t.view.dims != dims)
-    invalid(std::string(name) + " has shape " + ops::dims_str(t.view.dims) + " but " + whose + " is " + ops::dims_str(dims));
+    invalid(std::string(name) + " has shape " + ops::dims_str(t.view.dims) + " but " + whose +
+            " is " + ops::dims_str(dims));
 }
 
 size_t Planner::add_value(Value v) {
@@ -167,11 +194,13 @@ size_t Planner::add_value(Value v) {
 
 size_t Planner::add_slot(const aclTensor &t, const char *name, bool read, bool write) {
   const auto bits = static_cast<int64_t>(element_bits(t.dtype));
-  plan_->slots.push_back({name, t.view.offset * bits / 8, (t.view.extent() * bits + 7) / 8, read, write});
+  plan_->slots.push_back(
+      {name, t.view.offset * bits / 8, (t.view.extent() * bits + 7) / 8, read, write});
   addresses_.push_back(t.data);
   slot_tensors_.push_back(&t);
   const size_t slot = plan_->slots.size() - 1;
-  return add_value({make_desc(t.dtype, t.view.dims), Home::slot, slot, t.view.strides, t.view.offset, t.view.contiguous()});
+  return add_value({make_desc(t.dtype, t.view.dims), Home::slot, slot, t.view.strides,
+                    t.view.offset, t.view.contiguous()});
 }
 
 size_t Planner::input(const aclTensor &t, const char *name) {
@@ -193,14 +222,18 @@ std::vector<size_t> Planner::input_list(const aclTensorList &l, const char *name
 }
 
 size_t Planner::output(const aclTensor &t, const char *name) {
-  if (t.view.overlaps()) invalid(std::string(name) + " is a view whose elements overlap (" + view_str(t) + "); an output must not");
+  if (t.view.overlaps())
+    invalid(std::string(name) + " is a view whose elements overlap (" + view_str(t) +
+            "); an output must not");
   const size_t v = add_slot(t, name, false, true);
   plan_->outputs.push_back({plan_->values[v].index});
   return v;
 }
 
 size_t Planner::ref(const aclTensor &t, const char *name) {
-  if (t.view.overlaps()) invalid(std::string(name) + " is a view whose elements overlap (" + view_str(t) + "); an output must not");
+  if (t.view.overlaps())
+    invalid(std::string(name) + " is a view whose elements overlap (" + view_str(t) +
+            "); an output must not");
   const size_t v = add_slot(t, name, true, true);
   plan_->inputs.push_back({plan_->values[v].index});
   plan_->outputs.push_back({plan_->values[v].index});
@@ -208,14 +241,17 @@ size_t Planner::ref(const aclTensor &t, const char *name) {
 }
 
 size_t Planner::temp(ops::DType dtype, std::vector<int64_t> dims) {
-  if (element_size(dtype) == 0) invalid("int4 tensors are taken only as WeightQuantBatchMatmulV2 weights");
+  if (element_size(dtype) == 0)
+    invalid("int4 tensors are taken only as WeightQuantBatchMatmulV2 weights");
   ops::TensorDesc d = make_desc(dtype, std::move(dims));
-  const uint64_t begin = (plan_->workspace + kWorkspaceAlign - 1) / kWorkspaceAlign * kWorkspaceAlign;
+  const uint64_t begin =
+      (plan_->workspace + kWorkspaceAlign - 1) / kWorkspaceAlign * kWorkspaceAlign;
   last_temp_begin_ = plan_->workspace;
   plan_->workspace = begin + d.byte_size();
   const auto es = static_cast<int64_t>(element_size(dtype));
   auto strides = dense_strides(d.dims);
-  last_temp_ = add_value({std::move(d), Home::workspace, 0, std::move(strides), static_cast<int64_t>(begin) / es, true});
+  last_temp_ = add_value({std::move(d), Home::workspace, 0, std::move(strides),
+                          static_cast<int64_t>(begin) / es, true});
   return last_temp_;
 }
 
@@ -224,12 +260,16 @@ size_t Planner::constant(ops::DType dtype, std::vector<int64_t> dims, std::vecto
   d.value = bytes;
   plan_->constants.push_back(std::move(bytes));
   auto strides = dense_strides(d.dims);
-  return add_value({std::move(d), Home::constant, plan_->constants.size() - 1, std::move(strides), 0, true});
+  return add_value(
+      {std::move(d), Home::constant, plan_->constants.size() - 1, std::move(strides), 0, true});
 }
 
-size_t Planner::scalar_value(const aclScalar &s, ops::DType dtype) { return constant(dtype, {}, scalar_bytes(s, dtype)); }
+size_t Planner::scalar_value(const aclScalar &s, ops::DType dtype) {
+  return constant(dtype, {}, scalar_bytes(s, dtype));
+}
 
-size_t Planner::view(size_t v, std::vector<int64_t> dims, std::vector<int64_t> strides, int64_t offset) {
+size_t Planner::view(size_t v, std::vector<int64_t> dims, std::vector<int64_t> strides,
+                     int64_t offset) {
   Value out = plan_->values[v];
   View check{dims, strides, 0};
   out.desc.dims = std::move(dims);
@@ -264,11 +304,13 @@ size_t Planner::cast(size_t v, ops::DType dtype) {
   return op1("Cast", {v}, {{"dst_type", dtype}});
 }
 
-std::vector<size_t> Planner::op(const std::string &type, const std::vector<size_t> &inputs, const ops::Attrs &attrs) {
+std::vector<size_t> Planner::op(const std::string &type, const std::vector<size_t> &inputs,
+                                const ops::Attrs &attrs) {
   Step step;
   std::vector<ops::TensorDesc> in;
   for (size_t v : inputs) {
-    if (element_size(dtype(v)) == 0) invalid("int4 tensors are taken only as WeightQuantBatchMatmulV2 weights");
+    if (element_size(dtype(v)) == 0)
+      invalid("int4 tensors are taken only as WeightQuantBatchMatmulV2 weights");
     step.in.push_back(dense(v));
     in.push_back(plan_->values[step.in.back()].desc);
   }
@@ -289,8 +331,10 @@ std::vector<size_t> Planner::op(const std::string &type, const std::vector<size_
 void Planner::copy(size_t src, size_t dst) {
   const Value &s = plan_->values[src], &d = plan_->values[dst];
   if (s.desc.dims != d.desc.dims || s.desc.dtype != d.desc.dtype)
-    fail(Errc::internal, plan_->name + ": copy between " + ops::dims_str(s.desc.dims) + " and " + ops::dims_str(d.desc.dims));
-  if (element_size(d.desc.dtype) == 0) invalid("int4 tensors are taken only as WeightQuantBatchMatmulV2 weights");
+    fail(Errc::internal, plan_->name + ": copy between " + ops::dims_str(s.desc.dims) + " and " +
+                             ops::dims_str(d.desc.dims));
+  if (element_size(d.desc.dtype) == 0)
+    invalid("int4 tensors are taken only as WeightQuantBatchMatmulV2 weights");
   if (d.desc.element_count() == 0) return;
   Step step;
   step.kind = Step::Kind::copy;
@@ -324,7 +368,9 @@ void Planner::store(size_t v, size_t out, bool broadcast) {
   v = cast(v, dtype(out));
   const auto &od = dims(out);
   if (dims(v) != od) {
-    if (!broadcast) invalid("the result has shape " + ops::dims_str(dims(v)) + " but out has shape " + ops::dims_str(od));
+    if (!broadcast)
+      invalid("the result has shape " + ops::dims_str(dims(v)) + " but out has shape " +
+              ops::dims_str(od));
     // A broadcast is a copy whose source repeats: stride 0 over the broadcast dims.
     const Value &from = plan_->values[v];
     std::vector<int64_t> strides(od.size(), 0);
@@ -339,12 +385,14 @@ void Planner::store(size_t v, size_t out, bool broadcast) {
   const Value &o = plan_->values[out];
   if (o.contiguous && !plan_->steps.empty()) {
     Step &last = plan_->steps.back();
-    const bool produced = last.kind == Step::Kind::op && std::find(last.out.begin(), last.out.end(), v) != last.out.end();
+    const bool produced = last.kind == Step::Kind::op &&
+                          std::find(last.out.begin(), last.out.end(), v) != last.out.end();
     const bool elementwise = produced && last.elementwise;
     bool reads_out = false;
     for (size_t in : last.in) {
       const Value &iv = plan_->values[in];
-      reads_out = reads_out || (iv.home == Home::slot && iv.index == o.index && !(elementwise && in == out));
+      reads_out = reads_out ||
+                  (iv.home == Home::slot && iv.index == o.index && !(elementwise && in == out));
     }
     if (produced && !reads_out && plan_->values[v].desc.dims == o.desc.dims) {
       *std::find(last.out.begin(), last.out.end(), v) = out;
@@ -366,8 +414,10 @@ aclOpExecutor *Planner::finish(uint64_t *workspace_size, const std::string *key)
     for (const aclTensor *t : slot_tensors_) {
       std::optional<SlotSource> found;
       for (uint32_t i = 0; i < args_.size() && !found; ++i) {
-        if (const auto *a = std::get_if<const aclTensor *>(&args_[i]); a != nullptr && *a == t) found = SlotSource{i, 0};
-        if (const auto *l = std::get_if<const aclTensorList *>(&args_[i]); l != nullptr && *l != nullptr)
+        if (const auto *a = std::get_if<const aclTensor *>(&args_[i]); a != nullptr && *a == t)
+          found = SlotSource{i, 0};
+        if (const auto *l = std::get_if<const aclTensorList *>(&args_[i]);
+            l != nullptr && *l != nullptr)
           for (uint32_t j = 0; j < (*l)->tensors.size() && !found; ++j)
             if ((*l)->tensors[j] == t) found = SlotSource{i, j};
       }
@@ -379,13 +429,15 @@ aclOpExecutor *Planner::finish(uint64_t *workspace_size, const std::string *key)
   return executor_for(plan_, addresses_, workspace_size);
 }
 
-void plan(const char *op, std::vector<Arg> args, uint64_t *workspace_size, aclOpExecutor **executor) {
+void plan(const char *op, std::vector<Arg> args, uint64_t *workspace_size,
+          aclOpExecutor **executor) {
   if (workspace_size == nullptr) fail(Errc::null_pointer, "workspaceSize is NULL");
   if (executor == nullptr) fail(Errc::null_pointer, "executor is NULL");
   auto it = planners().find(op);
   // Declared for ggml's sake (docs/aclnn.md lists them) but not computed yet: say so plainly.
   if (it == planners().end())
-    fail(Errc::internal, std::string(op) + " is not implemented in openacl yet (declared only; see docs/aclnn.md)");
+    fail(Errc::internal,
+         std::string(op) + " is not implemented in openacl yet (declared only; see docs/aclnn.md)");
   std::optional<std::string> key = plan_key(op, args);
   if (key) {
     if (const CachedPlan *c = find_plan(*key)) {
@@ -401,19 +453,22 @@ void plan(const char *op, std::vector<Arg> args, uint64_t *workspace_size, aclOp
   *executor = p.finish(workspace_size, key ? &*key : nullptr);
 }
 
-std::vector<int64_t> broadcast_shapes(const Planner &p, const std::vector<int64_t> &a, const std::vector<int64_t> &b) {
+std::vector<int64_t> broadcast_shapes(const Planner &p, const std::vector<int64_t> &a,
+                                      const std::vector<int64_t> &b) {
   std::vector<int64_t> out(std::max(a.size(), b.size()));
   for (size_t i = 0; i < out.size(); ++i) {
     const int64_t x = i < out.size() - a.size() ? 1 : a[i - (out.size() - a.size())];
     const int64_t y = i < out.size() - b.size() ? 1 : b[i - (out.size() - b.size())];
-    if (x != y && x != 1 && y != 1) p.invalid("shapes " + ops::dims_str(a) + " and " + ops::dims_str(b) + " do not broadcast");
+    if (x != y && x != 1 && y != 1)
+      p.invalid("shapes " + ops::dims_str(a) + " and " + ops::dims_str(b) + " do not broadcast");
     out[i] = x == 1 ? y : x;
   }
   return out;
 }
 
 bool is_float(ops::DType t) {
-  return t == ops::DType::f32 || t == ops::DType::f16 || t == ops::DType::bf16 || t == ops::DType::f64;
+  return t == ops::DType::f32 || t == ops::DType::f16 || t == ops::DType::bf16 ||
+         t == ops::DType::f64;
 }
 
 ops::DType promote(ops::DType a, ops::DType b) {

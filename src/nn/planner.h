@@ -22,9 +22,9 @@ namespace openacl::nn {
 
 // One argument of an aclnnXxxGetWorkspaceSize call, in parameter order (enums and int8_t
 // flags as int64_t).
-using Arg = std::variant<const aclTensor *, const aclScalar *, const aclIntArray *, const aclFloatArray *,
-                         const aclBoolArray *, const aclTensorList *, const aclScalarList *, int64_t, double, bool,
-                         const char *>;
+using Arg = std::variant<const aclTensor *, const aclScalar *, const aclIntArray *,
+                         const aclFloatArray *, const aclBoolArray *, const aclTensorList *,
+                         const aclScalarList *, int64_t, double, bool, const char *>;
 
 class Planner {
  public:
@@ -48,7 +48,8 @@ class Planner {
   // Fails with Errc::invalid_argument: "<op>: <what>".
   [[noreturn]] void invalid(const std::string &what) const;
   void dtype_in(const aclTensor &t, const char *name, std::initializer_list<ops::DType> ok) const;
-  void same_shape(const aclTensor &t, const char *name, const std::vector<int64_t> &dims, const char *whose) const;
+  void same_shape(const aclTensor &t, const char *name, const std::vector<int64_t> &dims,
+                  const char *whose) const;
 
   // The caller's tensors, registered in parameter order (the address-update numbering). An
   // input value is the view as given (see dense()); an output value is where results go (see
@@ -76,8 +77,10 @@ class Planner {
   size_t cast(size_t v, ops::DType dtype);
   // Runs op `type` of the op library on dense inputs; its outputs are new workspace values
   // (shapes from the op's own inference), returned in order.
-  std::vector<size_t> op(const std::string &type, const std::vector<size_t> &inputs, const ops::Attrs &attrs = {});
-  size_t op1(const std::string &type, const std::vector<size_t> &inputs, const ops::Attrs &attrs = {}) {
+  std::vector<size_t> op(const std::string &type, const std::vector<size_t> &inputs,
+                         const ops::Attrs &attrs = {});
+  size_t op1(const std::string &type, const std::vector<size_t> &inputs,
+             const ops::Attrs &attrs = {}) {
     return op(type, inputs, attrs)[0];
   }
   // Writes value v to the output (or ref) value `out`: cast to its dtype, broadcast to its
@@ -126,10 +129,12 @@ struct Registrar {
 
 // Phase 1 of every aclnn operator: plans `op` with these arguments and returns its executor
 // and workspace size. Throws Error (nothing is kept) on a bad argument.
-void plan(const char *op, std::vector<Arg> args, uint64_t *workspace_size, aclOpExecutor **executor);
+void plan(const char *op, std::vector<Arg> args, uint64_t *workspace_size,
+          aclOpExecutor **executor);
 
 // numpy / torch broadcasting of two shapes; throws naming the op when they do not broadcast.
-std::vector<int64_t> broadcast_shapes(const Planner &p, const std::vector<int64_t> &a, const std::vector<int64_t> &b);
+std::vector<int64_t> broadcast_shapes(const Planner &p, const std::vector<int64_t> &a,
+                                      const std::vector<int64_t> &b);
 // torch's type promotion of two operand dtypes (float over int, wider over narrower).
 ops::DType promote(ops::DType a, ops::DType b);
 bool is_float(ops::DType t);

@@ -16,7 +16,8 @@ using D = ops::DType;
 int64_t normalize_dim(const Planner &p, int64_t dim, size_t rank, const char *name) {
   const auto r = static_cast<int64_t>(std::max<size_t>(rank, 1));
   if (dim < -r || dim >= r)
-    p.invalid(std::string(name) + " " + std::to_string(dim) + " is out of range for a tensor of rank " + std::to_string(rank));
+    p.invalid(std::string(name) + " " + std::to_string(dim) +
+              " is out of range for a tensor of rank " + std::to_string(rank));
   return dim < 0 ? dim + r : dim;
 }
 
@@ -50,7 +51,8 @@ void plan_reduction(Planner &p, const char *op, std::initializer_list<D> ok) {
   p.dtype_in(self, "self", ok);
   p.dtype_in(out, "out", ok);
   if (dtype != out.dtype)
-    p.invalid(std::string("dtype is ") + ops::dtype_name(dtype) + " but out has dtype " + ops::dtype_name(out.dtype));
+    p.invalid(std::string("dtype is ") + ops::dtype_name(dtype) + " but out has dtype " +
+              ops::dtype_name(out.dtype));
   const size_t rank = self.view.dims.size();
   std::vector<bool> reduced(rank, dims.values.empty());
   std::vector<int64_t> axes;
@@ -95,7 +97,8 @@ void plan_arg_max(Planner &p) {
   if (rank > 0) kept[dim] = 1;
   for (size_t i = 0; i < rank; ++i)
     if (static_cast<int64_t>(i) != dim) dropped.push_back(self.view.dims[i]);
-  p.same_shape(out, "out", keep ? kept : dropped, keep ? "self's shape with dim as 1" : "self's shape without dim");
+  p.same_shape(out, "out", keep ? kept : dropped,
+               keep ? "self's shape with dim as 1" : "self's shape without dim");
   const size_t x = p.input(self, "self");
   const size_t o = p.output(out, "out");
   if (rank == 0) {
@@ -120,8 +123,9 @@ void plan_argsort(Planner &p) {
   const int64_t k = self.view.dims.empty() ? 1 : self.view.dims[dim];
   std::vector<uint8_t> kb(sizeof k);
   std::memcpy(kb.data(), &k, sizeof k);
-  const auto r = p.op("TopKV2", {x, p.constant(D::i64, {}, std::move(kb))},
-                      {{"dim", dim}, {"largest", descending}, {"sorted", true}, {"indices_dtype", D::i64}});
+  const auto r =
+      p.op("TopKV2", {x, p.constant(D::i64, {}, std::move(kb))},
+           {{"dim", dim}, {"largest", descending}, {"sorted", true}, {"indices_dtype", D::i64}});
   p.store(r[1], o);
 }
 
@@ -143,10 +147,13 @@ void plan_cumsum(Planner &p) {
   const aclTensor &self = p.tensor(0, "self");
   const auto dtype = static_cast<D>(p.i64(2));
   const aclTensor &out = p.tensor(3, "out");
-  const std::initializer_list<D> ok = {D::f32, D::f16, D::bf16, D::f64, D::i32, D::i64, D::i8, D::u8};
+  const std::initializer_list<D> ok = {D::f32, D::f16, D::bf16, D::f64,
+                                       D::i32, D::i64, D::i8,   D::u8};
   p.dtype_in(self, "self", ok);
   p.dtype_in(out, "out", ok);
-  if (dtype != out.dtype) p.invalid(std::string("dtype is ") + ops::dtype_name(dtype) + " but out has dtype " + ops::dtype_name(out.dtype));
+  if (dtype != out.dtype)
+    p.invalid(std::string("dtype is ") + ops::dtype_name(dtype) + " but out has dtype " +
+              ops::dtype_name(out.dtype));
   p.same_shape(out, "out", self.view.dims, "self's shape");
   const int64_t dim = normalize_dim(p, p.i64(1), self.view.dims.size(), "dim");
   const size_t x = p.input(self, "self");
@@ -212,7 +219,10 @@ void plan_softmax_cross_entropy_with_logits(Planner &p) {
   const aclTensor &labels = p.tensor(1, "labels");
   const aclTensor &loss = p.tensor(2, "loss");
   const aclTensor &backprop = p.tensor(3, "backprop");
-  for (const auto &[t, name] : {std::pair{&features, "features"}, {&labels, "labels"}, {&loss, "loss"}, {&backprop, "backprop"}})
+  for (const auto &[t, name] : {std::pair{&features, "features"},
+                                {&labels, "labels"},
+                                {&loss, "loss"},
+                                {&backprop, "backprop"}})
     p.dtype_in(*t, name, {D::f32, D::f16, D::bf16});
   const auto &d = features.view.dims;
   if (d.size() != 2) p.invalid("features has shape " + ops::dims_str(d) + "; [N, C] is needed");
@@ -224,13 +234,21 @@ void plan_softmax_cross_entropy_with_logits(Planner &p) {
   const size_t lo = p.output(loss, "loss"), bo = p.output(backprop, "backprop");
   const ops::Attrs classes = {{"axes", std::vector<int64_t>{1}}};
   const size_t ls = p.op1("LogSoftmaxV2", {f}, classes);
-  p.store(p.op1("Neg", {p.op1("ReduceSumD", {p.op1("Mul", {l, ls})}, {{"axes", std::vector<int64_t>{1}}, {"keep_dims", false}})}), lo);
+  p.store(p.op1("Neg", {p.op1("ReduceSumD", {p.op1("Mul", {l, ls})},
+                              {{"axes", std::vector<int64_t>{1}}, {"keep_dims", false}})}),
+          lo);
   p.store(p.op1("Sub", {p.op1("SoftmaxV2", {f}, classes), l}), bo);
 }
 
-const Registrar reg({{"Softmax", plan_softmax}, {"LogSoftmax", plan_log_softmax}, {"Cumsum", plan_cumsum},
-                     {"Norm", plan_norm}, {"SoftmaxCrossEntropyWithLogits", plan_softmax_cross_entropy_with_logits}, {"ReduceSum", plan_reduce_sum}, {"Mean", plan_mean},
-                     {"ArgMax", plan_arg_max}, {"Argsort", plan_argsort}});
+const Registrar reg({{"Softmax", plan_softmax},
+                     {"LogSoftmax", plan_log_softmax},
+                     {"Cumsum", plan_cumsum},
+                     {"Norm", plan_norm},
+                     {"SoftmaxCrossEntropyWithLogits", plan_softmax_cross_entropy_with_logits},
+                     {"ReduceSum", plan_reduce_sum},
+                     {"Mean", plan_mean},
+                     {"ArgMax", plan_arg_max},
+                     {"Argsort", plan_argsort}});
 
 }  // namespace
 

@@ -18,12 +18,16 @@ void plan_rotary_position_embedding(Planner &p) {
   const aclTensor &out = p.tensor(4, "yOut");
   for (auto [t, name] : {std::pair{&x, "x"}, {&cos, "cos"}, {&sin, "sin"}, {&out, "yOut"}})
     p.dtype_in(*t, name, {D::f32, D::f16, D::bf16});
-  if (mode != 0 && mode != 1) p.invalid("mode " + std::to_string(mode) + " is not supported: 0 (half) and 1 (interleave) are");
+  if (mode != 0 && mode != 1)
+    p.invalid("mode " + std::to_string(mode) +
+              " is not supported: 0 (half) and 1 (interleave) are");
   const auto &dims = x.view.dims;
-  if (dims.empty() || dims.back() % 2 != 0) p.invalid("x's last dim must be even, x is " + ops::dims_str(dims));
+  if (dims.empty() || dims.back() % 2 != 0)
+    p.invalid("x's last dim must be even, x is " + ops::dims_str(dims));
   for (auto [t, name] : {std::pair{&cos, "cos"}, {&sin, "sin"}})
     if (broadcast_shapes(p, dims, t->view.dims) != dims)
-      p.invalid(std::string(name) + " of shape " + ops::dims_str(t->view.dims) + " does not broadcast to x's " + ops::dims_str(dims));
+      p.invalid(std::string(name) + " of shape " + ops::dims_str(t->view.dims) +
+                " does not broadcast to x's " + ops::dims_str(dims));
   p.same_shape(out, "yOut", dims, "x's shape");
   const D t = out.dtype;
   const size_t xv = p.cast(p.dense(p.input(x, "x")), t);

@@ -8,19 +8,22 @@
 
 namespace openacl::nn {
 
-void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *workspace, AiCores &cores) {
+void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *workspace,
+              AiCores &cores) {
   auto base = [&](const Value &v) -> uint8_t * {
     const auto es = static_cast<int64_t>(element_size(v.desc.dtype));
     uint8_t *home = v.home == Home::slot ? static_cast<uint8_t *>(addresses[v.index])
-                    : v.home == Home::workspace ? static_cast<uint8_t *>(workspace)
-                                                : const_cast<uint8_t *>(plan.constants[v.index].data());
+                    : v.home == Home::workspace
+                        ? static_cast<uint8_t *>(workspace)
+                        : const_cast<uint8_t *>(plan.constants[v.index].data());
     return home + v.offset * es;
   };
   std::vector<ops::Tensor> in, out;
   for (const Step &s : plan.steps) {
     if (s.kind == Step::Kind::copy) {
       const Value &src = plan.values[s.in[0]], &dst = plan.values[s.out[0]];
-      strided_copy(base(src), src.strides, base(dst), dst.strides, dst.desc.dims, element_size(dst.desc.dtype));
+      strided_copy(base(src), src.strides, base(dst), dst.strides, dst.desc.dims,
+                   element_size(dst.desc.dtype));
       continue;
     }
     if (s.kind == Step::Kind::unpack_int4) {
@@ -42,7 +45,8 @@ void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *work
       continue;
     }
     if (s.kind == Step::Kind::index_copy) {
-      const Value &src = plan.values[s.in[0]], &idx = plan.values[s.in[1]], &dst = plan.values[s.out[0]];
+      const Value &src = plan.values[s.in[0]], &idx = plan.values[s.in[1]],
+                  &dst = plan.values[s.out[0]];
       const auto es = static_cast<int64_t>(element_size(dst.desc.dtype));
       auto slice = src.desc.dims;
       slice[s.axis] = 1;
@@ -58,18 +62,22 @@ void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *work
           k = k32;
         }
         if (k < -size || k >= size)
-          fail(Errc::task_failure, plan.name + ": index[" + std::to_string(i) + "] = " + std::to_string(k) +
-                                       " is out of range for a dim of size " + std::to_string(size));
+          fail(Errc::task_failure,
+               plan.name + ": index[" + std::to_string(i) + "] = " + std::to_string(k) +
+                   " is out of range for a dim of size " + std::to_string(size));
         if (k < 0) k += size;
-        strided_copy(base(src) + i * src.strides[s.axis] * es, src.strides, base(dst) + k * dst.strides[s.axis] * es,
-                     dst.strides, slice, static_cast<size_t>(es));
+        strided_copy(base(src) + i * src.strides[s.axis] * es, src.strides,
+                     base(dst) + k * dst.strides[s.axis] * es, dst.strides, slice,
+                     static_cast<size_t>(es));
       }
       continue;
     }
     in.clear();
     out.clear();
-    for (size_t v : s.in) in.push_back({plan.values[v].desc, base(plan.values[v]), plan.values[v].desc.byte_size()});
-    for (size_t v : s.out) out.push_back({plan.values[v].desc, base(plan.values[v]), plan.values[v].desc.byte_size()});
+    for (size_t v : s.in)
+      in.push_back({plan.values[v].desc, base(plan.values[v]), plan.values[v].desc.byte_size()});
+    for (size_t v : s.out)
+      out.push_back({plan.values[v].desc, base(plan.values[v]), plan.values[v].desc.byte_size()});
     s.op->run(in, out, cores);
   }
 }

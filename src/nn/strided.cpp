@@ -12,7 +12,8 @@ struct Dims {
 
 // Drops size-1 dims and merges neighbours that are contiguous in both views, so a dense copy
 // becomes one memcpy and a row copy a loop of memcpys.
-Dims collapse(const std::vector<int64_t> &dims, const std::vector<int64_t> &ss, const std::vector<int64_t> &ds, size_t es) {
+Dims collapse(const std::vector<int64_t> &dims, const std::vector<int64_t> &ss,
+              const std::vector<int64_t> &ds, size_t es) {
   Dims c;
   for (size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] == 1) continue;
@@ -51,17 +52,26 @@ void copy_dim(const Dims &c, size_t k, const uint8_t *src, uint8_t *dst, size_t 
     return;
   }
   switch (es) {
-    case 1: inner<uint8_t>(src, c.s[k], dst, c.d[k], n); break;
-    case 2: inner<uint16_t>(src, c.s[k], dst, c.d[k], n); break;
-    case 4: inner<uint32_t>(src, c.s[k], dst, c.d[k], n); break;
-    default: inner<uint64_t>(src, c.s[k], dst, c.d[k], n); break;
+    case 1:
+      inner<uint8_t>(src, c.s[k], dst, c.d[k], n);
+      break;
+    case 2:
+      inner<uint16_t>(src, c.s[k], dst, c.d[k], n);
+      break;
+    case 4:
+      inner<uint32_t>(src, c.s[k], dst, c.d[k], n);
+      break;
+    default:
+      inner<uint64_t>(src, c.s[k], dst, c.d[k], n);
+      break;
   }
 }
 
 }  // namespace
 
 void strided_copy(const void *src, const std::vector<int64_t> &src_strides, void *dst,
-                  const std::vector<int64_t> &dst_strides, const std::vector<int64_t> &dims, size_t element_size) {
+                  const std::vector<int64_t> &dst_strides, const std::vector<int64_t> &dims,
+                  size_t element_size) {
   for (int64_t d : dims)
     if (d == 0) return;
   const Dims c = collapse(dims, src_strides, dst_strides, element_size);

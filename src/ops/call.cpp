@@ -14,7 +14,9 @@
 namespace openacl::ops {
 namespace {
 
-std::string idx(const char *what, size_t i) { return std::string(what) + "[" + std::to_string(i) + "]"; }
+std::string idx(const char *what, size_t i) {
+  return std::string(what) + "[" + std::to_string(i) + "]";
+}
 
 // Descriptors as the op library sees them; const and host-placed inputs carry their bytes.
 std::vector<TensorDesc> to_descs(std::span<const DescView> views, const char *name,
@@ -67,10 +69,12 @@ BoundCall bind_tensors(const std::string &op_type, std::shared_ptr<const Prepare
     if (buf.length < need)
       fail(Errc::op_input_not_match, op_type + ": input " + std::to_string(i) + " buffer holds " +
                                          std::to_string(buf.length) + " bytes; its descriptor " +
-                                         dtype_name(d.dtype) + dims_str(d.dims) + " needs " + std::to_string(need));
+                                         dtype_name(d.dtype) + dims_str(d.dims) + " needs " +
+                                         std::to_string(need));
     t.data = buf.data;
     t.bytes = buf.length;
-    if (need != 0 && buf.data == nullptr) fail(Errc::invalid_argument, idx("inputs", i) + " has a NULL data address");
+    if (need != 0 && buf.data == nullptr)
+      fail(Errc::invalid_argument, idx("inputs", i) + " has a NULL data address");
     if (need != 0 && host[i]) {
       const auto *p = static_cast<const uint8_t *>(buf.data);
       auto copy = std::make_shared<std::vector<uint8_t>>(p, p + need);
@@ -88,7 +92,8 @@ BoundCall bind_tensors(const std::string &op_type, std::shared_ptr<const Prepare
     if (buf.length < need)
       fail(Errc::op_output_not_match, op_type + ": output " + std::to_string(i) + " buffer holds " +
                                           std::to_string(buf.length) + " bytes; its descriptor " +
-                                          dtype_name(d.dtype) + dims_str(d.dims) + " needs " + std::to_string(need));
+                                          dtype_name(d.dtype) + dims_str(d.dims) + " needs " +
+                                          std::to_string(need));
     if (need != 0) check_device(memory, buf.data, need, idx("outputs", i));
     b.outputs.push_back({d, buf.data, buf.length});
   }
@@ -96,8 +101,10 @@ BoundCall bind_tensors(const std::string &op_type, std::shared_ptr<const Prepare
 }
 
 bool same_desc(const TensorDesc &d, const DescView &v) {
-  return d.dtype == v.dtype && std::equal(d.dims.begin(), d.dims.end(), v.dims.begin(), v.dims.end()) &&
-         d.format == v.format && (v.const_value != nullptr ? d.value == *v.const_value : d.value.empty());
+  return d.dtype == v.dtype &&
+         std::equal(d.dims.begin(), d.dims.end(), v.dims.begin(), v.dims.end()) &&
+         d.format == v.format &&
+         (v.const_value != nullptr ? d.value == *v.const_value : d.value.empty());
 }
 
 // Ops whose descriptors are all device-placed or const have nothing call-specific in them:
@@ -113,7 +120,8 @@ bool cacheable(std::span<const DescView> inputs, std::span<const DescView> outpu
 // The op on the AI cores the task is given, recording the memory it reads and writes.
 class OpTask final : public Task {
  public:
-  OpTask(BoundCall call, OpDumper dump) : Task(TaskKind::op), call_(std::move(call)), dump_(std::move(dump)) {
+  OpTask(BoundCall call, OpDumper dump)
+      : Task(TaskKind::op), call_(std::move(call)), dump_(std::move(dump)) {
     for (const auto &t : call_.inputs)
       if (t.data != nullptr) add_range(t.data, t.desc.byte_size(), false);
     for (const auto &t : call_.outputs) add_range(t.data, t.desc.byte_size(), true);
@@ -143,8 +151,9 @@ unsigned call_threads() {
 }
 
 PreparedCall prepare_call(const std::string &op_type, std::span<const DescView> inputs,
-                          std::span<const BufferView> input_buffers, std::span<const DescView> outputs,
-                          const Attrs &attrs, const char *in_name, const char *out_name) {
+                          std::span<const BufferView> input_buffers,
+                          std::span<const DescView> outputs, const Attrs &attrs,
+                          const char *in_name, const char *out_name) {
   PreparedCall p;
   p.op_type = op_type;
   p.inputs = to_descs(inputs, in_name, input_buffers, &p.host_inputs);

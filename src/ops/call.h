@@ -62,9 +62,9 @@ unsigned call_threads();
 // aclopCompile). Host-placed inputs take their bytes from `input_buffers` when it has them
 // (shape-like inputs). in_name / out_name name the descriptor arrays in messages.
 PreparedCall prepare_call(const std::string &op_type, std::span<const DescView> inputs,
-                          std::span<const BufferView> input_buffers, std::span<const DescView> outputs,
-                          const Attrs &attrs, const char *in_name = "inputDesc",
-                          const char *out_name = "outputDesc");
+                          std::span<const BufferView> input_buffers,
+                          std::span<const DescView> outputs, const Attrs &attrs,
+                          const char *in_name = "inputDesc", const char *out_name = "outputDesc");
 
 // aclopInferShape: the output descriptors the op would have for these inputs.
 std::vector<TensorDesc> infer_call(const std::string &op_type, std::span<const DescView> inputs,

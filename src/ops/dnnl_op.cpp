@@ -25,7 +25,9 @@ size_t align_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 // primitive and when a reorder runs.
 class OmpTeam {
  public:
-  explicit OmpTeam(unsigned n) : old_(omp_get_max_threads()) { omp_set_num_threads(static_cast<int>(n)); }
+  explicit OmpTeam(unsigned n) : old_(omp_get_max_threads()) {
+    omp_set_num_threads(static_cast<int>(n));
+  }
   ~OmpTeam() { omp_set_num_threads(old_); }
   OmpTeam(const OmpTeam &) = delete;
   OmpTeam &operator=(const OmpTeam &) = delete;
@@ -131,11 +133,13 @@ std::unique_ptr<PreparedOp> dnnl_op(const OpCall &call, DnnlSplitter split) {
   try {
     return std::make_unique<DnnlOp>(std::move(split), call.threads());
   } catch (const dnnl::error &e) {
-    fail(Errc::op_attr_not_match, call.type() + ": oneDNN rejects this configuration (" + e.what() + ")");
+    fail(Errc::op_attr_not_match,
+         call.type() + ": oneDNN rejects this configuration (" + e.what() + ")");
   }
 }
 
-std::unique_ptr<PreparedOp> dnnl_op(const OpCall &call, std::vector<DnnlArg> args, DnnlPdMaker make_pd) {
+std::unique_ptr<PreparedOp> dnnl_op(const OpCall &call, std::vector<DnnlArg> args,
+                                    DnnlPdMaker make_pd) {
   std::vector<size_t> offsets(args.size(), 0);
   return dnnl_op(call, [args = std::move(args), offsets, make_pd = std::move(make_pd)](unsigned) {
     return std::vector<DnnlPart>{{make_pd, args, offsets}};
@@ -167,8 +171,10 @@ std::unique_ptr<DnnlOp::Variant> DnnlOp::make_variant(unsigned cores) const {
       if (want == a.user) {
         p.reorders.emplace_back();
       } else {
-        p.reorders.emplace_back(a.tensor >= 0 ? dnnl::reorder::primitive_desc(dnnl_engine(), a.user, dnnl_engine(), want)
-                                              : dnnl::reorder::primitive_desc(dnnl_engine(), want, dnnl_engine(), a.user));
+        p.reorders.emplace_back(
+            a.tensor >= 0
+                ? dnnl::reorder::primitive_desc(dnnl_engine(), a.user, dnnl_engine(), want)
+                : dnnl::reorder::primitive_desc(dnnl_engine(), want, dnnl_engine(), a.user));
         p.layout_at[i] = at;
         at += align_up(want.get_size());
       }
@@ -194,20 +200,25 @@ void DnnlOp::pack(Variant &v) const {
     Part &p = v.parts[k];
     for (size_t i = 0; i < p.args.size(); ++i) {
       const DnnlArg &a = p.args[i];
-      if (a.tensor < 0 || !constants_[a.tensor] || p.packed[i] || (!p.reorders[i] && a.dtype == DType::f32)) continue;
+      if (a.tensor < 0 || !constants_[a.tensor] || p.packed[i] ||
+          (!p.reorders[i] && a.dtype == DType::f32))
+        continue;
       // Parts of a split op usually take the same weights in the same layout: one copy.
       for (size_t e = 0; e < k && !p.packed[i]; ++e) {
         const Part &q = v.parts[e];
-        if (q.args[i].tensor == a.tensor && q.offsets[i] == p.offsets[i] && q.layout[i] == p.layout[i] && q.args[i].user == a.user)
+        if (q.args[i].tensor == a.tensor && q.offsets[i] == p.offsets[i] &&
+            q.layout[i] == p.layout[i] && q.args[i].user == a.user)
           p.packed[i] = q.packed[i];
       }
-      if (!p.packed[i]) p.packed[i] = packed_copy(a, p.layout[i], p.reorders[i], p.offsets[i], stream);
+      if (!p.packed[i])
+        p.packed[i] = packed_copy(a, p.layout[i], p.reorders[i], p.offsets[i], stream);
     }
   }
 }
 
-dnnl::memory DnnlOp::packed_copy(const DnnlArg &a, const dnnl::memory::desc &layout, const dnnl::reorder &reorder,
-                                 size_t offset, dnnl::stream &stream) const {
+dnnl::memory DnnlOp::packed_copy(const DnnlArg &a, const dnnl::memory::desc &layout,
+                                 const dnnl::reorder &reorder, size_t offset,
+                                 dnnl::stream &stream) const {
   // f32 constants are read in place: a strided slice (a kernel tap, a repeated bias) spans
   // fewer bytes than its desc's size. Other dtypes are never sliced (splits are f32 only).
   const void *data = static_cast<const std::byte *>(constants_[a.tensor]) + offset;
@@ -244,7 +255,8 @@ const DnnlOp::Variant &DnnlOp::variant(unsigned cores) const {
   return *variants_[key];
 }
 
-void DnnlOp::run(const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) const {
+void DnnlOp::run(const std::vector<Tensor> &in, const std::vector<Tensor> &out,
+                 AiCores &cores) const {
   try {
     const Variant &v = variant(cores.count());
     OmpTeam omp(v.team);
@@ -276,7 +288,8 @@ void DnnlOp::execute(const Part &p, const std::vector<Tensor> &in, const std::ve
     void *ptr = static_cast<std::byte *>(t.data) + p.offsets[i];
     if (a.dtype != DType::f32) {
       ptr = base + p.f32_at[i];
-      if (a.tensor >= 0) to_f32(a.dtype, t.data, static_cast<float *>(ptr), a.user.get_size() / sizeof(float));
+      if (a.tensor >= 0)
+        to_f32(a.dtype, t.data, static_cast<float *>(ptr), a.user.get_size() / sizeof(float));
     }
     dnnl::memory &user = point(mem.user[i], a.user, ptr);
     if (!p.reorders[i]) {
@@ -289,17 +302,19 @@ void DnnlOp::execute(const Part &p, const std::vector<Tensor> &in, const std::ve
     exec[nexec++] = {a.arg, laid.get()};
   }
   if (p.scratchpad.get_size() != 0)
-    exec[nexec++] = {DNNL_ARG_SCRATCHPAD, point(mem.scratch, p.scratchpad, base + p.scratch_at).get()};
-  dnnl::error::wrap_c_api(dnnl_primitive_execute(p.prim.get(), stream.get(), static_cast<int>(nexec), exec.data()),
-                          "could not execute a primitive");
+    exec[nexec++] = {DNNL_ARG_SCRATCHPAD,
+                     point(mem.scratch, p.scratchpad, base + p.scratch_at).get()};
+  dnnl::error::wrap_c_api(
+      dnnl_primitive_execute(p.prim.get(), stream.get(), static_cast<int>(nexec), exec.data()),
+      "could not execute a primitive");
   for (size_t k = 0; k < npending; ++k)
     p.reorders[pending[k]].execute(stream, mem.layout[pending[k]], mem.user[pending[k]]);
   stream.wait();
   for (size_t i = 0; i < p.args.size(); ++i) {
     const DnnlArg &a = p.args[i];
     if (a.tensor < 0 && a.dtype != DType::f32)
-      from_f32(a.dtype, reinterpret_cast<const float *>(base + p.f32_at[i]), out[-1 - a.tensor].data,
-               a.user.get_size() / sizeof(float));
+      from_f32(a.dtype, reinterpret_cast<const float *>(base + p.f32_at[i]),
+               out[-1 - a.tensor].data, a.user.get_size() / sizeof(float));
   }
 }
 

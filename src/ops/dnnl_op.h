@@ -22,10 +22,10 @@ dnnl::engine &dnnl_engine();
 
 // One primitive argument bound to an op input (index >= 0) or output (-1 - index).
 struct DnnlArg {
-  int arg;                    // DNNL_ARG_*
-  int tensor;                 // input index, or -1 - output index
-  dnnl::memory::desc user;    // layout of the user's (f32) buffer
-  DType dtype = DType::f32;   // user's dtype; non-f32 floats are converted
+  int arg;                   // DNNL_ARG_*
+  int tensor;                // input index, or -1 - output index
+  dnnl::memory::desc user;   // layout of the user's (f32) buffer
+  DType dtype = DType::f32;  // user's dtype; non-f32 floats are converted
 };
 
 // Creates the primitive descriptor; called with OpenMP set to the team size it will run with.
@@ -48,7 +48,8 @@ class DnnlOp final : public PreparedOp {
   // it is created now (so a bad configuration fails here), others on first use.
   DnnlOp(DnnlSplitter split, unsigned threads);
   ~DnnlOp() override;
-  void run(const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) const override;
+  void run(const std::vector<Tensor> &in, const std::vector<Tensor> &out,
+           AiCores &cores) const override;
   // Constant weights are reordered into the primitive's layout once, not at every run.
   void bind_constant(size_t input, const void *data) override;
 
@@ -58,13 +59,13 @@ class DnnlOp final : public PreparedOp {
   const Variant &variant(unsigned cores) const;
   std::unique_ptr<Variant> make_variant(unsigned cores) const;
   void pack(Variant &v) const;
-  dnnl::memory packed_copy(const DnnlArg &a, const dnnl::memory::desc &layout, const dnnl::reorder &reorder, size_t offset,
-                           dnnl::stream &stream) const;
+  dnnl::memory packed_copy(const DnnlArg &a, const dnnl::memory::desc &layout,
+                           const dnnl::reorder &reorder, size_t offset, dnnl::stream &stream) const;
   static void execute(const Part &p, const std::vector<Tensor> &in, const std::vector<Tensor> &out);
 
   DnnlSplitter split_;
   std::vector<const void *> constants_;  // per op input: bound constant data, or null
-  size_t bytes_ = 0;  // of all the op's arguments
+  size_t bytes_ = 0;                     // of all the op's arguments
   mutable std::mutex mu_;
   mutable std::vector<std::unique_ptr<Variant>> variants_;  // by core count
 };
@@ -73,7 +74,8 @@ dnnl::memory::data_type dnnl_f32();
 // Primitive attributes every op uses: a user-managed scratchpad.
 dnnl::primitive_attr dnnl_attr();
 // The op for a primitive; a configuration oneDNN rejects becomes an op error naming the op.
-std::unique_ptr<PreparedOp> dnnl_op(const OpCall &call, std::vector<DnnlArg> args, DnnlPdMaker make_pd);
+std::unique_ptr<PreparedOp> dnnl_op(const OpCall &call, std::vector<DnnlArg> args,
+                                    DnnlPdMaker make_pd);
 std::unique_ptr<PreparedOp> dnnl_op(const OpCall &call, DnnlSplitter split);
 
 }  // namespace openacl::ops

@@ -14,20 +14,34 @@ namespace {
 
 const char *npy_descr(DType t) {
   switch (t) {
-    case DType::f32: return "<f4";
-    case DType::f16: return "<f2";
-    case DType::f64: return "<f8";
-    case DType::bf16: return "<u2";
-    case DType::i8: return "|i1";
-    case DType::u8: return "|u1";
-    case DType::boolean: return "|b1";
-    case DType::i16: return "<i2";
-    case DType::u16: return "<u2";
-    case DType::i32: return "<i4";
-    case DType::u32: return "<u4";
-    case DType::i64: return "<i8";
-    case DType::u64: return "<u8";
-    default: return nullptr;
+    case DType::f32:
+      return "<f4";
+    case DType::f16:
+      return "<f2";
+    case DType::f64:
+      return "<f8";
+    case DType::bf16:
+      return "<u2";
+    case DType::i8:
+      return "|i1";
+    case DType::u8:
+      return "|u1";
+    case DType::boolean:
+      return "|b1";
+    case DType::i16:
+      return "<i2";
+    case DType::u16:
+      return "<u2";
+    case DType::i32:
+      return "<i4";
+    case DType::u32:
+      return "<u4";
+    case DType::i64:
+      return "<i8";
+    case DType::u64:
+      return "<u8";
+    default:
+      return nullptr;
   }
 }
 
@@ -63,21 +77,27 @@ void write_dump_tensor(const std::string &path, const Tensor &t) {
 
 OpDumper single_op_dumper(std::shared_ptr<const DumpConfig> config, int32_t device) {
   if (!config || !config->single_ops) return nullptr;
-  const std::string dir = config->path + "/" + config->started + "/" + std::to_string(device) + "/op";
+  const std::string dir =
+      config->path + "/" + config->started + "/" + std::to_string(device) + "/op";
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) fail(Errc::task_failure, "single-op dump: cannot create '" + dir + "': " + ec.message());
   static std::atomic<uint64_t> calls{0};
   const uint64_t call = calls.fetch_add(1, std::memory_order_relaxed);
-  return [config = std::move(config), dir, call](const std::string &op_type, const std::vector<Tensor> &in,
-                                                  const std::vector<Tensor> &out) {
+  return [config = std::move(config), dir, call](const std::string &op_type,
+                                                 const std::vector<Tensor> &in,
+                                                 const std::vector<Tensor> &out) {
     const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
-                        std::chrono::system_clock::now().time_since_epoch()).count();
-    const std::string base = dir + "/" + op_type + "." + std::to_string(call) + "." + std::to_string(us);
+                        std::chrono::system_clock::now().time_since_epoch())
+                        .count();
+    const std::string base =
+        dir + "/" + op_type + "." + std::to_string(call) + "." + std::to_string(us);
     if (config->inputs)
-      for (size_t k = 0; k < in.size(); ++k) write_dump_tensor(base + ".input." + std::to_string(k) + ".npy", in[k]);
+      for (size_t k = 0; k < in.size(); ++k)
+        write_dump_tensor(base + ".input." + std::to_string(k) + ".npy", in[k]);
     if (config->outputs)
-      for (size_t k = 0; k < out.size(); ++k) write_dump_tensor(base + ".output." + std::to_string(k) + ".npy", out[k]);
+      for (size_t k = 0; k < out.size(); ++k)
+        write_dump_tensor(base + ".output." + std::to_string(k) + ".npy", out[k]);
   };
 }
 

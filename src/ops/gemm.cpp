@@ -12,16 +12,21 @@ namespace {
 // (a and b, c) type pairs: CANN's four, plus f32 throughout.
 bool supported_types(DType ab, DType c) {
   switch (ab) {
-    case DType::f16: return c == DType::f16 || c == DType::f32;
-    case DType::i8: return c == DType::f32 || c == DType::i32;
-    case DType::f32: return c == DType::f32;
-    default: return false;
+    case DType::f16:
+      return c == DType::f16 || c == DType::f32;
+    case DType::i8:
+      return c == DType::f32 || c == DType::i32;
+    case DType::f32:
+      return c == DType::f32;
+    default:
+      return false;
   }
 }
 
 // Copies src (row-major rows x cols, dtype dt) into dst as Acc, transposing when `transpose`.
 template <class Acc>
-void load(DType dt, const void *src, int64_t rows, int64_t cols, bool transpose, std::vector<Acc> &dst) {
+void load(DType dt, const void *src, int64_t rows, int64_t cols, bool transpose,
+          std::vector<Acc> &dst) {
   const size_t n = static_cast<size_t>(rows * cols);
   std::vector<Acc> plain(n);
   if constexpr (std::is_same_v<Acc, float>) {
@@ -56,8 +61,8 @@ double scalar(DType dt, const void *p) {
 }
 
 template <class Acc>
-void run_gemm(const std::vector<Tensor> &in, const Tensor &y, int64_t m, int64_t n, int64_t k, bool ta, bool tb,
-              AiCores &cores) {
+void run_gemm(const std::vector<Tensor> &in, const Tensor &y, int64_t m, int64_t n, int64_t k,
+              bool ta, bool tb, AiCores &cores) {
   // A as [m][k] and B as [k][n]: row i of the product is the sum of B's rows scaled by A's row
   // i, so the inner loop runs along contiguous rows and vectorises.
   std::vector<Acc> a, b;
@@ -84,9 +89,11 @@ void run_gemm(const std::vector<Tensor> &in, const Tensor &y, int64_t m, int64_t
         }
         continue;
       }
-      if (beta != 0) to_f32(ct, static_cast<const char *>(in[2].data) + off * dtype_size(ct), c_row.data(), n);
+      if (beta != 0)
+        to_f32(ct, static_cast<const char *>(in[2].data) + off * dtype_size(ct), c_row.data(), n);
       for (int64_t j = 0; j < n; ++j)
-        row[j] = static_cast<float>(alpha * static_cast<double>(acc[j]) + (beta == 0 ? 0.0 : beta * c_row[j]));
+        row[j] = static_cast<float>(alpha * static_cast<double>(acc[j]) +
+                                    (beta == 0 ? 0.0 : beta * c_row[j]));
       from_f32(ct, row.data(), static_cast<char *>(y.data) + off * dtype_size(ct), n);
     }
   });
@@ -98,32 +105,34 @@ std::unique_ptr<PreparedOp> build_gemm(OpCall &call) {
   call.same_dtype(0, 1);
   const DType ab = call.in(0).dtype, ct = call.in(2).dtype;
   if (!supported_types(ab, ct))
-    call.bad_dtype(2, std::string("(c) has data type ") + dtype_name(ct) + ", which GEMM does not produce from " +
-                          dtype_name(ab) + " operands (f16 -> f16 or f32, i8 -> f32 or i32, f32 -> f32)");
+    call.bad_dtype(2, std::string("(c) has data type ") + dtype_name(ct) +
+                          ", which GEMM does not produce from " + dtype_name(ab) +
+                          " operands (f16 -> f16 or f32, i8 -> f32 or i32, f32 -> f32)");
   call.same_dtype(2, 3);
   call.same_dtype(2, 4);
   for (size_t i : {3, 4})
     if (call.in(i).element_count() != 1)
-      call.bad_input(i, std::string(i == 3 ? "(alpha)" : "(beta)") + " must hold one element, has shape " + dims_str(call.in(i).dims));
+      call.bad_input(i, std::string(i == 3 ? "(alpha)" : "(beta)") +
+                            " must hold one element, has shape " + dims_str(call.in(i).dims));
   for (size_t i : {0, 1, 2}) call.rank_is(i, 2);
   const bool ta = call.attr_bool("transpose_a", false), tb = call.attr_bool("transpose_b", false);
   const auto &a = call.in(0).dims, &b = call.in(1).dims, &c = call.in(2).dims;
   const int64_t m = ta ? a[1] : a[0], k = ta ? a[0] : a[1];
   const int64_t k2 = tb ? b[1] : b[0], n = tb ? b[0] : b[1];
   if (k != k2)
-    call.bad_input(1, "(b) has shape " + dims_str(b) + ", whose K (" + std::to_string(k2) + ") differs from a's K (" +
-                          std::to_string(k) + ") of shape " + dims_str(a));
+    call.bad_input(1, "(b) has shape " + dims_str(b) + ", whose K (" + std::to_string(k2) +
+                          ") differs from a's K (" + std::to_string(k) + ") of shape " +
+                          dims_str(a));
   if (c != std::vector<int64_t>{m, n})
     call.bad_input(2, "(c) has shape " + dims_str(c) + "; op(a) op(b) is " + dims_str({m, n}));
   call.output(ct, {m, n});
   const bool int8 = ab == DType::i8;
-  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
-    if (m == 0 || n == 0) return;
-    if (int8)
-      run_gemm<int32_t>(in, out[0], m, n, k, ta, tb, cores);
-    else
-      run_gemm<float>(in, out[0], m, n, k, ta, tb, cores);
-  });
+  return make_op(
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+        if (m == 0 || n == 0) return;
+        if (int8) run_gemm<int32_t>(in, out[0], m, n, k, ta, tb, cores);
+        else run_gemm<float>(in, out[0], m, n, k, ta, tb, cores);
+      });
 }
 
 // y = op(matrix)^-1 rhs for triangular matrices [..., n, n] and rhs [..., n, k] (same batch
@@ -138,39 +147,44 @@ std::unique_ptr<PreparedOp> build_matrix_triangular_solve(OpCall &call) {
   const auto &a = call.in(0).dims, &b = call.in(1).dims;
   const size_t r = a.size();
   const int64_t n = a[r - 1];
-  if (a[r - 2] != n) call.bad_input(0, "(matrix) has shape " + dims_str(a) + "; its last two dims must be equal");
+  if (a[r - 2] != n)
+    call.bad_input(0, "(matrix) has shape " + dims_str(a) + "; its last two dims must be equal");
   if (b.size() != r || !std::equal(a.begin(), a.end() - 1, b.begin()))
-    call.bad_input(1, "(rhs) has shape " + dims_str(b) + "; matrix " + dims_str(a) + " needs [..., " + std::to_string(n) + ", k]");
+    call.bad_input(1, "(rhs) has shape " + dims_str(b) + "; matrix " + dims_str(a) +
+                          " needs [..., " + std::to_string(n) + ", k]");
   const bool lower = call.attr_bool("lower", true), adjoint = call.attr_bool("adjoint", false);
   const int64_t k = b[r - 1], batch = product(a, 0, r - 2);
   call.output(DType::f32, b);
   // Solving with the transpose of a lower matrix runs upwards, as with an upper one.
   const bool forward = lower != adjoint;
-  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
-    const float *m = static_cast<const float *>(in[0].data), *rhs = static_cast<const float *>(in[1].data);
-    float *y = static_cast<float *>(out[0].data);
-    parallel_range(cores, static_cast<size_t>(batch * k), 4, [&](size_t lo, size_t hi) {
-      for (size_t col = lo; col < hi; ++col) {
-        const int64_t bi = static_cast<int64_t>(col) / k, j = static_cast<int64_t>(col) % k;
-        const float *ma = m + bi * n * n;
-        const float *bb = rhs + bi * n * k;
-        float *yy = y + bi * n * k;
-        auto at = [&](int64_t i, int64_t q) { return adjoint ? ma[q * n + i] : ma[i * n + q]; };
-        for (int64_t s = 0; s < n; ++s) {
-          const int64_t i = forward ? s : n - 1 - s;
-          double acc = bb[i * k + j];
-          for (int64_t t = 0; t < s; ++t) {
-            const int64_t q = forward ? t : n - 1 - t;
-            acc -= static_cast<double>(at(i, q)) * yy[q * k + j];
+  return make_op(
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+        const float *m = static_cast<const float *>(in[0].data),
+                    *rhs = static_cast<const float *>(in[1].data);
+        float *y = static_cast<float *>(out[0].data);
+        parallel_range(cores, static_cast<size_t>(batch * k), 4, [&](size_t lo, size_t hi) {
+          for (size_t col = lo; col < hi; ++col) {
+            const int64_t bi = static_cast<int64_t>(col) / k, j = static_cast<int64_t>(col) % k;
+            const float *ma = m + bi * n * n;
+            const float *bb = rhs + bi * n * k;
+            float *yy = y + bi * n * k;
+            auto at = [&](int64_t i, int64_t q) { return adjoint ? ma[q * n + i] : ma[i * n + q]; };
+            for (int64_t s = 0; s < n; ++s) {
+              const int64_t i = forward ? s : n - 1 - s;
+              double acc = bb[i * k + j];
+              for (int64_t t = 0; t < s; ++t) {
+                const int64_t q = forward ? t : n - 1 - t;
+                acc -= static_cast<double>(at(i, q)) * yy[q * k + j];
+              }
+              yy[i * k + j] = static_cast<float>(acc / at(i, i));
+            }
           }
-          yy[i * k + j] = static_cast<float>(acc / at(i, i));
-        }
-      }
-    });
-  });
+        });
+      });
 }
 
-const Registrar reg({{"GEMM", build_gemm}, {"MatrixTriangularSolve", build_matrix_triangular_solve}});
+const Registrar reg({{"GEMM", build_gemm},
+                     {"MatrixTriangularSolve", build_matrix_triangular_solve}});
 
 }  // namespace
 }  // namespace openacl::ops

@@ -7,7 +7,8 @@
 
 namespace openacl::ops {
 
-bool broadcast_shapes(const std::vector<int64_t> &a, const std::vector<int64_t> &b, std::vector<int64_t> &out) {
+bool broadcast_shapes(const std::vector<int64_t> &a, const std::vector<int64_t> &b,
+                      std::vector<int64_t> &out) {
   const size_t r = std::max(a.size(), b.size());
   out.assign(r, 1);
   for (size_t i = 0; i < r; ++i) {
@@ -25,7 +26,8 @@ std::vector<int64_t> contiguous_strides(const std::vector<int64_t> &dims) {
   return s;
 }
 
-std::vector<int64_t> broadcast_strides(const std::vector<int64_t> &in, const std::vector<int64_t> &out) {
+std::vector<int64_t> broadcast_strides(const std::vector<int64_t> &in,
+                                       const std::vector<int64_t> &out) {
   std::vector<int64_t> s(out.size(), 0);
   const auto cs = contiguous_strides(in);
   const size_t off = out.size() - in.size();
@@ -33,8 +35,8 @@ std::vector<int64_t> broadcast_strides(const std::vector<int64_t> &in, const std
   return s;
 }
 
-void strided_copy(AiCores &cores, std::vector<int64_t> dims, char *dst, std::vector<int64_t> ds, const char *src,
-                  std::vector<int64_t> ss, size_t elem) {
+void strided_copy(AiCores &cores, std::vector<int64_t> dims, char *dst, std::vector<int64_t> ds,
+                  const char *src, std::vector<int64_t> ss, size_t elem) {
   for (int64_t d : dims)
     if (d == 0) return;
   // Drop size-1 dims, then merge neighbours that are contiguous on both sides.
@@ -79,13 +81,23 @@ void strided_copy(AiCores &cores, std::vector<int64_t> dims, char *dst, std::vec
       if (rows_contig) {
         std::memcpy(d, s, static_cast<size_t>(inner) * elem);
       } else {
-        const int64_t dsi = mds[r - 1] * static_cast<int64_t>(elem), ssi = mss[r - 1] * static_cast<int64_t>(elem);
+        const int64_t dsi = mds[r - 1] * static_cast<int64_t>(elem),
+                      ssi = mss[r - 1] * static_cast<int64_t>(elem);
         switch (elem) {
-          case 1: for (int64_t i = 0; i < inner; ++i) d[i * dsi] = s[i * ssi]; break;
-          case 2: for (int64_t i = 0; i < inner; ++i) std::memcpy(d + i * dsi, s + i * ssi, 2); break;
-          case 4: for (int64_t i = 0; i < inner; ++i) std::memcpy(d + i * dsi, s + i * ssi, 4); break;
-          case 8: for (int64_t i = 0; i < inner; ++i) std::memcpy(d + i * dsi, s + i * ssi, 8); break;
-          default: for (int64_t i = 0; i < inner; ++i) std::memcpy(d + i * dsi, s + i * ssi, elem);
+          case 1:
+            for (int64_t i = 0; i < inner; ++i) d[i * dsi] = s[i * ssi];
+            break;
+          case 2:
+            for (int64_t i = 0; i < inner; ++i) std::memcpy(d + i * dsi, s + i * ssi, 2);
+            break;
+          case 4:
+            for (int64_t i = 0; i < inner; ++i) std::memcpy(d + i * dsi, s + i * ssi, 4);
+            break;
+          case 8:
+            for (int64_t i = 0; i < inner; ++i) std::memcpy(d + i * dsi, s + i * ssi, 8);
+            break;
+          default:
+            for (int64_t i = 0; i < inner; ++i) std::memcpy(d + i * dsi, s + i * ssi, elem);
         }
       }
       for (size_t k = r - 1; k-- > 0;) {
@@ -98,17 +110,21 @@ void strided_copy(AiCores &cores, std::vector<int64_t> dims, char *dst, std::vec
 
 #if defined(__x86_64__)
 // F16C converts 8 values per instruction (round to nearest even, like float_to_half).
-__attribute__((target("avx,f16c"))) static void half_to_f32_f16c(const uint16_t *s, float *d, size_t n) {
+__attribute__((target("avx,f16c"))) static void half_to_f32_f16c(const uint16_t *s, float *d,
+                                                                 size_t n) {
   size_t i = 0;
   for (; i + 8 <= n; i += 8)
-    _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i))));
+    _mm256_storeu_ps(d + i,
+                     _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i))));
   for (; i < n; ++i) d[i] = half_to_float(s[i]);
 }
 
-__attribute__((target("avx,f16c"))) static void f32_to_half_f16c(const float *s, uint16_t *d, size_t n) {
+__attribute__((target("avx,f16c"))) static void f32_to_half_f16c(const float *s, uint16_t *d,
+                                                                 size_t n) {
   size_t i = 0;
   for (; i + 8 <= n; i += 8)
-    _mm_storeu_si128(reinterpret_cast<__m128i *>(d + i), _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(d + i),
+                     _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT));
   for (; i < n; ++i) d[i] = float_to_half(s[i]);
 }
 #endif

@@ -56,10 +56,20 @@ struct bf16_t {
 };
 
 // The type arithmetic happens in: float for the 16-bit floats, the type itself otherwise.
-template <class T> struct Compute { using type = T; };
-template <> struct Compute<half_t> { using type = float; };
-template <> struct Compute<bf16_t> { using type = float; };
-template <class T> using compute_t = typename Compute<T>::type;
+template <class T>
+struct Compute {
+  using type = T;
+};
+template <>
+struct Compute<half_t> {
+  using type = float;
+};
+template <>
+struct Compute<bf16_t> {
+  using type = float;
+};
+template <class T>
+using compute_t = typename Compute<T>::type;
 
 // e^x in float without a libm call, so that loops over it vectorise: Cephes' range reduction
 // and polynomial (about 1 ulp). Results below 2^-126 flush to 0; NaN stays NaN.
@@ -87,26 +97,54 @@ inline float fast_exp(float x) {
 template <class F>
 bool visit_dtype(DType t, F &&f) {
   switch (t) {
-    case DType::f32: f(float{}); return true;
-    case DType::f16: f(half_t{}); return true;
-    case DType::bf16: f(bf16_t{}); return true;
-    case DType::f64: f(double{}); return true;
-    case DType::i8: f(int8_t{}); return true;
-    case DType::i16: f(int16_t{}); return true;
-    case DType::i32: f(int32_t{}); return true;
-    case DType::i64: f(int64_t{}); return true;
-    case DType::u8: f(uint8_t{}); return true;
-    case DType::u16: f(uint16_t{}); return true;
-    case DType::u32: f(uint32_t{}); return true;
-    case DType::u64: f(uint64_t{}); return true;
-    case DType::boolean: f(bool{}); return true;
-    default: return false;
+    case DType::f32:
+      f(float{});
+      return true;
+    case DType::f16:
+      f(half_t{});
+      return true;
+    case DType::bf16:
+      f(bf16_t{});
+      return true;
+    case DType::f64:
+      f(double{});
+      return true;
+    case DType::i8:
+      f(int8_t{});
+      return true;
+    case DType::i16:
+      f(int16_t{});
+      return true;
+    case DType::i32:
+      f(int32_t{});
+      return true;
+    case DType::i64:
+      f(int64_t{});
+      return true;
+    case DType::u8:
+      f(uint8_t{});
+      return true;
+    case DType::u16:
+      f(uint16_t{});
+      return true;
+    case DType::u32:
+      f(uint32_t{});
+      return true;
+    case DType::u64:
+      f(uint64_t{});
+      return true;
+    case DType::boolean:
+      f(bool{});
+      return true;
+    default:
+      return false;
   }
 }
 
 // Runs f(begin, end) over [0, n) in chunks of at least `grain` items, on the AI cores when
 // there is more than one chunk.
-inline void parallel_range(AiCores &cores, size_t n, size_t grain, const std::function<void(size_t, size_t)> &f) {
+inline void parallel_range(AiCores &cores, size_t n, size_t grain,
+                           const std::function<void(size_t, size_t)> &f) {
   if (n == 0) return;
   const size_t workers = std::max<size_t>(1, cores.count());
   // One chunk per core: chunk i of every op covers the same span of a tensor, and the pool
@@ -122,24 +160,28 @@ inline void parallel_range(AiCores &cores, size_t n, size_t grain, const std::fu
 }
 
 // numpy broadcast of two shapes; nullopt-like failure reported by the caller.
-bool broadcast_shapes(const std::vector<int64_t> &a, const std::vector<int64_t> &b, std::vector<int64_t> &out);
+bool broadcast_shapes(const std::vector<int64_t> &a, const std::vector<int64_t> &b,
+                      std::vector<int64_t> &out);
 
 // Element strides of `in` seen as broadcast to `out` (0 on broadcast dims); in is
 // right-aligned to out.
-std::vector<int64_t> broadcast_strides(const std::vector<int64_t> &in, const std::vector<int64_t> &out);
+std::vector<int64_t> broadcast_strides(const std::vector<int64_t> &in,
+                                       const std::vector<int64_t> &out);
 std::vector<int64_t> contiguous_strides(const std::vector<int64_t> &dims);
 
 // Copies an N-d view: dst[idx] = src[idx] for idx over dims, with element strides for each
 // side. Merges dims, copies contiguous rows with memcpy, splits rows over the AI cores.
-void strided_copy(AiCores &cores, std::vector<int64_t> dims, char *dst, std::vector<int64_t> dst_strides,
-                  const char *src, std::vector<int64_t> src_strides, size_t elem);
+void strided_copy(AiCores &cores, std::vector<int64_t> dims, char *dst,
+                  std::vector<int64_t> dst_strides, const char *src,
+                  std::vector<int64_t> src_strides, size_t elem);
 
 // A PreparedOp from a lambda; most ops need nothing more.
 template <class F>
 class LambdaOp final : public PreparedOp {
  public:
   explicit LambdaOp(F f) : f_(std::move(f)) {}
-  void run(const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) const override {
+  void run(const std::vector<Tensor> &in, const std::vector<Tensor> &out,
+           AiCores &cores) const override {
     f_(in, out, cores);
   }
 

@@ -60,7 +60,8 @@ std::unique_ptr<PreparedOp> build_batchnorm(OpCall &call) {
   call.inputs_between(5, 5, "x, scale, offset, mean, variance");
   call.dtype_in(0, kFloats);
   call.rank_at_least(0, 2);
-  if (call.attr_bool("is_training", false)) call.bad_attr("is_training", "is true; only inference (false) is supported");
+  if (call.attr_bool("is_training", false))
+    call.bad_attr("is_training", "is true; only inference (false) is supported");
   const auto &x = call.in(0);
   const std::string fmt = call.attr_str("data_format", std::string("NCHW"));
   if (fmt != "NCHW" && fmt != "NHWC" && fmt != "NCDHW" && fmt != "ND")
@@ -72,7 +73,9 @@ std::unique_ptr<PreparedOp> build_batchnorm(OpCall &call) {
   for (size_t i = 1; i < 5; ++i) {
     call.dtype_in(i, kFloats);
     if (call.in(i).dtype != pt) call.same_dtype(1, i);
-    if (call.in(i).element_count() != c) call.bad_input(i, "has shape " + dims_str(call.in(i).dims) + "; expected " + std::to_string(c) + " elements (the channels)");
+    if (call.in(i).element_count() != c)
+      call.bad_input(i, "has shape " + dims_str(call.in(i).dims) + "; expected " +
+                            std::to_string(c) + " elements (the channels)");
   }
   const float eps = call.attr_float("epsilon", 0.0001f);
   call.output(x.dtype, x.dims, x.format);
@@ -82,35 +85,39 @@ std::unique_ptr<PreparedOp> build_batchnorm(OpCall &call) {
   const int64_t outer = nhwc ? product(x.dims, 0, caxis) : x.dims[0];
   const int64_t inner = nhwc ? 1 : product(x.dims, 2);
   const DType xt = x.dtype;
-  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
-    std::vector<float> prm[4];
-    const float *s = as_f32(pt, in[1].data, c, prm[0]), *o = as_f32(pt, in[2].data, c, prm[1]);
-    const float *m = as_f32(pt, in[3].data, c, prm[2]), *v = as_f32(pt, in[4].data, c, prm[3]);
-    std::vector<float> a(c), b(c);
-    for (int64_t i = 0; i < c; ++i) {
-      a[i] = s[i] / std::sqrt(v[i] + eps);
-      b[i] = o[i] - m[i] * a[i];
-    }
-    visit_dtype(xt, [&](auto tag) {
-      using T = decltype(tag);
-      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t>) {
-        const T *xp = static_cast<const T *>(in[0].data);
-        T *yp = static_cast<T *>(out[0].data);
-        parallel_range(cores, static_cast<size_t>(outer * c), std::max<size_t>(1, 16384 / (inner + 1)), [&](size_t lo, size_t hi) {
-          for (size_t r = lo; r < hi; ++r) {
-            const int64_t ch = static_cast<int64_t>(r) % c;
-            const float av = a[ch], bv = b[ch];
-            const T *xs = xp + r * inner;
-            T *ys = yp + r * inner;
-            for (int64_t i = 0; i < inner; ++i) ys[i] = T(static_cast<float>(xs[i]) * av + bv);
+  return make_op(
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+        std::vector<float> prm[4];
+        const float *s = as_f32(pt, in[1].data, c, prm[0]), *o = as_f32(pt, in[2].data, c, prm[1]);
+        const float *m = as_f32(pt, in[3].data, c, prm[2]), *v = as_f32(pt, in[4].data, c, prm[3]);
+        std::vector<float> a(c), b(c);
+        for (int64_t i = 0; i < c; ++i) {
+          a[i] = s[i] / std::sqrt(v[i] + eps);
+          b[i] = o[i] - m[i] * a[i];
+        }
+        visit_dtype(xt, [&](auto tag) {
+          using T = decltype(tag);
+          if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> ||
+                        std::is_same_v<T, bf16_t>) {
+            const T *xp = static_cast<const T *>(in[0].data);
+            T *yp = static_cast<T *>(out[0].data);
+            parallel_range(cores, static_cast<size_t>(outer * c),
+                           std::max<size_t>(1, 16384 / (inner + 1)), [&](size_t lo, size_t hi) {
+                             for (size_t r = lo; r < hi; ++r) {
+                               const int64_t ch = static_cast<int64_t>(r) % c;
+                               const float av = a[ch], bv = b[ch];
+                               const T *xs = xp + r * inner;
+                               T *ys = yp + r * inner;
+                               for (int64_t i = 0; i < inner; ++i)
+                                 ys[i] = T(static_cast<float>(xs[i]) * av + bv);
+                             }
+                           });
           }
         });
-      }
-    });
-    // Inference: the batch statistics outputs carry the running ones.
-    for (size_t k = 1; k < out.size(); ++k)
-      std::memcpy(out[k].data, in[k % 2 == 1 ? 3 : 4].data, c * dtype_size(pt));
-  });
+        // Inference: the batch statistics outputs carry the running ones.
+        for (size_t k = 1; k < out.size(); ++k)
+          std::memcpy(out[k].data, in[k % 2 == 1 ? 3 : 4].data, c * dtype_size(pt));
+      });
 }
 
 // ---- LayerNorm ----
@@ -120,7 +127,8 @@ std::unique_ptr<PreparedOp> build_layernorm(OpCall &call) {
   call.dtype_in(0, kFloats);
   const auto &x = call.in(0);
   const size_t r = x.dims.size();
-  const int64_t bna = normalize_axis(call, call.attr_int("begin_norm_axis", 0), r, "begin_norm_axis");
+  const int64_t bna =
+      normalize_axis(call, call.attr_int("begin_norm_axis", 0), r, "begin_norm_axis");
   int64_t bpa = normalize_axis(call, call.attr_int("begin_params_axis", 0), r, "begin_params_axis");
   const float eps = call.attr_float("epsilon", 1e-7f);
   const int64_t outer = product(x.dims, 0, bna), inner = product(x.dims, bna);
@@ -129,7 +137,8 @@ std::unique_ptr<PreparedOp> build_layernorm(OpCall &call) {
   for (size_t i = 1; i < 3; ++i) {
     call.dtype_in(i, kFloats);
     if (call.in(i).element_count() != psize)
-      call.bad_input(i, "has shape " + dims_str(call.in(i).dims) + "; expected " + std::to_string(psize) + " elements (x's dims from begin_params_axis)");
+      call.bad_input(i, "has shape " + dims_str(call.in(i).dims) + "; expected " +
+                            std::to_string(psize) + " elements (x's dims from begin_params_axis)");
   }
   call.output(x.dtype, x.dims, x.format);
   std::vector<int64_t> sd(x.dims.begin(), x.dims.begin() + bna);
@@ -139,29 +148,36 @@ std::unique_ptr<PreparedOp> build_layernorm(OpCall &call) {
     call.output(x.dtype, sd);
   }
   const DType xt = x.dtype, gt = call.in(1).dtype, bt = call.in(2).dtype;
-  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out,
+                     AiCores &cores) {
     std::vector<float> gtmp, btmp;
     const float *g = as_f32(gt, in[1].data, psize, gtmp), *b = as_f32(bt, in[2].data, psize, btmp);
-    parallel_range(cores, static_cast<size_t>(outer), std::max<size_t>(1, 16384 / (inner + 1)), [&](size_t lo, size_t hi) {
-      std::vector<float> row(inner);
-      for (size_t o = lo; o < hi; ++o) {
-        to_f32(xt, static_cast<const char *>(in[0].data) + o * inner * dtype_size(xt), row.data(), inner);
-        double sum = 0;
-        for (int64_t i = 0; i < inner; ++i) sum += row[i];
-        const double mean = inner ? sum / inner : 0;
-        double sq = 0;
-        for (int64_t i = 0; i < inner; ++i) sq += (row[i] - mean) * (row[i] - mean);
-        const double var = inner ? sq / inner : 0;
-        const float rstd = static_cast<float>(1.0 / std::sqrt(var + eps)), mf = static_cast<float>(mean);
-        for (int64_t i = 0; i < inner; ++i) row[i] = (row[i] - mf) * rstd * g[i % psize] + b[i % psize];
-        from_f32(xt, row.data(), static_cast<char *>(out[0].data) + o * inner * dtype_size(xt), inner);
-        if (out.size() == 3) {
-          const float mv = mf, vv = static_cast<float>(var);
-          from_f32(xt, &mv, static_cast<char *>(out[1].data) + o * dtype_size(xt), 1);
-          from_f32(xt, &vv, static_cast<char *>(out[2].data) + o * dtype_size(xt), 1);
-        }
-      }
-    });
+    parallel_range(
+        cores, static_cast<size_t>(outer), std::max<size_t>(1, 16384 / (inner + 1)),
+        [&](size_t lo, size_t hi) {
+          std::vector<float> row(inner);
+          for (size_t o = lo; o < hi; ++o) {
+            to_f32(xt, static_cast<const char *>(in[0].data) + o * inner * dtype_size(xt),
+                   row.data(), inner);
+            double sum = 0;
+            for (int64_t i = 0; i < inner; ++i) sum += row[i];
+            const double mean = inner ? sum / inner : 0;
+            double sq = 0;
+            for (int64_t i = 0; i < inner; ++i) sq += (row[i] - mean) * (row[i] - mean);
+            const double var = inner ? sq / inner : 0;
+            const float rstd = static_cast<float>(1.0 / std::sqrt(var + eps)),
+                        mf = static_cast<float>(mean);
+            for (int64_t i = 0; i < inner; ++i)
+              row[i] = (row[i] - mf) * rstd * g[i % psize] + b[i % psize];
+            from_f32(xt, row.data(), static_cast<char *>(out[0].data) + o * inner * dtype_size(xt),
+                     inner);
+            if (out.size() == 3) {
+              const float mv = mf, vv = static_cast<float>(var);
+              from_f32(xt, &mv, static_cast<char *>(out[1].data) + o * dtype_size(xt), 1);
+              from_f32(xt, &vv, static_cast<char *>(out[2].data) + o * dtype_size(xt), 1);
+            }
+          }
+        });
   });
 }
 
@@ -179,31 +195,35 @@ std::unique_ptr<PreparedOp> build_softmax(OpCall &call) {
     if (axes[i] != axes[i - 1] + 1) call.bad_attr("axes", "must be consecutive dims");
   const bool log = call.type() == "LogSoftmaxV2";
   call.output(x.dtype, x.dims, x.format);
-  const int64_t outer = product(x.dims, 0, axes.front()), len = product(x.dims, axes.front(), axes.back() + 1),
+  const int64_t outer = product(x.dims, 0, axes.front()),
+                len = product(x.dims, axes.front(), axes.back() + 1),
                 inner = product(x.dims, axes.back() + 1);
   const DType xt = x.dtype;
-  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out,
+                     AiCores &cores) {
     const size_t es = dtype_size(xt);
-    parallel_range(cores, static_cast<size_t>(outer * inner), std::max<size_t>(1, 8192 / (len + 1)), [&](size_t lo, size_t hi) {
-      std::vector<float> v(xt == DType::f32 && inner == 1 ? 0 : len);
-      for (size_t t = lo; t < hi; ++t) {
-        const int64_t o = static_cast<int64_t>(t) / inner, i = static_cast<int64_t>(t) % inner;
-        const char *src = static_cast<const char *>(in[0].data) + (o * len * inner + i) * es;
-        char *dst = static_cast<char *>(out[0].data) + (o * len * inner + i) * es;
-        if (v.empty()) {  // f32 rows: in place in the output
-          if (dst != src) std::memcpy(dst, src, len * sizeof(float));
-          simd(OPENACL_SIMD_LAMBDA { softmax_row(reinterpret_cast<float *>(dst), len, log); });
-          continue;
-        }
-        if (inner == 1) to_f32(xt, src, v.data(), len);
-        else
-          for (int64_t k = 0; k < len; ++k) to_f32(xt, src + k * inner * es, &v[k], 1);
-        simd(OPENACL_SIMD_LAMBDA { softmax_row(v.data(), len, log); });
-        if (inner == 1) from_f32(xt, v.data(), dst, len);
-        else
-          for (int64_t k = 0; k < len; ++k) from_f32(xt, &v[k], dst + k * inner * es, 1);
-      }
-    });
+    parallel_range(
+        cores, static_cast<size_t>(outer * inner), std::max<size_t>(1, 8192 / (len + 1)),
+        [&](size_t lo, size_t hi) {
+          std::vector<float> v(xt == DType::f32 && inner == 1 ? 0 : len);
+          for (size_t t = lo; t < hi; ++t) {
+            const int64_t o = static_cast<int64_t>(t) / inner, i = static_cast<int64_t>(t) % inner;
+            const char *src = static_cast<const char *>(in[0].data) + (o * len * inner + i) * es;
+            char *dst = static_cast<char *>(out[0].data) + (o * len * inner + i) * es;
+            if (v.empty()) {  // f32 rows: in place in the output
+              if (dst != src) std::memcpy(dst, src, len * sizeof(float));
+              simd(OPENACL_SIMD_LAMBDA { softmax_row(reinterpret_cast<float *>(dst), len, log); });
+              continue;
+            }
+            if (inner == 1) to_f32(xt, src, v.data(), len);
+            else
+              for (int64_t k = 0; k < len; ++k) to_f32(xt, src + k * inner * es, &v[k], 1);
+            simd(OPENACL_SIMD_LAMBDA { softmax_row(v.data(), len, log); });
+            if (inner == 1) from_f32(xt, v.data(), dst, len);
+            else
+              for (int64_t k = 0; k < len; ++k) from_f32(xt, &v[k], dst + k * inner * es, 1);
+          }
+        });
   });
 }
 
@@ -215,8 +235,11 @@ std::unique_ptr<PreparedOp> build_reduce(OpCall &call) {
   std::string t = call.type();
   const bool d = t.back() == 'D';
   if (d) t.pop_back();
-  const Red kind = t == "ReduceSum" ? Red::sum : t == "ReduceMean" ? Red::mean : t == "ReduceMax" ? Red::max
-                 : t == "ReduceMin" ? Red::min : Red::prod;
+  const Red kind = t == "ReduceSum"    ? Red::sum
+                   : t == "ReduceMean" ? Red::mean
+                   : t == "ReduceMax"  ? Red::max
+                   : t == "ReduceMin"  ? Red::min
+                                       : Red::prod;
   call.inputs_between(d ? 1 : 1, d ? 1 : 2, d ? "x" : "x, axes");
   if (kind == Red::mean) call.dtype_in(0, kFloats);
   else call.dtype_in(0, {DType::f32, DType::f16, DType::bf16, DType::i32, DType::i64});
@@ -260,36 +283,51 @@ std::unique_ptr<PreparedOp> build_reduce(OpCall &call) {
   return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, AiCores &cores) {
     visit_dtype(xt, [&](auto tag) {
       using T = decltype(tag);
-      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t> ||
-                    std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>) {
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> ||
+                    std::is_same_v<T, bf16_t> || std::is_same_v<T, int32_t> ||
+                    std::is_same_v<T, int64_t>) {
         std::vector<T> tmp;
         const T *src = static_cast<const T *>(in[0].data);
         if (!direct) {
           tmp.resize(kl * rl);
-          strided_copy(cores, vdims, reinterpret_cast<char *>(tmp.data()), contiguous_strides(vdims),
-                       static_cast<const char *>(in[0].data), vstr, sizeof(T));
+          strided_copy(cores, vdims, reinterpret_cast<char *>(tmp.data()),
+                       contiguous_strides(vdims), static_cast<const char *>(in[0].data), vstr,
+                       sizeof(T));
           src = tmp.data();
         }
         T *y = static_cast<T *>(o[0].data);
         using Acc = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
-        parallel_range(cores, static_cast<size_t>(kl), std::max<size_t>(1, 16384 / (rl + 1)), [&](size_t lo, size_t hi) {
-          for (size_t k = lo; k < hi; ++k) {
-            const T *row = src + k * rl;
-            Acc acc = kind == Red::prod ? 1 : 0;
-            if (kind == Red::max || kind == Red::min) acc = static_cast<Acc>(static_cast<compute_t<T>>(row[0]));
-            for (int64_t i = 0; i < rl; ++i) {
-              const Acc v = static_cast<Acc>(static_cast<compute_t<T>>(row[i]));
-              switch (kind) {
-                case Red::sum: case Red::mean: acc += v; break;
-                case Red::prod: acc *= v; break;
-                case Red::max: acc = (v > acc || v != v) ? v : acc; break;
-                case Red::min: acc = (v < acc || v != v) ? v : acc; break;
-              }
-            }
-            if (kind == Red::mean) acc = rl ? acc / static_cast<Acc>(rl) : std::numeric_limits<Acc>::quiet_NaN();
-            y[k] = T(static_cast<compute_t<T>>(acc));
-          }
-        });
+        parallel_range(cores, static_cast<size_t>(kl), std::max<size_t>(1, 16384 / (rl + 1)),
+                       [&](size_t lo, size_t hi) {
+                         for (size_t k = lo; k < hi; ++k) {
+                           const T *row = src + k * rl;
+                           Acc acc = kind == Red::prod ? 1 : 0;
+                           if (kind == Red::max || kind == Red::min)
+                             acc = static_cast<Acc>(static_cast<compute_t<T>>(row[0]));
+                           for (int64_t i = 0; i < rl; ++i) {
+                             const Acc v = static_cast<Acc>(static_cast<compute_t<T>>(row[i]));
+                             switch (kind) {
+                               case Red::sum:
+                               case Red::mean:
+                                 acc += v;
+                                 break;
+                               case Red::prod:
+                                 acc *= v;
+                                 break;
+                               case Red::max:
+                                 acc = (v > acc || v != v) ? v : acc;
+                                 break;
+                               case Red::min:
+                                 acc = (v < acc || v != v) ? v : acc;
+                                 break;
+                             }
+                           }
+                           if (kind == Red::mean)
+                             acc = rl ? acc / static_cast<Acc>(rl)
+                                      : std::numeric_limits<Acc>::quiet_NaN();
+                           y[k] = T(static_cast<compute_t<T>>(acc));
+                         }
+                       });
       }
     });
   });
@@ -304,7 +342,8 @@ std::unique_ptr<PreparedOp> build_argmax(OpCall &call) {
   if (t == "ArgMaxV2") {
     call.inputs_between(2, 2, "x, dimension");
     auto v = call.const_ints(1);
-    if (!v || v->size() != 1) call.bad_input(1, "(dimension) must be a constant scalar (aclSetTensorConst)");
+    if (!v || v->size() != 1)
+      call.bad_input(1, "(dimension) must be a constant scalar (aclSetTensorConst)");
     axis = (*v)[0];
   } else {
     call.inputs_between(1, 1, "x");
@@ -315,23 +354,28 @@ std::unique_ptr<PreparedOp> build_argmax(OpCall &call) {
   const auto &x = call.in(0);
   axis = normalize_axis(call, axis, x.dims.size(), "dimension");
   const DType ot = call.attr_dtype("dtype", DType::i32);
-  const bool last = call.attr_bool("select_last_index", false);  // ties: the last index instead of the first
-  if (ot != DType::i32 && ot != DType::i64) call.bad_attr("dtype", std::string("is ") + dtype_name(ot) + "; expected int32 or int64");
+  const bool last =
+      call.attr_bool("select_last_index", false);  // ties: the last index instead of the first
+  if (ot != DType::i32 && ot != DType::i64)
+    call.bad_attr("dtype", std::string("is ") + dtype_name(ot) + "; expected int32 or int64");
   if (x.dims[axis] == 0) call.bad_input(0, "has an empty reduction dim");
   std::vector<int64_t> out = x.dims;
   out.erase(out.begin() + axis);
   call.output(ot, out, x.format);
-  const int64_t outer = product(x.dims, 0, axis), len = x.dims[axis], inner = product(x.dims, axis + 1);
+  const int64_t outer = product(x.dims, 0, axis), len = x.dims[axis],
+                inner = product(x.dims, axis + 1);
   const DType xt = x.dtype;
   return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, AiCores &cores) {
     visit_dtype(xt, [&](auto tag) {
       using T = decltype(tag);
-      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t> ||
-                    std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>) {
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> ||
+                    std::is_same_v<T, bf16_t> || std::is_same_v<T, int32_t> ||
+                    std::is_same_v<T, int64_t>) {
         const T *xp = static_cast<const T *>(in[0].data);
         parallel_range(cores, static_cast<size_t>(outer * inner), 4096, [&](size_t lo, size_t hi) {
           for (size_t q = lo; q < hi; ++q) {
-            const int64_t oi = static_cast<int64_t>(q) / inner, ii = static_cast<int64_t>(q) % inner;
+            const int64_t oi = static_cast<int64_t>(q) / inner,
+                          ii = static_cast<int64_t>(q) % inner;
             const T *s = xp + oi * len * inner + ii;
             int64_t best = 0;
             auto bv = static_cast<compute_t<T>>(s[0]);
@@ -360,49 +404,61 @@ std::unique_ptr<PreparedOp> build_lrn(OpCall &call) {
   const auto &x = call.in(0);
   const int64_t radius = call.attr_int("depth_radius", 5);
   if (radius < 0) call.bad_attr("depth_radius", "is negative");
-  const float bias = call.attr_float("bias", 1.0f), alpha = call.attr_float("alpha", 1.0f), beta = call.attr_float("beta", 0.5f);
+  const float bias = call.attr_float("bias", 1.0f), alpha = call.attr_float("alpha", 1.0f),
+              beta = call.attr_float("beta", 0.5f);
   if (call.attr_str("norm_region", std::string("ACROSS_CHANNELS")) != "ACROSS_CHANNELS")
     call.bad_attr("norm_region", "must be ACROSS_CHANNELS");
   call.output(x.dtype, x.dims, x.format);
   const int64_t n = x.dims[0], c = x.dims[1], hw = x.dims[2] * x.dims[3];
   const DType t = x.dtype;
   // y = x / (bias + alpha * sum of x^2 over channels c - radius .. c + radius) ^ beta
-  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
-    visit_dtype(t, [&](auto tag) {
-      using T = decltype(tag);
-      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t>) {
-        const T *xp = static_cast<const T *>(in[0].data);
-        T *yp = static_cast<T *>(out[0].data);
-        parallel_range(cores, static_cast<size_t>(n * c), 4, [&](size_t lo, size_t hi) {
-          for (size_t r = lo; r < hi; ++r) {
-            const int64_t img = static_cast<int64_t>(r) / c, ch = static_cast<int64_t>(r) % c;
-            const int64_t c0 = std::max<int64_t>(0, ch - radius), c1 = std::min<int64_t>(c - 1, ch + radius);
-            for (int64_t p = 0; p < hw; ++p) {
-              float sum = 0;
-              for (int64_t k = c0; k <= c1; ++k) {
-                const float v = float(xp[(img * c + k) * hw + p]);
-                sum += v * v;
+  return make_op(
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+        visit_dtype(t, [&](auto tag) {
+          using T = decltype(tag);
+          if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> ||
+                        std::is_same_v<T, bf16_t>) {
+            const T *xp = static_cast<const T *>(in[0].data);
+            T *yp = static_cast<T *>(out[0].data);
+            parallel_range(cores, static_cast<size_t>(n * c), 4, [&](size_t lo, size_t hi) {
+              for (size_t r = lo; r < hi; ++r) {
+                const int64_t img = static_cast<int64_t>(r) / c, ch = static_cast<int64_t>(r) % c;
+                const int64_t c0 = std::max<int64_t>(0, ch - radius),
+                              c1 = std::min<int64_t>(c - 1, ch + radius);
+                for (int64_t p = 0; p < hw; ++p) {
+                  float sum = 0;
+                  for (int64_t k = c0; k <= c1; ++k) {
+                    const float v = float(xp[(img * c + k) * hw + p]);
+                    sum += v * v;
+                  }
+                  const float v = float(xp[(img * c + ch) * hw + p]);
+                  yp[(img * c + ch) * hw + p] = T(v / std::pow(bias + alpha * sum, beta));
+                }
               }
-              const float v = float(xp[(img * c + ch) * hw + p]);
-              yp[(img * c + ch) * hw + p] = T(v / std::pow(bias + alpha * sum, beta));
-            }
+            });
           }
         });
-      }
-    });
-  });
+      });
 }
 
 const Registrar reg({
     {"LRN", build_lrn},
-    {"BatchNorm", build_batchnorm},   {"LayerNorm", build_layernorm},
-    {"SoftmaxV2", build_softmax},     {"LogSoftmaxV2", build_softmax},
-    {"ReduceSum", build_reduce},      {"ReduceSumD", build_reduce},
-    {"ReduceMean", build_reduce},     {"ReduceMeanD", build_reduce},
-    {"ReduceMax", build_reduce},      {"ReduceMaxD", build_reduce},
-    {"ReduceMin", build_reduce},      {"ReduceMinD", build_reduce},
-    {"ReduceProd", build_reduce},     {"ReduceProdD", build_reduce},
-    {"ArgMaxV2", build_argmax},       {"ArgMaxD", build_argmax},
+    {"BatchNorm", build_batchnorm},
+    {"LayerNorm", build_layernorm},
+    {"SoftmaxV2", build_softmax},
+    {"LogSoftmaxV2", build_softmax},
+    {"ReduceSum", build_reduce},
+    {"ReduceSumD", build_reduce},
+    {"ReduceMean", build_reduce},
+    {"ReduceMeanD", build_reduce},
+    {"ReduceMax", build_reduce},
+    {"ReduceMaxD", build_reduce},
+    {"ReduceMin", build_reduce},
+    {"ReduceMinD", build_reduce},
+    {"ReduceProd", build_reduce},
+    {"ReduceProdD", build_reduce},
+    {"ArgMaxV2", build_argmax},
+    {"ArgMaxD", build_argmax},
     {"ArgMinD", build_argmax},
 });
 

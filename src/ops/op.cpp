@@ -17,50 +17,82 @@ std::unordered_map<std::string, OpBuilder> &registry() {
 }
 
 const char *attr_kind(const AttrValue &v) {
-  static const char *const names[] = {"bool",      "int",        "float",     "string",
-                                      "data type", "list bool",  "list int",  "list float",
-                                      "list string", "list data type", "list list int"};
+  static const char *const names[] = {
+      "bool",     "int",        "float",       "string",         "data type",    "list bool",
+      "list int", "list float", "list string", "list data type", "list list int"};
   return names[v.index()];
 }
 
-std::string fmt_desc(const TensorDesc &d) { return std::string(dtype_name(d.dtype)) + dims_str(d.dims); }
+std::string fmt_desc(const TensorDesc &d) {
+  return std::string(dtype_name(d.dtype)) + dims_str(d.dims);
+}
 
 }  // namespace
 
 size_t dtype_size(DType t) {
   switch (t) {
-    case DType::f32: case DType::i32: case DType::u32: return 4;
-    case DType::f16: case DType::bf16: case DType::i16: case DType::u16: return 2;
-    case DType::i8: case DType::u8: case DType::boolean: return 1;
-    case DType::i64: case DType::u64: case DType::f64: return 8;
-    default: return 0;
+    case DType::f32:
+    case DType::i32:
+    case DType::u32:
+      return 4;
+    case DType::f16:
+    case DType::bf16:
+    case DType::i16:
+    case DType::u16:
+      return 2;
+    case DType::i8:
+    case DType::u8:
+    case DType::boolean:
+      return 1;
+    case DType::i64:
+    case DType::u64:
+    case DType::f64:
+      return 8;
+    default:
+      return 0;
   }
 }
 
 const char *dtype_name(DType t) {
   switch (t) {
-    case DType::undefined: return "undefined";
-    case DType::f32: return "float32";
-    case DType::f16: return "float16";
-    case DType::bf16: return "bfloat16";
-    case DType::f64: return "float64";
-    case DType::i8: return "int8";
-    case DType::i16: return "int16";
-    case DType::i32: return "int32";
-    case DType::i64: return "int64";
-    case DType::u8: return "uint8";
-    case DType::u16: return "uint16";
-    case DType::u32: return "uint32";
-    case DType::u64: return "uint64";
-    case DType::boolean: return "bool";
+    case DType::undefined:
+      return "undefined";
+    case DType::f32:
+      return "float32";
+    case DType::f16:
+      return "float16";
+    case DType::bf16:
+      return "bfloat16";
+    case DType::f64:
+      return "float64";
+    case DType::i8:
+      return "int8";
+    case DType::i16:
+      return "int16";
+    case DType::i32:
+      return "int32";
+    case DType::i64:
+      return "int64";
+    case DType::u8:
+      return "uint8";
+    case DType::u16:
+      return "uint16";
+    case DType::u32:
+      return "uint32";
+    case DType::u64:
+      return "uint64";
+    case DType::boolean:
+      return "bool";
   }
   return "unknown-dtype";
 }
 
-bool is_float(DType t) { return t == DType::f32 || t == DType::f16 || t == DType::bf16 || t == DType::f64; }
+bool is_float(DType t) {
+  return t == DType::f32 || t == DType::f16 || t == DType::bf16 || t == DType::f64;
+}
 bool is_int(DType t) {
-  return t == DType::i8 || t == DType::i16 || t == DType::i32 || t == DType::i64 || t == DType::u8 ||
-         t == DType::u16 || t == DType::u32 || t == DType::u64;
+  return t == DType::i8 || t == DType::i16 || t == DType::i32 || t == DType::i64 ||
+         t == DType::u8 || t == DType::u16 || t == DType::u32 || t == DType::u64;
 }
 
 int64_t TensorDesc::element_count() const {
@@ -69,7 +101,9 @@ int64_t TensorDesc::element_count() const {
   return n;
 }
 
-size_t TensorDesc::byte_size() const { return static_cast<size_t>(element_count()) * dtype_size(dtype); }
+size_t TensorDesc::byte_size() const {
+  return static_cast<size_t>(element_count()) * dtype_size(dtype);
+}
 
 std::string dims_str(const std::vector<int64_t> &dims) {
   std::string s = "[";
@@ -90,7 +124,8 @@ const TensorDesc *OpCall::given(size_t i) const {
 
 void OpCall::inputs_between(size_t lo, size_t hi, const char *names) const {
   if (in_.size() < lo || in_.size() > hi) {
-    std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + ".." + std::to_string(hi);
+    std::string want =
+        lo == hi ? std::to_string(lo) : std::to_string(lo) + ".." + std::to_string(hi);
     fail(Errc::op_input_not_match, type_ + ": expected " + want + " inputs (" + names + "), got " +
                                        std::to_string(in_.size()));
   }
@@ -107,14 +142,15 @@ void OpCall::dtype_in(size_t i, std::initializer_list<DType> ok) const {
 
 void OpCall::same_dtype(size_t i, size_t j) const {
   if (in(i).dtype != in(j).dtype)
-    fail(Errc::op_input_not_match, type_ + ": input " + std::to_string(j) + " has data type " +
-                                       dtype_name(in(j).dtype) + ", expected " + dtype_name(in(i).dtype) +
-                                       " like input " + std::to_string(i));
+    fail(Errc::op_input_not_match,
+         type_ + ": input " + std::to_string(j) + " has data type " + dtype_name(in(j).dtype) +
+             ", expected " + dtype_name(in(i).dtype) + " like input " + std::to_string(i));
 }
 
 void OpCall::rank_at_least(size_t i, size_t rank) const {
   if (in(i).dims.size() < rank)
-    bad_input(i, "has shape " + dims_str(in(i).dims) + "; expected rank >= " + std::to_string(rank));
+    bad_input(i,
+              "has shape " + dims_str(in(i).dims) + "; expected rank >= " + std::to_string(rank));
 }
 
 void OpCall::rank_is(size_t i, size_t rank) const {
@@ -142,8 +178,8 @@ const AttrValue *OpCall::find(const std::string &name) const {
 
 namespace {
 template <class T>
-T attr_as(const OpCall &call, const AttrValue *v, const std::string &name, const std::optional<T> &def,
-          const char *want) {
+T attr_as(const OpCall &call, const AttrValue *v, const std::string &name,
+          const std::optional<T> &def, const char *want) {
   if (v == nullptr) {
     if (def) return *def;
     call.bad_attr(name, std::string("is required (") + want + ")");
@@ -162,13 +198,15 @@ bool OpCall::attr_bool(const std::string &name, std::optional<bool> def) const {
 int64_t OpCall::attr_int(const std::string &name, std::optional<int64_t> def) const {
   const AttrValue *v = find(name);
   if (v != nullptr && std::holds_alternative<bool>(*v)) return std::get<bool>(*v);
-  if (v != nullptr && std::holds_alternative<DType>(*v)) return static_cast<int64_t>(std::get<DType>(*v));
+  if (v != nullptr && std::holds_alternative<DType>(*v))
+    return static_cast<int64_t>(std::get<DType>(*v));
   return attr_as<int64_t>(*this, v, name, def, "int");
 }
 
 float OpCall::attr_float(const std::string &name, std::optional<float> def) const {
   const AttrValue *v = find(name);
-  if (v != nullptr && std::holds_alternative<int64_t>(*v)) return static_cast<float>(std::get<int64_t>(*v));
+  if (v != nullptr && std::holds_alternative<int64_t>(*v))
+    return static_cast<float>(std::get<int64_t>(*v));
   return attr_as<float>(*this, v, name, def, "float");
 }
 
@@ -178,11 +216,13 @@ std::string OpCall::attr_str(const std::string &name, std::optional<std::string>
 
 DType OpCall::attr_dtype(const std::string &name, std::optional<DType> def) const {
   const AttrValue *v = find(name);
-  if (v != nullptr && std::holds_alternative<int64_t>(*v)) return static_cast<DType>(std::get<int64_t>(*v));
+  if (v != nullptr && std::holds_alternative<int64_t>(*v))
+    return static_cast<DType>(std::get<int64_t>(*v));
   return attr_as<DType>(*this, v, name, def, "data type");
 }
 
-std::vector<int64_t> OpCall::attr_ints(const std::string &name, std::optional<std::vector<int64_t>> def) const {
+std::vector<int64_t> OpCall::attr_ints(const std::string &name,
+                                       std::optional<std::vector<int64_t>> def) const {
   const AttrValue *v = find(name);
   if (v != nullptr && std::holds_alternative<int64_t>(*v)) return {std::get<int64_t>(*v)};
   return attr_as<std::vector<int64_t>>(*this, v, name, def, "list int");
@@ -196,13 +236,26 @@ std::optional<std::vector<int64_t>> OpCall::const_ints(size_t i) const {
   if (!has(i) || in_[i].value.empty()) return std::nullopt;
   const TensorDesc &d = in_[i];
   const size_t n = static_cast<size_t>(d.element_count());
-  if (d.value.size() < n * dtype_size(d.dtype)) bad_input(i, "holds fewer bytes than its shape " + dims_str(d.dims));
+  if (d.value.size() < n * dtype_size(d.dtype))
+    bad_input(i, "holds fewer bytes than its shape " + dims_str(d.dims));
   std::vector<int64_t> out(n);
   for (size_t k = 0; k < n; ++k) {
     switch (d.dtype) {
-      case DType::i32: { int32_t x; std::memcpy(&x, d.value.data() + 4 * k, 4); out[k] = x; break; }
-      case DType::i64: { int64_t x; std::memcpy(&x, d.value.data() + 8 * k, 8); out[k] = x; break; }
-      default: bad_dtype(i, std::string("has data type ") + dtype_name(d.dtype) + "; expected int32 or int64");
+      case DType::i32: {
+        int32_t x;
+        std::memcpy(&x, d.value.data() + 4 * k, 4);
+        out[k] = x;
+        break;
+      }
+      case DType::i64: {
+        int64_t x;
+        std::memcpy(&x, d.value.data() + 8 * k, 8);
+        out[k] = x;
+        break;
+      }
+      default:
+        bad_dtype(
+            i, std::string("has data type ") + dtype_name(d.dtype) + "; expected int32 or int64");
     }
   }
   return out;
@@ -212,13 +265,29 @@ std::optional<std::vector<double>> OpCall::const_floats(size_t i) const {
   if (!has(i) || in_[i].value.empty()) return std::nullopt;
   const TensorDesc &d = in_[i];
   const size_t n = static_cast<size_t>(d.element_count());
-  if (d.value.size() < n * dtype_size(d.dtype)) bad_input(i, "holds fewer bytes than its shape " + dims_str(d.dims));
+  if (d.value.size() < n * dtype_size(d.dtype))
+    bad_input(i, "holds fewer bytes than its shape " + dims_str(d.dims));
   std::vector<double> out(n);
   for (size_t k = 0; k < n; ++k) {
     switch (d.dtype) {
-      case DType::f32: { float x; std::memcpy(&x, d.value.data() + 4 * k, 4); out[k] = x; break; }
-      case DType::f16: { uint16_t x; std::memcpy(&x, d.value.data() + 2 * k, 2); out[k] = half_to_float(x); break; }
-      case DType::f64: { double x; std::memcpy(&x, d.value.data() + 8 * k, 8); out[k] = x; break; }
+      case DType::f32: {
+        float x;
+        std::memcpy(&x, d.value.data() + 4 * k, 4);
+        out[k] = x;
+        break;
+      }
+      case DType::f16: {
+        uint16_t x;
+        std::memcpy(&x, d.value.data() + 2 * k, 2);
+        out[k] = half_to_float(x);
+        break;
+      }
+      case DType::f64: {
+        double x;
+        std::memcpy(&x, d.value.data() + 8 * k, 8);
+        out[k] = x;
+        break;
+      }
       default: {
         auto ints = const_ints(i);
         return std::vector<double>(ints->begin(), ints->end());
@@ -239,7 +308,8 @@ void OpCall::output(DType dtype, std::vector<int64_t> dims, Format format) {
 int64_t normalize_axis(const OpCall &call, int64_t axis, size_t rank, const char *what) {
   const auto r = static_cast<int64_t>(rank);
   if (axis < -r || axis >= std::max<int64_t>(r, 1))
-    call.bad_attr(what, "value " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+    call.bad_attr(what, "value " + std::to_string(axis) + " is out of range for rank " +
+                            std::to_string(rank));
   return axis < 0 ? axis + r : axis;
 }
 
@@ -254,7 +324,8 @@ namespace {
 OpBuilder lookup(const std::string &op_type) {
   auto it = registry().find(op_type);
   if (it == registry().end())
-    fail(Errc::op_type_not_match, "op type '" + op_type + "' is not a built-in operator of openacl");
+    fail(Errc::op_type_not_match,
+         "op type '" + op_type + "' is not a built-in operator of openacl");
   return it->second;
 }
 
@@ -263,7 +334,8 @@ void check_inputs(const std::string &op_type, const std::vector<TensorDesc> &inp
     for (int64_t d : inputs[i].dims)
       if (d < 0)
         fail(Errc::op_input_not_match, op_type + ": input " + std::to_string(i) + " has shape " +
-                                           dims_str(inputs[i].dims) + "; dynamic dims (-1) need a static shape");
+                                           dims_str(inputs[i].dims) +
+                                           "; dynamic dims (-1) need a static shape");
 }
 
 }  // namespace
@@ -279,20 +351,22 @@ std::vector<TensorDesc> infer(const std::string &op_type, const std::vector<Tens
   return std::move(call.outputs());
 }
 
-std::unique_ptr<PreparedOp> prepare(const std::string &op_type, const std::vector<TensorDesc> &inputs,
-                                    const std::vector<TensorDesc> &outputs, const Attrs &attrs, unsigned threads) {
+std::unique_ptr<PreparedOp> prepare(const std::string &op_type,
+                                    const std::vector<TensorDesc> &inputs,
+                                    const std::vector<TensorDesc> &outputs, const Attrs &attrs,
+                                    unsigned threads) {
   OpBuilder build = lookup(op_type);
   check_inputs(op_type, inputs);
   OpCall call(op_type, inputs, attrs, &outputs, threads);
   auto op = build(call);
   const auto &want = call.outputs();
   if (outputs.size() != want.size())
-    fail(Errc::op_output_not_match, op_type + ": expected " + std::to_string(want.size()) + " outputs, got " +
-                                        std::to_string(outputs.size()));
+    fail(Errc::op_output_not_match, op_type + ": expected " + std::to_string(want.size()) +
+                                        " outputs, got " + std::to_string(outputs.size()));
   for (size_t i = 0; i < want.size(); ++i) {
     if (outputs[i].dtype != want[i].dtype || outputs[i].dims != want[i].dims)
-      fail(Errc::op_output_not_match, op_type + ": output " + std::to_string(i) + " is " + fmt_desc(outputs[i]) +
-                                          ", expected " + fmt_desc(want[i]));
+      fail(Errc::op_output_not_match, op_type + ": output " + std::to_string(i) + " is " +
+                                          fmt_desc(outputs[i]) + ", expected " + fmt_desc(want[i]));
   }
   return op;
 }

@@ -147,11 +147,22 @@ namespace openacl::ops {
 //   stream (Errc::task_failure).
 // ---------------------------------------------------------------------------------------------
 
-
 // Same numeric values as aclDataType (the API layer casts).
 enum class DType : int32_t {
-  undefined = -1, f32 = 0, f16 = 1, i8 = 2, i32 = 3, u8 = 4, i16 = 6, u16 = 7, u32 = 8,
-  i64 = 9, u64 = 10, f64 = 11, boolean = 12, bf16 = 27,
+  undefined = -1,
+  f32 = 0,
+  f16 = 1,
+  i8 = 2,
+  i32 = 3,
+  u8 = 4,
+  i16 = 6,
+  u16 = 7,
+  u32 = 8,
+  i64 = 9,
+  u64 = 10,
+  f64 = 11,
+  boolean = 12,
+  bf16 = 27,
 };
 // Same numeric values as aclFormat.
 enum class Format : int32_t { undefined = -1, nchw = 0, nhwc = 1, nd = 2, hwcn = 16 };
@@ -183,9 +194,8 @@ struct Tensor {
 };
 
 using AttrValue = std::variant<bool, int64_t, float, std::string, DType, std::vector<uint8_t>,
-                               std::vector<int64_t>, std::vector<float>,
-                               std::vector<std::string>, std::vector<DType>,
-                               std::vector<std::vector<int64_t>>>;
+                               std::vector<int64_t>, std::vector<float>, std::vector<std::string>,
+                               std::vector<DType>, std::vector<std::vector<int64_t>>>;
 using Attrs = std::map<std::string, AttrValue>;
 
 // An op validated for fixed input/output descriptors and attributes.

@@ -47,7 +47,8 @@ class OpCall {
   float attr_float(const std::string &name, std::optional<float> def = {}) const;
   std::string attr_str(const std::string &name, std::optional<std::string> def = {}) const;
   DType attr_dtype(const std::string &name, std::optional<DType> def = {}) const;
-  std::vector<int64_t> attr_ints(const std::string &name, std::optional<std::vector<int64_t>> def = {}) const;
+  std::vector<int64_t> attr_ints(const std::string &name,
+                                 std::optional<std::vector<int64_t>> def = {}) const;
   std::vector<std::vector<int64_t>> attr_int_lists(const std::string &name) const;
 
   // Integer values of a const input (TensorDesc::value), or nullopt when unknown.

@@ -35,14 +35,16 @@ struct Sampler {
   Padding pad;
   float lo_x, hi_x, lo_y, hi_y;  // the reflection bounds
 
-  Sampler(int64_t h_, int64_t w_, bool align_, Padding pad_) : h(h_), w(w_), align(align_), pad(pad_) {
+  Sampler(int64_t h_, int64_t w_, bool align_, Padding pad_)
+      : h(h_), w(w_), align(align_), pad(pad_) {
     lo_x = align ? 0.0f : -0.5f;
     hi_x = align ? static_cast<float>(w - 1) : static_cast<float>(w) - 0.5f;
     lo_y = align ? 0.0f : -0.5f;
     hi_y = align ? static_cast<float>(h - 1) : static_cast<float>(h) - 0.5f;
   }
   float unnormalize(float g, int64_t size) const {
-    return align ? (g + 1) / 2 * static_cast<float>(size - 1) : ((g + 1) * static_cast<float>(size) - 1) / 2;
+    return align ? (g + 1) / 2 * static_cast<float>(size - 1)
+                 : ((g + 1) * static_cast<float>(size) - 1) / 2;
   }
   // The coordinate after the padding rule (border: clamped; reflection: mirrored).
   float place(float v, int64_t size, float lo, float hi) const {
@@ -58,8 +60,10 @@ struct Sampler {
       r = std::clamp<int64_t>(r, 0, h - 1);
       c = std::clamp<int64_t>(c, 0, w - 1);
     } else {
-      r = std::clamp<int64_t>(static_cast<int64_t>(reflect(static_cast<float>(r), lo_y, hi_y)), 0, h - 1);
-      c = std::clamp<int64_t>(static_cast<int64_t>(reflect(static_cast<float>(c), lo_x, hi_x)), 0, w - 1);
+      r = std::clamp<int64_t>(static_cast<int64_t>(reflect(static_cast<float>(r), lo_y, hi_y)), 0,
+                              h - 1);
+      c = std::clamp<int64_t>(static_cast<int64_t>(reflect(static_cast<float>(c), lo_x, hi_x)), 0,
+                              w - 1);
     }
     return plane[r * w + c];
   }
@@ -73,19 +77,24 @@ std::unique_ptr<PreparedOp> build_grid_sampler(OpCall &call) {
   call.rank_is(1, 4);
   const auto &x = call.in(0), &g = call.in(1);
   if (g.dims[0] != x.dims[0] || g.dims[3] != 2)
-    call.bad_input(1, "has shape " + dims_str(g.dims) + "; expected [N, Ho, Wo, 2] with x's N " + std::to_string(x.dims[0]));
+    call.bad_input(1, "has shape " + dims_str(g.dims) + "; expected [N, Ho, Wo, 2] with x's N " +
+                          std::to_string(x.dims[0]));
   const std::string mode = call.attr_str("interpolation_mode", std::string("bilinear"));
-  if (mode != "bilinear" && mode != "nearest") call.bad_attr("interpolation_mode", "is '" + mode + "'; expected bilinear or nearest");
+  if (mode != "bilinear" && mode != "nearest")
+    call.bad_attr("interpolation_mode", "is '" + mode + "'; expected bilinear or nearest");
   const std::string pm = call.attr_str("padding_mode", std::string("zeros"));
   Padding pad = Padding::zeros;
   if (pm == "border") pad = Padding::border;
   else if (pm == "reflection") pad = Padding::reflection;
-  else if (pm != "zeros") call.bad_attr("padding_mode", "is '" + pm + "'; expected zeros, border or reflection");
+  else if (pm != "zeros")
+    call.bad_attr("padding_mode", "is '" + pm + "'; expected zeros, border or reflection");
   const bool align = call.attr_bool("align_corners", false), nearest = mode == "nearest";
-  const int64_t n = x.dims[0], c = x.dims[1], h = x.dims[2], w = x.dims[3], ho = g.dims[1], wo = g.dims[2];
+  const int64_t n = x.dims[0], c = x.dims[1], h = x.dims[2], w = x.dims[3], ho = g.dims[1],
+                wo = g.dims[2];
   call.output(x.dtype, {n, c, ho, wo}, x.format);
   const Sampler s(h, w, align, pad);
-  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out,
+                     AiCores &cores) {
     const auto *xp = static_cast<const float *>(in[0].data);
     const auto *gp = static_cast<const float *>(in[1].data);
     auto *yp = static_cast<float *>(out[0].data);
@@ -100,12 +109,15 @@ std::unique_ptr<PreparedOp> build_grid_sampler(OpCall &call) {
             const float *plane = xp + (img * c + ch) * h * w;
             float v;
             if (nearest) {
-              v = s.pixel(plane, static_cast<int64_t>(std::nearbyint(fy)), static_cast<int64_t>(std::nearbyint(fx)));
+              v = s.pixel(plane, static_cast<int64_t>(std::nearbyint(fy)),
+                          static_cast<int64_t>(std::nearbyint(fx)));
             } else {
-              const auto x0 = static_cast<int64_t>(std::floor(fx)), y0 = static_cast<int64_t>(std::floor(fy));
+              const auto x0 = static_cast<int64_t>(std::floor(fx)),
+                         y0 = static_cast<int64_t>(std::floor(fy));
               const float ax = fx - static_cast<float>(x0), ay = fy - static_cast<float>(y0);
               v = (1 - ay) * ((1 - ax) * s.pixel(plane, y0, x0) + ax * s.pixel(plane, y0, x0 + 1)) +
-                  ay * ((1 - ax) * s.pixel(plane, y0 + 1, x0) + ax * s.pixel(plane, y0 + 1, x0 + 1));
+                  ay *
+                      ((1 - ax) * s.pixel(plane, y0 + 1, x0) + ax * s.pixel(plane, y0 + 1, x0 + 1));
             }
             yp[((img * c + ch) * ho + oy) * wo + ox] = v;
           }

@@ -57,11 +57,16 @@ TEST_F(Base, TensorWithoutStridesIsDenseRowMajor) {
 
 TEST_F(Base, BadTensorArgumentsGiveNullAndAMessage) {
   const int64_t nine[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1}, neg[] = {-1}, one[] = {1};
-  EXPECT_EQ(aclCreateTensor(nine, 9, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nine, 9, nullptr), nullptr);
-  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("8 dimensions"), std::string::npos) << aclGetRecentErrMsg();
-  EXPECT_EQ(aclCreateTensor(nullptr, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, nullptr), nullptr);
+  EXPECT_EQ(aclCreateTensor(nine, 9, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nine, 9, nullptr),
+            nullptr);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("8 dimensions"), std::string::npos)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(aclCreateTensor(nullptr, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, nullptr),
+            nullptr);
   EXPECT_EQ(aclCreateTensor(one, 1, ACL_FLOAT, neg, 0, ACL_FORMAT_ND, one, 1, nullptr), nullptr);
-  EXPECT_EQ(aclCreateTensor(one, 1, static_cast<aclDataType>(99), nullptr, 0, ACL_FORMAT_ND, one, 1, nullptr), nullptr);
+  EXPECT_EQ(aclCreateTensor(one, 1, static_cast<aclDataType>(99), nullptr, 0, ACL_FORMAT_ND, one, 1,
+                            nullptr),
+            nullptr);
   EXPECT_EQ(aclCreateScalar(nullptr, ACL_FLOAT), nullptr);
   EXPECT_EQ(aclCreateIntArray(nullptr, 3), nullptr);
   int64_t *v = nullptr;
@@ -139,7 +144,8 @@ class Executor : public AclnnTest {
   }
   aclOpExecutor *plan_add(uint64_t *ws) {
     aclOpExecutor *e = nullptr;
-    EXPECT_EQ(aclnnAddGetWorkspaceSize(x_, o_, alpha_, y_, ws, &e), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(aclnnAddGetWorkspaceSize(x_, o_, alpha_, y_, ws, &e), ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
     return e;
   }
   static constexpr uint64_t kWork = 1 << 20;  // more than any plan here needs
@@ -172,7 +178,9 @@ TEST_F(Executor, RunsOnceUnlessRepeatable) {
   aclOpExecutor *e = plan_add(&ws);
   ASSERT_EQ(aclnnAdd(w_, kWork, e, stream_), ACLNN_SUCCESS);
   EXPECT_EQ(aclnnAdd(w_, kWork, e, stream_), ACLNN_ERR_PARAM_INVALID);  // consumed by its run
-  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclnnAdd: executor is not a live aclOpExecutor"), std::string::npos)
+  EXPECT_NE(
+      std::string(aclGetRecentErrMsg()).find("aclnnAdd: executor is not a live aclOpExecutor"),
+      std::string::npos)
       << aclGetRecentErrMsg();
   e = plan_add(&ws);
   ASSERT_EQ(aclSetAclOpExecutorRepeatable(e), ACLNN_SUCCESS);
@@ -221,7 +229,8 @@ TEST_F(Executor, SmallWorkspaceIsRefusedAndNothingRuns) {
   void *w = nullptr;
   ASSERT_EQ(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
   EXPECT_EQ(aclnnMul(w, ws - 1, e, stream_), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("workspaceSize"), std::string::npos) << aclGetRecentErrMsg();
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("workspaceSize"), std::string::npos)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(aclnnMul(nullptr, ws, e, stream_), ACLNN_ERR_PARAM_NULLPTR);
   int host = 0;
   EXPECT_EQ(aclnnMul(&host, ws, e, stream_), ACLNN_ERR_PARAM_INVALID);  // not device memory
@@ -241,7 +250,8 @@ TEST_F(Executor, HostAddressesAreRefusedAtPhaseTwo) {
   aclOpExecutor *e = nullptr;
   ASSERT_EQ(aclnnAddGetWorkspaceSize(x_, o_, alpha_, h, &ws, &e), ACLNN_SUCCESS);
   EXPECT_EQ(aclnnAdd(w_, kWork, e, stream_), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("out"), std::string::npos) << aclGetRecentErrMsg();
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("out"), std::string::npos)
+      << aclGetRecentErrMsg();
   aclDestroyAclOpExecutor(e);
   aclDestroyTensor(h);
 }
@@ -268,7 +278,8 @@ TEST_F(Executor, AnAddressPastABufferNamesTheBufferAndPinnedMemoryIsNamed) {
   aclTensor *host = aclCreateTensor(d, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, d, 1, pinned);
   ASSERT_EQ(aclnnAddGetWorkspaceSize(x_, o_, alpha_, host, &ws, &e), ACLNN_SUCCESS);
   EXPECT_EQ(aclnnAdd(w_, kWork, e, stream_), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("page-locked host memory (aclrtMallocHost)"), std::string::npos)
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("page-locked host memory (aclrtMallocHost)"),
+            std::string::npos)
       << aclGetRecentErrMsg();
   aclDestroyAclOpExecutor(e);
   aclDestroyTensor(host);
@@ -316,7 +327,8 @@ TEST_F(Executor, PhaseOneRefusesNullsWithTheirCode) {
   uint64_t ws = 0;
   aclOpExecutor *e = nullptr;
   EXPECT_EQ(aclnnAddGetWorkspaceSize(nullptr, o_, alpha_, y_, &ws, &e), ACLNN_ERR_PARAM_NULLPTR);
-  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclnnAddGetWorkspaceSize: self is NULL"), std::string::npos)
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclnnAddGetWorkspaceSize: self is NULL"),
+            std::string::npos)
       << aclGetRecentErrMsg();
   EXPECT_EQ(aclnnAddGetWorkspaceSize(x_, o_, nullptr, y_, &ws, &e), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_EQ(aclnnAddGetWorkspaceSize(x_, o_, alpha_, y_, nullptr, &e), ACLNN_ERR_PARAM_NULLPTR);

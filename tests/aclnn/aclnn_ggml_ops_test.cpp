@@ -52,9 +52,11 @@ class AclnnGgml : public AclnnTest {
     for (size_t i = 0; i < n; ++i) v[i] = from + step * static_cast<float>(i);
     return v;
   }
-  static void expect_near(const std::vector<float> &got, const std::vector<float> &want, float tol) {
+  static void expect_near(const std::vector<float> &got, const std::vector<float> &want,
+                          float tol) {
     ASSERT_EQ(got.size(), want.size());
-    for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol * std::max(1.0f, std::fabs(want[i]))) << "at " << i;
+    for (size_t i = 0; i < got.size(); ++i)
+      EXPECT_NEAR(got[i], want[i], tol * std::max(1.0f, std::fabs(want[i]))) << "at " << i;
   }
 };
 
@@ -63,7 +65,9 @@ TEST_F(AclnnGgml, InPlaceUnaryOnATransposedView) {
   const std::vector<float> x = ramp(12, -1.5f, 0.25f);
   for (int which = 0; which < 3; ++which) {
     aclTensor *self = tensor(x, {4, 3}, {1, 4});
-    const auto plan = which == 0 ? aclnnInplaceSinGetWorkspaceSize : which == 1 ? aclnnInplaceCosGetWorkspaceSize : aclnnInplaceExpGetWorkspaceSize;
+    const auto plan = which == 0   ? aclnnInplaceSinGetWorkspaceSize
+                      : which == 1 ? aclnnInplaceCosGetWorkspaceSize
+                                   : aclnnInplaceExpGetWorkspaceSize;
     const auto exec = which == 0 ? aclnnInplaceSin : which == 1 ? aclnnInplaceCos : aclnnInplaceExp;
     ASSERT_EQ(run(plan, exec, self), ACLNN_SUCCESS) << aclGetRecentErrMsg();
     std::vector<float> want(x);
@@ -82,32 +86,57 @@ TEST_F(AclnnGgml, Activations) {
     for (float &v : want) v = f(v);
     expect_near(read<float>(out), want, 1e-5f);
   };
-  apply(aclnnSignGetWorkspaceSize, aclnnSign, [](float v) { return static_cast<float>((v > 0) - (v < 0)); });
-  apply(aclnnHardsigmoidGetWorkspaceSize, aclnnHardsigmoid, [](float v) { return std::clamp(v / 6 + 0.5f, 0.0f, 1.0f); });
-  apply(aclnnHardswishGetWorkspaceSize, aclnnHardswish, [](float v) { return v * std::clamp(v + 3, 0.0f, 6.0f) / 6; });
-  apply(aclnnLeakyReluGetWorkspaceSize, aclnnLeakyRelu, [](float v) { return v >= 0 ? v : 0.1f * v; }, scalar(0.1f));
-  apply(aclnnEluGetWorkspaceSize, aclnnElu, [](float v) { return 2.0f * (v > 0 ? v : 0.5f * (std::exp(1.5f * v) - 1)); },
-        scalar(0.5f), scalar(2.0f), scalar(1.5f));
-  apply(aclnnSoftplusGetWorkspaceSize, aclnnSoftplus,
-        [](float v) { return 2 * v > 1 ? v : std::log1p(std::exp(2 * v)) / 2; }, scalar(2.0f), scalar(1.0f));
-  apply(aclnnGeluV2GetWorkspaceSize, aclnnGeluV2, [](float v) { return 0.5f * v * (1 + std::erf(v / std::sqrt(2.0f))); },
-        int64_t{0});
-  apply(aclnnGeluV2GetWorkspaceSize, aclnnGeluV2,
-        [](float v) { return 0.5f * v * (1 + std::tanh(0.7978845608f * (v + 0.044715f * v * v * v))); }, int64_t{1});
-  apply(aclnnClampMinGetWorkspaceSize, aclnnClampMin, [](float v) { return std::max(v, -1.0f); }, scalar(-1.0f));
-  apply(aclnnThresholdGetWorkspaceSize, aclnnThreshold, [](float v) { return v > 0.5f ? v : -7.0f; }, scalar(0.5f),
-        scalar(-7.0f));
+  apply(aclnnSignGetWorkspaceSize, aclnnSign,
+        [](float v) { return static_cast<float>((v > 0) - (v < 0)); });
+  apply(aclnnHardsigmoidGetWorkspaceSize, aclnnHardsigmoid,
+        [](float v) { return std::clamp(v / 6 + 0.5f, 0.0f, 1.0f); });
+  apply(aclnnHardswishGetWorkspaceSize, aclnnHardswish,
+        [](float v) { return v * std::clamp(v + 3, 0.0f, 6.0f) / 6; });
+  apply(
+      aclnnLeakyReluGetWorkspaceSize, aclnnLeakyRelu, [](float v) { return v >= 0 ? v : 0.1f * v; },
+      scalar(0.1f));
+  apply(
+      aclnnEluGetWorkspaceSize, aclnnElu,
+      [](float v) { return 2.0f * (v > 0 ? v : 0.5f * (std::exp(1.5f * v) - 1)); }, scalar(0.5f),
+      scalar(2.0f), scalar(1.5f));
+  apply(
+      aclnnSoftplusGetWorkspaceSize, aclnnSoftplus,
+      [](float v) { return 2 * v > 1 ? v : std::log1p(std::exp(2 * v)) / 2; }, scalar(2.0f),
+      scalar(1.0f));
+  apply(
+      aclnnGeluV2GetWorkspaceSize, aclnnGeluV2,
+      [](float v) { return 0.5f * v * (1 + std::erf(v / std::sqrt(2.0f))); }, int64_t{0});
+  apply(
+      aclnnGeluV2GetWorkspaceSize, aclnnGeluV2,
+      [](float v) {
+        return 0.5f * v * (1 + std::tanh(0.7978845608f * (v + 0.044715f * v * v * v)));
+      },
+      int64_t{1});
+  apply(
+      aclnnClampMinGetWorkspaceSize, aclnnClampMin, [](float v) { return std::max(v, -1.0f); },
+      scalar(-1.0f));
+  apply(
+      aclnnThresholdGetWorkspaceSize, aclnnThreshold, [](float v) { return v > 0.5f ? v : -7.0f; },
+      scalar(0.5f), scalar(-7.0f));
 }
 
 TEST_F(AclnnGgml, InPlaceScalarForms) {
   // The chain ggml's rope runs for its YaRN ramp: subs, divs, threshold, clamp max, adds.
   const std::vector<float> x = ramp(8, -2.0f, 0.7f);
   aclTensor *self = tensor(x, {8});
-  ASSERT_EQ(run(aclnnInplaceSubsGetWorkspaceSize, aclnnInplaceSubs, self, scalar(1.0f), scalar(2.0f)), ACLNN_SUCCESS);
-  ASSERT_EQ(run(aclnnInplaceDivsGetWorkspaceSize, aclnnInplaceDivs, self, scalar(4.0f)), ACLNN_SUCCESS);
-  ASSERT_EQ(run(aclnnInplaceThresholdGetWorkspaceSize, aclnnInplaceThreshold, self, scalar(0.0f), scalar(0.0f)), ACLNN_SUCCESS);
-  ASSERT_EQ(run(aclnnInplaceClampMaxGetWorkspaceSize, aclnnInplaceClampMax, self, scalar(0.5f)), ACLNN_SUCCESS);
-  ASSERT_EQ(run(aclnnInplaceAddsGetWorkspaceSize, aclnnInplaceAdds, self, scalar(3.0f), scalar(0.5f)), ACLNN_SUCCESS)
+  ASSERT_EQ(
+      run(aclnnInplaceSubsGetWorkspaceSize, aclnnInplaceSubs, self, scalar(1.0f), scalar(2.0f)),
+      ACLNN_SUCCESS);
+  ASSERT_EQ(run(aclnnInplaceDivsGetWorkspaceSize, aclnnInplaceDivs, self, scalar(4.0f)),
+            ACLNN_SUCCESS);
+  ASSERT_EQ(run(aclnnInplaceThresholdGetWorkspaceSize, aclnnInplaceThreshold, self, scalar(0.0f),
+                scalar(0.0f)),
+            ACLNN_SUCCESS);
+  ASSERT_EQ(run(aclnnInplaceClampMaxGetWorkspaceSize, aclnnInplaceClampMax, self, scalar(0.5f)),
+            ACLNN_SUCCESS);
+  ASSERT_EQ(
+      run(aclnnInplaceAddsGetWorkspaceSize, aclnnInplaceAdds, self, scalar(3.0f), scalar(0.5f)),
+      ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   std::vector<float> want(x);
   for (float &v : want) {
@@ -121,24 +150,31 @@ TEST_F(AclnnGgml, InPlaceScalarForms) {
   aclTensor *out = tensor(std::vector<float>(3, 0), {3});
   ASSERT_EQ(run(aclnnDivsGetWorkspaceSize, aclnnDivs, ints_in, scalar(2.0f), out), ACLNN_SUCCESS);
   expect_near(read<float>(out), {0.5f, 1.0f, 1.5f}, 1e-6f);
-  EXPECT_EQ(plan_only(aclnnInplaceClampMaxGetWorkspaceSize, self, static_cast<aclScalar *>(nullptr)), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(
+      plan_only(aclnnInplaceClampMaxGetWorkspaceSize, self, static_cast<aclScalar *>(nullptr)),
+      ACLNN_ERR_PARAM_NULLPTR);
 }
 
 TEST_F(AclnnGgml, InplacePowTensorTensorBroadcastsTheExponent) {
   aclTensor *self = tensor(std::vector<float>{1, 2, 3, 4, 5, 6}, {2, 3});
   aclTensor *e = tensor(std::vector<float>{2, 0.5f, 3}, {3});
-  ASSERT_EQ(run(aclnnInplacePowTensorTensorGetWorkspaceSize, aclnnInplacePowTensorTensor, self, e), ACLNN_SUCCESS);
+  ASSERT_EQ(run(aclnnInplacePowTensorTensorGetWorkspaceSize, aclnnInplacePowTensorTensor, self, e),
+            ACLNN_SUCCESS);
   expect_near(read<float>(self), {1, std::sqrt(2.0f), 27, 16, std::sqrt(5.0f), 216}, 1e-5f);
 }
 
 TEST_F(AclnnGgml, GeGluV3ActivatesEitherHalf) {
   const std::vector<float> x = ramp(12, -2.0f, 0.4f);  // [2, 6]: halves of 3 along dim 1
-  auto gelu = [](float v) { return 0.5f * v * (1 + std::tanh(0.7978845608f * (v + 0.044715f * v * v * v))); };
+  auto gelu = [](float v) {
+    return 0.5f * v * (1 + std::tanh(0.7978845608f * (v + 0.044715f * v * v * v)));
+  };
   for (bool left : {true, false}) {
     aclTensor *self = tensor(x, {2, 6});
     aclTensor *out = tensor(std::vector<float>(6, 0), {2, 3});
     aclTensor *g = tensor(std::vector<float>(6, 0), {2, 3});
-    ASSERT_EQ(run(aclnnGeGluV3GetWorkspaceSize, aclnnGeGluV3, self, int64_t{-1}, int64_t{1}, left, out, g), ACLNN_SUCCESS)
+    ASSERT_EQ(run(aclnnGeGluV3GetWorkspaceSize, aclnnGeGluV3, self, int64_t{-1}, int64_t{1}, left,
+                  out, g),
+              ACLNN_SUCCESS)
         << aclGetRecentErrMsg();
     std::vector<float> want_out, want_g;
     for (int r = 0; r < 2; ++r)
@@ -152,7 +188,8 @@ TEST_F(AclnnGgml, GeGluV3ActivatesEitherHalf) {
   }
   aclTensor *odd = tensor(std::vector<float>(10, 0), {2, 5});
   aclTensor *o = tensor(std::vector<float>(4, 0), {2, 2});
-  EXPECT_EQ(plan_only(aclnnGeGluV3GetWorkspaceSize, odd, int64_t{1}, int64_t{0}, false, o, o), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnGeGluV3GetWorkspaceSize, odd, int64_t{1}, int64_t{0}, false, o, o),
+            ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(AclnnGgml, MvAndTheNzWeightCalls) {
@@ -160,7 +197,8 @@ TEST_F(AclnnGgml, MvAndTheNzWeightCalls) {
   aclTensor *self = tensor(std::vector<float>{1, 2, 3, 4, 5, 6}, {2, 3}, {1, 2});
   aclTensor *vec = tensor(std::vector<float>{1, -1, 2}, {3});
   aclTensor *out = tensor(std::vector<float>(2, 0), {2});
-  ASSERT_EQ(run(aclnnMvGetWorkspaceSize, aclnnMv, self, vec, out, int8_t{1}), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnMvGetWorkspaceSize, aclnnMv, self, vec, out, int8_t{1}), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   expect_near(read<float>(out), {1 - 3 + 10, 2 - 4 + 12}, 1e-6f);
 
   uint64_t size = 0;
@@ -171,14 +209,17 @@ TEST_F(AclnnGgml, MvAndTheNzWeightCalls) {
   ASSERT_EQ(aclnnCalculateMatmulWeightSizeV2(s, ACL_INT8, &size), ACLNN_SUCCESS);
   EXPECT_EQ(size, 112u * 96u);
   EXPECT_EQ(aclnnCalculateMatmulWeightSizeV2(nullptr, ACL_FLOAT16, &size), ACLNN_ERR_PARAM_NULLPTR);
-  EXPECT_EQ(aclnnCalculateMatmulWeightSizeV2(ints({5}), ACL_FLOAT16, &size), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnCalculateMatmulWeightSizeV2(ints({5}), ACL_FLOAT16, &size),
+            ACLNN_ERR_PARAM_INVALID);
 
   // The sim's NZ weight keeps the ND bytes its matmuls read.
   const std::vector<float> w = ramp(6, 0, 1);
   aclTensor *weight = tensor(w, {2, 3});
-  ASSERT_EQ(run(aclnnTransMatmulWeightGetWorkspaceSize, aclnnTransMatmulWeight, weight), ACLNN_SUCCESS);
+  ASSERT_EQ(run(aclnnTransMatmulWeightGetWorkspaceSize, aclnnTransMatmulWeight, weight),
+            ACLNN_SUCCESS);
   EXPECT_EQ(read<float>(weight), w);
-  EXPECT_EQ(plan_only(aclnnTransMatmulWeightGetWorkspaceSize, tensor(w, {6})), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnTransMatmulWeightGetWorkspaceSize, tensor(w, {6})),
+            ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(AclnnGgml, TriangularSolveBothTrianglesAndTransposed) {
@@ -188,8 +229,10 @@ TEST_F(AclnnGgml, TriangularSolveBothTrianglesAndTransposed) {
   for (bool upper : {false, true})
     for (bool transpose : {false, true}) {
       aclTensor *bt = tensor(b, {2, 3, 2}), *at = tensor(a, {2, 3, 3});
-      aclTensor *x = tensor(std::vector<float>(12, 0), {2, 3, 2}), *m = tensor(std::vector<float>(18, 0), {2, 3, 3});
-      ASSERT_EQ(run(aclnnTriangularSolveGetWorkspaceSize, aclnnTriangularSolve, bt, at, upper, transpose, false, x, m),
+      aclTensor *x = tensor(std::vector<float>(12, 0), {2, 3, 2}),
+                *m = tensor(std::vector<float>(18, 0), {2, 3, 3});
+      ASSERT_EQ(run(aclnnTriangularSolveGetWorkspaceSize, aclnnTriangularSolve, bt, at, upper,
+                    transpose, false, x, m),
                 ACLNN_SUCCESS)
           << aclGetRecentErrMsg();
       // Check op(A) x == b with the triangle's entries only.
@@ -202,13 +245,16 @@ TEST_F(AclnnGgml, TriangularSolveBothTrianglesAndTransposed) {
               const int r = transpose ? q : i, c = transpose ? i : q;
               if (upper ? c >= r : c <= r) s += a[bi * 9 + r * 3 + c] * got[bi * 6 + q * 2 + j];
             }
-            EXPECT_NEAR(s, b[bi * 6 + i * 2 + j], 1e-4) << upper << transpose << " at " << bi << i << j;
+            EXPECT_NEAR(s, b[bi * 6 + i * 2 + j], 1e-4)
+                << upper << transpose << " at " << bi << i << j;
           }
       EXPECT_EQ(read<float>(m), a);
     }
   aclTensor *bt = tensor(b, {2, 3, 2}), *at = tensor(a, {2, 3, 3});
-  EXPECT_EQ(plan_only(aclnnTriangularSolveGetWorkspaceSize, bt, at, false, false, true, bt, at), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(plan_only(aclnnTriangularSolveGetWorkspaceSize, at, bt, false, false, false, at, bt), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnTriangularSolveGetWorkspaceSize, bt, at, false, false, true, bt, at),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnTriangularSolveGetWorkspaceSize, at, bt, false, false, false, at, bt),
+            ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(AclnnGgml, Pools) {
@@ -219,8 +265,8 @@ TEST_F(AclnnGgml, Pools) {
   for (bool include : {true, false}) {
     aclTensor *self = tensor(x, {1, 2, h, w});
     aclTensor *out = tensor(std::vector<float>(2 * 3 * 3, 0), {1, 2, 3, 3});
-    ASSERT_EQ(run(aclnnAvgPool2dGetWorkspaceSize, aclnnAvgPool2d, self, ints({3, 3}), ints({2, 2}), ints({1, 1}), false,
-                  include, int64_t{0}, int8_t{0}, out),
+    ASSERT_EQ(run(aclnnAvgPool2dGetWorkspaceSize, aclnnAvgPool2d, self, ints({3, 3}), ints({2, 2}),
+                  ints({1, 1}), false, include, int64_t{0}, int8_t{0}, out),
               ACLNN_SUCCESS)
         << aclGetRecentErrMsg();
     std::vector<float> want;
@@ -244,21 +290,22 @@ TEST_F(AclnnGgml, Pools) {
   // MaxPool 2x2 stride 2, no padding.
   aclTensor *self = tensor(x, {1, 2, h, w});
   aclTensor *out = tensor(std::vector<float>(2 * 2 * 3, 0), {1, 2, 2, 3});
-  ASSERT_EQ(run(aclnnMaxPoolGetWorkspaceSize, aclnnMaxPool, self, ints({2, 2}), ints({2, 2}), int64_t{0}, ints({0, 0, 0, 0}),
-                ints({1, 1}), int64_t{0}, out),
+  ASSERT_EQ(run(aclnnMaxPoolGetWorkspaceSize, aclnnMaxPool, self, ints({2, 2}), ints({2, 2}),
+                int64_t{0}, ints({0, 0, 0, 0}), ints({1, 1}), int64_t{0}, out),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   std::vector<float> want;
   for (int64_t c = 0; c < 2; ++c)
     for (int64_t oi = 0; oi < 2; ++oi)
       for (int64_t oj = 0; oj < 3; ++oj)
-        want.push_back(std::max({at(c, 2 * oi, 2 * oj), at(c, 2 * oi, 2 * oj + 1), at(c, 2 * oi + 1, 2 * oj), at(c, 2 * oi + 1, 2 * oj + 1)}));
+        want.push_back(std::max({at(c, 2 * oi, 2 * oj), at(c, 2 * oi, 2 * oj + 1),
+                                 at(c, 2 * oi + 1, 2 * oj), at(c, 2 * oi + 1, 2 * oj + 1)}));
   expect_near(read<float>(out), want, 0);
-  EXPECT_EQ(plan_only(aclnnMaxPoolGetWorkspaceSize, self, ints({2, 2}), ints({2, 2}), int64_t{0}, ints({0, 0, 0, 0}),
-                      ints({2, 2}), int64_t{0}, out),
+  EXPECT_EQ(plan_only(aclnnMaxPoolGetWorkspaceSize, self, ints({2, 2}), ints({2, 2}), int64_t{0},
+                      ints({0, 0, 0, 0}), ints({2, 2}), int64_t{0}, out),
             ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(plan_only(aclnnAvgPool2dGetWorkspaceSize, self, ints({2, 2}), ints({2, 2}), ints({0, 0}), false, true,
-                      int64_t{3}, int8_t{0}, out),
+  EXPECT_EQ(plan_only(aclnnAvgPool2dGetWorkspaceSize, self, ints({2, 2}), ints({2, 2}),
+                      ints({0, 0}), false, true, int64_t{3}, int8_t{0}, out),
             ACLNN_ERR_PARAM_INVALID);
 }
 
@@ -266,7 +313,9 @@ TEST_F(AclnnGgml, UpsampleNearest2dAndIm2col) {
   const std::vector<float> x = ramp(2 * 3 * 4, 0, 1);  // [1, 2, 3, 4]
   aclTensor *self = tensor(x, {1, 2, 3, 4});
   aclTensor *up = tensor(std::vector<float>(2 * 7 * 5, 0), {1, 2, 7, 5});
-  ASSERT_EQ(run(aclnnUpsampleNearest2dGetWorkspaceSize, aclnnUpsampleNearest2d, self, ints({7, 5}), up), ACLNN_SUCCESS)
+  ASSERT_EQ(
+      run(aclnnUpsampleNearest2dGetWorkspaceSize, aclnnUpsampleNearest2d, self, ints({7, 5}), up),
+      ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   std::vector<float> want;
   for (int64_t c = 0; c < 2; ++c)
@@ -277,7 +326,8 @@ TEST_F(AclnnGgml, UpsampleNearest2dAndIm2col) {
   // 2x2 kernel, dilation (1, 2), padding (1, 0), stride (2, 1): out [1, 2 * 4, L].
   const int64_t oh = (3 + 2 - 1 - 1) / 2 + 1, ow = (4 - 2 - 1) / 1 + 1, l = oh * ow;
   aclTensor *cols = tensor(std::vector<float>(2 * 4 * l, -1), {1, 8, l});
-  ASSERT_EQ(run(aclnnIm2colGetWorkspaceSize, aclnnIm2col, self, ints({2, 2}), ints({1, 2}), ints({1, 0}), ints({2, 1}), cols),
+  ASSERT_EQ(run(aclnnIm2colGetWorkspaceSize, aclnnIm2col, self, ints({2, 2}), ints({1, 2}),
+                ints({1, 0}), ints({2, 1}), cols),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   want.clear();
@@ -291,43 +341,52 @@ TEST_F(AclnnGgml, UpsampleNearest2dAndIm2col) {
           }
   expect_near(read<float>(cols), want, 0);
   aclTensor *wrong = tensor(std::vector<float>(10, 0), {1, 10, 1});
-  EXPECT_EQ(plan_only(aclnnIm2colGetWorkspaceSize, self, ints({2, 2}), ints({1, 2}), ints({1, 0}), ints({2, 1}), wrong),
+  EXPECT_EQ(plan_only(aclnnIm2colGetWorkspaceSize, self, ints({2, 2}), ints({1, 2}), ints({1, 0}),
+                      ints({2, 1}), wrong),
             ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(AclnnGgml, ReflectionPadTriuAndIndexFill) {
   aclTensor *self = tensor(ramp(8, 0, 1), {2, 4});
   aclTensor *out = tensor(std::vector<float>(2 * 9, 0), {2, 9});
-  ASSERT_EQ(run(aclnnReflectionPad1dGetWorkspaceSize, aclnnReflectionPad1d, self, ints({3, 2}), out), ACLNN_SUCCESS)
+  ASSERT_EQ(
+      run(aclnnReflectionPad1dGetWorkspaceSize, aclnnReflectionPad1d, self, ints({3, 2}), out),
+      ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   expect_near(read<float>(out), {3, 2, 1, 0, 1, 2, 3, 2, 1, 7, 6, 5, 4, 5, 6, 7, 6, 5}, 0);
-  EXPECT_EQ(plan_only(aclnnReflectionPad1dGetWorkspaceSize, self, ints({4, 0}), out), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnReflectionPad1dGetWorkspaceSize, self, ints({4, 0}), out),
+            ACLNN_ERR_PARAM_INVALID);
 
   aclTensor *m = tensor(std::vector<float>(9, 1), {3, 3});
   ASSERT_EQ(run(aclnnInplaceTriuGetWorkspaceSize, aclnnInplaceTriu, m, int64_t{1}), ACLNN_SUCCESS);
   expect_near(read<float>(m), {0, 1, 1, 0, 0, 1, 0, 0, 0}, 0);
 
   aclTensor *f = tensor(std::vector<float>(12, 0), {3, 4});
-  ASSERT_EQ(run(aclnnInplaceIndexFillTensorGetWorkspaceSize, aclnnInplaceIndexFillTensor, f, int64_t{1}, ints({0, -1}),
-                scalar(5)),
+  ASSERT_EQ(run(aclnnInplaceIndexFillTensorGetWorkspaceSize, aclnnInplaceIndexFillTensor, f,
+                int64_t{1}, ints({0, -1}), scalar(5)),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   expect_near(read<float>(f), {5, 0, 0, 5, 5, 0, 0, 5, 5, 0, 0, 5}, 0);
-  EXPECT_EQ(plan_only(aclnnInplaceIndexFillTensorGetWorkspaceSize, f, int64_t{1}, ints({4}), scalar(5)), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(
+      plan_only(aclnnInplaceIndexFillTensorGetWorkspaceSize, f, int64_t{1}, ints({4}), scalar(5)),
+      ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(AclnnGgml, Reductions) {
   const std::vector<float> x = ramp(12, -2.5f, 0.45f);  // [3, 4]
   aclTensor *self = tensor(x, {3, 4});
   aclTensor *cs = tensor(std::vector<float>(12, 0), {3, 4});
-  ASSERT_EQ(run(aclnnCumsumGetWorkspaceSize, aclnnCumsum, self, int64_t{0}, ACL_FLOAT, cs), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnCumsumGetWorkspaceSize, aclnnCumsum, self, int64_t{0}, ACL_FLOAT, cs),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   std::vector<float> want(x);
   for (int i = 4; i < 12; ++i) want[i] += want[i - 4];
   expect_near(read<float>(cs), want, 1e-6f);
 
   for (float order : {1.0f, 2.0f, 3.0f}) {
     aclTensor *n = tensor(std::vector<float>(3, 0), {3, 1});
-    ASSERT_EQ(run(aclnnNormGetWorkspaceSize, aclnnNorm, self, scalar(order), ints({1}), true, n), ACLNN_SUCCESS)
+    ASSERT_EQ(run(aclnnNormGetWorkspaceSize, aclnnNorm, self, scalar(order), ints({1}), true, n),
+              ACLNN_SUCCESS)
         << aclGetRecentErrMsg();
     want.clear();
     for (int r = 0; r < 3; ++r) {
@@ -339,7 +398,8 @@ TEST_F(AclnnGgml, Reductions) {
   }
 
   aclTensor *ls = tensor(std::vector<float>(12, 0), {3, 4});
-  ASSERT_EQ(run(aclnnLogSoftmaxGetWorkspaceSize, aclnnLogSoftmax, self, int64_t{-1}, ls), ACLNN_SUCCESS);
+  ASSERT_EQ(run(aclnnLogSoftmaxGetWorkspaceSize, aclnnLogSoftmax, self, int64_t{-1}, ls),
+            ACLNN_SUCCESS);
   std::vector<float> lsm(12);
   for (int r = 0; r < 3; ++r) {
     double s = 0;
@@ -352,7 +412,8 @@ TEST_F(AclnnGgml, Reductions) {
   aclTensor *lab = tensor(labels, {3, 4});
   aclTensor *loss = tensor(std::vector<float>(3, 0), {3});
   aclTensor *back = tensor(std::vector<float>(12, 0), {3, 4});
-  ASSERT_EQ(run(aclnnSoftmaxCrossEntropyWithLogitsGetWorkspaceSize, aclnnSoftmaxCrossEntropyWithLogits, self, lab, loss, back),
+  ASSERT_EQ(run(aclnnSoftmaxCrossEntropyWithLogitsGetWorkspaceSize,
+                aclnnSoftmaxCrossEntropyWithLogits, self, lab, loss, back),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   std::vector<float> want_loss(3, 0), want_back(12);
@@ -370,7 +431,8 @@ TEST_F(AclnnGgml, AddRmsNorm) {
   aclTensor *y = tensor(std::vector<float>(8, 0), {2, 4});
   aclTensor *rstd = tensor(std::vector<float>(2, 0), {2, 1});
   aclTensor *xo = tensor(std::vector<float>(8, 0), {2, 4});
-  ASSERT_EQ(run(aclnnAddRmsNormGetWorkspaceSize, aclnnAddRmsNorm, x1, x2, gamma, 1e-6, y, rstd, xo), ACLNN_SUCCESS)
+  ASSERT_EQ(run(aclnnAddRmsNormGetWorkspaceSize, aclnnAddRmsNorm, x1, x2, gamma, 1e-6, y, rstd, xo),
+            ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   std::vector<float> want_x(8), want_y(8), want_r(2);
   for (int r = 0; r < 2; ++r) {
@@ -394,8 +456,9 @@ TEST_F(AclnnGgml, GroupNorm) {
   aclTensor *out = tensor(std::vector<float>(24, 0), {2, 4, 3});
   aclTensor *mean = tensor(std::vector<float>(4, 0), {2, 2});
   aclTensor *rs = tensor(std::vector<float>(4, 0), {2, 2});
-  ASSERT_EQ(run(aclnnGroupNormGetWorkspaceSize, aclnnGroupNorm, self, static_cast<aclTensor *>(nullptr),
-                static_cast<aclTensor *>(nullptr), int64_t{2}, int64_t{4}, int64_t{3}, int64_t{2}, 1e-5, out, mean, rs),
+  ASSERT_EQ(run(aclnnGroupNormGetWorkspaceSize, aclnnGroupNorm, self,
+                static_cast<aclTensor *>(nullptr), static_cast<aclTensor *>(nullptr), int64_t{2},
+                int64_t{4}, int64_t{3}, int64_t{2}, 1e-5, out, mean, rs),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   std::vector<float> want(24), want_mean(4), want_rs(4);
@@ -407,13 +470,15 @@ TEST_F(AclnnGgml, GroupNorm) {
     v /= 6;
     want_mean[grp] = static_cast<float>(m);
     want_rs[grp] = static_cast<float>(1 / std::sqrt(v + 1e-5));
-    for (int i = 0; i < 6; ++i) want[grp * 6 + i] = static_cast<float>((x[grp * 6 + i] - m) / std::sqrt(v + 1e-5));
+    for (int i = 0; i < 6; ++i)
+      want[grp * 6 + i] = static_cast<float>((x[grp * 6 + i] - m) / std::sqrt(v + 1e-5));
   }
   expect_near(read<float>(out), want, 1e-5f);
   expect_near(read<float>(mean), want_mean, 1e-5f);
   expect_near(read<float>(rs), want_rs, 1e-5f);
-  EXPECT_EQ(plan_only(aclnnGroupNormGetWorkspaceSize, self, static_cast<aclTensor *>(nullptr), static_cast<aclTensor *>(nullptr),
-                      int64_t{2}, int64_t{4}, int64_t{3}, int64_t{3}, 1e-5, out, mean, rs),
+  EXPECT_EQ(plan_only(aclnnGroupNormGetWorkspaceSize, self, static_cast<aclTensor *>(nullptr),
+                      static_cast<aclTensor *>(nullptr), int64_t{2}, int64_t{4}, int64_t{3},
+                      int64_t{3}, 1e-5, out, mean, rs),
             ACLNN_ERR_PARAM_INVALID);
 }
 
@@ -422,10 +487,12 @@ TEST_F(AclnnGgml, GroupNorm) {
 TEST_F(AclnnGgml, AnEmptyOutputViewIsNotAnOverlap) {
   aclTensor *src = tensor(std::vector<float>(4, 1), {3, 1, 0, 4}, {0, 0, 4, 1});
   aclTensor *dst = tensor(std::vector<uint16_t>(4, 7), {3, 1, 0, 4}, {0, 0, 4, 1});
-  ASSERT_EQ(run(aclnnCastGetWorkspaceSize, aclnnCast, src, ACL_FLOAT16, dst), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnCastGetWorkspaceSize, aclnnCast, src, ACL_FLOAT16, dst), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<uint16_t>(dst), std::vector<uint16_t>(4, 7));
   aclTensor *overlap = tensor(std::vector<uint16_t>(4, 7), {3, 4}, {0, 1});
-  EXPECT_EQ(plan_only(aclnnCastGetWorkspaceSize, tensor(std::vector<float>(12, 1), {3, 4}), ACL_FLOAT16, overlap),
+  EXPECT_EQ(plan_only(aclnnCastGetWorkspaceSize, tensor(std::vector<float>(12, 1), {3, 4}),
+                      ACL_FLOAT16, overlap),
             ACLNN_ERR_PARAM_INVALID);
 }
 
@@ -459,7 +526,8 @@ TEST_F(AclnnGgml, MixedFloatMulAndAddNeedNoWorkspace) {
     aclTensor *out = tensor(std::vector<float>(6, 0.0f), {2, 3});
     uint64_t ws = 1;
     aclOpExecutor *e = nullptr;
-    ASSERT_EQ(aclnnMulGetWorkspaceSize(slope, m, out, &ws, &e), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclnnMulGetWorkspaceSize(slope, m, out, &ws, &e), ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
     EXPECT_EQ(ws, 0u);
     ASSERT_EQ(aclnnMul(nullptr, 0, e, stream_), ACLNN_SUCCESS) << aclGetRecentErrMsg();
     ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
@@ -468,7 +536,8 @@ TEST_F(AclnnGgml, MixedFloatMulAndAddNeedNoWorkspace) {
     EXPECT_EQ(read<float>(out), want);
 
     aclTensor *sum = tensor(std::vector<float>(6, 1.0f), {2, 3});
-    ASSERT_EQ(aclnnAddGetWorkspaceSize(m, sum, scalar(1.0f), sum, &ws, &e), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclnnAddGetWorkspaceSize(m, sum, scalar(1.0f), sum, &ws, &e), ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
     EXPECT_EQ(ws, 0u);
     ASSERT_EQ(aclnnAdd(nullptr, 0, e, stream_), ACLNN_SUCCESS) << aclGetRecentErrMsg();
     ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
@@ -483,10 +552,12 @@ TEST_F(AclnnGgml, InPlaceBinaryOnADenseTensorNeedsNoWorkspace) {
   aclTensor *row = tensor(std::vector<float>{10.0f, 20.0f, 30.0f}, {3});
   uint64_t ws = 1;
   aclOpExecutor *e = nullptr;
-  ASSERT_EQ(aclnnInplaceAddGetWorkspaceSize(self, row, scalar(1.0f), &ws, &e), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclnnInplaceAddGetWorkspaceSize(self, row, scalar(1.0f), &ws, &e), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(ws, 0u);
   ASSERT_EQ(aclnnInplaceAdd(nullptr, 0, e, stream_), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-  ASSERT_EQ(aclnnInplaceMulGetWorkspaceSize(self, row, &ws, &e), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclnnInplaceMulGetWorkspaceSize(self, row, &ws, &e), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(ws, 0u);
   ASSERT_EQ(aclnnInplaceMul(nullptr, 0, e, stream_), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);

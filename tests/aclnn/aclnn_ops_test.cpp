@@ -4,61 +4,61 @@
 #include <cmath>
 #include <numeric>
 
+#include "aclnnop/aclnn_abs.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_arange.h"
+#include "aclnnop/aclnn_argmax.h"
 #include "aclnnop/aclnn_argsort.h"
 #include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_cast.h"
 #include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_constant_pad_nd.h"
+#include "aclnnop/aclnn_convolution.h"
 #include "aclnnop/aclnn_copy.h"
 #include "aclnnop/aclnn_cos.h"
 #include "aclnnop/aclnn_div.h"
+#include "aclnnop/aclnn_embedding.h"
+#include "aclnnop/aclnn_eq_tensor.h"
+#include "aclnnop/aclnn_exp.h"
 #include "aclnnop/aclnn_fill_scalar.h"
+#include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
 #include "aclnnop/aclnn_gather_v2.h"
 #include "aclnnop/aclnn_gelu.h"
+#include "aclnnop/aclnn_gt_scalar.h"
+#include "aclnnop/aclnn_index_copy.h"
 #include "aclnnop/aclnn_index_select.h"
 #include "aclnnop/aclnn_layer_norm.h"
+#include "aclnnop/aclnn_log.h"
 #include "aclnnop/aclnn_matmul.h"
+#include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_mm.h"
 #include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_neg.h"
+#include "aclnnop/aclnn_permute.h"
+#include "aclnnop/aclnn_pow.h"
+#include "aclnnop/aclnn_pow_tensor_tensor.h"
 #include "aclnnop/aclnn_reduce_sum.h"
+#include "aclnnop/aclnn_relu.h"
 #include "aclnnop/aclnn_repeat.h"
+#include "aclnnop/aclnn_repeat_interleave.h"
 #include "aclnnop/aclnn_rms_norm.h"
+#include "aclnnop/aclnn_roll.h"
+#include "aclnnop/aclnn_rotary_position_embedding.h"
+#include "aclnnop/aclnn_rsqrt.h"
+#include "aclnnop/aclnn_sigmoid.h"
 #include "aclnnop/aclnn_silu.h"
 #include "aclnnop/aclnn_sin.h"
 #include "aclnnop/aclnn_slice.h"
 #include "aclnnop/aclnn_softmax.h"
-#include "aclnnop/aclnn_sub.h"
-#include "aclnnop/aclnn_zero.h"
-#include "aclnnop/aclnn_abs.h"
-#include "aclnnop/aclnn_argmax.h"
-#include "aclnnop/aclnn_embedding.h"
-#include "aclnnop/aclnn_eq_tensor.h"
-#include "aclnnop/aclnn_gt_scalar.h"
-#include "aclnnop/aclnn_mean.h"
-#include "aclnnop/aclnn_pow_tensor_tensor.h"
-#include "aclnnop/aclnn_roll.h"
-#include "aclnnop/aclnn_tril.h"
-#include "aclnnop/aclnn_triu.h"
-#include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
-#include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
-#include "aclnnop/aclnn_convolution.h"
-#include "aclnnop/aclnn_rotary_position_embedding.h"
-#include "aclnnop/aclnn_exp.h"
-#include "aclnnop/aclnn_index_copy.h"
-#include "aclnnop/aclnn_log.h"
-#include "aclnnop/aclnn_neg.h"
-#include "aclnnop/aclnn_permute.h"
-#include "aclnnop/aclnn_pow.h"
-#include "aclnnop/aclnn_relu.h"
-#include "aclnnop/aclnn_repeat_interleave.h"
-#include "aclnnop/aclnn_rsqrt.h"
-#include "aclnnop/aclnn_sigmoid.h"
 #include "aclnnop/aclnn_sqrt.h"
+#include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_swi_glu.h"
 #include "aclnnop/aclnn_tanh.h"
+#include "aclnnop/aclnn_tril.h"
+#include "aclnnop/aclnn_triu.h"
+#include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
+#include "aclnnop/aclnn_zero.h"
 #include "fixture.h"
 
 namespace {
@@ -76,7 +76,8 @@ std::vector<float> iota(size_t n, float start = 0) {
 
 void expect_near(const std::vector<float> &got, const std::vector<float> &want, float tol) {
   ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol * (1 + std::fabs(want[i]))) << "at " << i;
+  for (size_t i = 0; i < got.size(); ++i)
+    EXPECT_NEAR(got[i], want[i], tol * (1 + std::fabs(want[i]))) << "at " << i;
 }
 
 // ---- elementwise ----------------------------------------------------------------------------
@@ -85,7 +86,8 @@ TEST_F(Ops, AddBroadcastsAndScalesOtherByAlpha) {
   aclTensor *x = tensor(iota(6), {2, 3});
   aclTensor *o = tensor<float>({10, 20, 30}, {3});
   aclTensor *y = tensor(std::vector<float>(6), {2, 3});
-  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, x, o, f(0.5f), y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, x, o, f(0.5f), y), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(y), (std::vector<float>{5, 11, 17, 8, 14, 20}));
 }
 
@@ -94,7 +96,8 @@ TEST_F(Ops, AddReadsATransposedViewAndWritesAStridedOne) {
   aclTensor *x = tensor(iota(6), {2, 3}, {1, 2});
   aclTensor *o = tensor<float>({1, 1, 1, 1, 1, 1}, {2, 3});
   aclTensor *y = tensor(std::vector<float>(12, -1), {2, 3}, {6, 2}, 1);
-  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, x, o, f(1), y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, x, o, f(1), y), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   // x = [[0,2,4],[1,3,5]]
   EXPECT_EQ(read<float>(y), (std::vector<float>{-1, 1, -1, 3, -1, 5, -1, 2, -1, 4, -1, 6}));
 }
@@ -103,7 +106,8 @@ TEST_F(Ops, AddPromotesF16AndF32ToOut) {
   aclTensor *x = tensor(to_f16({1.5f, 2.5f}), {2});
   aclTensor *o = tensor<float>({0.25f, 0.25f}, {2});
   aclTensor *y = tensor(std::vector<float>(2), {2});
-  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, x, o, f(1), y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, x, o, f(1), y), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(y), (std::vector<float>{1.75f, 2.75f}));
 }
 
@@ -112,7 +116,8 @@ TEST_F(Ops, AddRefusesShapesThatDoNotBroadcastAndAWrongOut) {
   aclTensor *o = tensor(iota(2), {2});
   aclTensor *y = tensor(std::vector<float>(6), {2, 3});
   EXPECT_EQ(plan_only(aclnnAddGetWorkspaceSize, x, o, f(1), y), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("do not broadcast"), std::string::npos) << aclGetRecentErrMsg();
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("do not broadcast"), std::string::npos)
+      << aclGetRecentErrMsg();
   aclTensor *small = tensor(std::vector<float>(3), {3});
   EXPECT_EQ(plan_only(aclnnAddGetWorkspaceSize, x, x, f(1), small), ACLNN_ERR_PARAM_INVALID);
   // an output whose elements overlap (stride 0)
@@ -126,7 +131,8 @@ TEST_F(Ops, AddRefusesShapesThatDoNotBroadcastAndAWrongOut) {
 TEST_F(Ops, InplaceAddSubMulDiv) {
   aclTensor *x = tensor<float>({1, 2, 3, 4}, {4});
   aclTensor *o = tensor<float>({2, 2, 2, 2}, {4});
-  ASSERT_EQ(run(aclnnInplaceAddGetWorkspaceSize, aclnnInplaceAdd, x, o, f(1)), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnInplaceAddGetWorkspaceSize, aclnnInplaceAdd, x, o, f(1)), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(x), (std::vector<float>{3, 4, 5, 6}));
   ASSERT_EQ(run(aclnnInplaceMulGetWorkspaceSize, aclnnInplaceMul, x, o), ACLNN_SUCCESS);
   EXPECT_EQ(read<float>(x), (std::vector<float>{6, 8, 10, 12}));
@@ -135,7 +141,8 @@ TEST_F(Ops, InplaceAddSubMulDiv) {
   ASSERT_EQ(run(aclnnInplaceSubGetWorkspaceSize, aclnnInplaceSub, x, o, f(3)), ACLNN_SUCCESS);
   EXPECT_EQ(read<float>(x), (std::vector<float>{-3, -2, -1, 0}));
   aclTensor *wide = tensor(iota(8), {2, 4});
-  EXPECT_EQ(plan_only(aclnnInplaceAddGetWorkspaceSize, x, wide, f(1)), ACLNN_ERR_PARAM_INVALID);  // selfRef cannot grow
+  EXPECT_EQ(plan_only(aclnnInplaceAddGetWorkspaceSize, x, wide, f(1)),
+            ACLNN_ERR_PARAM_INVALID);  // selfRef cannot grow
 }
 
 TEST_F(Ops, SubMulDivWithOut) {
@@ -154,16 +161,19 @@ TEST_F(Ops, DivOfIntegersIsTrueDivision) {
   aclTensor *x = tensor<int32_t>({7, -7, 1}, {3});
   aclTensor *o = tensor<int32_t>({2, 2, 4}, {3});
   aclTensor *y = tensor(std::vector<float>(3), {3});
-  ASSERT_EQ(run(aclnnDivGetWorkspaceSize, aclnnDiv, x, o, y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnDivGetWorkspaceSize, aclnnDiv, x, o, y), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(y), (std::vector<float>{3.5f, -3.5f, 0.25f}));
 }
 
 TEST_F(Ops, MulsAndInplaceMulsOnAF16SlicedView) {
   aclTensor *x = tensor(to_f16({1, 2, 3, 4, 5, 6}), {3}, {2}, 1);  // 2, 4, 6
   aclTensor *y = tensor(to_f16({0, 0, 0}), {3});
-  ASSERT_EQ(run(aclnnMulsGetWorkspaceSize, aclnnMuls, x, f(0.5f), y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnMulsGetWorkspaceSize, aclnnMuls, x, f(0.5f), y), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(from_f16(read<uint16_t>(y)), (std::vector<float>{1, 2, 3}));
-  ASSERT_EQ(run(aclnnInplaceMulsGetWorkspaceSize, aclnnInplaceMuls, x, f(3)), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnInplaceMulsGetWorkspaceSize, aclnnInplaceMuls, x, f(3)), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(from_f16(read<uint16_t>(x)), (std::vector<float>{1, 6, 3, 12, 5, 18}));
 }
 
@@ -192,11 +202,15 @@ TEST_F(Ops, UnaryOpsMatchTheirFormulas) {
 TEST_F(Ops, ClampWithOneOrBothBounds) {
   aclTensor *x = tensor<float>({-3, -1, 0, 2, 5}, {5});
   aclTensor *y = tensor(std::vector<float>(5), {5});
-  ASSERT_EQ(run(aclnnClampGetWorkspaceSize, aclnnClamp, x, f(-1), f(2), y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnClampGetWorkspaceSize, aclnnClamp, x, f(-1), f(2), y), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(y), (std::vector<float>{-1, -1, 0, 2, 2}));
-  ASSERT_EQ(run(aclnnClampGetWorkspaceSize, aclnnClamp, x, static_cast<aclScalar *>(nullptr), f(0), y), ACLNN_SUCCESS);
+  ASSERT_EQ(
+      run(aclnnClampGetWorkspaceSize, aclnnClamp, x, static_cast<aclScalar *>(nullptr), f(0), y),
+      ACLNN_SUCCESS);
   EXPECT_EQ(read<float>(y), (std::vector<float>{-3, -1, 0, 0, 0}));
-  EXPECT_EQ(plan_only(aclnnClampGetWorkspaceSize, x, static_cast<aclScalar *>(nullptr), static_cast<aclScalar *>(nullptr), y),
+  EXPECT_EQ(plan_only(aclnnClampGetWorkspaceSize, x, static_cast<aclScalar *>(nullptr),
+                      static_cast<aclScalar *>(nullptr), y),
             ACLNN_ERR_PARAM_NULLPTR);
 }
 
@@ -205,7 +219,8 @@ TEST_F(Ops, ClampWithOneOrBothBounds) {
 TEST_F(Ops, CastConvertsAndChecksDtype) {
   aclTensor *x = tensor<float>({1.5f, -2.25f, 3}, {3});
   aclTensor *y = tensor(to_f16({0, 0, 0}), {3});
-  ASSERT_EQ(run(aclnnCastGetWorkspaceSize, aclnnCast, x, ACL_FLOAT16, y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnCastGetWorkspaceSize, aclnnCast, x, ACL_FLOAT16, y), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(from_f16(read<uint16_t>(y)), (std::vector<float>{1.5f, -2.25f, 3}));
   EXPECT_EQ(plan_only(aclnnCastGetWorkspaceSize, x, ACL_INT32, y), ACLNN_ERR_PARAM_INVALID);
 }
@@ -214,7 +229,8 @@ TEST_F(Ops, InplaceCopyBroadcastsCastsAndWritesViews) {
   // dst: the transpose of a dense [3,2]; src: one f16 row of 3 broadcast over 2 rows.
   aclTensor *dst = tensor(std::vector<float>(6), {2, 3}, {1, 2});
   aclTensor *src = tensor(to_f16({1, 2, 3}), {3});
-  ASSERT_EQ(run(aclnnInplaceCopyGetWorkspaceSize, aclnnInplaceCopy, dst, src), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnInplaceCopyGetWorkspaceSize, aclnnInplaceCopy, dst, src), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(dst), (std::vector<float>{1, 1, 2, 2, 3, 3}));
   aclTensor *bad = tensor(iota(4), {4});
   EXPECT_EQ(plan_only(aclnnInplaceCopyGetWorkspaceSize, dst, bad), ACLNN_ERR_PARAM_INVALID);
@@ -222,7 +238,9 @@ TEST_F(Ops, InplaceCopyBroadcastsCastsAndWritesViews) {
 
 TEST_F(Ops, FillAndZeroReachOnlyTheView) {
   aclTensor *x = tensor(iota(6, 1), {3}, {2});  // elements 0, 2, 4
-  ASSERT_EQ(run(aclnnInplaceFillScalarGetWorkspaceSize, aclnnInplaceFillScalar, x, f(9)), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnInplaceFillScalarGetWorkspaceSize, aclnnInplaceFillScalar, x, f(9)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(x), (std::vector<float>{9, 2, 9, 4, 9, 6}));
   ASSERT_EQ(run(aclnnInplaceZeroGetWorkspaceSize, aclnnInplaceZero, x), ACLNN_SUCCESS);
   EXPECT_EQ(read<float>(x), (std::vector<float>{0, 2, 0, 4, 0, 6}));
@@ -231,15 +249,23 @@ TEST_F(Ops, FillAndZeroReachOnlyTheView) {
 TEST_F(Ops, SliceTakesStepsAndClampsBounds) {
   aclTensor *x = tensor(iota(12), {3, 4});
   aclTensor *y = tensor(std::vector<float>(6), {3, 2});
-  ASSERT_EQ(run(aclnnSliceGetWorkspaceSize, aclnnSlice, x, int64_t{1}, int64_t{1}, int64_t{100}, int64_t{2}, y), ACLNN_SUCCESS)
+  ASSERT_EQ(run(aclnnSliceGetWorkspaceSize, aclnnSlice, x, int64_t{1}, int64_t{1}, int64_t{100},
+                int64_t{2}, y),
+            ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(y), (std::vector<float>{1, 3, 5, 7, 9, 11}));
   aclTensor *t = tensor(iota(12), {4, 3}, {1, 4});  // a transposed view
   aclTensor *z = tensor(std::vector<float>(6), {2, 3});
-  ASSERT_EQ(run(aclnnSliceGetWorkspaceSize, aclnnSlice, t, int64_t{0}, int64_t{-2}, int64_t{4}, int64_t{1}, z), ACLNN_SUCCESS);
+  ASSERT_EQ(run(aclnnSliceGetWorkspaceSize, aclnnSlice, t, int64_t{0}, int64_t{-2}, int64_t{4},
+                int64_t{1}, z),
+            ACLNN_SUCCESS);
   EXPECT_EQ(read<float>(z), (std::vector<float>{2, 6, 10, 3, 7, 11}));
-  EXPECT_EQ(plan_only(aclnnSliceGetWorkspaceSize, x, int64_t{2}, int64_t{0}, int64_t{1}, int64_t{1}, y), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(plan_only(aclnnSliceGetWorkspaceSize, x, int64_t{1}, int64_t{0}, int64_t{4}, int64_t{0}, y), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(
+      plan_only(aclnnSliceGetWorkspaceSize, x, int64_t{2}, int64_t{0}, int64_t{1}, int64_t{1}, y),
+      ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(
+      plan_only(aclnnSliceGetWorkspaceSize, x, int64_t{1}, int64_t{0}, int64_t{4}, int64_t{0}, y),
+      ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(Ops, CatJoinsAlongADimIncludingStridedParts) {
@@ -247,18 +273,22 @@ TEST_F(Ops, CatJoinsAlongADimIncludingStridedParts) {
   aclTensor *b = tensor(iota(6, 10), {2, 3}, {1, 2});  // transposed: [[10,12,14],[11,13,15]]
   aclTensor *y = tensor(std::vector<float>(10), {2, 5});
   aclTensorList *l = list({a, b});
-  ASSERT_EQ(run(aclnnCatGetWorkspaceSize, aclnnCat, l, int64_t{-1}, y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnCatGetWorkspaceSize, aclnnCat, l, int64_t{-1}, y), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(y), (std::vector<float>{0, 1, 10, 12, 14, 2, 3, 11, 13, 15}));
   aclTensor *wrong = tensor(std::vector<float>(8), {2, 4});
   EXPECT_EQ(plan_only(aclnnCatGetWorkspaceSize, l, int64_t{1}, wrong), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(plan_only(aclnnCatGetWorkspaceSize, static_cast<aclTensorList *>(nullptr), int64_t{1}, wrong), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(
+      plan_only(aclnnCatGetWorkspaceSize, static_cast<aclTensorList *>(nullptr), int64_t{1}, wrong),
+      ACLNN_ERR_PARAM_NULLPTR);
   aclDestroyTensorList(l);
 }
 
 TEST_F(Ops, RepeatTilesAndAddsLeadingDims) {
   aclTensor *x = tensor<float>({1, 2}, {2});
   aclTensor *y = tensor(std::vector<float>(12), {2, 6});
-  ASSERT_EQ(run(aclnnRepeatGetWorkspaceSize, aclnnRepeat, x, ints({2, 3}), y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnRepeatGetWorkspaceSize, aclnnRepeat, x, ints({2, 3}), y), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(y), (std::vector<float>{1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2}));
   aclTensor *t = tensor(iota(4), {2, 2}, {1, 2});  // [[0,2],[1,3]]
   aclTensor *z = tensor(std::vector<float>(8), {4, 2});
@@ -270,27 +300,35 @@ TEST_F(Ops, RepeatTilesAndAddsLeadingDims) {
 TEST_F(Ops, ConstantPadNdPadsTheLastDimsFirst) {
   aclTensor *x = tensor<float>({1, 2, 3, 4}, {2, 2});
   aclTensor *y = tensor(std::vector<float>(15), {3, 5});
-  ASSERT_EQ(run(aclnnConstantPadNdGetWorkspaceSize, aclnnConstantPadNd, x, ints({1, 2, 0, 1}), f(-1), y), ACLNN_SUCCESS)
+  ASSERT_EQ(
+      run(aclnnConstantPadNdGetWorkspaceSize, aclnnConstantPadNd, x, ints({1, 2, 0, 1}), f(-1), y),
+      ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
-  EXPECT_EQ(read<float>(y), (std::vector<float>{-1, 1, 2, -1, -1, -1, 3, 4, -1, -1, -1, -1, -1, -1, -1}));
-  EXPECT_EQ(plan_only(aclnnConstantPadNdGetWorkspaceSize, x, ints({1}), f(0), y), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(read<float>(y),
+            (std::vector<float>{-1, 1, 2, -1, -1, -1, 3, 4, -1, -1, -1, -1, -1, -1, -1}));
+  EXPECT_EQ(plan_only(aclnnConstantPadNdGetWorkspaceSize, x, ints({1}), f(0), y),
+            ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(Ops, ArangeFillsTheRange) {
   aclTensor *y = tensor(std::vector<float>(4), {4});
-  ASSERT_EQ(run(aclnnArangeGetWorkspaceSize, aclnnArange, f(1), f(3), f(0.5f), y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnArangeGetWorkspaceSize, aclnnArange, f(1), f(3), f(0.5f), y), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(y), (std::vector<float>{1, 1.5f, 2, 2.5f}));
-  EXPECT_EQ(plan_only(aclnnArangeGetWorkspaceSize, f(0), f(3), f(1), y), ACLNN_ERR_PARAM_INVALID);  // 3 values, out holds 4
+  EXPECT_EQ(plan_only(aclnnArangeGetWorkspaceSize, f(0), f(3), f(1), y),
+            ACLNN_ERR_PARAM_INVALID);  // 3 values, out holds 4
   EXPECT_EQ(plan_only(aclnnArangeGetWorkspaceSize, f(0), f(3), f(0), y), ACLNN_ERR_PARAM_INVALID);
   // Any shape of the right element count, filled in row-major order (ggml passes [1, 1, 1, n]).
   aclTensor *y4 = tensor(std::vector<float>(6), {1, 2, 1, 3});
-  ASSERT_EQ(run(aclnnArangeGetWorkspaceSize, aclnnArange, f(0), f(6), f(1), y4), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnArangeGetWorkspaceSize, aclnnArange, f(0), f(6), f(1), y4), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(y4), (std::vector<float>{0, 1, 2, 3, 4, 5}));
 }
 
 // ---- matrix products ------------------------------------------------------------------------
 
-std::vector<float> matmul_ref(const std::vector<float> &a, const std::vector<float> &b, int64_t m, int64_t k, int64_t n) {
+std::vector<float> matmul_ref(const std::vector<float> &a, const std::vector<float> &b, int64_t m,
+                              int64_t k, int64_t n) {
   std::vector<float> c(m * n);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j)
@@ -303,7 +341,8 @@ TEST_F(Ops, MmOfDenseAndTransposedViews) {
   aclTensor *x = tensor(a, {2, 3});
   aclTensor *w = tensor(b, {3, 4});
   aclTensor *y = tensor(std::vector<float>(8), {2, 4});
-  ASSERT_EQ(run(aclnnMmGetWorkspaceSize, aclnnMm, x, w, y, int8_t{0}), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnMmGetWorkspaceSize, aclnnMm, x, w, y, int8_t{0}), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(y), matmul_ref(a, b, 2, 3, 4));
   // mat2 as the transpose of a dense [4,3]: no gather, a transpose flag
   std::vector<float> bt(12);
@@ -330,7 +369,9 @@ TEST_F(Ops, BatchMatMulAndMatmulBroadcastAndOneDimOperands) {
   aclTensor *x = tensor(a, {2, 2, 3});
   aclTensor *w = tensor(b, {2, 3, 2});
   aclTensor *y = tensor(std::vector<float>(8), {2, 2, 2});
-  ASSERT_EQ(run(aclnnBatchMatMulGetWorkspaceSize, aclnnBatchMatMul, x, w, y, int8_t{1}), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnBatchMatMulGetWorkspaceSize, aclnnBatchMatMul, x, w, y, int8_t{1}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   std::vector<float> want;
   for (int bi = 0; bi < 2; ++bi) {
     auto part = matmul_ref(std::vector<float>(a.begin() + bi * 6, a.begin() + bi * 6 + 6),
@@ -340,27 +381,34 @@ TEST_F(Ops, BatchMatMulAndMatmulBroadcastAndOneDimOperands) {
   EXPECT_EQ(read<float>(y), want);
   // A batch of 1 broadcasts: x's first matrix times each of w's.
   aclTensor *x1 = tensor(std::vector<float>(a.begin(), a.begin() + 6), {1, 2, 3});
-  ASSERT_EQ(run(aclnnBatchMatMulGetWorkspaceSize, aclnnBatchMatMul, x1, w, y, int8_t{1}), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnBatchMatMulGetWorkspaceSize, aclnnBatchMatMul, x1, w, y, int8_t{1}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   want.clear();
   for (int bi = 0; bi < 2; ++bi) {
-    auto part = matmul_ref(std::vector<float>(a.begin(), a.begin() + 6), std::vector<float>(b.begin() + bi * 6, b.begin() + bi * 6 + 6), 2, 3, 2);
+    auto part = matmul_ref(std::vector<float>(a.begin(), a.begin() + 6),
+                           std::vector<float>(b.begin() + bi * 6, b.begin() + bi * 6 + 6), 2, 3, 2);
     want.insert(want.end(), part.begin(), part.end());
   }
   EXPECT_EQ(read<float>(y), want);
   // Matmul: a batch of 2 times one shared [3,2] matrix; then a vector times a matrix.
   aclTensor *shared = tensor(iota(6, 1), {3, 2});
-  ASSERT_EQ(run(aclnnMatmulGetWorkspaceSize, aclnnMatmul, x, shared, y, int8_t{0}), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnMatmulGetWorkspaceSize, aclnnMatmul, x, shared, y, int8_t{0}), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   want.clear();
   for (int bi = 0; bi < 2; ++bi) {
-    auto part = matmul_ref(std::vector<float>(a.begin() + bi * 6, a.begin() + bi * 6 + 6), iota(6, 1), 2, 3, 2);
+    auto part = matmul_ref(std::vector<float>(a.begin() + bi * 6, a.begin() + bi * 6 + 6),
+                           iota(6, 1), 2, 3, 2);
     want.insert(want.end(), part.begin(), part.end());
   }
   EXPECT_EQ(read<float>(y), want);
   aclTensor *v = tensor<float>({1, 2, 3}, {3});
   aclTensor *r = tensor(std::vector<float>(2), {2});
-  ASSERT_EQ(run(aclnnMatmulGetWorkspaceSize, aclnnMatmul, v, shared, r, int8_t{0}), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnMatmulGetWorkspaceSize, aclnnMatmul, v, shared, r, int8_t{0}), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(r), matmul_ref({1, 2, 3}, iota(6, 1), 1, 3, 2));
-  EXPECT_EQ(plan_only(aclnnMatmulGetWorkspaceSize, shared, shared, r, int8_t{0}), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnMatmulGetWorkspaceSize, shared, shared, r, int8_t{0}),
+            ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(Ops, WeightQuantBatchMatmulV2DequantizesPerGroup) {
@@ -375,7 +423,8 @@ TEST_F(Ops, WeightQuantBatchMatmulV2DequantizesPerGroup) {
   aclTensor *b = tensor(to_f16(bias), {3});
   aclTensor *y = tensor(to_f16(std::vector<float>(6)), {2, 3});
   const aclTensor *none = nullptr;
-  ASSERT_EQ(run(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize, aclnnWeightQuantBatchMatmulV2, x, w, s, none, none, none, b, 2, y),
+  ASSERT_EQ(run(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize, aclnnWeightQuantBatchMatmulV2, x, w,
+                s, none, none, none, b, 2, y),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   std::vector<float> want;
@@ -386,15 +435,21 @@ TEST_F(Ops, WeightQuantBatchMatmulV2DequantizesPerGroup) {
       want.push_back(acc);
     }
   expect_near(from_f16(read<uint16_t>(y)), want, 2e-3f);
-  EXPECT_EQ(plan_only(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize, x, w, s, none, none, none, b, 3, y), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(plan_only(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize, x, w, s, none, s, none, b, 2, y), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(
+      plan_only(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize, x, w, s, none, none, none, b, 3, y),
+      ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(
+      plan_only(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize, x, w, s, none, s, none, b, 2, y),
+      ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(Ops, WeightQuantBatchMatmulV2UnpacksInt4Weights) {
-  // weight int4 [4,3], dense: element e in nibble e % 2 of byte e / 2 (low first); per-channel scale.
+  // weight int4 [4,3], dense: element e in nibble e % 2 of byte e / 2 (low first); per-channel
+  // scale.
   const std::vector<int> wv = {1, -2, 3, 7, -8, 0, 2, 5, -1, -3, 4, 6};
   std::vector<uint8_t> packed(6);
-  for (int e = 0; e < 12; ++e) packed[e / 2] |= static_cast<uint8_t>((wv[e] & 0xf) << (4 * (e % 2)));
+  for (int e = 0; e < 12; ++e)
+    packed[e / 2] |= static_cast<uint8_t>((wv[e] & 0xf) << (4 * (e % 2)));
   const std::vector<float> xv = {1, 0.5f, -1, 2, 0, 1, 1, -1}, sc = {0.5f, 1, 2};
   aclTensor *x = tensor<float>(xv, {2, 4});
   void *wp = upload(packed.data(), packed.size());
@@ -405,7 +460,8 @@ TEST_F(Ops, WeightQuantBatchMatmulV2UnpacksInt4Weights) {
   aclTensor *s = tensor(sc, {3});
   aclTensor *y = tensor(std::vector<float>(6), {2, 3});
   const aclTensor *none = nullptr;
-  ASSERT_EQ(run(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize, aclnnWeightQuantBatchMatmulV2, x, w, s, none, none, none, none, 0, y),
+  ASSERT_EQ(run(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize, aclnnWeightQuantBatchMatmulV2, x, w,
+                s, none, none, none, none, 0, y),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   std::vector<float> want;
@@ -424,8 +480,9 @@ TEST_F(Ops, WeightQuantBatchMatmulV2UnpacksInt4Weights) {
 }
 
 // softmax(scale * q k^T, masked) v for q [N,S,D], k / v [Nkv,Skv,D] (BNSD, batch 1).
-std::vector<float> attention_ref(const std::vector<float> &q, const std::vector<float> &k, const std::vector<float> &v, int n,
-                                 int nkv, int s, int skv, int d, float scale, const std::vector<uint8_t> &mask) {
+std::vector<float> attention_ref(const std::vector<float> &q, const std::vector<float> &k,
+                                 const std::vector<float> &v, int n, int nkv, int s, int skv, int d,
+                                 float scale, const std::vector<uint8_t> &mask) {
   std::vector<float> out(n * s * d);
   for (int h = 0; h < n; ++h) {
     const int kh = h / (n / nkv);
@@ -469,9 +526,10 @@ TEST_F(Ops, FusedInferAttentionScoreV2GroupedHeadsWithMask) {
   const aclTensor *no = nullptr;
   const aclIntArray *none = nullptr;
   auto call = [&](aclTensor *m, char *lay, int64_t kvh) {
-    return run(aclnnFusedInferAttentionScoreV2GetWorkspaceSize, aclnnFusedInferAttentionScoreV2, qt, kl, vl, no, m, none, none, no, no,
-               no, no, no, no, no, no, no, no, no, no, no, no, no, no, none, int64_t{n}, 0.5, int64_t{65535}, int64_t{65535}, lay,
-               kvh, int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0}, false, int64_t{0}, int64_t{0}, ot, no);
+    return run(aclnnFusedInferAttentionScoreV2GetWorkspaceSize, aclnnFusedInferAttentionScoreV2, qt,
+               kl, vl, no, m, none, none, no, no, no, no, no, no, no, no, no, no, no, no, no, no,
+               no, no, none, int64_t{n}, 0.5, int64_t{65535}, int64_t{65535}, lay, kvh, int64_t{0},
+               int64_t{0}, int64_t{0}, int64_t{0}, false, int64_t{0}, int64_t{0}, ot, no);
   };
   ASSERT_EQ(call(mt, layout, nkv), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   expect_near(read<float>(ot), attention_ref(q, k, v, n, nkv, s, skv, d, 0.5f, mask), 1e-5f);
@@ -488,11 +546,12 @@ TEST_F(Ops, FusedInferAttentionScoreV2GroupedHeadsWithMask) {
   aclTensor *os = tensor(std::vector<float>(q.size()), {1, s, n, d});
   aclTensorList *kls = list({ks}), *vls = list({vs});
   char bsnd[] = "BSND";
-  ASSERT_EQ(run(aclnnFusedInferAttentionScoreV2GetWorkspaceSize, aclnnFusedInferAttentionScoreV2, qs, kls, vls, no, mt, none, none,
-                no, no, no, no, no, no, no, no, no, no, no, no, no, no, no, no, none, int64_t{n}, 0.5, int64_t{65535},
-                int64_t{65535}, bsnd, int64_t{nkv}, int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0}, false, int64_t{0}, int64_t{0},
-                os, no),
-            ACLNN_SUCCESS)
+  ASSERT_EQ(
+      run(aclnnFusedInferAttentionScoreV2GetWorkspaceSize, aclnnFusedInferAttentionScoreV2, qs, kls,
+          vls, no, mt, none, none, no, no, no, no, no, no, no, no, no, no, no, no, no, no, no, no,
+          none, int64_t{n}, 0.5, int64_t{65535}, int64_t{65535}, bsnd, int64_t{nkv}, int64_t{0},
+          int64_t{0}, int64_t{0}, int64_t{0}, false, int64_t{0}, int64_t{0}, os, no),
+      ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   const auto ref = attention_ref(q, k, v, n, nkv, s, skv, d, 0.5f, mask);
   std::vector<float> ref_bsnd(ref.size());
@@ -515,41 +574,57 @@ TEST_F(Ops, FusedInferAttentionScoreV2GroupedHeadsWithMask) {
 TEST_F(Ops, SoftmaxAlongADimOfATransposedView) {
   aclTensor *x = tensor<float>({0, 1, 2, 3, 4, 5}, {3, 2}, {1, 3});  // [[0,3],[1,4],[2,5]]
   aclTensor *y = tensor(std::vector<float>(6), {3, 2});
-  ASSERT_EQ(run(aclnnSoftmaxGetWorkspaceSize, aclnnSoftmax, x, int64_t{0}, y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnSoftmaxGetWorkspaceSize, aclnnSoftmax, x, int64_t{0}, y), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   const float s = 1 + std::exp(1.0f) + std::exp(2.0f);
-  expect_near(read<float>(y), {1 / s, 1 / s, std::exp(1.0f) / s, std::exp(1.0f) / s, std::exp(2.0f) / s, std::exp(2.0f) / s}, 1e-5f);
+  expect_near(read<float>(y),
+              {1 / s, 1 / s, std::exp(1.0f) / s, std::exp(1.0f) / s, std::exp(2.0f) / s,
+               std::exp(2.0f) / s},
+              1e-5f);
   EXPECT_EQ(plan_only(aclnnSoftmaxGetWorkspaceSize, x, int64_t{2}, y), ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(Ops, ReduceSumKeepsOrDropsDims) {
   aclTensor *x = tensor(iota(6), {2, 3});
   aclTensor *rows = tensor(std::vector<float>(2), {2, 1});
-  ASSERT_EQ(run(aclnnReduceSumGetWorkspaceSize, aclnnReduceSum, x, ints({-1}), true, ACL_FLOAT, rows), ACLNN_SUCCESS)
+  ASSERT_EQ(
+      run(aclnnReduceSumGetWorkspaceSize, aclnnReduceSum, x, ints({-1}), true, ACL_FLOAT, rows),
+      ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(rows), (std::vector<float>{3, 12}));
   aclTensor *cols = tensor(std::vector<float>(3), {3});
-  ASSERT_EQ(run(aclnnReduceSumGetWorkspaceSize, aclnnReduceSum, x, ints({0}), false, ACL_FLOAT, cols), ACLNN_SUCCESS);
+  ASSERT_EQ(
+      run(aclnnReduceSumGetWorkspaceSize, aclnnReduceSum, x, ints({0}), false, ACL_FLOAT, cols),
+      ACLNN_SUCCESS);
   EXPECT_EQ(read<float>(cols), (std::vector<float>{3, 5, 7}));
-  EXPECT_EQ(plan_only(aclnnReduceSumGetWorkspaceSize, x, ints({0}), false, ACL_FLOAT16, cols), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(plan_only(aclnnReduceSumGetWorkspaceSize, x, ints({0, 0}), false, ACL_FLOAT, cols), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnReduceSumGetWorkspaceSize, x, ints({0}), false, ACL_FLOAT16, cols),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnReduceSumGetWorkspaceSize, x, ints({0, 0}), false, ACL_FLOAT, cols),
+            ACLNN_ERR_PARAM_INVALID);
   // The sum of everything may go to a [1] tensor as well as a 0-d one; [2] is refused.
   aclTensor *one = tensor(std::vector<float>(1), {1});
-  ASSERT_EQ(run(aclnnReduceSumGetWorkspaceSize, aclnnReduceSum, x, ints({0, 1}), false, ACL_FLOAT, one), ACLNN_SUCCESS)
+  ASSERT_EQ(
+      run(aclnnReduceSumGetWorkspaceSize, aclnnReduceSum, x, ints({0, 1}), false, ACL_FLOAT, one),
+      ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(one), (std::vector<float>{15}));
   aclTensor *two = tensor(std::vector<float>(2), {2});
-  EXPECT_EQ(plan_only(aclnnReduceSumGetWorkspaceSize, x, ints({0, 1}), false, ACL_FLOAT, two), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnReduceSumGetWorkspaceSize, x, ints({0, 1}), false, ACL_FLOAT, two),
+            ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(Ops, ArgsortAscendingDescendingAndStable) {
   aclTensor *x = tensor<float>({3, 1, 2, 1, 5, 0}, {2, 3});
   aclTensor *y = tensor(std::vector<int64_t>(6), {2, 3});
-  ASSERT_EQ(run(aclnnArgsortGetWorkspaceSize, aclnnArgsort, x, int64_t{-1}, false, y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnArgsortGetWorkspaceSize, aclnnArgsort, x, int64_t{-1}, false, y),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<int64_t>(y), (std::vector<int64_t>{1, 2, 0, 2, 0, 1}));
   ASSERT_EQ(run(aclnnArgsortGetWorkspaceSize, aclnnArgsort, x, int64_t{1}, true, y), ACLNN_SUCCESS);
   EXPECT_EQ(read<int64_t>(y), (std::vector<int64_t>{0, 2, 1, 1, 0, 2}));
   aclTensor *f32 = tensor(std::vector<float>(6), {2, 3});
-  EXPECT_EQ(plan_only(aclnnArgsortGetWorkspaceSize, x, int64_t{0}, false, f32), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnArgsortGetWorkspaceSize, x, int64_t{0}, false, f32),
+            ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(Ops, LayerNormWithStatisticsAndWithoutAffine) {
@@ -561,7 +636,9 @@ TEST_F(Ops, LayerNormWithStatisticsAndWithoutAffine) {
   aclTensor *mean = tensor(std::vector<float>(2), {2, 1});
   aclTensor *rstd = tensor(std::vector<float>(2), {2, 1});
   const double eps = 1e-5;
-  ASSERT_EQ(run(aclnnLayerNormGetWorkspaceSize, aclnnLayerNorm, x, ints({4}), g, b, eps, y, mean, rstd), ACLNN_SUCCESS)
+  ASSERT_EQ(
+      run(aclnnLayerNormGetWorkspaceSize, aclnnLayerNorm, x, ints({4}), g, b, eps, y, mean, rstd),
+      ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   std::vector<float> want, wm, wr;
   const float gv[] = {1, 2, 1, 2}, bv[] = {0, 0, 1, 1};
@@ -578,15 +655,16 @@ TEST_F(Ops, LayerNormWithStatisticsAndWithoutAffine) {
   expect_near(read<float>(mean), wm, 1e-5f);
   expect_near(read<float>(rstd), wr, 1e-4f);
   const aclTensor *none = nullptr;
-  ASSERT_EQ(run(aclnnLayerNormGetWorkspaceSize, aclnnLayerNorm, x, ints({4}), none, none, eps, y, static_cast<aclTensor *>(nullptr),
-                static_cast<aclTensor *>(nullptr)),
+  ASSERT_EQ(run(aclnnLayerNormGetWorkspaceSize, aclnnLayerNorm, x, ints({4}), none, none, eps, y,
+                static_cast<aclTensor *>(nullptr), static_cast<aclTensor *>(nullptr)),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   std::vector<float> plain;
   for (int r = 0; r < 2; ++r)
     for (int i = 0; i < 4; ++i) plain.push_back((v[r * 4 + i] - wm[r]) * wr[r]);
   expect_near(read<float>(y), plain, 1e-4f);
-  EXPECT_EQ(plan_only(aclnnLayerNormGetWorkspaceSize, x, ints({3}), g, b, eps, y, mean, rstd), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnLayerNormGetWorkspaceSize, x, ints({3}), g, b, eps, y, mean, rstd),
+            ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(Ops, RmsNormOfF16WithRstd) {
@@ -595,7 +673,8 @@ TEST_F(Ops, RmsNormOfF16WithRstd) {
   aclTensor *g = tensor(to_f16({1, 1, 2, 2}), {4});
   aclTensor *y = tensor(to_f16(std::vector<float>(8)), {2, 4});
   aclTensor *rstd = tensor(std::vector<float>(2), {2, 1});
-  ASSERT_EQ(run(aclnnRmsNormGetWorkspaceSize, aclnnRmsNorm, x, g, 1e-6, y, rstd), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnRmsNormGetWorkspaceSize, aclnnRmsNorm, x, g, 1e-6, y, rstd), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   std::vector<float> want, wr;
   const float gv[] = {1, 1, 2, 2};
   for (int r = 0; r < 2; ++r) {
@@ -611,10 +690,12 @@ TEST_F(Ops, RmsNormOfF16WithRstd) {
   EXPECT_EQ(plan_only(aclnnRmsNormGetWorkspaceSize, x, g3, 1e-6, y, rstd), ACLNN_ERR_PARAM_INVALID);
   // rstdOut may also drop gamma's dims (ggml passes it so); another shape is refused.
   aclTensor *rstd1 = tensor(std::vector<float>(2), {2});
-  ASSERT_EQ(run(aclnnRmsNormGetWorkspaceSize, aclnnRmsNorm, x, g, 1e-6, y, rstd1), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnRmsNormGetWorkspaceSize, aclnnRmsNorm, x, g, 1e-6, y, rstd1), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   expect_near(read<float>(rstd1), wr, 1e-5f);
   aclTensor *rstd_bad = tensor(std::vector<float>(2), {1, 2});
-  EXPECT_EQ(plan_only(aclnnRmsNormGetWorkspaceSize, x, g, 1e-6, y, rstd_bad), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnRmsNormGetWorkspaceSize, x, g, 1e-6, y, rstd_bad),
+            ACLNN_ERR_PARAM_INVALID);
 }
 
 // ---- gathers --------------------------------------------------------------------------------
@@ -623,19 +704,26 @@ TEST_F(Ops, IndexSelectAndGatherV2) {
   aclTensor *x = tensor(iota(12), {3, 4});
   aclTensor *idx = tensor<int64_t>({2, 0}, {2});
   aclTensor *y = tensor(std::vector<float>(8), {2, 4});
-  ASSERT_EQ(run(aclnnIndexSelectGetWorkspaceSize, aclnnIndexSelect, x, int64_t{0}, idx, y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnIndexSelectGetWorkspaceSize, aclnnIndexSelect, x, int64_t{0}, idx, y),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(y), (std::vector<float>{8, 9, 10, 11, 0, 1, 2, 3}));
   aclTensor *t = tensor(iota(12), {4, 3}, {1, 4});  // transposed view: t[i][j] = j*4 + i
   aclTensor *idx2 = tensor<int32_t>({1, 1, 0, 2}, {2, 2});
   aclTensor *z = tensor(std::vector<float>(16), {4, 2, 2});
-  ASSERT_EQ(run(aclnnGatherV2GetWorkspaceSize, aclnnGatherV2, t, int64_t{1}, idx2, z), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnGatherV2GetWorkspaceSize, aclnnGatherV2, t, int64_t{1}, idx2, z),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   std::vector<float> want;
   for (int i = 0; i < 4; ++i)
     for (int j : {1, 1, 0, 2}) want.push_back(static_cast<float>(j * 4 + i));
   EXPECT_EQ(read<float>(z), want);
   aclTensor *fidx = tensor<float>({0, 1}, {2});
-  EXPECT_EQ(plan_only(aclnnIndexSelectGetWorkspaceSize, x, int64_t{0}, fidx, y), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(plan_only(aclnnIndexSelectGetWorkspaceSize, x, int64_t{0}, static_cast<aclTensor *>(nullptr), y), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(plan_only(aclnnIndexSelectGetWorkspaceSize, x, int64_t{0}, fidx, y),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnIndexSelectGetWorkspaceSize, x, int64_t{0},
+                      static_cast<aclTensor *>(nullptr), y),
+            ACLNN_ERR_PARAM_NULLPTR);
 }
 
 TEST_F(Ops, MoreUnaryOps) {
@@ -660,23 +748,29 @@ TEST_F(Ops, MoreUnaryOps) {
   check(aclnnNegGetWorkspaceSize, aclnnNeg, [](float a) { return -a; });
   aclTensor *ints = tensor<int32_t>({-3, 0, 5}, {3});
   aclTensor *io = tensor<int32_t>({0, 0, 0}, {3});
-  ASSERT_EQ(run(aclnnAbsGetWorkspaceSize, aclnnAbs, ints, io), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnAbsGetWorkspaceSize, aclnnAbs, ints, io), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<int32_t>(io), (std::vector<int32_t>{3, 0, 5}));
-  ASSERT_EQ(run(aclnnReluGetWorkspaceSize, aclnnRelu, ints, io), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnReluGetWorkspaceSize, aclnnRelu, ints, io), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<int32_t>(io), (std::vector<int32_t>{0, 0, 5}));
-  EXPECT_EQ(plan_only(aclnnExpGetWorkspaceSize, ints, io), ACLNN_ERR_PARAM_INVALID);  // exp into int32
+  EXPECT_EQ(plan_only(aclnnExpGetWorkspaceSize, ints, io),
+            ACLNN_ERR_PARAM_INVALID);  // exp into int32
 }
 
 TEST_F(Ops, PowScalarTensorAndSwiGlu) {
   aclTensor *e = tensor<float>({0, 1, 2, 0.5f}, {4});
   aclTensor *y = tensor(std::vector<float>(4), {4});
-  ASSERT_EQ(run(aclnnPowScalarTensorGetWorkspaceSize, aclnnPowScalarTensor, f(4), e, y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnPowScalarTensorGetWorkspaceSize, aclnnPowScalarTensor, f(4), e, y),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   expect_near(read<float>(y), {1, 4, 16, 2}, 1e-6f);
   // x [2,4] split along the last dim: a = x[:, :2], b = x[:, 2:]
   const std::vector<float> v = {-1, 2, 3, 4, 0.5f, 1, -2, 2};
   aclTensor *x = tensor(v, {2, 4});
   aclTensor *o = tensor(std::vector<float>(4), {2, 2});
-  ASSERT_EQ(run(aclnnSwiGluGetWorkspaceSize, aclnnSwiGlu, x, int64_t{-1}, o), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnSwiGluGetWorkspaceSize, aclnnSwiGlu, x, int64_t{-1}, o), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   auto silu = [](float a) { return a / (1 + std::exp(-a)); };
   expect_near(read<float>(o), {silu(-1) * 3, silu(2) * 4, silu(0.5f) * -2, silu(1) * 2}, 1e-5f);
   aclTensor *odd = tensor(iota(6), {2, 3});
@@ -686,17 +780,20 @@ TEST_F(Ops, PowScalarTensorAndSwiGlu) {
 TEST_F(Ops, PermuteAndRepeatInterleave) {
   aclTensor *x = tensor(iota(6), {1, 2, 3});
   aclTensor *y = tensor(std::vector<float>(6), {3, 1, 2});
-  ASSERT_EQ(run(aclnnPermuteGetWorkspaceSize, aclnnPermute, x, ints({2, 0, 1}), y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnPermuteGetWorkspaceSize, aclnnPermute, x, ints({2, 0, 1}), y), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(y), (std::vector<float>{0, 3, 1, 4, 2, 5}));
-  EXPECT_EQ(plan_only(aclnnPermuteGetWorkspaceSize, x, ints({0, 0, 1}), y), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnPermuteGetWorkspaceSize, x, ints({0, 0, 1}), y),
+            ACLNN_ERR_PARAM_INVALID);
   aclTensor *m = tensor(iota(4), {2, 2}, {1, 2});  // [[0,2],[1,3]]
   aclTensor *r = tensor(std::vector<float>(12), {2, 6});
-  ASSERT_EQ(run(aclnnRepeatInterleaveIntWithDimGetWorkspaceSize, aclnnRepeatInterleaveIntWithDim, m, int64_t{3}, int64_t{1},
-                int64_t{6}, r),
+  ASSERT_EQ(run(aclnnRepeatInterleaveIntWithDimGetWorkspaceSize, aclnnRepeatInterleaveIntWithDim, m,
+                int64_t{3}, int64_t{1}, int64_t{6}, r),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(r), (std::vector<float>{0, 0, 0, 2, 2, 2, 1, 1, 1, 3, 3, 3}));
-  EXPECT_EQ(plan_only(aclnnRepeatInterleaveIntWithDimGetWorkspaceSize, m, int64_t{3}, int64_t{1}, int64_t{5}, r),
+  EXPECT_EQ(plan_only(aclnnRepeatInterleaveIntWithDimGetWorkspaceSize, m, int64_t{3}, int64_t{1},
+                      int64_t{5}, r),
             ACLNN_ERR_PARAM_INVALID);
 }
 
@@ -704,19 +801,26 @@ TEST_F(Ops, InplaceIndexCopyPlacesRowsAndFailsTheStreamOnABadIndex) {
   aclTensor *self = tensor(std::vector<float>(8, 0), {4, 2});
   aclTensor *idx = tensor<int64_t>({3, -4}, {2});
   aclTensor *src = tensor(to_f16({1, 2, 3, 4}), {2, 2});
-  ASSERT_EQ(run(aclnnInplaceIndexCopyGetWorkspaceSize, aclnnInplaceIndexCopy, self, int64_t{0}, idx, src), ACLNN_SUCCESS)
+  ASSERT_EQ(
+      run(aclnnInplaceIndexCopyGetWorkspaceSize, aclnnInplaceIndexCopy, self, int64_t{0}, idx, src),
+      ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(self), (std::vector<float>{3, 4, 0, 0, 0, 0, 1, 2}));
   // along dim 1 of a transposed view
   aclTensor *t = tensor(std::vector<float>(6, 0), {2, 3}, {1, 2});
   aclTensor *i1 = tensor<int32_t>({2}, {1});
   aclTensor *s1 = tensor<float>({7, 8}, {2, 1});
-  ASSERT_EQ(run(aclnnInplaceIndexCopyGetWorkspaceSize, aclnnInplaceIndexCopy, t, int64_t{1}, i1, s1), ACLNN_SUCCESS)
+  ASSERT_EQ(
+      run(aclnnInplaceIndexCopyGetWorkspaceSize, aclnnInplaceIndexCopy, t, int64_t{1}, i1, s1),
+      ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(t), (std::vector<float>{0, 0, 0, 0, 7, 8}));
   aclTensor *bad = tensor<int64_t>({4, 0}, {2});
-  EXPECT_EQ(run(aclnnInplaceIndexCopyGetWorkspaceSize, aclnnInplaceIndexCopy, self, int64_t{0}, bad, src), ACL_ERROR_RT_AICORE_EXCEPTION);
-  EXPECT_EQ(plan_only(aclnnInplaceIndexCopyGetWorkspaceSize, self, int64_t{0}, idx, s1), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(
+      run(aclnnInplaceIndexCopyGetWorkspaceSize, aclnnInplaceIndexCopy, self, int64_t{0}, bad, src),
+      ACL_ERROR_RT_AICORE_EXCEPTION);
+  EXPECT_EQ(plan_only(aclnnInplaceIndexCopyGetWorkspaceSize, self, int64_t{0}, idx, s1),
+            ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(Ops, RotaryPositionEmbeddingHalfAndInterleaved) {
@@ -728,7 +832,9 @@ TEST_F(Ops, RotaryPositionEmbeddingHalfAndInterleaved) {
   aclTensor *st = tensor(s, {1, 4});
   aclTensor *y = tensor(std::vector<float>(8), {2, 4});
   for (int64_t mode : {0, 1}) {
-    ASSERT_EQ(run(aclnnRotaryPositionEmbeddingGetWorkspaceSize, aclnnRotaryPositionEmbedding, x, ct, st, mode, y), ACLNN_SUCCESS)
+    ASSERT_EQ(run(aclnnRotaryPositionEmbeddingGetWorkspaceSize, aclnnRotaryPositionEmbedding, x, ct,
+                  st, mode, y),
+              ACLNN_SUCCESS)
         << aclGetRecentErrMsg();
     std::vector<float> want;
     for (int r = 0; r < 2; ++r) {
@@ -738,9 +844,11 @@ TEST_F(Ops, RotaryPositionEmbeddingHalfAndInterleaved) {
     }
     expect_near(read<float>(y), want, 1e-6f);
   }
-  EXPECT_EQ(plan_only(aclnnRotaryPositionEmbeddingGetWorkspaceSize, x, ct, st, int64_t{2}, y), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnRotaryPositionEmbeddingGetWorkspaceSize, x, ct, st, int64_t{2}, y),
+            ACLNN_ERR_PARAM_INVALID);
   aclTensor *odd = tensor(iota(6), {2, 3});
-  EXPECT_EQ(plan_only(aclnnRotaryPositionEmbeddingGetWorkspaceSize, odd, ct, st, int64_t{0}, odd), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnRotaryPositionEmbeddingGetWorkspaceSize, odd, ct, st, int64_t{0}, odd),
+            ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(Ops, ConvolutionOneAndTwoDimsAndTransposed) {
@@ -751,8 +859,8 @@ TEST_F(Ops, ConvolutionOneAndTwoDimsAndTransposed) {
   aclTensor *w = tensor(wv, {3, 2, 2});
   aclTensor *b = tensor(bv, {3});
   aclTensor *y = tensor(std::vector<float>(9), {1, 3, 3});
-  ASSERT_EQ(run(aclnnConvolutionGetWorkspaceSize, aclnnConvolution, x, w, b, ints({2}), ints({1}), ints({1}), false, ints({0}),
-                int64_t{1}, y, int8_t{0}),
+  ASSERT_EQ(run(aclnnConvolutionGetWorkspaceSize, aclnnConvolution, x, w, b, ints({2}), ints({1}),
+                ints({1}), false, ints({0}), int64_t{1}, y, int8_t{0}),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   std::vector<float> want;
@@ -771,8 +879,9 @@ TEST_F(Ops, ConvolutionOneAndTwoDimsAndTransposed) {
   aclTensor *tx = tensor<float>({1, 2, 3}, {1, 1, 3});
   aclTensor *tw = tensor<float>({1, 10}, {1, 1, 2});
   aclTensor *ty = tensor(std::vector<float>(6), {1, 1, 6});
-  ASSERT_EQ(run(aclnnConvolutionGetWorkspaceSize, aclnnConvolution, tx, tw, static_cast<aclTensor *>(nullptr), ints({2}), ints({0}),
-                ints({1}), true, ints({0}), int64_t{1}, ty, int8_t{0}),
+  ASSERT_EQ(run(aclnnConvolutionGetWorkspaceSize, aclnnConvolution, tx, tw,
+                static_cast<aclTensor *>(nullptr), ints({2}), ints({0}), ints({1}), true, ints({0}),
+                int64_t{1}, ty, int8_t{0}),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(ty), (std::vector<float>{1, 10, 2, 20, 3, 30}));
@@ -780,16 +889,17 @@ TEST_F(Ops, ConvolutionOneAndTwoDimsAndTransposed) {
   aclTensor *x2 = tensor(iota(9), {1, 1, 3, 3});
   aclTensor *w2 = tensor<float>({1, 1, 1, 1}, {1, 1, 2, 2});
   aclTensor *y2 = tensor(std::vector<float>(4), {1, 1, 2, 2});
-  ASSERT_EQ(run(aclnnConvolutionGetWorkspaceSize, aclnnConvolution, x2, w2, static_cast<aclTensor *>(nullptr), ints({1, 1}),
-                ints({0, 0}), ints({1, 1}), false, ints({0, 0}), int64_t{1}, y2, int8_t{0}),
+  ASSERT_EQ(run(aclnnConvolutionGetWorkspaceSize, aclnnConvolution, x2, w2,
+                static_cast<aclTensor *>(nullptr), ints({1, 1}), ints({0, 0}), ints({1, 1}), false,
+                ints({0, 0}), int64_t{1}, y2, int8_t{0}),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(y2), (std::vector<float>{8, 12, 20, 24}));
-  EXPECT_EQ(plan_only(aclnnConvolutionGetWorkspaceSize, x, w, b, ints({2}), ints({1}), ints({1}), false, ints({0}), int64_t{1}, y2,
-                      int8_t{0}),
+  EXPECT_EQ(plan_only(aclnnConvolutionGetWorkspaceSize, x, w, b, ints({2}), ints({1}), ints({1}),
+                      false, ints({0}), int64_t{1}, y2, int8_t{0}),
             ACLNN_ERR_PARAM_INVALID);  // wrong output shape
-  EXPECT_EQ(plan_only(aclnnConvolutionGetWorkspaceSize, x, w, b, ints({2, 2}), ints({1}), ints({1}), false, ints({0}), int64_t{1},
-                      y, int8_t{0}),
+  EXPECT_EQ(plan_only(aclnnConvolutionGetWorkspaceSize, x, w, b, ints({2, 2}), ints({1}), ints({1}),
+                      false, ints({0}), int64_t{1}, y, int8_t{0}),
             ACLNN_ERR_PARAM_INVALID);  // two strides for one spatial dim
 }
 
@@ -797,14 +907,19 @@ TEST_F(Ops, ComparisonsAndPowers) {
   aclTensor *x = tensor<float>({1, 2, 3, 4}, {2, 2});
   aclTensor *o = tensor<float>({1, 3}, {2});
   aclTensor *b = tensor(std::vector<uint8_t>(4), {2, 2}, {}, 0, ACL_BOOL);
-  ASSERT_EQ(run(aclnnEqTensorGetWorkspaceSize, aclnnEqTensor, x, o, b), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnEqTensorGetWorkspaceSize, aclnnEqTensor, x, o, b), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<uint8_t>(b), (std::vector<uint8_t>{1, 0, 0, 0}));
   aclTensor *f = tensor(std::vector<float>(4), {2, 2});
-  ASSERT_EQ(run(aclnnGtScalarGetWorkspaceSize, aclnnGtScalar, x, this->f(2.5f), f), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnGtScalarGetWorkspaceSize, aclnnGtScalar, x, this->f(2.5f), f), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(f), (std::vector<float>{0, 0, 1, 1}));
-  ASSERT_EQ(run(aclnnPowTensorScalarGetWorkspaceSize, aclnnPowTensorScalar, x, this->f(2), f), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnPowTensorScalarGetWorkspaceSize, aclnnPowTensorScalar, x, this->f(2), f),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(f), (std::vector<float>{1, 4, 9, 16}));
-  ASSERT_EQ(run(aclnnPowTensorTensorGetWorkspaceSize, aclnnPowTensorTensor, x, o, f), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnPowTensorTensorGetWorkspaceSize, aclnnPowTensorTensor, x, o, f), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(f), (std::vector<float>{1, 8, 3, 64}));
   aclTensor *small = tensor(std::vector<float>(2), {2});
   EXPECT_EQ(plan_only(aclnnEqTensorGetWorkspaceSize, x, o, small), ACLNN_ERR_PARAM_INVALID);
@@ -813,36 +928,49 @@ TEST_F(Ops, ComparisonsAndPowers) {
 TEST_F(Ops, MeanAndArgMax) {
   aclTensor *x = tensor<float>({1, 5, 3, 4, 2, 9}, {2, 3});
   aclTensor *m = tensor(std::vector<float>(2), {2});
-  ASSERT_EQ(run(aclnnMeanGetWorkspaceSize, aclnnMean, x, ints({1}), false, ACL_FLOAT, m), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnMeanGetWorkspaceSize, aclnnMean, x, ints({1}), false, ACL_FLOAT, m),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(m), (std::vector<float>{3, 5}));
   aclTensor *i = tensor(std::vector<int64_t>(2), {2, 1});
-  ASSERT_EQ(run(aclnnArgMaxGetWorkspaceSize, aclnnArgMax, x, int64_t{-1}, true, i), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnArgMaxGetWorkspaceSize, aclnnArgMax, x, int64_t{-1}, true, i), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<int64_t>(i), (std::vector<int64_t>{1, 2}));
-  aclTensor *t = tensor<float>({1, 5, 3, 4, 2, 9}, {3, 2}, {1, 3});  // transposed: [[1,4],[5,2],[3,9]]
+  aclTensor *t =
+      tensor<float>({1, 5, 3, 4, 2, 9}, {3, 2}, {1, 3});  // transposed: [[1,4],[5,2],[3,9]]
   aclTensor *j = tensor(std::vector<int64_t>(2), {2});
-  ASSERT_EQ(run(aclnnArgMaxGetWorkspaceSize, aclnnArgMax, t, int64_t{0}, false, j), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnArgMaxGetWorkspaceSize, aclnnArgMax, t, int64_t{0}, false, j), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<int64_t>(j), (std::vector<int64_t>{1, 2}));
-  EXPECT_EQ(plan_only(aclnnArgMaxGetWorkspaceSize, x, int64_t{1}, false, i), ACLNN_ERR_PARAM_INVALID);  // keepdim shape
+  EXPECT_EQ(plan_only(aclnnArgMaxGetWorkspaceSize, x, int64_t{1}, false, i),
+            ACLNN_ERR_PARAM_INVALID);  // keepdim shape
 }
 
 TEST_F(Ops, EmbeddingTrilTriuAndRoll) {
   aclTensor *w = tensor(iota(6), {3, 2});
   aclTensor *ids = tensor<int32_t>({2, 0, 2, 1}, {2, 2});
   aclTensor *e = tensor(std::vector<float>(8), {2, 2, 2});
-  ASSERT_EQ(run(aclnnEmbeddingGetWorkspaceSize, aclnnEmbedding, w, ids, e), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnEmbeddingGetWorkspaceSize, aclnnEmbedding, w, ids, e), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(e), (std::vector<float>{4, 5, 0, 1, 4, 5, 2, 3}));
   aclTensor *x = tensor(iota(9, 1), {3, 3});
   aclTensor *y = tensor(std::vector<float>(9), {3, 3});
-  ASSERT_EQ(run(aclnnTrilGetWorkspaceSize, aclnnTril, x, int64_t{0}, y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnTrilGetWorkspaceSize, aclnnTril, x, int64_t{0}, y), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(y), (std::vector<float>{1, 0, 0, 4, 5, 0, 7, 8, 9}));
-  ASSERT_EQ(run(aclnnTriuGetWorkspaceSize, aclnnTriu, x, int64_t{1}, y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnTriuGetWorkspaceSize, aclnnTriu, x, int64_t{1}, y), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(y), (std::vector<float>{0, 2, 3, 0, 0, 6, 0, 0, 0}));
-  ASSERT_EQ(run(aclnnRollGetWorkspaceSize, aclnnRoll, x, ints({1, -1}), ints({0, 1}), y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnRollGetWorkspaceSize, aclnnRoll, x, ints({1, -1}), ints({0, 1}), y),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   // rows down by 1, columns left by 1
   EXPECT_EQ(read<float>(y), (std::vector<float>{8, 9, 7, 2, 3, 1, 5, 6, 4}));
-  ASSERT_EQ(run(aclnnRollGetWorkspaceSize, aclnnRoll, x, ints({2}), ints({}), y), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(run(aclnnRollGetWorkspaceSize, aclnnRoll, x, ints({2}), ints({}), y), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(read<float>(y), (std::vector<float>{8, 9, 1, 2, 3, 4, 5, 6, 7}));
-  EXPECT_EQ(plan_only(aclnnRollGetWorkspaceSize, x, ints({1, 2}), ints({0}), y), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(plan_only(aclnnRollGetWorkspaceSize, x, ints({1, 2}), ints({0}), y),
+            ACLNN_ERR_PARAM_INVALID);
 }
 
 }  // namespace

@@ -1,12 +1,12 @@
 // An aclnn run is one op task that the timeline trace and the race checker see: the trace
 // names the operator and the memory it read and wrote, and two streams that use one output
 // without synchronizing are reported as a race.
+#include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_mul.h"
@@ -14,7 +14,9 @@
 
 namespace {
 
-std::string trace_path() { return "/tmp/openacl_aclnn_trace_" + std::to_string(getpid()) + ".json"; }
+std::string trace_path() {
+  return "/tmp/openacl_aclnn_trace_" + std::to_string(getpid()) + ".json";
+}
 
 class Traced : public AclnnTest {
  protected:

@@ -35,19 +35,22 @@ class AclnnTest : public ::testing::Test {
     void *p = nullptr;
     EXPECT_EQ(aclrtMalloc(&p, std::max<size_t>(bytes, 1), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     dev_.push_back(p);
-    if (bytes) EXPECT_EQ(aclrtMemcpy(p, bytes, data, bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    if (bytes)
+      EXPECT_EQ(aclrtMemcpy(p, bytes, data, bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
     return p;
   }
 
   // A tensor of dtype T over a device copy of `storage`, viewed as dims / strides / offset
   // (strides empty: dense).
   template <class T>
-  aclTensor *tensor(const std::vector<T> &storage, std::vector<int64_t> dims, std::vector<int64_t> strides = {},
-                    int64_t offset = 0, aclDataType dtype = dtype_of<T>()) {
+  aclTensor *tensor(const std::vector<T> &storage, std::vector<int64_t> dims,
+                    std::vector<int64_t> strides = {}, int64_t offset = 0,
+                    aclDataType dtype = dtype_of<T>()) {
     void *p = upload(storage.data(), storage.size() * sizeof(T));
     const int64_t n = static_cast<int64_t>(storage.size());
-    aclTensor *t = aclCreateTensor(dims.data(), dims.size(), dtype, strides.empty() ? nullptr : strides.data(), offset,
-                                   ACL_FORMAT_ND, &n, 1, p);
+    aclTensor *t =
+        aclCreateTensor(dims.data(), dims.size(), dtype, strides.empty() ? nullptr : strides.data(),
+                        offset, ACL_FORMAT_ND, &n, 1, p);
     EXPECT_NE(t, nullptr) << aclGetRecentErrMsg();
     tensors_.push_back(t);
     return t;
@@ -79,7 +82,9 @@ class AclnnTest : public ::testing::Test {
     delete[] dims;
     void *addr = nullptr;
     EXPECT_EQ(aclGetRawTensorAddr(t, &addr), ACLNN_SUCCESS);
-    EXPECT_EQ(aclrtMemcpy(v.data(), v.size() * sizeof(T), addr, v.size() * sizeof(T), ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(v.data(), v.size() * sizeof(T), addr, v.size() * sizeof(T),
+                          ACL_MEMCPY_DEVICE_TO_HOST),
+              ACL_SUCCESS);
     return v;
   }
 

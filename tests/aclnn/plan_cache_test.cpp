@@ -16,8 +16,10 @@ TEST_F(PlanCache, ARepeatedCallUsesItsOwnAddresses) {
     aclTensor *x = tensor<float>({1, 2, 3, 4}, {4});
     aclTensor *y = tensor<float>({b, b, b, b}, {4});
     aclTensor *out = tensor<float>({0, 0, 0, 0}, {4});
-    ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, x, y, scalar(2), out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-    EXPECT_EQ(read<float>(out), (std::vector<float>{1 + 2 * b, 2 + 2 * b, 3 + 2 * b, 4 + 2 * b})) << round;
+    ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, x, y, scalar(2), out), ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(read<float>(out), (std::vector<float>{1 + 2 * b, 2 + 2 * b, 3 + 2 * b, 4 + 2 * b}))
+        << round;
     EXPECT_EQ(read<float>(x), (std::vector<float>{1, 2, 3, 4}));
   }
 }
@@ -46,7 +48,8 @@ TEST_F(PlanCache, TensorListMembersTakeTheirNewAddresses) {
     const float k = static_cast<float>(10 * round);
     aclTensorList *parts = list({tensor<float>({k + 1, k + 2}, {2}), tensor<float>({k + 3}, {1})});
     aclTensor *out = tensor<float>({0, 0, 0}, {3});
-    ASSERT_EQ(run(aclnnCatGetWorkspaceSize, aclnnCat, static_cast<const aclTensorList *>(parts), int64_t{0}, out),
+    ASSERT_EQ(run(aclnnCatGetWorkspaceSize, aclnnCat, static_cast<const aclTensorList *>(parts),
+                  int64_t{0}, out),
               ACLNN_SUCCESS)
         << aclGetRecentErrMsg();
     EXPECT_EQ(read<float>(out), (std::vector<float>{k + 1, k + 2, k + 3})) << round;
@@ -59,7 +62,8 @@ TEST_F(PlanCache, AFailingCallIsNeverAnsweredFromTheCache) {
   aclTensor *out = tensor<float>({0, 0, 0, 0}, {4});
   ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, x, x, scalar(1), out), ACLNN_SUCCESS);
   // The same description with a NULL tensor is refused, naming it.
-  EXPECT_EQ(plan_only(aclnnAddGetWorkspaceSize, x, static_cast<const aclTensor *>(nullptr), scalar(1), out),
+  EXPECT_EQ(plan_only(aclnnAddGetWorkspaceSize, x, static_cast<const aclTensor *>(nullptr),
+                      scalar(1), out),
             ACLNN_ERR_PARAM_NULLPTR);
   // A refused description stays refused on its second call too.
   aclTensor *wrong = tensor<float>({1, 2, 3}, {3});
@@ -83,7 +87,8 @@ TEST(PlanCacheRuntime, ARepeatedCallWorksAcrossFinalizeAndInit) {
     aclScalar *a = aclCreateScalar(&one, ACL_FLOAT);
     uint64_t ws = 0;
     aclOpExecutor *e = nullptr;
-    ASSERT_EQ(aclnnInplaceAddGetWorkspaceSize(t, t, a, &ws, &e), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclnnInplaceAddGetWorkspaceSize(t, t, a, &ws, &e), ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
     void *w = nullptr;
     if (ws > 0) ASSERT_EQ(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     ASSERT_EQ(aclnnInplaceAdd(w, ws, e, s), ACLNN_SUCCESS) << aclGetRecentErrMsg();

@@ -38,8 +38,8 @@ struct ChkArgs {
   int32_t value;
 };
 
-// aclInit (with $CHECK_ACL_JSON as its config, if set) + aclrtSetDevice(0); at the end aclrtResetDevice (unless the case leaks objects
-// that the reset would release) and aclFinalize.
+// aclInit (with $CHECK_ACL_JSON as its config, if set) + aclrtSetDevice(0); at the end
+// aclrtResetDevice (unless the case leaks objects that the reset would release) and aclFinalize.
 struct Runtime {
   bool reset = true;
   Runtime() {
@@ -218,12 +218,16 @@ NOINLINE void host_sync(HostSync how) {
   OK(aclrtCreateEvent(&e));
   OK(aclrtMemsetAsync(dev, kBytes, 7, kBytes, s1));
   switch (how) {
-    case HostSync::stream: OK(aclrtSynchronizeStream(s1)); break;
+    case HostSync::stream:
+      OK(aclrtSynchronizeStream(s1));
+      break;
     case HostSync::event:
       OK(aclrtRecordEvent(e, s1));
       OK(aclrtSynchronizeEvent(e));
       break;
-    case HostSync::device: OK(aclrtSynchronizeDevice()); break;
+    case HostSync::device:
+      OK(aclrtSynchronizeDevice());
+      break;
   }
   OK(aclrtMemcpyAsync(host, kBytes, dev, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s2));
   OK(aclrtSynchronizeStream(s2));

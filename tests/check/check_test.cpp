@@ -1,5 +1,5 @@
 // The checker against small buggy programs (each with exactly one bug) and their correct
-// twins (no report at all), and the trace file of a two-stream pipeline (SPEC R21).
+// twins (no report at all), and the trace file of a two-stream pipeline (docs/RULES.md R21).
 #include <signal.h>
 
 #include <algorithm>
@@ -10,8 +10,8 @@
 
 namespace {
 
-using check_test::Report;
 using check_test::CaseRun;
+using check_test::Report;
 using check_test::run_case;
 
 std::string all_reports(const CaseRun &r) {
@@ -34,7 +34,8 @@ std::string single_report(const CaseRun &r, const std::string &category) {
 }
 
 void expect_contains(const std::string &text, const std::vector<std::string> &parts) {
-  for (const auto &p : parts) EXPECT_NE(text.find(p), std::string::npos) << "'" << p << "' not in:\n" << text;
+  for (const auto &p : parts)
+    EXPECT_NE(text.find(p), std::string::npos) << "'" << p << "' not in:\n" << text;
 }
 
 // --- each bug reported exactly once, with both tasks and the fix -------------------------
@@ -44,25 +45,27 @@ TEST(CheckRace, MissingWaitNamesBothTasksAndTheMissingWait) {
   std::string text = single_report(r, "race");
   const std::string s1 = r.handles["s1"], s2 = r.handles["s2"];
   ASSERT_FALSE(s1.empty());
-  expect_contains(text, {"device memory", "first:  writes memset", "stream " + s1,
-                         "enqueued by aclrtMemsetAsync at missing_wait", "second: reads  memcpy \"D2H\"",
-                         "stream " + s2, "enqueued by aclrtMemcpyAsync at missing_wait",
-                         "aclrtRecordEvent(event, " + s1 + ")",
-                         "aclrtStreamWaitEvent(" + s2 + ", event)"});
+  expect_contains(
+      text, {"device memory", "first:  writes memset", "stream " + s1,
+             "enqueued by aclrtMemsetAsync at missing_wait", "second: reads  memcpy \"D2H\"",
+             "stream " + s2, "enqueued by aclrtMemcpyAsync at missing_wait",
+             "aclrtRecordEvent(event, " + s1 + ")", "aclrtStreamWaitEvent(" + s2 + ", event)"});
 }
 
 TEST(CheckRace, MappedMemoryIsCheckedToo) {
   CaseRun r = run_case("bug_mapped_wait", "OPENACL_CHECK=1");
   std::string text = single_report(r, "race");
-  expect_contains(text, {"device memory", "first:  writes memset", "enqueued by aclrtMemsetAsync at missing_wait",
-                         "second: reads  memcpy \"D2H\"", "aclrtStreamWaitEvent(" + r.handles["s2"] + ", event)"});
+  expect_contains(
+      text,
+      {"device memory", "first:  writes memset", "enqueued by aclrtMemsetAsync at missing_wait",
+       "second: reads  memcpy \"D2H\"", "aclrtStreamWaitEvent(" + r.handles["s2"] + ", event)"});
 }
 
 TEST(CheckRace, NotifyWaitEnqueuedFirstIsDecidedByItsRecord) {
   CaseRun r = run_case("bug_notify_write_after_record", "OPENACL_CHECK=1");
   std::string text = single_report(r, "race");
-  expect_contains(text, {"first:  reads  memcpy \"D2H\"", "stream " + r.handles["s2"], "second: writes memset",
-                         "stream " + r.handles["s1"]});
+  expect_contains(text, {"first:  reads  memcpy \"D2H\"", "stream " + r.handles["s2"],
+                         "second: writes memset", "stream " + r.handles["s1"]});
 }
 
 TEST(CheckRace, RepeatedRaceIsReportedOnce) {
@@ -75,9 +78,9 @@ TEST(CheckRace, WriteAfterTheRecordIsNotCoveredByTheWait) {
   std::string text = single_report(r, "race");
   const std::string s1 = r.handles["s1"], s2 = r.handles["s2"];
   // The read on s2 came first; the second memset on s1 must wait for it.
-  expect_contains(text, {"first:  reads  memcpy \"D2H\"", "stream " + s2, "second: writes memset",
-                         "aclrtRecordEvent(event, " + s2 + ")",
-                         "aclrtStreamWaitEvent(" + s1 + ", event)"});
+  expect_contains(
+      text, {"first:  reads  memcpy \"D2H\"", "stream " + s2, "second: writes memset",
+             "aclrtRecordEvent(event, " + s2 + ")", "aclrtStreamWaitEvent(" + s1 + ", event)"});
 }
 
 TEST(CheckRace, KernelsOnTwoStreams) {
@@ -162,14 +165,14 @@ TEST_P(CheckTwin, ReportsNothing) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, CheckTwin,
-                         ::testing::Values("ok_missing_wait", "ok_mapped_wait", "ok_notify_wait", "ok_notify_wait_first", "ok_host_read_after_query", "ok_value_wait", "ok_stream_sync", "ok_event_sync",
-                                           "ok_device_sync", "ok_write_after_record",
-                                           "ok_kernels", "ok_kernels_share_input", "ok_read_read",
-                                           "ok_host_read",
+                         ::testing::Values("ok_missing_wait", "ok_mapped_wait", "ok_notify_wait",
+                                           "ok_notify_wait_first", "ok_host_read_after_query",
+                                           "ok_value_wait", "ok_stream_sync", "ok_event_sync",
+                                           "ok_device_sync", "ok_write_after_record", "ok_kernels",
+                                           "ok_kernels_share_input", "ok_read_read", "ok_host_read",
                                            "ok_host_reuse", "ok_host_func", "ok_free_early",
-                                           "ok_free_host_early", "ok_leak_stream",
-                                           "ok_leak_memory", "ok_leak_event",
-                                           "ok_default_context", "trace_pipeline",
+                                           "ok_free_host_early", "ok_leak_stream", "ok_leak_memory",
+                                           "ok_leak_event", "ok_default_context", "trace_pipeline",
                                            "trace_overlap"));
 
 // --- modes ---------------------------------------------------------------------------------
@@ -183,7 +186,8 @@ TEST(CheckMode, OffByDefault) {
 TEST(CheckMode, AbortStopsAtTheFirstReport) {
   CaseRun r = run_case("bug_missing_wait", "OPENACL_CHECK=abort");
   // Killed by SIGABRT (the shell that runs the case reports it as exit 128 + 6).
-  EXPECT_TRUE(r.signal == SIGABRT || r.exit_code == 128 + SIGABRT) << "exit " << r.exit_code << "\n" << r.err;
+  EXPECT_TRUE(r.signal == SIGABRT || r.exit_code == 128 + SIGABRT) << "exit " << r.exit_code << "\n"
+                                                                   << r.err;
   EXPECT_EQ(r.count("race"), 1u) << r.err;
   EXPECT_NE(r.err.find("OPENACL_CHECK=abort"), std::string::npos) << r.err;
 }
@@ -298,7 +302,9 @@ TEST(Trace, IsWrittenAtExitWithoutFinalize) {
 TEST(CheckExit, AProgramThatNeverFinalizesGetsTheLastLineAtExit) {
   CaseRun r = run_case("exit_without_finalize", "OPENACL_CHECK=1");
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("openacl-check: finished at exit, without aclFinalize: 0 problem(s), 0 warning(s)"), std::string::npos)
+  EXPECT_NE(r.err.find(
+                "openacl-check: finished at exit, without aclFinalize: 0 problem(s), 0 warning(s)"),
+            std::string::npos)
       << r.err;
 }
 

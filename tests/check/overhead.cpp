@@ -18,12 +18,12 @@
 
 namespace {
 
-#define OK(call)                                                                  \
-  do {                                                                            \
-    if (aclError e_ = (call); e_ != ACL_SUCCESS) {                                \
+#define OK(call)                                                                   \
+  do {                                                                             \
+    if (aclError e_ = (call); e_ != ACL_SUCCESS) {                                 \
       std::fprintf(stderr, "%s failed: %d %s\n", #call, e_, aclGetRecentErrMsg()); \
-      std::exit(2);                                                               \
-    }                                                                             \
+      std::exit(2);                                                                \
+    }                                                                              \
   } while (0)
 
 double seconds(const timeval &t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; }
@@ -76,8 +76,8 @@ int measure(long tasks) {
 }
 
 struct Result {
-  double rate = 0;       // tasks per second of wall time
-  double cpu_us = 0;     // CPU time (user + system, all threads) per task
+  double rate = 0;    // tasks per second of wall time
+  double cpu_us = 0;  // CPU time (user + system, all threads) per task
 };
 
 // Runs this program with the settings in its environment. On a busy machine CPU time per
@@ -112,9 +112,10 @@ int main(int argc, char **argv) {
                   {"OPENACL_TRACE", trace.c_str(), nullptr},
                   {"OPENACL_CHECK=1", nullptr, "1"},
                   {"both", trace.c_str(), "1"}};
-  std::printf("%ld tasks (memsets on 2 streams, an event record/wait every 32), best of 5 runs\n"
-              "  %-16s %14s %8s %14s %8s %10s\n",
-              tasks, "setting", "wall tasks/s", "slower", "CPU us/task", "costlier", "+CPU us");
+  std::printf(
+      "%ld tasks (memsets on 2 streams, an event record/wait every 32), best of 5 runs\n"
+      "  %-16s %14s %8s %14s %8s %10s\n",
+      tasks, "setting", "wall tasks/s", "slower", "CPU us/task", "costlier", "+CPU us");
   Result base;
   for (const Setting &s : settings) {
     Result best;
@@ -125,8 +126,8 @@ int main(int argc, char **argv) {
     }
     if (base.rate == 0) base = best;
     std::printf("  %-16s %14.0f %7.2fx %14.3f %7.2fx %+10.3f\n", s.name, best.rate,
-                best.rate > 0 ? base.rate / best.rate : 0.0, best.cpu_us,
-                best.cpu_us / base.cpu_us, best.cpu_us - base.cpu_us);
+                best.rate > 0 ? base.rate / best.rate : 0.0, best.cpu_us, best.cpu_us / base.cpu_us,
+                best.cpu_us - base.cpu_us);
   }
   std::remove(trace.c_str());
   return 0;

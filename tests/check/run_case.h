@@ -22,8 +22,8 @@ struct Report {
 };
 
 struct CaseRun {
-  int exit_code = -1;   // when the program exited
-  int signal = 0;       // when a signal ended it
+  int exit_code = -1;  // when the program exited
+  int signal = 0;      // when a signal ended it
   std::string out, err;
   std::map<std::string, std::string> handles;  // "s1" -> "0x..."
   std::vector<Report> reports;
@@ -62,8 +62,8 @@ inline CaseRun run_case(const std::string &name, const std::string &env) {
   static int serial = 0;
   std::string base = ::testing::TempDir() + "check_case_" + std::to_string(::getpid()) + "_" +
                      std::to_string(serial++);
-  std::string cmd = "env -u OPENACL_CHECK -u OPENACL_TRACE " + env + " '" CHECK_CASES "' " +
-                    name + " >" + base + ".out 2>" + base + ".err";
+  std::string cmd = "env -u OPENACL_CHECK -u OPENACL_TRACE " + env + " '" CHECK_CASES "' " + name +
+                    " >" + base + ".out 2>" + base + ".err";
   int status = std::system(cmd.c_str());
   CaseRun r;
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);

@@ -1,4 +1,4 @@
-// Application logs (reference §A: aclAppLog, the ACL_APP_LOG macro): CANN's line format, the
+// Application logs (aclAppLog, the ACL_APP_LOG macro): CANN's line format, the
 // ASCEND_GLOBAL_LOG_LEVEL filter, ASCEND_SLOG_PRINT_TO_STDOUT, and bad arguments.
 #include <cstdlib>
 #include <regex>

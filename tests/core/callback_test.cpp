@@ -226,12 +226,14 @@ TEST_F(R15_Callback, OneThreadServesSeveralStreams) {
 TEST_F(R15_Callback, LaunchOnUnsubscribedStreamFails) {
   Log log;
   Entry e{&log, 1};
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_NO_CB_REG, aclrtLaunchCallback(log_callback, &e, ACL_CALLBACK_BLOCK, s_));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_NO_CB_REG,
+                   aclrtLaunchCallback(log_callback, &e, ACL_CALLBACK_BLOCK, s_));
   ReportThread rt;
   ASSERT_ACL_OK(aclrtSubscribeReport(rt.id(), s_));
   rt.serve();
   ASSERT_ACL_OK(aclrtUnSubscribeReport(rt.id(), s_));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_NO_CB_REG, aclrtLaunchCallback(log_callback, &e, ACL_CALLBACK_BLOCK, s_));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_NO_CB_REG,
+                   aclrtLaunchCallback(log_callback, &e, ACL_CALLBACK_BLOCK, s_));
   EXPECT_TRUE(log.order.empty());
 }
 
@@ -239,11 +241,13 @@ TEST_F(R15_Callback, LaunchRejectsBadArguments) {
   ReportThread rt;
   ASSERT_ACL_OK(aclrtSubscribeReport(rt.id(), s_));
   rt.serve();
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtLaunchCallback(nullptr, nullptr, ACL_CALLBACK_BLOCK, s_));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtLaunchCallback(nullptr, nullptr, ACL_CALLBACK_BLOCK, s_));
   Log log;
   Entry e{&log, 1};
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtLaunchCallback(log_callback, &e, static_cast<aclrtCallbackBlockType>(7), s_));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtLaunchCallback(log_callback, &e, static_cast<aclrtCallbackBlockType>(7), s_));
   EXPECT_ACL_OK(aclrtSynchronizeStream(s_));
   EXPECT_TRUE(log.order.empty());
   EXPECT_ACL_OK(aclrtUnSubscribeReport(rt.id(), s_));
@@ -352,7 +356,9 @@ void append_host_func(void *data) {
   if (at < a->capacity) a->log[at] = a->value;
 }
 
-void record_thread(void *data) { *static_cast<std::atomic<uint64_t> *>(data) = static_cast<uint64_t>(pthread_self()); }
+void record_thread(void *data) {
+  *static_cast<std::atomic<uint64_t> *>(data) = static_cast<uint64_t>(pthread_self());
+}
 
 TEST_F(R15_Callback, HostFunctionsRunOnTheirSubscribedThreadInStreamOrder) {
   ReportThread ht(aclrtProcessHostFunc);
@@ -376,7 +382,8 @@ TEST_F(R15_Callback, HostFunctionsRunOnTheirSubscribedThreadInStreamOrder) {
   // The two callback mechanisms do not share a stream.
   EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtSubscribeReport(ht.id(), s_));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtProcessHostFunc(0));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_THREAD_SUBSCRIBE, aclrtProcessHostFunc(10));  // this thread serves nothing
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_THREAD_SUBSCRIBE,
+                   aclrtProcessHostFunc(10));  // this thread serves nothing
   ASSERT_ACL_OK(aclrtUnSubscribeHostFunc(ht.id(), s_));
   // Unsubscribed: host functions run on the device's worker again.
   ASSERT_ACL_OK(aclrtLaunchHostFunc(s_, record_thread, &ran_on));

@@ -60,13 +60,17 @@ TEST_F(Capture_Run, ALaunchReadsTheBuffersAsTheyAreThen) {
   aclrtStream s = new_stream(), other = new_stream();
   constexpr uint64_t n = 256;
   float *a = nullptr, *b = nullptr, *c = nullptr;
-  for (float **p : {&a, &b, &c}) ASSERT_ACL_OK(aclrtMalloc(reinterpret_cast<void **>(p), n * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST));
+  for (float **p : {&a, &b, &c})
+    ASSERT_ACL_OK(
+        aclrtMalloc(reinterpret_cast<void **>(p), n * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST));
   std::vector<float> host(n, 1.0f), out(n);
-  ASSERT_ACL_OK(aclrtMemcpy(b, n * sizeof(float), host.data(), n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(
+      aclrtMemcpy(b, n * sizeof(float), host.data(), n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE));
   float *staging = nullptr;
   ASSERT_ACL_OK(aclrtMallocHost(reinterpret_cast<void **>(&staging), n * sizeof(float)));
   aclmdlRI ri = capture(s, [&] {
-    ASSERT_ACL_OK(aclrtMemcpyAsync(a, n * sizeof(float), staging, n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE, s));
+    ASSERT_ACL_OK(aclrtMemcpyAsync(a, n * sizeof(float), staging, n * sizeof(float),
+                                   ACL_MEMCPY_HOST_TO_DEVICE, s));
     OatVadd args{a, b, c, n};
     ASSERT_ACL_OK(kernels_.launch("oat_vadd", args, s, 4));
   });
@@ -74,8 +78,10 @@ TEST_F(Capture_Run, ALaunchReadsTheBuffersAsTheyAreThen) {
     for (uint64_t i = 0; i < n; ++i) staging[i] = base + static_cast<float>(i);
     ASSERT_ACL_OK(aclmdlRIExecuteAsync(ri, other));  // any stream of the context
     ASSERT_ACL_OK(aclrtSynchronizeStream(other));
-    ASSERT_ACL_OK(aclrtMemcpy(out.data(), n * sizeof(float), c, n * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST));
-    for (uint64_t i = 0; i < n; i += 37) EXPECT_EQ(out[i], base + static_cast<float>(i) + 1.0f) << i;
+    ASSERT_ACL_OK(aclrtMemcpy(out.data(), n * sizeof(float), c, n * sizeof(float),
+                              ACL_MEMCPY_DEVICE_TO_HOST));
+    for (uint64_t i = 0; i < n; i += 37)
+      EXPECT_EQ(out[i], base + static_cast<float>(i) + 1.0f) << i;
   }
   ASSERT_ACL_OK(aclmdlRIDestroy(ri));
   for (float *p : {a, b, c}) EXPECT_ACL_OK(aclrtFree(p));
@@ -204,11 +210,14 @@ using Capture_Errors = CaptureTest;
 TEST_F(Capture_Errors, MisuseIsRefusedWithTheCaptureCodes) {
   aclrtStream s = new_stream();
   aclmdlRI ri = nullptr;
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT, aclmdlRICaptureBegin(nullptr, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclmdlRICaptureBegin(s, static_cast<aclmdlRICaptureMode>(7)));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT,
+                   aclmdlRICaptureBegin(nullptr, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclmdlRICaptureBegin(s, static_cast<aclmdlRICaptureMode>(7)));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_NOT_CAPTURED, aclmdlRICaptureEnd(s, &ri));
   ASSERT_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CAPTURED, aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CAPTURED,
+                   aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CAPTURED, aclrtSynchronizeStream(s));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CAPTURED, aclrtDestroyStream(s));
   aclmdlRICaptureStatus status;
@@ -219,7 +228,8 @@ TEST_F(Capture_Errors, MisuseIsRefusedWithTheCaptureCodes) {
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclmdlRICaptureEnd(s, nullptr));
   ASSERT_ACL_OK(aclmdlRICaptureEnd(s, &ri));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclmdlRIExecuteAsync(nullptr, s));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_HANDLE, aclmdlRIExecuteAsync(reinterpret_cast<aclmdlRI>(0x10), s));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_HANDLE,
+                   aclmdlRIExecuteAsync(reinterpret_cast<aclmdlRI>(0x10), s));
   ASSERT_ACL_OK(aclmdlRIDestroy(ri));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_HANDLE, aclmdlRIDestroy(ri));
 }
@@ -284,12 +294,16 @@ TEST_F(Capture_Modes, GlobalCaptureForbidsUnsafeCallsOnEveryThreadUnlessRelaxed)
   ASSERT_ACL_OK(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST));
   char host[64] = {};
   ASSERT_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT, aclrtMemcpy(d, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE));
-  EXPECT_NE(oat::recent_msg().find("aclrtMemcpy is not allowed while a stream capture in GLOBAL mode"), std::string::npos)
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
+                   aclrtMemcpy(d, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_NE(
+      oat::recent_msg().find("aclrtMemcpy is not allowed while a stream capture in GLOBAL mode"),
+      std::string::npos)
       << oat::recent_msg();
   EXPECT_ACL_ERROR(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT, aclrtMemset(d, 64, 0, 64));
   // A pageable async copy is unsafe too; a device-side one is captured.
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT, aclrtMemcpyAsync(d, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
+                   aclrtMemcpyAsync(d, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE, s));
   EXPECT_ACL_OK(aclrtMemsetAsync(d, 64, 0, 64, s));
   std::thread other([&] {
     EXPECT_EQ(aclrtSetDevice(0), ACL_SUCCESS);

@@ -183,7 +183,7 @@ TEST_F(R5_DestroyContext, ReleasesItsStreamsAndEvents) {
 }
 
 TEST_F(R5_DestroyContext, DeviceMemoryOutlivesTheContext) {
-  // Contexts own streams and events, not memory (SPEC §1).
+  // Contexts own streams and events, not memory (docs/RULES.md, the programming model).
   aclrtContext a = nullptr, b = nullptr;
   ASSERT_ACL_OK(aclrtCreateContext(&a, 0));
   void *dev = nullptr;
@@ -259,8 +259,8 @@ TEST_F(R7_StreamContext, SubmissionsToAnotherContextsStreamFail) {
   EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CONTEXT, aclrtMemsetAsync(dev_, 256, 1, 256, sa_));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CONTEXT,
                    aclrtMemcpyAsync(dev_, 256, pinned_, 256, ACL_MEMCPY_HOST_TO_DEVICE, sa_));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CONTEXT,
-                   aclrtMemcpy2dAsync(dev_, 16, pinned_, 16, 16, 4, ACL_MEMCPY_HOST_TO_DEVICE, sa_));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CONTEXT, aclrtMemcpy2dAsync(dev_, 16, pinned_, 16, 16, 4,
+                                                                   ACL_MEMCPY_HOST_TO_DEVICE, sa_));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CONTEXT, aclrtRecordEvent(eb_, sa_));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CONTEXT, aclrtStreamWaitEvent(sa_, eb_));
   int32_t m = 0;

@@ -145,7 +145,7 @@ TEST_F(R3_ResetDevice, ForceReleasesAtOnce) {
   ASSERT_ACL_OK(aclrtCreateStream(&s));
   ASSERT_ACL_OK(aclrtResetDeviceForce(0));
   EXPECT_ACL_FAILS(aclrtSynchronizeStream(s));
-  // Force followed by Reset is an error (reference D3).
+  // Force followed by Reset is an error, as in CANN.
   EXPECT_ACL_FAILS(aclrtResetDevice(0));
   // The device can be set again afterwards.
   EXPECT_ACL_OK(aclrtSetDevice(0));

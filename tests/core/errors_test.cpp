@@ -29,8 +29,10 @@ TEST_F(R19_NullOutPointers, FailWithInvalidParamAndNameTheCall) {
   ASSERT_ACL_OK(aclrtCreateEvent(&e));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtQueryEventStatus(e, nullptr));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtEventElapsedTime(nullptr, e, e));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtBinaryLoadFromFile(OPENACL_TEST_KERNELS, nullptr, nullptr));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtBinaryGetFunction(kernels_.binary(), "oat_store", nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtBinaryLoadFromFile(OPENACL_TEST_KERNELS, nullptr, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtBinaryGetFunction(kernels_.binary(), "oat_store", nullptr));
 }
 
 using R19_MessageContent = RuntimeTest;
@@ -39,7 +41,8 @@ TEST_F(R19_MessageContent, NamesTheArgumentAndWhatWasWrong) {
   void *d = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST));
   std::vector<uint8_t> h(128);
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(d, 128, h.data(), 128, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpy(d, 128, h.data(), 128, ACL_MEMCPY_HOST_TO_DEVICE));
   std::string msg = oat::recent_msg();
   EXPECT_NE(msg.find("dst"), std::string::npos) << "should name the argument: " << msg;
   EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID, aclrtSetDevice(12));
@@ -171,7 +174,8 @@ TEST_F(R19_DeadHandles, DestroyWhileOtherThreadsUseTheHandles) {
 // R20: failures on the device.
 class R20_Failure : public RuntimeTest {
  protected:
-  aclError fail(aclrtStream s, int32_t *ran = nullptr, uint32_t blocks = 1, uint32_t fail_block = 0) {
+  aclError fail(aclrtStream s, int32_t *ran = nullptr, uint32_t blocks = 1,
+                uint32_t fail_block = 0) {
     OatFail a{fail_block, ran};
     return kernels_.launch("oat_fail", a, s, blocks);
   }

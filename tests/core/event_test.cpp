@@ -107,7 +107,8 @@ TEST_F(R11_StreamWaitEvent, WithTimeoutFailsTheWaitingStreamWhenTheRecordIsLate)
   ASSERT_ACL_OK(mark(&m, 1, s2));
   // The limit passes while s1 is held: s2 fails, its later task never runs (R20).
   EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeStreamWithTimeout(s2, 5000));
-  EXPECT_NE(oat::recent_msg().find("not recorded within 1 s"), std::string::npos) << oat::recent_msg();
+  EXPECT_NE(oat::recent_msg().find("not recorded within 1 s"), std::string::npos)
+      << oat::recent_msg();
   EXPECT_EQ(oat::load(m), 0);
   g.open();
   EXPECT_ACL_OK(aclrtSynchronizeStream(s1));  // the recording stream is unaffected
@@ -194,7 +195,8 @@ TEST_F(R11_StreamWaitEvent, SeveralStreamsWaitOnOneEvent) {
   int32_t mdef = 0;
   ASSERT_ACL_OK(mark(&mdef, 1, nullptr));
   for (int i = 0; i < n; ++i)
-    EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(waiters[i], 5));
+    EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                     aclrtSynchronizeStreamWithTimeout(waiters[i], 5));
   g.open();
   for (int i = 0; i < n; ++i) EXPECT_ACL_OK(aclrtSynchronizeStream(waiters[i]));
   EXPECT_ACL_OK(aclrtSynchronizeStream(nullptr));
@@ -249,7 +251,8 @@ TEST_F(R12_Event, CreateRejectsNull) {
 }
 
 TEST_F(R12_Event, CreateWithFlagsMakesWorkingEvents) {
-  for (uint32_t flag : {ACL_EVENT_SYNC, ACL_EVENT_TIME_LINE, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE}) {
+  for (uint32_t flag :
+       {ACL_EVENT_SYNC, ACL_EVENT_TIME_LINE, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE}) {
     aclrtEvent e = nullptr;
     ASSERT_ACL_OK(aclrtCreateEventWithFlag(&e, flag));
     aclrtStream s = new_stream();
@@ -352,7 +355,7 @@ TEST_F(R12_Event, DestroyNeverBlocks) {
 }
 
 TEST_F(R12_Event, ResetEventOnTheWaitingStream) {
-  // The documented pattern (reference E8): record on s1, wait and reset on s2.
+  // aclrtResetEvent's documented pattern: record on s1, wait and reset on s2.
   aclrtStream s1 = new_stream(), s2 = new_stream();
   aclrtEvent e = nullptr;
   ASSERT_ACL_OK(aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC));

@@ -41,12 +41,12 @@ inline ::testing::AssertionResult fails_with(const char *expr, aclError got, acl
     return ::testing::AssertionFailure() << expr << " returned " << got << ", expected " << want
                                          << " (recent message: \"" << msg << "\")";
   if (msg.empty())
-    return ::testing::AssertionFailure() << expr << " returned " << got
-                                         << " but aclGetRecentErrMsg() is empty";
+    return ::testing::AssertionFailure()
+           << expr << " returned " << got << " but aclGetRecentErrMsg() is empty";
   std::string api = api_name(expr);
   if (msg.find(api) == std::string::npos)
-    return ::testing::AssertionFailure() << expr << ": recent message \"" << msg
-                                         << "\" does not name the call " << api;
+    return ::testing::AssertionFailure()
+           << expr << ": recent message \"" << msg << "\" does not name the call " << api;
   return ::testing::AssertionSuccess();
 }
 
@@ -55,8 +55,8 @@ inline ::testing::AssertionResult fails_somehow(const char *expr, aclError got) 
   if (got == ACL_SUCCESS)
     return ::testing::AssertionFailure() << expr << " succeeded; expected an error";
   if (msg.empty())
-    return ::testing::AssertionFailure() << expr << " returned " << got
-                                         << " but aclGetRecentErrMsg() is empty";
+    return ::testing::AssertionFailure()
+           << expr << " returned " << got << " but aclGetRecentErrMsg() is empty";
   return ::testing::AssertionSuccess();
 }
 
@@ -78,7 +78,9 @@ inline void store(int32_t &v, int32_t x) { __atomic_store_n(&v, x, __ATOMIC_RELE
 // The number of AI cores (worker threads) of device `dev`.
 inline int64_t ai_cores(int32_t dev) {
   int64_t v = 0;
-  if (aclrtGetDeviceInfo(static_cast<uint32_t>(dev), ACL_DEV_ATTR_AICORE_CORE_NUM, &v) == ACL_SUCCESS && v > 0)
+  if (aclrtGetDeviceInfo(static_cast<uint32_t>(dev), ACL_DEV_ATTR_AICORE_CORE_NUM, &v) ==
+          ACL_SUCCESS &&
+      v > 0)
     return v;
   return std::max(1u, std::thread::hardware_concurrency());
 }
@@ -91,8 +93,12 @@ struct Gate {
   bool started() const { return load(g.started) != 0; }
   bool finished() const { return load(g.finished) != 0; }
   bool timed_out() const { return load(g.timed_out) != 0; }
-  bool wait_started() const { return wait_for([this] { return started(); }); }
-  bool wait_finished() const { return wait_for([this] { return finished() || timed_out(); }); }
+  bool wait_started() const {
+    return wait_for([this] { return started(); });
+  }
+  bool wait_finished() const {
+    return wait_for([this] { return finished() || timed_out(); });
+  }
 };
 
 // The test kernel library, loaded through the public binary API.
@@ -117,7 +123,8 @@ class Kernels {
     return nullptr;
   }
   template <class Args>
-  aclError launch(const std::string &name, const Args &args, aclrtStream s, uint32_t blocks = 1) const {
+  aclError launch(const std::string &name, const Args &args, aclrtStream s,
+                  uint32_t blocks = 1) const {
     return aclrtLaunchKernel((*this)[name], blocks, &args, sizeof(args), s);
   }
 

@@ -56,11 +56,14 @@ TEST_F(R16_Kernel, DereferencesDevicePointers) {
   ASSERT_ACL_OK(aclrtMallocHost(&hc, n * sizeof(float)));
   std::memcpy(ha, a.data(), n * sizeof(float));
   // In stream order: copy in, add, copy out.
-  ASSERT_ACL_OK(aclrtMemcpyAsync(da, n * sizeof(float), ha, n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE, s));
-  ASSERT_ACL_OK(aclrtMemcpy(db, n * sizeof(float), b.data(), n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(
+      aclrtMemcpyAsync(da, n * sizeof(float), ha, n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE, s));
+  ASSERT_ACL_OK(
+      aclrtMemcpy(db, n * sizeof(float), b.data(), n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE));
   OatVadd args{static_cast<float *>(da), static_cast<float *>(db), static_cast<float *>(dc), n};
   ASSERT_ACL_OK(kernels_.launch("oat_vadd", args, s, 8));
-  ASSERT_ACL_OK(aclrtMemcpyAsync(hc, n * sizeof(float), dc, n * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST, s));
+  ASSERT_ACL_OK(
+      aclrtMemcpyAsync(hc, n * sizeof(float), dc, n * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST, s));
   ASSERT_ACL_OK(aclrtSynchronizeStream(s));
   auto *out = static_cast<float *>(hc);
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], a[i] + b[i]) << i;
@@ -109,7 +112,8 @@ TEST_F(R16_Kernel, MultiBlockLaunchCompletesBeforeTheNextTask) {
   }
   ASSERT_ACL_OK(aclrtSynchronizeStream(s));
   ASSERT_EQ(oat::load(count), n);
-  for (int i = 0; i < n; ++i) ASSERT_EQ(log[i], i / static_cast<int>(blocks)) << "at position " << i;
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(log[i], i / static_cast<int>(blocks)) << "at position " << i;
 }
 
 TEST_F(R16_Kernel, LoadedOncePerDeviceWorksOnEach) {
@@ -127,10 +131,12 @@ TEST_F(R16_Kernel, LoadedOncePerDeviceWorksOnEach) {
 TEST_F(R16_Kernel, LoadRejectsBadArguments) {
   aclrtBinHandle h = nullptr;
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtBinaryLoadFromFile(nullptr, nullptr, &h));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtBinaryLoadFromFile(OPENACL_TEST_KERNELS, nullptr, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtBinaryLoadFromFile(OPENACL_TEST_KERNELS, nullptr, nullptr));
   EXPECT_ACL_FAILS(aclrtBinaryLoadFromFile("/nonexistent/libkernels.so", nullptr, &h));
   // A file that is not a shared library.
-  std::string path = ::testing::TempDir() + "oat_not_a_library_" + std::to_string(::getpid()) + ".so";
+  std::string path =
+      ::testing::TempDir() + "oat_not_a_library_" + std::to_string(::getpid()) + ".so";
   {
     FILE *f = std::fopen(path.c_str(), "w");
     ASSERT_NE(f, nullptr);
@@ -145,16 +151,19 @@ TEST_F(R16_Kernel, GetFunctionRejectsUnknownNamesAndBadArguments) {
   aclrtFuncHandle f = nullptr;
   EXPECT_ACL_FAILS(aclrtBinaryGetFunction(kernels_.binary(), "no_such_kernel", &f));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtBinaryGetFunction(kernels_.binary(), nullptr, &f));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtBinaryGetFunction(kernels_.binary(), "oat_store", nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtBinaryGetFunction(kernels_.binary(), "oat_store", nullptr));
   EXPECT_ACL_FAILS(aclrtBinaryGetFunction(nullptr, "oat_store", &f));
-  EXPECT_ACL_FAILS(aclrtBinaryGetFunction(reinterpret_cast<aclrtBinHandle>(uintptr_t{0xdeadbeef0}), "oat_store", &f));
+  EXPECT_ACL_FAILS(aclrtBinaryGetFunction(reinterpret_cast<aclrtBinHandle>(uintptr_t{0xdeadbeef0}),
+                                          "oat_store", &f));
 }
 
 TEST_F(R16_Kernel, LaunchRejectsBadArguments) {
   int32_t m = 0;
   OatStore a{&m, 1};
   EXPECT_ACL_FAILS(aclrtLaunchKernel(nullptr, 1, &a, sizeof(a), nullptr));
-  EXPECT_ACL_FAILS(aclrtLaunchKernel(reinterpret_cast<aclrtFuncHandle>(uintptr_t{0xdeadbeef0}), 1, &a, sizeof(a), nullptr));
+  EXPECT_ACL_FAILS(aclrtLaunchKernel(reinterpret_cast<aclrtFuncHandle>(uintptr_t{0xdeadbeef0}), 1,
+                                     &a, sizeof(a), nullptr));
   EXPECT_ACL_FAILS(aclrtLaunchKernel(kernels_["oat_store"], 0, &a, sizeof(a), nullptr));
   EXPECT_ACL_FAILS(aclrtLaunchKernel(kernels_["oat_store"], 1, nullptr, sizeof(a), nullptr));
   ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
@@ -203,12 +212,14 @@ class R16_KernelArgs : public RuntimeTest {
   float *dev(const std::vector<float> &v) {
     void *p = nullptr;
     EXPECT_ACL_OK(aclrtMalloc(&p, n * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST));
-    EXPECT_ACL_OK(aclrtMemcpy(p, n * sizeof(float), v.data(), n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE));
+    EXPECT_ACL_OK(
+        aclrtMemcpy(p, n * sizeof(float), v.data(), n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE));
     return static_cast<float *>(p);
   }
   std::vector<float> read(const float *d) {
     std::vector<float> out(n);
-    EXPECT_ACL_OK(aclrtMemcpy(out.data(), n * sizeof(float), d, n * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT_ACL_OK(aclrtMemcpy(out.data(), n * sizeof(float), d, n * sizeof(float),
+                              ACL_MEMCPY_DEVICE_TO_HOST));
     return out;
   }
 };
@@ -225,7 +236,8 @@ TEST_F(R16_KernelArgs, AListLaunchesUpdatesAndRelaunches) {
   ASSERT_ACL_OK(aclrtKernelArgsAppend(args, &b, sizeof(b), &pb));
   ASSERT_ACL_OK(aclrtKernelArgsAppend(args, &c1, sizeof(c1), &pc));
   ASSERT_ACL_OK(aclrtKernelArgsAppend(args, &count, sizeof(count), &pn));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtLaunchKernelWithConfig(vadd, 4, nullptr, nullptr, args, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtLaunchKernelWithConfig(vadd, 4, nullptr, nullptr, args, nullptr));
   ASSERT_ACL_OK(aclrtKernelArgsFinalize(args));
   ASSERT_ACL_OK(aclrtLaunchKernelWithConfig(vadd, 4, nullptr, nullptr, args, nullptr));
   // The launch copied the list: updating it now changes only later launches.
@@ -237,8 +249,10 @@ TEST_F(R16_KernelArgs, AListLaunchesUpdatesAndRelaunches) {
   EXPECT_EQ(read(c1), std::vector<float>(n, 3.0f));
   EXPECT_EQ(read(c2), std::vector<float>(n, 2.0f));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtKernelArgsParaUpdate(args, pn, &count, 4));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtKernelArgsAppend(args, &count, sizeof(count), &pn));  // finalized
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_HANDLE, aclrtKernelArgsFinalize(reinterpret_cast<aclrtArgsHandle>(0x40)));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtKernelArgsAppend(args, &count, sizeof(count), &pn));  // finalized
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_HANDLE,
+                   aclrtKernelArgsFinalize(reinterpret_cast<aclrtArgsHandle>(0x40)));
   for (float *p : {a, b, c1, c2}) EXPECT_ACL_OK(aclrtFree(p));
 }
 
@@ -259,7 +273,8 @@ TEST_F(R16_KernelArgs, PlaceholderDataTravelsWithTheLaunch) {
   ASSERT_ACL_OK(aclrtKernelArgsAppend(args, &b, sizeof(b), nullptr));
   ASSERT_ACL_OK(aclrtKernelArgsAppend(args, &c, sizeof(c), nullptr));
   ASSERT_ACL_OK(aclrtKernelArgsAppend(args, &count, sizeof(count), nullptr));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtKernelArgsFinalize(args));  // the placeholder has no buffer yet
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtKernelArgsFinalize(args));  // the placeholder has no buffer yet
   void *buf = nullptr;
   ASSERT_ACL_OK(aclrtKernelArgsGetPlaceHolderBuffer(args, pa, n * sizeof(float), &buf));
   for (uint64_t i = 0; i < n; ++i) static_cast<float *>(buf)[i] = static_cast<float>(i);
@@ -279,12 +294,15 @@ TEST_F(R16_KernelArgs, PlaceholderDataTravelsWithTheLaunch) {
   } host{nullptr, b, c, n, {}};
   for (uint64_t i = 0; i < n; ++i) host.data[i] = 10.0f * static_cast<float>(i);
   aclrtPlaceHolderInfo ph{0, 32};
-  ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(vadd, 3, nullptr, nullptr, &host, sizeof(host), &ph, 1));
+  ASSERT_ACL_OK(
+      aclrtLaunchKernelWithHostArgs(vadd, 3, nullptr, nullptr, &host, sizeof(host), &ph, 1));
   ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
   out = read(c);
   for (uint64_t i = 0; i < n; ++i) EXPECT_EQ(out[i], 10.0f * static_cast<float>(i) + 2.0f) << i;
   aclrtPlaceHolderInfo outside{sizeof(host), 0};
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtLaunchKernelWithHostArgs(vadd, 1, nullptr, nullptr, &host, sizeof(host), &outside, 1));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtLaunchKernelWithHostArgs(vadd, 1, nullptr, nullptr, &host, sizeof(host), &outside, 1));
   for (float *p : {b, c}) EXPECT_ACL_OK(aclrtFree(p));
 }
 
@@ -316,7 +334,8 @@ TEST_F(R16_Kernel, LibrariesLoadFromMemory) {
   ASSERT_ACL_OK(aclrtBinaryUnLoad(from_binary));
   const char junk[] = "not a shared library";
   aclrtBinHandle bad = nullptr;
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_FILE, aclrtBinaryLoadFromData(junk, sizeof(junk), nullptr, &bad));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_FILE,
+                   aclrtBinaryLoadFromData(junk, sizeof(junk), nullptr, &bad));
   EXPECT_NE(oat::recent_msg().find("in memory"), std::string::npos) << oat::recent_msg();
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtBinaryLoadFromData(nullptr, 10, nullptr, &bad));
   EXPECT_EQ(aclrtCreateBinary(nullptr, 0), nullptr);

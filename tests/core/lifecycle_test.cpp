@@ -13,7 +13,8 @@ using oat::BareRuntimeTest;
 using oat::RuntimeTest;
 
 std::string write_temp(const std::string &name, const std::string &text) {
-  std::string path = ::testing::TempDir() + "oat_" + name + "_" + std::to_string(::getpid()) + ".json";
+  std::string path =
+      ::testing::TempDir() + "oat_" + name + "_" + std::to_string(::getpid()) + ".json";
   std::ofstream(path) << text;
   return path;
 }
@@ -186,7 +187,8 @@ TEST_F(R1_Finalize, WaitsForPendingWork) {
   EXPECT_ACL_OK(aclFinalize());
   opener.join();
   EXPECT_FALSE(g.timed_out());
-  for (int i = 0; i < 64; ++i) EXPECT_EQ(oat::load(marks[i]), i + 1) << "task " << i << " did not run";
+  for (int i = 0; i < 64; ++i)
+    EXPECT_EQ(oat::load(marks[i]), i + 1) << "task " << i << " did not run";
 }
 
 TEST_F(R1_Finalize, AStreamWaitingForANotifyNeverRecordedDoesNotHangIt) {
@@ -255,9 +257,7 @@ TEST_F(R19_BeforeInit, GetRunModeWorksWithoutInit) {
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetRunMode(nullptr));
 }
 
-TEST_F(R19_BeforeInit, FinalizeWithoutInitFails) {
-  EXPECT_ACL_FAILS(aclFinalize());
-}
+TEST_F(R19_BeforeInit, FinalizeWithoutInitFails) { EXPECT_ACL_FAILS(aclFinalize()); }
 
 using R2_Config = BareRuntimeTest;
 
@@ -311,7 +311,8 @@ TEST_F(R2_Config, AclJsonSectionSetsDevices) {
   EXPECT_EQ(cores, 3);
   // The capacity is enforced.
   void *p = nullptr;
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_MEMORY_ALLOCATION, aclrtMalloc(&p, size_t{65} << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                   aclrtMalloc(&p, size_t{65} << 20, ACL_MEM_MALLOC_HUGE_FIRST));
   EXPECT_ACL_OK(aclrtMalloc(&p, size_t{32} << 20, ACL_MEM_MALLOC_HUGE_FIRST));
 }
 
@@ -366,9 +367,10 @@ TEST_F(R2_Config, SocNameIsA910BPartUnlessConfigured) {
 }
 
 TEST_F(R2_Config, BadValuesInAclJsonFailWithParseError) {
-  for (const char *text : {R"({"openacl": {"device_count": "many"}})", R"({"openacl": {"device_count": -1}})",
-                           R"({"openacl": 5})", R"([1, 2])", R"({"openacl": {"soc_name": ""}})",
-                           R"({"openacl": {"soc_name": 910}})"}) {
+  for (const char *text :
+       {R"({"openacl": {"device_count": "many"}})", R"({"openacl": {"device_count": -1}})",
+        R"({"openacl": 5})", R"([1, 2])", R"({"openacl": {"soc_name": ""}})",
+        R"({"openacl": {"soc_name": 910}})"}) {
     std::string path = write_temp("badvalue", text);
     EXPECT_ACL_ERROR(ACL_ERROR_PARSE_FILE, aclInit(path.c_str())) << text;
     std::remove(path.c_str());
@@ -456,17 +458,20 @@ TEST_F(R1_Callbacks, InitAndFinalizeCallbacksRunAroundTheRuntime) {
   ASSERT_ACL_OK(aclInitCallbackRegister(ACL_REG_TYPE_ACL_OP_EXECUTOR, on_init, &seen));
   EXPECT_EQ(seen.init_configs.size(), 2u);
   // One per type, but any number of ACL_REG_TYPE_OTHER.
-  EXPECT_ACL_ERROR(ACL_ERROR_INTERNAL_ERROR, aclInitCallbackRegister(ACL_REG_TYPE_ACL_MODEL, on_init_other, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INTERNAL_ERROR,
+                   aclInitCallbackRegister(ACL_REG_TYPE_ACL_MODEL, on_init_other, nullptr));
   ASSERT_ACL_OK(aclInitCallbackRegister(ACL_REG_TYPE_OTHER, on_init_other, nullptr));
   ASSERT_ACL_OK(aclInitCallbackRegister(ACL_REG_TYPE_OTHER, on_init, &seen));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclInitCallbackRegister(ACL_REG_TYPE_OTHER, nullptr, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclInitCallbackRegister(ACL_REG_TYPE_OTHER, nullptr, nullptr));
   ASSERT_ACL_OK(aclFinalize());
   EXPECT_EQ(seen.finalized, 1);
   for (auto type : {ACL_REG_TYPE_ACL_MODEL, ACL_REG_TYPE_ACL_OP_EXECUTOR, ACL_REG_TYPE_OTHER}) {
     ASSERT_ACL_OK(aclInitCallbackUnRegister(type, on_init));
   }
   ASSERT_ACL_OK(aclInitCallbackUnRegister(ACL_REG_TYPE_OTHER, on_init_other));
-  EXPECT_ACL_ERROR(ACL_ERROR_INTERNAL_ERROR, aclInitCallbackUnRegister(ACL_REG_TYPE_ACL_MODEL, on_init));
+  EXPECT_ACL_ERROR(ACL_ERROR_INTERNAL_ERROR,
+                   aclInitCallbackUnRegister(ACL_REG_TYPE_ACL_MODEL, on_init));
   ASSERT_ACL_OK(aclFinalizeCallbackUnRegister(ACL_REG_TYPE_ACL_MODEL, on_finalize));
   // Unregistered: nothing runs any more.
   ASSERT_ACL_OK(aclInit(nullptr));

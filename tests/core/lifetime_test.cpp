@@ -56,7 +56,9 @@ TEST_F(Lifetime, FreedMemoryOutlivesTasksOfAStreamBeingDestroyed) {
   // The stream's handle is gone as soon as the destroy has begun: from then on no context
   // lists the stream, but its tasks are still queued.
   int32_t status = 0;
-  ASSERT_TRUE(wait_for([&] { return aclrtStreamQuery(s, reinterpret_cast<aclrtStreamStatus *>(&status)) != ACL_SUCCESS; }));
+  ASSERT_TRUE(wait_for([&] {
+    return aclrtStreamQuery(s, reinterpret_cast<aclrtStreamStatus *>(&status)) != ACL_SUCCESS;
+  }));
   ASSERT_ACL_OK(aclrtFree(p));
   g.open();
   destroyer.join();
@@ -76,7 +78,8 @@ TEST_F(Lifetime, SynchronizeDeviceAndMallocRaceContextsBeingCreatedAndDestroyed)
   };
   std::atomic<int> syncs{0};
   std::thread churn([&] {
-    for (int i = 0; i < 500 || syncs < 200; ++i) {  // overlaps the syncs, however they are scheduled
+    for (int i = 0; i < 500 || syncs < 200;
+         ++i) {  // overlaps the syncs, however they are scheduled
       aclrtContext c = nullptr;
       if (ok(aclrtCreateContext(&c, 0))) ok(aclrtDestroyContext(c));
     }
@@ -93,7 +96,8 @@ TEST_F(Lifetime, SynchronizeDeviceAndMallocRaceContextsBeingCreatedAndDestroyed)
   for (; !done; ++syncs) ok(aclrtSynchronizeDevice());
   churn.join();
   allocator.join();
-  EXPECT_TRUE(failures.empty()) << failures.size() << " calls failed, the first: " << failures.front();
+  EXPECT_TRUE(failures.empty()) << failures.size()
+                                << " calls failed, the first: " << failures.front();
   EXPECT_GE(syncs.load(), 200);
 }
 
@@ -117,7 +121,8 @@ struct Submitter {
       for (uint8_t v = 1; e == ACL_SUCCESS; ++v) {
         e = aclrtMemsetAsync(p, kBytes, v, kBytes, s);
         if (e == ACL_SUCCESS) e = aclrtSynchronizeStream(s);
-        if (e == ACL_SUCCESS) e = aclrtMemcpy(back.data(), kBytes, p, kBytes, ACL_MEMCPY_DEVICE_TO_HOST);
+        if (e == ACL_SUCCESS)
+          e = aclrtMemcpy(back.data(), kBytes, p, kBytes, ACL_MEMCPY_DEVICE_TO_HOST);
         if (e == ACL_SUCCESS && !all_bytes(back, v)) wrong_result = true;
         if (e == ACL_SUCCESS) ++rounds;
       }
@@ -132,10 +137,12 @@ TEST_F(FinalizeRace, CallsRacingFinalizeCompleteOrSeeItUninitialized) {
   ASSERT_ACL_OK(aclInit(nullptr));
   Submitter submitters[4];
   for (int i = 0; i < 4; ++i) submitters[i].start(i % 2);
-  for (auto &s : submitters) ASSERT_TRUE(wait_for([&] { return s.rounds.load() >= 20; }, std::chrono::seconds(30)));
+  for (auto &s : submitters)
+    ASSERT_TRUE(wait_for([&] { return s.rounds.load() >= 20; }, std::chrono::seconds(30)));
   // Finalize must not be starved by the submitters: it closes the runtime to them first.
   auto finalized = std::async(std::launch::async, [] { return aclFinalize(); });
-  ASSERT_EQ(finalized.wait_for(std::chrono::seconds(60)), std::future_status::ready) << "aclFinalize hangs";
+  ASSERT_EQ(finalized.wait_for(std::chrono::seconds(60)), std::future_status::ready)
+      << "aclFinalize hangs";
   EXPECT_EQ(finalized.get(), ACL_SUCCESS) << recent_msg();
   for (auto &s : submitters) {
     s.thread.join();
@@ -167,7 +174,8 @@ TEST_F(FinalizeRace, FinalizeWakesAThreadWaitingForReports) {
   ASSERT_ACL_OK(aclrtSubscribeReport(tid, s));
   subscribed = true;
   auto finalized = std::async(std::launch::async, [] { return aclFinalize(); });
-  ASSERT_EQ(finalized.wait_for(std::chrono::seconds(60)), std::future_status::ready) << "aclFinalize hangs";
+  ASSERT_EQ(finalized.wait_for(std::chrono::seconds(60)), std::future_status::ready)
+      << "aclFinalize hangs";
   EXPECT_EQ(finalized.get(), ACL_SUCCESS);
   waiter.join();
   EXPECT_EQ(processed.get_future().get(), ACL_ERROR_UNINITIALIZE);
@@ -185,8 +193,10 @@ TEST_F(Lifetime, ACallbackThatThrowsFailsItsStreamAndReleasesIt) {
     ASSERT_ACL_OK(aclrtLaunchCallback(throw_runtime_error, nullptr, block, s));
     int32_t after = 0;
     ASSERT_ACL_OK(mark(&after, 1, s));
-    EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(s, 10000), ACL_ERROR_RT_AICORE_EXCEPTION) << recent_msg();
-    EXPECT_NE(recent_msg().find("oat: the callback's own error"), std::string::npos) << recent_msg();
+    EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(s, 10000), ACL_ERROR_RT_AICORE_EXCEPTION)
+        << recent_msg();
+    EXPECT_NE(recent_msg().find("oat: the callback's own error"), std::string::npos)
+        << recent_msg();
     if (block == ACL_CALLBACK_BLOCK) EXPECT_EQ(load(after), 0);  // held, then skipped (R20)
     ASSERT_TRUE(wait_for([&] { return reports.last_error() == ACL_ERROR_RT_AICORE_EXCEPTION; }));
     ASSERT_ACL_OK(aclrtUnSubscribeReport(reports.id(), s));
@@ -211,10 +221,14 @@ TEST_F(Lifetime, UserCodeThatThrowsAnythingFailsItsStreamNotTheProcess) {
     const char *message;
   };
   const Case cases[] = {
-      {[](aclrtStream s) { return aclrtLaunchHostFunc(s, throw_int, nullptr); }, "not a std::exception"},
-      {[](aclrtStream s) { return aclrtLaunchHostFunc(s, throw_runtime_error, nullptr); }, "the callback's own error"},
-      {[&](aclrtStream s) { return aclrtLaunchKernel(throw_int_kernel, 4, nullptr, 0, s); }, "not a std::exception"},
-      {[&](aclrtStream s) { return aclrtLaunchKernel(throw_std_kernel, 2, nullptr, 0, s); }, "oat_throw_std: bad block"},
+      {[](aclrtStream s) { return aclrtLaunchHostFunc(s, throw_int, nullptr); },
+       "not a std::exception"},
+      {[](aclrtStream s) { return aclrtLaunchHostFunc(s, throw_runtime_error, nullptr); },
+       "the callback's own error"},
+      {[&](aclrtStream s) { return aclrtLaunchKernel(throw_int_kernel, 4, nullptr, 0, s); },
+       "not a std::exception"},
+      {[&](aclrtStream s) { return aclrtLaunchKernel(throw_std_kernel, 2, nullptr, 0, s); },
+       "oat_throw_std: bad block"},
   };
   for (const Case &c : cases) {
     aclrtStream s = new_stream();

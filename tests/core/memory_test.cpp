@@ -46,7 +46,8 @@ TEST_F(R13_Malloc, AlignedTo512BytesForEveryPolicy) {
     for (size_t size : {1, 3, 63, 64, 65, 1000, 4096, 1 << 20}) {
       void *p = nullptr;
       ASSERT_ACL_OK(aclrtMalloc(&p, size, policy));
-      EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 512, 0u) << "size " << size << " policy " << policy;
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 512, 0u)
+          << "size " << size << " policy " << policy;
       // The whole requested range is usable.
       EXPECT_ACL_OK(aclrtMemset(p, size, 0xab, size));
       EXPECT_ACL_OK(aclrtFree(p));
@@ -85,15 +86,18 @@ TEST_F(R13_Malloc, ExhaustionReturnsAllocationErrorAndChangesNothing) {
   size_t free0 = 0, total = 0;
   ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total));
   void *p = reinterpret_cast<void *>(uintptr_t{0x1234});
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_MEMORY_ALLOCATION, aclrtMalloc(&p, total + 1, ACL_MEM_MALLOC_HUGE_FIRST));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_MEMORY_ALLOCATION, aclrtMalloc(&p, SIZE_MAX - 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                   aclrtMalloc(&p, total + 1, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                   aclrtMalloc(&p, SIZE_MAX - 4096, ACL_MEM_MALLOC_HUGE_FIRST));
   size_t free1 = 0, total1 = 0;
   ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total1));
   EXPECT_EQ(free1, free0);
   EXPECT_EQ(total1, total);
   // Allocated memory counts: a request for all that remains plus the part in use fails.
   void *held = dev(1 << 20);
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_MEMORY_ALLOCATION, aclrtMalloc(&p, free0 - (1 << 19), ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                   aclrtMalloc(&p, free0 - (1 << 19), ACL_MEM_MALLOC_HUGE_FIRST));
   EXPECT_ACL_OK(aclrtFree(held));
   ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total1));
   EXPECT_EQ(free1, free0);
@@ -124,7 +128,8 @@ TEST_F(R13_Malloc, ManyThreadsAllocatingAndFreeing) {
       std::vector<void *> mine;
       for (int i = 0; i < 200; ++i) {
         void *p = nullptr;
-        if (aclrtMalloc(&p, 64 + 64 * ((t + i) % 17), ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) errors.fetch_add(1);
+        if (aclrtMalloc(&p, 64 + 64 * ((t + i) % 17), ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+          errors.fetch_add(1);
         else mine.push_back(p);
         if (i % 3 == 2) {
           if (aclrtFree(mine.back()) != ACL_SUCCESS) errors.fetch_add(1);
@@ -157,7 +162,7 @@ TEST_F(R13_GetMemInfo, ReportsFreeAndTotalOfTheDevice) {
   ASSERT_ACL_OK(aclrtFree(p));
   ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total1));
   EXPECT_EQ(free1, free0);
-  // Any attribute reports the device memory (reference D13).
+  // Any attribute reports the device memory, as CANN documents for aclrtGetMemInfo.
   size_t f = 0, t = 0;
   EXPECT_ACL_OK(aclrtGetMemInfo(ACL_DDR_MEM, &f, &t));
 }
@@ -207,15 +212,20 @@ TEST_F(R13_Memcpy, KindContradictingPointersFailsAndCopiesNothing) {
   fill(d2, n, 0x22);
   std::vector<uint8_t> h(n, 0x33), h2(n, 0x44);
   // H2D whose destination is host memory / whose source is device memory.
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(h.data(), n, h2.data(), n, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpy(h.data(), n, h2.data(), n, ACL_MEMCPY_HOST_TO_DEVICE));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(d, n, d2, n, ACL_MEMCPY_HOST_TO_DEVICE));
   // D2H whose source is host memory.
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(h.data(), n, h2.data(), n, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpy(h.data(), n, h2.data(), n, ACL_MEMCPY_DEVICE_TO_HOST));
   // D2D with a host side.
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(d, n, h.data(), n, ACL_MEMCPY_DEVICE_TO_DEVICE));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(h.data(), n, d, n, ACL_MEMCPY_DEVICE_TO_DEVICE));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpy(d, n, h.data(), n, ACL_MEMCPY_DEVICE_TO_DEVICE));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpy(h.data(), n, d, n, ACL_MEMCPY_DEVICE_TO_DEVICE));
   // H2H with a device side.
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(h.data(), n, d, n, ACL_MEMCPY_HOST_TO_HOST));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpy(h.data(), n, d, n, ACL_MEMCPY_HOST_TO_HOST));
   EXPECT_EQ(h, std::vector<uint8_t>(n, 0x33));
   EXPECT_EQ(read(d, n), std::vector<uint8_t>(n, 0x11));
 }
@@ -234,7 +244,8 @@ TEST_F(R13_Memcpy, DestMaxSmallerThanCountFailsAndCopiesNothing) {
   void *d = dev(256);
   fill(d, 256, 0);
   auto src = iota_bytes(256, 1);
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtMemcpy(d, 100, src.data(), 101, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtMemcpy(d, 100, src.data(), 101, ACL_MEMCPY_HOST_TO_DEVICE));
   EXPECT_EQ(read(d, 256), std::vector<uint8_t>(256, 0));
 }
 
@@ -244,9 +255,12 @@ TEST_F(R13_Memcpy, RangePastTheAllocationFailsAndCopiesNothing) {
   fill(d, n, 0x5a);
   std::vector<uint8_t> big(2 * n, 0x77), out(2 * n, 0);
   auto *dp = static_cast<uint8_t *>(d);
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(d, 2 * n, big.data(), n + 1, ACL_MEMCPY_HOST_TO_DEVICE));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(dp + n - 8, 64, big.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(out.data(), 2 * n, d, n + 1, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpy(d, 2 * n, big.data(), n + 1, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpy(dp + n - 8, 64, big.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpy(out.data(), 2 * n, d, n + 1, ACL_MEMCPY_DEVICE_TO_HOST));
   EXPECT_EQ(out, std::vector<uint8_t>(2 * n, 0));
   EXPECT_EQ(read(d, n), std::vector<uint8_t>(n, 0x5a));
   // Inside the allocation, at an offset, is fine.
@@ -257,14 +271,17 @@ TEST_F(R13_Memcpy, FreedDeviceMemoryIsNoLongerDeviceMemory) {
   void *d = dev(64);
   ASSERT_ACL_OK(aclrtFree(d));
   std::vector<uint8_t> h(64);
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(d, 64, h.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpy(d, 64, h.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE));
 }
 
 TEST_F(R13_Memcpy, NullPointersRejectedAndZeroCountSucceeds) {
   void *d = dev(64);
   std::vector<uint8_t> h(64);
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(nullptr, 64, h.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(d, 64, nullptr, 64, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpy(nullptr, 64, h.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpy(d, 64, nullptr, 64, ACL_MEMCPY_HOST_TO_DEVICE));
   // Reference M4: count 0 returns success before any other check.
   EXPECT_ACL_OK(aclrtMemcpy(d, 64, h.data(), 0, ACL_MEMCPY_HOST_TO_DEVICE));
   EXPECT_ACL_OK(aclrtMemcpy(nullptr, 0, nullptr, 0, ACL_MEMCPY_HOST_TO_DEVICE));
@@ -275,13 +292,15 @@ TEST_F(R13_Memcpy, TwoDimensionalCopies) {
   auto src = iota_bytes(spitch * height, 3);
   void *d = dev(dpitch * height);
   fill(d, dpitch * height, 0);
-  ASSERT_ACL_OK(aclrtMemcpy2d(d, dpitch, src.data(), spitch, width, height, ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(
+      aclrtMemcpy2d(d, dpitch, src.data(), spitch, width, height, ACL_MEMCPY_HOST_TO_DEVICE));
   auto img = read(d, dpitch * height);
   for (size_t r = 0; r < height; ++r)
     for (size_t c = 0; c < dpitch; ++c)
       ASSERT_EQ(img[r * dpitch + c], c < width ? src[r * spitch + c] : 0) << r << "," << c;
   std::vector<uint8_t> back(spitch * height, 0);
-  ASSERT_ACL_OK(aclrtMemcpy2d(back.data(), spitch, d, dpitch, width, height, ACL_MEMCPY_DEVICE_TO_HOST));
+  ASSERT_ACL_OK(
+      aclrtMemcpy2d(back.data(), spitch, d, dpitch, width, height, ACL_MEMCPY_DEVICE_TO_HOST));
   for (size_t r = 0; r < height; ++r)
     for (size_t c = 0; c < width; ++c) ASSERT_EQ(back[r * spitch + c], src[r * spitch + c]);
 }
@@ -289,13 +308,14 @@ TEST_F(R13_Memcpy, TwoDimensionalCopies) {
 TEST_F(R13_Memcpy, TwoDimensionalRejectsBadArguments) {
   void *d = dev(1024), *d2 = dev(1024);
   std::vector<uint8_t> h(1024);
-  // Only H2D and D2H are supported (reference M7).
+  // Only H2D and D2H are supported, as AscendCL documents for aclrtMemcpy2d.
   EXPECT_ACL_FAILS(aclrtMemcpy2d(d, 32, d2, 32, 16, 4, ACL_MEMCPY_DEVICE_TO_DEVICE));
   // width larger than a pitch.
   EXPECT_ACL_FAILS(aclrtMemcpy2d(d, 16, h.data(), 32, 32, 4, ACL_MEMCPY_HOST_TO_DEVICE));
   // rows running past the allocation.
   EXPECT_ACL_FAILS(aclrtMemcpy2d(d, 512, h.data(), 32, 32, 4, ACL_MEMCPY_HOST_TO_DEVICE));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpy2d(nullptr, 32, h.data(), 32, 16, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpy2d(nullptr, 32, h.data(), 32, 16, 4, ACL_MEMCPY_HOST_TO_DEVICE));
 }
 
 using R13_Memset = MemoryTest;
@@ -314,10 +334,10 @@ TEST_F(R13_Memset, RejectsBadArguments) {
   void *d = dev(64);
   fill(d, 64, 9);
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemset(nullptr, 64, 0, 64));
-  EXPECT_ACL_FAILS(aclrtMemset(d, 32, 0, 64));                    // count > maxCount
-  EXPECT_ACL_FAILS(aclrtMemset(d, 128, 0, 128));                  // past the allocation
+  EXPECT_ACL_FAILS(aclrtMemset(d, 32, 0, 64));    // count > maxCount
+  EXPECT_ACL_FAILS(aclrtMemset(d, 128, 0, 128));  // past the allocation
   std::vector<uint8_t> host(64, 1);
-  EXPECT_ACL_FAILS(aclrtMemset(host.data(), 64, 0, 64));          // not ACL memory
+  EXPECT_ACL_FAILS(aclrtMemset(host.data(), 64, 0, 64));  // not ACL memory
   EXPECT_EQ(read(d, 64), std::vector<uint8_t>(64, 9));
   EXPECT_EQ(host, std::vector<uint8_t>(64, 1));
   EXPECT_ACL_OK(aclrtMemset(d, 64, 0, 0));
@@ -331,7 +351,8 @@ TEST_F(R13_Free, UnknownPointersFailWithInvalidParam) {
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtFree(nullptr));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtFree(host.data()));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtFree(static_cast<uint8_t *>(d) + 64));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtFree(reinterpret_cast<void *>(uintptr_t{0xdeadbeef0})));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtFree(reinterpret_cast<void *>(uintptr_t{0xdeadbeef0})));
   // Still allocated and intact.
   EXPECT_ACL_OK(aclrtMemset(d, 256, 1, 256));
   ASSERT_ACL_OK(aclrtFree(d));
@@ -474,10 +495,14 @@ TEST_F(R14_MemcpyAsync, ValidatesLikeTheSynchronousCopy) {
   ASSERT_ACL_OK(aclrtCreateStream(&s));
   void *d = dev(128), *h = pinned(256);
   fill(d, 128, 0x11);
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpyAsync(h, 128, d, 128, ACL_MEMCPY_HOST_TO_DEVICE, s));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtMemcpyAsync(d, 64, h, 128, ACL_MEMCPY_HOST_TO_DEVICE, s));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpyAsync(d, 256, h, 256, ACL_MEMCPY_HOST_TO_DEVICE, s));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpyAsync(nullptr, 128, h, 128, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpyAsync(h, 128, d, 128, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtMemcpyAsync(d, 64, h, 128, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpyAsync(d, 256, h, 256, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpyAsync(nullptr, 128, h, 128, ACL_MEMCPY_HOST_TO_DEVICE, s));
   ASSERT_ACL_OK(aclrtSynchronizeStream(s));
   EXPECT_EQ(read(d, 128), std::vector<uint8_t>(128, 0x11));
 }
@@ -507,7 +532,8 @@ TEST_F(R14_MemcpyAsync, TwoDimensionalAsyncWithPageLockedMemory) {
   auto *h = static_cast<uint8_t *>(pinned(pitch * height));
   for (size_t i = 0; i < pitch * height; ++i) h[i] = static_cast<uint8_t>(i);
   Gate &g = block(s);
-  ASSERT_ACL_OK(aclrtMemcpy2dAsync(d, pitch, h, pitch, width, height, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  ASSERT_ACL_OK(
+      aclrtMemcpy2dAsync(d, pitch, h, pitch, width, height, ACL_MEMCPY_HOST_TO_DEVICE, s));
   g.open();
   ASSERT_ACL_OK(aclrtSynchronizeStream(s));
   auto v = read(d, pitch * height);
@@ -584,16 +610,23 @@ TEST_F(R14_HostRegister, RejectsOverlapsAndBadArguments) {
   std::vector<uint8_t> host(8192);
   void *mapped = nullptr;
   ASSERT_ACL_OK(aclrtHostRegisterV2(host.data(), 4096, ACL_HOST_REG_MAPPED));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtHostRegister(host.data() + 2048, 4096, ACL_HOST_REGISTER_MAPPED, &mapped));
-  ASSERT_ACL_OK(aclrtHostRegister(host.data() + 4096, 4096, ACL_HOST_REGISTER_READONLY, &mapped));  // adjacent is fine
-  void *p = pinned(256);
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtHostRegister(p, 256, ACL_HOST_REGISTER_MAPPED, &mapped));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtHostRegister(nullptr, 256, ACL_HOST_REGISTER_MAPPED, &mapped));
-  std::vector<uint8_t> other(64);
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtHostRegister(other.data(), 0, ACL_HOST_REGISTER_MAPPED, &mapped));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
-                   aclrtHostRegister(other.data(), 64, static_cast<aclrtHostRegisterType>(3), &mapped));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtHostRegister(other.data(), 64, ACL_HOST_REGISTER_MAPPED, nullptr));
+                   aclrtHostRegister(host.data() + 2048, 4096, ACL_HOST_REGISTER_MAPPED, &mapped));
+  ASSERT_ACL_OK(aclrtHostRegister(host.data() + 4096, 4096, ACL_HOST_REGISTER_READONLY,
+                                  &mapped));  // adjacent is fine
+  void *p = pinned(256);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtHostRegister(p, 256, ACL_HOST_REGISTER_MAPPED, &mapped));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtHostRegister(nullptr, 256, ACL_HOST_REGISTER_MAPPED, &mapped));
+  std::vector<uint8_t> other(64);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtHostRegister(other.data(), 0, ACL_HOST_REGISTER_MAPPED, &mapped));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_INVALID_PARAM,
+      aclrtHostRegister(other.data(), 64, static_cast<aclrtHostRegisterType>(3), &mapped));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtHostRegister(other.data(), 64, ACL_HOST_REGISTER_MAPPED, nullptr));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtHostRegisterV2(other.data(), 64, 0x1));
   ASSERT_ACL_OK(aclrtHostUnregister(host.data()));
   ASSERT_ACL_OK(aclrtHostUnregister(host.data() + 4096));
@@ -613,8 +646,10 @@ TEST_F(R13_Malloc, FlushAndInvalidateCheckTheirRange) {
 
 using R13_MemcpyBatch = MemoryTest;
 
-constexpr aclrtMemcpyBatchAttr kH2D{{0, ACL_MEM_LOCATION_TYPE_DEVICE}, {0, ACL_MEM_LOCATION_TYPE_HOST}, {}};
-constexpr aclrtMemcpyBatchAttr kD2H{{0, ACL_MEM_LOCATION_TYPE_HOST}, {0, ACL_MEM_LOCATION_TYPE_DEVICE}, {}};
+constexpr aclrtMemcpyBatchAttr kH2D{
+    {0, ACL_MEM_LOCATION_TYPE_DEVICE}, {0, ACL_MEM_LOCATION_TYPE_HOST}, {}};
+constexpr aclrtMemcpyBatchAttr kD2H{
+    {0, ACL_MEM_LOCATION_TYPE_HOST}, {0, ACL_MEM_LOCATION_TYPE_DEVICE}, {}};
 
 TEST_F(R13_MemcpyBatch, CopiesEachRangeInTheDirectionOfItsAttributes) {
   void *d0 = dev(64), *d1 = dev(128), *d2 = dev(32);
@@ -640,7 +675,8 @@ TEST_F(R13_MemcpyBatch, CopiesEachRangeInTheDirectionOfItsAttributes) {
   void *asrcs[] = {host};
   size_t asizes[] = {64}, amaxs[] = {64}, afirst[] = {0};
   aclrtMemcpyBatchAttr aattrs[] = {kH2D};
-  ASSERT_ACL_OK(aclrtMemcpyBatchAsync(adsts, amaxs, asrcs, asizes, 1, aattrs, afirst, 1, &fail_at, s));
+  ASSERT_ACL_OK(
+      aclrtMemcpyBatchAsync(adsts, amaxs, asrcs, asizes, 1, aattrs, afirst, 1, &fail_at, s));
   ASSERT_ACL_OK(aclrtSynchronizeStream(s));
   EXPECT_EQ(read(d0, 64), std::vector<uint8_t>(64, 0x33));
   std::fill_n(host, 64, 0x44);
@@ -664,24 +700,32 @@ TEST_F(R13_MemcpyBatch, AFailedCheckNamesTheCopyAndCopiesNothing) {
   aclrtMemcpyBatchAttr attrs[] = {kH2D};
   size_t fail_at = 0;
   // Copy 1's size exceeds its destMax: nothing is copied, not even copy 0.
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 2, attrs, first, 1, &fail_at));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
+                   aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 2, attrs, first, 1, &fail_at));
   EXPECT_EQ(fail_at, 1u);
   EXPECT_NE(oat::recent_msg().find("copy 1"), std::string::npos) << oat::recent_msg();
   EXPECT_EQ(read(d0, 64), std::vector<uint8_t>(64, 0));
   // The attributes say device to host, the pointers say host to device.
   maxs[1] = 64;
   aclrtMemcpyBatchAttr wrong[] = {kD2H};
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 2, wrong, first, 1, &fail_at));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 2, wrong, first, 1, &fail_at));
   EXPECT_EQ(fail_at, 0u);
   // Device to device is not a batch direction; a bad attribute index is nobody's copy.
-  aclrtMemcpyBatchAttr d2d[] = {{{0, ACL_MEM_LOCATION_TYPE_DEVICE}, {0, ACL_MEM_LOCATION_TYPE_DEVICE}, {}}};
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 2, d2d, first, 1, &fail_at));
+  aclrtMemcpyBatchAttr d2d[] = {
+      {{0, ACL_MEM_LOCATION_TYPE_DEVICE}, {0, ACL_MEM_LOCATION_TYPE_DEVICE}, {}}};
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 2, d2d, first, 1, &fail_at));
   size_t bad_first[] = {1};
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 2, attrs, bad_first, 1, &fail_at));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 2, attrs, bad_first, 1, &fail_at));
   EXPECT_EQ(fail_at, SIZE_MAX);
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpyBatch(nullptr, maxs, srcs, sizes, 2, attrs, first, 1, &fail_at));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 0, attrs, first, 1, &fail_at));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 2, attrs, first, 3, &fail_at));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpyBatch(nullptr, maxs, srcs, sizes, 2, attrs, first, 1, &fail_at));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 0, attrs, first, 1, &fail_at));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMemcpyBatch(dsts, maxs, srcs, sizes, 2, attrs, first, 3, &fail_at));
   for (void *p : {d0, d1}) EXPECT_ACL_OK(aclrtFree(p));
 }
 
@@ -706,7 +750,8 @@ class VirtualMemoryTest : public MemoryTest {
 TEST_F(VirtualMemoryTest, MappingsAreDeviceMemoryAndShareTheirPhysicalBytes) {
   aclrtPhysicalMemProp prop = device0();
   size_t g = 0;
-  ASSERT_ACL_OK(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED, &g));
+  ASSERT_ACL_OK(
+      aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED, &g));
   ASSERT_GT(g, 0u);
   const size_t before = free_bytes();
   void *va = nullptr;
@@ -803,8 +848,10 @@ TEST_F(VirtualMemoryTest, BadRangesAreRefused) {
   far.location.id = 99;
   EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID, aclrtMallocPhysical(&phys, g, &far, 0));
   ASSERT_ACL_OK(aclrtMallocPhysical(&phys, 2 * g, &prop, 0));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMapMem(va, 2 * g, 0, phys, 0));  // past the reservation
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMapMem(va, g, 2 * g, phys, 0));  // past the physical bytes
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMapMem(va, 2 * g, 0, phys, 0));  // past the reservation
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtMapMem(va, g, 2 * g, phys, 0));  // past the physical bytes
   ASSERT_ACL_OK(aclrtMapMem(va, g, g, phys, 0));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtMapMem(va, g, 0, phys, 0));  // mapped already
   // Access: read-write for the devices, the one setting the simulator has.

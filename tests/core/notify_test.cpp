@@ -1,4 +1,4 @@
-// Notifies (context objects, SPEC §1): aclrtRecordNotify / aclrtWaitAndResetNotify and the
+// Notifies (context objects, docs/RULES.md): aclrtRecordNotify / aclrtWaitAndResetNotify and the
 // counting aclrtCntNotify* family. A wait holds its stream until the notify is recorded,
 // whether the record was enqueued before or after it, and resets it as it passes. Also the
 // memory-value waits (aclrtValueWrite / aclrtValueWait), released by whoever writes the value.
@@ -112,7 +112,8 @@ TEST_F(Notify_Wait, ATimedOutWaitFailsItsStreamAndConsumesNoLaterRecord) {
   ASSERT_ACL_OK(aclrtWaitAndResetNotify(n, s2, 1));  // seconds
   ASSERT_ACL_OK(mark(&m, 1, s2));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_WAIT_TIMEOUT, aclrtSynchronizeStreamWithTimeout(s2, 5000));
-  EXPECT_NE(oat::recent_msg().find("not recorded within 1 s"), std::string::npos) << oat::recent_msg();
+  EXPECT_NE(oat::recent_msg().find("not recorded within 1 s"), std::string::npos)
+      << oat::recent_msg();
   EXPECT_EQ(oat::load(m), 0);
   ASSERT_ACL_OK(aclrtRecordNotify(n, s1));
   ASSERT_ACL_OK(aclrtWaitAndResetNotify(n, s3, 0));
@@ -184,9 +185,12 @@ TEST_F(CntNotify_Wait, EveryWaitModeAndRecordMode) {
     uint32_t value;
     bool passes;
   } cases[] = {
-      {ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE, 6, true},          {ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE, 5, false},
-      {ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 5, true},         {ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 4, false},
-      {ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE, 4, true},        {ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE, 5, false},
+      {ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE, 6, true},
+      {ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE, 5, false},
+      {ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 5, true},
+      {ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 4, false},
+      {ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE, 4, true},
+      {ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE, 5, false},
       {ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE, 5, true},
       {ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE, 6, false},
       {ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE, 0b0100, true},
@@ -223,7 +227,8 @@ TEST_F(Notify_Errors, BadArgumentsAndHandlesAreRejected) {
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCreateNotify(&n, 7));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCntNotifyCreate(nullptr, 0));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtRecordNotify(nullptr, nullptr));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_HANDLE, aclrtRecordNotify(reinterpret_cast<aclrtNotify>(0x1234), nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_HANDLE,
+                   aclrtRecordNotify(reinterpret_cast<aclrtNotify>(0x1234), nullptr));
   aclrtNotify a = new_notify(), b = new_notify();
   aclrtCntNotify c = new_counter();
   uint32_t ia = 0, ib = 0;
@@ -313,11 +318,15 @@ TEST_F(Value_Wait, EveryCondition) {
     uint64_t value;
     bool passes;
   } cases[] = {
-      {ACL_STREAM_WAIT_VALUE_GEQ, 5, true},       {ACL_STREAM_WAIT_VALUE_GEQ, 6, false},
+      {ACL_STREAM_WAIT_VALUE_GEQ, 5, true},
+      {ACL_STREAM_WAIT_VALUE_GEQ, 6, false},
       {ACL_STREAM_WAIT_VALUE_GEQ, UINT64_MAX, true},  // (int64_t)(5 - (2^64 - 1)) = 6 >= 0
-      {ACL_STREAM_WAIT_VALUE_EQ, 5, true},        {ACL_STREAM_WAIT_VALUE_EQ, 4, false},
-      {ACL_STREAM_WAIT_VALUE_AND, 0b0100, true},  {ACL_STREAM_WAIT_VALUE_AND, 0b1010, false},
-      {ACL_STREAM_WAIT_VALUE_NOR, 0b0010, true},  {ACL_STREAM_WAIT_VALUE_NOR, ~uint64_t{0b0101}, false},
+      {ACL_STREAM_WAIT_VALUE_EQ, 5, true},
+      {ACL_STREAM_WAIT_VALUE_EQ, 4, false},
+      {ACL_STREAM_WAIT_VALUE_AND, 0b0100, true},
+      {ACL_STREAM_WAIT_VALUE_AND, 0b1010, false},
+      {ACL_STREAM_WAIT_VALUE_NOR, 0b0010, true},
+      {ACL_STREAM_WAIT_VALUE_NOR, ~uint64_t{0b0101}, false},
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(testing::Message() << "flag " << c.flag << " value " << c.value);
@@ -332,9 +341,11 @@ TEST_F(Value_Wait, BadArgumentsAreRejected) {
   ASSERT_ACL_OK(aclrtMalloc(&d, 16, ACL_MEM_MALLOC_HUGE_FIRST));
   uint64_t host = 0;
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtValueWait(nullptr, 1, 0, nullptr));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtValueWrite(static_cast<char *>(d) + 4, 1, 0, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtValueWrite(static_cast<char *>(d) + 4, 1, 0, nullptr));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtValueWrite(&host, 1, 0, nullptr));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtValueWrite(static_cast<char *>(d) + 16, 1, 0, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtValueWrite(static_cast<char *>(d) + 16, 1, 0, nullptr));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtValueWrite(d, 1, 1, nullptr));
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtValueWait(d, 1, 4, nullptr));
   EXPECT_ACL_OK(aclrtFree(d));

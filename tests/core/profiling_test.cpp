@@ -19,7 +19,8 @@ class Profiling : public RuntimeTest {
  protected:
   void SetUp() override {
     RuntimeTest::SetUp();
-    dir_ = fs::temp_directory_path() / ("openacl_prof_test_" + std::to_string(getpid())) / "results";
+    dir_ =
+        fs::temp_directory_path() / ("openacl_prof_test_" + std::to_string(getpid())) / "results";
     fs::remove_all(dir_.parent_path());
   }
   void TearDown() override {
@@ -29,7 +30,8 @@ class Profiling : public RuntimeTest {
   aclError init() { return aclprofInit(dir_.c_str(), dir_.string().size()); }
   aclprofConfig *config() {
     uint32_t devices[] = {0};
-    return aclprofCreateConfig(devices, 1, ACL_AICORE_NONE, nullptr, ACL_PROF_ACL_API | ACL_PROF_TASK_TIME);
+    return aclprofCreateConfig(devices, 1, ACL_AICORE_NONE, nullptr,
+                               ACL_PROF_ACL_API | ACL_PROF_TASK_TIME);
   }
   std::vector<nlohmann::json> traces() const {
     std::vector<nlohmann::json> all;
@@ -46,7 +48,8 @@ class Profiling : public RuntimeTest {
   }
   static int device_events(const nlohmann::json &trace) {
     int n = 0;
-    for (const auto &ev : trace["traceEvents"]) n += ev.value("ph", "") == "X" && ev.value("pid", 0) == 100;
+    for (const auto &ev : trace["traceEvents"])
+      n += ev.value("ph", "") == "X" && ev.value("pid", 0) == 100;
     return n;
   }
   fs::path dir_;
@@ -109,17 +112,21 @@ TEST_F(Profiling, MisuseGetsTheProfilingCodes) {
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclprofPop());
 
   uint32_t bad_device[] = {7};
-  EXPECT_EQ(aclprofCreateConfig(bad_device, 1, ACL_AICORE_NONE, nullptr, ACL_PROF_TASK_TIME), nullptr);
+  EXPECT_EQ(aclprofCreateConfig(bad_device, 1, ACL_AICORE_NONE, nullptr, ACL_PROF_TASK_TIME),
+            nullptr);
   EXPECT_NE(oat::recent_msg().find("aclprofCreateConfig"), std::string::npos) << oat::recent_msg();
   uint32_t dev0[] = {0};
-  EXPECT_EQ(aclprofCreateConfig(dev0, 1, static_cast<aclprofAicoreMetrics>(42), nullptr, ACL_PROF_TASK_TIME), nullptr);
+  EXPECT_EQ(aclprofCreateConfig(dev0, 1, static_cast<aclprofAicoreMetrics>(42), nullptr,
+                                ACL_PROF_TASK_TIME),
+            nullptr);
   EXPECT_NE(oat::recent_msg().find("aicoreMetrics 42"), std::string::npos) << oat::recent_msg();
   EXPECT_EQ(aclprofCreateConfig(dev0, 1, ACL_AICORE_NONE, nullptr, 0), nullptr);
   EXPECT_NE(oat::recent_msg().find("dataTypeConfig"), std::string::npos) << oat::recent_msg();
   EXPECT_EQ(aclprofCreateConfig(nullptr, 1, ACL_AICORE_NONE, nullptr, ACL_PROF_TASK_TIME), nullptr);
 
   EXPECT_ACL_ERROR(ACL_ERROR_API_NOT_SUPPORT, aclprofModelSubscribe(1, nullptr));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclprofSetConfig(static_cast<aclprofConfigType>(99), "1", 1));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclprofSetConfig(static_cast<aclprofConfigType>(99), "1", 1));
   EXPECT_ACL_OK(aclprofSetConfig(ACL_PROF_STORAGE_LIMIT, "200MB", 5));
   ASSERT_ACL_OK(aclprofFinalize());  // stops the running session and writes it
   EXPECT_EQ(traces().size(), 1u);
@@ -152,7 +159,8 @@ namespace {
 using ProfilerConfig = oat::BareRuntimeTest;
 
 TEST_F(ProfilerConfig, AclJsonProfilerSwitchRecordsFromInitToFinalize) {
-  const fs::path dir = fs::temp_directory_path() / ("openacl_prof_json_" + std::to_string(getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("openacl_prof_json_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string json = (dir / "acl.json").string();
@@ -187,7 +195,8 @@ namespace {
 // With OPENACL_TRACE (or OPENACL_CHECK) on, a session's recorder runs after that observer:
 // both see the session's work, the trace also what came before and after.
 TEST_F(ProfilerConfig, ASessionChainsAfterTheDiagnosticsObserver) {
-  const fs::path dir = fs::temp_directory_path() / ("openacl_prof_chain_" + std::to_string(getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("openacl_prof_chain_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string trace = (dir / "trace.json").string();
@@ -197,11 +206,13 @@ TEST_F(ProfilerConfig, ASessionChainsAfterTheDiagnosticsObserver) {
   ASSERT_ACL_OK(aclrtSetDevice(0));
   void *p = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST));
-  ASSERT_ACL_OK(aclrtMemsetAsync(p, 64, 1, 64, nullptr));  // before the session: done before it starts
+  ASSERT_ACL_OK(
+      aclrtMemsetAsync(p, 64, 1, 64, nullptr));  // before the session: done before it starts
   ASSERT_ACL_OK(aclrtSynchronizeDevice());
   ASSERT_ACL_OK(aclprofInit((dir / "prof").c_str(), (dir / "prof").string().size()));
   uint32_t devices[] = {0};
-  aclprofConfig *cfg = aclprofCreateConfig(devices, 1, ACL_AICORE_NONE, nullptr, ACL_PROF_TASK_TIME);
+  aclprofConfig *cfg =
+      aclprofCreateConfig(devices, 1, ACL_AICORE_NONE, nullptr, ACL_PROF_TASK_TIME);
   ASSERT_ACL_OK(aclprofStart(cfg));
   ASSERT_ACL_OK(aclrtMemsetAsync(p, 64, 2, 64, nullptr));
   ASSERT_ACL_OK(aclrtSynchronizeDevice());
@@ -216,7 +227,8 @@ TEST_F(ProfilerConfig, ASessionChainsAfterTheDiagnosticsObserver) {
     std::ifstream in(file);
     const auto trace = nlohmann::json::parse(in);
     int n = 0;
-    for (const auto &ev : trace["traceEvents"]) n += ev.value("ph", "") == "X" && ev.value("pid", 0) == 100;
+    for (const auto &ev : trace["traceEvents"])
+      n += ev.value("ph", "") == "X" && ev.value("pid", 0) == 100;
     return n;
   };
   EXPECT_EQ(device_tasks(trace), 3);

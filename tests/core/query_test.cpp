@@ -1,4 +1,4 @@
-// Identity and version queries (reference §A, §D, §F, §G, §J): package versions, stream
+// Identity and version queries (acl/acl_rt.h, acl/acl_base.h): package versions, stream
 // priorities, device status and UUID, device id numberings, capabilities, peer access,
 // stream, event and task ids, runtime parameters, and 32-bit memsets.
 #include <cstring>
@@ -29,7 +29,8 @@ TEST(Versions, PackagesReportOneCannReleaseInBothForms) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
   ASSERT_ACL_OK(aclsysGetCANNVersion(ACL_PKG_NAME_RUNTIME, &v));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclsysGetCANNVersion(static_cast<aclCANNPackageName>(42), &v));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclsysGetCANNVersion(static_cast<aclCANNPackageName>(42), &v));
 #pragma GCC diagnostic pop
   EXPECT_STREQ(v.version, "9.0.0");
   EXPECT_STREQ(v.majorVersion, "9");
@@ -150,7 +151,7 @@ TEST_F(Queries, DeviceIdNumberingsAreOneOnTheSimulator) {
   ASSERT_ACL_OK(aclrtGetDeviceCount(&count));
   aclError (*maps[])(const int32_t, int32_t *const) = {
       aclrtGetLogicDevIdByUserDevId, aclrtGetUserDevIdByLogicDevId, aclrtGetLogicDevIdByPhyDevId,
-      aclrtGetPhyDevIdByLogicDevId,  aclrtGetUserDevIdByPhyDevId,  aclrtGetPhyDevIdByUserDevId};
+      aclrtGetPhyDevIdByLogicDevId,  aclrtGetUserDevIdByPhyDevId,   aclrtGetPhyDevIdByUserDevId};
   for (auto map : maps) {
     for (int32_t id = 0; id < static_cast<int32_t>(count); ++id) {
       int32_t out = -1;
@@ -163,7 +164,8 @@ TEST_F(Queries, DeviceIdNumberingsAreOneOnTheSimulator) {
     EXPECT_ACL_FAILS(map(0, nullptr));
   }
   int32_t out = 0;
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID, aclrtGetPhyDevIdByUserDevId(static_cast<int32_t>(count), &out));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID,
+                   aclrtGetPhyDevIdByUserDevId(static_cast<int32_t>(count), &out));
 }
 
 TEST_F(Queries, DeviceCapabilitiesAreAnsweredNotSupported) {
@@ -172,9 +174,12 @@ TEST_F(Queries, DeviceCapabilitiesAreAnsweredNotSupported) {
   EXPECT_EQ(v, ACL_DEV_FEATURE_NOT_SUPPORT);
   ASSERT_ACL_OK(aclrtGetDeviceCapability(0, ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV, &v));
   EXPECT_EQ(v, ACL_DEV_FEATURE_NOT_SUPPORT);
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetDeviceCapability(0, static_cast<aclrtDevFeatureType>(2), &v));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetDeviceCapability(0, ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV, nullptr));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID, aclrtGetDeviceCapability(99, ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV, &v));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtGetDeviceCapability(0, static_cast<aclrtDevFeatureType>(2), &v));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtGetDeviceCapability(0, ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID,
+                   aclrtGetDeviceCapability(99, ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV, &v));
 }
 
 TEST_F(Queries, PeerAccessStatusFollowsEnableAndDisable) {
@@ -297,23 +302,31 @@ TEST_F(Queries, DeviceLimitsFollowTheAtlasA2Rules) {
   size_t v = 0;
   ASSERT_ACL_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &v));
   EXPECT_EQ(v, 32768u);
-  ASSERT_ACL_OK(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, 16384));  // <= 32 KiB: no effect
+  ASSERT_ACL_OK(
+      aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, 16384));  // <= 32 KiB: no effect
   ASSERT_ACL_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &v));
   EXPECT_EQ(v, 32768u);
-  ASSERT_ACL_OK(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, 40000));  // up to 16 KiB steps
+  ASSERT_ACL_OK(
+      aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, 40000));  // up to 16 KiB steps
   ASSERT_ACL_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &v));
   EXPECT_EQ(v, 49152u);
   ASSERT_ACL_OK(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, 2049));
   ASSERT_ACL_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, &v));
   EXPECT_EQ(v, 2056u);
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, 1023));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID,
-                   aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, (size_t{64} << 20) + 1));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE, 1024));
+                   aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, 1023));
+  EXPECT_ACL_ERROR(
+      ACL_ERROR_RT_PARAM_INVALID,
+      aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, (size_t{64} << 20) + 1));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                   aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE, 1024));
   EXPECT_NE(oat::recent_msg().find("SIMT"), std::string::npos) << oat::recent_msg();
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE, &v));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtDeviceSetLimit(static_cast<aclrtDeviceLimit>(9), 1));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                   aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE, &v));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtDeviceSetLimit(static_cast<aclrtDeviceLimit>(9), 1));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, nullptr));
   // A stack past 192 KiB is refused when a device is set up with it, as on Atlas A2.
   ASSERT_ACL_OK(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, size_t{256} << 10));
   EXPECT_ACL_ERROR(ACL_ERROR_RT_PARAM_INVALID, aclrtSetDevice(1));
@@ -328,7 +341,8 @@ TEST(DeviceLimits, AclInitRestoresTheDefaults) {
   ASSERT_ACL_OK(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, 4096));
   ASSERT_ACL_OK(aclFinalize());
   size_t v = 0;
-  EXPECT_ACL_ERROR(ACL_ERROR_UNINITIALIZE, aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, &v));
+  EXPECT_ACL_ERROR(ACL_ERROR_UNINITIALIZE,
+                   aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, &v));
   ASSERT_ACL_OK(aclInit(nullptr));
   ASSERT_ACL_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, &v));
   EXPECT_EQ(v, size_t{1} << 20);
@@ -359,7 +373,8 @@ TEST_F(Queries, UtilizationCountsTheBusyAiCores) {
   aclrtUtilizationInfo info{};
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetDeviceUtilizationRate(0, nullptr));
   EXPECT_NE(aclrtGetDeviceUtilizationRate(99, &info), ACL_SUCCESS);
-  EXPECT_NE(oat::recent_msg().find("aclrtGetDeviceUtilizationRate"), std::string::npos) << oat::recent_msg();
+  EXPECT_NE(oat::recent_msg().find("aclrtGetDeviceUtilizationRate"), std::string::npos)
+      << oat::recent_msg();
 }
 
 }  // namespace

@@ -70,7 +70,8 @@ TEST_F(R8_DefaultStream, CtxGetCurrentDefaultStreamIsARealHandle) {
   Gate &g = block(dflt);
   int32_t m = 0;
   ASSERT_ACL_OK(mark(&m, 1, nullptr));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(nullptr, 30));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                   aclrtSynchronizeStreamWithTimeout(nullptr, 30));
   EXPECT_EQ(oat::load(m), 0);
   g.open();
   EXPECT_ACL_OK(aclrtSynchronizeStream(dflt));
@@ -151,7 +152,8 @@ TEST_F(R9_Fifo, EightHostThreadsRacingKeepEachThreadsOrder) {
   for (int t = 0; t < threads; ++t)
     pool.emplace_back([&, t] {
       ASSERT_ACL_OK(aclrtSetCurrentContext(ctx));
-      for (int i = 0; i < per_thread; ++i) ASSERT_ACL_OK(append(log.data(), &count, n, t * per_thread + i, s));
+      for (int i = 0; i < per_thread; ++i)
+        ASSERT_ACL_OK(append(log.data(), &count, n, t * per_thread + i, s));
     });
   for (auto &t : pool) t.join();
   ASSERT_ACL_OK(aclrtSynchronizeStream(s));
@@ -194,7 +196,8 @@ TEST_F(R9_Fifo, ASecondThreadJoiningAStreamFedByOneKeepsBothOrders) {
   };
   std::thread second([&] {
     ASSERT_ACL_OK(aclrtSetCurrentContext(ctx));
-    ASSERT_TRUE(oat::wait_for([&] { return first_submitted.load(std::memory_order_acquire) >= per_thread / 4; }));
+    ASSERT_TRUE(oat::wait_for(
+        [&] { return first_submitted.load(std::memory_order_acquire) >= per_thread / 4; }));
     feed(1);
   });
   feed(0);
@@ -362,7 +365,8 @@ class WaiterHelps : public StreamTest {
  protected:
   void SetUp() override {
     StreamTest::SetUp();
-    for (int64_t i = 0; i < oat::ai_cores(0); ++i) gates_held_.push_back(&block(new_stream(), 20000));
+    for (int64_t i = 0; i < oat::ai_cores(0); ++i)
+      gates_held_.push_back(&block(new_stream(), 20000));
     for (Gate *g : gates_held_) ASSERT_TRUE(g->wait_started());
   }
   // Every gate kernel is still running: no AI core was free while the test waited.
@@ -530,9 +534,11 @@ TEST_F(StreamConfig, CreateStreamV2TakesFlagAndPriorityFromTheHandle) {
   const uint32_t priority = 3, flag = ACL_STREAM_FAST_LAUNCH;
   ASSERT_ACL_OK(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_PRIORITY, &priority, sizeof(priority)));
   ASSERT_ACL_OK(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, &flag, sizeof(flag)));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_PRIORITY, &priority, 8));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_PRIORITY, &priority, 8));
   void *work = nullptr;
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_WORK_ADDR_PTR, &work, sizeof(work)));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                   aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_WORK_ADDR_PTR, &work, sizeof(work)));
   aclrtStream s = nullptr;
   ASSERT_ACL_OK(aclrtCreateStreamV2(&s, h));
   uint32_t got = 0;
@@ -569,13 +575,18 @@ TEST_F(StreamConfig, AttributesTagPriorityAndFailureMode) {
   ASSERT_ACL_OK(aclrtGetStreamAttribute(s, ACL_STREAM_ATTR_FAILURE_MODE, &back));
   EXPECT_EQ(back.failureMode, ACL_STOP_ON_FAILURE);
   v.failureMode = ACL_CONTINUE_ON_FAILURE;
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_FAILURE_MODE, &v));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                   aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_FAILURE_MODE, &v));
   v.overflowSwitch = 1;
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK, &v));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetStreamAttribute(s, static_cast<aclrtStreamAttr>(99), &back));
-  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetStreamAttribute(s, ACL_STREAM_ATTR_PRIORITY, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                   aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK, &v));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtGetStreamAttribute(s, static_cast<aclrtStreamAttr>(99), &back));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtGetStreamAttribute(s, ACL_STREAM_ATTR_PRIORITY, nullptr));
   EXPECT_ACL_OK(aclrtDestroyStream(s));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_HANDLE, aclrtGetStreamAttribute(s, ACL_STREAM_ATTR_PRIORITY, &back));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_HANDLE,
+                   aclrtGetStreamAttribute(s, ACL_STREAM_ATTR_PRIORITY, &back));
 }
 
 TEST_F(R12_Stream, AbortDropsPendingTasksAndTheStreamGoesOn) {

@@ -56,7 +56,9 @@ class HeldTask final : public openacl::Task {
   Latch *entered_, *release_;
 };
 
-std::unique_ptr<openacl::Task> plain() { return std::make_unique<HeldTask>(HeldTask::At::none, nullptr, nullptr); }
+std::unique_ptr<openacl::Task> plain() {
+  return std::make_unique<HeldTask>(HeldTask::At::none, nullptr, nullptr);
+}
 
 using Submission = RuntimeTest;
 
@@ -81,7 +83,8 @@ TEST_F(Submission, AThirdThreadWaitsForThePushOfTheFirstInProgress) {
   owner = std::jthread([&] {
     s->enqueue(std::make_unique<HeldTask>(HeldTask::At::run, &running, &finish_run));
     running.wait();
-    owner_seq = s->enqueue(std::make_unique<HeldTask>(HeldTask::At::queued, &in_push, &finish_push));
+    owner_seq =
+        s->enqueue(std::make_unique<HeldTask>(HeldTask::At::queued, &in_push, &finish_push));
   });
   in_push.wait();
   // The second thread turns the stream shared and waits for that push.

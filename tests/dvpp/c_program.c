@@ -29,9 +29,12 @@ int main(void) {
   acldvppResizeConfig *config;
   int ok;
   memset(host, 77, sizeof host);
-  if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS || aclrtCreateStream(&stream) != ACL_SUCCESS)
+  if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS ||
+      aclrtCreateStream(&stream) != ACL_SUCCESS)
     return 1;
-  if (acldvppMalloc(&in, sizeof host) != ACL_SUCCESS || acldvppMalloc(&out, sizeof back) != ACL_SUCCESS) return 2;
+  if (acldvppMalloc(&in, sizeof host) != ACL_SUCCESS ||
+      acldvppMalloc(&out, sizeof back) != ACL_SUCCESS)
+    return 2;
   aclrtMemcpy(in, sizeof host, host, sizeof host, ACL_MEMCPY_HOST_TO_DEVICE);
   channel = acldvppCreateChannelDesc();
   if (acldvppCreateChannel(channel) != ACL_SUCCESS) return 3;

@@ -32,9 +32,10 @@ TEST_P(JpegDecode, EqualsLibjpegTurboInCannLayout) {
   EXPECT_EQ(w, c.width);
   EXPECT_EQ(h, c.height);
   EXPECT_EQ(comps, c.components);
-  EXPECT_EQ(css, c.components == 1 ? ACL_JPEG_CSS_GRAY : c.h_samp == 2 && c.v_samp == 2 ? ACL_JPEG_CSS_420
-                                                     : c.h_samp == 2                   ? ACL_JPEG_CSS_422
-                                                                                       : ACL_JPEG_CSS_444);
+  EXPECT_EQ(css, c.components == 1                ? ACL_JPEG_CSS_GRAY
+                 : c.h_samp == 2 && c.v_samp == 2 ? ACL_JPEG_CSS_420
+                 : c.h_samp == 2                  ? ACL_JPEG_CSS_422
+                                                  : ACL_JPEG_CSS_444);
   uint32_t out_size = 0;
   ASSERT_EQ(acldvppJpegPredictDecSize(jpeg.data(), jpeg.size(), c.format, &out_size), ACL_SUCCESS);
   const uint32_t ws = align(c.width & ~1u, 128), hs = align(c.height & ~1u, 16);
@@ -43,7 +44,8 @@ TEST_P(JpegDecode, EqualsLibjpegTurboInCannLayout) {
   void *in = dvpp_buffer(jpeg.size(), jpeg);
   void *out = dvpp_buffer(out_size, std::vector<uint8_t>(out_size, 0));
   acldvppPicDesc *d = pic(out, out_size, c.format, 0, 0, 0, 0);
-  ASSERT_EQ(acldvppJpegDecodeAsync(channel_, in, jpeg.size(), d, stream_), ACL_SUCCESS) << recent_msg();
+  ASSERT_EQ(acldvppJpegDecodeAsync(channel_, in, jpeg.size(), d, stream_), ACL_SUCCESS)
+      << recent_msg();
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << recent_msg();
   EXPECT_EQ(acldvppGetPicDescWidth(d), c.width & ~1u);
   EXPECT_EQ(acldvppGetPicDescHeight(d), c.height & ~1u);
@@ -53,7 +55,8 @@ TEST_P(JpegDecode, EqualsLibjpegTurboInCannLayout) {
   EXPECT_EQ(acldvppGetPicDescRetCode(d), 0u);
 
   uint32_t rw, rh;
-  std::vector<uint8_t> want = dvt::reference_nv12(jpeg, c.format == PIXEL_FORMAT_YVU_SEMIPLANAR_420, &rw, &rh);
+  std::vector<uint8_t> want =
+      dvt::reference_nv12(jpeg, c.format == PIXEL_FORMAT_YVU_SEMIPLANAR_420, &rw, &rh);
   std::vector<uint8_t> got = read_back(out, out_size);
   ASSERT_EQ(want.size(), got.size());
   size_t mismatches = 0;
@@ -61,12 +64,13 @@ TEST_P(JpegDecode, EqualsLibjpegTurboInCannLayout) {
   EXPECT_EQ(mismatches, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Sampling, JpegDecode,
-                         ::testing::Values(JpegCase{320, 240, 2, 2, 3, PIXEL_FORMAT_YUV_SEMIPLANAR_420},
-                                           JpegCase{301, 203, 2, 2, 3, PIXEL_FORMAT_YVU_SEMIPLANAR_420},
-                                           JpegCase{133, 77, 1, 1, 3, PIXEL_FORMAT_YUV_SEMIPLANAR_420},
-                                           JpegCase{200, 64, 2, 1, 3, PIXEL_FORMAT_YUV_SEMIPLANAR_420},
-                                           JpegCase{96, 40, 1, 1, 1, PIXEL_FORMAT_YUV_SEMIPLANAR_420}));
+INSTANTIATE_TEST_SUITE_P(
+    Sampling, JpegDecode,
+    ::testing::Values(JpegCase{320, 240, 2, 2, 3, PIXEL_FORMAT_YUV_SEMIPLANAR_420},
+                      JpegCase{301, 203, 2, 2, 3, PIXEL_FORMAT_YVU_SEMIPLANAR_420},
+                      JpegCase{133, 77, 1, 1, 3, PIXEL_FORMAT_YUV_SEMIPLANAR_420},
+                      JpegCase{200, 64, 2, 1, 3, PIXEL_FORMAT_YUV_SEMIPLANAR_420},
+                      JpegCase{96, 40, 1, 1, 1, PIXEL_FORMAT_YUV_SEMIPLANAR_420}));
 
 TEST_F(DvppTest, JpegDecodeOfFourTwoZeroKeepsTheStoredChroma) {
   // Without interpolation the 2x2 mean of replicated chroma is the stored sample: the chroma
@@ -75,7 +79,9 @@ TEST_F(DvppTest, JpegDecodeOfFourTwoZeroKeepsTheStoredChroma) {
   uint32_t w, h;
   std::vector<uint8_t> fancy = dvt::decode_ycbcr(jpeg, &w, &h);
   uint32_t size = 0;
-  ASSERT_EQ(acldvppJpegPredictDecSize(jpeg.data(), jpeg.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size), ACL_SUCCESS);
+  ASSERT_EQ(
+      acldvppJpegPredictDecSize(jpeg.data(), jpeg.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size),
+      ACL_SUCCESS);
   void *in = dvpp_buffer(jpeg.size(), jpeg);
   void *out = dvpp_buffer(size);
   acldvppPicDesc *d = pic(out, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 0, 0, 0, 0);
@@ -84,42 +90,57 @@ TEST_F(DvppTest, JpegDecodeOfFourTwoZeroKeepsTheStoredChroma) {
   std::vector<uint8_t> got = read_back(out, size);
   // Luma equals libjpeg-turbo's however chroma is upsampled.
   for (uint32_t y = 0; y < h; ++y)
-    for (uint32_t x = 0; x < w; ++x) ASSERT_EQ(got[y * 128 + x], fancy[(y * w + x) * 3]) << x << "," << y;
+    for (uint32_t x = 0; x < w; ++x)
+      ASSERT_EQ(got[y * 128 + x], fancy[(y * w + x) * 3]) << x << "," << y;
 }
 
 TEST_F(DvppTest, JpegDecodeErrors) {
   std::vector<uint8_t> jpeg = dvt::make_jpeg(64, 48, 2, 2);
   uint32_t size = 0;
-  ASSERT_EQ(acldvppJpegPredictDecSize(jpeg.data(), jpeg.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size), ACL_SUCCESS);
+  ASSERT_EQ(
+      acldvppJpegPredictDecSize(jpeg.data(), jpeg.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size),
+      ACL_SUCCESS);
   void *in = dvpp_buffer(jpeg.size(), jpeg);
   void *out = dvpp_buffer(size);
   acldvppPicDesc *d = pic(out, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 0, 0, 0, 0);
 
   std::vector<uint8_t> junk(100, 0x42);
-  EXPECT_EQ(acldvppJpegGetImageInfo(junk.data(), junk.size(), nullptr, nullptr, nullptr), ACL_ERROR_INVALID_PARAM);
-  EXPECT_NE(recent_msg().find("acldvppJpegGetImageInfo: data is not a JPEG picture"), std::string::npos) << recent_msg();
+  EXPECT_EQ(acldvppJpegGetImageInfo(junk.data(), junk.size(), nullptr, nullptr, nullptr),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recent_msg().find("acldvppJpegGetImageInfo: data is not a JPEG picture"),
+            std::string::npos)
+      << recent_msg();
   EXPECT_EQ(acldvppJpegPredictDecSize(jpeg.data(), jpeg.size(), PIXEL_FORMAT_RGB_888, &size),
             ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   std::vector<uint8_t> progressive = dvt::make_jpeg(64, 48, 2, 2, 3, true);
-  EXPECT_EQ(acldvppJpegPredictDecSize(progressive.data(), progressive.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size),
+  EXPECT_EQ(acldvppJpegPredictDecSize(progressive.data(), progressive.size(),
+                                      PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size),
             ACL_ERROR_UNSUPPORTED_JPEG);
   EXPECT_NE(recent_msg().find("progressive"), std::string::npos) << recent_msg();
-  EXPECT_EQ(acldvppJpegGetImageInfo(progressive.data(), progressive.size(), nullptr, nullptr, nullptr),
-            ACL_ERROR_UNSUPPORTED_JPEG);
+  EXPECT_EQ(
+      acldvppJpegGetImageInfo(progressive.data(), progressive.size(), nullptr, nullptr, nullptr),
+      ACL_ERROR_UNSUPPORTED_JPEG);
   std::vector<uint8_t> narrow = dvt::make_jpeg(16, 48, 2, 2);
-  EXPECT_EQ(acldvppJpegGetImageInfo(narrow.data(), narrow.size(), nullptr, nullptr, nullptr), ACL_ERROR_UNSUPPORTED_JPEG);
-  EXPECT_NE(recent_msg().find("16x48 picture (32x32 to 8192x8192)"), std::string::npos) << recent_msg();
+  EXPECT_EQ(acldvppJpegGetImageInfo(narrow.data(), narrow.size(), nullptr, nullptr, nullptr),
+            ACL_ERROR_UNSUPPORTED_JPEG);
+  EXPECT_NE(recent_msg().find("16x48 picture (32x32 to 8192x8192)"), std::string::npos)
+      << recent_msg();
 
   // Input not from acldvppMalloc: host memory, then aclrtMalloc memory.
-  EXPECT_EQ(acldvppJpegDecodeAsync(channel_, jpeg.data(), jpeg.size(), d, stream_), ACL_ERROR_INVALID_PARAM);
-  EXPECT_NE(recent_msg().find("acldvppJpegDecodeAsync: data is not device memory"), std::string::npos) << recent_msg();
+  EXPECT_EQ(acldvppJpegDecodeAsync(channel_, jpeg.data(), jpeg.size(), d, stream_),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recent_msg().find("acldvppJpegDecodeAsync: data is not device memory"),
+            std::string::npos)
+      << recent_msg();
   void *plain = nullptr;
   ASSERT_EQ(aclrtMalloc(&plain, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-  EXPECT_EQ(acldvppJpegDecodeAsync(channel_, plain, jpeg.size(), d, stream_), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppJpegDecodeAsync(channel_, plain, jpeg.size(), d, stream_),
+            ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(recent_msg().find("from aclrtMalloc"), std::string::npos) << recent_msg();
   EXPECT_EQ(aclrtFree(plain), ACL_SUCCESS);
   // Past the allocation.
-  EXPECT_EQ(acldvppJpegDecodeAsync(channel_, in, jpeg.size() + 4096, d, stream_), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppJpegDecodeAsync(channel_, in, jpeg.size() + 4096, d, stream_),
+            ACL_ERROR_INVALID_PARAM);
   // A channel without JPEGD.
   acldvppChannelDesc *vpc_only = acldvppCreateChannelDesc();
   ASSERT_EQ(acldvppSetChannelDescMode(vpc_only, DVPP_CHNMODE_VPC), ACL_SUCCESS);
@@ -141,7 +162,9 @@ TEST_F(DvppTest, JpegDecodeErrors) {
 TEST_F(DvppTest, CorruptJpegFailsTheStream) {
   std::vector<uint8_t> jpeg = dvt::make_jpeg(64, 48, 2, 2);
   uint32_t size = 0;
-  ASSERT_EQ(acldvppJpegPredictDecSize(jpeg.data(), jpeg.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size), ACL_SUCCESS);
+  ASSERT_EQ(
+      acldvppJpegPredictDecSize(jpeg.data(), jpeg.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size),
+      ACL_SUCCESS);
   jpeg.resize(jpeg.size() / 3);  // header intact, scan data cut
   void *in = dvpp_buffer(jpeg.size(), jpeg);
   void *out = dvpp_buffer(size);
@@ -174,7 +197,8 @@ TEST_F(DvppTest, JpegEncodeRoundTrip) {
   ASSERT_EQ(acldvppJpegPredictEncSize(d, config, &predicted), ACL_SUCCESS);
   void *out = dvpp_buffer(predicted);
   uint32_t size = predicted;
-  ASSERT_EQ(acldvppJpegEncodeAsync(channel_, d, out, &size, config, stream_), ACL_SUCCESS) << recent_msg();
+  ASSERT_EQ(acldvppJpegEncodeAsync(channel_, d, out, &size, config, stream_), ACL_SUCCESS)
+      << recent_msg();
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << recent_msg();
   ASSERT_GT(size, 0u);
   ASSERT_LT(size, predicted);
@@ -187,7 +211,8 @@ TEST_F(DvppTest, JpegEncodeRoundTrip) {
   for (uint32_t y = 0; y < h; ++y)
     for (uint32_t x = 0; x < w; ++x) {
       worst = std::max(worst, std::abs(ycc[(y * w + x) * 3] - nv[y * ws + x]));
-      worst = std::max(worst, std::abs(ycc[(y * w + x) * 3 + 1] - nv[ws * hs + (y / 2) * ws + (x & ~1u)]));
+      worst = std::max(worst,
+                       std::abs(ycc[(y * w + x) * 3 + 1] - nv[ws * hs + (y / 2) * ws + (x & ~1u)]));
     }
   EXPECT_LE(worst, 4);
 
@@ -198,8 +223,10 @@ TEST_F(DvppTest, JpegEncodeRoundTrip) {
   EXPECT_NE(recent_msg().find("exceeds the output buffer"), std::string::npos) << recent_msg();
   // JPEGE's own size range, checked at the call.
   acldvppPicDesc *tiny_pic = pic(in, nv.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, 16, 16, 96, 64);
-  EXPECT_EQ(acldvppJpegEncodeAsync(channel_, tiny_pic, out, &size, config, stream_), ACL_ERROR_INVALID_PARAM);
-  EXPECT_NE(recent_msg().find("outside JPEGE's picture sizes (32x32 to 8192x8192)"), std::string::npos)
+  EXPECT_EQ(acldvppJpegEncodeAsync(channel_, tiny_pic, out, &size, config, stream_),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recent_msg().find("outside JPEGE's picture sizes (32x32 to 8192x8192)"),
+            std::string::npos)
       << recent_msg();
   EXPECT_EQ(acldvppDestroyJpegeConfig(config), ACL_SUCCESS);
 }
@@ -225,20 +252,24 @@ TEST_F(DvppTest, PngDecodeGivesThePixels) {
       void *in = dvpp_buffer(png.size(), png);
       void *out = dvpp_buffer(size);
       acldvppPicDesc *d = pic(out, size, format, 0, 0, 0, 0);
-      ASSERT_EQ(acldvppPngDecodeAsync(channel_, in, png.size(), d, stream_), ACL_SUCCESS) << recent_msg();
+      ASSERT_EQ(acldvppPngDecodeAsync(channel_, in, png.size(), d, stream_), ACL_SUCCESS)
+          << recent_msg();
       ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << recent_msg();
-      EXPECT_EQ(acldvppGetPicDescFormat(d), bpp == 4 ? PIXEL_FORMAT_RGBA_8888 : PIXEL_FORMAT_RGB_888);
+      EXPECT_EQ(acldvppGetPicDescFormat(d),
+                bpp == 4 ? PIXEL_FORMAT_RGBA_8888 : PIXEL_FORMAT_RGB_888);
       EXPECT_EQ(acldvppGetPicDescWidthStride(d), ws);
       std::vector<uint8_t> got = read_back(out, size);
       size_t mismatches = 0;
       for (uint32_t y = 0; y < h; ++y)
         for (uint32_t x = 0; x < w; ++x)
-          for (uint32_t k = 0; k < bpp; ++k) mismatches += got[y * ws + x * bpp + k] != px[(y * w + x) * channels + k];
+          for (uint32_t k = 0; k < bpp; ++k)
+            mismatches += got[y * ws + x * bpp + k] != px[(y * w + x) * channels + k];
       EXPECT_EQ(mismatches, 0u) << channels << " channels, format " << format;
     }
   }
   std::vector<uint8_t> junk(64, 1);
-  EXPECT_EQ(acldvppPngGetImageInfo(junk.data(), junk.size(), nullptr, nullptr, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppPngGetImageInfo(junk.data(), junk.size(), nullptr, nullptr, nullptr),
+            ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(recent_msg().find("no PNG signature"), std::string::npos) << recent_msg();
 }
 
@@ -261,7 +292,8 @@ TEST_F(DvppTest, TruncatedAndDamagedStreamsNeverCrash) {
   for (const auto *file : {&jpeg, &png}) {
     const bool is_jpeg = file == &jpeg;
     std::vector<std::vector<uint8_t>> variants;
-    for (size_t n = 1; n < file->size(); n += 7) variants.emplace_back(file->begin(), file->begin() + n);
+    for (size_t n = 1; n < file->size(); n += 7)
+      variants.emplace_back(file->begin(), file->begin() + n);
     for (size_t i = 2; i < std::min<size_t>(file->size(), 200); i += 3) {
       variants.push_back(*file);
       variants.back()[i] ^= 0x5A;
@@ -276,7 +308,8 @@ TEST_F(DvppTest, TruncatedAndDamagedStreamsNeverCrash) {
         (void)acldvppPngGetImageInfo(v.data(), v.size(), &w, &h, &c);
         (void)acldvppPngPredictDecSize(v.data(), v.size(), PIXEL_FORMAT_RGB_888, &size);
       }
-      ASSERT_EQ(aclrtMemcpy(in, v.size(), v.data(), v.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+      ASSERT_EQ(aclrtMemcpy(in, v.size(), v.data(), v.size(), ACL_MEMCPY_HOST_TO_DEVICE),
+                ACL_SUCCESS);
       aclrtStream s = nullptr;
       ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);  // a failed stream stays failed: one each
       aclError e = is_jpeg ? acldvppJpegDecodeAsync(channel_, in, v.size(), jd, s)

@@ -50,7 +50,9 @@ TEST_F(Color, RgbToYuvGivesTheMatrixValues) {
   // BT.709 narrow: white is Y 235; red Y 63, Cb 102, Cr 240.
   uint32_t matrix = ACL_DVPP_CSC_MATRIX_BT709_NARROW;
   ASSERT_EQ(acldvppDestroyChannel(channel_), ACL_SUCCESS);
-  ASSERT_EQ(acldvppSetChannelDescParam(channel_, ACL_DVPP_CSC_MATRIX_UINT32, sizeof matrix, &matrix), ACL_SUCCESS);
+  ASSERT_EQ(
+      acldvppSetChannelDescParam(channel_, ACL_DVPP_CSC_MATRIX_UINT32, sizeof matrix, &matrix),
+      ACL_SUCCESS);
   ASSERT_EQ(acldvppCreateChannel(channel_), ACL_SUCCESS);
   ASSERT_EQ(convert(in, out), ACL_SUCCESS);
   got = read_back(nv, kNv);
@@ -62,8 +64,10 @@ TEST_F(Color, RgbToYuvGivesTheMatrixValues) {
 
 TEST_F(Color, YuvToRgbRoundTripsAndSwaps) {
   std::vector<uint8_t> rgb(kRgb);
-  for (uint32_t i = 0; i < kRgb; ++i) rgb[i] = static_cast<uint8_t>(60 + (i / 3) % kW * 2 + (i % 3) * 20);
-  void *a = dvpp_buffer(kRgb, rgb), *nv = dvpp_buffer(kNv), *nv21 = dvpp_buffer(kNv), *bgr = dvpp_buffer(kRgb);
+  for (uint32_t i = 0; i < kRgb; ++i)
+    rgb[i] = static_cast<uint8_t>(60 + (i / 3) % kW * 2 + (i % 3) * 20);
+  void *a = dvpp_buffer(kRgb, rgb), *nv = dvpp_buffer(kNv), *nv21 = dvpp_buffer(kNv),
+       *bgr = dvpp_buffer(kRgb);
   acldvppPicDesc *rgb_desc = pic(a, kRgb, PIXEL_FORMAT_RGB_888, kW, kH, kW * 3, kH);
   acldvppPicDesc *nv_desc = pic(nv, kNv, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kW, kH);
   acldvppPicDesc *nv21_desc = pic(nv21, kNv, PIXEL_FORMAT_YVU_SEMIPLANAR_420, kW, kH, kW, kH);
@@ -71,28 +75,34 @@ TEST_F(Color, YuvToRgbRoundTripsAndSwaps) {
   ASSERT_EQ(convert(rgb_desc, nv_desc), ACL_SUCCESS) << recent_msg();
   ASSERT_EQ(convert(nv_desc, nv21_desc), ACL_SUCCESS) << recent_msg();
   ASSERT_EQ(convert(nv21_desc, bgr_desc), ACL_SUCCESS) << recent_msg();
-  std::vector<uint8_t> n12 = read_back(nv, kNv), n21 = read_back(nv21, kNv), back = read_back(bgr, kRgb);
+  std::vector<uint8_t> n12 = read_back(nv, kNv), n21 = read_back(nv21, kNv),
+                       back = read_back(bgr, kRgb);
   for (uint32_t i = 0; i < kW * kH; ++i) ASSERT_EQ(n12[i], n21[i]);
-  for (uint32_t i = kW * kH; i < kNv; i += 2) ASSERT_TRUE(n12[i] == n21[i + 1] && n12[i + 1] == n21[i]) << i;
+  for (uint32_t i = kW * kH; i < kNv; i += 2)
+    ASSERT_TRUE(n12[i] == n21[i + 1] && n12[i + 1] == n21[i]) << i;
   int worst = 0;
   for (uint32_t p = 0; p < kW * kH; ++p)
-    for (int k = 0; k < 3; ++k) worst = std::max(worst, std::abs(back[p * 3 + 2 - k] - rgb[p * 3 + k]));
+    for (int k = 0; k < 3; ++k)
+      worst = std::max(worst, std::abs(back[p * 3 + 2 - k] - rgb[p * 3 + k]));
   EXPECT_LE(worst, 4);  // chroma is shared by 2x2 pixels; this picture's chroma varies slowly
 }
 
 TEST_F(Color, ConvertColorErrors) {
   void *a = dvpp_buffer(kRgb), *nv = dvpp_buffer(kNv);
   acldvppPicDesc *rgb = pic(a, kRgb, PIXEL_FORMAT_RGB_888, kW, kH, kW * 3, kH);
-  EXPECT_EQ(acldvppVpcConvertColorAsync(channel_, rgb, pic(nv, kNv, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 16, 16, 16, 16),
-                                        stream_),
-            ACL_ERROR_INVALID_PARAM);
-  EXPECT_NE(recent_msg().find("color conversion keeps the size"), std::string::npos) << recent_msg();
-  EXPECT_EQ(acldvppVpcConvertColorAsync(channel_, pic(a, kRgb, PIXEL_FORMAT_RGB_888, kW, kH, kW, kH),
-                                        pic(nv, kNv, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kW, kH), stream_),
+  EXPECT_EQ(
+      acldvppVpcConvertColorAsync(
+          channel_, rgb, pic(nv, kNv, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 16, 16, 16, 16), stream_),
+      ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recent_msg().find("color conversion keeps the size"), std::string::npos)
+      << recent_msg();
+  EXPECT_EQ(acldvppVpcConvertColorAsync(
+                channel_, pic(a, kRgb, PIXEL_FORMAT_RGB_888, kW, kH, kW, kH),
+                pic(nv, kNv, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kW, kH), stream_),
             ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(recent_msg().find("at least 96 (width * 3)"), std::string::npos) << recent_msg();
-  EXPECT_EQ(acldvppVpcConvertColorAsync(channel_, pic(a, kRgb, PIXEL_FORMAT_RGBA_8888, kW, kH, kW * 4, kH), rgb,
-                                        stream_),
+  EXPECT_EQ(acldvppVpcConvertColorAsync(
+                channel_, pic(a, kRgb, PIXEL_FORMAT_RGBA_8888, kW, kH, kW * 4, kH), rgb, stream_),
             ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
@@ -100,10 +110,14 @@ TEST_F(Color, ConvertColorErrors) {
 int64_t border_source(int64_t i, int64_t n, int type) {
   if (i >= 0 && i < n) return i;
   switch (type) {
-    case BORDER_CONSTANT: return -1;
-    case BORDER_REPLICATE: return i < 0 ? 0 : n - 1;
-    case BORDER_REFLECT: return i < 0 ? -i - 1 : 2 * n - 1 - i;
-    default: return i < 0 ? -i : 2 * n - 2 - i;  // BORDER_REFLECT_101
+    case BORDER_CONSTANT:
+      return -1;
+    case BORDER_REPLICATE:
+      return i < 0 ? 0 : n - 1;
+    case BORDER_REFLECT:
+      return i < 0 ? -i - 1 : 2 * n - 1 - i;
+    default:
+      return i < 0 ? -i : 2 * n - 2 - i;  // BORDER_REFLECT_101
   }
 }
 
@@ -126,13 +140,15 @@ TEST_F(DvppTest, MakeBorderFollowsOpenCvsRules) {
     acldvppSetBorderConfigValue(bc, 0, 16);
     acldvppSetBorderConfigValue(bc, 1, 100);  // U
     acldvppSetBorderConfigValue(bc, 2, 200);  // V
-    ASSERT_EQ(acldvppVpcMakeBorderAsync(channel_, id, od, bc, stream_), ACL_SUCCESS) << recent_msg();
+    ASSERT_EQ(acldvppVpcMakeBorderAsync(channel_, id, od, bc, stream_), ACL_SUCCESS)
+        << recent_msg();
     ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
     std::vector<uint8_t> got = read_back(out, out_size);
     size_t bad = 0;
     for (uint32_t y = 0; y < oh; ++y)
       for (uint32_t x = 0; x < ow; ++x) {
-        int64_t sy = border_source(int64_t(y) - top, h, type), sx = border_source(int64_t(x) - left, w, type);
+        int64_t sy = border_source(int64_t(y) - top, h, type),
+                sx = border_source(int64_t(x) - left, w, type);
         uint8_t want = sy < 0 || sx < 0 ? 16 : src[sy * w + sx];
         bad += got[y * ows + x] != want;
       }
@@ -141,7 +157,8 @@ TEST_F(DvppTest, MakeBorderFollowsOpenCvsRules) {
         for (int k = 0; k < 2; ++k) {
           int64_t sy = border_source(int64_t(y) - top / 2, h / 2, type);
           int64_t sx = border_source(int64_t(x) - left / 2, w / 2, type);
-          uint8_t want = sy < 0 || sx < 0 ? (k == 0 ? 200 : 100) : src[w * h + sy * w + sx * 2 + k];  // NV21: V first
+          uint8_t want = sy < 0 || sx < 0 ? (k == 0 ? 200 : 100)
+                                          : src[w * h + sy * w + sx * 2 + k];  // NV21: V first
           bad += got[ows * oh + y * ows + x * 2 + k] != want;
         }
     EXPECT_EQ(bad, 0u) << "border type " << type;

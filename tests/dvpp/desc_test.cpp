@@ -66,7 +66,8 @@ TEST_F(DvppTest, PicDescValuesRoundTrip) {
   EXPECT_EQ(acldvppGetPicDescHeightStride(d), 2u);
   EXPECT_EQ(acldvppSetPicDescRetCode(d, 9), ACL_SUCCESS);
   EXPECT_EQ(acldvppGetPicDescRetCode(d), 9u);
-  EXPECT_EQ(acldvppSetPicDescFormat(d, static_cast<acldvppPixelFormat>(999)), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppSetPicDescFormat(d, static_cast<acldvppPixelFormat>(999)),
+            ACL_ERROR_INVALID_PARAM);
   expect_msg("acldvppSetPicDescFormat", "not an acldvppPixelFormat");
   EXPECT_EQ(acldvppGetPicDescFormat(d), PIXEL_FORMAT_YVU_SEMIPLANAR_420);
   EXPECT_EQ(acldvppSetPicDescWidth(nullptr, 1), ACL_ERROR_INVALID_PARAM);
@@ -129,7 +130,8 @@ TEST_F(DvppTest, ConfigsRoundTripAndValidate) {
   EXPECT_EQ(acldvppSetBorderConfigValue(bc, 4, 1), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(acldvppSetBorderConfigBorderType(bc, BORDER_REFLECT_101), ACL_SUCCESS);
   EXPECT_EQ(acldvppGetBorderConfigBorderType(bc), BORDER_REFLECT_101);
-  EXPECT_EQ(acldvppSetBorderConfigBorderType(bc, static_cast<acldvppBorderType>(4)), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppSetBorderConfigBorderType(bc, static_cast<acldvppBorderType>(4)),
+            ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(acldvppSetBorderConfigTop(bc, 1), ACL_SUCCESS);
   EXPECT_EQ(acldvppSetBorderConfigBottom(bc, 2), ACL_SUCCESS);
   EXPECT_EQ(acldvppSetBorderConfigLeft(bc, 3), ACL_SUCCESS);
@@ -153,8 +155,10 @@ TEST_F(DvppTest, ChannelLifecycle) {
   EXPECT_EQ(acldvppSetChannelDescMode(c, DVPP_CHNMODE_JPEGD), ACL_SUCCESS);
   uint32_t matrix = ACL_DVPP_CSC_MATRIX_BT709_NARROW, got = 0;
   size_t ret_size = 0;
-  EXPECT_EQ(acldvppSetChannelDescParam(c, ACL_DVPP_CSC_MATRIX_UINT32, sizeof matrix, &matrix), ACL_SUCCESS);
-  EXPECT_EQ(acldvppGetChannelDescParam(c, ACL_DVPP_CSC_MATRIX_UINT32, sizeof got, &ret_size, &got), ACL_SUCCESS);
+  EXPECT_EQ(acldvppSetChannelDescParam(c, ACL_DVPP_CSC_MATRIX_UINT32, sizeof matrix, &matrix),
+            ACL_SUCCESS);
+  EXPECT_EQ(acldvppGetChannelDescParam(c, ACL_DVPP_CSC_MATRIX_UINT32, sizeof got, &ret_size, &got),
+            ACL_SUCCESS);
   EXPECT_EQ(got, matrix);
   EXPECT_EQ(ret_size, sizeof got);
   EXPECT_EQ(acldvppCreateChannel(c), ACL_SUCCESS);

@@ -48,14 +48,16 @@ TEST(LutAndHist, ObjectsHaveThreeDimsOf256) {
 std::array<uint8_t *, 3> maps_of(acldvppLutMap *lut) {
   std::array<uint8_t *, 3> m{};
   uint32_t len = 0;
-  for (uint32_t d = 0; d < 3; ++d) EXPECT_EQ(acldvppGetLutMapData(lut, d, &m[d], &len), ACL_SUCCESS);
+  for (uint32_t d = 0; d < 3; ++d)
+    EXPECT_EQ(acldvppGetLutMapData(lut, d, &m[d], &len), ACL_SUCCESS);
   return m;
 }
 
 TEST_F(DvppTest, EqualizeHistMapsEachComponentThroughItsTable) {
   acldvppLutMap *lut = acldvppCreateLutMap();
   auto m = maps_of(lut);
-  for (int i = 0; i < 256; ++i) m[0][i] = uint8_t(255 - i), m[1][i] = uint8_t(i / 2), m[2][i] = uint8_t(i ^ 0x55);
+  for (int i = 0; i < 256; ++i)
+    m[0][i] = uint8_t(255 - i), m[1][i] = uint8_t(i / 2), m[2][i] = uint8_t(i ^ 0x55);
   // NV21 (V before U in memory), odd size: chroma covers the size rounded up.
   const uint32_t w = 45, h = 21, ws = 48, hs = 22, size = ws * hs * 3 / 2;
   std::vector<uint8_t> src = dvt::nv_noise(ws, hs, 21);
@@ -63,7 +65,8 @@ TEST_F(DvppTest, EqualizeHistMapsEachComponentThroughItsTable) {
   void *out = dvpp_buffer(size, std::vector<uint8_t>(size, 0));
   acldvppPicDesc *id = pic(in, size, PIXEL_FORMAT_YVU_SEMIPLANAR_420, w, h, ws, hs);
   acldvppPicDesc *od = pic(out, size, PIXEL_FORMAT_YVU_SEMIPLANAR_420, w, h, ws, hs);
-  ASSERT_EQ(acldvppVpcEqualizeHistAsync(channel_, id, od, lut, stream_), ACL_SUCCESS) << recent_msg();
+  ASSERT_EQ(acldvppVpcEqualizeHistAsync(channel_, id, od, lut, stream_), ACL_SUCCESS)
+      << recent_msg();
   // The maps are taken at the call: a write after it does not reach the queued task.
   m[0][0] = 7;
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << recent_msg();
@@ -73,7 +76,7 @@ TEST_F(DvppTest, EqualizeHistMapsEachComponentThroughItsTable) {
   for (uint32_t y = 0; y < (h + 1) / 2; ++y)
     for (uint32_t x = 0; x < (w + 1) / 2; ++x) {
       size_t v = ws * hs + y * ws + x * 2;
-      want[v] = uint8_t(src[v] ^ 0x55);     // V: table 2
+      want[v] = uint8_t(src[v] ^ 0x55);       // V: table 2
       want[v + 1] = uint8_t(src[v + 1] / 2);  // U: table 1
     }
   EXPECT_EQ(read_back(out, size), want);
@@ -85,8 +88,9 @@ TEST_F(DvppTest, EqualizeHistMapsEachComponentThroughItsTable) {
   void *rin = dvpp_buffer(rsize, rgb);
   void *rout = dvpp_buffer(rsize, std::vector<uint8_t>(rsize, 0));
   m[0][0] = 255;
-  ASSERT_EQ(acldvppVpcEqualizeHistAsync(channel_, pic(rin, rsize, PIXEL_FORMAT_BGR_888, rw, rh, rws, rh),
-                                        pic(rout, rsize, PIXEL_FORMAT_BGR_888, rw, rh, rws, rh), lut, stream_),
+  ASSERT_EQ(acldvppVpcEqualizeHistAsync(
+                channel_, pic(rin, rsize, PIXEL_FORMAT_BGR_888, rw, rh, rws, rh),
+                pic(rout, rsize, PIXEL_FORMAT_BGR_888, rw, rh, rws, rh), lut, stream_),
             ACL_SUCCESS)
       << recent_msg();
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
@@ -98,9 +102,11 @@ TEST_F(DvppTest, EqualizeHistMapsEachComponentThroughItsTable) {
 
   // The output must be the input's format and size.
   acldvppPicDesc *other = pic(out, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, w, h, ws, hs);
-  EXPECT_EQ(acldvppVpcEqualizeHistAsync(channel_, id, other, lut, stream_), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppVpcEqualizeHistAsync(channel_, id, other, lut, stream_),
+            ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(recent_msg().find("format, width and height"), std::string::npos) << recent_msg();
-  EXPECT_EQ(acldvppVpcEqualizeHistAsync(channel_, id, od, nullptr, stream_), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppVpcEqualizeHistAsync(channel_, id, od, nullptr, stream_),
+            ACL_ERROR_INVALID_PARAM);
   acldvppDestroyLutMap(lut);
 }
 
@@ -123,7 +129,8 @@ TEST_F(DvppTest, CalcHistCountsEachComponentAndAddsUpUntilCleared) {
     return std::vector<uint32_t>(data, data + len);
   };
   for (int round = 1; round <= 2; ++round) {
-    ASSERT_EQ(acldvppVpcCalcHistAsync(channel_, id, hist, nullptr, stream_), ACL_SUCCESS) << recent_msg();
+    ASSERT_EQ(acldvppVpcCalcHistAsync(channel_, id, hist, nullptr, stream_), ACL_SUCCESS)
+        << recent_msg();
     ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
     for (uint32_t d = 0; d < 3; ++d) {
       std::vector<uint32_t> expect(want[d].begin(), want[d].end());
@@ -135,7 +142,8 @@ TEST_F(DvppTest, CalcHistCountsEachComponentAndAddsUpUntilCleared) {
   ASSERT_EQ(acldvppClearHist(hist), ACL_SUCCESS);
   EXPECT_EQ(bins(0), std::vector<uint32_t>(256, 0));
   int reserve = 0;
-  EXPECT_EQ(acldvppVpcCalcHistAsync(channel_, id, hist, &reserve, stream_), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppVpcCalcHistAsync(channel_, id, hist, &reserve, stream_),
+            ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(recent_msg().find("reserve must be NULL"), std::string::npos) << recent_msg();
   acldvppDestroyHist(hist);
 }
@@ -148,7 +156,8 @@ TEST_F(DvppTest, PyrDownIsOpenCvsGaussianStep) {
   void *out = dvpp_buffer(ows * oh, std::vector<uint8_t>(ows * oh, 0));
   acldvppPicDesc *id = pic(in, ws * h, PIXEL_FORMAT_YUV_400, w, h, ws, h);
   acldvppPicDesc *od = pic(out, ows * oh, PIXEL_FORMAT_YUV_400, ow, oh, ows, oh);
-  ASSERT_EQ(acldvppVpcPyrDownAsync(channel_, id, od, nullptr, stream_), ACL_SUCCESS) << recent_msg();
+  ASSERT_EQ(acldvppVpcPyrDownAsync(channel_, id, od, nullptr, stream_), ACL_SUCCESS)
+      << recent_msg();
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   const double k[5] = {1, 4, 6, 4, 1};
   auto reflect = [](int i, int n) { return i < 0 ? -i : i >= n ? 2 * n - 2 - i : i; };

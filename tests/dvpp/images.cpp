@@ -38,7 +38,8 @@ void *DvppTest::dvpp_buffer(size_t size, const std::vector<uint8_t> &bytes) {
   EXPECT_EQ(acldvppMalloc(&p, size), ACL_SUCCESS);
   buffers_.push_back(p);
   if (!bytes.empty()) {
-    EXPECT_EQ(aclrtMemcpy(p, size, bytes.data(), bytes.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(p, size, bytes.data(), bytes.size(), ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_SUCCESS);
   }
   return p;
 }
@@ -49,8 +50,8 @@ std::vector<uint8_t> DvppTest::read_back(const void *dev, size_t size) {
   return host;
 }
 
-acldvppPicDesc *DvppTest::pic(void *data, uint32_t size, acldvppPixelFormat format, uint32_t width, uint32_t height,
-                              uint32_t width_stride, uint32_t height_stride) {
+acldvppPicDesc *DvppTest::pic(void *data, uint32_t size, acldvppPixelFormat format, uint32_t width,
+                              uint32_t height, uint32_t width_stride, uint32_t height_stride) {
   acldvppPicDesc *d = acldvppCreatePicDesc();
   acldvppSetPicDescData(d, data);
   acldvppSetPicDescSize(d, size);
@@ -72,8 +73,8 @@ std::vector<uint8_t> nv_noise(uint32_t width_stride, uint32_t height_stride, uin
 
 namespace {
 
-std::vector<uint8_t> decode(const std::vector<uint8_t> &jpeg, J_COLOR_SPACE space, bool fancy, uint32_t *width,
-                            uint32_t *height, int *components) {
+std::vector<uint8_t> decode(const std::vector<uint8_t> &jpeg, J_COLOR_SPACE space, bool fancy,
+                            uint32_t *width, uint32_t *height, int *components) {
   jpeg_decompress_struct c;
   jpeg_error_mgr err;
   c.err = jpeg_std_error(&err);
@@ -98,7 +99,8 @@ std::vector<uint8_t> decode(const std::vector<uint8_t> &jpeg, J_COLOR_SPACE spac
 
 }  // namespace
 
-std::vector<uint8_t> reference_nv12(const std::vector<uint8_t> &jpeg, bool nv21, uint32_t *width, uint32_t *height) {
+std::vector<uint8_t> reference_nv12(const std::vector<uint8_t> &jpeg, bool nv21, uint32_t *width,
+                                    uint32_t *height) {
   uint32_t w, h;
   int n;
   std::vector<uint8_t> ycc = decode(jpeg, JCS_YCbCr, false, &w, &h, &n);
@@ -123,12 +125,14 @@ std::vector<uint8_t> reference_nv12(const std::vector<uint8_t> &jpeg, bool nv21,
   return out;
 }
 
-std::vector<uint8_t> decode_ycbcr(const std::vector<uint8_t> &jpeg, uint32_t *width, uint32_t *height) {
+std::vector<uint8_t> decode_ycbcr(const std::vector<uint8_t> &jpeg, uint32_t *width,
+                                  uint32_t *height) {
   int n;
   return decode(jpeg, JCS_YCbCr, true, width, height, &n);
 }
 
-std::vector<uint8_t> make_png(const std::vector<uint8_t> &pixels, uint32_t width, uint32_t height, int channels) {
+std::vector<uint8_t> make_png(const std::vector<uint8_t> &pixels, uint32_t width, uint32_t height,
+                              int channels) {
   png_image img;
   std::memset(&img, 0, sizeof img);
   img.version = PNG_IMAGE_VERSION;

@@ -25,8 +25,8 @@ class DvppTest : public ::testing::Test {
   void *dvpp_buffer(size_t size, const std::vector<uint8_t> &bytes = {});
   std::vector<uint8_t> read_back(const void *dev, size_t size);
   // A picture description (destroyed at TearDown).
-  acldvppPicDesc *pic(void *data, uint32_t size, acldvppPixelFormat format, uint32_t width, uint32_t height,
-                      uint32_t width_stride, uint32_t height_stride);
+  acldvppPicDesc *pic(void *data, uint32_t size, acldvppPixelFormat format, uint32_t width,
+                      uint32_t height, uint32_t width_stride, uint32_t height_stride);
 
   aclrtStream stream_ = nullptr;
   acldvppChannelDesc *channel_ = nullptr;
@@ -40,10 +40,13 @@ std::vector<uint8_t> nv_noise(uint32_t width_stride, uint32_t height_stride, uin
 // libjpeg-turbo's decode converted to CANN's YUV420SP layout as docs/dvpp.md documents it:
 // luma rows as decoded, chroma the rounded mean of each 2x2 block of unsmoothed chroma; the
 // buffer has the JPEGD strides (128, 16), its padding zero.
-std::vector<uint8_t> reference_nv12(const std::vector<uint8_t> &jpeg, bool nv21, uint32_t *width, uint32_t *height);
+std::vector<uint8_t> reference_nv12(const std::vector<uint8_t> &jpeg, bool nv21, uint32_t *width,
+                                    uint32_t *height);
 // Decodes a JPEG to interleaved YCbCr (for encoder tests).
-std::vector<uint8_t> decode_ycbcr(const std::vector<uint8_t> &jpeg, uint32_t *width, uint32_t *height);
+std::vector<uint8_t> decode_ycbcr(const std::vector<uint8_t> &jpeg, uint32_t *width,
+                                  uint32_t *height);
 // PNG of an RGB(A) picture of `channels` 3 or 4.
-std::vector<uint8_t> make_png(const std::vector<uint8_t> &pixels, uint32_t width, uint32_t height, int channels);
+std::vector<uint8_t> make_png(const std::vector<uint8_t> &pixels, uint32_t width, uint32_t height,
+                              int channels);
 
 }  // namespace dvt

@@ -6,14 +6,13 @@
 #include "acl/acl.h"
 #include "acl/dvpp/hi_dvpp.h"
 
-#define CHECK(call)                                                      \
-  do {                                                                   \
-    long rc_ = (long)(call);                                             \
-    if (rc_ != 0) {                                                      \
-      fprintf(stderr, "%s failed: %#lx %s\n", #call, (unsigned long)rc_, \
-              aclGetRecentErrMsg());                                     \
-      return 1;                                                          \
-    }                                                                    \
+#define CHECK(call)                                                                             \
+  do {                                                                                          \
+    long rc_ = (long)(call);                                                                    \
+    if (rc_ != 0) {                                                                             \
+      fprintf(stderr, "%s failed: %#lx %s\n", #call, (unsigned long)rc_, aclGetRecentErrMsg()); \
+      return 1;                                                                                 \
+    }                                                                                           \
   } while (0)
 
 int main(void) {

@@ -21,8 +21,8 @@ std::vector<uint8_t> rgb_picture(uint32_t width, uint32_t height) {
   return rgb;
 }
 
-std::vector<uint8_t> make_jpeg(uint32_t width, uint32_t height, int h_samp, int v_samp, int components,
-                               bool progressive) {
+std::vector<uint8_t> make_jpeg(uint32_t width, uint32_t height, int h_samp, int v_samp,
+                               int components, bool progressive) {
   std::vector<uint8_t> rgb = rgb_picture(width, height);
   jpeg_compress_struct c;
   jpeg_error_mgr err;

@@ -22,14 +22,19 @@ using dvt::recent_msg;
 TEST_F(DvppTest, DecodeReadsItsInputInStreamOrder) {
   std::vector<uint8_t> jpeg = dvt::make_jpeg(64, 48, 2, 2);
   uint32_t size = 0;
-  ASSERT_EQ(acldvppJpegPredictDecSize(jpeg.data(), jpeg.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size), ACL_SUCCESS);
+  ASSERT_EQ(
+      acldvppJpegPredictDecSize(jpeg.data(), jpeg.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size),
+      ACL_SUCCESS);
   void *host = nullptr;
   ASSERT_EQ(aclrtMallocHost(&host, jpeg.size()), ACL_SUCCESS);
   std::memcpy(host, jpeg.data(), jpeg.size());
-  void *in = dvpp_buffer(jpeg.size(), std::vector<uint8_t>(jpeg.size(), 0));  // zeros: not a JPEG yet
+  void *in =
+      dvpp_buffer(jpeg.size(), std::vector<uint8_t>(jpeg.size(), 0));  // zeros: not a JPEG yet
   void *out = dvpp_buffer(size, std::vector<uint8_t>(size, 0));  // the reference's padding is 0
   acldvppPicDesc *d = pic(out, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 0, 0, 0, 0);
-  ASSERT_EQ(aclrtMemcpyAsync(in, jpeg.size(), host, jpeg.size(), ACL_MEMCPY_HOST_TO_DEVICE, stream_), ACL_SUCCESS);
+  ASSERT_EQ(
+      aclrtMemcpyAsync(in, jpeg.size(), host, jpeg.size(), ACL_MEMCPY_HOST_TO_DEVICE, stream_),
+      ACL_SUCCESS);
   ASSERT_EQ(acldvppJpegDecodeAsync(channel_, in, jpeg.size(), d, stream_), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << recent_msg();
   EXPECT_EQ(acldvppGetPicDescWidth(d), 64u);
@@ -54,12 +59,15 @@ void decode_then_resize_unsynchronized(bool synchronize) {
   ASSERT_EQ(acldvppCreateChannel(channel), ACL_SUCCESS);
   std::vector<uint8_t> jpeg = dvt::make_jpeg(64, 48, 2, 2);
   uint32_t size = 0;
-  ASSERT_EQ(acldvppJpegPredictDecSize(jpeg.data(), jpeg.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size), ACL_SUCCESS);
+  ASSERT_EQ(
+      acldvppJpegPredictDecSize(jpeg.data(), jpeg.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size),
+      ACL_SUCCESS);
   void *in = nullptr, *mid = nullptr, *out = nullptr;
   ASSERT_EQ(acldvppMalloc(&in, jpeg.size()), ACL_SUCCESS);
   ASSERT_EQ(acldvppMalloc(&mid, size), ACL_SUCCESS);
   ASSERT_EQ(acldvppMalloc(&out, 32 * 16 * 3 / 2), ACL_SUCCESS);
-  ASSERT_EQ(aclrtMemcpy(in, jpeg.size(), jpeg.data(), jpeg.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpy(in, jpeg.size(), jpeg.data(), jpeg.size(), ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_SUCCESS);
   acldvppPicDesc *decoded = acldvppCreatePicDesc();
   acldvppSetPicDescData(decoded, mid);
   acldvppSetPicDescSize(decoded, size);
@@ -69,7 +77,8 @@ void decode_then_resize_unsynchronized(bool synchronize) {
   // The resize describes the decoded picture as the program knows it will be laid out.
   acldvppPicDesc *src = acldvppCreatePicDesc(), *dst = acldvppCreatePicDesc();
   for (auto [p, data, bytes, w, h, ws, hs] :
-       {std::tuple{src, mid, size, 64u, 48u, 128u, 48u}, std::tuple{dst, out, 32u * 16 * 3 / 2, 32u, 16u, 32u, 16u}}) {
+       {std::tuple{src, mid, size, 64u, 48u, 128u, 48u},
+        std::tuple{dst, out, 32u * 16 * 3 / 2, 32u, 16u, 32u, 16u}}) {
     acldvppSetPicDescData(p, data);
     acldvppSetPicDescSize(p, bytes);
     acldvppSetPicDescFormat(p, PIXEL_FORMAT_YUV_SEMIPLANAR_420);
@@ -93,7 +102,8 @@ void decode_then_resize_unsynchronized(bool synchronize) {
 
 // Runs the pair under OPENACL_CHECK=1 and OPENACL_TRACE; returns stderr, and the trace in *trace.
 std::string checked_run(bool synchronize, std::string *trace) {
-  const std::string path = ::testing::TempDir() + "dvpp_trace_" + std::to_string(getpid()) + ".json";
+  const std::string path =
+      ::testing::TempDir() + "dvpp_trace_" + std::to_string(getpid()) + ".json";
   setenv("OPENACL_CHECK", "1", 1);
   setenv("OPENACL_TRACE", path.c_str(), 1);
   ::testing::internal::CaptureStderr();

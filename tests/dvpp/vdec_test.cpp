@@ -42,7 +42,8 @@ void on_frame(acldvppStreamDesc *, acldvppPicDesc *output, void *user_data) {
   std::vector<uint8_t> nv12(kW * kH * 3 / 2);
   uint32_t rc = acldvppGetPicDescRetCode(output);
   if (rc == 0)
-    aclrtMemcpy(nv12.data(), nv12.size(), acldvppGetPicDescData(output), nv12.size(), ACL_MEMCPY_DEVICE_TO_HOST);
+    aclrtMemcpy(nv12.data(), nv12.size(), acldvppGetPicDescData(output), nv12.size(),
+                ACL_MEMCPY_DEVICE_TO_HOST);
   std::lock_guard lock(r.mu);
   r.frames.push_back(std::move(nv12));
   r.ret_codes.push_back(rc);
@@ -54,7 +55,8 @@ class Vdec : public DvppTest, public ::testing::WithParamInterface<bool> {};
 TEST_P(Vdec, DecodesTheEncodersFramesExactly) {
   const bool hevc = GetParam();
   std::vector<std::vector<uint8_t>> packets = dvt::encode_video(hevc);
-  if (packets.empty()) GTEST_SKIP() << "libavcodec has no " << (hevc ? "libx265" : "libx264") << " encoder";
+  if (packets.empty())
+    GTEST_SKIP() << "libavcodec has no " << (hevc ? "libx265" : "libx264") << " encoder";
   ASSERT_EQ(packets.size(), size_t{kFrames});
 
   Received received;
@@ -75,7 +77,8 @@ TEST_P(Vdec, DecodesTheEncodersFramesExactly) {
   ASSERT_EQ(aclvdecSetChannelDescChannelId(vdec, 3), ACL_SUCCESS);
   ASSERT_EQ(aclvdecSetChannelDescThreadId(vdec, tid), ACL_SUCCESS);
   ASSERT_EQ(aclvdecSetChannelDescCallback(vdec, on_frame), ACL_SUCCESS);
-  ASSERT_EQ(aclvdecSetChannelDescEnType(vdec, hevc ? H265_MAIN_LEVEL : H264_HIGH_LEVEL), ACL_SUCCESS);
+  ASSERT_EQ(aclvdecSetChannelDescEnType(vdec, hevc ? H265_MAIN_LEVEL : H264_HIGH_LEVEL),
+            ACL_SUCCESS);
   ASSERT_EQ(aclvdecSetChannelDescOutPicFormat(vdec, PIXEL_FORMAT_YUV_SEMIPLANAR_420), ACL_SUCCESS);
   ASSERT_EQ(aclvdecCreateChannel(vdec), ACL_SUCCESS) << recent_msg();
   EXPECT_EQ(aclvdecSetChannelDescEnType(vdec, H264_MAIN_LEVEL), ACL_ERROR_INVALID_PARAM);
@@ -87,8 +90,10 @@ TEST_P(Vdec, DecodesTheEncodersFramesExactly) {
     void *data = dvpp_buffer(packets[i].size(), packets[i]);  // reused desc, new data each frame
     ASSERT_EQ(acldvppSetStreamDescData(in, data), ACL_SUCCESS);
     ASSERT_EQ(acldvppSetStreamDescSize(in, packets[i].size()), ACL_SUCCESS);
-    acldvppPicDesc *out = pic(dvpp_buffer(out_size), out_size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 0, 0, 0, 0);
-    ASSERT_EQ(aclvdecSendFrame(vdec, in, out, nullptr, reinterpret_cast<void *>(intptr_t{100 + i})), ACL_SUCCESS)
+    acldvppPicDesc *out =
+        pic(dvpp_buffer(out_size), out_size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 0, 0, 0, 0);
+    ASSERT_EQ(aclvdecSendFrame(vdec, in, out, nullptr, reinterpret_cast<void *>(intptr_t{100 + i})),
+              ACL_SUCCESS)
         << recent_msg();
   }
   ASSERT_EQ(aclvdecDestroyChannel(vdec), ACL_SUCCESS) << recent_msg();
@@ -120,14 +125,19 @@ INSTANTIATE_TEST_SUITE_P(Codecs, Vdec, ::testing::Values(false, true),
 TEST_F(DvppTest, VdecMisuse) {
   aclvdecChannelDesc *vdec = aclvdecCreateChannelDesc();
   EXPECT_EQ(aclvdecCreateChannel(vdec), ACL_ERROR_INVALID_PARAM);
-  EXPECT_NE(recent_msg().find("aclvdecCreateChannel: channelDesc has no callback"), std::string::npos) << recent_msg();
+  EXPECT_NE(recent_msg().find("aclvdecCreateChannel: channelDesc has no callback"),
+            std::string::npos)
+      << recent_msg();
   ASSERT_EQ(aclvdecSetChannelDescCallback(vdec, on_frame), ACL_SUCCESS);
   ASSERT_EQ(aclvdecSetChannelDescThreadId(vdec, 12345), ACL_SUCCESS);
-  EXPECT_EQ(aclvdecSetChannelDescOutPicFormat(vdec, PIXEL_FORMAT_RGB_888), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_EQ(aclvdecSetChannelDescOutPicFormat(vdec, PIXEL_FORMAT_RGB_888),
+            ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   acldvppStreamDesc *in = acldvppCreateStreamDesc();
   EXPECT_EQ(aclvdecSendFrame(vdec, in, nullptr, nullptr, nullptr), ACL_ERROR_INVALID_PARAM);
-  EXPECT_NE(recent_msg().find("call aclvdecCreateChannel first"), std::string::npos) << recent_msg();
-  EXPECT_EQ(acldvppSetStreamDescFormat(in, static_cast<acldvppStreamFormat>(7)), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recent_msg().find("call aclvdecCreateChannel first"), std::string::npos)
+      << recent_msg();
+  EXPECT_EQ(acldvppSetStreamDescFormat(in, static_cast<acldvppStreamFormat>(7)),
+            ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(acldvppSetStreamDescTimestamp(in, 42), ACL_SUCCESS);
   EXPECT_EQ(acldvppGetStreamDescTimestamp(in), 42u);
   EXPECT_EQ(acldvppSetStreamDescEos(in, 1), ACL_SUCCESS);

@@ -61,7 +61,8 @@ void on_stream(acldvppPicDesc *input, acldvppStreamDesc *output, void *user_data
   if (static_cast<uint64_t>(pthread_self()) != r.thread) r.wrong_thread = true;
   std::vector<uint8_t> bytes(acldvppGetStreamDescSize(output));
   if (!bytes.empty())
-    aclrtMemcpy(bytes.data(), bytes.size(), acldvppGetStreamDescData(output), bytes.size(), ACL_MEMCPY_DEVICE_TO_HOST);
+    aclrtMemcpy(bytes.data(), bytes.size(), acldvppGetStreamDescData(output), bytes.size(),
+                ACL_MEMCPY_DEVICE_TO_HOST);
   std::lock_guard lock(r.mu);
   r.streams.push_back(std::move(bytes));
   r.ret_codes.push_back(acldvppGetStreamDescRetCode(output));
@@ -92,10 +93,12 @@ std::vector<std::vector<uint8_t>> decode(const std::vector<std::vector<uint8_t>>
   auto collect = [&] {
     while (avcodec_receive_frame(c, f) == 0) {
       std::vector<uint8_t> pic(kW * kH * 3 / 2);
-      for (uint32_t y = 0; y < kH; ++y) std::memcpy(&pic[y * kW], f->data[0] + y * f->linesize[0], kW);
+      for (uint32_t y = 0; y < kH; ++y)
+        std::memcpy(&pic[y * kW], f->data[0] + y * f->linesize[0], kW);
       for (int k = 0; k < 2; ++k)
         for (uint32_t y = 0; y < kH / 2; ++y)
-          std::memcpy(&pic[kW * kH + k * kW * kH / 4 + y * kW / 2], f->data[1 + k] + y * f->linesize[1 + k], kW / 2);
+          std::memcpy(&pic[kW * kH + k * kW * kH / 4 + y * kW / 2],
+                      f->data[1 + k] + y * f->linesize[1 + k], kW / 2);
       pictures.push_back(std::move(pic));
     }
   };
@@ -163,12 +166,14 @@ TEST_P(Venc, EncodesFramesThatDecodeCloseToTheInput) {
   g_received = &received;
   Reporter reporter;
   received.thread = reporter.tid;
-  const acldvppPixelFormat format = c.nv21 ? PIXEL_FORMAT_YVU_SEMIPLANAR_420 : PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+  const acldvppPixelFormat format =
+      c.nv21 ? PIXEL_FORMAT_YVU_SEMIPLANAR_420 : PIXEL_FORMAT_YUV_SEMIPLANAR_420;
 
   aclvencChannelDesc *venc = aclvencCreateChannelDesc();
   ASSERT_EQ(aclvencSetChannelDescThreadId(venc, reporter.tid), ACL_SUCCESS);
   ASSERT_EQ(aclvencSetChannelDescCallback(venc, on_stream), ACL_SUCCESS);
-  ASSERT_EQ(aclvencSetChannelDescEnType(venc, c.hevc ? H265_MAIN_LEVEL : H264_MAIN_LEVEL), ACL_SUCCESS);
+  ASSERT_EQ(aclvencSetChannelDescEnType(venc, c.hevc ? H265_MAIN_LEVEL : H264_MAIN_LEVEL),
+            ACL_SUCCESS);
   ASSERT_EQ(aclvencSetChannelDescPicFormat(venc, format), ACL_SUCCESS);
   ASSERT_EQ(aclvencSetChannelDescPicWidth(venc, kW), ACL_SUCCESS);
   ASSERT_EQ(aclvencSetChannelDescPicHeight(venc, kH), ACL_SUCCESS);
@@ -181,7 +186,9 @@ TEST_P(Venc, EncodesFramesThatDecodeCloseToTheInput) {
   for (uint32_t i = 0; i < kFrames; ++i) {
     ASSERT_EQ(aclvencSetFrameConfigForceIFrame(config, i == kForced ? 1 : 0), ACL_SUCCESS);
     acldvppPicDesc *in = pic(dvpp_buffer(size, frame_nv(i, c.nv21)), size, format, kW, kH, kW, kH);
-    ASSERT_EQ(aclvencSendFrame(venc, in, nullptr, config, reinterpret_cast<void *>(intptr_t{100 + i})), ACL_SUCCESS)
+    ASSERT_EQ(
+        aclvencSendFrame(venc, in, nullptr, config, reinterpret_cast<void *>(intptr_t{100 + i})),
+        ACL_SUCCESS)
         << recent_msg();
   }
   ASSERT_EQ(aclvencSetFrameConfigEos(config, 1), ACL_SUCCESS);
@@ -208,12 +215,15 @@ TEST_P(Venc, EncodesFramesThatDecodeCloseToTheInput) {
 
   std::vector<std::vector<uint8_t>> pictures = decode(received.streams, c.hevc);
   ASSERT_EQ(pictures.size(), size_t{kFrames});
-  for (uint32_t i = 0; i < kFrames; ++i) EXPECT_GE(psnr(pictures[i], frame_nv(i, c.nv21), c.nv21), 35.0) << "frame " << i;
+  for (uint32_t i = 0; i < kFrames; ++i)
+    EXPECT_GE(psnr(pictures[i], frame_nv(i, c.nv21), c.nv21), 35.0) << "frame " << i;
   g_received = nullptr;
 }
 
 INSTANTIATE_TEST_SUITE_P(Codecs, Venc, ::testing::Values(Case{false, false}, Case{true, true}),
-                         [](const auto &info) { return info.param.hevc ? "H265_NV21" : "H264_NV12"; });
+                         [](const auto &info) {
+                           return info.param.hevc ? "H265_NV21" : "H264_NV12";
+                         });
 
 TEST_F(DvppTest, VencDescriptionsAndMisuse) {
   aclvencChannelDesc *venc = aclvencCreateChannelDesc();
@@ -221,15 +231,18 @@ TEST_F(DvppTest, VencDescriptionsAndMisuse) {
   EXPECT_NE(recent_msg().find("channelDesc has no callback"), std::string::npos) << recent_msg();
   uint32_t rate = 25, got = 0;
   size_t ret_size = 0;
-  EXPECT_EQ(aclvencSetChannelDescParam(venc, ACL_VENC_SRC_RATE_UINT32, sizeof rate, &rate), ACL_SUCCESS);
+  EXPECT_EQ(aclvencSetChannelDescParam(venc, ACL_VENC_SRC_RATE_UINT32, sizeof rate, &rate),
+            ACL_SUCCESS);
   EXPECT_EQ(aclvencGetChannelDescSrcRate(venc), 25u);
-  EXPECT_EQ(aclvencGetChannelDescParam(venc, ACL_VENC_SRC_RATE_UINT32, sizeof got, &ret_size, &got), ACL_SUCCESS);
+  EXPECT_EQ(aclvencGetChannelDescParam(venc, ACL_VENC_SRC_RATE_UINT32, sizeof got, &ret_size, &got),
+            ACL_SUCCESS);
   EXPECT_EQ(got, 25u);
   EXPECT_EQ(ret_size, sizeof got);
   uint32_t rgb = PIXEL_FORMAT_RGB_888;
   EXPECT_EQ(aclvencSetChannelDescParam(venc, ACL_VENC_PIXEL_FORMAT_UINT32, sizeof rgb, &rgb),
             ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-  EXPECT_EQ(aclvencSetChannelDescParam(venc, ACL_VENC_THREAD_ID_UINT64, 4, &rate), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclvencSetChannelDescParam(venc, ACL_VENC_THREAD_ID_UINT64, 4, &rate),
+            ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclvencSetChannelDescMaxBitRate(venc, 3000), ACL_SUCCESS);
   EXPECT_EQ(aclvencGetChannelDescMaxBitRate(venc), 3000u);
   EXPECT_EQ(aclvencSetChannelDescRcMode(venc, 3), ACL_ERROR_INVALID_PARAM);
@@ -240,14 +253,16 @@ TEST_F(DvppTest, VencDescriptionsAndMisuse) {
   EXPECT_EQ(aclvencCreateChannel(venc), ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(recent_msg().find("128x128 to 1920x1920"), std::string::npos) << recent_msg();
   EXPECT_EQ(aclvencSendFrame(venc, nullptr, nullptr, nullptr, nullptr), ACL_ERROR_INVALID_PARAM);
-  EXPECT_NE(recent_msg().find("call aclvencCreateChannel first"), std::string::npos) << recent_msg();
+  EXPECT_NE(recent_msg().find("call aclvencCreateChannel first"), std::string::npos)
+      << recent_msg();
   EXPECT_EQ(aclvencDestroyChannel(venc), ACL_ERROR_INVALID_PARAM);
   aclvencFrameConfig *config = aclvencCreateFrameConfig();
   EXPECT_EQ(aclvencSetFrameConfigEos(config, 2), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclvencSetFrameConfigForceIFrame(config, 1), ACL_SUCCESS);
   EXPECT_EQ(aclvencGetFrameConfigForceIFrame(config), 1);
   EXPECT_EQ(aclvencGetFrameConfigEos(config), 0);
-  EXPECT_EQ(aclvencDestroyChannelDesc(reinterpret_cast<aclvencChannelDesc *>(config)), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclvencDestroyChannelDesc(reinterpret_cast<aclvencChannelDesc *>(config)),
+            ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclvencDestroyFrameConfig(config), ACL_SUCCESS);
   EXPECT_EQ(aclvencDestroyChannelDesc(venc), ACL_SUCCESS);
 }

@@ -20,13 +20,15 @@ struct Region {
 };
 
 // Reference: one plane of `c` interleaved channels, region to region, in doubles.
-void reference_plane(const uint8_t *src, uint32_t sstride, Region s, uint8_t *dst, uint32_t dstride, Region d, int c,
-                     bool nearest, bool swap) {
+void reference_plane(const uint8_t *src, uint32_t sstride, Region s, uint8_t *dst, uint32_t dstride,
+                     Region d, int c, bool nearest, bool swap) {
   const double sx = double(s.w()) / d.w(), sy = double(s.h()) / d.h();
   for (uint32_t y = 0; y < d.h(); ++y)
     for (uint32_t x = 0; x < d.w(); ++x)
       for (int k = 0; k < c; ++k) {
-        auto at = [&](uint32_t xx, uint32_t yy) { return double(src[(s.top + yy) * sstride + (s.left + xx) * c + k]); };
+        auto at = [&](uint32_t xx, uint32_t yy) {
+          return double(src[(s.top + yy) * sstride + (s.left + xx) * c + k]);
+        };
         double v;
         if (nearest) {
           v = at(std::min<uint32_t>(uint32_t(std::floor(x * sx)), s.w() - 1),
@@ -37,21 +39,27 @@ void reference_plane(const uint8_t *src, uint32_t sstride, Region s, uint8_t *ds
           uint32_t x0 = uint32_t(fx), y0 = uint32_t(fy);
           uint32_t x1 = std::min(x0 + 1, s.w() - 1), y1 = std::min(y0 + 1, s.h() - 1);
           double ax = fx - x0, ay = fy - y0;
-          v = (at(x0, y0) * (1 - ax) + at(x1, y0) * ax) * (1 - ay) + (at(x0, y1) * (1 - ax) + at(x1, y1) * ax) * ay;
+          v = (at(x0, y0) * (1 - ax) + at(x1, y0) * ax) * (1 - ay) +
+              (at(x0, y1) * (1 - ax) + at(x1, y1) * ax) * ay;
         }
-        dst[(d.top + y) * dstride + (d.left + x) * c + (swap ? 1 - k : k)] = uint8_t(std::lround(v));
+        dst[(d.top + y) * dstride + (d.left + x) * c + (swap ? 1 - k : k)] =
+            uint8_t(std::lround(v));
       }
 }
 
 // The whole YUV420SP reference: luma, then chroma at half the coordinates.
-void reference(const std::vector<uint8_t> &in, uint32_t iws, uint32_t ihs, Region crop, std::vector<uint8_t> &out,
-               uint32_t ows, uint32_t ohs, Region paste, bool nearest, bool swap) {
+void reference(const std::vector<uint8_t> &in, uint32_t iws, uint32_t ihs, Region crop,
+               std::vector<uint8_t> &out, uint32_t ows, uint32_t ohs, Region paste, bool nearest,
+               bool swap) {
   reference_plane(in.data(), iws, crop, out.data(), ows, paste, 1, nearest, false);
   // Chroma covers half the pixels, rounded up (a whole picture may have an odd size).
   auto half = [](uint32_t n) { return (n + 1) / 2; };
-  Region cc{crop.left / 2, crop.left / 2 + half(crop.w()) - 1, crop.top / 2, crop.top / 2 + half(crop.h()) - 1};
-  Region pc{paste.left / 2, paste.left / 2 + half(paste.w()) - 1, paste.top / 2, paste.top / 2 + half(paste.h()) - 1};
-  reference_plane(in.data() + iws * ihs, iws, cc, out.data() + ows * ohs, ows, pc, 2, nearest, swap);
+  Region cc{crop.left / 2, crop.left / 2 + half(crop.w()) - 1, crop.top / 2,
+            crop.top / 2 + half(crop.h()) - 1};
+  Region pc{paste.left / 2, paste.left / 2 + half(paste.w()) - 1, paste.top / 2,
+            paste.top / 2 + half(paste.h()) - 1};
+  reference_plane(in.data() + iws * ihs, iws, cc, out.data() + ows * ohs, ows, pc, 2, nearest,
+                  swap);
 }
 
 int max_diff(const std::vector<uint8_t> &a, const std::vector<uint8_t> &b) {
@@ -85,16 +93,18 @@ TEST_P(VpcResize, MatchesTheDocumentedFormulaWithinOne) {
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << recent_msg();
   std::vector<uint8_t> want(out_size, 0);
   const bool nearest = c.interpolation == 2 || c.interpolation == 4;
-  reference(src, iws, ihs, {0, c.iw - 1, 0, c.ih - 1}, want, ows, ohs, {0, c.ow - 1, 0, c.oh - 1}, nearest, true);
+  reference(src, iws, ihs, {0, c.iw - 1, 0, c.ih - 1}, want, ows, ohs, {0, c.ow - 1, 0, c.oh - 1},
+            nearest, true);
   EXPECT_LE(max_diff(read_back(out, out_size), want), nearest ? 0 : 1);
   acldvppDestroyResizeConfig(rc);
 }
 
-INSTANTIATE_TEST_SUITE_P(Sizes, VpcResize,
-                         ::testing::Values(ResizeCase{640, 480, 224, 224, 0}, ResizeCase{640, 480, 224, 224, 1},
-                                           ResizeCase{100, 60, 320, 180, 1}, ResizeCase{1920, 1080, 224, 224, 2},
-                                           ResizeCase{96, 50, 250, 100, 2}, ResizeCase{64, 64, 64, 64, 3},
-                                           ResizeCase{300, 202, 150, 300, 4}));
+INSTANTIATE_TEST_SUITE_P(
+    Sizes, VpcResize,
+    ::testing::Values(ResizeCase{640, 480, 224, 224, 0}, ResizeCase{640, 480, 224, 224, 1},
+                      ResizeCase{100, 60, 320, 180, 1}, ResizeCase{1920, 1080, 224, 224, 2},
+                      ResizeCase{96, 50, 250, 100, 2}, ResizeCase{64, 64, 64, 64, 3},
+                      ResizeCase{300, 202, 150, 300, 4}));
 
 // acllite describes a JPEGD output with the JPEG's own size, odd or not, and JPEGD's strides.
 TEST_F(DvppTest, OddSizedPicturesResizeAsAclliteDescribesThem) {
@@ -109,7 +119,8 @@ TEST_F(DvppTest, OddSizedPicturesResizeAsAclliteDescribesThem) {
   ASSERT_EQ(acldvppVpcResizeAsync(channel_, id, od, rc, stream_), ACL_SUCCESS) << recent_msg();
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   std::vector<uint8_t> want(out_size, 0);
-  reference(src, iws, ihs, {0, iw - 1, 0, ih - 1}, want, ows, ohs, {0, ow - 1, 0, oh - 1}, false, false);
+  reference(src, iws, ihs, {0, iw - 1, 0, ih - 1}, want, ows, ohs, {0, ow - 1, 0, oh - 1}, false,
+            false);
   EXPECT_LE(max_diff(read_back(out, out_size), want), 1);
   acldvppDestroyResizeConfig(rc);
 }
@@ -123,9 +134,10 @@ TEST_F(DvppTest, CropAndPasteTouchOnlyThePasteArea) {
   void *out = dvpp_buffer(out_size, background);
   acldvppPicDesc *id = pic(in, in_size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, iw, ih, iw, ih);
   acldvppPicDesc *od = pic(out, out_size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, ow, oh, ow, oh);
-  acldvppRoiConfig *crop = acldvppCreateRoiConfig(10, 209, 20, 119);   // 200x100
-  acldvppRoiConfig *paste = acldvppCreateRoiConfig(32, 131, 8, 57);    // 100x50
-  ASSERT_EQ(acldvppVpcCropAndPasteAsync(channel_, id, od, crop, paste, stream_), ACL_SUCCESS) << recent_msg();
+  acldvppRoiConfig *crop = acldvppCreateRoiConfig(10, 209, 20, 119);  // 200x100
+  acldvppRoiConfig *paste = acldvppCreateRoiConfig(32, 131, 8, 57);   // 100x50
+  ASSERT_EQ(acldvppVpcCropAndPasteAsync(channel_, id, od, crop, paste, stream_), ACL_SUCCESS)
+      << recent_msg();
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   std::vector<uint8_t> want = background;
   reference(src, iw, ih, {10, 209, 20, 119}, want, ow, oh, {32, 131, 8, 57}, false, false);
@@ -171,9 +183,12 @@ TEST_F(DvppTest, BatchCropCutsEachRegion) {
     acldvppSetPicDescWidthStride(d, ow);
     acldvppSetPicDescHeightStride(d, oh);
   }
-  acldvppRoiConfig *areas[2] = {acldvppCreateRoiConfig(0, 31, 0, 15), acldvppCreateRoiConfig(64, 127, 32, 63)};
+  acldvppRoiConfig *areas[2] = {acldvppCreateRoiConfig(0, 31, 0, 15),
+                                acldvppCreateRoiConfig(64, 127, 32, 63)};
   uint32_t roi_nums[1] = {2};
-  ASSERT_EQ(acldvppVpcBatchCropAsync(channel_, srcs, roi_nums, 1, dsts, areas, stream_), ACL_SUCCESS) << recent_msg();
+  ASSERT_EQ(acldvppVpcBatchCropAsync(channel_, srcs, roi_nums, 1, dsts, areas, stream_),
+            ACL_SUCCESS)
+      << recent_msg();
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   Region regions[2] = {{0, 31, 0, 15}, {64, 127, 32, 63}};
   for (int i = 0; i < 2; ++i) {
@@ -183,12 +198,15 @@ TEST_F(DvppTest, BatchCropCutsEachRegion) {
   }
   // A bad region is named by its index.
   acldvppSetRoiConfigLeft(areas[1], 65);
-  EXPECT_EQ(acldvppVpcBatchCropAsync(channel_, srcs, roi_nums, 1, dsts, areas, stream_), ACL_ERROR_INVALID_PARAM);
-  EXPECT_NE(recent_msg().find("cropAreas[1]: left and top must be even"), std::string::npos) << recent_msg();
+  EXPECT_EQ(acldvppVpcBatchCropAsync(channel_, srcs, roi_nums, 1, dsts, areas, stream_),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recent_msg().find("cropAreas[1]: left and top must be even"), std::string::npos)
+      << recent_msg();
   acldvppSetRoiConfigLeft(areas[1], 64);
   // More regions than destination pictures.
   roi_nums[0] = 3;
-  EXPECT_EQ(acldvppVpcBatchCropAsync(channel_, srcs, roi_nums, 1, dsts, areas, stream_), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppVpcBatchCropAsync(channel_, srcs, roi_nums, 1, dsts, areas, stream_),
+            ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(recent_msg().find("roiNums add up to 3"), std::string::npos) << recent_msg();
   for (auto *a : areas) acldvppDestroyRoiConfig(a);
   acldvppDestroyBatchPicDesc(srcs);
@@ -198,7 +216,8 @@ TEST_F(DvppTest, BatchCropCutsEachRegion) {
 // Each region resized to the output less its border, then the border: constant (Y, U, V
 // values) or replicate, the chroma plane taking half.
 TEST_F(DvppTest, BatchCropResizeMakeBorderResizesIntoTheOutputLessTheBorder) {
-  const uint32_t iw = 128, ih = 64, ow = 64, oh = 32, in_size = iw * ih * 3 / 2, out_size = ow * oh * 3 / 2;
+  const uint32_t iw = 128, ih = 64, ow = 64, oh = 32, in_size = iw * ih * 3 / 2,
+                 out_size = ow * oh * 3 / 2;
   std::vector<uint8_t> src = dvt::nv_noise(iw, ih, 13);
   acldvppBatchPicDesc *srcs = acldvppCreateBatchPicDesc(1);
   acldvppBatchPicDesc *dsts = acldvppCreateBatchPicDesc(2);
@@ -213,13 +232,15 @@ TEST_F(DvppTest, BatchCropResizeMakeBorderResizesIntoTheOutputLessTheBorder) {
   };
   describe(acldvppGetPicDesc(srcs, 0), dvpp_buffer(in_size, src), in_size, iw, ih);
   void *outs[2];
-  for (uint32_t i = 0; i < 2; ++i) describe(acldvppGetPicDesc(dsts, i), outs[i] = dvpp_buffer(out_size), out_size, ow, oh);
+  for (uint32_t i = 0; i < 2; ++i)
+    describe(acldvppGetPicDesc(dsts, i), outs[i] = dvpp_buffer(out_size), out_size, ow, oh);
   Region regions[2] = {{0, 63, 0, 31}, {32, 127, 20, 63}};
   acldvppRoiConfig *areas[2];
   acldvppBorderConfig *borders[2];
   const uint32_t top[2] = {4, 0}, bottom[2] = {2, 8}, left[2] = {8, 2}, right[2] = {6, 0};
   for (int i = 0; i < 2; ++i) {
-    areas[i] = acldvppCreateRoiConfig(regions[i].left, regions[i].right, regions[i].top, regions[i].bottom);
+    areas[i] = acldvppCreateRoiConfig(regions[i].left, regions[i].right, regions[i].top,
+                                      regions[i].bottom);
     borders[i] = acldvppCreateBorderConfig();
     acldvppSetBorderConfigBorderType(borders[i], i == 0 ? BORDER_CONSTANT : BORDER_REPLICATE);
     acldvppSetBorderConfigTop(borders[i], top[i]);
@@ -230,14 +251,16 @@ TEST_F(DvppTest, BatchCropResizeMakeBorderResizesIntoTheOutputLessTheBorder) {
   }
   uint32_t roi_nums[1] = {2};
   acldvppResizeConfig *rc = acldvppCreateResizeConfig();
-  ASSERT_EQ(acldvppVpcBatchCropResizeMakeBorderAsync(channel_, srcs, roi_nums, 1, dsts, areas, borders, rc, stream_),
+  ASSERT_EQ(acldvppVpcBatchCropResizeMakeBorderAsync(channel_, srcs, roi_nums, 1, dsts, areas,
+                                                     borders, rc, stream_),
             ACL_SUCCESS)
       << recent_msg();
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << recent_msg();
   for (int i = 0; i < 2; ++i) {
     const uint32_t inner_w = ow - left[i] - right[i], inner_h = oh - top[i] - bottom[i];
     std::vector<uint8_t> inner(inner_w * inner_h * 3 / 2, 0);
-    reference(src, iw, ih, regions[i], inner, inner_w, inner_h, {0, inner_w - 1, 0, inner_h - 1}, false, false);
+    reference(src, iw, ih, regions[i], inner, inner_w, inner_h, {0, inner_w - 1, 0, inner_h - 1},
+              false, false);
     std::vector<uint8_t> got = read_back(outs[i], out_size);
     auto clamp = [](int64_t v, int64_t n) { return std::clamp<int64_t>(v, 0, n - 1); };
     int worst = 0;
@@ -245,7 +268,8 @@ TEST_F(DvppTest, BatchCropResizeMakeBorderResizesIntoTheOutputLessTheBorder) {
       for (uint32_t x = 0; x < ow; ++x) {
         int64_t sy = int64_t(y) - top[i], sx = int64_t(x) - left[i];
         bool outside = sy < 0 || sx < 0 || sy >= inner_h || sx >= inner_w;
-        int want = outside && i == 0 ? 30 : inner[clamp(sy, inner_h) * inner_w + clamp(sx, inner_w)];
+        int want =
+            outside && i == 0 ? 30 : inner[clamp(sy, inner_h) * inner_w + clamp(sx, inner_w)];
         worst = std::max(worst, std::abs(want - got[y * ow + x]));
       }
     for (uint32_t y = 0; y < oh / 2; ++y)
@@ -253,19 +277,22 @@ TEST_F(DvppTest, BatchCropResizeMakeBorderResizesIntoTheOutputLessTheBorder) {
         for (int k = 0; k < 2; ++k) {
           int64_t sy = int64_t(y) - top[i] / 2, sx = int64_t(x) - left[i] / 2;
           bool outside = sy < 0 || sx < 0 || sy >= inner_h / 2 || sx >= inner_w / 2;
-          int want = outside && i == 0 ? 80 + 50 * k
-                                       : inner[inner_w * inner_h + clamp(sy, inner_h / 2) * inner_w +
-                                               clamp(sx, inner_w / 2) * 2 + k];
+          int want = outside && i == 0
+                         ? 80 + 50 * k
+                         : inner[inner_w * inner_h + clamp(sy, inner_h / 2) * inner_w +
+                                 clamp(sx, inner_w / 2) * 2 + k];
           worst = std::max(worst, std::abs(want - got[ow * oh + y * ow + x * 2 + k]));
         }
     EXPECT_LE(worst, 1) << "region " << i;
   }
   // CANN takes constant and replicate borders only here.
   acldvppSetBorderConfigBorderType(borders[1], BORDER_REFLECT);
-  EXPECT_EQ(acldvppVpcBatchCropResizeMakeBorderAsync(channel_, srcs, roi_nums, 1, dsts, areas, borders, rc, stream_),
+  EXPECT_EQ(acldvppVpcBatchCropResizeMakeBorderAsync(channel_, srcs, roi_nums, 1, dsts, areas,
+                                                     borders, rc, stream_),
             ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(recent_msg().find("borderCfgs[1]"), std::string::npos) << recent_msg();
-  for (int i = 0; i < 2; ++i) acldvppDestroyRoiConfig(areas[i]), acldvppDestroyBorderConfig(borders[i]);
+  for (int i = 0; i < 2; ++i)
+    acldvppDestroyRoiConfig(areas[i]), acldvppDestroyBorderConfig(borders[i]);
   acldvppDestroyResizeConfig(rc);
   acldvppDestroyBatchPicDesc(srcs);
   acldvppDestroyBatchPicDesc(dsts);
@@ -283,23 +310,23 @@ TEST_F(DvppTest, VpcRefusesMisalignedTooSmallAndForeignBuffers) {
     EXPECT_NE(m.find("acldvppVpcResizeAsync: "), std::string::npos) << m;
     EXPECT_NE(m.find(words), std::string::npos) << m;
   };
-  expect_refused(pic(out, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 40, 32, 40, 32), ACL_ERROR_INVALID_PARAM,
-                 "widthStride 40 must be a multiple of 16");
-  expect_refused(pic(out, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 64, 31, 64, 31), ACL_ERROR_INVALID_PARAM,
-                 "heightStride 31 must be a multiple of 2");
-  expect_refused(pic(out, size - 1, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 64, 32, 64, 32), ACL_ERROR_INVALID_PARAM,
-                 "is below widthStride * heightStride * 3 / 2");
-  expect_refused(pic(out, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 8, 32, 16, 32), ACL_ERROR_INVALID_PARAM,
-                 "outside VPC's picture sizes");
-  expect_refused(pic(out, size, PIXEL_FORMAT_RGB_888, 64, 32, 192, 32), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                 "PIXEL_FORMAT_RGB_888");
+  expect_refused(pic(out, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 40, 32, 40, 32),
+                 ACL_ERROR_INVALID_PARAM, "widthStride 40 must be a multiple of 16");
+  expect_refused(pic(out, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 64, 31, 64, 31),
+                 ACL_ERROR_INVALID_PARAM, "heightStride 31 must be a multiple of 2");
+  expect_refused(pic(out, size - 1, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 64, 32, 64, 32),
+                 ACL_ERROR_INVALID_PARAM, "is below widthStride * heightStride * 3 / 2");
+  expect_refused(pic(out, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 8, 32, 16, 32),
+                 ACL_ERROR_INVALID_PARAM, "outside VPC's picture sizes");
+  expect_refused(pic(out, size, PIXEL_FORMAT_RGB_888, 64, 32, 192, 32),
+                 ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "PIXEL_FORMAT_RGB_888");
   std::vector<uint8_t> host(size);
-  expect_refused(pic(host.data(), size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 64, 32, 64, 32), ACL_ERROR_INVALID_PARAM,
-                 "outputDesc data is not device memory");
+  expect_refused(pic(host.data(), size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 64, 32, 64, 32),
+                 ACL_ERROR_INVALID_PARAM, "outputDesc data is not device memory");
   // A DVPP buffer declared larger than its allocation (rounded to 32, plus 32).
   void *small = dvpp_buffer(1000);
-  expect_refused(pic(small, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 64, 32, 64, 32), ACL_ERROR_INVALID_PARAM,
-                 "its acldvppMalloc allocation holds 1056");
+  expect_refused(pic(small, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 64, 32, 64, 32),
+                 ACL_ERROR_INVALID_PARAM, "its acldvppMalloc allocation holds 1056");
   // Scale outside [1/32, 16]: 1024 wide to 10 wide.
   const uint32_t bw = 1024, bsize = bw * 32 * 3 / 2;
   void *big = dvpp_buffer(bsize);
@@ -311,19 +338,24 @@ TEST_F(DvppTest, VpcRefusesMisalignedTooSmallAndForeignBuffers) {
   acldvppPicDesc *od = pic(out, size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, w, h, w, h);
   acldvppRoiConfig *bad = acldvppCreateRoiConfig(1, 20, 0, 9);
   EXPECT_EQ(acldvppVpcCropAsync(channel_, id, od, bad, stream_), ACL_ERROR_INVALID_PARAM);
-  EXPECT_NE(recent_msg().find("cropArea: left and top must be even"), std::string::npos) << recent_msg();
+  EXPECT_NE(recent_msg().find("cropArea: left and top must be even"), std::string::npos)
+      << recent_msg();
   acldvppSetRoiConfig(bad, 0, 65, 0, 9);
   EXPECT_EQ(acldvppVpcCropAsync(channel_, id, od, bad, stream_), ACL_ERROR_INVALID_PARAM);
-  EXPECT_NE(recent_msg().find("is not inside the 64x32 picture"), std::string::npos) << recent_msg();
+  EXPECT_NE(recent_msg().find("is not inside the 64x32 picture"), std::string::npos)
+      << recent_msg();
   acldvppRoiConfig *crop = acldvppCreateRoiConfig(0, 19, 0, 9);
   acldvppSetRoiConfig(bad, 2, 21, 0, 9);
-  EXPECT_EQ(acldvppVpcCropAndPasteAsync(channel_, id, od, crop, bad, stream_), ACL_ERROR_INVALID_PARAM);
-  EXPECT_NE(recent_msg().find("pasteArea: the left of a paste area must be a multiple of 16"), std::string::npos)
+  EXPECT_EQ(acldvppVpcCropAndPasteAsync(channel_, id, od, crop, bad, stream_),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recent_msg().find("pasteArea: the left of a paste area must be a multiple of 16"),
+            std::string::npos)
       << recent_msg();
   // An uncreated channel.
   acldvppChannelDesc *none = acldvppCreateChannelDesc();
   EXPECT_EQ(acldvppVpcResizeAsync(none, id, od, rc, stream_), ACL_ERROR_INVALID_PARAM);
-  EXPECT_NE(recent_msg().find("call acldvppCreateChannel first"), std::string::npos) << recent_msg();
+  EXPECT_NE(recent_msg().find("call acldvppCreateChannel first"), std::string::npos)
+      << recent_msg();
   acldvppDestroyChannelDesc(none);
   // Nothing ran: the output keeps its bytes.
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);

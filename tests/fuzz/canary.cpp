@@ -37,8 +37,9 @@ class Canary {
     aclError e = checked(p_, api, f());
     if (e == ACL_SUCCESS) return true;
     if (!finalized_since())
-      violation(p_.name, api, "the canary's correct call failed with " + std::to_string(e) + " [" +
-                                  aclGetRecentErrMsg() + "]");
+      violation(p_.name, api,
+                "the canary's correct call failed with " + std::to_string(e) + " [" +
+                    aclGetRecentErrMsg() + "]");
     return false;
   }
   bool finalized_since() const { return w_.life.started.load() != epoch_; }
@@ -68,16 +69,17 @@ bool Canary::setup() {
   aclrtBinHandle bin = nullptr;
   // Owned (fuzz.h): frees of stale pool values never reach the canary's buffers.
   std::lock_guard lock(w_.owned.mu);
-  ready_ = ok("aclrtCreateContext", [&] { return aclrtCreateContext(&ctx_, dev); }) &&
-           ok("aclrtCreateStream", [&] { return aclrtCreateStream(&stream_); }) &&
-           ok("aclrtMalloc", [&] { return aclrtMalloc(&a_, kBytes, ACL_MEM_MALLOC_HUGE_FIRST); }) &&
-           ok("aclrtMalloc", [&] { return aclrtMalloc(&b_, kBytes, ACL_MEM_MALLOC_HUGE_FIRST); }) &&
-           ok("aclrtMalloc", [&] { return aclrtMalloc(&c_, kBytes, ACL_MEM_MALLOC_HUGE_FIRST); }) &&
-           ok("aclrtMallocHost", [&] { return aclrtMallocHost(&pin_in_, kBytes); }) &&
-           ok("aclrtMallocHost", [&] { return aclrtMallocHost(&pin_out_, kBytes); }) &&
-           ok("aclrtBinaryLoadFromFile",
-              [&] { return aclrtBinaryLoadFromFile(w_.kernels_path.c_str(), nullptr, &bin); }) &&
-           ok("aclrtBinaryGetFunction", [&] { return aclrtBinaryGetFunction(bin, "oat_vadd", &vadd_); });
+  ready_ =
+      ok("aclrtCreateContext", [&] { return aclrtCreateContext(&ctx_, dev); }) &&
+      ok("aclrtCreateStream", [&] { return aclrtCreateStream(&stream_); }) &&
+      ok("aclrtMalloc", [&] { return aclrtMalloc(&a_, kBytes, ACL_MEM_MALLOC_HUGE_FIRST); }) &&
+      ok("aclrtMalloc", [&] { return aclrtMalloc(&b_, kBytes, ACL_MEM_MALLOC_HUGE_FIRST); }) &&
+      ok("aclrtMalloc", [&] { return aclrtMalloc(&c_, kBytes, ACL_MEM_MALLOC_HUGE_FIRST); }) &&
+      ok("aclrtMallocHost", [&] { return aclrtMallocHost(&pin_in_, kBytes); }) &&
+      ok("aclrtMallocHost", [&] { return aclrtMallocHost(&pin_out_, kBytes); }) &&
+      ok("aclrtBinaryLoadFromFile",
+         [&] { return aclrtBinaryLoadFromFile(w_.kernels_path.c_str(), nullptr, &bin); }) &&
+      ok("aclrtBinaryGetFunction", [&] { return aclrtBinaryGetFunction(bin, "oat_vadd", &vadd_); });
   for (void *p : {a_, b_, c_, pin_in_, pin_out_})
     if (p) w_.owned.add(reinterpret_cast<uintptr_t>(p), kBytes, this, epoch_);
   return ready_;
@@ -125,19 +127,28 @@ bool Canary::round(uint32_t n) {
       in[i] = static_cast<float>((i + n) % 1024);
       pageable_[i] = static_cast<float>((i * 3 + n) % 512);
     }
-    OatVadd args{static_cast<float *>(a_), static_cast<float *>(b_), static_cast<float *>(c_), kFloats};
+    OatVadd args{static_cast<float *>(a_), static_cast<float *>(b_), static_cast<float *>(c_),
+                 kFloats};
     uint32_t blocks = 1 + n % 8;
-    if (!(ok("aclrtMemsetAsync", [&] { return aclrtMemsetAsync(c_, kBytes, 0xff, kBytes, stream_); }) &&
+    if (!(ok("aclrtMemsetAsync",
+             [&] { return aclrtMemsetAsync(c_, kBytes, 0xff, kBytes, stream_); }) &&
+          ok("aclrtMemcpyAsync",
+             [&] {
+               return aclrtMemcpyAsync(a_, kBytes, pin_in_, kBytes, ACL_MEMCPY_HOST_TO_DEVICE,
+                                       stream_);
+             }) &&
+          ok("aclrtMemcpyAsync",
+             [&] {
+               return aclrtMemcpyAsync(b_, kBytes, pageable_.data(), kBytes,
+                                       ACL_MEMCPY_HOST_TO_DEVICE, stream_);
+             }) &&
+          ok("aclrtLaunchKernel",
+             [&] { return aclrtLaunchKernel(vadd_, blocks, &args, sizeof args, stream_); }) &&
+          ok("aclrtMemsetAsync",
+             [&] { return aclrtMemsetAsync(a_, kBytes, 0, kBytes, stream_); }) &&
           ok("aclrtMemcpyAsync", [&] {
-            return aclrtMemcpyAsync(a_, kBytes, pin_in_, kBytes, ACL_MEMCPY_HOST_TO_DEVICE, stream_);
-          }) &&
-          ok("aclrtMemcpyAsync", [&] {
-            return aclrtMemcpyAsync(b_, kBytes, pageable_.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE, stream_);
-          }) &&
-          ok("aclrtLaunchKernel", [&] { return aclrtLaunchKernel(vadd_, blocks, &args, sizeof args, stream_); }) &&
-          ok("aclrtMemsetAsync", [&] { return aclrtMemsetAsync(a_, kBytes, 0, kBytes, stream_); }) &&
-          ok("aclrtMemcpyAsync", [&] {
-            return aclrtMemcpyAsync(pin_out_, kBytes, c_, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, stream_);
+            return aclrtMemcpyAsync(pin_out_, kBytes, c_, kBytes, ACL_MEMCPY_DEVICE_TO_HOST,
+                                    stream_);
           })))
       return false;
   }
@@ -156,9 +167,10 @@ bool Canary::round(uint32_t n) {
     if (out[i] != want || a_back[i] != 0.0f) {
       if (aliased()) return false;  // void: a fuzz thread's stale pointer reached the buffers
       w_.stats.canary_fail.fetch_add(1);
-      violation(p_.name, "canary", "round " + std::to_string(n) + ": c[" + std::to_string(i) + "] = " +
-                                       std::to_string(out[i]) + " (want " + std::to_string(want) +
-                                       "), a[i] = " + std::to_string(a_back[i]) + " (want 0)");
+      violation(p_.name, "canary",
+                "round " + std::to_string(n) + ": c[" + std::to_string(i) +
+                    "] = " + std::to_string(out[i]) + " (want " + std::to_string(want) +
+                    "), a[i] = " + std::to_string(a_back[i]) + " (want 0)");
       return false;
     }
   }
@@ -179,7 +191,8 @@ void Canary::run() {
     }
     if (round(n++)) {
       w_.stats.canary_rounds.fetch_add(1);
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));  // leave the cores to the fuzz threads
+      std::this_thread::sleep_for(
+          std::chrono::milliseconds(2));  // leave the cores to the fuzz threads
       // Now and then start over with new objects (destroying its own, correctly).
       if (n % 16 == 0) drop();
     } else {

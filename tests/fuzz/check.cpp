@@ -112,8 +112,7 @@ bool documented(aclError code) { return codes().count(code) != 0; }
 void violation(const char *who, const char *api, const std::string &what) {
   World &w = world();
   w.stats.violations.fetch_add(1);
-  if (!first_time(std::string(api) + ": " + what.substr(0, what.find(" ["))))
-    return;
+  if (!first_time(std::string(api) + ": " + what.substr(0, what.find(" [")))) return;
   std::fprintf(stderr, "[fuzz] VIOLATION seed=%llu thread=%s call=%s: %s\n",
                static_cast<unsigned long long>(w.opt.seed), who, api, what.c_str());
 }
@@ -127,8 +126,8 @@ void print_per_api() {
   std::lock_guard lock(per_api_mu);
   for (auto &[api, c] : per_api)
     std::fprintf(stderr, "[fuzz]   %-36s %9llu calls %5.1f%% ok %8.2f s\n", api.c_str(),
-                 static_cast<unsigned long long>(c.first), 100.0 * c.second / std::max<uint64_t>(c.first, 1),
-                 per_api_s[api]);
+                 static_cast<unsigned long long>(c.first),
+                 100.0 * c.second / std::max<uint64_t>(c.first, 1), per_api_s[api]);
 }
 
 void record_time(const char *api, std::chrono::steady_clock::duration d) {
@@ -157,9 +156,11 @@ aclError checked(Progress &p, const char *api, aclError ret) {
   std::string msg = m ? m : "";
   if (msg.empty()) {
     violation(p.name, api, "returned " + std::to_string(ret) + " with an empty aclGetRecentErrMsg");
-  } else if (msg.rfind(api, 0) != 0 || msg.size() <= std::strlen(api) || msg[std::strlen(api)] != ':') {
-    violation(p.name, api, "returned " + std::to_string(ret) +
-                               ", recent message does not start with \"" + api + ":\" [" + msg + "]");
+  } else if (msg.rfind(api, 0) != 0 || msg.size() <= std::strlen(api) ||
+             msg[std::strlen(api)] != ':') {
+    violation(p.name, api,
+              "returned " + std::to_string(ret) + ", recent message does not start with \"" + api +
+                  ":\" [" + msg + "]");
   }
   if (ret == ACL_ERROR_INTERNAL_ERROR || ret == ACL_ERROR_RT_INTERNAL_ERROR) {
     // Documented, but it means the runtime met a state it did not expect: reported, not fatal.

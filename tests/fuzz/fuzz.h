@@ -48,7 +48,9 @@ class Rng {
   uint64_t below(uint64_t n) { return n == 0 ? 0 : next() % n; }
   bool chance(double p) { return static_cast<double>(next() >> 11) * 0x1.0p-53 < p; }
   template <class T>
-  const T &pick(const std::vector<T> &v) { return v[below(v.size())]; }
+  const T &pick(const std::vector<T> &v) {
+    return v[below(v.size())];
+  }
 
  private:
   uint64_t s_[4];
@@ -97,7 +99,8 @@ class Pool {
 // sets `closing`, waits until no thread holds, raises `started`, calls aclFinalize, and raises
 // `ended` (a Dekker-style handshake on seq_cst atomics; a lock would starve the finalizer).
 struct Lifecycle {
-  std::mutex fin_mu;  // one finalizer at a time through the handshake (aclFinalize itself may overlap)
+  std::mutex
+      fin_mu;  // one finalizer at a time through the handshake (aclFinalize itself may overlap)
   std::atomic<bool> closing{false};
   std::atomic<int> holders{0};
   std::atomic<uint64_t> started{0}, ended{0};
@@ -162,7 +165,9 @@ struct Owned {
     --it;
     return p - it->first < std::max<size_t>(it->second.size, 1);
   }
-  void add(uintptr_t p, size_t size, const void *owner, uint64_t fin) { ranges[p] = {size, owner, fin}; }  // under mu
+  void add(uintptr_t p, size_t size, const void *owner, uint64_t fin) {
+    ranges[p] = {size, owner, fin};
+  }                                                             // under mu
   void release(uintptr_t p, const void *owner, uint64_t fin) {  // under mu
     auto it = ranges.find(p);
     if (it != ranges.end() && it->second.owner == owner && it->second.fin == fin) ranges.erase(it);
@@ -195,7 +200,7 @@ aclError checked(Progress &p, const char *api, aclError ret);
 // Invariant bookkeeping (check.cpp).
 bool documented(aclError code);
 void violation(const char *who, const char *api, const std::string &what);
-void print_per_api();  // with -v
+void print_per_api();                                                      // with -v
 void record_time(const char *api, std::chrono::steady_clock::duration d);  // with -v
 
 // The threads (ops.cpp, canary.cpp).

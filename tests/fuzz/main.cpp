@@ -8,14 +8,14 @@
 // Exit status: 0 when every invariant held, 1 on a violation; a crash or hang aborts after
 // printing the seed and each thread's current call.
 #include <pthread.h>
-#include <sys/prctl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
+#include <dirent.h>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <dirent.h>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -43,13 +43,17 @@ using Clock = std::chrono::steady_clock;
 void print_where() {
   World &w = world();
   if (w.opt.seconds > 0)
-    std::fprintf(stderr, "[fuzz] seed=%llu: replay with openacl_fuzz --seed %llu --seconds %.0f --threads %d\n",
-                 static_cast<unsigned long long>(w.opt.seed), static_cast<unsigned long long>(w.opt.seed),
-                 w.opt.seconds, w.opt.threads);
+    std::fprintf(
+        stderr,
+        "[fuzz] seed=%llu: replay with openacl_fuzz --seed %llu --seconds %.0f --threads %d\n",
+        static_cast<unsigned long long>(w.opt.seed), static_cast<unsigned long long>(w.opt.seed),
+        w.opt.seconds, w.opt.threads);
   else
-    std::fprintf(stderr, "[fuzz] seed=%llu: replay with openacl_fuzz --seed %llu --calls %llu --threads %d\n",
-                 static_cast<unsigned long long>(w.opt.seed), static_cast<unsigned long long>(w.opt.seed),
-                 static_cast<unsigned long long>(w.opt.calls), w.opt.threads);
+    std::fprintf(
+        stderr,
+        "[fuzz] seed=%llu: replay with openacl_fuzz --seed %llu --calls %llu --threads %d\n",
+        static_cast<unsigned long long>(w.opt.seed), static_cast<unsigned long long>(w.opt.seed),
+        static_cast<unsigned long long>(w.opt.calls), w.opt.threads);
   for (Progress *p : w.progress)
     std::fprintf(stderr, "[fuzz]   %-10s calls=%-8llu now in %s\n", p->name,
                  static_cast<unsigned long long>(p->calls.load()), p->call.load());
@@ -93,7 +97,8 @@ Options parse(int argc, char **argv) {
     else if (a == "--no-race-safe") o.race_safe = false;
     else if (a == "-v") o.verbose = true;
     else {
-      std::fprintf(stderr, "openacl_fuzz: unknown argument %s (see tests/fuzz/main.cpp)\n", a.c_str());
+      std::fprintf(stderr, "openacl_fuzz: unknown argument %s (see tests/fuzz/main.cpp)\n",
+                   a.c_str());
       std::exit(2);
     }
   }
@@ -129,15 +134,16 @@ int open_fds() {
 
 void print_stats(double t) {
   Stats &s = world().stats;
-  std::fprintf(stderr,
-               "[fuzz] stats t=%.0fs calls=%llu finalizes=%llu canary_rounds=%llu live: contexts=%lld "
-               "streams=%lld events=%lld mem=%lld fds=%d rss_kb=%ld\n",
-               t, static_cast<unsigned long long>(s.calls.load()),
-               static_cast<unsigned long long>(s.finalizes.load()),
-               static_cast<unsigned long long>(s.canary_rounds.load()),
-               static_cast<long long>(s.live_contexts.load()), static_cast<long long>(s.live_streams.load()),
-               static_cast<long long>(s.live_events.load()), static_cast<long long>(s.live_mem.load()),
-               open_fds(), rss_kb());
+  std::fprintf(
+      stderr,
+      "[fuzz] stats t=%.0fs calls=%llu finalizes=%llu canary_rounds=%llu live: contexts=%lld "
+      "streams=%lld events=%lld mem=%lld fds=%d rss_kb=%ld\n",
+      t, static_cast<unsigned long long>(s.calls.load()),
+      static_cast<unsigned long long>(s.finalizes.load()),
+      static_cast<unsigned long long>(s.canary_rounds.load()),
+      static_cast<long long>(s.live_contexts.load()), static_cast<long long>(s.live_streams.load()),
+      static_cast<long long>(s.live_events.load()), static_cast<long long>(s.live_mem.load()),
+      open_fds(), rss_kb());
 }
 
 // Every thread's stack, from gdb when the machine has it: the watchdog's hang report.
@@ -146,9 +152,11 @@ void dump_stacks() {
   prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);  // let the child gdb attach to us
   // gdb's stdout (the stacks) to our stderr, then its own messages away: in the other order
   // the stacks went to /dev/null too, and issue 16's hang left none.
-  std::string cmd = "timeout 120 /usr/bin/gdb -p " + std::to_string(getpid()) +
-                    " -batch -nx -ex 'set pagination off' -ex 'thread apply all bt 30' 1>&2 2>/dev/null";
-  if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "[fuzz] (gdb could not dump the stacks)\n");
+  std::string cmd =
+      "timeout 120 /usr/bin/gdb -p " + std::to_string(getpid()) +
+      " -batch -nx -ex 'set pagination off' -ex 'thread apply all bt 30' 1>&2 2>/dev/null";
+  if (std::system(cmd.c_str()) != 0)
+    std::fprintf(stderr, "[fuzz] (gdb could not dump the stacks)\n");
 }
 
 // Aborts when a thread that is not done made no call for stall_s seconds.
@@ -223,8 +231,8 @@ int main(int argc, char **argv) {
                "[fuzz] seed=%llu threads=%d calls/thread=%llu seconds=%.0f race_safe=%d faults=%d "
                "finalize_every=%llu\n",
                static_cast<unsigned long long>(w.opt.seed), w.opt.threads,
-               static_cast<unsigned long long>(w.opt.calls), w.opt.seconds, w.opt.race_safe, w.opt.faults,
-               static_cast<unsigned long long>(w.opt.finalize_every));
+               static_cast<unsigned long long>(w.opt.calls), w.opt.seconds, w.opt.race_safe,
+               w.opt.faults, static_cast<unsigned long long>(w.opt.finalize_every));
 
   if (__sanitizer_set_death_callback) __sanitizer_set_death_callback(print_where);
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
@@ -265,7 +273,8 @@ int main(int argc, char **argv) {
   servers.emplace_back(run_report_server, 1, std::ref(rs1));
   std::thread canary_thread(run_canary, std::ref(canary));
   std::vector<std::thread> workers;
-  for (int i = 0; i < w.opt.threads; ++i) workers.emplace_back(run_worker, i, std::ref(*progress[i]));
+  for (int i = 0; i < w.opt.threads; ++i)
+    workers.emplace_back(run_worker, i, std::ref(*progress[i]));
   uint64_t worker_calls = 0;
   for (int i = 0; i < w.opt.threads; ++i) {
     workers[i].join();
@@ -292,19 +301,22 @@ int main(int argc, char **argv) {
 
   Stats &s = w.stats;
   if (s.canary_rounds.load() == 0) violation("main", "canary", "the canary verified no round");
-  std::fprintf(stderr,
-               "[fuzz] seed=%llu done: %llu fuzz calls (%llu in all) in %.1f s = %.0f calls/s; "
-               "%llu failed as expected; %llu finalizes, %llu inits; canary %llu rounds verified, %llu void; "
-               "%llu callbacks ran; %llu internal errors; %llu violations\n",
-               static_cast<unsigned long long>(w.opt.seed), static_cast<unsigned long long>(worker_calls),
-               static_cast<unsigned long long>(s.calls.load()), secs, worker_calls / std::max(secs, 1e-9),
-               static_cast<unsigned long long>(s.failures.load()),
-               static_cast<unsigned long long>(s.finalizes.load()), static_cast<unsigned long long>(s.inits.load()),
-               static_cast<unsigned long long>(s.canary_rounds.load()),
-               static_cast<unsigned long long>(s.canary_void.load()),
-               static_cast<unsigned long long>(s.callbacks_run.load()),
-               static_cast<unsigned long long>(s.internal_errors.load()),
-               static_cast<unsigned long long>(s.violations.load()));
+  std::fprintf(
+      stderr,
+      "[fuzz] seed=%llu done: %llu fuzz calls (%llu in all) in %.1f s = %.0f calls/s; "
+      "%llu failed as expected; %llu finalizes, %llu inits; canary %llu rounds verified, %llu "
+      "void; "
+      "%llu callbacks ran; %llu internal errors; %llu violations\n",
+      static_cast<unsigned long long>(w.opt.seed), static_cast<unsigned long long>(worker_calls),
+      static_cast<unsigned long long>(s.calls.load()), secs, worker_calls / std::max(secs, 1e-9),
+      static_cast<unsigned long long>(s.failures.load()),
+      static_cast<unsigned long long>(s.finalizes.load()),
+      static_cast<unsigned long long>(s.inits.load()),
+      static_cast<unsigned long long>(s.canary_rounds.load()),
+      static_cast<unsigned long long>(s.canary_void.load()),
+      static_cast<unsigned long long>(s.callbacks_run.load()),
+      static_cast<unsigned long long>(s.internal_errors.load()),
+      static_cast<unsigned long long>(s.violations.load()));
   if (w.opt.stats_s > 0) print_stats(secs);
   if (w.opt.verbose) print_per_api();
   return s.violations.load() == 0 ? 0 : 1;

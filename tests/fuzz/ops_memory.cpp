@@ -8,7 +8,9 @@ namespace fuzz {
 
 void Worker::op_alloc(uint64_t r) {
   switch (r % 8) {
-    case 0: case 1: case 2: {  // aclrtMalloc: own (private) or shared (the pools)
+    case 0:
+    case 1:
+    case 2: {  // aclrtMalloc: own (private) or shared (the pools)
       size_t size = rng_.chance(0.05) ? (rng_.chance(0.5) ? kHuge : 0) : 1 + rng_.below(kMaxAlloc);
       auto policy = static_cast<aclrtMemMallocPolicy>(rng_.below(8));
       Hold h(w_.life);
@@ -19,7 +21,9 @@ void Worker::op_alloc(uint64_t r) {
       std::unique_lock lock(w_.owned.mu, std::defer_lock);
       if (own) lock.lock();
       void *p = nullptr;
-      aclError e = call("aclrtMalloc", [&] { return aclrtMalloc(rng_.chance(0.02) ? nullptr : &p, size, policy); });
+      aclError e = call("aclrtMalloc", [&] {
+        return aclrtMalloc(rng_.chance(0.02) ? nullptr : &p, size, policy);
+      });
       if (e != ACL_SUCCESS || p == nullptr) break;
       w_.stats.live_mem.fetch_add(1);
       if (!own) {
@@ -56,7 +60,9 @@ void Worker::op_alloc(uint64_t r) {
       std::unique_lock lock(w_.owned.mu, std::defer_lock);
       if (own) lock.lock();
       void *p = nullptr;
-      if (call("aclrtMallocHost", [&] { return aclrtMallocHost(&p, size); }) != ACL_SUCCESS || p == nullptr) break;
+      if (call("aclrtMallocHost", [&] { return aclrtMallocHost(&p, size); }) != ACL_SUCCESS ||
+          p == nullptr)
+        break;
       if (!own) {
         add(w_.host_mem, reinterpret_cast<uintptr_t>(p), size);
         break;
@@ -73,8 +79,9 @@ void Worker::op_alloc(uint64_t r) {
     }
     case 5: {
       Entry e;
-      void *p = w_.host_mem.pick(rng_, &e) && rng_.chance(0.8) ? reinterpret_cast<void *>(e.value)
-                                                             : reinterpret_cast<void *>(garbage());
+      void *p = w_.host_mem.pick(rng_, &e) && rng_.chance(0.8)
+                    ? reinterpret_cast<void *>(e.value)
+                    : reinterpret_cast<void *>(garbage());
       free_other(p, true, rng_.chance(0.2));
       break;
     }
@@ -82,10 +89,13 @@ void Worker::op_alloc(uint64_t r) {
       size_t free_b = 0, total = 0;
       auto attr = static_cast<aclrtMemAttr>(rng_.below(8));
       bool null_out = rng_.chance(0.05);
-      call("aclrtGetMemInfo", [&] { return aclrtGetMemInfo(attr, null_out ? nullptr : &free_b, &total); });
+      call("aclrtGetMemInfo",
+           [&] { return aclrtGetMemInfo(attr, null_out ? nullptr : &free_b, &total); });
       break;
     }
-    default: op_set(r / 8); break;
+    default:
+      op_set(r / 8);
+      break;
   }
 }
 
@@ -107,7 +117,8 @@ void Worker::op_copy(uint64_t r) {
   // The device side(s).
   size_t dev_avail = 0, dev2_avail = 0;
   Own *own = nullptr, *own2 = nullptr;
-  void *dev = (race_safe_ || rng_.chance(0.3)) && rng_.chance(0.7) ? own_dev(h, &dev_avail, &own) : nullptr;
+  void *dev =
+      (race_safe_ || rng_.chance(0.3)) && rng_.chance(0.7) ? own_dev(h, &dev_avail, &own) : nullptr;
   if (own == nullptr) dev = dev_ptr(&dev_avail);
   void *dev2 = race_safe_ && rng_.chance(0.7) ? own_dev(h, &dev2_avail, &own2) : nullptr;
   if (own2 == nullptr) dev2 = dev_ptr(&dev2_avail);
@@ -115,7 +126,8 @@ void Worker::op_copy(uint64_t r) {
   int kind = static_cast<int>(rng_.below(5));  // H2H, H2D, D2H, D2D, DEFAULT
   void *dst = nullptr;
   const void *src = nullptr;
-  size_t limit = 0;  // the most bytes a success may move without the fuzzer overrunning a host buffer
+  size_t limit =
+      0;  // the most bytes a success may move without the fuzzer overrunning a host buffer
   switch (kind) {
     case ACL_MEMCPY_HOST_TO_HOST:
       dst = host;
@@ -123,9 +135,15 @@ void Worker::op_copy(uint64_t r) {
       limit = std::min(host_avail, host_.size());
       if (dst == src) dst = host_.data() + host_.size() / 2, limit = host_.size() / 2;
       break;
-    case ACL_MEMCPY_HOST_TO_DEVICE: dst = dev, src = host, limit = std::min(host_avail, dev_avail); break;
-    case ACL_MEMCPY_DEVICE_TO_HOST: dst = host, src = dev, limit = std::min(host_avail, dev_avail); break;
-    case ACL_MEMCPY_DEVICE_TO_DEVICE: dst = dev, src = dev2, limit = std::min(dev_avail, dev2_avail); break;
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+      dst = dev, src = host, limit = std::min(host_avail, dev_avail);
+      break;
+    case ACL_MEMCPY_DEVICE_TO_HOST:
+      dst = host, src = dev, limit = std::min(host_avail, dev_avail);
+      break;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE:
+      dst = dev, src = dev2, limit = std::min(dev_avail, dev2_avail);
+      break;
     default:  // DEFAULT infers the direction from the pointers: only real ones
       dst = own ? dev : host;
       src = host_.data();
@@ -134,8 +152,10 @@ void Worker::op_copy(uint64_t r) {
       break;
   }
   // A size that is either within every buffer or far beyond any allocation.
-  size_t count = rng_.chance(0.1) ? (rng_.chance(0.5) ? kHuge : 0) : (limit == 0 ? 0 : rng_.below(limit + 1));
-  size_t dest_max = rng_.chance(0.1) ? count / 2 : (rng_.chance(0.5) ? count : count + rng_.below(64));
+  size_t count =
+      rng_.chance(0.1) ? (rng_.chance(0.5) ? kHuge : 0) : (limit == 0 ? 0 : rng_.below(limit + 1));
+  size_t dest_max =
+      rng_.chance(0.1) ? count / 2 : (rng_.chance(0.5) ? count : count + rng_.below(64));
   // A host destination's size is known only from destMax: it must be true (a huge count then
   // fails the destMax check instead of overrunning the buffer).
   bool host_dst = kind == ACL_MEMCPY_HOST_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_HOST ||
@@ -152,7 +172,8 @@ void Worker::op_copy(uint64_t r) {
     e = call("aclrtMemcpyAsync", [&] { return aclrtMemcpyAsync(dst, dest_max, src, count, k, s); });
     // Race-safe: wait for the copy before this thread's memory is touched again.
     if (race_safe_ && e == ACL_SUCCESS) {
-      if (call("aclrtSynchronizeStream", [&] { return aclrtSynchronizeStream(s); }) != ACL_SUCCESS) {
+      if (call("aclrtSynchronizeStream", [&] { return aclrtSynchronizeStream(s); }) !=
+          ACL_SUCCESS) {
         uintptr_t p1 = own ? own->p : 0, p2 = own2 ? own2->p : 0;  // may still be written
         forget(p1, own_dev_);
         forget(p2, own_dev_);
@@ -172,18 +193,21 @@ void Worker::wrong_kind(bool async) {
   size_t count = 1 + rng_.below(host_.size() / 2);
   aclrtMemcpyKind k = static_cast<aclrtMemcpyKind>(1 + rng_.below(3));  // H2D, D2H, D2D
   void *s = stream();
-  aclError e = async ? call("aclrtMemcpyAsync", [&] { return aclrtMemcpyAsync(a, count, b, count, k, s); })
-                     : call("aclrtMemcpy", [&] { return aclrtMemcpy(a, count, b, count, k); });
+  aclError e =
+      async ? call("aclrtMemcpyAsync", [&] { return aclrtMemcpyAsync(a, count, b, count, k, s); })
+            : call("aclrtMemcpy", [&] { return aclrtMemcpy(a, count, b, count, k); });
   if (e == ACL_SUCCESS)
     violation(p_.name, async ? "aclrtMemcpyAsync" : "aclrtMemcpy",
-              "accepted kind " + std::to_string(k) + " between two pageable host buffers (R13: INVALID_PARAM)");
+              "accepted kind " + std::to_string(k) +
+                  " between two pageable host buffers (R13: INVALID_PARAM)");
 }
 
 void Worker::op_set(uint64_t r) {
   Hold h(w_.life);
   size_t avail = 0;
   Own *own = nullptr;
-  void *dev = (race_safe_ || rng_.chance(0.3)) && rng_.chance(0.7) ? own_dev(h, &avail, &own) : nullptr;
+  void *dev =
+      (race_safe_ || rng_.chance(0.3)) && rng_.chance(0.7) ? own_dev(h, &avail, &own) : nullptr;
   if (own == nullptr) dev = dev_ptr(&avail);
   size_t count = size_near(avail);
   size_t max = rng_.chance(0.1) ? count / 2 : count;
@@ -193,9 +217,11 @@ void Worker::op_set(uint64_t r) {
     return;
   }
   void *s = stream();
-  aclError e = call("aclrtMemsetAsync", [&] { return aclrtMemsetAsync(dev, max, value, count, s); });
+  aclError e =
+      call("aclrtMemsetAsync", [&] { return aclrtMemsetAsync(dev, max, value, count, s); });
   if (race_safe_ && e == ACL_SUCCESS &&
-      call("aclrtSynchronizeStream", [&] { return aclrtSynchronizeStream(s); }) != ACL_SUCCESS && own)
+      call("aclrtSynchronizeStream", [&] { return aclrtSynchronizeStream(s); }) != ACL_SUCCESS &&
+      own)
     forget(own->p, own_dev_);
 }
 

@@ -9,23 +9,32 @@ namespace fuzz {
 
 void Worker::op_lifecycle(uint64_t r) {
   switch (r % 8) {
-    case 0: maybe_finalize(); break;
-    case 1: reinit(); break;
-    case 2: case 3: {
+    case 0:
+      maybe_finalize();
+      break;
+    case 1:
+      reinit();
+      break;
+    case 2:
+    case 3: {
       int32_t d = device_id();
       if (call("aclrtSetDevice", [&] { return aclrtSetDevice(d); }) == ACL_SUCCESS) learn_context();
       break;
     }
     case 4: {
       int32_t d = device_id();
-      if (rng_.chance(0.15)) call("aclrtResetDeviceForce", [&] { return aclrtResetDeviceForce(d); });
+      if (rng_.chance(0.15))
+        call("aclrtResetDeviceForce", [&] { return aclrtResetDeviceForce(d); });
       else call("aclrtResetDevice", [&] { return aclrtResetDevice(d); });
       break;
     }
-    case 5: call("aclrtSynchronizeDevice", [] { return aclrtSynchronizeDevice(); }); break;
+    case 5:
+      call("aclrtSynchronizeDevice", [] { return aclrtSynchronizeDevice(); });
+      break;
     case 6: {
       int32_t t = timeout_ms();
-      call("aclrtSynchronizeDeviceWithTimeout", [&] { return aclrtSynchronizeDeviceWithTimeout(t); });
+      call("aclrtSynchronizeDeviceWithTimeout",
+           [&] { return aclrtSynchronizeDeviceWithTimeout(t); });
       break;
     }
     default: {
@@ -44,7 +53,8 @@ void Worker::op_context(uint64_t r) {
       aclrtContext c = nullptr;
       int32_t d = device_id();
       bool null_out = rng_.chance(0.05);
-      if (call("aclrtCreateContext", [&] { return aclrtCreateContext(null_out ? nullptr : &c, d); }) == ACL_SUCCESS) {
+      if (call("aclrtCreateContext",
+               [&] { return aclrtCreateContext(null_out ? nullptr : &c, d); }) == ACL_SUCCESS) {
         w_.stats.live_contexts.fetch_add(1);
         if (!null_out) context_ = reinterpret_cast<uintptr_t>(c);
         add(w_.contexts, reinterpret_cast<uintptr_t>(c));
@@ -57,7 +67,8 @@ void Worker::op_context(uint64_t r) {
         w_.stats.live_contexts.fetch_sub(1);
       break;
     }
-    case 2: case 3: {
+    case 2:
+    case 3: {
       void *c = handle(w_.contexts, 0.03);
       if (call("aclrtSetCurrentContext", [&] { return aclrtSetCurrentContext(c); }) == ACL_SUCCESS)
         context_ = reinterpret_cast<uintptr_t>(c);
@@ -66,14 +77,16 @@ void Worker::op_context(uint64_t r) {
     case 4: {
       aclrtContext c = nullptr;
       bool null_out = rng_.chance(0.05);
-      if (call("aclrtGetCurrentContext", [&] { return aclrtGetCurrentContext(null_out ? nullptr : &c); }) == ACL_SUCCESS &&
+      if (call("aclrtGetCurrentContext",
+               [&] { return aclrtGetCurrentContext(null_out ? nullptr : &c); }) == ACL_SUCCESS &&
           rng_.chance(0.2))
         add(w_.contexts, reinterpret_cast<uintptr_t>(c));  // default contexts join the pool too
       break;
     }
     default: {
       aclrtStream s = nullptr;
-      if (call("aclrtCtxGetCurrentDefaultStream", [&] { return aclrtCtxGetCurrentDefaultStream(&s); }) == ACL_SUCCESS &&
+      if (call("aclrtCtxGetCurrentDefaultStream",
+               [&] { return aclrtCtxGetCurrentDefaultStream(&s); }) == ACL_SUCCESS &&
           rng_.chance(0.2))
         add(w_.streams, reinterpret_cast<uintptr_t>(s));
       break;
@@ -83,17 +96,24 @@ void Worker::op_context(uint64_t r) {
 
 void Worker::op_stream(uint64_t r) {
   switch (r % 9) {
-    case 0: case 1: {
+    case 0:
+    case 1: {
       aclrtStream s = nullptr;
       aclError e;
       if (r % 9 == 0) {
-        e = call("aclrtCreateStream", [&] { return aclrtCreateStream(rng_.chance(0.03) ? nullptr : &s); });
+        e = call("aclrtCreateStream",
+                 [&] { return aclrtCreateStream(rng_.chance(0.03) ? nullptr : &s); });
       } else {
         uint32_t prio = static_cast<uint32_t>(rng_.below(8)), flag = 0;
-        static const uint32_t flags[] = {0, ACL_STREAM_FAST_LAUNCH, ACL_STREAM_FAST_SYNC, ACL_STREAM_HUGE,
-                                         ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC, 0x80000000u};
+        static const uint32_t flags[] = {0,
+                                         ACL_STREAM_FAST_LAUNCH,
+                                         ACL_STREAM_FAST_SYNC,
+                                         ACL_STREAM_HUGE,
+                                         ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC,
+                                         0x80000000u};
         flag = flags[rng_.below(6)];
-        e = call("aclrtCreateStreamWithConfig", [&] { return aclrtCreateStreamWithConfig(&s, prio, flag); });
+        e = call("aclrtCreateStreamWithConfig",
+                 [&] { return aclrtCreateStreamWithConfig(&s, prio, flag); });
       }
       if (e == ACL_SUCCESS) {
         w_.stats.live_streams.fetch_add(1);
@@ -104,12 +124,14 @@ void Worker::op_stream(uint64_t r) {
     case 2: {
       void *s = stream();
       bool force = rng_.chance(0.3);
-      aclError e = force ? call("aclrtDestroyStreamForce", [&] { return aclrtDestroyStreamForce(s); })
-                         : call("aclrtDestroyStream", [&] { return aclrtDestroyStream(s); });
+      aclError e = force
+                       ? call("aclrtDestroyStreamForce", [&] { return aclrtDestroyStreamForce(s); })
+                       : call("aclrtDestroyStream", [&] { return aclrtDestroyStream(s); });
       if (e == ACL_SUCCESS) w_.stats.live_streams.fetch_sub(1);
       break;
     }
-    case 3: case 4: {
+    case 3:
+    case 4: {
       void *s = stream();
       call("aclrtSynchronizeStream", [&] { return aclrtSynchronizeStream(s); });
       break;
@@ -117,7 +139,8 @@ void Worker::op_stream(uint64_t r) {
     case 5: {
       void *s = stream();
       int32_t t = timeout_ms();
-      call("aclrtSynchronizeStreamWithTimeout", [&] { return aclrtSynchronizeStreamWithTimeout(s, t); });
+      call("aclrtSynchronizeStreamWithTimeout",
+           [&] { return aclrtSynchronizeStreamWithTimeout(s, t); });
       break;
     }
     case 6: {
@@ -138,14 +161,19 @@ void Worker::op_stream(uint64_t r) {
 
 void Worker::op_event(uint64_t r) {
   switch (r % 11) {
-    case 0: case 1: {
+    case 0:
+    case 1: {
       aclrtEvent e = nullptr;
       aclError ret;
       if (r % 11 == 0) {
         ret = call("aclrtCreateEvent", [&] { return aclrtCreateEvent(&e); });
       } else {
-        static const uint32_t flags[] = {ACL_EVENT_SYNC, ACL_EVENT_TIME_LINE, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE,
-                                         ACL_EVENT_CAPTURE_STREAM_PROGRESS, 0, 0x1000};
+        static const uint32_t flags[] = {ACL_EVENT_SYNC,
+                                         ACL_EVENT_TIME_LINE,
+                                         ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE,
+                                         ACL_EVENT_CAPTURE_STREAM_PROGRESS,
+                                         0,
+                                         0x1000};
         uint32_t f = flags[rng_.below(6)];
         ret = call("aclrtCreateEventWithFlag", [&] { return aclrtCreateEventWithFlag(&e, f); });
       }
@@ -155,7 +183,8 @@ void Worker::op_event(uint64_t r) {
       }
       break;
     }
-    case 2: case 3: {
+    case 2:
+    case 3: {
       void *e = handle(w_.events), *s = stream();
       call("aclrtRecordEvent", [&] { return aclrtRecordEvent(e, s); });
       break;
@@ -169,7 +198,8 @@ void Worker::op_event(uint64_t r) {
       void *e = handle(w_.events);
       aclrtEventRecordedStatus st;
       bool null_out = rng_.chance(0.05);
-      call("aclrtQueryEventStatus", [&] { return aclrtQueryEventStatus(e, null_out ? nullptr : &st); });
+      call("aclrtQueryEventStatus",
+           [&] { return aclrtQueryEventStatus(e, null_out ? nullptr : &st); });
       break;
     }
     case 6: {
@@ -180,14 +210,16 @@ void Worker::op_event(uint64_t r) {
     case 7: {
       void *e = handle(w_.events);
       int32_t t = timeout_ms();
-      call("aclrtSynchronizeEventWithTimeout", [&] { return aclrtSynchronizeEventWithTimeout(e, t); });
+      call("aclrtSynchronizeEventWithTimeout",
+           [&] { return aclrtSynchronizeEventWithTimeout(e, t); });
       break;
     }
     case 8: {
       void *a = handle(w_.events), *b = handle(w_.events);
       float ms = 0;
       bool null_out = rng_.chance(0.05);
-      call("aclrtEventElapsedTime", [&] { return aclrtEventElapsedTime(null_out ? nullptr : &ms, a, b); });
+      call("aclrtEventElapsedTime",
+           [&] { return aclrtEventElapsedTime(null_out ? nullptr : &ms, a, b); });
       break;
     }
     case 9: {
@@ -224,7 +256,8 @@ void Worker::op_notify(uint64_t r) {
       // scenarios (op_scenario) wait on fresh notifies. timeout 0 would wait forever: a
       // program's deadlock, not the runtime's.
       void *n = handle(w_.notifies), *s = stream();
-      if (call("aclrtRecordNotify", [&] { return aclrtRecordNotify(n, s); }) == ACL_SUCCESS && rng_.chance(0.05))
+      if (call("aclrtRecordNotify", [&] { return aclrtRecordNotify(n, s); }) == ACL_SUCCESS &&
+          rng_.chance(0.05))
         call("aclrtWaitAndResetNotify", [&] { return aclrtWaitAndResetNotify(n, s, 1); });
       break;
     }
@@ -245,7 +278,8 @@ void Worker::op_callback(uint64_t r) {
       call("aclrtSubscribeReport", [&] { return aclrtSubscribeReport(tid, s); });
       break;
     }
-    case 1: case 2: {
+    case 1:
+    case 2: {
       void *s = stream();
       auto block = rng_.chance(0.5) ? ACL_CALLBACK_BLOCK : ACL_CALLBACK_NO_BLOCK;
       void *data = &g_callback_data[rng_.below(16)];
@@ -281,8 +315,10 @@ void Worker::op_kernel(uint64_t r) {
     case 0: {
       if (!rng_.chance(0.3)) break;  // dlopen is slow; a few binaries suffice
       aclrtBinHandle b = nullptr;
-      const char *path = rng_.chance(0.9) ? w_.kernels_path.c_str() : "/nonexistent/fuzz_kernels.so";
-      if (call("aclrtBinaryLoadFromFile", [&] { return aclrtBinaryLoadFromFile(path, nullptr, &b); }) == ACL_SUCCESS)
+      const char *path =
+          rng_.chance(0.9) ? w_.kernels_path.c_str() : "/nonexistent/fuzz_kernels.so";
+      if (call("aclrtBinaryLoadFromFile",
+               [&] { return aclrtBinaryLoadFromFile(path, nullptr, &b); }) == ACL_SUCCESS)
         add(w_.binaries, reinterpret_cast<uintptr_t>(b));
       break;
     }
@@ -291,7 +327,8 @@ void Worker::op_kernel(uint64_t r) {
       size_t k = rng_.below(kKernels + 1);
       const char *name = k < kKernels ? kKernelNames[k] : "oat_no_such_kernel";
       aclrtFuncHandle f = nullptr;
-      if (call("aclrtBinaryGetFunction", [&] { return aclrtBinaryGetFunction(b, name, &f); }) == ACL_SUCCESS &&
+      if (call("aclrtBinaryGetFunction", [&] { return aclrtBinaryGetFunction(b, name, &f); }) ==
+              ACL_SUCCESS &&
           k < kKernels)
         add(w_.funcs, reinterpret_cast<uintptr_t>(f), k);
       break;
@@ -317,20 +354,31 @@ void Worker::op_kernel(uint64_t r) {
       size_t size = sizeof args.raw;
       size_t k = real ? f.size : kKernels;
       switch (k) {
-        case kStore: args.store = {&g_sink[rng_.below(64)], static_cast<int32_t>(rng_.next())}; size = sizeof(OatStore); break;
-        case kAppend: args.append = {nullptr, &g_count[rng_.below(64)], 0, 1}; size = sizeof(OatAppend); break;
-        case kSpin: args.spin = {rng_.below(50)}; size = sizeof(OatSpin); break;
+        case kStore:
+          args.store = {&g_sink[rng_.below(64)], static_cast<int32_t>(rng_.next())};
+          size = sizeof(OatStore);
+          break;
+        case kAppend:
+          args.append = {nullptr, &g_count[rng_.below(64)], 0, 1};
+          size = sizeof(OatAppend);
+          break;
+        case kSpin:
+          args.spin = {rng_.below(50)};
+          size = sizeof(OatSpin);
+          break;
         case kFail: {
           uint32_t block = w_.opt.faults && rng_.chance(0.3) ? 0 : 1000000;  // block 0 fails
           args.fail = {block, &g_ran};
           size = sizeof(OatFail);
           break;
         }
-        default: break;
+        default:
+          break;
       }
       if (rng_.chance(0.1)) size = sizeof args.raw;  // longer than needed: allowed
       uint32_t blocks = rng_.chance(0.05) ? 0 : 1 + static_cast<uint32_t>(rng_.below(8));
-      void *fn = real ? reinterpret_cast<void *>(f.value) : reinterpret_cast<void *>(rng_.chance(0.3) ? 0 : garbage());
+      void *fn = real ? reinterpret_cast<void *>(f.value)
+                      : reinterpret_cast<void *>(rng_.chance(0.3) ? 0 : garbage());
       void *s = stream();
       const void *a = !real && rng_.chance(0.2) ? nullptr : &args;
       call("aclrtLaunchKernel", [&] { return aclrtLaunchKernel(fn, blocks, a, size, s); });

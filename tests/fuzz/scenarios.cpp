@@ -23,7 +23,9 @@ void Worker::op_scenario(uint64_t r) {
       Entry f;
       if (w_.funcs.pick(rng_, &f) && f.size == kSpin) {
         OatSpin a{rng_.below(100)};
-        call("aclrtLaunchKernel", [&] { return aclrtLaunchKernel(reinterpret_cast<void *>(f.value), 1, &a, sizeof a, st); });
+        call("aclrtLaunchKernel", [&] {
+          return aclrtLaunchKernel(reinterpret_cast<void *>(f.value), 1, &a, sizeof a, st);
+        });
         return;
       }
     }
@@ -31,9 +33,13 @@ void Worker::op_scenario(uint64_t r) {
   switch (r % 4) {
     case 0: {  // elapsed time between two records
       aclrtEvent a = nullptr, b = nullptr;
-      if (call("aclrtCreateEventWithFlag", [&] { return aclrtCreateEventWithFlag(&a, ACL_EVENT_TIME_LINE); }) != ACL_SUCCESS) return;
+      if (call("aclrtCreateEventWithFlag",
+               [&] { return aclrtCreateEventWithFlag(&a, ACL_EVENT_TIME_LINE); }) != ACL_SUCCESS)
+        return;
       created(w_.events, a);
-      if (call("aclrtCreateEventWithFlag", [&] { return aclrtCreateEventWithFlag(&b, ACL_EVENT_TIME_LINE); }) != ACL_SUCCESS) return;
+      if (call("aclrtCreateEventWithFlag",
+               [&] { return aclrtCreateEventWithFlag(&b, ACL_EVENT_TIME_LINE); }) != ACL_SUCCESS)
+        return;
       created(w_.events, b);
       w_.stats.live_events.fetch_add(2);
       call("aclrtRecordEvent", [&] { return aclrtRecordEvent(a, s); });
@@ -51,16 +57,21 @@ void Worker::op_scenario(uint64_t r) {
       for (uint64_t i = 0, n = 1 + rng_.below(3); i < n; ++i) {
         auto block = rng_.chance(0.5) ? ACL_CALLBACK_BLOCK : ACL_CALLBACK_NO_BLOCK;
         void *data = &g_callback_data[rng_.below(16)];
-        call("aclrtLaunchCallback", [&] { return aclrtLaunchCallback(fuzz_callback, data, block, s); });
+        call("aclrtLaunchCallback",
+             [&] { return aclrtLaunchCallback(fuzz_callback, data, block, s); });
       }
-      if (rng_.chance(0.5)) call("aclrtSynchronizeStream", [&] { return aclrtSynchronizeStream(s); });
-      if (rng_.chance(0.5)) call("aclrtUnSubscribeReport", [&] { return aclrtUnSubscribeReport(t.value, s); });
+      if (rng_.chance(0.5))
+        call("aclrtSynchronizeStream", [&] { return aclrtSynchronizeStream(s); });
+      if (rng_.chance(0.5))
+        call("aclrtUnSubscribeReport", [&] { return aclrtUnSubscribeReport(t.value, s); });
       break;
     }
     case 2: {  // a notify from one stream to another
       aclrtNotify n = nullptr;
       aclrtStream s2 = nullptr;
-      if (call("aclrtCreateNotify", [&] { return aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT); }) != ACL_SUCCESS) return;
+      if (call("aclrtCreateNotify", [&] { return aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT); }) !=
+          ACL_SUCCESS)
+        return;
       if (call("aclrtCreateStream", [&] { return aclrtCreateStream(&s2); }) == ACL_SUCCESS) {
         w_.stats.live_streams.fetch_add(1);
         created(w_.streams, s2);
@@ -80,13 +91,16 @@ void Worker::op_scenario(uint64_t r) {
       void *s2 = mine(w_.streams);
       if (e == nullptr || s2 == nullptr) return;
       spin(s);
-      call("aclrtLaunchHostFunc", [&] { return aclrtLaunchHostFunc(s, fuzz_host_func, &g_callback_data[0]); });
+      call("aclrtLaunchHostFunc",
+           [&] { return aclrtLaunchHostFunc(s, fuzz_host_func, &g_callback_data[0]); });
       call("aclrtRecordEvent", [&] { return aclrtRecordEvent(e, s); });
       call("aclrtStreamWaitEvent", [&] { return aclrtStreamWaitEvent(s2, e); });
-      call("aclrtLaunchHostFunc", [&] { return aclrtLaunchHostFunc(s2, fuzz_host_func, &g_callback_data[1]); });
+      call("aclrtLaunchHostFunc",
+           [&] { return aclrtLaunchHostFunc(s2, fuzz_host_func, &g_callback_data[1]); });
       aclrtEventRecordedStatus st;
       call("aclrtQueryEventStatus", [&] { return aclrtQueryEventStatus(e, &st); });
-      call("aclrtSynchronizeStreamWithTimeout", [&] { return aclrtSynchronizeStreamWithTimeout(s2, 1000); });
+      call("aclrtSynchronizeStreamWithTimeout",
+           [&] { return aclrtSynchronizeStreamWithTimeout(s2, 1000); });
       break;
     }
   }

@@ -11,11 +11,16 @@ namespace fuzz {
 
 uintptr_t Worker::garbage() {
   switch (rng_.below(5)) {
-    case 0: return 0x1;
-    case 1: return 0x1234;
-    case 2: return 0xdeadbeef;
-    case 3: return ~uintptr_t{0};
-    default: return rng_.next() | (uintptr_t{1} << 63);  // non-canonical: never mapped
+    case 0:
+      return 0x1;
+    case 1:
+      return 0x1234;
+    case 2:
+      return 0xdeadbeef;
+    case 3:
+      return ~uintptr_t{0};
+    default:
+      return rng_.next() | (uintptr_t{1} << 63);  // non-canonical: never mapped
   }
 }
 
@@ -35,7 +40,8 @@ void *Worker::mine(Pool &pool) {
   if (n == 0) return nullptr;
   size_t k = rng_.below(n);
   for (auto &m : mine_)
-    if (m.pool == &pool && m.context == context_ && k-- == 0) return reinterpret_cast<void *>(m.handle);
+    if (m.pool == &pool && m.context == context_ && k-- == 0)
+      return reinterpret_cast<void *>(m.handle);
   return nullptr;
 }
 
@@ -49,8 +55,10 @@ void Worker::created(Pool &pool, void *h) {
 // After aclrtSetDevice: which (default) context this thread is bound to now.
 void Worker::learn_context() {
   aclrtContext c = nullptr;
-  context_ = call("aclrtGetCurrentContext", [&] { return aclrtGetCurrentContext(&c); }) == ACL_SUCCESS
-                 ? reinterpret_cast<uintptr_t>(c) : 0;
+  context_ =
+      call("aclrtGetCurrentContext", [&] { return aclrtGetCurrentContext(&c); }) == ACL_SUCCESS
+          ? reinterpret_cast<uintptr_t>(c)
+          : 0;
 }
 
 int32_t Worker::device_id() {
@@ -61,19 +69,28 @@ int32_t Worker::device_id() {
 // A size around n: 0, n, a part of it, one past, or huge.
 size_t Worker::size_near(size_t n) {
   switch (rng_.below(10)) {
-    case 0: return 0;
-    case 1: return n + 1;
-    case 2: return rng_.chance(0.5) ? kHuge : ~size_t{0};
-    case 3: case 4: return n;
-    default: return n == 0 ? 0 : 1 + rng_.below(n);
+    case 0:
+      return 0;
+    case 1:
+      return n + 1;
+    case 2:
+      return rng_.chance(0.5) ? kHuge : ~size_t{0};
+    case 3:
+    case 4:
+      return n;
+    default:
+      return n == 0 ? 0 : 1 + rng_.below(n);
   }
 }
 
 int32_t Worker::timeout_ms() {
   switch (rng_.below(8)) {
-    case 0: return -1;  // forever: every fuzz task finishes in bounded time
-    case 1: return -2 - static_cast<int32_t>(rng_.below(5));  // invalid
-    default: return 1 + static_cast<int32_t>(rng_.below(20));
+    case 0:
+      return -1;  // forever: every fuzz task finishes in bounded time
+    case 1:
+      return -2 - static_cast<int32_t>(rng_.below(5));  // invalid
+    default:
+      return 1 + static_cast<int32_t>(rng_.below(20));
   }
 }
 
@@ -88,10 +105,17 @@ void *Worker::dev_ptr(size_t *avail) {
   if (!pool.pick(rng_, &e)) return reinterpret_cast<void *>(garbage());
   size_t off = 0;
   switch (rng_.below(6)) {
-    case 0: off = e.size; break;                                   // one past the end
-    case 1: off = e.size == 0 ? 0 : rng_.below(e.size); break;     // inside
-    case 2: off = (e.size == 0 ? 0 : rng_.below(e.size)) & ~size_t{63}; break;
-    default: break;                                                // the start
+    case 0:
+      off = e.size;
+      break;  // one past the end
+    case 1:
+      off = e.size == 0 ? 0 : rng_.below(e.size);
+      break;  // inside
+    case 2:
+      off = (e.size == 0 ? 0 : rng_.below(e.size)) & ~size_t{63};
+      break;
+    default:
+      break;  // the start
   }
   *avail = e.size - std::min(off, e.size);
   return reinterpret_cast<void *>(e.value + off);
@@ -125,10 +149,11 @@ void Worker::forget(uintptr_t p, std::vector<Own> &list) {
 void Worker::free_other(void *p, bool host, bool sync) {
   std::lock_guard lock(w_.owned.mu);
   if (w_.owned.contains(reinterpret_cast<uintptr_t>(p))) return;
-  aclError e = host ? (sync ? call("aclrtFreeHostWithDevSync", [&] { return aclrtFreeHostWithDevSync(p); })
-                            : call("aclrtFreeHost", [&] { return aclrtFreeHost(p); }))
-                    : (sync ? call("aclrtFreeWithDevSync", [&] { return aclrtFreeWithDevSync(p); })
-                            : call("aclrtFree", [&] { return aclrtFree(p); }));
+  aclError e =
+      host ? (sync ? call("aclrtFreeHostWithDevSync", [&] { return aclrtFreeHostWithDevSync(p); })
+                   : call("aclrtFreeHost", [&] { return aclrtFreeHost(p); }))
+           : (sync ? call("aclrtFreeWithDevSync", [&] { return aclrtFreeWithDevSync(p); })
+                   : call("aclrtFree", [&] { return aclrtFree(p); }));
   if (e == ACL_SUCCESS && !host) w_.stats.live_mem.fetch_sub(1);
 }
 
@@ -179,7 +204,10 @@ void Worker::maybe_finalize() {
   Lifecycle &l = w_.life;
   uint64_t now = w_.stats.calls.load(), last = l.calls_at_last.load();
   if (now - last < w_.opt.finalize_every || !l.calls_at_last.compare_exchange_strong(last, now)) {
-    call("aclrtGetDevice", [] { int32_t d; return aclrtGetDevice(&d); });
+    call("aclrtGetDevice", [] {
+      int32_t d;
+      return aclrtGetDevice(&d);
+    });
     return;
   }
   {
@@ -252,7 +280,8 @@ void fuzz_callback(void *data) {
 void fuzz_host_func(void *data) {
   world().stats.callbacks_run.fetch_add(1, std::memory_order_relaxed);
   if (data) static_cast<std::atomic<uint64_t> *>(data)->fetch_add(1, std::memory_order_relaxed);
-  if (world().opt.faults && (world().stats.callbacks_run.load() % 1009) == 0) throw 42;  // not a std::exception
+  if (world().opt.faults && (world().stats.callbacks_run.load() % 1009) == 0)
+    throw 42;  // not a std::exception
 }
 
 void run_worker(int index, Progress &p) { Worker(index, p).run(); }

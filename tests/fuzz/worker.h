@@ -19,7 +19,8 @@
 
 namespace fuzz {
 
-inline constexpr size_t kMaxAlloc = 64 << 10;  // fuzz allocations; the canary's are larger (canary.cpp)
+inline constexpr size_t kMaxAlloc =
+    64 << 10;  // fuzz allocations; the canary's are larger (canary.cpp)
 inline constexpr size_t kHuge = size_t{1} << 40;
 
 // Kernel payloads: process lifetime, touched only with atomics (worker.cpp).
@@ -30,13 +31,17 @@ extern std::atomic<uint64_t> g_callback_data[16];
 
 // The test kernels the fuzzer launches, with an argument block for each.
 enum Kernel : size_t { kStore, kAppend, kSpin, kFail, kKernels };
-inline const char *const kKernelNames[kKernels] = {"oat_store", "oat_append", "oat_spin", "oat_fail"};
+inline const char *const kKernelNames[kKernels] = {"oat_store", "oat_append", "oat_spin",
+                                                   "oat_fail"};
 
 class Worker {
  public:
   Worker(int index, Progress &p)
-      : w_(world()), p_(p), rng_(w_.opt.seed * 1000003 + static_cast<uint64_t>(index)),
-        host_(kMaxAlloc + 64), race_safe_(w_.opt.race_safe) {}
+      : w_(world()),
+        p_(p),
+        rng_(w_.opt.seed * 1000003 + static_cast<uint64_t>(index)),
+        host_(kMaxAlloc + 64),
+        race_safe_(w_.opt.race_safe) {}
 
   void run();
 
@@ -44,7 +49,8 @@ class Worker {
   template <class F>
   aclError call(const char *api, F &&f) {
     p_.call.store(api, std::memory_order_relaxed);
-    auto t0 = w_.opt.verbose ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    auto t0 =
+        w_.opt.verbose ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     aclError ret = f();
     if (w_.opt.verbose) record_time(api, std::chrono::steady_clock::now() - t0);
     aclError e = checked(p_, api, ret);
@@ -87,7 +93,9 @@ class Worker {
   void learn_context();
 
   void destroy_evicted(Pool &pool, const Entry &e);
-  void add(Pool &pool, uintptr_t v, size_t size = 0) { destroy_evicted(pool, pool.add({v, size}, rng_)); }
+  void add(Pool &pool, uintptr_t v, size_t size = 0) {
+    destroy_evicted(pool, pool.add({v, size}, rng_));
+  }
 
   World &w_;
   Progress &p_;

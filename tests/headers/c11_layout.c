@@ -2,13 +2,13 @@
  * and keep the reference values. Exports what the C compiler sees (struct sizes, alignments,
  * constant values) so headers_test.cpp can check that C and C++ agree. */
 #include "acl/acl.h"
-#include "acl/acl_op_compiler.h"
 #include "acl/acl_dump.h"
+#include "acl/acl_op_compiler.h"
 #include "acl/acl_prof.h"
 #include "acl/acl_rt_api.h" /* C++ only: must be empty for C */
-#include "acl/ops/acl_cblas.h"
-#include "acl/error_codes/rt_error_codes.h"
 #include "acl/error_codes/ge_error_codes.h"
+#include "acl/error_codes/rt_error_codes.h"
+#include "acl/ops/acl_cblas.h"
 #define ENABLE_DVPP_INTERFACE
 #include "acl/ops/acl_dvpp.h"
 
@@ -17,15 +17,19 @@
 #include "struct_list.h"
 
 /* acl/ops/acl_cblas.h (not in the reference extraction): CANN's values */
-_Static_assert(ACL_TRANS_N == 0 && ACL_TRANS_T == 1 && ACL_TRANS_NZ == 2 && ACL_TRANS_NZ_T == 3, "aclTransType");
+_Static_assert(ACL_TRANS_N == 0 && ACL_TRANS_T == 1 && ACL_TRANS_NZ == 2 && ACL_TRANS_NZ_T == 3,
+               "aclTransType");
 _Static_assert(ACL_COMPUTE_HIGH_PRECISION == 0 && ACL_COMPUTE_LOW_PRECISION == 1, "aclComputeType");
 
-/* sample of enum values (reference G1 / section 2) */
+/* sample of enum values (scripts/gen_api/api.json, "enums") */
 /* acl/ops/acl_dvpp.h (CANN's values; valid C through its enum typedefs) */
-_Static_assert(PIXEL_FORMAT_YVU_SEMIPLANAR_420 == 2 && PIXEL_FORMAT_RGB_BAYER_8BPP == 50, "acldvppPixelFormat");
-_Static_assert(PIXEL_FORMAT_S64C1 == 84 && PIXEL_FORMAT_FLOAT32 == 1002 && PIXEL_FORMAT_UNKNOWN == 10000,
+_Static_assert(PIXEL_FORMAT_YVU_SEMIPLANAR_420 == 2 && PIXEL_FORMAT_RGB_BAYER_8BPP == 50,
                "acldvppPixelFormat");
-_Static_assert(DVPP_CHNMODE_PNGD == 8 && ACL_JPEG_CSS_UNKNOWN == 1000 && ACL_VENC_MAX_IP_PROP_UINT32 == 12,
+_Static_assert(PIXEL_FORMAT_S64C1 == 84 && PIXEL_FORMAT_FLOAT32 == 1002 &&
+                   PIXEL_FORMAT_UNKNOWN == 10000,
+               "acldvppPixelFormat");
+_Static_assert(DVPP_CHNMODE_PNGD == 8 && ACL_JPEG_CSS_UNKNOWN == 1000 &&
+                   ACL_VENC_MAX_IP_PROP_UINT32 == 12,
                "acl_dvpp.h enums");
 _Static_assert(sizeof(acldvppPixelFormat) == sizeof(int), "enum typedef");
 
@@ -57,8 +61,9 @@ _Static_assert(ACL_ERROR_RT_AICORE_EXCEPTION == 507015, "rt_error_codes.h");
 _Static_assert(ACL_ERROR_RT_CCU_EXCEPTION == 507916, "rt_error_codes.h");
 _Static_assert(ACL_RT_SUCCESS == 0, "rt_error_codes.h");
 
-/* integer macros (G2) */
-_Static_assert(ACL_MAJOR_VERSION == 1 && ACL_MINOR_VERSION == 17 && ACL_PATCH_VERSION == 0, "version");
+/* integer macros (api.json, "macros") */
+_Static_assert(ACL_MAJOR_VERSION == 1 && ACL_MINOR_VERSION == 17 && ACL_PATCH_VERSION == 0,
+               "version");
 _Static_assert(ACL_EVENT_TIME_LINE == 0x8U, "event flag");
 _Static_assert(ACL_HOST_REG_PINNED == 0x10000000UL, "host register flag");
 _Static_assert(ACL_UNKNOWN_RANK == 0xFFFFFFFFFFFFFFFEULL, "acl_base_mdl.h");
@@ -88,27 +93,26 @@ _Static_assert(sizeof(acldumpChunk) == 4120, "acldumpChunk");
 #define OPENACL_ALIGN(T) alignof(T),
 const size_t openacl_hdr_sizes_c11[] = {OPENACL_PUBLIC_STRUCTS(OPENACL_SIZE)};
 const size_t openacl_hdr_aligns_c11[] = {OPENACL_PUBLIC_STRUCTS(OPENACL_ALIGN)};
-const size_t openacl_hdr_count_c11 = sizeof(openacl_hdr_sizes_c11) / sizeof(openacl_hdr_sizes_c11[0]);
+const size_t openacl_hdr_count_c11 =
+    sizeof(openacl_hdr_sizes_c11) / sizeof(openacl_hdr_sizes_c11[0]);
 
 /* ACL and GE codes are static const objects, not C constant expressions: read them at run time */
-void openacl_hdr_codes_c11(long long *out)
-{
-    out[0] = ACL_SUCCESS;
-    out[1] = ACL_ERROR_INVALID_PARAM;
-    out[2] = ACL_ERROR_API_NOT_SUPPORT;
-    out[3] = ACL_ERROR_PROFILING_FAILURE;
-    out[4] = ACL_ERROR_GE_PARAM_INVALID;
-    out[5] = ACL_ERROR_GE_REDEPLOYING;
-    out[6] = ACL_COMPILE_FLAG_BIN_SELECTOR;
+void openacl_hdr_codes_c11(long long *out) {
+  out[0] = ACL_SUCCESS;
+  out[1] = ACL_ERROR_INVALID_PARAM;
+  out[2] = ACL_ERROR_API_NOT_SUPPORT;
+  out[3] = ACL_ERROR_PROFILING_FAILURE;
+  out[4] = ACL_ERROR_GE_PARAM_INVALID;
+  out[5] = ACL_ERROR_GE_REDEPLOYING;
+  out[6] = ACL_COMPILE_FLAG_BIN_SELECTOR;
 }
 
 /* rt codes work as case labels in C (they are macros, as upstream) */
-int openacl_hdr_is_stream_context_c11(int code)
-{
-    switch (code) {
+int openacl_hdr_is_stream_context_c11(int code) {
+  switch (code) {
     case ACL_ERROR_RT_STREAM_CONTEXT:
-        return 1;
+      return 1;
     default:
-        return 0;
-    }
+      return 0;
+  }
 }

@@ -1,13 +1,14 @@
 #!/usr/bin/python3
 """Check include/acl against the complete reference facts in scripts/gen_api/api.json.
 
-- every exported function of reference appendix G5 is declared, and redeclaring it with the
+- every exported function of the reference ("functions") is declared, and redeclaring it with the
   reference signature in strict C11 compiles (C rejects a conflicting redeclaration);
 - no header declares an exported function the reference lacks (but the headers that the
   reference extraction leaves out: NOT_IN_REFERENCE);
-- every enumerator (G1), integer macro (G2), callback typedef (G4) and struct field (G3) exists
-  with the reference value / type;
-- every error code (section 3) has the reference value and the declared type upstream uses.
+- every enumerator ("enums"), integer macro ("macros"), callback typedef ("callbacks") and
+  struct field ("structs") exists with the reference value / type;
+- every error code ("acl_errors", "rt_errors", "ge_errors") has the reference value and the
+  declared type upstream uses.
 
 usage: check_api.py <repo root> <C compiler> <C++ compiler>
 """

@@ -10,22 +10,20 @@
 
 namespace {
 
-TEST(Unsupported, FailsWithApiNotSupportAndNamesTheFunction)
-{
-    EXPECT_EQ(aclrtSnapShotProcessLock(0, nullptr), ACL_ERROR_API_NOT_SUPPORT);
-    const char *msg = aclGetRecentErrMsg();
-    ASSERT_NE(msg, nullptr);
-    EXPECT_NE(std::string(msg).find("aclrtSnapShotProcessLock"), std::string::npos) << msg;
-    EXPECT_NE(std::string(msg).find("not supported"), std::string::npos) << msg;
+TEST(Unsupported, FailsWithApiNotSupportAndNamesTheFunction) {
+  EXPECT_EQ(aclrtSnapShotProcessLock(0, nullptr), ACL_ERROR_API_NOT_SUPPORT);
+  const char *msg = aclGetRecentErrMsg();
+  ASSERT_NE(msg, nullptr);
+  EXPECT_NE(std::string(msg).find("aclrtSnapShotProcessLock"), std::string::npos) << msg;
+  EXPECT_NE(std::string(msg).find("not supported"), std::string::npos) << msg;
 }
 
-TEST(Unsupported, NonErrorReturnsAreEmpty)
-{
-    // Every unsupported function that returns no aclError returns a pointer.
-    EXPECT_EQ(aclrtCreateGroupInfo(), nullptr);
-    const char *msg = aclGetRecentErrMsg();
-    ASSERT_NE(msg, nullptr);
-    EXPECT_NE(std::string(msg).find("aclrtCreateGroupInfo"), std::string::npos) << msg;
+TEST(Unsupported, NonErrorReturnsAreEmpty) {
+  // Every unsupported function that returns no aclError returns a pointer.
+  EXPECT_EQ(aclrtCreateGroupInfo(), nullptr);
+  const char *msg = aclGetRecentErrMsg();
+  ASSERT_NE(msg, nullptr);
+  EXPECT_NE(std::string(msg).find("aclrtCreateGroupInfo"), std::string::npos) << msg;
 }
 
 }  // namespace

@@ -20,7 +20,8 @@ namespace {
 std::string recent() { return aclGetRecentErrMsg() ? aclGetRecentErrMsg() : ""; }
 
 // y = x * 1 over [1, C, H, W], x of `elem` type (FLOAT or FLOAT16).
-onnx::ModelProto identity(int64_t c, int64_t h, int64_t w, int32_t elem = onnx::TensorProto::FLOAT) {
+onnx::ModelProto identity(int64_t c, int64_t h, int64_t w,
+                          int32_t elem = onnx::TensorProto::FLOAT) {
   auto m = tiny_model();
   add_input(m, "x", {1, c, h, w}, elem);
   if (elem == onnx::TensorProto::FLOAT) {
@@ -79,9 +80,11 @@ struct Reference {
           int q[3];
           for (int r = 0; r < 3; ++r) {
             long acc = 0;
-            for (int c = 0; c < 3; ++c) acc += static_cast<long>(m[r][c]) * (yuv ? p[c] - in_bias[c] : p[c]);
+            for (int c = 0; c < 3; ++c)
+              acc += static_cast<long>(m[r][c]) * (yuv ? p[c] - in_bias[c] : p[c]);
             const long shifted = acc >= 0 ? acc / 256 : -((-acc + 255) / 256);  // >> 8 rounds down
-            q[r] = static_cast<int>(std::clamp<long>(yuv ? shifted : shifted + out_bias[r], 0, 255));
+            q[r] =
+                static_cast<int>(std::clamp<long>(yuv ? shifted : shifted + out_bias[r], 0, 255));
           }
           std::memcpy(p, q, sizeof q);
         }
@@ -108,13 +111,15 @@ class Aipp : public ::testing::Test {
   }
   aclError convert(const onnx::ModelProto &m, const std::string &conf) {
     const std::string onnx = m.SerializeAsString();
-    const char *names[] = {"insert_op_conf", "input_format"}, *values[] = {conf.c_str(), input_format_.c_str()};
+    const char *names[] = {"insert_op_conf", "input_format"},
+               *values[] = {conf.c_str(), input_format_.c_str()};
     om_ = write_temp("aipp.om", "");
-    return openaclConvertModel(onnx.data(), onnx.size(), names, values, input_format_.empty() ? 1 : 2, om_.c_str());
+    return openaclConvertModel(onnx.data(), onnx.size(), names, values,
+                               input_format_.empty() ? 1 : 2, om_.c_str());
   }
   // Converts, loads, runs one image; returns the model's output (= its AIPP'd input) as floats.
-  std::vector<float> run(const onnx::ModelProto &m, const std::string &conf, const std::vector<uint8_t> &img,
-                         size_t out_elems) {
+  std::vector<float> run(const onnx::ModelProto &m, const std::string &conf,
+                         const std::vector<uint8_t> &img, size_t out_elems) {
     EXPECT_EQ(convert(m, conf), ACL_SUCCESS) << recent();
     EXPECT_EQ(aclmdlLoadFromFile(om_.c_str(), &id_), ACL_SUCCESS) << recent();
     aclmdlDesc *desc = aclmdlCreateDesc();
@@ -128,7 +133,8 @@ class Aipp : public ::testing::Test {
     EXPECT_EQ(aclrtMalloc(&out, out_elems * 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     aclrtMemcpy(in, img.size(), img.data(), img.size(), ACL_MEMCPY_HOST_TO_DEVICE);
     aclmdlDataset *ins = aclmdlCreateDataset(), *outs = aclmdlCreateDataset();
-    aclDataBuffer *bi = aclCreateDataBuffer(in, img.size()), *bo = aclCreateDataBuffer(out, out_elems * 4);
+    aclDataBuffer *bi = aclCreateDataBuffer(in, img.size()),
+                  *bo = aclCreateDataBuffer(out, out_elems * 4);
     aclmdlAddDatasetBuffer(ins, bi);
     aclmdlAddDatasetBuffer(outs, bo);
     EXPECT_EQ(aclmdlExecute(id_, ins, outs), ACL_SUCCESS) << recent();
@@ -232,14 +238,18 @@ TEST_F(Aipp, Rgb888SwapAndPaddingIntoAFloat16Input) {
 TEST_F(Aipp, NhwcModelInputTakesInterleavedChannels) {
   Reference r{"YUV420SP_U8", 8, 6};
   r.crop_x = 2, r.crop_y = 2, r.crop_w = 4, r.crop_h = 4, r.csc = true;
-  r.m[0][0] = r.m[1][0] = r.m[2][0] = 256, r.m[0][2] = 359, r.m[1][1] = -88, r.m[1][2] = -183, r.m[2][1] = 454;
+  r.m[0][0] = r.m[1][0] = r.m[2][0] = 256, r.m[0][2] = 359, r.m[1][1] = -88, r.m[1][2] = -183,
+  r.m[2][1] = 454;
   r.in_bias[1] = r.in_bias[2] = 128;
   r.mean[0] = 104, r.mean[1] = 117, r.mean[2] = 123, r.var[2] = 0.5f;
   r.top = 1, r.left = 2, r.pad = 7;
   const std::string conf =
-      "aipp_op { aipp_mode: static input_format: YUV420SP_U8 src_image_size_w: 8 src_image_size_h: 6\n"
-      " crop: true load_start_pos_w: 2 load_start_pos_h: 2 crop_size_w: 4 crop_size_h: 4 csc_switch: true\n"
-      " matrix_r0c0: 256 matrix_r0c1: 0 matrix_r0c2: 359 matrix_r1c0: 256 matrix_r1c1: -88 matrix_r1c2: -183\n"
+      "aipp_op { aipp_mode: static input_format: YUV420SP_U8 src_image_size_w: 8 src_image_size_h: "
+      "6\n"
+      " crop: true load_start_pos_w: 2 load_start_pos_h: 2 crop_size_w: 4 crop_size_h: 4 "
+      "csc_switch: true\n"
+      " matrix_r0c0: 256 matrix_r0c1: 0 matrix_r0c2: 359 matrix_r1c0: 256 matrix_r1c1: -88 "
+      "matrix_r1c2: -183\n"
       " matrix_r2c0: 256 matrix_r2c1: 454 matrix_r2c2: 0 input_bias_1: 128 input_bias_2: 128\n"
       " mean_chn_0: 104 mean_chn_1: 117 mean_chn_2: 123 var_reci_chn_2: 0.5\n"
       " padding: true top_padding_size: 1 left_padding_size: 2 padding_value: 7 }";
@@ -268,7 +278,8 @@ TEST_F(Aipp, Xrgb8888AxSwapAndRgbToYuv) {
   std::memcpy(r.m, to_yuv, sizeof to_yuv);
   r.out_bias[0] = 16, r.out_bias[1] = 128, r.out_bias[2] = 128;
   const std::string conf =
-      "aipp_op { aipp_mode: static input_format: XRGB8888_U8 ax_swap_switch: true csc_switch: true\n"
+      "aipp_op { aipp_mode: static input_format: XRGB8888_U8 ax_swap_switch: true csc_switch: "
+      "true\n"
       " matrix_r0c0: 66 matrix_r0c1: 129 matrix_r0c2: 25 matrix_r1c0: -38 matrix_r1c1: -74\n"
       " matrix_r1c2: 112 matrix_r2c0: 112 matrix_r2c1: -94 matrix_r2c2: -18\n"
       " output_bias_0: 16 output_bias_1: 128 output_bias_2: 128 }";
@@ -281,7 +292,8 @@ TEST_F(Aipp, Yuv400IsOneChannel) {
   r.crop_w = 4, r.crop_h = 2, r.crop_x = 1, r.crop_y = 1;
   r.mean[0] = 128, r.var[0] = 1.0f / 128;
   const std::string conf =
-      "aipp_op { aipp_mode: static input_format: YUV400_U8 src_image_size_w: 6 src_image_size_h: 3\n"
+      "aipp_op { aipp_mode: static input_format: YUV400_U8 src_image_size_w: 6 src_image_size_h: "
+      "3\n"
       " crop: true load_start_pos_w: 1 load_start_pos_h: 1 crop_size_w: 4 crop_size_h: 2\n"
       " mean_chn_0: 128 var_reci_chn_0: 0.0078125 }";
   const auto img = pixels(6 * 3, 4);
@@ -296,7 +308,9 @@ TEST_F(Aipp, BatchGearsTakeOneImagePerBatchEntry) {
   const char *names[] = {"insert_op_conf", "input_shape", "dynamic_batch_size"};
   const char *values[] = {conf.c_str(), "x:-1,3,2,3", "1,2"};
   om_ = write_temp("aipp_gears.om", "");
-  ASSERT_EQ(openaclConvertModel(onnx.data(), onnx.size(), names, values, 3, om_.c_str()), ACL_SUCCESS) << recent();
+  ASSERT_EQ(openaclConvertModel(onnx.data(), onnx.size(), names, values, 3, om_.c_str()),
+            ACL_SUCCESS)
+      << recent();
   ASSERT_EQ(aclmdlLoadFromFile(om_.c_str(), &id_), ACL_SUCCESS) << recent();
   aclmdlDesc *desc = aclmdlCreateDesc();
   ASSERT_EQ(aclmdlGetDesc(desc, id_), ACL_SUCCESS);
@@ -336,7 +350,9 @@ TEST_F(Aipp, ImageSizeGearsTakeImagesOfTheGearsSize) {
   const char *names[] = {"insert_op_conf", "input_shape", "dynamic_image_size"};
   const char *values[] = {conf.c_str(), "x:1,3,-1,-1", "2,3;4,4"};
   om_ = write_temp("aipp_hw.om", "");
-  ASSERT_EQ(openaclConvertModel(onnx.data(), onnx.size(), names, values, 3, om_.c_str()), ACL_SUCCESS) << recent();
+  ASSERT_EQ(openaclConvertModel(onnx.data(), onnx.size(), names, values, 3, om_.c_str()),
+            ACL_SUCCESS)
+      << recent();
   ASSERT_EQ(aclmdlLoadFromFile(om_.c_str(), &id_), ACL_SUCCESS) << recent();
   aclmdlDesc *desc = aclmdlCreateDesc();
   ASSERT_EQ(aclmdlGetDesc(desc, id_), ACL_SUCCESS);
@@ -355,7 +371,8 @@ TEST_F(Aipp, ImageSizeGearsTakeImagesOfTheGearsSize) {
   ASSERT_EQ(aclrtMalloc(&out, 192, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
   aclrtMemcpy(in, img.size(), img.data(), img.size(), ACL_MEMCPY_HOST_TO_DEVICE);
   aclmdlDataset *ins = aclmdlCreateDataset(), *outs = aclmdlCreateDataset();
-  aclDataBuffer *bufs[] = {aclCreateDataBuffer(in, 48), aclCreateDataBuffer(gear, 16), aclCreateDataBuffer(out, 192)};
+  aclDataBuffer *bufs[] = {aclCreateDataBuffer(in, 48), aclCreateDataBuffer(gear, 16),
+                           aclCreateDataBuffer(out, 192)};
   aclmdlAddDatasetBuffer(ins, bufs[0]);
   aclmdlAddDatasetBuffer(ins, bufs[1]);
   aclmdlAddDatasetBuffer(outs, bufs[2]);
@@ -375,17 +392,22 @@ TEST_F(Aipp, ConfigurationErrorsNameTheKey) {
   struct Case {
     std::string conf, words;
   } cases[] = {
-      {"aipp_op { aipp_mode: static input_format: RGB888_U8 colour: 1 }", "'colour' is not an AIPP parameter"},
+      {"aipp_op { aipp_mode: static input_format: RGB888_U8 colour: 1 }",
+       "'colour' is not an AIPP parameter"},
       {"aipp_op { aipp_mode: static input_format: NV12 }", "input_format: 'NV12' is not one of"},
-      {"aipp_op { aipp_mode: static input_format: RGB888_U8 resize: true }", "resize: true is not supported"},
+      {"aipp_op { aipp_mode: static input_format: RGB888_U8 resize: true }",
+       "resize: true is not supported"},
       {"aipp_op { aipp_mode: dynamic }", "aipp_mode: dynamic needs max_src_image_size"},
-      {"aipp_op { aipp_mode: static input_format: YUV400_U8 }", "gives 1 channels; the model input has 3"},
-      {"aipp_op { aipp_mode: static input_format: RGB888_U8 src_image_size_w: 4 src_image_size_h: 4 crop: true "
+      {"aipp_op { aipp_mode: static input_format: YUV400_U8 }",
+       "gives 1 channels; the model input has 3"},
+      {"aipp_op { aipp_mode: static input_format: RGB888_U8 src_image_size_w: 4 src_image_size_h: "
+       "4 crop: true "
        "load_start_pos_w: 2 }",
        "leaves the 4x4 source image"},
       {"aipp_op { aipp_mode: static input_format: RGB888_U8 related_input_rank: 1 }",
        "related_input_rank 1 is out of range"},
-      {"aipp_op { aipp_mode: static csc_switch: maybe }", "csc_switch: 'maybe' is not true or false"},
+      {"aipp_op { aipp_mode: static csc_switch: maybe }",
+       "csc_switch: 'maybe' is not true or false"},
       {"aipp_op { aipp_mode: static", "no closing '}'"},
       {"aipp { }", "expected 'aipp_op {'"},
   };
@@ -398,11 +420,14 @@ TEST_F(Aipp, ConfigurationErrorsNameTheKey) {
 
 // Dynamic AIPP: the parameters come per execution, per image, through aclmdlSetInputAIPP.
 TEST_F(Aipp, DynamicParametersPerImage) {
-  const std::string conf = "aipp_op { aipp_mode: dynamic related_input_rank: 0 max_src_image_size: 200 }";
+  const std::string conf =
+      "aipp_op { aipp_mode: dynamic related_input_rank: 0 max_src_image_size: 200 }";
   const std::string onnx = identity(3, 4, 4).SerializeAsString();
   const char *names[] = {"insert_op_conf", "input_shape"}, *values[] = {conf.c_str(), "x:2,3,4,4"};
   om_ = write_temp("aipp_dynamic.om", "");
-  ASSERT_EQ(openaclConvertModel(onnx.data(), onnx.size(), names, values, 2, om_.c_str()), ACL_SUCCESS) << recent();
+  ASSERT_EQ(openaclConvertModel(onnx.data(), onnx.size(), names, values, 2, om_.c_str()),
+            ACL_SUCCESS)
+      << recent();
   ASSERT_EQ(aclmdlLoadFromFile(om_.c_str(), &id_), ACL_SUCCESS) << recent();
   aclmdlDesc *desc = aclmdlCreateDesc();
   ASSERT_EQ(aclmdlGetDesc(desc, id_), ACL_SUCCESS);
@@ -459,7 +484,8 @@ TEST_F(Aipp, DynamicParametersPerImage) {
   EXPECT_NE(aclmdlExecute(id_, ins, outs), ACL_SUCCESS);
   EXPECT_NE(recent().find("aclmdlSetInputAIPP"), std::string::npos) << recent();
 
-  EXPECT_EQ(aclmdlSetInputAIPP(id_, ins, 0, set), ACL_ERROR_INVALID_PARAM);  // not the parameter input
+  EXPECT_EQ(aclmdlSetInputAIPP(id_, ins, 0, set),
+            ACL_ERROR_INVALID_PARAM);  // not the parameter input
   ASSERT_EQ(aclmdlSetInputAIPP(id_, ins, 1, set), ACL_SUCCESS) << recent();
   ASSERT_EQ(aclmdlExecute(id_, ins, outs), ACL_SUCCESS) << recent();
   std::vector<float> y(96);
@@ -476,7 +502,8 @@ TEST_F(Aipp, DynamicParametersPerImage) {
   EXPECT_NE(recent().find("for 1 images"), std::string::npos) << recent();
   ASSERT_EQ(aclmdlSetAIPPCropParams(set, 1, 4, 0, 4, 4, 0), ACL_SUCCESS);
   EXPECT_EQ(aclmdlSetInputAIPP(id_, ins, 1, set), ACL_ERROR_INVALID_PARAM);
-  EXPECT_NE(recent().find("dynamic AIPP of image 0: the crop window"), std::string::npos) << recent();
+  EXPECT_NE(recent().find("dynamic AIPP of image 0: the crop window"), std::string::npos)
+      << recent();
   EXPECT_EQ(aclmdlDestroyAIPP(one), ACL_SUCCESS);
   EXPECT_EQ(aclmdlDestroyAIPP(one), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlDestroyAIPP(set), ACL_SUCCESS);
@@ -489,7 +516,8 @@ TEST_F(Aipp, DynamicParametersPerImage) {
 
 // Dynamic AIPP into an NHWC input: the parameters set per execution, the layout the model's.
 TEST_F(Aipp, DynamicParametersIntoAnNhwcInput) {
-  const std::string conf = "aipp_op { aipp_mode: dynamic related_input_rank: 0 max_src_image_size: 48 }";
+  const std::string conf =
+      "aipp_op { aipp_mode: dynamic related_input_rank: 0 max_src_image_size: 48 }";
   auto m = tiny_model();
   add_input(m, "x", {1, 4, 4, 3});
   add_initializer(m, "one", {1}, {1});
@@ -498,7 +526,9 @@ TEST_F(Aipp, DynamicParametersIntoAnNhwcInput) {
   const std::string onnx = m.SerializeAsString();
   const char *names[] = {"insert_op_conf", "input_format"}, *values[] = {conf.c_str(), "NHWC"};
   om_ = write_temp("aipp_dynamic_nhwc.om", "");
-  ASSERT_EQ(openaclConvertModel(onnx.data(), onnx.size(), names, values, 2, om_.c_str()), ACL_SUCCESS) << recent();
+  ASSERT_EQ(openaclConvertModel(onnx.data(), onnx.size(), names, values, 2, om_.c_str()),
+            ACL_SUCCESS)
+      << recent();
   ASSERT_EQ(aclmdlLoadFromFile(om_.c_str(), &id_), ACL_SUCCESS) << recent();
   Reference r{"RGB888_U8", 4, 4};
   r.crop_w = r.crop_h = 4, r.mean[0] = 20, r.mean[2] = 5, r.var[1] = 0.5f;

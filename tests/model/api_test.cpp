@@ -1,4 +1,4 @@
-// The model description, dataset and execution API (reference G5 §X, §5.8 B5, §5.9 X4-X5):
+// The model description, dataset and execution API (docs/RULES.md R18, R20):
 // descriptors of a dynamic and a static model, caller-given memory, execution argument
 // errors, device failures during an execution, and unloading with executions in flight.
 #include <gtest/gtest.h>
@@ -147,13 +147,15 @@ TEST_F(ModelApi, LoadWithCallerMemory) {
   size_t work = 0, weight = 0;
   ASSERT_EQ(aclmdlQuerySizeFromMem(cm.bytes.data(), cm.bytes.size(), &work, &weight), ACL_SUCCESS);
   void *work_ptr = nullptr, *weight_ptr = nullptr;
-  ASSERT_EQ(aclrtMalloc(&work_ptr, std::max<size_t>(work, 64), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&work_ptr, std::max<size_t>(work, 64), ACL_MEM_MALLOC_HUGE_FIRST),
+            ACL_SUCCESS);
   ASSERT_EQ(aclrtMalloc(&weight_ptr, weight, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
   uint32_t id = 0;
-  EXPECT_EQ(aclmdlLoadFromMemWithMem(cm.bytes.data(), cm.bytes.size(), &id, work_ptr, work, weight_ptr, weight / 2),
+  EXPECT_EQ(aclmdlLoadFromMemWithMem(cm.bytes.data(), cm.bytes.size(), &id, work_ptr, work,
+                                     weight_ptr, weight / 2),
             ACL_ERROR_INVALID_PARAM);
-  ASSERT_EQ(aclmdlLoadFromMemWithMem(cm.bytes.data(), cm.bytes.size(), &id, work_ptr, std::max<size_t>(work, 64),
-                                     weight_ptr, weight),
+  ASSERT_EQ(aclmdlLoadFromMemWithMem(cm.bytes.data(), cm.bytes.size(), &id, work_ptr,
+                                     std::max<size_t>(work, 64), weight_ptr, weight),
             ACL_SUCCESS)
       << recent();
   aclmdlDesc *d = aclmdlCreateDesc();
@@ -167,7 +169,8 @@ TEST_F(ModelApi, LoadWithCallerMemory) {
   // Host memory is not device memory.
   std::vector<uint8_t> host(weight);
   uint32_t bad = 0;
-  EXPECT_EQ(aclmdlLoadFromMemWithMem(cm.bytes.data(), cm.bytes.size(), &bad, nullptr, 0, host.data(), weight),
+  EXPECT_EQ(aclmdlLoadFromMemWithMem(cm.bytes.data(), cm.bytes.size(), &bad, nullptr, 0,
+                                     host.data(), weight),
             ACL_ERROR_INVALID_PARAM);
   aclmdlDestroyDesc(d);
   EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
@@ -212,7 +215,8 @@ TEST_F(ModelApi, ExecuteArgumentErrors) {
     aclmdlDataset *in = aclmdlCreateDataset();
     aclDataBuffer *buf = aclCreateDataBuffer(host.data(), host.size() * sizeof(float));
     ASSERT_EQ(aclmdlAddDatasetBuffer(in, buf), ACL_SUCCESS);
-    ASSERT_EQ(aclmdlSetDatasetTensorDesc(in, aclmdlGetDatasetTensorDesc(io.in(), 0), 0), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlSetDatasetTensorDesc(in, aclmdlGetDatasetTensorDesc(io.in(), 0), 0),
+              ACL_SUCCESS);
     EXPECT_EQ(aclmdlExecute(m.id(), in, io.out()), ACL_ERROR_INVALID_PARAM);
     aclDestroyDataBuffer(buf);
     aclmdlDestroyDataset(in);
@@ -284,7 +288,8 @@ TEST_F(ModelApi, DeviceFailureDuringExecution) {
   ASSERT_EQ(aclrtMemcpy(pa, 16, a, 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
   ASSERT_EQ(aclrtMemcpy(pd, 16, d, 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
   aclmdlDataset *in = aclmdlCreateDataset(), *out = aclmdlCreateDataset();
-  aclDataBuffer *ba = aclCreateDataBuffer(pa, 16), *bd = aclCreateDataBuffer(pd, 16), *bq = aclCreateDataBuffer(pq, 16);
+  aclDataBuffer *ba = aclCreateDataBuffer(pa, 16), *bd = aclCreateDataBuffer(pd, 16),
+                *bq = aclCreateDataBuffer(pq, 16);
   aclmdlAddDatasetBuffer(in, ba);
   aclmdlAddDatasetBuffer(in, bd);
   aclmdlAddDatasetBuffer(out, bq);
@@ -314,11 +319,13 @@ TEST_F(ModelApi, UnloadWithExecutionsInFlight) {
   std::vector<std::unique_ptr<DeviceIo>> ios;
   for (int i = 0; i < 4; ++i) {
     ios.push_back(std::make_unique<DeviceIo>(d, x, std::vector<size_t>{3 * 16 * sizeof(float)}));
-    ASSERT_EQ(aclmdlExecuteAsync(id, ios.back()->in(), ios.back()->out(), s), ACL_SUCCESS) << recent();
+    ASSERT_EQ(aclmdlExecuteAsync(id, ios.back()->in(), ios.back()->out(), s), ACL_SUCCESS)
+        << recent();
   }
   ASSERT_EQ(aclmdlUnload(id), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << recent();
-  for (auto &io : ios) EXPECT_LE(relative_error(io->read_outputs()[0].data, cm.reference(x.data)), 1e-5);
+  for (auto &io : ios)
+    EXPECT_LE(relative_error(io->read_outputs()[0].data, cm.reference(x.data)), 1e-5);
   EXPECT_EQ(aclmdlExecuteAsync(id, ios[0]->in(), ios[0]->out(), s), ACL_ERROR_INVALID_MODEL_ID);
   aclrtDestroyStream(s);
   aclmdlDestroyDesc(d);
@@ -340,13 +347,15 @@ TEST_F(ModelApi, GearsAndRealNamesOfAnOnnxModel) {
   aclmdlDesc *d = aclmdlCreateDesc();
   ASSERT_EQ(aclmdlGetDesc(d, id), ACL_SUCCESS);
   size_t gears = 99;
-  ASSERT_EQ(aclmdlGetInputDynamicGearCount(d, static_cast<size_t>(-1), &gears), ACL_SUCCESS) << recent();
+  ASSERT_EQ(aclmdlGetInputDynamicGearCount(d, static_cast<size_t>(-1), &gears), ACL_SUCCESS)
+      << recent();
   EXPECT_EQ(gears, 0u);
   ASSERT_EQ(aclmdlGetInputDynamicGearCount(d, 0, &gears), ACL_SUCCESS);
   EXPECT_EQ(aclmdlGetInputDynamicGearCount(d, 5, &gears), ACL_ERROR_INVALID_PARAM);
   aclmdlIODims dims{};
   EXPECT_EQ(aclmdlGetInputDynamicDims(d, static_cast<size_t>(-1), &dims, 0), ACL_SUCCESS);
-  EXPECT_EQ(aclmdlGetInputDynamicDims(d, static_cast<size_t>(-1), &dims, 2), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlGetInputDynamicDims(d, static_cast<size_t>(-1), &dims, 2),
+            ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(recent().find("0 gears"), std::string::npos) << recent();
   EXPECT_STREQ(aclmdlGetTensorRealName(d, "x"), "x");
   EXPECT_STREQ(aclmdlGetTensorRealName(d, "y"), "y");
@@ -381,16 +390,19 @@ TEST_F(ModelApi, LoadWithConfigFromFileMemoryAndCallerMemory) {
   check(id);
 
   aclmdlConfigHandle *mem = aclmdlCreateConfigHandle();
-  ASSERT_EQ(set_config<size_t>(mem, ACL_MDL_LOAD_TYPE_SIZET, ACL_MDL_LOAD_FROM_MEM_WITH_MEM), ACL_SUCCESS);
+  ASSERT_EQ(set_config<size_t>(mem, ACL_MDL_LOAD_TYPE_SIZET, ACL_MDL_LOAD_FROM_MEM_WITH_MEM),
+            ACL_SUCCESS);
   ASSERT_EQ(set_config<const void *>(mem, ACL_MDL_MEM_ADDR_PTR, cm.bytes.data()), ACL_SUCCESS);
   ASSERT_EQ(set_config<size_t>(mem, ACL_MDL_MEM_SIZET, cm.bytes.size()), ACL_SUCCESS);
   size_t work = 0, weight = 0;
   ASSERT_EQ(aclmdlQuerySizeFromMem(cm.bytes.data(), cm.bytes.size(), &work, &weight), ACL_SUCCESS);
   void *work_ptr = nullptr, *weight_ptr = nullptr;
-  ASSERT_EQ(aclrtMalloc(&work_ptr, std::max<size_t>(work, 64), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&work_ptr, std::max<size_t>(work, 64), ACL_MEM_MALLOC_HUGE_FIRST),
+            ACL_SUCCESS);
   ASSERT_EQ(aclrtMalloc(&weight_ptr, weight, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
   ASSERT_EQ(set_config<void *>(mem, ACL_MDL_WORKSPACE_ADDR_PTR, work_ptr), ACL_SUCCESS);
-  ASSERT_EQ(set_config<size_t>(mem, ACL_MDL_WORKSPACE_SIZET, std::max<size_t>(work, 64)), ACL_SUCCESS);
+  ASSERT_EQ(set_config<size_t>(mem, ACL_MDL_WORKSPACE_SIZET, std::max<size_t>(work, 64)),
+            ACL_SUCCESS);
   ASSERT_EQ(set_config<void *>(mem, ACL_MDL_WEIGHT_ADDR_PTR, weight_ptr), ACL_SUCCESS);
   ASSERT_EQ(set_config<size_t>(mem, ACL_MDL_WEIGHT_SIZET, weight), ACL_SUCCESS);
   ASSERT_EQ(aclmdlLoadWithConfig(mem, &id), ACL_SUCCESS) << recent();
@@ -400,10 +412,13 @@ TEST_F(ModelApi, LoadWithConfigFromFileMemoryAndCallerMemory) {
 
   // Errors: sizes, values, features openacl lacks, dead handles.
   EXPECT_EQ(aclmdlSetConfigOpt(mem, ACL_MDL_MEM_SIZET, &work, 4), ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(aclmdlSetConfigOpt(mem, ACL_MDL_MEM_SIZET, nullptr, sizeof(size_t)), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlSetConfigOpt(mem, ACL_MDL_MEM_SIZET, nullptr, sizeof(size_t)),
+            ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(set_config<size_t>(mem, ACL_MDL_LOAD_TYPE_SIZET, 9), ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(set_config<size_t>(mem, ACL_MDL_LOAD_TYPE_SIZET, ACL_MDL_LOAD_FROM_FILE_WITH_Q), ACL_ERROR_API_NOT_SUPPORT);
-  EXPECT_EQ(set_config<const char *>(mem, ACL_MDL_WEIGHT_PATH_PTR, "w.bin"), ACL_ERROR_API_NOT_SUPPORT);
+  EXPECT_EQ(set_config<size_t>(mem, ACL_MDL_LOAD_TYPE_SIZET, ACL_MDL_LOAD_FROM_FILE_WITH_Q),
+            ACL_ERROR_API_NOT_SUPPORT);
+  EXPECT_EQ(set_config<const char *>(mem, ACL_MDL_WEIGHT_PATH_PTR, "w.bin"),
+            ACL_ERROR_API_NOT_SUPPORT);
   EXPECT_NE(recent().find("not supported"), std::string::npos) << recent();
   EXPECT_EQ(aclmdlLoadWithConfig(mem, nullptr), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlDestroyConfigHandle(file), ACL_SUCCESS);
@@ -431,7 +446,8 @@ TEST_F(ModelApi, ExecuteV2HonoursTheStreamTimeout) {
     EXPECT_LE(relative_error(io.read_outputs()[0].data, cm.reference(x.data)), 1e-5);
   }
   const int32_t timeout = 50;
-  ASSERT_EQ(aclmdlSetExecConfigOpt(h, ACL_MDL_STREAM_SYNC_TIMEOUT, &timeout, sizeof(timeout)), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetExecConfigOpt(h, ACL_MDL_STREAM_SYNC_TIMEOUT, &timeout, sizeof(timeout)),
+            ACL_SUCCESS);
   std::promise<void> release;
   std::shared_future<void> gate = release.get_future().share();
   ASSERT_EQ(aclrtLaunchHostFunc(s, wait_for_release, &gate), ACL_SUCCESS);  // holds the stream
@@ -439,7 +455,8 @@ TEST_F(ModelApi, ExecuteV2HonoursTheStreamTimeout) {
   EXPECT_EQ(aclmdlExecuteV2(id, io.in(), io.out(), s, h), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
   EXPECT_NE(recent().find("50 ms"), std::string::npos) << recent();
   release.set_value();
-  ASSERT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << recent();  // the execution stayed queued and ran
+  ASSERT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS)
+      << recent();  // the execution stayed queued and ran
   EXPECT_LE(relative_error(io.read_outputs()[0].data, cm.reference(x.data)), 1e-5);
 
   DeviceIo async_io(d, x, {3 * 16 * sizeof(float)});
@@ -448,9 +465,11 @@ TEST_F(ModelApi, ExecuteV2HonoursTheStreamTimeout) {
   EXPECT_LE(relative_error(async_io.read_outputs()[0].data, cm.reference(x.data)), 1e-5);
 
   void *work = nullptr;
-  EXPECT_EQ(aclmdlSetExecConfigOpt(h, ACL_MDL_WORK_ADDR_PTR, &work, sizeof(work)), ACL_ERROR_API_NOT_SUPPORT);
+  EXPECT_EQ(aclmdlSetExecConfigOpt(h, ACL_MDL_WORK_ADDR_PTR, &work, sizeof(work)),
+            ACL_ERROR_API_NOT_SUPPORT);
   const int32_t zero = 0;
-  EXPECT_EQ(aclmdlSetExecConfigOpt(h, ACL_MDL_STREAM_SYNC_TIMEOUT, &zero, sizeof(zero)), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlSetExecConfigOpt(h, ACL_MDL_STREAM_SYNC_TIMEOUT, &zero, sizeof(zero)),
+            ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlExecuteV2(id, io.in(), io.out(), s, nullptr), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlDestroyExecConfigHandle(h), ACL_SUCCESS);
   EXPECT_EQ(aclmdlExecuteAsyncV2(id, io.in(), io.out(), s, h), ACL_ERROR_INVALID_PARAM);
@@ -477,8 +496,12 @@ struct CountingAllocator {
     a->last_size = size;
     return a->refuse || size > a->capacity ? nullptr : a;  // the block is the pool itself
   }
-  static void free(aclrtAllocator self, aclrtAllocatorBlock) { ++static_cast<CountingAllocator *>(self)->frees; }
-  static void *address(aclrtAllocatorBlock block) { return static_cast<CountingAllocator *>(block)->device; }
+  static void free(aclrtAllocator self, aclrtAllocatorBlock) {
+    ++static_cast<CountingAllocator *>(self)->frees;
+  }
+  static void *address(aclrtAllocatorBlock block) {
+    return static_cast<CountingAllocator *>(block)->device;
+  }
 };
 
 TEST_F(ModelApi, StreamAllocatorGivesTheWorkspaceOfAsyncExecutions) {
@@ -499,7 +522,8 @@ TEST_F(ModelApi, StreamAllocatorGivesTheWorkspaceOfAsyncExecutions) {
   ASSERT_EQ(aclrtAllocatorSetObjToDesc(desc, &pool), ACL_SUCCESS);
   ASSERT_EQ(aclrtAllocatorSetAllocFuncToDesc(desc, CountingAllocator::alloc), ACL_SUCCESS);
   ASSERT_EQ(aclrtAllocatorSetFreeFuncToDesc(desc, CountingAllocator::free), ACL_SUCCESS);
-  ASSERT_EQ(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(desc, CountingAllocator::address), ACL_SUCCESS);
+  ASSERT_EQ(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(desc, CountingAllocator::address),
+            ACL_SUCCESS);
   EXPECT_EQ(aclrtAllocatorRegister(nullptr, desc), ACL_ERROR_INVALID_PARAM);
   ASSERT_EQ(aclrtAllocatorRegister(custom, desc), ACL_SUCCESS);
   ASSERT_EQ(aclrtAllocatorDestroyDesc(desc), ACL_SUCCESS);  // the registration keeps its copy
@@ -513,7 +537,8 @@ TEST_F(ModelApi, StreamAllocatorGivesTheWorkspaceOfAsyncExecutions) {
 
   aclrtAllocator obj = nullptr;
   aclrtAllocatorAllocFunc alloc = nullptr;
-  ASSERT_EQ(aclrtAllocatorGetByStream(custom, nullptr, &obj, &alloc, nullptr, nullptr, nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtAllocatorGetByStream(custom, nullptr, &obj, &alloc, nullptr, nullptr, nullptr),
+            ACL_SUCCESS);
   EXPECT_EQ(obj, &pool);
   EXPECT_EQ(alloc, &CountingAllocator::alloc);
 
@@ -527,7 +552,8 @@ TEST_F(ModelApi, StreamAllocatorGivesTheWorkspaceOfAsyncExecutions) {
   const int before = pool.allocs;
   m.run(x, custom);
   EXPECT_EQ(pool.allocs, before) << "unregistered: the runtime's own workspace";
-  EXPECT_EQ(aclrtAllocatorGetByStream(custom, nullptr, &obj, &alloc, nullptr, nullptr, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtAllocatorGetByStream(custom, nullptr, &obj, &alloc, nullptr, nullptr, nullptr),
+            ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtFree(pool.device), ACL_SUCCESS);
   EXPECT_EQ(aclrtDestroyStream(plain), ACL_SUCCESS);
   EXPECT_EQ(aclrtDestroyStream(custom), ACL_SUCCESS);

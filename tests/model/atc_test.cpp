@@ -98,15 +98,18 @@ std::vector<float> execute(uint32_t id, const std::vector<float> &x) {
   void *in = nullptr, *out = nullptr;
   EXPECT_EQ(aclrtMalloc(&in, x.size() * 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
   EXPECT_EQ(aclrtMalloc(&out, out_bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-  EXPECT_EQ(aclrtMemcpy(in, x.size() * 4, x.data(), x.size() * 4, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpy(in, x.size() * 4, x.data(), x.size() * 4, ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_SUCCESS);
   aclmdlDataset *ins = aclmdlCreateDataset(), *outs = aclmdlCreateDataset();
   aclmdlAddDatasetBuffer(ins, aclCreateDataBuffer(in, x.size() * 4));
   aclmdlAddDatasetBuffer(outs, aclCreateDataBuffer(out, out_bytes));
   EXPECT_EQ(aclmdlExecute(id, ins, outs), ACL_SUCCESS) << recent();
   std::vector<float> y(out_bytes / 4);
-  EXPECT_EQ(aclrtMemcpy(y.data(), out_bytes, out, out_bytes, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpy(y.data(), out_bytes, out, out_bytes, ACL_MEMCPY_DEVICE_TO_HOST),
+            ACL_SUCCESS);
   for (auto *d : {ins, outs}) {
-    for (size_t i = 0; i < aclmdlGetDatasetNumBuffers(d); ++i) aclDestroyDataBuffer(aclmdlGetDatasetBuffer(d, i));
+    for (size_t i = 0; i < aclmdlGetDatasetNumBuffers(d); ++i)
+      aclDestroyDataBuffer(aclmdlGetDatasetBuffer(d, i));
     aclmdlDestroyDataset(d);
   }
   aclrtFree(in);
@@ -116,8 +119,9 @@ std::vector<float> execute(uint32_t id, const std::vector<float> &x) {
 
 TEST_F(Atc, ConvertedModelLoadsFromFileAndMemoryWithTheOnnxResults) {
   const std::string onnx = write("m.onnx", scale_relu().SerializeAsString());
-  const Result r = atc("--model=" + onnx + " --framework=5 --output=" + path("m") +
-                       " --soc_version=Ascend310P3 --input_format=NCHW --input_shape=x:1,3,2,2 --log=error");
+  const Result r =
+      atc("--model=" + onnx + " --framework=5 --output=" + path("m") +
+          " --soc_version=Ascend310P3 --input_format=NCHW --input_shape=x:1,3,2,2 --log=error");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("ATC run success"), std::string::npos) << r.out;
   const std::string om = read_file(path("m.om"));
@@ -155,7 +159,8 @@ TEST_F(Atc, InputShapeFixesADynamicInput) {
 TEST_F(Atc, OutputTypeAndOutNodes) {
   const std::string onnx = write("m.onnx", scale_relu().SerializeAsString());
   ASSERT_EQ(atc("--model=" + onnx + " --framework=5 --output=" + path("h") +
-                " --soc_version=Ascend310 --out_nodes=scale:0 -output_type=FP16 --precision_mode=force_fp16"
+                " --soc_version=Ascend310 --out_nodes=scale:0 -output_type=FP16 "
+                "--precision_mode=force_fp16"
                 " --op_select_implmode=high_precision --save_original_model=true")
                 .status,
             0);
@@ -192,10 +197,10 @@ TEST_F(Atc, OutputTypeAndOutNodes) {
 
 TEST_F(Atc, InputFp16NodesTakeHalfData) {
   const std::string onnx = write("m.onnx", scale_relu().SerializeAsString());
-  ASSERT_EQ(
-      atc("--model=" + onnx + " --framework=5 --output=" + path("f") + " --soc_version=Ascend310 --input_fp16_nodes=x")
-          .status,
-      0);
+  ASSERT_EQ(atc("--model=" + onnx + " --framework=5 --output=" + path("f") +
+                " --soc_version=Ascend310 --input_fp16_nodes=x")
+                .status,
+            0);
   uint32_t id = 0;
   ASSERT_EQ(aclmdlLoadFromFile(path("f.om").c_str(), &id), ACL_SUCCESS) << recent();
   aclmdlDesc *desc = aclmdlCreateDesc();
@@ -205,9 +210,10 @@ TEST_F(Atc, InputFp16NodesTakeHalfData) {
   EXPECT_EQ(aclmdlGetInputSizeByIndex(desc, 0), 12u * 2);
   aclmdlDestroyDesc(desc);
   aclmdlUnload(id);
-  const Result r =
-      atc("--model=" + onnx + " --framework=5 --output=" + path("f") + " --soc_version=Ascend310 --input_fp16_nodes=y");
-  EXPECT_NE(r.out.find("--input_fp16_nodes: the model has no input named 'y'"), std::string::npos) << r.out;
+  const Result r = atc("--model=" + onnx + " --framework=5 --output=" + path("f") +
+                       " --soc_version=Ascend310 --input_fp16_nodes=y");
+  EXPECT_NE(r.out.find("--input_fp16_nodes: the model has no input named 'y'"), std::string::npos)
+      << r.out;
 }
 
 TEST_F(Atc, OtherFrameworksAreRefusedWithWhatToDo) {
@@ -231,18 +237,21 @@ TEST_F(Atc, HuaweiOmIsRecognisedEverywhere) {
   EXPECT_NE(recent().find("Huawei's ATC"), std::string::npos) << recent();
   EXPECT_NE(recent().find("ONNX"), std::string::npos) << recent();
   EXPECT_EQ(aclmdlLoadFromMem(huawei.data(), huawei.size(), &id), ACL_ERROR_PARSE_MODEL);
-  const Result r = atc("--model=" + om + " --framework=5 --output=" + path("y") + " --soc_version=Ascend310");
+  const Result r =
+      atc("--model=" + om + " --framework=5 --output=" + path("y") + " --soc_version=Ascend310");
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.out.find("already a .om"), std::string::npos) << r.out;
 }
 
 TEST_F(Atc, BadOptionsNameTheOptionAndTheInput) {
   const std::string onnx = write("m.onnx", scale_relu({-1, 3, 2, 2}).SerializeAsString());
-  const std::string base = "--model=" + onnx + " --framework=5 --output=" + path("z") + " --soc_version=Ascend310 ";
+  const std::string base =
+      "--model=" + onnx + " --framework=5 --output=" + path("z") + " --soc_version=Ascend310 ";
   struct Case {
     std::string args, words;
   } cases[] = {
-      {"--input_shape=img:1,3,2,2", "--input_shape: the model has no input named 'img' (its inputs: x)"},
+      {"--input_shape=img:1,3,2,2",
+       "--input_shape: the model has no input named 'img' (its inputs: x)"},
       {"--input_shape=x:1,3,2", "has 4 dims in the model; 3 given"},
       {"--input_shape=x:1,4,2,2", "'scale'"},  // the Mul's [1, 3, 1, 1] operand no longer fits
       {"--input_shape=x:1~4,3,2,2", "shape range"},
@@ -265,7 +274,8 @@ TEST_F(Atc, BadOptionsNameTheOptionAndTheInput) {
     EXPECT_NE(r.status, 0) << c.args;
     EXPECT_NE(r.out.find(c.words), std::string::npos) << c.args << "\n" << r.out;
   }
-  EXPECT_NE(atc("--model=" + onnx + " --framework=5 --output=" + path("z")).status, 0);  // --soc_version
+  EXPECT_NE(atc("--model=" + onnx + " --framework=5 --output=" + path("z")).status,
+            0);  // --soc_version
 }
 
 // --singleop (the single-operator samples' step before aclopSetModelDir): every op of the list
@@ -288,11 +298,13 @@ TEST_F(Atc, SingleOpListWritesOneOpModelPerOp) {
      "output_desc": [{"format": "ND", "shape": [4, 1], "type": "float32"}],
      "attr": [{"name": "keep_dims", "type": "bool", "value": true}]}
   ])");
-  const Result r = atc("--singleop=" + list + " --soc_version=Ascend310 --output=" + path("op_models"));
+  const Result r =
+      atc("--singleop=" + list + " --soc_version=Ascend310 --output=" + path("op_models"));
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("ATC run success"), std::string::npos) << r.out;
-  for (const char *file : {"0_Add_0_2_8_16_0_2_8_16_0_2_8_16.om", "1_Conv2D_1_1_1_5_5_3_1_0_2_3_3_3_1_1_1_5_5_2.om",
-                           "2_ReduceSum_0_2_4_6_3_2_1_0_2_4_1.om"})
+  for (const char *file :
+       {"0_Add_0_2_8_16_0_2_8_16_0_2_8_16.om", "1_Conv2D_1_1_1_5_5_3_1_0_2_3_3_3_1_1_1_5_5_2.om",
+        "2_ReduceSum_0_2_4_6_3_2_1_0_2_4_1.om"})
     EXPECT_TRUE(fs::exists(path("op_models/") + file)) << file;
   EXPECT_EQ(std::distance(fs::directory_iterator(path("op_models")), fs::directory_iterator()), 3);
 }
@@ -302,7 +314,9 @@ TEST_F(Atc, SingleOpErrorsNameTheOpAndTheEntry) {
   struct Case {
     std::string json, words;
   } cases[] = {
-      {"[{\"op\": \"AddDsl\", \"input_desc\": [" + x + "," + x + "], \"output_desc\": [" + x + "]}]", "op 0 (\"AddDsl\")"},
+      {"[{\"op\": \"AddDsl\", \"input_desc\": [" + x + "," + x + "], \"output_desc\": [" + x +
+           "]}]",
+       "op 0 (\"AddDsl\")"},
       {"[{\"op\": \"Add\", \"input_desc\": [" + x + "," + x + "], \"output_desc\": [" +
            R"({"format": "ND", "shape": [3, 2], "type": "float32"})" + "]}]",
        "output 0"},
@@ -322,14 +336,19 @@ TEST_F(Atc, SingleOpErrorsNameTheOpAndTheEntry) {
       {"[]", "holds no op list"},
   };
   for (const auto &c : cases) {
-    const Result r = atc("--singleop=" + write("bad.json", c.json) + " --soc_version=Ascend310 --output=" + path("o"));
+    const Result r = atc("--singleop=" + write("bad.json", c.json) +
+                         " --soc_version=Ascend310 --output=" + path("o"));
     EXPECT_NE(r.status, 0) << c.json;
     EXPECT_NE(r.out.find(c.words), std::string::npos) << c.json << "\n" << r.out;
   }
-  EXPECT_NE(atc("--singleop=" + path("none.json") + " --soc_version=Ascend310 --output=" + path("o")).out.find("cannot read"),
-            std::string::npos);
-  EXPECT_NE(atc("--singleop=" + path("none.json") + " --model=m.onnx --framework=5 --soc_version=Ascend310 --output=" +
-                path("o")).status, 0);
+  EXPECT_NE(
+      atc("--singleop=" + path("none.json") + " --soc_version=Ascend310 --output=" + path("o"))
+          .out.find("cannot read"),
+      std::string::npos);
+  EXPECT_NE(atc("--singleop=" + path("none.json") +
+                " --model=m.onnx --framework=5 --soc_version=Ascend310 --output=" + path("o"))
+                .status,
+            0);
 }
 
 TEST_F(Atc, UnsupportedNodeIsNamed) {
@@ -339,7 +358,8 @@ TEST_F(Atc, UnsupportedNodeIsNamed) {
   add_node(m, "NoSuchOp", "the_odd_one", {"t"}, {"y"});
   add_output(m, "y");
   const std::string onnx = write("u.onnx", m.SerializeAsString());
-  const Result r = atc("--model=" + onnx + " --framework=5 --output=" + path("u") + " --soc_version=Ascend310");
+  const Result r =
+      atc("--model=" + onnx + " --framework=5 --output=" + path("u") + " --soc_version=Ascend310");
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.out.find("the_odd_one"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(path("u.om")));
@@ -347,22 +367,29 @@ TEST_F(Atc, UnsupportedNodeIsNamed) {
 
 TEST_F(Atc, ConvertApiChecksItsArguments) {
   const std::string onnx = scale_relu().SerializeAsString();
-  EXPECT_EQ(openaclConvertModel(nullptr, 1, nullptr, nullptr, 0, path("a.om").c_str()), ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(openaclConvertModel(onnx.data(), onnx.size(), nullptr, nullptr, 0, nullptr), ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(openaclConvertModel(onnx.data(), onnx.size(), nullptr, nullptr, 1, path("a.om").c_str()),
+  EXPECT_EQ(openaclConvertModel(nullptr, 1, nullptr, nullptr, 0, path("a.om").c_str()),
             ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(openaclConvertModel(onnx.data(), onnx.size(), nullptr, nullptr, 0, nullptr),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(
+      openaclConvertModel(onnx.data(), onnx.size(), nullptr, nullptr, 1, path("a.om").c_str()),
+      ACL_ERROR_INVALID_PARAM);
   const char *names[] = {"frobnicate"}, *values[] = {"1"};
   EXPECT_EQ(openaclConvertModel(onnx.data(), onnx.size(), names, values, 1, path("a.om").c_str()),
             ACL_ERROR_PARSE_MODEL);
   EXPECT_NE(recent().find("--frobnicate"), std::string::npos) << recent();
-  EXPECT_EQ(openaclConvertModel(onnx.data(), onnx.size(), nullptr, nullptr, 0, "/nonexistent/dir/a.om"),
-            ACL_ERROR_WRITE_FILE);
-  EXPECT_EQ(openaclConvertModel("garbage", 7, nullptr, nullptr, 0, path("a.om").c_str()), ACL_ERROR_PARSE_MODEL);
+  EXPECT_EQ(
+      openaclConvertModel(onnx.data(), onnx.size(), nullptr, nullptr, 0, "/nonexistent/dir/a.om"),
+      ACL_ERROR_WRITE_FILE);
+  EXPECT_EQ(openaclConvertModel("garbage", 7, nullptr, nullptr, 0, path("a.om").c_str()),
+            ACL_ERROR_PARSE_MODEL);
 }
 
 TEST_F(Atc, TruncatedOrNewerOmIsAParseError) {
   const std::string onnx = scale_relu().SerializeAsString();
-  ASSERT_EQ(openaclConvertModel(onnx.data(), onnx.size(), nullptr, nullptr, 0, path("t.om").c_str()), ACL_SUCCESS);
+  ASSERT_EQ(
+      openaclConvertModel(onnx.data(), onnx.size(), nullptr, nullptr, 0, path("t.om").c_str()),
+      ACL_SUCCESS);
   std::string om = read_file(path("t.om"));
   uint32_t id = 0;
   EXPECT_EQ(aclmdlLoadFromMem(om.data(), om.size() / 2, &id), ACL_ERROR_PARSE_MODEL);
@@ -382,7 +409,8 @@ std::vector<float> run_shaped(uint32_t id, const TensorF &x, bool gears) {
   EXPECT_EQ(aclrtMalloc(&out, out_bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
   aclrtMemcpy(in, in_bytes, x.data.data(), in_bytes, ACL_MEMCPY_HOST_TO_DEVICE);
   aclmdlDataset *ins = aclmdlCreateDataset(), *outs = aclmdlCreateDataset();
-  std::vector<aclDataBuffer *> bufs = {aclCreateDataBuffer(in, in_bytes), aclCreateDataBuffer(out, out_bytes)};
+  std::vector<aclDataBuffer *> bufs = {aclCreateDataBuffer(in, in_bytes),
+                                       aclCreateDataBuffer(out, out_bytes)};
   aclmdlAddDatasetBuffer(ins, bufs[0]);
   aclmdlAddDatasetBuffer(outs, bufs[1]);
   if (gears) {
@@ -415,13 +443,15 @@ TEST_F(Atc, PpOcrModelsConvertWithGearsAndMatchTheirOnnx) {
     std::vector<int64_t> dims;
   } cases[] = {
       {cls_model(), "--input_shape=x:-1,3,48,192 --dynamic_batch_size=1,2,4", {2, 3, 48, 192}},
-      {det_model(), "--input_shape=x:1,3,-1,-1 --dynamic_image_size='96,96;160,128'", {1, 3, 160, 128}},
+      {det_model(),
+       "--input_shape=x:1,3,-1,-1 --dynamic_image_size='96,96;160,128'",
+       {1, 3, 160, 128}},
   };
   for (const auto &c : cases) {
-    ASSERT_EQ(
-        atc("--model=" + c.onnx + " --framework=5 --output=" + path("p") + " --soc_version=Ascend310P3 " + c.options)
-            .status,
-        0)
+    ASSERT_EQ(atc("--model=" + c.onnx + " --framework=5 --output=" + path("p") +
+                  " --soc_version=Ascend310P3 " + c.options)
+                  .status,
+              0)
         << c.options;
     uint32_t from_onnx = 0, from_om = 0;
     ASSERT_EQ(aclmdlLoadFromFile(c.onnx.c_str(), &from_onnx), ACL_SUCCESS);
@@ -437,7 +467,10 @@ TEST_F(Atc, PpOcrModelsConvertWithGearsAndMatchTheirOnnx) {
 
 TEST_F(Atc, OpenaclRunLoadsAnOm) {
   const std::string onnx = write("m.onnx", scale_relu().SerializeAsString());
-  ASSERT_EQ(atc("--model=" + onnx + " --framework=5 --output=" + path("r") + " --soc_version=Ascend310").status, 0);
+  ASSERT_EQ(
+      atc("--model=" + onnx + " --framework=5 --output=" + path("r") + " --soc_version=Ascend310")
+          .status,
+      0);
   const Result r = run(std::string(OPENACL_TOOL) + " run " + path("r.om") + " --iterations 2");
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("load time"), std::string::npos) << r.out;

@@ -32,12 +32,14 @@ Result openacl(const std::string &args) {
 }
 
 TEST(OpenaclCommand, RunReportsAndWritesOutputs) {
-  const auto dir = std::filesystem::temp_directory_path() / ("openacl_cli_" + std::to_string(getpid()));
-  const Result r = openacl("run '" + cls_model() + "' --shape x=2x3x48x192 --streams 2 --iterations 6 --output '" +
-                           dir.string() + "'");
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("openacl_cli_" + std::to_string(getpid()));
+  const Result r =
+      openacl("run '" + cls_model() +
+              "' --shape x=2x3x48x192 --streams 2 --iterations 6 --output '" + dir.string() + "'");
   ASSERT_EQ(r.status, 0) << r.out;
-  for (const char *field : {"load time", "device mem", "AI cores, ISA", "p50", "p90", "p99", "throughput",
-                            "softmax_0.tmp_0 float32 2x2"})
+  for (const char *field : {"load time", "device mem", "AI cores, ISA", "p50", "p90", "p99",
+                            "throughput", "softmax_0.tmp_0 float32 2x2"})
     EXPECT_NE(r.out.find(field), std::string::npos) << field << "\n" << r.out;
   const std::string npy = read_file((dir / "softmax_0.tmp_0.npy").string());
   ASSERT_GT(npy.size(), 16u);
@@ -48,16 +50,19 @@ TEST(OpenaclCommand, RunReportsAndWritesOutputs) {
 }
 
 TEST(OpenaclCommand, DumpWritesEveryLayerOfOneExecution) {
-  const auto dir = std::filesystem::temp_directory_path() / ("openacl_cli_dump_" + std::to_string(getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("openacl_cli_dump_" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
-  const Result r = openacl("run '" + cls_model() + "' --shape x=1x3x48x192 --iterations 2 --dump '" + dir.string() + "'");
+  const Result r = openacl("run '" + cls_model() +
+                           "' --shape x=1x3x48x192 --iterations 2 --dump '" + dir.string() + "'");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("dumped the layers of one execution"), std::string::npos) << r.out;
   size_t outputs = 0, iterations = 0;
   for (const auto &e : std::filesystem::recursive_directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
     if (e.is_regular_file() && name.find(".output.0.npy") != std::string::npos) ++outputs;
-    if (e.is_directory() && e.path().parent_path().filename() == "1") ++iterations;  // <model id>/<iteration>
+    if (e.is_directory() && e.path().parent_path().filename() == "1")
+      ++iterations;  // <model id>/<iteration>
   }
   EXPECT_GT(outputs, 50u) << "one file per layer of the classifier";
   EXPECT_EQ(iterations, 1u) << "only the one dumped execution";
@@ -67,12 +72,15 @@ TEST(OpenaclCommand, DumpWritesEveryLayerOfOneExecution) {
 // The classifier has 53 convolutions: the profile counts them per execution, and the trace holds
 // every op of every execution inside its model task.
 TEST(OpenaclCommand, ProfileTimesEveryOpOfTheTimedExecutions) {
-  const auto trace = std::filesystem::temp_directory_path() / ("openacl_cli_profile_" + std::to_string(getpid()) + ".json");
-  const Result r = openacl("run '" + cls_model() + "' --shape x=1x3x48x192 --iterations 3 --profile --trace '" +
-                           trace.string() + "'");
+  const auto trace = std::filesystem::temp_directory_path() /
+                     ("openacl_cli_profile_" + std::to_string(getpid()) + ".json");
+  const Result r =
+      openacl("run '" + cls_model() + "' --shape x=1x3x48x192 --iterations 3 --profile --trace '" +
+              trace.string() + "'");
   ASSERT_EQ(r.status, 0) << r.out;
-  for (const char *field : {"profile of 3 model execution(s)", "host overhead between consecutive ops", "op type",
-                            "HardSwish", "p2o.Conv.0 "})
+  for (const char *field :
+       {"profile of 3 model execution(s)", "host overhead between consecutive ops", "op type",
+        "HardSwish", "p2o.Conv.0 "})
     EXPECT_NE(r.out.find(field), std::string::npos) << field << "\n" << r.out;
   const size_t conv = r.out.find("Conv2D ");
   ASSERT_NE(conv, std::string::npos) << r.out;
@@ -80,11 +88,12 @@ TEST(OpenaclCommand, ProfileTimesEveryOpOfTheTimedExecutions) {
 
   std::ifstream in(trace);
   const auto doc = nlohmann::json::parse(in);
-  std::map<std::pair<int64_t, uint64_t>, std::pair<double, double>> model_tasks;  // (track, seq) -> span
+  std::map<std::pair<int64_t, uint64_t>, std::pair<double, double>>
+      model_tasks;  // (track, seq) -> span
   for (const auto &e : doc["traceEvents"])
     if (e.value("cat", "") == "model")
-      model_tasks[{e["tid"].get<int64_t>(), e["args"]["seq"].get<uint64_t>()}] = {e["ts"].get<double>(),
-                                                                                e["ts"].get<double>() + e["dur"].get<double>()};
+      model_tasks[{e["tid"].get<int64_t>(), e["args"]["seq"].get<uint64_t>()}] = {
+          e["ts"].get<double>(), e["ts"].get<double>() + e["dur"].get<double>()};
   size_t ops = 0;
   for (const auto &e : doc["traceEvents"]) {
     if (e.value("cat", "") != "model_op") continue;
@@ -92,7 +101,8 @@ TEST(OpenaclCommand, ProfileTimesEveryOpOfTheTimedExecutions) {
     const auto task = model_tasks.find({e["tid"].get<int64_t>(), e["args"]["seq"].get<uint64_t>()});
     ASSERT_NE(task, model_tasks.end()) << e.dump();
     EXPECT_GE(e["ts"].get<double>(), task->second.first - 0.001) << e.dump();
-    EXPECT_LE(e["ts"].get<double>() + e["dur"].get<double>(), task->second.second + 0.001) << e.dump();
+    EXPECT_LE(e["ts"].get<double>() + e["dur"].get<double>(), task->second.second + 0.001)
+        << e.dump();
   }
   EXPECT_EQ(ops % 125, 0u) << "125 ops per execution";
   EXPECT_GE(ops, 4u * 125u) << "the 3 timed executions and the warm-up";
@@ -100,7 +110,8 @@ TEST(OpenaclCommand, ProfileTimesEveryOpOfTheTimedExecutions) {
   const Result last = openacl("trace profile '" + trace.string() + "' --last 1 --top 0");
   ASSERT_EQ(last.status, 0) << last.out;
   EXPECT_NE(last.out.find("profile of 1 model execution(s)"), std::string::npos) << last.out;
-  EXPECT_NE(last.out.find("p2o.Conv.52 "), std::string::npos) << "--top 0 lists every op\n" << last.out;
+  EXPECT_NE(last.out.find("p2o.Conv.52 "), std::string::npos) << "--top 0 lists every op\n"
+                                                              << last.out;
   const Result summary = openacl("trace summary '" + trace.string() + "'");
   ASSERT_EQ(summary.status, 0) << summary.out;
   EXPECT_EQ(summary.out.find("Conv2D"), std::string::npos) << "ops are no tasks\n" << summary.out;

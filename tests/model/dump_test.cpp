@@ -37,7 +37,8 @@ std::map<std::string, std::vector<float>> dumped(const fs::path &dir) {
     if (!e.is_regular_file()) continue;
     const std::string bytes = read_file(e.path().string());
     EXPECT_EQ(bytes.compare(0, 6, "\x93NUMPY"), 0) << e.path();
-    const size_t header = 10 + static_cast<uint8_t>(bytes[8]) + 256 * static_cast<uint8_t>(bytes[9]);
+    const size_t header =
+        10 + static_cast<uint8_t>(bytes[8]) + 256 * static_cast<uint8_t>(bytes[9]);
     EXPECT_NE(bytes.find("'descr': '<f4'"), std::string::npos) << e.path();
     std::vector<float> v((bytes.size() - header) / 4);
     std::memcpy(v.data(), bytes.data() + header, v.size() * 4);
@@ -52,7 +53,8 @@ std::map<std::string, std::vector<float>> dumped(const fs::path &dir) {
     EXPECT_EQ(parts.size(), 7u) << name;
     if (parts.size() == 7) out[parts[0] + "." + parts[1] + "." + parts[4] + "." + parts[5]] = v;
     // .../<model name>/<model id>/<iteration>/<file>
-    EXPECT_EQ(e.path().parent_path().parent_path().parent_path().filename(), "dumped_net") << e.path();
+    EXPECT_EQ(e.path().parent_path().parent_path().parent_path().filename(), "dumped_net")
+        << e.path();
   }
   return out;
 }
@@ -79,7 +81,9 @@ class ModelDump : public ::testing::Test {
 };
 
 TEST_F(ModelDump, AclJsonDumpsEveryLayerOutputOfTheListedModel) {
-  ASSERT_EQ(aclInit(config("{\"dump_path\": \"" + dump_dir() + "\", \"dump_list\": [{\"model_name\": \"dumped_net\"}]}").c_str()),
+  ASSERT_EQ(aclInit(config("{\"dump_path\": \"" + dump_dir() +
+                           "\", \"dump_list\": [{\"model_name\": \"dumped_net\"}]}")
+                        .c_str()),
             ACL_SUCCESS)
       << aclGetRecentErrMsg();
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
@@ -96,9 +100,10 @@ TEST_F(ModelDump, AclJsonDumpsEveryLayerOutputOfTheListedModel) {
 TEST_F(ModelDump, SetDumpFiltersLayersAndFinalizeStopsIt) {
   ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-  const std::string cfg = config("{\"dump_path\": \"" + dump_dir() +
-                                 "\", \"dump_mode\": \"all\", \"dump_list\": [{\"model_name\": \"dumped_net\", "
-                                 "\"layer\": [\"mul_layer\"]}, {\"model_name\": \"another\"}]}");
+  const std::string cfg =
+      config("{\"dump_path\": \"" + dump_dir() +
+             "\", \"dump_mode\": \"all\", \"dump_list\": [{\"model_name\": \"dumped_net\", "
+             "\"layer\": [\"mul_layer\"]}, {\"model_name\": \"another\"}]}");
   EXPECT_EQ(aclmdlSetDump(cfg.c_str()), ACL_ERROR_DUMP_NOT_RUN);
   EXPECT_EQ(aclmdlFinalizeDump(), ACL_ERROR_DUMP_NOT_RUN);
   ASSERT_EQ(aclmdlInitDump(), ACL_SUCCESS);
@@ -118,14 +123,17 @@ TEST_F(ModelDump, SetDumpFiltersLayersAndFinalizeStopsIt) {
 }
 
 TEST_F(ModelDump, BadConfigurationsAreRefusedWithTheDumpCodes) {
-  const std::string bad_mode = config("{\"dump_path\": \"/tmp\", \"dump_mode\": \"everything\", \"dump_list\": []}");
+  const std::string bad_mode =
+      config("{\"dump_path\": \"/tmp\", \"dump_mode\": \"everything\", \"dump_list\": []}");
   EXPECT_EQ(aclInit(bad_mode.c_str()), ACL_ERROR_INVALID_DUMP_CONFIG);
-  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("dump_mode"), std::string::npos) << aclGetRecentErrMsg();
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("dump_mode"), std::string::npos)
+      << aclGetRecentErrMsg();
   ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
   ASSERT_EQ(aclmdlInitDump(), ACL_SUCCESS);
   EXPECT_EQ(aclmdlSetDump(bad_mode.c_str()), ACL_ERROR_INVALID_DUMP_CONFIG);
   EXPECT_EQ(aclmdlSetDump(config("{\"dump_list\": []}").c_str()), ACL_ERROR_INVALID_DUMP_CONFIG);
-  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("dump_path"), std::string::npos) << aclGetRecentErrMsg();
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("dump_path"), std::string::npos)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(aclmdlSetDump((root_ / "missing.json").c_str()), ACL_ERROR_INVALID_FILE);
   EXPECT_EQ(aclmdlSetDump(nullptr), ACL_ERROR_INVALID_PARAM);
   ASSERT_EQ(aclmdlFinalizeDump(), ACL_SUCCESS);
@@ -136,7 +144,9 @@ TEST_F(ModelDump, BadConfigurationsAreRefusedWithTheDumpCodes) {
 namespace {
 
 TEST_F(ModelDump, OpSwitchDumpsEachSingleOpCall) {
-  ASSERT_EQ(aclInit(config("{\"dump_path\": \"" + dump_dir() + "\", \"dump_mode\": \"all\", \"dump_op_switch\": \"on\"}").c_str()),
+  ASSERT_EQ(aclInit(config("{\"dump_path\": \"" + dump_dir() +
+                           "\", \"dump_mode\": \"all\", \"dump_op_switch\": \"on\"}")
+                        .c_str()),
             ACL_SUCCESS)
       << aclGetRecentErrMsg();
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
@@ -144,7 +154,8 @@ TEST_F(ModelDump, OpSwitchDumpsEachSingleOpCall) {
   aclTensorDesc *desc = aclCreateTensorDesc(ACL_FLOAT, 2, dims, ACL_FORMAT_ND);
   const std::vector<float> a{1, 2, 3, 4, 5, 6}, b{10, 20, 30, 40, 50, 60};
   void *da = nullptr, *db = nullptr, *dy = nullptr;
-  for (void **p : {&da, &db, &dy}) ASSERT_EQ(aclrtMalloc(p, 24, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  for (void **p : {&da, &db, &dy})
+    ASSERT_EQ(aclrtMalloc(p, 24, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
   ASSERT_EQ(aclrtMemcpy(da, 24, a.data(), 24, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
   ASSERT_EQ(aclrtMemcpy(db, 24, b.data(), 24, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
   aclDataBuffer *ins[] = {aclCreateDataBuffer(da, 24), aclCreateDataBuffer(db, 24)};
@@ -162,11 +173,14 @@ TEST_F(ModelDump, OpSwitchDumpsEachSingleOpCall) {
     if (!e.is_regular_file()) continue;
     EXPECT_EQ(e.path().parent_path().filename(), "op") << e.path();
     const std::string bytes = read_file(e.path().string());
-    const size_t header = 10 + static_cast<uint8_t>(bytes[8]) + 256 * static_cast<uint8_t>(bytes[9]);
+    const size_t header =
+        10 + static_cast<uint8_t>(bytes[8]) + 256 * static_cast<uint8_t>(bytes[9]);
     std::vector<float> v((bytes.size() - header) / 4);
     std::memcpy(v.data(), bytes.data() + header, v.size() * 4);
-    const std::string name = e.path().filename().string();  // Add.<call>.<us>.<input|output>.<k>.npy
-    const size_t kind = name.find(".input.") != std::string::npos ? name.find(".input.") : name.find(".output.");
+    const std::string name =
+        e.path().filename().string();  // Add.<call>.<us>.<input|output>.<k>.npy
+    const size_t kind =
+        name.find(".input.") != std::string::npos ? name.find(".input.") : name.find(".output.");
     files[name.substr(0, name.find('.')) + name.substr(kind)] = v;
   }
   ASSERT_EQ(files.size(), 3u);

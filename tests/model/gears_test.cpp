@@ -51,7 +51,8 @@ class Gears : public ::testing::Test {
     for (const auto &[k, v] : options) names.push_back(k.c_str()), values.push_back(v.c_str());
     const std::string onnx = m.SerializeAsString();
     om_ = write_temp("gears.om", "");
-    ASSERT_EQ(openaclConvertModel(onnx.data(), onnx.size(), names.data(), values.data(), names.size(), om_.c_str()),
+    ASSERT_EQ(openaclConvertModel(onnx.data(), onnx.size(), names.data(), values.data(),
+                                  names.size(), om_.c_str()),
               ACL_SUCCESS)
         << recent();
     ASSERT_EQ(aclmdlLoadFromFile(om_.c_str(), &id_), ACL_SUCCESS) << recent();
@@ -90,14 +91,16 @@ class Gears : public ::testing::Test {
   }
   void fill_input(size_t i, const std::vector<float> &v) {
     aclDataBuffer *b = aclmdlGetDatasetBuffer(in_, i);
-    ASSERT_EQ(aclrtMemcpy(aclGetDataBufferAddr(b), aclGetDataBufferSizeV2(b), v.data(), v.size() * 4,
-                          ACL_MEMCPY_HOST_TO_DEVICE),
+    ASSERT_EQ(aclrtMemcpy(aclGetDataBufferAddr(b), aclGetDataBufferSizeV2(b), v.data(),
+                          v.size() * 4, ACL_MEMCPY_HOST_TO_DEVICE),
               ACL_SUCCESS);
   }
   std::vector<float> output(size_t j, size_t n) {
     std::vector<float> v(n);
     aclDataBuffer *b = aclmdlGetDatasetBuffer(out_, j);
-    EXPECT_EQ(aclrtMemcpy(v.data(), n * 4, aclGetDataBufferAddr(b), n * 4, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(
+        aclrtMemcpy(v.data(), n * 4, aclGetDataBufferAddr(b), n * 4, ACL_MEMCPY_DEVICE_TO_HOST),
+        ACL_SUCCESS);
     return v;
   }
   size_t gear_index() {
@@ -108,7 +111,9 @@ class Gears : public ::testing::Test {
   std::vector<uint64_t> gear_values(size_t n) {
     std::vector<uint64_t> v(n);
     aclDataBuffer *b = aclmdlGetDatasetBuffer(in_, gear_index());
-    EXPECT_EQ(aclrtMemcpy(v.data(), n * 8, aclGetDataBufferAddr(b), n * 8, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(
+        aclrtMemcpy(v.data(), n * 8, aclGetDataBufferAddr(b), n * 8, ACL_MEMCPY_DEVICE_TO_HOST),
+        ACL_SUCCESS);
     return v;
   }
 
@@ -168,7 +173,9 @@ TEST_F(Gears, BatchGearsDescribeRunAndRefuse) {
   EXPECT_EQ(dims.dims[0], 2);
 
   EXPECT_EQ(aclmdlSetDynamicBatchSize(id_, in_, 1, 3), ACL_ERROR_INVALID_PARAM);
-  EXPECT_NE(recent().find("batch size 3 is no gear of the model; its gears: 1; 2; 4"), std::string::npos) << recent();
+  EXPECT_NE(recent().find("batch size 3 is no gear of the model; its gears: 1; 2; 4"),
+            std::string::npos)
+      << recent();
   EXPECT_EQ(aclmdlSetDynamicBatchSize(id_, in_, 0, 2), ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(recent().find(ACL_DYNAMIC_TENSOR_NAME), std::string::npos) << recent();
   EXPECT_EQ(aclmdlSetDynamicHWSize(id_, in_, 1, 2, 2), ACL_ERROR_MODEL_NOT_DYNAMIC);
@@ -184,7 +191,8 @@ TEST_F(Gears, BatchGearsDescribeRunAndRefuse) {
 }
 
 TEST_F(Gears, ImageSizeGears) {
-  load(doubler({1, 3, -1, -1}), {{"input_shape", "x:1,3,-1,-1"}, {"dynamic_image_size", "2,2;4,6"}});
+  load(doubler({1, 3, -1, -1}),
+       {{"input_shape", "x:1,3,-1,-1"}, {"dynamic_image_size", "2,2;4,6"}});
   aclmdlHW hw{};
   ASSERT_EQ(aclmdlGetDynamicHW(desc_, 0, &hw), ACL_SUCCESS);
   ASSERT_EQ(hw.hwCount, 2u);
@@ -222,7 +230,8 @@ TEST_F(Gears, DimsGearsOverTwoInputs) {
   EXPECT_EQ(gears[1].dims[0], 3);
   EXPECT_EQ(gears[1].dims[1], 2);
   EXPECT_EQ(gears[1].dims[2], 3);
-  EXPECT_EQ(aclmdlGetInputDynamicDims(desc_, static_cast<size_t>(-1), gears, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlGetInputDynamicDims(desc_, static_cast<size_t>(-1), gears, 1),
+            ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlGetInputSizeByIndex(desc_, 2), 2u * 8);
   make_io();
   fill_input(0, ramp(6));
@@ -247,14 +256,17 @@ TEST_F(Gears, BadArgumentsAreRefused) {
   EXPECT_EQ(aclmdlGetDynamicBatch(nullptr, &batch), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlGetDynamicBatch(desc_, nullptr), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlGetDynamicHW(desc_, 0, nullptr), ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(aclmdlGetDynamicHW(reinterpret_cast<aclmdlDesc *>(&hw), 0, &hw), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlGetDynamicHW(reinterpret_cast<aclmdlDesc *>(&hw), 0, &hw),
+            ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlGetInputDynamicGearCount(desc_, 7, &count), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlGetInputDynamicGearCount(desc_, 0, nullptr), ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(aclmdlGetInputDynamicDims(desc_, static_cast<size_t>(-1), nullptr, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlGetInputDynamicDims(desc_, static_cast<size_t>(-1), nullptr, 0),
+            ACL_ERROR_INVALID_PARAM);
   // A batch-gear model has no --dynamic_dims gears: 0 of them, and asking for 1 is refused.
   ASSERT_EQ(aclmdlGetInputDynamicGearCount(desc_, static_cast<size_t>(-1), &count), ACL_SUCCESS);
   EXPECT_EQ(count, 0u);
-  EXPECT_EQ(aclmdlGetInputDynamicDims(desc_, static_cast<size_t>(-1), &dims, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlGetInputDynamicDims(desc_, static_cast<size_t>(-1), &dims, 1),
+            ACL_ERROR_INVALID_PARAM);
   in_ = dataset();
   EXPECT_EQ(aclmdlSetDynamicBatchSize(id_, in_, 1, 2), ACL_ERROR_INVALID_PARAM);  // no buffer 1 yet
   EXPECT_NE(recent().find("aclmdlAddDatasetBuffer"), std::string::npos) << recent();
@@ -263,7 +275,8 @@ TEST_F(Gears, BadArgumentsAreRefused) {
   EXPECT_EQ(aclmdlSetDynamicBatchSize(id_, in_, 1, 2), ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(recent().find("it needs 8"), std::string::npos) << recent();
   EXPECT_EQ(aclmdlSetInputDynamicDims(id_, in_, 1, nullptr), ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(aclmdlSetInputDynamicDims(id_, in_, 1, &dims), ACL_ERROR_MODEL_NOT_DYNAMIC);  // batch gears, not dims
+  EXPECT_EQ(aclmdlSetInputDynamicDims(id_, in_, 1, &dims),
+            ACL_ERROR_MODEL_NOT_DYNAMIC);  // batch gears, not dims
   aclmdlDataset *host = dataset();
   add(host, device(24), 24);
   std::vector<uint64_t> on_host(1);

@@ -40,7 +40,8 @@ Outcome run_capped(const char *cap, const std::vector<Case> &cases) {
   setenv("OPENACL_AI_CORES", "2", 1);
   Outcome o;
   try {
-    if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) throw std::runtime_error("aclInit");
+    if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS)
+      throw std::runtime_error("aclInit");
     const char *k = nullptr, *d = nullptr;
     if (openaclGetIsa(&k, &d) != ACL_SUCCESS) throw std::runtime_error("openaclGetIsa failed");
     o.kernels = k, o.onednn = d;
@@ -68,7 +69,8 @@ Outcome in_child(const char *cap, const std::vector<Case> &cases) {
   if (pid == 0) {
     close(fd[0]);
     const Outcome o = run_capped(cap, cases);
-    const std::string line = o.kernels + " " + o.onednn + " " + std::to_string(o.worst) + " " + o.error;
+    const std::string line =
+        o.kernels + " " + o.onednn + " " + std::to_string(o.worst) + " " + o.error;
     if (write(fd[1], line.data(), line.size()) < 0) _exit(2);
     _exit(0);
   }
@@ -82,27 +84,34 @@ Outcome in_child(const char *cap, const std::vector<Case> &cases) {
   waitpid(pid, &status, 0);
   Outcome o;
   char k[64] = {}, d[64] = {};
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || std::sscanf(text.c_str(), "%63s %63s %lf", k, d, &o.worst) != 3)
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
+      std::sscanf(text.c_str(), "%63s %63s %lf", k, d, &o.worst) != 3)
     return {"", "", -1, "the child failed: '" + text + "'"};
   o.kernels = k, o.onednn = d;
-  if (const size_t at = text.find(' ', text.find(' ', text.find(' ') + 1) + 1); at != std::string::npos)
+  if (const size_t at = text.find(' ', text.find(' ', text.find(' ') + 1) + 1);
+      at != std::string::npos)
     o.error = text.substr(at + 1);
   return o;
 }
 
 std::string cpu_best() {
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("avx512dq"))
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
     return "avx512";
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c")) return "avx2";
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+      __builtin_cpu_supports("f16c"))
+    return "avx2";
   return "sse41";
 }
 
 TEST(IsaCap, EachCapMatchesOnnxRuntimeAndReportsTheCap) {
   // The references are made before any child: the parent never picks an ISA itself.
   std::vector<Case> cases;
-  for (auto &[path, dims, seed] : std::vector<std::tuple<std::string, std::vector<int64_t>, uint32_t>>{
-           {cls_model(), {1, 3, 48, 192}, 11}, {cls_model(), {8, 3, 48, 192}, 12}, {rec_model(), {1, 3, 48, 320}, 13}}) {
+  for (auto &[path, dims, seed] :
+       std::vector<std::tuple<std::string, std::vector<int64_t>, uint32_t>>{
+           {cls_model(), {1, 3, 48, 192}, 11},
+           {cls_model(), {8, 3, 48, 192}, 12},
+           {rec_model(), {1, 3, 48, 320}, 13}}) {
     Case c{path, dims, random_input(dims, seed), {}};
     c.reference = ort_run(path, "x", c.input);
     cases.push_back(std::move(c));
@@ -113,7 +122,10 @@ TEST(IsaCap, EachCapMatchesOnnxRuntimeAndReportsTheCap) {
     SCOPED_TRACE("OPENACL_MAX_ISA=" + cap);
     const Outcome o = in_child(cap.c_str(), cases);
     ASSERT_TRUE(o.error.empty()) << o.error;
-    const std::string expected = std::find(order.begin(), order.end(), cap) < std::find(order.begin(), order.end(), best) ? cap : best;
+    const std::string expected =
+        std::find(order.begin(), order.end(), cap) < std::find(order.begin(), order.end(), best)
+            ? cap
+            : best;
     EXPECT_EQ(o.kernels, expected);
     EXPECT_EQ(o.onednn.substr(0, expected.size()), expected) << "oneDNN runs " << o.onednn;
     EXPECT_GE(o.worst, 0.0);

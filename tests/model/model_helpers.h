@@ -29,7 +29,8 @@ struct TensorF {
 TensorF random_input(std::vector<int64_t> dims, uint32_t seed);
 
 // ONNX Runtime's outputs of the model (given as bytes or a path) for one float input.
-std::vector<TensorF> ort_run(const std::string &model_file, const std::string &input_name, const TensorF &input);
+std::vector<TensorF> ort_run(const std::string &model_file, const std::string &input_name,
+                             const TensorF &input);
 
 // ‖a − b‖ / ‖b‖.
 double relative_error(const std::vector<float> &a, const std::vector<float> &b);
@@ -68,9 +69,11 @@ class DeviceIo {
 onnx::ModelProto tiny_model(int64_t opset = 13);
 void add_input(onnx::ModelProto &m, const std::string &name, const std::vector<int64_t> &dims,
                int32_t elem_type = onnx::TensorProto::FLOAT);
-void add_output(onnx::ModelProto &m, const std::string &name, int32_t elem_type = onnx::TensorProto::FLOAT);
+void add_output(onnx::ModelProto &m, const std::string &name,
+                int32_t elem_type = onnx::TensorProto::FLOAT);
 onnx::NodeProto *add_node(onnx::ModelProto &m, const std::string &op, const std::string &name,
-                          const std::vector<std::string> &inputs, const std::vector<std::string> &outputs);
+                          const std::vector<std::string> &inputs,
+                          const std::vector<std::string> &outputs);
 void add_initializer(onnx::ModelProto &m, const std::string &name, const std::vector<int64_t> &dims,
                      const std::vector<float> &values);
 void set_ints(onnx::NodeProto *n, const std::string &name, const std::vector<int64_t> &v);

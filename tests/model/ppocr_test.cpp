@@ -70,7 +70,8 @@ TEST_F(PpOcr, DetMatchesOnnxRuntime) {
   ASSERT_EQ(ref.size(), 2u);
   // The copy is loaded from memory (aclmdlLoadFromMem).
   uint32_t id = 0;
-  ASSERT_EQ(aclmdlLoadFromMem(model_bytes.data(), model_bytes.size(), &id), ACL_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclmdlLoadFromMem(model_bytes.data(), model_bytes.size(), &id), ACL_SUCCESS)
+      << aclGetRecentErrMsg();
   aclmdlDesc *desc = aclmdlCreateDesc();
   ASSERT_EQ(aclmdlGetDesc(desc, id), ACL_SUCCESS);
   const size_t map_bytes = input.data.size() / 3 * sizeof(float);
@@ -127,9 +128,11 @@ TEST_F(PpOcr, TwoStreamsRunOneModelConcurrently) {
   ASSERT_EQ(aclrtCreateStream(&s2), ACL_SUCCESS);
   constexpr int kRuns = 8;
   std::vector<std::unique_ptr<DeviceIo>> ios;
-  for (int i = 0; i < 2 * kRuns; ++i) ios.push_back(std::make_unique<DeviceIo>(model.desc(), i % 2 ? b : a, std::vector<size_t>{8}));
   for (int i = 0; i < 2 * kRuns; ++i)
-    ASSERT_EQ(aclmdlExecuteAsync(model.id(), ios[i]->in(), ios[i]->out(), i % 2 ? s2 : s1), ACL_SUCCESS)
+    ios.push_back(std::make_unique<DeviceIo>(model.desc(), i % 2 ? b : a, std::vector<size_t>{8}));
+  for (int i = 0; i < 2 * kRuns; ++i)
+    ASSERT_EQ(aclmdlExecuteAsync(model.id(), ios[i]->in(), ios[i]->out(), i % 2 ? s2 : s1),
+              ACL_SUCCESS)
         << aclGetRecentErrMsg();
   ASSERT_EQ(aclrtSynchronizeStream(s1), ACL_SUCCESS) << aclGetRecentErrMsg();
   ASSERT_EQ(aclrtSynchronizeStream(s2), ACL_SUCCESS) << aclGetRecentErrMsg();

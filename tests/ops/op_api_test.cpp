@@ -16,9 +16,7 @@ namespace {
 
 class OpApi : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-  }
+  static void SetUpTestSuite() { ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS); }
   static void TearDownTestSuite() { aclFinalize(); }
   void SetUp() override {
     ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
@@ -32,7 +30,8 @@ class OpApi : public ::testing::Test {
     aclrtResetDevice(0);
   }
   aclTensorDesc *desc(aclDataType t, std::vector<int64_t> dims) {
-    descs_.push_back(aclCreateTensorDesc(t, static_cast<int>(dims.size()), dims.data(), ACL_FORMAT_ND));
+    descs_.push_back(
+        aclCreateTensorDesc(t, static_cast<int>(dims.size()), dims.data(), ACL_FORMAT_ND));
     return descs_.back();
   }
   aclDataBuffer *device_buffer(const void *host, size_t bytes) {
@@ -48,7 +47,9 @@ class OpApi : public ::testing::Test {
   template <class T>
   std::vector<T> read(aclDataBuffer *b, size_t n) {
     std::vector<T> out(n);
-    EXPECT_EQ(aclrtMemcpy(out.data(), n * sizeof(T), aclGetDataBufferAddr(b), n * sizeof(T), ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(out.data(), n * sizeof(T), aclGetDataBufferAddr(b), n * sizeof(T),
+                          ACL_MEMCPY_DEVICE_TO_HOST),
+              ACL_SUCCESS);
     return out;
   }
   aclrtStream stream_ = nullptr;
@@ -78,7 +79,9 @@ TEST_F(OpApi, OpsRunInStreamOrderWithCopies) {
   ASSERT_EQ(aclrtMallocHost(&pinned, 16), ACL_SUCCESS);
   std::memcpy(pinned, x2.data(), 16);
   ASSERT_EQ(aclopExecuteV2("Relu", 1, d, xb, 1, d, y1, nullptr, stream_), ACL_SUCCESS);
-  ASSERT_EQ(aclrtMemcpyAsync(aclGetDataBufferAddr(xb[0]), 16, pinned, 16, ACL_MEMCPY_HOST_TO_DEVICE, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpyAsync(aclGetDataBufferAddr(xb[0]), 16, pinned, 16, ACL_MEMCPY_HOST_TO_DEVICE,
+                             stream_),
+            ACL_SUCCESS);
   ASSERT_EQ(aclopExecuteV2("Relu", 1, d, xb, 1, d, y2, nullptr, stream_), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   EXPECT_EQ(read<float>(y1[0], 4), (std::vector<float>{0, 2, 0, 4}));
@@ -134,24 +137,31 @@ TEST_F(OpApi, ValidationErrorsAtTheCall) {
   std::vector<float> x(6, 1.0f);
   aclTensorDesc *f23 = desc(ACL_FLOAT, {2, 3});
   std::vector<float> sentinel(6, 42.0f);
-  aclDataBuffer *xb = device_buffer(x.data(), 24), *yb = device_buffer(sentinel.data(), 24), *small = device_buffer(nullptr, 8);
-  auto expect_err = [&](aclError want, const char *op, std::vector<aclTensorDesc *> in, std::vector<aclDataBuffer *> ib,
-                        std::vector<aclTensorDesc *> out, std::vector<aclDataBuffer *> ob, aclopAttr *attr = nullptr) {
-    EXPECT_EQ(aclopExecuteV2(op, static_cast<int>(in.size()), in.data(), ib.data(), static_cast<int>(out.size()), out.data(),
-                             ob.data(), attr, stream_),
+  aclDataBuffer *xb = device_buffer(x.data(), 24), *yb = device_buffer(sentinel.data(), 24),
+                *small = device_buffer(nullptr, 8);
+  auto expect_err = [&](aclError want, const char *op, std::vector<aclTensorDesc *> in,
+                        std::vector<aclDataBuffer *> ib, std::vector<aclTensorDesc *> out,
+                        std::vector<aclDataBuffer *> ob, aclopAttr *attr = nullptr) {
+    EXPECT_EQ(aclopExecuteV2(op, static_cast<int>(in.size()), in.data(), ib.data(),
+                             static_cast<int>(out.size()), out.data(), ob.data(), attr, stream_),
               want)
         << op;
     EXPECT_GT(std::strlen(aclGetRecentErrMsg()), 0u) << op;
   };
   expect_err(ACL_ERROR_OP_TYPE_NOT_MATCH, "NoSuchOp", {f23}, {xb}, {f23}, {yb});
   expect_err(ACL_ERROR_OP_INPUT_NOT_MATCH, "Add", {f23}, {xb}, {f23}, {yb});
-  expect_err(ACL_ERROR_OP_INPUT_NOT_MATCH, "Add", {f23, desc(ACL_INT32, {2, 3})}, {xb, xb}, {f23}, {yb});
-  expect_err(ACL_ERROR_OP_INPUT_NOT_MATCH, "Add", {f23, desc(ACL_FLOAT, {2})}, {xb, xb}, {f23}, {yb});
+  expect_err(ACL_ERROR_OP_INPUT_NOT_MATCH, "Add", {f23, desc(ACL_INT32, {2, 3})}, {xb, xb}, {f23},
+             {yb});
+  expect_err(ACL_ERROR_OP_INPUT_NOT_MATCH, "Add", {f23, desc(ACL_FLOAT, {2})}, {xb, xb}, {f23},
+             {yb});
   expect_err(ACL_ERROR_OP_INPUT_NOT_MATCH, "Add", {f23, f23}, {xb, small}, {f23}, {yb});
-  expect_err(ACL_ERROR_OP_OUTPUT_NOT_MATCH, "Add", {f23, f23}, {xb, xb}, {desc(ACL_FLOAT, {6})}, {yb});
+  expect_err(ACL_ERROR_OP_OUTPUT_NOT_MATCH, "Add", {f23, f23}, {xb, xb}, {desc(ACL_FLOAT, {6})},
+             {yb});
   expect_err(ACL_ERROR_OP_OUTPUT_NOT_MATCH, "Add", {f23, f23}, {xb, xb}, {f23}, {small});
-  expect_err(ACL_ERROR_OP_ATTR_NOT_MATCH, "TransposeD", {f23}, {xb}, {desc(ACL_FLOAT, {3, 2})}, {yb});
-  expect_err(ACL_ERROR_UNSUPPORTED_DATA_TYPE, "Sigmoid", {desc(ACL_INT32, {2, 3})}, {xb}, {desc(ACL_INT32, {2, 3})}, {yb});
+  expect_err(ACL_ERROR_OP_ATTR_NOT_MATCH, "TransposeD", {f23}, {xb}, {desc(ACL_FLOAT, {3, 2})},
+             {yb});
+  expect_err(ACL_ERROR_UNSUPPORTED_DATA_TYPE, "Sigmoid", {desc(ACL_INT32, {2, 3})}, {xb},
+             {desc(ACL_INT32, {2, 3})}, {yb});
   std::vector<float> host(6);
   aclDataBuffer *hostb = aclCreateDataBuffer(host.data(), 24);
   expect_err(ACL_ERROR_INVALID_PARAM, "Add", {f23, f23}, {xb, hostb}, {f23}, {yb});
@@ -230,7 +240,8 @@ TEST_F(OpApi, BadDataFailsTheStream) {
   aclDataBuffer *ob[] = {device_buffer(nullptr, 8)};
   ASSERT_EQ(aclopExecuteV2("Div", 2, d, ib, 1, od, ob, nullptr, stream_), ACL_SUCCESS);
   EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_AICORE_EXCEPTION);
-  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("division by zero"), std::string::npos) << aclGetRecentErrMsg();
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("division by zero"), std::string::npos)
+      << aclGetRecentErrMsg();
 }
 }  // namespace
 
@@ -246,7 +257,8 @@ TEST_F(OpApi, HostPlacedShapeInputWorksOnRepeatedCalls) {
   aclTensorDesc *out[] = {desc(ACL_FLOAT, {3})};
   aclDataBuffer *ob[] = {device_buffer(nullptr, 12)};
   for (int i = 0; i < 2; ++i) {  // the second call reuses the prepared op
-    ASSERT_EQ(aclopExecuteV2("ReduceSum", 2, in, ib, 1, out, ob, nullptr, stream_), ACL_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclopExecuteV2("ReduceSum", 2, in, ib, 1, out, ob, nullptr, stream_), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
     ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
     EXPECT_EQ(read<float>(ob[0], 3), (std::vector<float>{5, 7, 9}));
   }
@@ -254,7 +266,7 @@ TEST_F(OpApi, HostPlacedShapeInputWorksOnRepeatedCalls) {
 }
 
 TEST_F(OpApi, OptionalInputLeftUnused) {
-  // Conv2D without bias through the "unused optional input" convention (§5.8 B4).
+  // Conv2D without bias through the "unused optional input" convention (docs/RULES.md R17).
   std::vector<float> x(1 * 1 * 3 * 3, 1.0f), w(1 * 1 * 1 * 1, 2.0f);
   aclTensorDesc *in[] = {desc(ACL_FLOAT, {1, 1, 3, 3}), desc(ACL_FLOAT, {1, 1, 1, 1}),
                          aclCreateTensorDesc(ACL_DT_UNDEFINED, 0, nullptr, ACL_FORMAT_UNDEFINED)};
@@ -268,7 +280,8 @@ TEST_F(OpApi, OptionalInputLeftUnused) {
   const int64_t ones[] = {1, 1, 1, 1}, zeros[] = {0, 0, 0, 0};
   aclopSetAttrListInt(attr, "strides", 4, ones);
   aclopSetAttrListInt(attr, "pads", 4, zeros);
-  ASSERT_EQ(aclopExecuteV2("Conv2D", 3, in, ib, 1, out, ob, attr, stream_), ACL_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclopExecuteV2("Conv2D", 3, in, ib, 1, out, ob, attr, stream_), ACL_SUCCESS)
+      << aclGetRecentErrMsg();
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   EXPECT_EQ(read<float>(ob[0], 9), std::vector<float>(9, 2.0f));
   aclopDestroyAttr(attr);
@@ -284,26 +297,32 @@ TEST_F(OpApi, Conv2DWithNhwcDescriptors) {
   for (int o = 0; o < 2; ++o)
     for (int c = 0; c < 3; ++c) w.push_back(aclFloatToFloat16(static_cast<float>(o + 1 + c)));
   for (int p = 0; p < 4; ++p)
-    for (int o = 0; o < 2; ++o) want.push_back(static_cast<float>((4 * p) * (3 * o + 6) + (o + 1) * 3 + 5));
+    for (int o = 0; o < 2; ++o)
+      want.push_back(static_cast<float>((4 * p) * (3 * o + 6) + (o + 1) * 3 + 5));
   const int64_t xd[] = {1, 2, 2, 3}, wd[] = {2, 3, 1, 1}, yd[] = {1, 2, 2, 2};
-  aclTensorDesc *in[] = {aclCreateTensorDesc(ACL_FLOAT16, 4, xd, ACL_FORMAT_NHWC), aclCreateTensorDesc(ACL_FLOAT16, 4, wd, ACL_FORMAT_NCHW)};
+  aclTensorDesc *in[] = {aclCreateTensorDesc(ACL_FLOAT16, 4, xd, ACL_FORMAT_NHWC),
+                         aclCreateTensorDesc(ACL_FLOAT16, 4, wd, ACL_FORMAT_NCHW)};
   aclTensorDesc *out[] = {aclCreateTensorDesc(ACL_FLOAT16, 4, yd, ACL_FORMAT_NHWC)};
   descs_.insert(descs_.end(), {in[0], in[1], out[0]});
-  aclDataBuffer *ib[] = {device_buffer(x.data(), x.size() * 2), device_buffer(w.data(), w.size() * 2)};
+  aclDataBuffer *ib[] = {device_buffer(x.data(), x.size() * 2),
+                         device_buffer(w.data(), w.size() * 2)};
   aclDataBuffer *ob[] = {device_buffer(nullptr, 16)};
   aclopAttr *attr = aclopCreateAttr();
   const int64_t ones[] = {1, 1, 1, 1}, zeros[] = {0, 0, 0, 0};
   aclopSetAttrListInt(attr, "strides", 4, ones);
   aclopSetAttrListInt(attr, "pads", 4, zeros);
-  ASSERT_EQ(aclopCompileAndExecute("Conv2D", 2, in, ib, 1, out, ob, attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr, stream_),
-            ACL_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclopCompileAndExecute("Conv2D", 2, in, ib, 1, out, ob, attr, ACL_ENGINE_SYS,
+                                   ACL_COMPILE_SYS, nullptr, stream_),
+            ACL_SUCCESS)
+      << aclGetRecentErrMsg();
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   std::vector<float> got;
   for (aclFloat16 v : read<aclFloat16>(ob[0], 8)) got.push_back(aclFloat16ToFloat(v));
   EXPECT_EQ(got, want);
   // The same call told data_format NCHW contradicts x's format.
   aclopSetAttrString(attr, "data_format", "NCHW");
-  EXPECT_EQ(aclopCompileAndExecute("Conv2D", 2, in, ib, 1, out, ob, attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr, stream_),
+  EXPECT_EQ(aclopCompileAndExecute("Conv2D", 2, in, ib, 1, out, ob, attr, ACL_ENGINE_SYS,
+                                   ACL_COMPILE_SYS, nullptr, stream_),
             ACL_ERROR_OP_ATTR_NOT_MATCH);
   EXPECT_NE(std::string(aclGetRecentErrMsg()).find("data_format"), std::string::npos);
   aclopDestroyAttr(attr);
@@ -333,7 +352,8 @@ TEST_F(OpApi, TwoStreamsRunOneDnnOpsConcurrently) {
   }
   ASSERT_EQ(aclrtSynchronizeStream(other), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-  for (auto *r : results) EXPECT_EQ(read<float>(r, n * n), std::vector<float>(n * n, 2.0f * 0.5f * n));
+  for (auto *r : results)
+    EXPECT_EQ(read<float>(r, n * n), std::vector<float>(n * n, 2.0f * 0.5f * n));
   ASSERT_EQ(aclrtDestroyStream(other), ACL_SUCCESS);
 }
 }  // namespace

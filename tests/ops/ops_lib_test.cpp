@@ -33,32 +33,59 @@ ops::TensorDesc desc(DType t, std::vector<int64_t> dims) {
 struct Buf {
   ops::TensorDesc d;
   std::vector<uint8_t> bytes;
-  Buf(DType t, std::vector<int64_t> dims) : d(desc(t, std::move(dims))), bytes(std::max<size_t>(1, d.byte_size())) {}
+  Buf(DType t, std::vector<int64_t> dims)
+      : d(desc(t, std::move(dims))), bytes(std::max<size_t>(1, d.byte_size())) {}
   size_t n() const { return static_cast<size_t>(d.element_count()); }
   void set(size_t i, double v) {
     switch (d.dtype) {
-      case DType::f32: reinterpret_cast<float *>(bytes.data())[i] = static_cast<float>(v); break;
-      case DType::f16: reinterpret_cast<uint16_t *>(bytes.data())[i] = ops::float_to_half(static_cast<float>(v)); break;
-      case DType::bf16: reinterpret_cast<uint16_t *>(bytes.data())[i] = ops::float_to_bf16(static_cast<float>(v)); break;
-      case DType::i32: reinterpret_cast<int32_t *>(bytes.data())[i] = static_cast<int32_t>(v); break;
-      case DType::i64: reinterpret_cast<int64_t *>(bytes.data())[i] = static_cast<int64_t>(v); break;
-      case DType::i8: reinterpret_cast<int8_t *>(bytes.data())[i] = static_cast<int8_t>(v); break;
-      case DType::u8: reinterpret_cast<uint8_t *>(bytes.data())[i] = static_cast<uint8_t>(v); break;
-      case DType::boolean: reinterpret_cast<bool *>(bytes.data())[i] = v != 0; break;
-      default: FAIL();
+      case DType::f32:
+        reinterpret_cast<float *>(bytes.data())[i] = static_cast<float>(v);
+        break;
+      case DType::f16:
+        reinterpret_cast<uint16_t *>(bytes.data())[i] = ops::float_to_half(static_cast<float>(v));
+        break;
+      case DType::bf16:
+        reinterpret_cast<uint16_t *>(bytes.data())[i] = ops::float_to_bf16(static_cast<float>(v));
+        break;
+      case DType::i32:
+        reinterpret_cast<int32_t *>(bytes.data())[i] = static_cast<int32_t>(v);
+        break;
+      case DType::i64:
+        reinterpret_cast<int64_t *>(bytes.data())[i] = static_cast<int64_t>(v);
+        break;
+      case DType::i8:
+        reinterpret_cast<int8_t *>(bytes.data())[i] = static_cast<int8_t>(v);
+        break;
+      case DType::u8:
+        reinterpret_cast<uint8_t *>(bytes.data())[i] = static_cast<uint8_t>(v);
+        break;
+      case DType::boolean:
+        reinterpret_cast<bool *>(bytes.data())[i] = v != 0;
+        break;
+      default:
+        FAIL();
     }
   }
   double get(size_t i) const {
     switch (d.dtype) {
-      case DType::f32: return reinterpret_cast<const float *>(bytes.data())[i];
-      case DType::f16: return ops::half_to_float(reinterpret_cast<const uint16_t *>(bytes.data())[i]);
-      case DType::bf16: return ops::bf16_to_float(reinterpret_cast<const uint16_t *>(bytes.data())[i]);
-      case DType::i32: return reinterpret_cast<const int32_t *>(bytes.data())[i];
-      case DType::i64: return static_cast<double>(reinterpret_cast<const int64_t *>(bytes.data())[i]);
-      case DType::i8: return reinterpret_cast<const int8_t *>(bytes.data())[i];
-      case DType::u8: return reinterpret_cast<const uint8_t *>(bytes.data())[i];
-      case DType::boolean: return reinterpret_cast<const bool *>(bytes.data())[i];
-      default: return NAN;
+      case DType::f32:
+        return reinterpret_cast<const float *>(bytes.data())[i];
+      case DType::f16:
+        return ops::half_to_float(reinterpret_cast<const uint16_t *>(bytes.data())[i]);
+      case DType::bf16:
+        return ops::bf16_to_float(reinterpret_cast<const uint16_t *>(bytes.data())[i]);
+      case DType::i32:
+        return reinterpret_cast<const int32_t *>(bytes.data())[i];
+      case DType::i64:
+        return static_cast<double>(reinterpret_cast<const int64_t *>(bytes.data())[i]);
+      case DType::i8:
+        return reinterpret_cast<const int8_t *>(bytes.data())[i];
+      case DType::u8:
+        return reinterpret_cast<const uint8_t *>(bytes.data())[i];
+      case DType::boolean:
+        return reinterpret_cast<const bool *>(bytes.data())[i];
+      default:
+        return NAN;
     }
   }
   // Random values, rounded to what the dtype holds.
@@ -71,7 +98,8 @@ struct Buf {
   ops::Tensor tensor() { return {d, bytes.data(), bytes.size()}; }
 };
 
-void run(const std::string &type, std::vector<Buf *> in, std::vector<Buf *> out, const ops::Attrs &attrs = {}) {
+void run(const std::string &type, std::vector<Buf *> in, std::vector<Buf *> out,
+         const ops::Attrs &attrs = {}) {
   std::vector<ops::TensorDesc> id, od;
   std::vector<ops::Tensor> it, ot;
   for (auto *b : in) id.push_back(b->d), it.push_back(b->tensor());
@@ -80,7 +108,9 @@ void run(const std::string &type, std::vector<Buf *> in, std::vector<Buf *> out,
   ops::prepare(type, id, od, attrs, cores.count())->run(it, ot, cores);
 }
 
-double tol(DType t) { return t == DType::f16 ? 2e-3 : t == DType::bf16 ? 1.6e-2 : t == DType::f32 ? 1e-5 : 0; }
+double tol(DType t) {
+  return t == DType::f16 ? 2e-3 : t == DType::bf16 ? 1.6e-2 : t == DType::f32 ? 1e-5 : 0;
+}
 
 void expect_near(const Buf &y, const std::vector<double> &ref, double rel) {
   ASSERT_EQ(y.n(), ref.size());
@@ -100,7 +130,8 @@ std::vector<int64_t> unravel(size_t i, const std::vector<int64_t> &dims) {
 size_t bcast_index(const std::vector<int64_t> &idx, const std::vector<int64_t> &dims) {
   size_t off = 0;
   const size_t shift = idx.size() - dims.size();
-  for (size_t k = 0; k < dims.size(); ++k) off = off * dims[k] + (dims[k] == 1 ? 0 : idx[shift + k]);
+  for (size_t k = 0; k < dims.size(); ++k)
+    off = off * dims[k] + (dims[k] == 1 ? 0 : idx[shift + k]);
   return off;
 }
 
@@ -123,7 +154,8 @@ TEST_P(BinaryOps, BroadcastAgainstReference) {
       {"RealDiv", [](double a, double b) { return a / b; }},
   };
   const std::vector<std::vector<int64_t>> shapes[] = {
-      {{2, 3, 4}, {2, 3, 4}}, {{2, 3, 4}, {4}}, {{2, 1, 4}, {3, 1}}, {{1}, {5, 2}}, {{}, {3}}, {{0, 3}, {3}}};
+      {{2, 3, 4}, {2, 3, 4}}, {{2, 3, 4}, {4}}, {{2, 1, 4}, {3, 1}},
+      {{1}, {5, 2}},          {{}, {3}},        {{0, 3}, {3}}};
   for (const auto &c : cases) {
     for (const auto &s : shapes) {
       Buf a(t, s[0]), b(t, s[1]);
@@ -154,7 +186,8 @@ TEST_P(BinaryOps, BroadcastAgainstReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, BinaryOps,
-                         ::testing::Values(DType::f32, DType::f16, DType::bf16, DType::i32, DType::i64, DType::i8, DType::u8));
+                         ::testing::Values(DType::f32, DType::f16, DType::bf16, DType::i32,
+                                           DType::i64, DType::i8, DType::u8));
 
 TEST(Ops, ComparisonsGiveBool) {
   Buf a(DType::f32, {4}), b(DType::f32, {4}), y(DType::boolean, {4});
@@ -164,7 +197,11 @@ TEST(Ops, ComparisonsGiveBool) {
 }
 
 TEST(Ops, UnaryAgainstReference) {
-  struct U { const char *op; double (*f)(double); double lo, hi; };
+  struct U {
+    const char *op;
+    double (*f)(double);
+    double lo, hi;
+  };
   const U cases[] = {
       {"Relu", [](double x) { return std::max(0.0, x); }, -2, 2},
       {"Sigmoid", [](double x) { return 1 / (1 + std::exp(-x)); }, -4, 4},
@@ -177,7 +214,11 @@ TEST(Ops, UnaryAgainstReference) {
       {"Abs", [](double x) { return std::abs(x); }, -3, 3},
       {"HardSigmoid", [](double x) { return std::clamp(x * 0.16666666 + 0.5, 0.0, 1.0); }, -5, 5},
       {"HardSwish", [](double x) { return x * std::clamp(x + 3, 0.0, 6.0) / 6; }, -5, 5},
-      {"Gelu", [](double x) { return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x))); }, -3, 3},
+      {"Gelu",
+       [](double x) {
+         return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+       },
+       -3, 3},
   };
   for (DType t : {DType::f32, DType::f16, DType::bf16}) {
     for (const auto &c : cases) {
@@ -219,10 +260,13 @@ TEST(Ops, ClipByValueAndCast) {
     ASSERT_EQ(reinterpret_cast<const uint16_t *>(back.bytes.data())[i], bits[i]) << i;
   }
   Buf between(DType::f32, {13}), rounded(DType::f16, {13});
-  for (int i = 0; i < 13; ++i) between.set(i, 1.0 + (2 * i + 1) / 2048.0);  // halfway between halves
+  for (int i = 0; i < 13; ++i)
+    between.set(i, 1.0 + (2 * i + 1) / 2048.0);  // halfway between halves
   run("Cast", {&between}, {&rounded}, {{"dst_type", DType::f16}});
   for (int i = 0; i < 13; ++i)
-    EXPECT_EQ(reinterpret_cast<const uint16_t *>(rounded.bytes.data())[i], ops::float_to_half(static_cast<float>(between.get(i)))) << i;
+    EXPECT_EQ(reinterpret_cast<const uint16_t *>(rounded.bytes.data())[i],
+              ops::float_to_half(static_cast<float>(between.get(i))))
+        << i;
 }
 
 TEST(Ops, TransposeConcatSplitSliceGather) {
@@ -241,11 +285,15 @@ TEST(Ops, TransposeConcatSplitSliceGather) {
     ASSERT_EQ(c.get(i), idx[0] * 12 + (idx[1] % 3) * 4 + idx[2]);
   }
   Buf s0(DType::f32, {2, 3, 1}), s1(DType::f32, {2, 3, 3});
-  run("SplitVD", {&x}, {&s0, &s1}, {{"size_splits", std::vector<int64_t>{1, -1}}, {"split_dim", int64_t{-1}}, {"num_split", int64_t{2}}});
+  run("SplitVD", {&x}, {&s0, &s1},
+      {{"size_splits", std::vector<int64_t>{1, -1}},
+       {"split_dim", int64_t{-1}},
+       {"num_split", int64_t{2}}});
   ASSERT_EQ(s0.get(1), 4);
   ASSERT_EQ(s1.get(3), 5);
   Buf sl(DType::f32, {1, 2, 2});
-  run("SliceD", {&x}, {&sl}, {{"offsets", std::vector<int64_t>{1, 1, 2}}, {"size", std::vector<int64_t>{1, -1, 2}}});
+  run("SliceD", {&x}, {&sl},
+      {{"offsets", std::vector<int64_t>{1, 1, 2}}, {"size", std::vector<int64_t>{1, -1, 2}}});
   expect_near(sl, {18, 19, 22, 23}, 0);
   Buf idx(DType::i64, {3}), g(DType::f32, {2, 3, 3});
   idx.set(0, 2), idx.set(1, 0), idx.set(2, -1);
@@ -268,7 +316,8 @@ TEST(Ops, ReduceSoftmaxNorms) {
   run("ReduceMaxD", {&x}, {&m}, {{"axes", std::vector<int64_t>{0, 2}}});
   for (int c = 0; c < 3; ++c) {
     double mx = -1e9;
-    for (int n = 0; n < 2; ++n) for (int k = 0; k < 4; ++k) mx = std::max(mx, x.get(n * 12 + c * 4 + k));
+    for (int n = 0; n < 2; ++n)
+      for (int k = 0; k < 4; ++k) mx = std::max(mx, x.get(n * 12 + c * 4 + k));
     ASSERT_EQ(m.get(c), mx);
   }
   Buf s(DType::f32, {2, 3, 4});
@@ -281,26 +330,31 @@ TEST(Ops, ReduceSoftmaxNorms) {
   }
   Buf gm(DType::f32, {4}), bt(DType::f32, {4}), ln(DType::f32, {2, 3, 4});
   gm.random(0.5, 2, 7), bt.random(-1, 1, 8);
-  run("LayerNorm", {&x, &gm, &bt}, {&ln}, {{"begin_norm_axis", int64_t{-1}}, {"begin_params_axis", int64_t{-1}}, {"epsilon", 1e-5f}});
+  run("LayerNorm", {&x, &gm, &bt}, {&ln},
+      {{"begin_norm_axis", int64_t{-1}}, {"begin_params_axis", int64_t{-1}}, {"epsilon", 1e-5f}});
   for (int r = 0; r < 6; ++r) {
     double mean = 0, var = 0;
     for (int k = 0; k < 4; ++k) mean += x.get(r * 4 + k) / 4;
     for (int k = 0; k < 4; ++k) var += std::pow(x.get(r * 4 + k) - mean, 2) / 4;
     for (int k = 0; k < 4; ++k)
-      ASSERT_NEAR(ln.get(r * 4 + k), (x.get(r * 4 + k) - mean) / std::sqrt(var + 1e-5) * gm.get(k) + bt.get(k), 1e-5);
+      ASSERT_NEAR(ln.get(r * 4 + k),
+                  (x.get(r * 4 + k) - mean) / std::sqrt(var + 1e-5) * gm.get(k) + bt.get(k), 1e-5);
   }
-  Buf sc(DType::f32, {3}), of(DType::f32, {3}), mu(DType::f32, {3}), va(DType::f32, {3}), bn(DType::f32, {2, 3, 4});
+  Buf sc(DType::f32, {3}), of(DType::f32, {3}), mu(DType::f32, {3}), va(DType::f32, {3}),
+      bn(DType::f32, {2, 3, 4});
   sc.random(0.5, 2, 9), of.random(-1, 1, 10), mu.random(-1, 1, 11), va.random(0.5, 2, 12);
   run("BatchNorm", {&x, &sc, &of, &mu, &va}, {&bn}, {{"epsilon", 1e-3f}});
   for (size_t i = 0; i < 24; ++i) {
     const int c = unravel(i, {2, 3, 4})[1];
-    ASSERT_NEAR(bn.get(i), (x.get(i) - mu.get(c)) / std::sqrt(va.get(c) + 1e-3) * sc.get(c) + of.get(c), 1e-5);
+    ASSERT_NEAR(bn.get(i),
+                (x.get(i) - mu.get(c)) / std::sqrt(va.get(c) + 1e-3) * sc.get(c) + of.get(c), 1e-5);
   }
 }
 
 // Direct convolution in double.
-std::vector<double> conv_ref(const Buf &x, const Buf &w, const Buf *b, int64_t sh, int64_t sw, int64_t pt, int64_t pl,
-                             int64_t dh, int64_t dw, int64_t g, int64_t oh, int64_t ow) {
+std::vector<double> conv_ref(const Buf &x, const Buf &w, const Buf *b, int64_t sh, int64_t sw,
+                             int64_t pt, int64_t pl, int64_t dh, int64_t dw, int64_t g, int64_t oh,
+                             int64_t ow) {
   const int64_t n = x.d.dims[0], c = x.d.dims[1], h = x.d.dims[2], wd = x.d.dims[3];
   const int64_t oc = w.d.dims[0], kh = w.d.dims[2], kw = w.d.dims[3], cg = c / g, og = oc / g;
   std::vector<double> y(n * oc * oh * ow);
@@ -315,7 +369,8 @@ std::vector<double> conv_ref(const Buf &x, const Buf &w, const Buf *b, int64_t s
               for (int64_t kx = 0; kx < kw; ++kx) {
                 const int64_t iy = yy * sh - pt + ky * dh, ix = xx * sw - pl + kx * dw;
                 if (iy < 0 || iy >= h || ix < 0 || ix >= wd) continue;
-                acc += x.get(((ni * c + gi * cg + ci) * h + iy) * wd + ix) * w.get(((o * cg + ci) * kh + ky) * kw + kx);
+                acc += x.get(((ni * c + gi * cg + ci) * h + iy) * wd + ix) *
+                       w.get(((o * cg + ci) * kh + ky) * kw + kx);
               }
           y[((ni * oc + o) * oh + yy) * ow + xx] = acc;
         }
@@ -330,16 +385,21 @@ TEST(Ops, Conv2DAgainstReference) {
       // stride 2, pads 1,0,1,1, dilation 1 -> oh = (7+1-3)/2+1 = 3, ow = (6+2-3)/2+1 = 3
       Buf y(t, {2, 8, 3, 3});
       run("Conv2D", {&x, &w, &b}, {&y},
-          {{"strides", std::vector<int64_t>{1, 1, 2, 2}}, {"pads", std::vector<int64_t>{1, 0, 1, 1}},
-           {"dilations", std::vector<int64_t>{1, 1, 1, 1}}, {"groups", g}, {"data_format", std::string("NCHW")}});
+          {{"strides", std::vector<int64_t>{1, 1, 2, 2}},
+           {"pads", std::vector<int64_t>{1, 0, 1, 1}},
+           {"dilations", std::vector<int64_t>{1, 1, 1, 1}},
+           {"groups", g},
+           {"data_format", std::string("NCHW")}});
       SCOPED_TRACE(std::string(ops::dtype_name(t)) + " groups " + std::to_string(g));
       expect_near(y, conv_ref(x, w, &b, 2, 2, 1, 1, 1, 1, g, 3, 3), t == DType::f16 ? 1e-2 : 1e-5);
     }
   }
   Buf x(DType::f32, {1, 2, 8, 8}), w(DType::f32, {3, 2, 3, 3}), y(DType::f32, {1, 3, 4, 4});
   x.random(-1, 1, 4), w.random(-1, 1, 5);
-  run("Conv2D", {&x, &w}, {&y}, {{"strides", std::vector<int64_t>{1, 1, 1, 1}}, {"pads", std::vector<int64_t>{0, 0, 0, 0}},
-                                 {"dilations", std::vector<int64_t>{1, 1, 2, 2}}});
+  run("Conv2D", {&x, &w}, {&y},
+      {{"strides", std::vector<int64_t>{1, 1, 1, 1}},
+       {"pads", std::vector<int64_t>{0, 0, 0, 0}},
+       {"dilations", std::vector<int64_t>{1, 1, 2, 2}}});
   expect_near(y, conv_ref(x, w, nullptr, 1, 1, 0, 0, 2, 2, 1, 4, 4), 1e-5);
 }
 
@@ -348,8 +408,10 @@ TEST(Ops, Conv2DTransposeAgainstReference) {
   Buf x(DType::f32, {1, 3, 4, 5}), w(DType::f32, {3, 2, 3, 3}), y(DType::f32, {1, 2, 8, 10});
   x.random(-1, 1, 1), w.random(-1, 1, 2);
   run("Conv2DTransposeD", {&x, &w}, {&y},
-      {{"input_size", std::vector<int64_t>{1, 2, 8, 10}}, {"strides", std::vector<int64_t>{1, 1, 2, 2}},
-       {"pads", std::vector<int64_t>{1, 1, 1, 1}}, {"output_padding", std::vector<int64_t>{0, 0, 1, 1}}});
+      {{"input_size", std::vector<int64_t>{1, 2, 8, 10}},
+       {"strides", std::vector<int64_t>{1, 1, 2, 2}},
+       {"pads", std::vector<int64_t>{1, 1, 1, 1}},
+       {"output_padding", std::vector<int64_t>{0, 0, 1, 1}}});
   std::vector<double> ref(2 * 8 * 10, 0);
   for (int c = 0; c < 3; ++c)
     for (int iy = 0; iy < 4; ++iy)
@@ -359,7 +421,8 @@ TEST(Ops, Conv2DTransposeAgainstReference) {
             for (int kx = 0; kx < 3; ++kx) {
               const int yy = iy * 2 - 1 + ky, xx = ix * 2 - 1 + kx;
               if (yy < 0 || yy >= 8 || xx < 0 || xx >= 10) continue;
-              ref[(o * 8 + yy) * 10 + xx] += x.get((c * 4 + iy) * 5 + ix) * w.get(((c * 2 + o) * 3 + ky) * 3 + kx);
+              ref[(o * 8 + yy) * 10 + xx] +=
+                  x.get((c * 4 + iy) * 5 + ix) * w.get(((c * 2 + o) * 3 + ky) * 3 + kx);
             }
   expect_near(y, ref, 1e-5);
 }
@@ -371,7 +434,8 @@ TEST(Ops, MatMulOfAFewRowsAgainstAWeightStoredNByK) {
     for (int64_t k : {7, 16, 37, 300})
       for (bool with_bias : {false, true}) {
         const int64_t n = 1000;
-        Buf a(DType::f32, {m, k}), b(DType::f32, {n, k}), bias(DType::f32, {n}), y(DType::f32, {m, n});
+        Buf a(DType::f32, {m, k}), b(DType::f32, {n, k}), bias(DType::f32, {n}),
+            y(DType::f32, {m, n});
         a.random(-1, 1, 7), b.random(-1, 1, 8), bias.random(-1, 1, 9);
         std::vector<Buf *> in = {&a, &b};
         if (with_bias) in.push_back(&bias);
@@ -383,7 +447,8 @@ TEST(Ops, MatMulOfAFewRowsAgainstAWeightStoredNByK) {
             for (int64_t q = 0; q < k; ++q) acc += a.get(i * k + q) * b.get(j * k + q);
             ref.push_back(acc);
           }
-        SCOPED_TRACE("m " + std::to_string(m) + " k " + std::to_string(k) + (with_bias ? " bias" : ""));
+        SCOPED_TRACE("m " + std::to_string(m) + " k " + std::to_string(k) +
+                     (with_bias ? " bias" : ""));
         expect_near(y, ref, 1e-5);
       }
 }
@@ -401,7 +466,8 @@ TEST(Ops, MatMulAndBatchMatMul) {
       for (int64_t i = 0; i < m; ++i)
         for (int64_t j = 0; j < n; ++j) {
           double acc = bias.get(j);
-          for (int64_t q = 0; q < k; ++q) acc += a.get(ta ? q * m + i : i * k + q) * b.get(tb ? j * k + q : q * n + j);
+          for (int64_t q = 0; q < k; ++q)
+            acc += a.get(ta ? q * m + i : i * k + q) * b.get(tb ? j * k + q : q * n + j);
           ref.push_back(acc);
         }
       expect_near(y, ref, 1e-5);
@@ -415,7 +481,8 @@ TEST(Ops, MatMulAndBatchMatMul) {
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 2; ++j) {
           double acc = 0;
-          for (int kk = 0; kk < 4; ++kk) acc += a.get((p * 3 + i) * 4 + kk) * b.get((q * 4 + kk) * 2 + j);
+          for (int kk = 0; kk < 4; ++kk)
+            acc += a.get((p * 3 + i) * 4 + kk) * b.get((q * 4 + kk) * 2 + j);
           ref.push_back(acc);
         }
   expect_near(y, ref, 5e-3);
@@ -425,28 +492,40 @@ TEST(Ops, PoolingAndResize) {
   Buf x(DType::f32, {1, 2, 4, 4});
   for (size_t i = 0; i < x.n(); ++i) x.set(i, i);
   Buf mp(DType::f32, {1, 2, 2, 2});
-  run("MaxPool", {&x}, {&mp}, {{"ksize", std::vector<int64_t>{1, 1, 2, 2}}, {"strides", std::vector<int64_t>{1, 1, 2, 2}},
-                               {"padding", std::string("VALID")}, {"data_format", std::string("NCHW")}});
+  run("MaxPool", {&x}, {&mp},
+      {{"ksize", std::vector<int64_t>{1, 1, 2, 2}},
+       {"strides", std::vector<int64_t>{1, 1, 2, 2}},
+       {"padding", std::string("VALID")},
+       {"data_format", std::string("NCHW")}});
   expect_near(mp, {5, 7, 13, 15, 21, 23, 29, 31}, 0);
   Buf ap(DType::f32, {1, 2, 2, 2});
-  run("AvgPoolV2", {&x}, {&ap}, {{"ksize", std::vector<int64_t>{1, 1, 3, 3}}, {"strides", std::vector<int64_t>{1, 1, 2, 2}},
-                                 {"pads", std::vector<int64_t>{1, 1, 1, 1}}, {"padding_mode", std::string("CALCULATED")}});
+  run("AvgPoolV2", {&x}, {&ap},
+      {{"ksize", std::vector<int64_t>{1, 1, 3, 3}},
+       {"strides", std::vector<int64_t>{1, 1, 2, 2}},
+       {"pads", std::vector<int64_t>{1, 1, 1, 1}},
+       {"padding_mode", std::string("CALCULATED")}});
   // exclusive: window at (0,0) covers rows 0-1, cols 0-1 -> mean(0,1,4,5) = 2.5
   ASSERT_NEAR(ap.get(0), 2.5, 1e-6);
   Buf gp(DType::f32, {1, 2, 1, 1});
   run("GlobalAveragePool", {&x}, {&gp});
   expect_near(gp, {7.5, 23.5}, 1e-6);
   Buf up(DType::f32, {1, 2, 8, 8});
-  run("Resize", {&x}, {&up}, {{"mode", std::string("nearest")}, {"coordinate_transformation_mode", std::string("asymmetric")},
-                             {"nearest_mode", std::string("floor")}});
+  run("Resize", {&x}, {&up},
+      {{"mode", std::string("nearest")},
+       {"coordinate_transformation_mode", std::string("asymmetric")},
+       {"nearest_mode", std::string("floor")}});
   ASSERT_EQ(up.get(9), 0);   // (1,1) -> (0,0)
   ASSERT_EQ(up.get(18), 5);  // (2,2) -> (1,1)
   Buf bl(DType::f32, {1, 2, 8, 8});
-  run("Resize", {&x}, {&bl}, {{"mode", std::string("linear")}, {"coordinate_transformation_mode", std::string("half_pixel")}});
+  run("Resize", {&x}, {&bl},
+      {{"mode", std::string("linear")},
+       {"coordinate_transformation_mode", std::string("half_pixel")}});
   // (0,1): src x = 1.5/2 - 0.5 = 0.25 -> 0.75*0 + 0.25*1 = 0.25; src y clamps to 0.
   ASSERT_NEAR(bl.get(1), 0.25, 1e-6);
   Buf ac(DType::f32, {1, 2, 7, 7});
-  run("Resize", {&x}, {&ac}, {{"mode", std::string("linear")}, {"coordinate_transformation_mode", std::string("align_corners")}});
+  run("Resize", {&x}, {&ac},
+      {{"mode", std::string("linear")},
+       {"coordinate_transformation_mode", std::string("align_corners")}});
   ASSERT_NEAR(ac.get(1), 0.5, 1e-6);
   ASSERT_NEAR(ac.get(48), 15, 1e-6);
 }
@@ -474,14 +553,30 @@ TEST(Ops, ValidationErrors) {
   const auto f = desc(DType::f32, {2, 3});
   EXPECT_EQ(code([&] { ops::prepare("NoSuchOp", {f}, {f}, {}, 1); }), Errc::op_type_not_match);
   EXPECT_EQ(code([&] { ops::prepare("Add", {f}, {f}, {}, 1); }), Errc::op_input_not_match);
-  EXPECT_EQ(code([&] { ops::prepare("Add", {f, desc(DType::i32, {2, 3})}, {f}, {}, 1); }), Errc::op_input_not_match);
-  EXPECT_EQ(code([&] { ops::prepare("Add", {f, desc(DType::f32, {4})}, {f}, {}, 1); }), Errc::op_input_not_match);
-  EXPECT_EQ(code([&] { ops::prepare("Add", {f, f}, {desc(DType::f32, {3, 2})}, {}, 1); }), Errc::op_output_not_match);
-  EXPECT_EQ(code([&] { ops::prepare("Sigmoid", {desc(DType::i32, {2})}, {desc(DType::i32, {2})}, {}, 1); }), Errc::unsupported_data_type);
+  EXPECT_EQ(code([&] {
+              ops::prepare("Add", {f, desc(DType::i32, {2, 3})}, {f}, {}, 1);
+            }),
+            Errc::op_input_not_match);
+  EXPECT_EQ(code([&] {
+              ops::prepare("Add", {f, desc(DType::f32, {4})}, {f}, {}, 1);
+            }),
+            Errc::op_input_not_match);
+  EXPECT_EQ(code([&] {
+              ops::prepare("Add", {f, f}, {desc(DType::f32, {3, 2})}, {}, 1);
+            }),
+            Errc::op_output_not_match);
+  EXPECT_EQ(code([&] {
+              ops::prepare("Sigmoid", {desc(DType::i32, {2})}, {desc(DType::i32, {2})}, {}, 1);
+            }),
+            Errc::unsupported_data_type);
   EXPECT_EQ(code([&] { ops::prepare("TransposeD", {f}, {f}, {}, 1); }), Errc::op_attr_not_match);
-  EXPECT_EQ(code([&] { ops::prepare("TransposeD", {f}, {f}, {{"perm", std::string("x")}}, 1); }), Errc::op_attr_not_match);
+  EXPECT_EQ(code([&] {
+              ops::prepare("TransposeD", {f}, {f}, {{"perm", std::string("x")}}, 1);
+            }),
+            Errc::op_attr_not_match);
   EXPECT_TRUE(ops::is_known_op("Conv2D"));
-  EXPECT_EQ(ops::infer("Add", {f, desc(DType::f32, {3})}, {})[0].dims, (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(ops::infer("Add", {f, desc(DType::f32, {3})}, {})[0].dims,
+            (std::vector<int64_t>{2, 3}));
 }
 
 }  // namespace
@@ -517,18 +612,24 @@ std::vector<uint8_t> to_nhwc(const Buf &b, bool back = false) {
 }
 
 TEST(Ops, Conv2DSplitsOverCoresByImagesOrRows) {
-  struct Shape { std::vector<int64_t> x; int64_t oc, k, s, pad, dil; };
-  for (const Shape sh : {Shape{{1, 16, 61, 40}, 24, 3, 1, 1, 1}, Shape{{1, 16, 61, 40}, 24, 3, 2, 1, 1},
-                         Shape{{1, 16, 45, 30}, 16, 3, 1, 2, 2}, Shape{{1, 16, 40, 40}, 32, 1, 1, 0, 1},
-                         Shape{{1, 64, 3, 40}, 64, 1, 1, 0, 1},  // channels-last: split by pixels
-                         Shape{{1, 16, 256, 256}, 32, 1, 1, 0, 1},  // channels-last: a matmul
-                         Shape{{3, 16, 30, 30}, 24, 3, 1, 1, 1}}) {
+  struct Shape {
+    std::vector<int64_t> x;
+    int64_t oc, k, s, pad, dil;
+  };
+  for (const Shape sh :
+       {Shape{{1, 16, 61, 40}, 24, 3, 1, 1, 1}, Shape{{1, 16, 61, 40}, 24, 3, 2, 1, 1},
+        Shape{{1, 16, 45, 30}, 16, 3, 1, 2, 2}, Shape{{1, 16, 40, 40}, 32, 1, 1, 0, 1},
+        Shape{{1, 64, 3, 40}, 64, 1, 1, 0, 1},     // channels-last: split by pixels
+        Shape{{1, 16, 256, 256}, 32, 1, 1, 0, 1},  // channels-last: a matmul
+        Shape{{3, 16, 30, 30}, 24, 3, 1, 1, 1}}) {
     for (unsigned cores : {1u, 2u, 3u}) {
       for (bool cl : {false, true}) {
-        Buf x(DType::f32, sh.x), w(DType::f32, {sh.oc, sh.x[1], sh.k, sh.k}), b(DType::f32, {sh.oc});
+        Buf x(DType::f32, sh.x), w(DType::f32, {sh.oc, sh.x[1], sh.k, sh.k}),
+            b(DType::f32, {sh.oc});
         x.random(-1, 1, 1), w.random(-1, 1, 2), b.random(-1, 1, 3);
         const int64_t ke = (sh.k - 1) * sh.dil + 1;
-        const int64_t oh = (sh.x[2] + 2 * sh.pad - ke) / sh.s + 1, ow = (sh.x[3] + 2 * sh.pad - ke) / sh.s + 1;
+        const int64_t oh = (sh.x[2] + 2 * sh.pad - ke) / sh.s + 1,
+                      ow = (sh.x[3] + 2 * sh.pad - ke) / sh.s + 1;
         Buf y(DType::f32, {sh.x[0], sh.oc, oh, ow});
         ops::TensorDesc xd = x.d, yd = y.d;
         xd.channels_last = yd.channels_last = cl;
@@ -539,11 +640,13 @@ TEST(Ops, Conv2DSplitsOverCoresByImagesOrRows) {
                                 {"pads", std::vector<int64_t>{sh.pad, sh.pad, sh.pad, sh.pad}},
                                 {"dilations", std::vector<int64_t>{1, 1, sh.dil, sh.dil}}},
                                cores);
-        op->run({{xd, xs.data(), xs.size()}, w.tensor(), b.tensor()}, {{yd, y.bytes.data(), y.bytes.size()}}, cc);
+        op->run({{xd, xs.data(), xs.size()}, w.tensor(), b.tensor()},
+                {{yd, y.bytes.data(), y.bytes.size()}}, cc);
         if (cl) y.bytes = to_nhwc(y, true);
-        SCOPED_TRACE("x " + ops::dims_str(sh.x) + " stride " + std::to_string(sh.s) + " cores " + std::to_string(cores) +
-                     (cl ? " channels-last" : ""));
-        expect_near(y, conv_ref(x, w, &b, sh.s, sh.s, sh.pad, sh.pad, sh.dil, sh.dil, 1, oh, ow), 1e-4);
+        SCOPED_TRACE("x " + ops::dims_str(sh.x) + " stride " + std::to_string(sh.s) + " cores " +
+                     std::to_string(cores) + (cl ? " channels-last" : ""));
+        expect_near(y, conv_ref(x, w, &b, sh.s, sh.s, sh.pad, sh.pad, sh.dil, sh.dil, 1, oh, ow),
+                    1e-4);
         if (cl || sh.x[2] > 3) EXPECT_EQ(cc.widest, cores == 1 ? 0u : cores);
       }
     }
@@ -553,17 +656,22 @@ TEST(Ops, Conv2DSplitsOverCoresByImagesOrRows) {
 TEST(Ops, MatMulSplitsOverCoresByRowsOrColumns) {
   // x1 the larger operand: bands of M rows; x2 the larger: bands of N columns. Each with
   // transposed operands and a bias, and a batch broadcast against a 2-D x2.
-  struct Shape { int64_t batch, m, k, n; };
+  struct Shape {
+    int64_t batch, m, k, n;
+  };
   for (const Shape sh : {Shape{1, 100, 64, 80}, Shape{1, 20, 64, 300}, Shape{3, 50, 64, 40}}) {
     for (unsigned cores : {1u, 2u, 3u}) {
       for (bool ta : {false, true}) {
         for (bool tb : {false, true}) {
           const bool batched = sh.batch > 1;
-          std::vector<int64_t> ad = ta ? std::vector<int64_t>{sh.k, sh.m} : std::vector<int64_t>{sh.m, sh.k};
+          std::vector<int64_t> ad =
+              ta ? std::vector<int64_t>{sh.k, sh.m} : std::vector<int64_t>{sh.m, sh.k};
           if (batched) ad.insert(ad.begin(), sh.batch);
-          Buf a(DType::f32, ad), b(DType::f32, tb ? std::vector<int64_t>{sh.n, sh.k} : std::vector<int64_t>{sh.k, sh.n});
+          Buf a(DType::f32, ad), b(DType::f32, tb ? std::vector<int64_t>{sh.n, sh.k}
+                                                  : std::vector<int64_t>{sh.k, sh.n});
           Buf bias(DType::f32, {sh.n});
-          Buf y(DType::f32, batched ? std::vector<int64_t>{sh.batch, sh.m, sh.n} : std::vector<int64_t>{sh.m, sh.n});
+          Buf y(DType::f32, batched ? std::vector<int64_t>{sh.batch, sh.m, sh.n}
+                                    : std::vector<int64_t>{sh.m, sh.n});
           a.random(-1, 1, 1), b.random(-1, 1, 2), bias.random(-1, 1, 3);
           CountedCores cc(cores);
           std::vector<Buf *> ins = {&a, &b};
@@ -582,11 +690,13 @@ TEST(Ops, MatMulSplitsOverCoresByRowsOrColumns) {
                 double acc = batched ? 0.0 : bias.get(j);
                 const int64_t base = p * sh.m * sh.k;
                 for (int64_t q = 0; q < sh.k; ++q)
-                  acc += a.get(base + (ta ? q * sh.m + i : i * sh.k + q)) * b.get(tb ? j * sh.k + q : q * sh.n + j);
+                  acc += a.get(base + (ta ? q * sh.m + i : i * sh.k + q)) *
+                         b.get(tb ? j * sh.k + q : q * sh.n + j);
                 ref.push_back(acc);
               }
-          SCOPED_TRACE("m " + std::to_string(sh.m) + " n " + std::to_string(sh.n) + " batch " + std::to_string(sh.batch) +
-                       " cores " + std::to_string(cores) + (ta ? " x1 transposed" : "") + (tb ? " x2 transposed" : ""));
+          SCOPED_TRACE("m " + std::to_string(sh.m) + " n " + std::to_string(sh.n) + " batch " +
+                       std::to_string(sh.batch) + " cores " + std::to_string(cores) +
+                       (ta ? " x1 transposed" : "") + (tb ? " x2 transposed" : ""));
           expect_near(y, ref, 1e-4);
           EXPECT_EQ(cc.widest, cores == 1 ? 0u : cores);
         }
@@ -600,7 +710,8 @@ TEST(Ops, ResizeOfNhwcTensorsMatchesNchw) {
     for (unsigned cores : {1u, 2u}) {
       Buf x(DType::f32, {2, 3, 5, 6}), ref(DType::f32, {2, 3, 9, 11}), y(DType::f32, {2, 3, 9, 11});
       x.random(-1, 1, 7);
-      const ops::Attrs attrs{{"mode", std::string(mode)}, {"coordinate_transformation_mode", std::string("half_pixel")}};
+      const ops::Attrs attrs{{"mode", std::string(mode)},
+                             {"coordinate_transformation_mode", std::string("half_pixel")}};
       run("Resize", {&x}, {&ref}, attrs);
       // NHWC: x and y as [N, H, W, C]; the output size comes from y's descriptor.
       ops::TensorDesc xd = x.d, yd = y.d;
@@ -610,7 +721,8 @@ TEST(Ops, ResizeOfNhwcTensorsMatchesNchw) {
       nhwc["data_format"] = std::string("NHWC");
       std::vector<uint8_t> xs = to_nhwc(x);
       CountedCores cc(cores);
-      ops::prepare("Resize", {xd}, {yd}, nhwc, cores)->run({{xd, xs.data(), xs.size()}}, {{yd, y.bytes.data(), y.bytes.size()}}, cc);
+      ops::prepare("Resize", {xd}, {yd}, nhwc, cores)
+          ->run({{xd, xs.data(), xs.size()}}, {{yd, y.bytes.data(), y.bytes.size()}}, cc);
       y.bytes = to_nhwc(y, true);
       SCOPED_TRACE(std::string(mode) + " cores " + std::to_string(cores));
       std::vector<double> want;
@@ -619,9 +731,10 @@ TEST(Ops, ResizeOfNhwcTensorsMatchesNchw) {
     }
   }
   const auto d = desc(DType::f32, {1, 4, 4, 3});
-  EXPECT_THROW(ops::prepare("Resize", {d}, {desc(DType::f32, {1, 8, 8, 3})},
-                            {{"mode", std::string("cubic")}, {"data_format", std::string("NHWC")}}, 1),
-               openacl::Error);
+  EXPECT_THROW(
+      ops::prepare("Resize", {d}, {desc(DType::f32, {1, 8, 8, 3})},
+                   {{"mode", std::string("cubic")}, {"data_format", std::string("NHWC")}}, 1),
+      openacl::Error);
 }
 
 // b's elements moved to the dims b.dims[perm[0]], b.dims[perm[1]], ... (numpy's transpose).
@@ -644,9 +757,11 @@ Buf permuted(const Buf &b, const std::vector<int64_t> &perm, ops::Format format 
 TEST(Ops, Conv2DTakesNhwcTensorsAndFilterLayouts) {
   using F = ops::Format;
   // The filter as OIHW (NCHW), OHWI (NHWC) and HWIO (HWCN), and the permutation from OIHW.
-  const std::pair<F, std::vector<int64_t>> filters[] = {{F::nchw, {0, 1, 2, 3}}, {F::nhwc, {0, 2, 3, 1}}, {F::hwcn, {2, 3, 1, 0}}};
+  const std::pair<F, std::vector<int64_t>> filters[] = {
+      {F::nchw, {0, 1, 2, 3}}, {F::nhwc, {0, 2, 3, 1}}, {F::hwcn, {2, 3, 1, 0}}};
   for (DType t : {DType::f32, DType::f16}) {
-    for (const std::vector<int64_t> xs : {std::vector<int64_t>{2, 4, 7, 6}, std::vector<int64_t>{1, 4, 20, 6}}) {
+    for (const std::vector<int64_t> xs :
+         {std::vector<int64_t>{2, 4, 7, 6}, std::vector<int64_t>{1, 4, 20, 6}}) {
       for (int64_t g : {1, 2}) {
         for (const auto &[wf, perm] : filters) {
           for (unsigned cores : {1u, 3u}) {
@@ -659,13 +774,17 @@ TEST(Ops, Conv2DTakesNhwcTensorsAndFilterLayouts) {
             yn.d.format = F::nhwc;
             CountedCores cc(cores);
             ops::prepare("Conv2D", {xn.d, wn.d, b.d}, {yn.d},
-                         {{"strides", std::vector<int64_t>{1, 2, 1, 1}}, {"pads", std::vector<int64_t>{1, 0, 1, 1}},
-                          {"dilations", std::vector<int64_t>{1, 1, 2, 1}}, {"groups", g}},
+                         {{"strides", std::vector<int64_t>{1, 2, 1, 1}},
+                          {"pads", std::vector<int64_t>{1, 0, 1, 1}},
+                          {"dilations", std::vector<int64_t>{1, 1, 2, 1}},
+                          {"groups", g}},
                          cores)
                 ->run({xn.tensor(), wn.tensor(), b.tensor()}, {yn.tensor()}, cc);
-            SCOPED_TRACE(std::string(ops::dtype_name(t)) + " x " + ops::dims_str(xs) + " groups " + std::to_string(g) +
-                         " filter format " + std::to_string(static_cast<int>(wf)) + " cores " + std::to_string(cores));
-            expect_near(permuted(yn, {0, 3, 1, 2}), conv_ref(x, w, &b, 2, 1, 1, 1, 1, 2, g, oh, ow), t == DType::f16 ? 1e-2 : 1e-5);
+            SCOPED_TRACE(std::string(ops::dtype_name(t)) + " x " + ops::dims_str(xs) + " groups " +
+                         std::to_string(g) + " filter format " +
+                         std::to_string(static_cast<int>(wf)) + " cores " + std::to_string(cores));
+            expect_near(permuted(yn, {0, 3, 1, 2}), conv_ref(x, w, &b, 2, 1, 1, 1, 1, 2, g, oh, ow),
+                        t == DType::f16 ? 1e-2 : 1e-5);
           }
         }
       }
@@ -686,7 +805,8 @@ TEST(Ops, GlobalAveragePoolOverALargePlane) {
     xd.channels_last = cl;
     std::vector<uint8_t> xs = cl ? to_nhwc(x) : x.bytes;
     CountedCores cc(2);
-    ops::prepare("GlobalAveragePool", {xd}, {y.d}, {}, 2)->run({{xd, xs.data(), xs.size()}}, {y.tensor()}, cc);
+    ops::prepare("GlobalAveragePool", {xd}, {y.d}, {}, 2)
+        ->run({{xd, xs.data(), xs.size()}}, {y.tensor()}, cc);
     SCOPED_TRACE(cl ? "channels-last" : "NCHW");
     expect_near(y, ref, 1e-6);
   }
@@ -709,7 +829,8 @@ TEST(Ops, Conv2DLayoutErrors) {
     return t;
   };
   const ops::Attrs ones{{"strides", std::vector<int64_t>{1, 1, 1, 1}}};
-  const auto x = d({1, 5, 5, 3}, F::nhwc), w = d({2, 3, 1, 1}, F::nchw), y = d({1, 5, 5, 2}, F::nhwc);
+  const auto x = d({1, 5, 5, 3}, F::nhwc), w = d({2, 3, 1, 1}, F::nchw),
+             y = d({1, 5, 5, 2}, F::nhwc);
   EXPECT_EQ(code([&] { ops::prepare("Conv2D", {x, w}, {y}, ones, 1); }), Errc::ok);
   ops::Attrs nchw = ones;
   nchw["data_format"] = std::string("NCHW");
@@ -720,10 +841,20 @@ TEST(Ops, Conv2DLayoutErrors) {
   // An ND x takes its layout from data_format.
   ops::Attrs nhwc = ones;
   nhwc["data_format"] = std::string("NHWC");
-  EXPECT_EQ(ops::infer("Conv2D", {d({1, 5, 5, 3}, F::nd), w}, nhwc)[0].dims, (std::vector<int64_t>{1, 5, 5, 2}));
-  EXPECT_EQ(code([&] { ops::prepare("Conv2D", {x, d({2, 3, 1, 1}, static_cast<F>(3))}, {y}, ones, 1); }), Errc::op_input_not_match);
-  EXPECT_EQ(code([&] { ops::prepare("Conv2D", {x, d({2, 1, 1, 2}, F::nhwc)}, {y}, ones, 1); }), Errc::op_input_not_match);
-  EXPECT_EQ(code([&] { ops::prepare("Conv2D", {x, w}, {d({1, 2, 5, 5}, F::nchw)}, ones, 1); }), Errc::op_output_not_match);
+  EXPECT_EQ(ops::infer("Conv2D", {d({1, 5, 5, 3}, F::nd), w}, nhwc)[0].dims,
+            (std::vector<int64_t>{1, 5, 5, 2}));
+  EXPECT_EQ(code([&] {
+              ops::prepare("Conv2D", {x, d({2, 3, 1, 1}, static_cast<F>(3))}, {y}, ones, 1);
+            }),
+            Errc::op_input_not_match);
+  EXPECT_EQ(code([&] {
+              ops::prepare("Conv2D", {x, d({2, 1, 1, 2}, F::nhwc)}, {y}, ones, 1);
+            }),
+            Errc::op_input_not_match);
+  EXPECT_EQ(code([&] {
+              ops::prepare("Conv2D", {x, w}, {d({1, 2, 5, 5}, F::nchw)}, ones, 1);
+            }),
+            Errc::op_output_not_match);
 }
 
 TEST(Ops, Conv2DTransposeWithStrideEqualToKernel) {
@@ -732,15 +863,19 @@ TEST(Ops, Conv2DTransposeWithStrideEqualToKernel) {
   for (int64_t oc : {1, 3}) {
     for (bool cl : {false, true}) {
       if (oc != 1 && !cl) continue;  // that case takes oneDNN's deconvolution
-      Buf x(DType::f32, {2, 5, 4, 3}), w(DType::f32, {5, oc, 2, 3}), b(DType::f32, {oc}), y(DType::f32, {2, oc, 8, 9});
+      Buf x(DType::f32, {2, 5, 4, 3}), w(DType::f32, {5, oc, 2, 3}), b(DType::f32, {oc}),
+          y(DType::f32, {2, oc, 8, 9});
       x.random(-1, 1, 1), w.random(-1, 1, 2), b.random(-1, 1, 3);
       ops::TensorDesc xd = x.d, yd = y.d;
       xd.channels_last = yd.channels_last = cl;
       std::vector<uint8_t> xs = cl ? to_nhwc(x) : x.bytes;
       CountedCores cores(2);
       ops::prepare("Conv2DTransposeD", {xd, w.d, b.d}, {yd},
-                   {{"input_size", std::vector<int64_t>{2, oc, 8, 9}}, {"strides", std::vector<int64_t>{1, 1, 2, 3}}}, 2)
-          ->run({{xd, xs.data(), xs.size()}, w.tensor(), b.tensor()}, {{yd, y.bytes.data(), y.bytes.size()}}, cores);
+                   {{"input_size", std::vector<int64_t>{2, oc, 8, 9}},
+                    {"strides", std::vector<int64_t>{1, 1, 2, 3}}},
+                   2)
+          ->run({{xd, xs.data(), xs.size()}, w.tensor(), b.tensor()},
+                {{yd, y.bytes.data(), y.bytes.size()}}, cores);
       if (cl) y.bytes = to_nhwc(y, true);
       std::vector<double> ref(y.n());
       for (int ni = 0; ni < 2; ++ni)
@@ -749,7 +884,8 @@ TEST(Ops, Conv2DTransposeWithStrideEqualToKernel) {
             for (int xx = 0; xx < 9; ++xx) {
               double acc = b.get(o);
               for (int ci = 0; ci < 5; ++ci)
-                acc += x.get(((ni * 5 + ci) * 4 + yy / 2) * 3 + xx / 3) * w.get(((ci * oc + o) * 2 + yy % 2) * 3 + xx % 3);
+                acc += x.get(((ni * 5 + ci) * 4 + yy / 2) * 3 + xx / 3) *
+                       w.get(((ci * oc + o) * 2 + yy % 2) * 3 + xx % 3);
               ref[((ni * oc + o) * 8 + yy) * 9 + xx] = acc;
             }
       SCOPED_TRACE("oc " + std::to_string(oc) + (cl ? " channels-last" : ""));
@@ -762,7 +898,8 @@ TEST(Ops, Conv2DWideChannels) {
   // Enough channels for oneDNN's blocked kernels (a different code path from the small cases).
   Buf x(DType::f32, {1, 64, 20, 20}), w(DType::f32, {64, 64, 3, 3}), y(DType::f32, {1, 64, 20, 20});
   x.random(-1, 1, 1), w.random(-1, 1, 2);
-  run("Conv2D", {&x, &w}, {&y}, {{"strides", std::vector<int64_t>{1, 1, 1, 1}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}});
+  run("Conv2D", {&x, &w}, {&y},
+      {{"strides", std::vector<int64_t>{1, 1, 1, 1}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}});
   expect_near(y, conv_ref(x, w, nullptr, 1, 1, 1, 1, 1, 1, 1, 20, 20), 1e-4);
 }
 }  // namespace
@@ -794,14 +931,17 @@ TEST(Ops, MoreShapeOps) {
   Buf too_far(DType::i64, {4});
   too_far.d = const_i64({4}, {0, 0, 3, 0});
   Buf bad(DType::f32, {2, 6});
-  EXPECT_THROW(run("PadV3", {&x, &too_far}, {&bad}, {{"mode", std::string("reflect")}}), openacl::Error);
+  EXPECT_THROW(run("PadV3", {&x, &too_far}, {&bad}, {{"mode", std::string("reflect")}}),
+               openacl::Error);
   EXPECT_THROW(run("PadV3", {&x, &pads}, {&pr}, {{"mode", std::string("wrap")}}), openacl::Error);
   Buf t(DType::f32, {4, 6});
   run("TileD", {&x}, {&t}, {{"multiples", std::vector<int64_t>{2, 2}}});
   for (size_t i = 0; i < 24; ++i) ASSERT_EQ(t.get(i), ((i / 6) % 2) * 3 + (i % 6) % 3);
   Buf sl(DType::f32, {2, 2});
-  run("StridedSliceD", {&x}, {&sl}, {{"begin", std::vector<int64_t>{0, 2}}, {"end", std::vector<int64_t>{2, -4}},
-                                    {"strides", std::vector<int64_t>{1, -2}}});
+  run("StridedSliceD", {&x}, {&sl},
+      {{"begin", std::vector<int64_t>{0, 2}},
+       {"end", std::vector<int64_t>{2, -4}},
+       {"strides", std::vector<int64_t>{1, -2}}});
   expect_near(sl, {2, 0, 5, 3}, 0);
   // Reshape with a constant shape input; -1 is inferred.
   Buf r(DType::f32, {3, 2});
@@ -847,7 +987,8 @@ TEST(Ops, SelectFillArgMaxLogSoftmax) {
     double m = -1e30, s = 0;
     for (int k = 0; k < 3; ++k) m = std::max(m, a.get(rrow * 3 + k));
     for (int k = 0; k < 3; ++k) s += std::exp(a.get(rrow * 3 + k) - m);
-    for (int k = 0; k < 3; ++k) ASSERT_NEAR(ls.get(rrow * 3 + k), a.get(rrow * 3 + k) - m - std::log(s), 1e-5);
+    for (int k = 0; k < 3; ++k)
+      ASSERT_NEAR(ls.get(rrow * 3 + k), a.get(rrow * 3 + k) - m - std::log(s), 1e-5);
   }
 }
 
@@ -1031,18 +1172,31 @@ TEST(IndexOps, ValidationNamesWhatIsWrong) {
   const auto f = desc(DType::f32, {2, 3});
   auto k9 = desc(DType::i32, {});
   const int32_t nine = 9;
-  k9.value.assign(reinterpret_cast<const uint8_t *>(&nine), reinterpret_cast<const uint8_t *>(&nine) + 4);
-  EXPECT_NE(message([&] { ops::infer("TopKV2", {f, k9}, {}); }).find("must be in [0, 3]"), std::string::npos);
-  EXPECT_NE(message([&] { ops::infer("TopKV2", {f, desc(DType::i32, {})}, {}); }).find("constant scalar"),
+  k9.value.assign(reinterpret_cast<const uint8_t *>(&nine),
+                  reinterpret_cast<const uint8_t *>(&nine) + 4);
+  EXPECT_NE(message([&] {
+              ops::infer("TopKV2", {f, k9}, {});
+            }).find("must be in [0, 3]"),
             std::string::npos);
-  EXPECT_NE(message([&] { ops::infer("GatherElements", {f, desc(DType::i64, {2})}, {}); }).find("rank"),
+  EXPECT_NE(message([&] {
+              ops::infer("TopKV2", {f, desc(DType::i32, {})}, {});
+            }).find("constant scalar"),
             std::string::npos);
-  EXPECT_NE(message([&] { ops::infer("GatherNd", {f, desc(DType::i64, {1, 3})}, {}); }).find("last dim 3"),
+  EXPECT_NE(message([&] {
+              ops::infer("GatherElements", {f, desc(DType::i64, {2})}, {});
+            }).find("rank"),
             std::string::npos);
-  EXPECT_NE(message([&] { ops::infer("TensorScatterUpdate", {f, desc(DType::i64, {1, 1}), desc(DType::f32, {2})}, {}); })
-                .find("need [1,3]"),
+  EXPECT_NE(message([&] {
+              ops::infer("GatherNd", {f, desc(DType::i64, {1, 3})}, {});
+            }).find("last dim 3"),
             std::string::npos);
-  EXPECT_NE(message([&] { ops::infer("Tril", {desc(DType::f32, {4})}, {}); }).find("rank"), std::string::npos);
+  EXPECT_NE(
+      message([&] {
+        ops::infer("TensorScatterUpdate", {f, desc(DType::i64, {1, 1}), desc(DType::f32, {2})}, {});
+      }).find("need [1,3]"),
+      std::string::npos);
+  EXPECT_NE(message([&] { ops::infer("Tril", {desc(DType::f32, {4})}, {}); }).find("rank"),
+            std::string::npos);
 }
 
 }  // namespace
@@ -1052,9 +1206,11 @@ namespace {
 TEST(Ops, ResizeSizesFromScalesAsOnnxRuntimeComputesThem) {
   auto scales = desc(DType::f32, {4});
   const float s[4] = {1, 1, 1, 1.8f};
-  scales.value.assign(reinterpret_cast<const uint8_t *>(s), reinterpret_cast<const uint8_t *>(s) + sizeof s);
+  scales.value.assign(reinterpret_cast<const uint8_t *>(s),
+                      reinterpret_cast<const uint8_t *>(s) + sizeof s);
   auto none = desc(DType::undefined, {});
-  const auto out = ops::infer("Resize", {desc(DType::f32, {1, 1, 4, 5}), none, scales}, {{"mode", std::string("cubic")}});
+  const auto out = ops::infer("Resize", {desc(DType::f32, {1, 1, 4, 5}), none, scales},
+                              {{"mode", std::string("cubic")}});
   EXPECT_EQ(out[0].dims, (std::vector<int64_t>{1, 1, 4, 9}));  // 5 * 1.8f is 9 in float arithmetic
 }
 

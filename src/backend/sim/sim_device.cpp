@@ -45,7 +45,8 @@ class SimDevice final : public backend::DeviceBackend {
  private:
   // A size too large to round up fails instead of wrapping around to a small block.
   static void *aligned(size_t bytes, size_t alignment) {
-    return bytes > SIZE_MAX - alignment ? nullptr : std::aligned_alloc(alignment, round_up(bytes, alignment));
+    return bytes > SIZE_MAX - alignment ? nullptr
+                                        : std::aligned_alloc(alignment, round_up(bytes, alignment));
   }
 
   backend::DeviceProps props_;

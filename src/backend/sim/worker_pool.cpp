@@ -27,7 +27,9 @@ constexpr auto kBusySpin = std::chrono::microseconds(1000);
 constexpr int64_t kRecentJobNs = 2'000'000;
 
 int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
 // Spins until ready() or the spin time is over; returns ready(). Past kSpin it yields between
@@ -156,12 +158,14 @@ bool WorkerPool::wait_for_work(std::unique_lock<std::mutex> &lock) {
     lock.unlock();
     // Spin only while fewer threads than cores run or spin: a host thread running a stream
     // (a synchronize that helps) takes a core, and one more spinner would take its time.
-    const int active = running_.load(std::memory_order_relaxed) + helping_.load(std::memory_order_relaxed) +
+    const int active = running_.load(std::memory_order_relaxed) +
+                       helping_.load(std::memory_order_relaxed) +
                        spinning_.fetch_add(1, std::memory_order_relaxed);
     if (active < workers_) {
       const bool busy = running_.load(std::memory_order_relaxed) > 0 &&
                         now_ns() - last_job_ns_.load(std::memory_order_relaxed) < kRecentJobNs;
-      spin_until([&] { return pending_.load(std::memory_order_acquire) != 0; }, busy ? kBusySpin : kSpin);
+      spin_until([&] { return pending_.load(std::memory_order_acquire) != 0; },
+                 busy ? kBusySpin : kSpin);
     }
     spinning_.fetch_sub(1, std::memory_order_relaxed);
     lock.lock();

@@ -27,7 +27,8 @@ class WorkerPool final : public AiCores {
   unsigned count() const override { return static_cast<unsigned>(threads_.size()); }
   void parallel_for(size_t n, const std::function<void(size_t)> &body) override;
   unsigned busy() const override {
-    return static_cast<unsigned>(running_.load(std::memory_order_relaxed) + helping_.load(std::memory_order_relaxed));
+    return static_cast<unsigned>(running_.load(std::memory_order_relaxed) +
+                                 helping_.load(std::memory_order_relaxed));
   }
   void host_enter() override { running_.fetch_add(1, std::memory_order_relaxed); }
   void host_leave() override { running_.fetch_sub(1, std::memory_order_relaxed); }
@@ -54,9 +55,9 @@ class WorkerPool final : public AiCores {
   std::condition_variable cv_;
   std::deque<backend::Runnable *> ready_;
   std::deque<std::shared_ptr<Job>> jobs_;
-  std::atomic<int> pending_{0};  // ready_.size() + jobs_.size(), read without the lock
-  std::atomic<int> running_{0};  // workers inside a stream's run_slice, host threads running one
-  std::atomic<int> helping_{0};  // workers running blocks of another worker's parallel job
+  std::atomic<int> pending_{0};   // ready_.size() + jobs_.size(), read without the lock
+  std::atomic<int> running_{0};   // workers inside a stream's run_slice, host threads running one
+  std::atomic<int> helping_{0};   // workers running blocks of another worker's parallel job
   std::atomic<int> spinning_{0};  // idle workers spinning for work
   std::atomic<int64_t> last_job_ns_{0};  // steady-clock time of the latest parallel job
   int sleepers_ = 0;

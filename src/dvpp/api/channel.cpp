@@ -29,31 +29,39 @@ uint64_t acldvppGetChannelDescChannelId(const acldvppChannelDesc *channelDesc) {
 aclError acldvppSetChannelDescMode(acldvppChannelDesc *channelDesc, uint32_t mode) {
   return guarded(__func__, [&] {
     checked(channelDesc, "channelDesc");
-    constexpr uint32_t kAll = DVPP_CHNMODE_VPC | DVPP_CHNMODE_JPEGD | DVPP_CHNMODE_JPEGE | DVPP_CHNMODE_PNGD;
+    constexpr uint32_t kAll =
+        DVPP_CHNMODE_VPC | DVPP_CHNMODE_JPEGD | DVPP_CHNMODE_JPEGE | DVPP_CHNMODE_PNGD;
     if (mode == 0 || (mode & ~kAll) != 0)
-      fail(Errc::invalid_argument, "mode " + std::to_string(mode) + " is not a combination of DVPP_CHNMODE_* flags");
-    if (channelDesc->id != 0) fail(Errc::invalid_argument, "the channel is already created; set its mode before acldvppCreateChannel");
+      fail(Errc::invalid_argument,
+           "mode " + std::to_string(mode) + " is not a combination of DVPP_CHNMODE_* flags");
+    if (channelDesc->id != 0)
+      fail(Errc::invalid_argument,
+           "the channel is already created; set its mode before acldvppCreateChannel");
     channelDesc->mode = mode;
   });
 }
 
-aclError acldvppSetChannelDescParam(acldvppChannelDesc *channelDesc, acldvppChannelDescParamType paramType,
-                                    size_t length, const void *param) {
+aclError acldvppSetChannelDescParam(acldvppChannelDesc *channelDesc,
+                                    acldvppChannelDescParamType paramType, size_t length,
+                                    const void *param) {
   return guarded(__func__, [&] {
     checked(channelDesc, "channelDesc");
     if (openacl::api::enum_value(paramType) != ACL_DVPP_CSC_MATRIX_UINT32)
       fail(Errc::invalid_argument, "paramType must be ACL_DVPP_CSC_MATRIX_UINT32");
     if (param == nullptr || length != sizeof(uint32_t))
-      fail(Errc::invalid_argument, "param must point to a uint32_t (length " + std::to_string(sizeof(uint32_t)) + ")");
+      fail(Errc::invalid_argument,
+           "param must point to a uint32_t (length " + std::to_string(sizeof(uint32_t)) + ")");
     uint32_t v;
     std::memcpy(&v, param, sizeof v);
-    if (v > ACL_DVPP_CSC_MATRIX_BT2020_NARROW) fail(Errc::invalid_argument, "param is not an acldvppCscMatrix value");
+    if (v > ACL_DVPP_CSC_MATRIX_BT2020_NARROW)
+      fail(Errc::invalid_argument, "param is not an acldvppCscMatrix value");
     channelDesc->csc_matrix = v;
   });
 }
 
-aclError acldvppGetChannelDescParam(const acldvppChannelDesc *channelDesc, acldvppChannelDescParamType paramType,
-                                    size_t length, size_t *paramRetSize, void *param) {
+aclError acldvppGetChannelDescParam(const acldvppChannelDesc *channelDesc,
+                                    acldvppChannelDescParamType paramType, size_t length,
+                                    size_t *paramRetSize, void *param) {
   return guarded(__func__, [&] {
     checked(channelDesc, "channelDesc");
     if (openacl::api::enum_value(paramType) != ACL_DVPP_CSC_MATRIX_UINT32)
@@ -78,7 +86,8 @@ aclError acldvppCreateChannel(acldvppChannelDesc *channelDesc) {
 aclError acldvppDestroyChannel(acldvppChannelDesc *channelDesc) {
   return guarded(__func__, [&] {
     checked(channelDesc, "channelDesc");
-    if (channelDesc->id == 0) fail(Errc::invalid_argument, "channelDesc has no channel (never created, or destroyed)");
+    if (channelDesc->id == 0)
+      fail(Errc::invalid_argument, "channelDesc has no channel (never created, or destroyed)");
     channelDesc->id = 0;
   });
 }

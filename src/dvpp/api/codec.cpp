@@ -33,11 +33,12 @@ void require_input(const void *data, uint32_t size) {
 
 uint32_t jpegd_format(int64_t f) {
   if (!dv::is_yuv420sp(static_cast<uint32_t>(f)))
-    fail(Errc::feature_not_supported, "JPEGD on openacl writes PIXEL_FORMAT_YUV_SEMIPLANAR_420 or "
-                                      "PIXEL_FORMAT_YVU_SEMIPLANAR_420, not " + dv::format_name(static_cast<uint32_t>(f)));
+    fail(Errc::feature_not_supported,
+         "JPEGD on openacl writes PIXEL_FORMAT_YUV_SEMIPLANAR_420 or "
+         "PIXEL_FORMAT_YVU_SEMIPLANAR_420, not " +
+             dv::format_name(static_cast<uint32_t>(f)));
   return static_cast<uint32_t>(f);
 }
-
 
 // The output picture of a decode: a buffer of acldvppMalloc memory of the declared size.
 dv::Image decode_output(const acldvppPicDesc *outputDesc) {
@@ -52,7 +53,8 @@ dv::Image decode_output(const acldvppPicDesc *outputDesc) {
 // geometry back. A failure sets the description's return code and fails the stream as a task
 // failure naming the unit.
 template <class Layout, class Decode>
-void decode_task(std::shared_ptr<dv::Picture> pic, dv::Image out, const char *unit, Layout layout, Decode decode) {
+void decode_task(std::shared_ptr<dv::Picture> pic, dv::Image out, const char *unit, Layout layout,
+                 Decode decode) {
   try {
     dv::Image img = layout();
     img.data = out.data;
@@ -60,8 +62,8 @@ void decode_task(std::shared_ptr<dv::Picture> pic, dv::Image out, const char *un
     uint32_t need = dv::image_bytes(img);
     if (out.size < need)
       fail(Errc::task_failure, "outputDesc holds " + std::to_string(out.size) + " bytes; the " +
-                                   std::to_string(img.width) + "x" + std::to_string(img.height) + " picture needs " +
-                                   std::to_string(need));
+                                   std::to_string(img.width) + "x" + std::to_string(img.height) +
+                                   " picture needs " + std::to_string(need));
     decode(img);
     pic->write_back(img, need);
   } catch (const openacl::Error &e) {
@@ -86,8 +88,9 @@ aclError acldvppJpegGetImageInfo(const void *data, uint32_t size, uint32_t *widt
   });
 }
 
-aclError acldvppJpegGetImageInfoV2(const void *data, uint32_t size, uint32_t *width, uint32_t *height,
-                                   int32_t *components, acldvppJpegFormat *format) {
+aclError acldvppJpegGetImageInfoV2(const void *data, uint32_t size, uint32_t *width,
+                                   uint32_t *height, int32_t *components,
+                                   acldvppJpegFormat *format) {
   return guarded(__func__, [&] {
     require_input(data, size);
     dv::JpegInfo info = dv::jpeg_info(data, size);
@@ -99,8 +102,8 @@ aclError acldvppJpegGetImageInfoV2(const void *data, uint32_t size, uint32_t *wi
   });
 }
 
-aclError acldvppJpegPredictDecSize(const void *data, uint32_t dataSize, acldvppPixelFormat outputPixelFormat,
-                                   uint32_t *decSize) {
+aclError acldvppJpegPredictDecSize(const void *data, uint32_t dataSize,
+                                   acldvppPixelFormat outputPixelFormat, uint32_t *decSize) {
   return guarded(__func__, [&] {
     require_input(data, dataSize);
     require_out(decSize, "decSize");
@@ -121,28 +124,34 @@ aclError acldvppJpegDecodeAsync(acldvppChannelDesc *channelDesc, const void *dat
     uint32_t format = jpegd_format(out.format);
     auto pic = outputDesc->pic;
     dv::api::submit(stream, "JPEGD", {{data, size, false}, {out.data, out.size, true}}, [=] {
-      decode_task(pic, out, "JPEGD", [&] {
-        dv::JpegInfo info = dv::jpeg_info(data, size);
-        dv::require_jpegd_supported(data, size, info);
-        return dv::jpegd_layout(info, format);
-      }, [&](const dv::Image &img) { dv::jpeg_decode(data, size, img); });
+      decode_task(
+          pic, out, "JPEGD",
+          [&] {
+            dv::JpegInfo info = dv::jpeg_info(data, size);
+            dv::require_jpegd_supported(data, size, info);
+            return dv::jpegd_layout(info, format);
+          },
+          [&](const dv::Image &img) { dv::jpeg_decode(data, size, img); });
     });
   });
 }
 
-aclError acldvppJpegPredictEncSize(const acldvppPicDesc *inputDesc, const acldvppJpegeConfig *config, uint32_t *size) {
+aclError acldvppJpegPredictEncSize(const acldvppPicDesc *inputDesc,
+                                   const acldvppJpegeConfig *config, uint32_t *size) {
   return guarded(__func__, [&] {
     checked(inputDesc, "inputDesc");
     checked(config, "config");
     require_out(size, "size");
     dv::Image in = inputDesc->pic->snapshot();
-    if (in.width == 0 || in.height == 0) fail(Errc::invalid_argument, "inputDesc has no width or height");
+    if (in.width == 0 || in.height == 0)
+      fail(Errc::invalid_argument, "inputDesc has no width or height");
     *size = dv::jpege_predict_size(in.width, in.height);
   });
 }
 
-aclError acldvppJpegEncodeAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc *inputDesc, const void *data,
-                                uint32_t *size, acldvppJpegeConfig *config, aclrtStream stream) {
+aclError acldvppJpegEncodeAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc *inputDesc,
+                                const void *data, uint32_t *size, acldvppJpegeConfig *config,
+                                aclrtStream stream) {
   return guarded(__func__, [&] {
     dv::api::check_channel(channelDesc, DVPP_CHNMODE_JPEGE, "DVPP_CHNMODE_JPEGE");
     dv::Image in = dv::api::jpege_picture(inputDesc, "inputDesc");
@@ -158,8 +167,8 @@ aclError acldvppJpegEncodeAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc 
   });
 }
 
-aclError acldvppPngGetImageInfo(const void *data, uint32_t dataSize, uint32_t *width, uint32_t *height,
-                                int32_t *components) {
+aclError acldvppPngGetImageInfo(const void *data, uint32_t dataSize, uint32_t *width,
+                                uint32_t *height, int32_t *components) {
   return guarded(__func__, [&] {
     require_input(data, dataSize);
     dv::PngInfo info = dv::png_info(data, dataSize);
@@ -169,13 +178,14 @@ aclError acldvppPngGetImageInfo(const void *data, uint32_t dataSize, uint32_t *w
   });
 }
 
-aclError acldvppPngPredictDecSize(const void *data, uint32_t dataSize, acldvppPixelFormat outputPixelFormat,
-                                  uint32_t *decSize) {
+aclError acldvppPngPredictDecSize(const void *data, uint32_t dataSize,
+                                  acldvppPixelFormat outputPixelFormat, uint32_t *decSize) {
   return guarded(__func__, [&] {
     require_input(data, dataSize);
     require_out(decSize, "decSize");
     dv::PngInfo info = dv::png_info(data, dataSize);
-    *decSize = dv::image_bytes(dv::pngd_layout(info, static_cast<uint32_t>(openacl::api::enum_value(outputPixelFormat))));
+    *decSize = dv::image_bytes(
+        dv::pngd_layout(info, static_cast<uint32_t>(openacl::api::enum_value(outputPixelFormat))));
   });
 }
 
@@ -187,13 +197,17 @@ aclError acldvppPngDecodeAsync(acldvppChannelDesc *channelDesc, const void *data
     dv::check_range(data, size, "data");
     dv::Image out = decode_output(outputDesc);
     uint32_t format = out.format;
-    if (format != PIXEL_FORMAT_RGB_888 && format != PIXEL_FORMAT_RGBA_8888 && format != PIXEL_FORMAT_UNKNOWN)
-      fail(Errc::feature_not_supported, "PNGD writes PIXEL_FORMAT_RGB_888, PIXEL_FORMAT_RGBA_8888 or "
-                                        "PIXEL_FORMAT_UNKNOWN (the source's), not " + dv::format_name(format));
+    if (format != PIXEL_FORMAT_RGB_888 && format != PIXEL_FORMAT_RGBA_8888 &&
+        format != PIXEL_FORMAT_UNKNOWN)
+      fail(Errc::feature_not_supported,
+           "PNGD writes PIXEL_FORMAT_RGB_888, PIXEL_FORMAT_RGBA_8888 or "
+           "PIXEL_FORMAT_UNKNOWN (the source's), not " +
+               dv::format_name(format));
     auto pic = outputDesc->pic;
     dv::api::submit(stream, "PNGD", {{data, size, false}, {out.data, out.size, true}}, [=] {
-      decode_task(pic, out, "PNGD", [&] { return dv::pngd_layout(dv::png_info(data, size), format); },
-                  [&](const dv::Image &img) { dv::png_decode(data, size, img); });
+      decode_task(
+          pic, out, "PNGD", [&] { return dv::pngd_layout(dv::png_info(data, size), format); },
+          [&](const dv::Image &img) { dv::png_decode(data, size, img); });
     });
   });
 }

@@ -42,7 +42,8 @@ template <class T>
 T *checked(T *p, const char *what) {
   if (p == nullptr) fail(Errc::invalid_argument, std::string(what) + " is NULL");
   if (p->tag != T::kTag)
-    fail(Errc::invalid_argument, std::string(what) + " is not a live object of its kind (destroyed, or another handle)");
+    fail(Errc::invalid_argument,
+         std::string(what) + " is not a live object of its kind (destroyed, or another handle)");
   return p;
 }
 template <class T>

@@ -37,11 +37,13 @@ aclError acldvppDestroyLutMap(acldvppLutMap *lutMap) {
 uint32_t acldvppGetLutMapDims(const acldvppLutMap *lutMap) {
   return get<uint32_t>(__func__, lutMap, "lutMap", [](auto &) { return dv::kComponents; });
 }
-aclError acldvppGetLutMapData(const acldvppLutMap *lutMap, uint32_t dim, uint8_t **data, uint32_t *len) {
+aclError acldvppGetLutMapData(const acldvppLutMap *lutMap, uint32_t dim, uint8_t **data,
+                              uint32_t *len) {
   return guarded(__func__, [&] {
     auto *m = const_cast<acldvppLutMap *>(checked(lutMap, "lutMap"));
     check_dim(dim);
-    if (data == nullptr || len == nullptr) fail(Errc::invalid_argument, data == nullptr ? "data is NULL" : "len is NULL");
+    if (data == nullptr || len == nullptr)
+      fail(Errc::invalid_argument, data == nullptr ? "data is NULL" : "len is NULL");
     *data = m->map.maps[dim].data();
     *len = static_cast<uint32_t>(m->map.maps[dim].size());
   });
@@ -58,12 +60,14 @@ aclError acldvppGetHistData(acldvppHist *hist, uint32_t dim, uint32_t **data, ui
   return guarded(__func__, [&] {
     checked(hist, "hist");
     check_dim(dim);
-    if (data == nullptr || len == nullptr) fail(Errc::invalid_argument, data == nullptr ? "data is NULL" : "len is NULL");
+    if (data == nullptr || len == nullptr)
+      fail(Errc::invalid_argument, data == nullptr ? "data is NULL" : "len is NULL");
     *data = hist->hist->bins[dim].data();
     *len = static_cast<uint16_t>(hist->hist->bins[dim].size());
   });
 }
-// A bad handle gives ACL_ERROR_INVALID_PARAM, as CANN's does, rather than a 0 that reads as success.
+// A bad handle gives ACL_ERROR_INVALID_PARAM, as CANN's does, rather than a 0 that reads as
+// success.
 uint32_t acldvppGetHistRetCode(acldvppHist *hist) {
   uint32_t code = ACL_ERROR_INVALID_PARAM;
   (void)guarded(__func__, [&] { code = checked(hist, "hist")->hist->ret_code.load(); });
@@ -75,8 +79,9 @@ aclError acldvppClearHist(acldvppHist *hist) {
   });
 }
 
-aclError acldvppVpcEqualizeHistAsync(const acldvppChannelDesc *channelDesc, const acldvppPicDesc *inputDesc,
-                                     acldvppPicDesc *outputDesc, const acldvppLutMap *lutMap, aclrtStream stream) {
+aclError acldvppVpcEqualizeHistAsync(const acldvppChannelDesc *channelDesc,
+                                     const acldvppPicDesc *inputDesc, acldvppPicDesc *outputDesc,
+                                     const acldvppLutMap *lutMap, aclrtStream stream) {
   return guarded(__func__, [&, api = __func__] {
     dv::api::check_channel(channelDesc, DVPP_CHNMODE_VPC, "DVPP_CHNMODE_VPC");
     dv::Image in = dv::api::lut_picture(inputDesc, "inputDesc");
@@ -84,21 +89,24 @@ aclError acldvppVpcEqualizeHistAsync(const acldvppChannelDesc *channelDesc, cons
     const dv::Lut lut = checked(lutMap, "lutMap")->map;
     if (in.format != out.format || in.width != out.width || in.height != out.height)
       fail(Errc::invalid_argument, "outputDesc must have inputDesc's format, width and height (" +
-                                       dv::format_name(in.format) + ", " + std::to_string(in.width) + "x" +
-                                       std::to_string(in.height) + ")");
-    dv::api::submit(stream, api, {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
+                                       dv::format_name(in.format) + ", " +
+                                       std::to_string(in.width) + "x" + std::to_string(in.height) +
+                                       ")");
+    dv::api::submit(stream, api,
+                    {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
                     [=] { dv::remap(in, out, lut); });
   });
 }
 
-aclError acldvppVpcCalcHistAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc *srcPicDesc, acldvppHist *hist,
-                                 void *reserve, aclrtStream stream) {
+aclError acldvppVpcCalcHistAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc *srcPicDesc,
+                                 acldvppHist *hist, void *reserve, aclrtStream stream) {
   return guarded(__func__, [&, api = __func__] {
     dv::api::check_channel(channelDesc, DVPP_CHNMODE_VPC, "DVPP_CHNMODE_VPC");
     dv::Image in = dv::api::lut_picture(srcPicDesc, "srcPicDesc");
     auto h = checked(hist, "hist")->hist;
     if (reserve != nullptr) fail(Errc::invalid_argument, "reserve must be NULL");
-    dv::api::submit(stream, api, {{in.data, dv::image_bytes(in), false}}, [=] { dv::add_histogram(in, *h); });
+    dv::api::submit(stream, api, {{in.data, dv::image_bytes(in), false}},
+                    [=] { dv::add_histogram(in, *h); });
   });
 }
 

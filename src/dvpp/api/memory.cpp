@@ -1,8 +1,8 @@
 // acldvppMalloc / acldvppFree: DVPP buffers (dvpp/memory.h).
+#include "dvpp/memory.h"
 #include "api/guard.h"
 #include "api/handles.h"
 #include "dvpp/api/descs.h"
-#include "dvpp/memory.h"
 
 using openacl::Errc;
 using openacl::fail;

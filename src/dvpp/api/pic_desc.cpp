@@ -20,7 +20,8 @@ bool known_format(int64_t f) {
   return (f >= PIXEL_FORMAT_YUV_400 && f <= PIXEL_FORMAT_BGRA_8565) ||
          (f >= PIXEL_FORMAT_RGB_BAYER_8BPP && f <= PIXEL_FORMAT_RGB_BAYER_16BPP) ||
          (f >= PIXEL_FORMAT_BGR_888_PLANAR && f <= PIXEL_FORMAT_S64C1) ||
-         (f >= PIXEL_FORMAT_YUV_SEMIPLANAR_440 && f <= PIXEL_FORMAT_FLOAT32) || f == PIXEL_FORMAT_UNKNOWN;
+         (f >= PIXEL_FORMAT_YUV_SEMIPLANAR_440 && f <= PIXEL_FORMAT_FLOAT32) ||
+         f == PIXEL_FORMAT_UNKNOWN;
 }
 
 template <class F>
@@ -30,7 +31,8 @@ aclError set(const char *api, acldvppPicDesc *picDesc, F &&assign) {
 
 template <class T, class F>
 T get(const char *api, const acldvppPicDesc *picDesc, F &&read) {
-  return openacl::dvpp::api::get<T>(api, picDesc, "picDesc", [&](const auto &d) { return read(*d.pic); });
+  return openacl::dvpp::api::get<T>(api, picDesc, "picDesc",
+                                    [&](const auto &d) { return read(*d.pic); });
 }
 
 }  // namespace
@@ -42,7 +44,8 @@ acldvppPicDesc *acldvppCreatePicDesc(void) { return new (std::nothrow) acldvppPi
 aclError acldvppDestroyPicDesc(acldvppPicDesc *picDesc) {
   return guarded(__func__, [&] {
     if (checked(picDesc, "picDesc")->in_batch)
-      fail(Errc::invalid_argument, "picDesc belongs to an acldvppBatchPicDesc: destroy the batch instead");
+      fail(Errc::invalid_argument,
+           "picDesc belongs to an acldvppBatchPicDesc: destroy the batch instead");
     delete picDesc;
   });
 }
@@ -56,7 +59,8 @@ aclError acldvppSetPicDescSize(acldvppPicDesc *picDesc, uint32_t size) {
 aclError acldvppSetPicDescFormat(acldvppPicDesc *picDesc, acldvppPixelFormat format) {
   return set(__func__, picDesc, [&](auto &p) {
     auto f = openacl::api::enum_value(format);
-    if (!known_format(f)) fail(Errc::invalid_argument, "format " + std::to_string(f) + " is not an acldvppPixelFormat");
+    if (!known_format(f))
+      fail(Errc::invalid_argument, "format " + std::to_string(f) + " is not an acldvppPixelFormat");
     p.format.store(static_cast<uint32_t>(f), kRelaxed);
   });
 }
@@ -83,7 +87,8 @@ uint32_t acldvppGetPicDescSize(const acldvppPicDesc *picDesc) {
   return get<uint32_t>(__func__, picDesc, [](auto &p) { return p.size.load(kRelaxed); });
 }
 acldvppPixelFormat acldvppGetPicDescFormat(const acldvppPicDesc *picDesc) {
-  return static_cast<acldvppPixelFormat>(get<uint32_t>(__func__, picDesc, [](auto &p) { return p.format.load(kRelaxed); }));
+  return static_cast<acldvppPixelFormat>(
+      get<uint32_t>(__func__, picDesc, [](auto &p) { return p.format.load(kRelaxed); }));
 }
 uint32_t acldvppGetPicDescWidth(const acldvppPicDesc *picDesc) {
   return get<uint32_t>(__func__, picDesc, [](auto &p) { return p.width.load(kRelaxed); });
@@ -115,7 +120,8 @@ acldvppPicDesc *acldvppGetPicDesc(acldvppBatchPicDesc *batchPicDesc, uint32_t in
   (void)guarded(__func__, [&] {
     auto &pics = checked(batchPicDesc, "batchPicDesc")->pics;
     if (index >= pics.size())
-      fail(Errc::invalid_argument, "index " + std::to_string(index) + " is past the batch of " + std::to_string(pics.size()));
+      fail(Errc::invalid_argument, "index " + std::to_string(index) + " is past the batch of " +
+                                       std::to_string(pics.size()));
     pic = &pics[index];
   });
   return pic;

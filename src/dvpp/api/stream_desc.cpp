@@ -40,7 +40,8 @@ aclError acldvppSetStreamDescFormat(acldvppStreamDesc *streamDesc, acldvppStream
   return set(__func__, streamDesc, [&](auto &d) {
     auto f = openacl::api::enum_value(format);
     if (f < H265_MAIN_LEVEL || f > H264_HIGH_LEVEL)
-      fail(Errc::invalid_argument, "format " + std::to_string(f) + " is not an acldvppStreamFormat");
+      fail(Errc::invalid_argument,
+           "format " + std::to_string(f) + " is not an acldvppStreamFormat");
     d.format = static_cast<uint32_t>(f);
   });
 }
@@ -60,7 +61,8 @@ uint32_t acldvppGetStreamDescSize(const acldvppStreamDesc *streamDesc) {
   return get<uint32_t>(__func__, streamDesc, [](auto &d) { return d.size; });
 }
 acldvppStreamFormat acldvppGetStreamDescFormat(const acldvppStreamDesc *streamDesc) {
-  return static_cast<acldvppStreamFormat>(get<uint32_t>(__func__, streamDesc, [](auto &d) { return d.format; }));
+  return static_cast<acldvppStreamFormat>(
+      get<uint32_t>(__func__, streamDesc, [](auto &d) { return d.format; }));
 }
 uint64_t acldvppGetStreamDescTimestamp(const acldvppStreamDesc *streamDesc) {
   return get<uint64_t>(__func__, streamDesc, [](auto &d) { return d.timestamp; });

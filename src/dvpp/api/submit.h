@@ -19,7 +19,8 @@ struct Access {
 
 // stream: NULL for the current context's default stream, else one of that context (R7).
 // work throws openacl::Error to fail the stream (R20).
-void submit(aclrtStream stream, std::string label, const std::vector<Access> &ranges, std::function<void()> work);
+void submit(aclrtStream stream, std::string label, const std::vector<Access> &ranges,
+            std::function<void()> work);
 // The same for work that spreads over the device's AI cores.
 void submit(aclrtStream stream, std::string label, const std::vector<Access> &ranges,
             std::function<void(AiCores &)> work);

@@ -12,8 +12,8 @@
 
 #include "acl/acl.h"
 #include "api/guard.h"
-#include "dvpp/api/submit.h"
 #include "dvpp/api/accessors.h"
+#include "dvpp/api/submit.h"
 #include "dvpp/api/video_descs.h"
 #include "dvpp/memory.h"
 
@@ -30,7 +30,9 @@ template <class F>
 aclError set(const char *api, aclvdecChannelDesc *d, F &&assign) {
   return guarded(api, [&] {
     checked(d, "channelDesc");
-    if (d->decoder) fail(Errc::invalid_argument, "the channel is created: set its description before aclvdecCreateChannel");
+    if (d->decoder)
+      fail(Errc::invalid_argument,
+           "the channel is created: set its description before aclvdecCreateChannel");
     assign(*d);
   });
 }
@@ -42,7 +44,8 @@ T get(const char *api, const aclvdecChannelDesc *d, F &&read) {
 
 // Calls an aclrt* function of the runtime; a failure fails the calling API with its message.
 void runtime(aclError rc, const char *what) {
-  if (rc != ACL_SUCCESS) fail(Errc::invalid_argument, std::string(what) + " failed: " + aclGetRecentErrMsg());
+  if (rc != ACL_SUCCESS)
+    fail(Errc::invalid_argument, std::string(what) + " failed: " + aclGetRecentErrMsg());
 }
 
 struct Delivery {
@@ -93,15 +96,17 @@ void decode(dv::VideoDecoder &decoder, const uint8_t *data, uint32_t size, bool 
   pic->write_back(out, need);
 }
 
-void send(const char *api, aclvdecChannelDesc *channelDesc, acldvppStreamDesc *input, acldvppPicDesc *output,
-          void *userData, bool skipped) {
+void send(const char *api, aclvdecChannelDesc *channelDesc, acldvppStreamDesc *input,
+          acldvppPicDesc *output, void *userData, bool skipped) {
   openacl::api::require_initialized();
   checked(channelDesc, "channelDesc");
-  if (!channelDesc->decoder) fail(Errc::invalid_argument, "channelDesc has no channel: call aclvdecCreateChannel first");
+  if (!channelDesc->decoder)
+    fail(Errc::invalid_argument, "channelDesc has no channel: call aclvdecCreateChannel first");
   const acldvppStreamDesc in = *checked(input, "input");
   const bool eos = in.eos != 0;
   if (!eos || in.size != 0) dv::check_range(in.data, in.size, "input data");
-  if (in.size == 0 && !eos) fail(Errc::invalid_argument, "input has size 0 and is not the end of stream");
+  if (in.size == 0 && !eos)
+    fail(Errc::invalid_argument, "input has size 0 and is not the end of stream");
   std::shared_ptr<dv::Picture> pic;
   if (!skipped && output != nullptr) {
     pic = checked(output, "output")->pic;
@@ -133,7 +138,8 @@ aclvdecChannelDesc *aclvdecCreateChannelDesc(void) { return new (std::nothrow) a
 aclError aclvdecDestroyChannelDesc(aclvdecChannelDesc *channelDesc) {
   return guarded(__func__, [&] {
     if (checked(channelDesc, "channelDesc")->decoder)
-      fail(Errc::invalid_argument, "the channel is still created: call aclvdecDestroyChannel first");
+      fail(Errc::invalid_argument,
+           "the channel is still created: call aclvdecDestroyChannel first");
     delete channelDesc;
   });
 }
@@ -151,16 +157,20 @@ aclError aclvdecSetChannelDescEnType(aclvdecChannelDesc *channelDesc, acldvppStr
   return set(__func__, channelDesc, [&](auto &d) {
     auto t = openacl::api::enum_value(enType);
     if (t < H265_MAIN_LEVEL || t > H264_HIGH_LEVEL)
-      fail(Errc::invalid_argument, "enType " + std::to_string(t) + " is not an acldvppStreamFormat");
+      fail(Errc::invalid_argument,
+           "enType " + std::to_string(t) + " is not an acldvppStreamFormat");
     d.en_type = static_cast<uint32_t>(t);
   });
 }
-aclError aclvdecSetChannelDescOutPicFormat(aclvdecChannelDesc *channelDesc, acldvppPixelFormat outPicFormat) {
+aclError aclvdecSetChannelDescOutPicFormat(aclvdecChannelDesc *channelDesc,
+                                           acldvppPixelFormat outPicFormat) {
   return set(__func__, channelDesc, [&](auto &d) {
     auto f = static_cast<uint32_t>(openacl::api::enum_value(outPicFormat));
     if (!dv::is_yuv420sp(f))
-      fail(Errc::feature_not_supported, "VDEC on openacl writes PIXEL_FORMAT_YUV_SEMIPLANAR_420 or "
-                                        "PIXEL_FORMAT_YVU_SEMIPLANAR_420, not " + dv::format_name(f));
+      fail(Errc::feature_not_supported,
+           "VDEC on openacl writes PIXEL_FORMAT_YUV_SEMIPLANAR_420 or "
+           "PIXEL_FORMAT_YVU_SEMIPLANAR_420, not " +
+               dv::format_name(f));
     d.out_format = f;
   });
 }
@@ -178,16 +188,19 @@ aclError aclvdecSetChannelDescBitDepth(aclvdecChannelDesc *channelDesc, uint32_t
 }
 aclError aclvdecSetChannelDescOutMode(aclvdecChannelDesc *channelDesc, uint32_t outMode) {
   return set(__func__, channelDesc, [&](auto &d) {
-    if (outMode > 1) fail(Errc::invalid_argument, "outMode " + std::to_string(outMode) + " is not 0 or 1");
+    if (outMode > 1)
+      fail(Errc::invalid_argument, "outMode " + std::to_string(outMode) + " is not 0 or 1");
     d.out_mode = outMode;
   });
 }
-aclError aclvdecSetChannelDescParam(aclvdecChannelDesc *channelDesc, aclvdecChannelDescParamType paramType,
-                                    size_t length, const void *param) {
+aclError aclvdecSetChannelDescParam(aclvdecChannelDesc *channelDesc,
+                                    aclvdecChannelDescParamType paramType, size_t length,
+                                    const void *param) {
   return set(__func__, channelDesc, [&](auto &d) {
     if (openacl::api::enum_value(paramType) != ACL_VDEC_CSC_MATRIX_UINT32 || param == nullptr ||
         length != sizeof(uint32_t))
-      fail(Errc::invalid_argument, "takes ACL_VDEC_CSC_MATRIX_UINT32 with a uint32_t param (length 4)");
+      fail(Errc::invalid_argument,
+           "takes ACL_VDEC_CSC_MATRIX_UINT32 with a uint32_t param (length 4)");
     std::memcpy(&d.csc_matrix, param, sizeof(uint32_t));
   });
 }
@@ -202,10 +215,12 @@ aclvdecCallback aclvdecGetChannelDescCallback(const aclvdecChannelDesc *channelD
   return get<aclvdecCallback>(__func__, channelDesc, [](auto &d) { return d.callback; });
 }
 acldvppStreamFormat aclvdecGetChannelDescEnType(const aclvdecChannelDesc *channelDesc) {
-  return static_cast<acldvppStreamFormat>(get<uint32_t>(__func__, channelDesc, [](auto &d) { return d.en_type; }));
+  return static_cast<acldvppStreamFormat>(
+      get<uint32_t>(__func__, channelDesc, [](auto &d) { return d.en_type; }));
 }
 acldvppPixelFormat aclvdecGetChannelDescOutPicFormat(const aclvdecChannelDesc *channelDesc) {
-  return static_cast<acldvppPixelFormat>(get<uint32_t>(__func__, channelDesc, [](auto &d) { return d.out_format; }));
+  return static_cast<acldvppPixelFormat>(
+      get<uint32_t>(__func__, channelDesc, [](auto &d) { return d.out_format; }));
 }
 uint32_t aclvdecGetChannelDescOutPicWidth(const aclvdecChannelDesc *channelDesc) {
   return get<uint32_t>(__func__, channelDesc, [](auto &d) { return d.out_width; });
@@ -222,13 +237,15 @@ uint32_t aclvdecGetChannelDescRefFrameNum(const aclvdecChannelDesc *channelDesc)
 uint32_t aclvdecGetChannelDescOutMode(const aclvdecChannelDesc *channelDesc) {
   return get<uint32_t>(__func__, channelDesc, [](auto &d) { return d.out_mode; });
 }
-aclError aclvdecGetChannelDescParam(const aclvdecChannelDesc *channelDesc, aclvdecChannelDescParamType paramType,
-                                    size_t length, size_t *paramRetSize, void *param) {
+aclError aclvdecGetChannelDescParam(const aclvdecChannelDesc *channelDesc,
+                                    aclvdecChannelDescParamType paramType, size_t length,
+                                    size_t *paramRetSize, void *param) {
   return guarded(__func__, [&] {
     checked(channelDesc, "channelDesc");
     if (openacl::api::enum_value(paramType) != ACL_VDEC_CSC_MATRIX_UINT32 || param == nullptr ||
         paramRetSize == nullptr || length < sizeof(uint32_t))
-      fail(Errc::invalid_argument, "takes ACL_VDEC_CSC_MATRIX_UINT32 with param and paramRetSize (length at least 4)");
+      fail(Errc::invalid_argument,
+           "takes ACL_VDEC_CSC_MATRIX_UINT32 with param and paramRetSize (length at least 4)");
     std::memcpy(param, &channelDesc->csc_matrix, sizeof(uint32_t));
     *paramRetSize = sizeof(uint32_t);
   });
@@ -244,8 +261,10 @@ aclError aclvdecCreateChannel(aclvdecChannelDesc *channelDesc) {
     openacl::api::require_initialized();
     aclvdecChannelDesc &d = *checked(channelDesc, "channelDesc");
     if (d.decoder) fail(Errc::invalid_argument, "channelDesc already has a channel");
-    if (d.callback == nullptr) fail(Errc::invalid_argument, "channelDesc has no callback (aclvdecSetChannelDescCallback)");
-    if (d.thread_id == 0) fail(Errc::invalid_argument, "channelDesc has no thread id (aclvdecSetChannelDescThreadId)");
+    if (d.callback == nullptr)
+      fail(Errc::invalid_argument, "channelDesc has no callback (aclvdecSetChannelDescCallback)");
+    if (d.thread_id == 0)
+      fail(Errc::invalid_argument, "channelDesc has no thread id (aclvdecSetChannelDescThreadId)");
     auto decoder = std::make_shared<dv::VideoDecoder>(d.en_type == H265_MAIN_LEVEL);
     aclrtStream s = nullptr;
     runtime(aclrtCreateStream(&s), "aclrtCreateStream");
@@ -253,7 +272,8 @@ aclError aclvdecCreateChannel(aclvdecChannelDesc *channelDesc) {
     if (rc != ACL_SUCCESS) {
       std::string why = aclGetRecentErrMsg();
       (void)aclrtDestroyStream(s);
-      fail(Errc::invalid_argument, "the callback thread " + std::to_string(d.thread_id) + " cannot serve the channel: " + why);
+      fail(Errc::invalid_argument, "the callback thread " + std::to_string(d.thread_id) +
+                                       " cannot serve the channel: " + why);
     }
     d.stream = s;
     d.decoder = std::move(decoder);
@@ -263,7 +283,8 @@ aclError aclvdecCreateChannel(aclvdecChannelDesc *channelDesc) {
 aclError aclvdecDestroyChannel(aclvdecChannelDesc *channelDesc) {
   return guarded(__func__, [&] {
     aclvdecChannelDesc &d = *checked(channelDesc, "channelDesc");
-    if (!d.decoder) fail(Errc::invalid_argument, "channelDesc has no channel (never created, or destroyed)");
+    if (!d.decoder)
+      fail(Errc::invalid_argument, "channelDesc has no channel (never created, or destroyed)");
     // Waits for every frame and its callback; pictures the decoder still holds have no output.
     aclError rc = aclrtSynchronizeStream(d.stream);
     std::string why = rc == ACL_SUCCESS ? "" : aclGetRecentErrMsg();
@@ -275,8 +296,8 @@ aclError aclvdecDestroyChannel(aclvdecChannelDesc *channelDesc) {
   });
 }
 
-aclError aclvdecSendFrame(aclvdecChannelDesc *channelDesc, acldvppStreamDesc *input, acldvppPicDesc *output,
-                          aclvdecFrameConfig *config, void *userData) {
+aclError aclvdecSendFrame(aclvdecChannelDesc *channelDesc, acldvppStreamDesc *input,
+                          acldvppPicDesc *output, aclvdecFrameConfig *config, void *userData) {
   return guarded(__func__, [&, api = __func__] {
     if (config != nullptr) checked(config, "config");
     send(api, channelDesc, input, output, userData, false);

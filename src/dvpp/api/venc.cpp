@@ -15,9 +15,9 @@
 #include "acl/acl.h"
 #include "api/guard.h"
 #include "api/handles.h"
+#include "dvpp/api/accessors.h"
 #include "dvpp/api/checks.h"
 #include "dvpp/api/submit.h"
-#include "dvpp/api/accessors.h"
 #include "dvpp/api/video_descs.h"
 #include "dvpp/memory.h"
 
@@ -36,7 +36,9 @@ template <class F>
 aclError set(const char *api, aclvencChannelDesc *d, F &&assign) {
   return guarded(api, [&] {
     checked(d, "channelDesc");
-    if (d->encoder) fail(Errc::invalid_argument, "the channel is created: set its description before aclvencCreateChannel");
+    if (d->encoder)
+      fail(Errc::invalid_argument,
+           "the channel is created: set its description before aclvencCreateChannel");
     assign(*d);
   });
 }
@@ -52,17 +54,21 @@ T get_config(const char *api, const aclvencFrameConfig *c, F &&read) {
 }
 
 void runtime(aclError rc, const char *what) {
-  if (rc != ACL_SUCCESS) fail(Errc::invalid_argument, std::string(what) + " failed: " + aclGetRecentErrMsg());
+  if (rc != ACL_SUCCESS)
+    fail(Errc::invalid_argument, std::string(what) + " failed: " + aclGetRecentErrMsg());
 }
 
 void check_format(uint32_t format) {
   if (!dv::is_yuv420sp(format))
-    fail(Errc::feature_not_supported, "VENC on openacl takes PIXEL_FORMAT_YUV_SEMIPLANAR_420 or "
-                                      "PIXEL_FORMAT_YVU_SEMIPLANAR_420, not " + dv::format_name(format));
+    fail(Errc::feature_not_supported,
+         "VENC on openacl takes PIXEL_FORMAT_YUV_SEMIPLANAR_420 or "
+         "PIXEL_FORMAT_YVU_SEMIPLANAR_420, not " +
+             dv::format_name(format));
 }
 
 void check_en_type(uint32_t t) {
-  if (t > H264_HIGH_LEVEL) fail(Errc::invalid_argument, "enType " + std::to_string(t) + " is not an acldvppStreamFormat");
+  if (t > H264_HIGH_LEVEL)
+    fail(Errc::invalid_argument, "enType " + std::to_string(t) + " is not an acldvppStreamFormat");
 }
 
 // The fields that aclvencSetChannelDescParam / GetChannelDescParam reach: where each lives
@@ -73,21 +79,35 @@ struct Field {
 };
 Field field(aclvencChannelDesc &d, aclvencChannelDescParamType type) {
   switch (openacl::api::enum_value(type)) {
-    case ACL_VENC_THREAD_ID_UINT64: return {&d.thread_id, sizeof d.thread_id};
-    case ACL_VENC_CALLBACK_PTR: return {&d.callback, sizeof d.callback};
-    case ACL_VENC_PIXEL_FORMAT_UINT32: return {&d.pic_format, sizeof d.pic_format};
-    case ACL_VENC_ENCODE_TYPE_UINT32: return {&d.en_type, sizeof d.en_type};
-    case ACL_VENC_PIC_WIDTH_UINT32: return {&d.pic_width, sizeof d.pic_width};
-    case ACL_VENC_PIC_HEIGHT_UINT32: return {&d.pic_height, sizeof d.pic_height};
-    case ACL_VENC_KEY_FRAME_INTERVAL_UINT32: return {&d.key_frame_interval, sizeof d.key_frame_interval};
-    case ACL_VENC_BUF_ADDR_PTR: return {&d.buf_addr, sizeof d.buf_addr};
-    case ACL_VENC_BUF_SIZE_UINT32: return {&d.buf_size, sizeof d.buf_size};
-    case ACL_VENC_RC_MODE_UINT32: return {&d.rc_mode, sizeof d.rc_mode};
-    case ACL_VENC_SRC_RATE_UINT32: return {&d.src_rate, sizeof d.src_rate};
-    case ACL_VENC_MAX_BITRATE_UINT32: return {&d.max_bit_rate, sizeof d.max_bit_rate};
-    case ACL_VENC_MAX_IP_PROP_UINT32: return {&d.max_ip_prop, sizeof d.max_ip_prop};
-    default: fail(Errc::invalid_argument, "paramType " + std::to_string(openacl::api::enum_value(type)) +
-                                              " is not an aclvencChannelDescParamType");
+    case ACL_VENC_THREAD_ID_UINT64:
+      return {&d.thread_id, sizeof d.thread_id};
+    case ACL_VENC_CALLBACK_PTR:
+      return {&d.callback, sizeof d.callback};
+    case ACL_VENC_PIXEL_FORMAT_UINT32:
+      return {&d.pic_format, sizeof d.pic_format};
+    case ACL_VENC_ENCODE_TYPE_UINT32:
+      return {&d.en_type, sizeof d.en_type};
+    case ACL_VENC_PIC_WIDTH_UINT32:
+      return {&d.pic_width, sizeof d.pic_width};
+    case ACL_VENC_PIC_HEIGHT_UINT32:
+      return {&d.pic_height, sizeof d.pic_height};
+    case ACL_VENC_KEY_FRAME_INTERVAL_UINT32:
+      return {&d.key_frame_interval, sizeof d.key_frame_interval};
+    case ACL_VENC_BUF_ADDR_PTR:
+      return {&d.buf_addr, sizeof d.buf_addr};
+    case ACL_VENC_BUF_SIZE_UINT32:
+      return {&d.buf_size, sizeof d.buf_size};
+    case ACL_VENC_RC_MODE_UINT32:
+      return {&d.rc_mode, sizeof d.rc_mode};
+    case ACL_VENC_SRC_RATE_UINT32:
+      return {&d.src_rate, sizeof d.src_rate};
+    case ACL_VENC_MAX_BITRATE_UINT32:
+      return {&d.max_bit_rate, sizeof d.max_bit_rate};
+    case ACL_VENC_MAX_IP_PROP_UINT32:
+      return {&d.max_ip_prop, sizeof d.max_ip_prop};
+    default:
+      fail(Errc::invalid_argument, "paramType " + std::to_string(openacl::api::enum_value(type)) +
+                                       " is not an aclvencChannelDescParamType");
   }
 }
 
@@ -106,8 +126,8 @@ void deliver(void *p) {
 
 // The encode of one frame (or the end of stream), on the channel's stream: the bytes go to
 // the channel's buffer, retCode 1 when they do not fit or the encoder failed.
-void encode(dv::VideoEncoder &encoder, const dv::Image *in, bool force_idr, bool eos, uint8_t *buffer,
-            uint32_t capacity, acldvppStreamDesc *out) {
+void encode(dv::VideoEncoder &encoder, const dv::Image *in, bool force_idr, bool eos,
+            uint8_t *buffer, uint32_t capacity, acldvppStreamDesc *out) {
   std::vector<uint8_t> bytes;
   uint32_t ret_code = 0;
   try {
@@ -132,7 +152,8 @@ aclvencChannelDesc *aclvencCreateChannelDesc(void) { return new (std::nothrow) a
 aclError aclvencDestroyChannelDesc(aclvencChannelDesc *channelDesc) {
   return guarded(__func__, [&] {
     if (checked(channelDesc, "channelDesc")->encoder)
-      fail(Errc::invalid_argument, "the channel is still created: call aclvencDestroyChannel first");
+      fail(Errc::invalid_argument,
+           "the channel is still created: call aclvencDestroyChannel first");
     delete channelDesc;
   });
 }
@@ -150,7 +171,8 @@ aclError aclvencSetChannelDescEnType(aclvencChannelDesc *channelDesc, acldvppStr
     d.en_type = static_cast<uint32_t>(t);
   });
 }
-aclError aclvencSetChannelDescPicFormat(aclvencChannelDesc *channelDesc, acldvppPixelFormat picFormat) {
+aclError aclvencSetChannelDescPicFormat(aclvencChannelDesc *channelDesc,
+                                        acldvppPixelFormat picFormat) {
   return set(__func__, channelDesc, [&](auto &d) {
     auto f = static_cast<uint32_t>(openacl::api::enum_value(picFormat));
     check_format(f);
@@ -163,7 +185,8 @@ aclError aclvencSetChannelDescPicWidth(aclvencChannelDesc *channelDesc, uint32_t
 aclError aclvencSetChannelDescPicHeight(aclvencChannelDesc *channelDesc, uint32_t picHeight) {
   return set(__func__, channelDesc, [&](auto &d) { d.pic_height = picHeight; });
 }
-aclError aclvencSetChannelDescKeyFrameInterval(aclvencChannelDesc *channelDesc, uint32_t keyFrameInterval) {
+aclError aclvencSetChannelDescKeyFrameInterval(aclvencChannelDesc *channelDesc,
+                                               uint32_t keyFrameInterval) {
   return set(__func__, channelDesc, [&](auto &d) { d.key_frame_interval = keyFrameInterval; });
 }
 aclError aclvencSetChannelDescBufAddr(aclvencChannelDesc *channelDesc, void *bufAddr) {
@@ -174,7 +197,9 @@ aclError aclvencSetChannelDescBufSize(aclvencChannelDesc *channelDesc, uint32_t 
 }
 aclError aclvencSetChannelDescRcMode(aclvencChannelDesc *channelDesc, uint32_t rcMode) {
   return set(__func__, channelDesc, [&](auto &d) {
-    if (rcMode > 2) fail(Errc::invalid_argument, "rcMode " + std::to_string(rcMode) + " is not 0 (default), 1 (VBR) or 2 (CBR)");
+    if (rcMode > 2)
+      fail(Errc::invalid_argument,
+           "rcMode " + std::to_string(rcMode) + " is not 0 (default), 1 (VBR) or 2 (CBR)");
     d.rc_mode = rcMode;
   });
 }
@@ -184,8 +209,9 @@ aclError aclvencSetChannelDescSrcRate(aclvencChannelDesc *channelDesc, uint32_t 
 aclError aclvencSetChannelDescMaxBitRate(aclvencChannelDesc *channelDesc, uint32_t maxBitRate) {
   return set(__func__, channelDesc, [&](auto &d) { d.max_bit_rate = maxBitRate; });
 }
-aclError aclvencSetChannelDescParam(aclvencChannelDesc *channelDesc, aclvencChannelDescParamType paramType,
-                                    size_t length, const void *param) {
+aclError aclvencSetChannelDescParam(aclvencChannelDesc *channelDesc,
+                                    aclvencChannelDescParamType paramType, size_t length,
+                                    const void *param) {
   return set(__func__, channelDesc, [&](auto &d) {
     Field f = field(d, paramType);
     if (param == nullptr || length != f.n)
@@ -214,10 +240,12 @@ aclvencCallback aclvencGetChannelDescCallback(const aclvencChannelDesc *channelD
   return get<aclvencCallback>(__func__, channelDesc, [](auto &d) { return d.callback; });
 }
 acldvppStreamFormat aclvencGetChannelDescEnType(const aclvencChannelDesc *channelDesc) {
-  return static_cast<acldvppStreamFormat>(get<uint32_t>(__func__, channelDesc, [](auto &d) { return d.en_type; }));
+  return static_cast<acldvppStreamFormat>(
+      get<uint32_t>(__func__, channelDesc, [](auto &d) { return d.en_type; }));
 }
 acldvppPixelFormat aclvencGetChannelDescPicFormat(const aclvencChannelDesc *channelDesc) {
-  return static_cast<acldvppPixelFormat>(get<uint32_t>(__func__, channelDesc, [](auto &d) { return d.pic_format; }));
+  return static_cast<acldvppPixelFormat>(
+      get<uint32_t>(__func__, channelDesc, [](auto &d) { return d.pic_format; }));
 }
 uint32_t aclvencGetChannelDescPicWidth(const aclvencChannelDesc *channelDesc) {
   return get<uint32_t>(__func__, channelDesc, [](auto &d) { return d.pic_width; });
@@ -237,12 +265,15 @@ uint32_t aclvencGetChannelDescSrcRate(const aclvencChannelDesc *channelDesc) {
 uint32_t aclvencGetChannelDescMaxBitRate(const aclvencChannelDesc *channelDesc) {
   return get<uint32_t>(__func__, channelDesc, [](auto &d) { return d.max_bit_rate; });
 }
-aclError aclvencGetChannelDescParam(const aclvencChannelDesc *channelDesc, aclvencChannelDescParamType paramType,
-                                    size_t length, size_t *paramRetSize, void *param) {
+aclError aclvencGetChannelDescParam(const aclvencChannelDesc *channelDesc,
+                                    aclvencChannelDescParamType paramType, size_t length,
+                                    size_t *paramRetSize, void *param) {
   return guarded(__func__, [&] {
-    Field f = field(*const_cast<aclvencChannelDesc *>(checked(channelDesc, "channelDesc")), paramType);
+    Field f =
+        field(*const_cast<aclvencChannelDesc *>(checked(channelDesc, "channelDesc")), paramType);
     if (param == nullptr || paramRetSize == nullptr || length < f.n)
-      fail(Errc::invalid_argument, "takes param and paramRetSize, length at least " + std::to_string(f.n));
+      fail(Errc::invalid_argument,
+           "takes param and paramRetSize, length at least " + std::to_string(f.n));
     std::memcpy(param, f.p, f.n);
     *paramRetSize = f.n;
   });
@@ -254,7 +285,8 @@ aclError aclvencDestroyFrameConfig(aclvencFrameConfig *config) {
 }
 aclError aclvencSetFrameConfigForceIFrame(aclvencFrameConfig *config, uint8_t forceIFrame) {
   return guarded(__func__, [&] {
-    if (forceIFrame > 1) fail(Errc::invalid_argument, "forceIFrame " + std::to_string(forceIFrame) + " is not 0 or 1");
+    if (forceIFrame > 1)
+      fail(Errc::invalid_argument, "forceIFrame " + std::to_string(forceIFrame) + " is not 0 or 1");
     checked(config, "config")->force_i_frame = forceIFrame;
   });
 }
@@ -276,16 +308,22 @@ aclError aclvencCreateChannel(aclvencChannelDesc *channelDesc) {
     openacl::api::require_initialized();
     aclvencChannelDesc &d = *checked(channelDesc, "channelDesc");
     if (d.encoder) fail(Errc::invalid_argument, "channelDesc already has a channel");
-    if (d.callback == nullptr) fail(Errc::invalid_argument, "channelDesc has no callback (aclvencSetChannelDescCallback)");
-    if (d.thread_id == 0) fail(Errc::invalid_argument, "channelDesc has no thread id (aclvencSetChannelDescThreadId)");
-    if (d.pic_width < 128 || d.pic_height < 128 || d.pic_width > 1920 || d.pic_height > 1920 || d.pic_width % 2 != 0 ||
-        d.pic_height % 2 != 0)
-      fail(Errc::invalid_argument, "the picture size " + std::to_string(d.pic_width) + "x" + std::to_string(d.pic_height) +
+    if (d.callback == nullptr)
+      fail(Errc::invalid_argument, "channelDesc has no callback (aclvencSetChannelDescCallback)");
+    if (d.thread_id == 0)
+      fail(Errc::invalid_argument, "channelDesc has no thread id (aclvencSetChannelDescThreadId)");
+    if (d.pic_width < 128 || d.pic_height < 128 || d.pic_width > 1920 || d.pic_height > 1920 ||
+        d.pic_width % 2 != 0 || d.pic_height % 2 != 0)
+      fail(Errc::invalid_argument, "the picture size " + std::to_string(d.pic_width) + "x" +
+                                       std::to_string(d.pic_height) +
                                        " is not even and within VENC's 128x128 to 1920x1920 "
                                        "(aclvencSetChannelDescPicWidth / Height)");
-    if (d.src_rate > 120) fail(Errc::invalid_argument, "srcRate " + std::to_string(d.src_rate) + " is above 120");
+    if (d.src_rate > 120)
+      fail(Errc::invalid_argument, "srcRate " + std::to_string(d.src_rate) + " is above 120");
     if (d.buf_addr != nullptr) {
-      if (d.buf_size == 0) fail(Errc::invalid_argument, "bufAddr is set but bufSize is 0 (aclvencSetChannelDescBufSize)");
+      if (d.buf_size == 0)
+        fail(Errc::invalid_argument,
+             "bufAddr is set but bufSize is 0 (aclvencSetChannelDescBufSize)");
       dv::check_range(d.buf_addr, d.buf_size, "bufAddr");
     }
     dv::EncoderSettings settings;
@@ -313,8 +351,8 @@ aclError aclvencCreateChannel(aclvencChannelDesc *channelDesc) {
         std::string why = aclGetRecentErrMsg();
         (void)aclrtDestroyStream(s);
         if (own != nullptr) dv::release(own);
-        fail(Errc::invalid_argument,
-             "the callback thread " + std::to_string(d.thread_id) + " cannot serve the channel: " + why);
+        fail(Errc::invalid_argument, "the callback thread " + std::to_string(d.thread_id) +
+                                         " cannot serve the channel: " + why);
       }
     } else if (own != nullptr) {
       dv::release(own);
@@ -335,7 +373,8 @@ aclError aclvencCreateChannel(aclvencChannelDesc *channelDesc) {
 aclError aclvencDestroyChannel(aclvencChannelDesc *channelDesc) {
   return guarded(__func__, [&] {
     aclvencChannelDesc &d = *checked(channelDesc, "channelDesc");
-    if (!d.encoder) fail(Errc::invalid_argument, "channelDesc has no channel (never created, or destroyed)");
+    if (!d.encoder)
+      fail(Errc::invalid_argument, "channelDesc has no channel (never created, or destroyed)");
     // Waits for every frame and its callback.
     aclError rc = aclrtSynchronizeStream(d.stream);
     std::string why = rc == ACL_SUCCESS ? "" : aclGetRecentErrMsg();
@@ -355,20 +394,24 @@ aclError aclvencSendFrame(aclvencChannelDesc *channelDesc, acldvppPicDesc *input
   return guarded(__func__, [&, api = __func__] {
     openacl::api::require_initialized();
     aclvencChannelDesc &d = *checked(channelDesc, "channelDesc");
-    if (!d.encoder) fail(Errc::invalid_argument, "channelDesc has no channel: call aclvencCreateChannel first");
+    if (!d.encoder)
+      fail(Errc::invalid_argument, "channelDesc has no channel: call aclvencCreateChannel first");
     if (reserve != nullptr) fail(Errc::invalid_argument, "reserve must be NULL");
-    const aclvencFrameConfig c = config != nullptr ? *checked(config, "config") : aclvencFrameConfig{};
+    const aclvencFrameConfig c =
+        config != nullptr ? *checked(config, "config") : aclvencFrameConfig{};
     if (d.ended)
-      fail(Errc::invalid_argument, "the channel's stream has ended (a frame with eos was sent): destroy and create "
-                                   "the channel to encode another");
+      fail(Errc::invalid_argument,
+           "the channel's stream has ended (a frame with eos was sent): destroy and create "
+           "the channel to encode another");
     std::shared_ptr<dv::Image> in;
     if (input != nullptr || c.eos == 0) {
       dv::Image img = dv::api::vpc_picture(input, "input");
       if (img.format != d.pic_format || img.width != d.pic_width || img.height != d.pic_height)
-        fail(Errc::invalid_argument, "input is " + dv::format_name(img.format) + " " + std::to_string(img.width) + "x" +
-                                         std::to_string(img.height) + "; the channel encodes " +
-                                         dv::format_name(d.pic_format) + " " + std::to_string(d.pic_width) + "x" +
-                                         std::to_string(d.pic_height));
+        fail(Errc::invalid_argument,
+             "input is " + dv::format_name(img.format) + " " + std::to_string(img.width) + "x" +
+                 std::to_string(img.height) + "; the channel encodes " +
+                 dv::format_name(d.pic_format) + " " + std::to_string(d.pic_width) + "x" +
+                 std::to_string(d.pic_height));
       in = std::make_shared<dv::Image>(img);
     }
     const bool eos = c.eos != 0, force_idr = c.force_i_frame != 0;

@@ -13,17 +13,18 @@
 namespace openacl::dvpp::api {
 
 enum class VideoTag : uint32_t {
-  stream = 0x44565654,   // DVVT
-  vdec = 0x44565644,     // DVVD
-  frame = 0x44565646,    // DVVF
-  venc = 0x44565645,     // DVVE
+  stream = 0x44565654,      // DVVT
+  vdec = 0x44565644,        // DVVD
+  frame = 0x44565646,       // DVVF
+  venc = 0x44565645,        // DVVE
   venc_frame = 0x44565647,  // DVVG
 };
 
 }  // namespace openacl::dvpp::api
 
 struct acldvppStreamDesc : openacl::dvpp::api::Tagged {
-  static constexpr auto kTag = static_cast<openacl::dvpp::api::Tag>(openacl::dvpp::api::VideoTag::stream);
+  static constexpr auto kTag =
+      static_cast<openacl::dvpp::api::Tag>(openacl::dvpp::api::VideoTag::stream);
   acldvppStreamDesc() : Tagged(kTag) {}
   void *data = nullptr;
   uint32_t size = 0;
@@ -34,12 +35,14 @@ struct acldvppStreamDesc : openacl::dvpp::api::Tagged {
 };
 
 struct aclvdecFrameConfig : openacl::dvpp::api::Tagged {
-  static constexpr auto kTag = static_cast<openacl::dvpp::api::Tag>(openacl::dvpp::api::VideoTag::frame);
+  static constexpr auto kTag =
+      static_cast<openacl::dvpp::api::Tag>(openacl::dvpp::api::VideoTag::frame);
   aclvdecFrameConfig() : Tagged(kTag) {}
 };
 
 struct aclvdecChannelDesc : openacl::dvpp::api::Tagged {
-  static constexpr auto kTag = static_cast<openacl::dvpp::api::Tag>(openacl::dvpp::api::VideoTag::vdec);
+  static constexpr auto kTag =
+      static_cast<openacl::dvpp::api::Tag>(openacl::dvpp::api::VideoTag::vdec);
   aclvdecChannelDesc() : Tagged(kTag) {}
   uint32_t channel_id = 0;
   uint64_t thread_id = 0;
@@ -55,13 +58,15 @@ struct aclvdecChannelDesc : openacl::dvpp::api::Tagged {
 };
 
 struct aclvencFrameConfig : openacl::dvpp::api::Tagged {
-  static constexpr auto kTag = static_cast<openacl::dvpp::api::Tag>(openacl::dvpp::api::VideoTag::venc_frame);
+  static constexpr auto kTag =
+      static_cast<openacl::dvpp::api::Tag>(openacl::dvpp::api::VideoTag::venc_frame);
   aclvencFrameConfig() : Tagged(kTag) {}
   uint8_t force_i_frame = 0, eos = 0;
 };
 
 struct aclvencChannelDesc : openacl::dvpp::api::Tagged {
-  static constexpr auto kTag = static_cast<openacl::dvpp::api::Tag>(openacl::dvpp::api::VideoTag::venc);
+  static constexpr auto kTag =
+      static_cast<openacl::dvpp::api::Tag>(openacl::dvpp::api::VideoTag::venc);
   aclvencChannelDesc() : Tagged(kTag) {}
   uint64_t thread_id = 0;
   aclvencCallback callback = nullptr;

@@ -20,7 +20,7 @@ OPENACL_KERNEL void chk_fill(uint32_t blockIdx, uint32_t blockDim, void *args) {
 }
 
 typedef struct {
-  int32_t *mine;  /* host flags: not device memory */
+  int32_t *mine; /* host flags: not device memory */
   int32_t *other;
   int32_t timeout_ms;
 } ChkRendezvous;

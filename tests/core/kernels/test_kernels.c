@@ -1,13 +1,13 @@
 /*
- * CPU kernels used by the core test suite (SPEC R9, R11, R15, R16, R20). Every wait is bounded:
- * a kernel that waits longer than its timeout reports failure through openaclKernelFail
+ * CPU kernels used by the core test suite (docs/RULES.md R9, R11, R15, R16, R20). Every wait is
+ * bounded: a kernel that waits longer than its timeout reports failure through openaclKernelFail
  * instead of hanging, so a runtime bug shows up as a failed test, never as a stuck suite.
  */
 #include <stdint.h>
 #include <time.h>
 
-#include "openacl/openacl_kernel.h"
 #include "kernel_args.h"
+#include "openacl/openacl_kernel.h"
 
 static int64_t now_ms(void) {
   struct timespec ts;

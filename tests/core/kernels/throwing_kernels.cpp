@@ -9,4 +9,6 @@ OPENACL_KERNEL void oat_throw_int(uint32_t blockIdx, uint32_t, void *) {
   if (blockIdx == 1) throw 42;
 }
 
-OPENACL_KERNEL void oat_throw_std(uint32_t, uint32_t, void *) { throw std::runtime_error("oat_throw_std: bad block"); }
+OPENACL_KERNEL void oat_throw_std(uint32_t, uint32_t, void *) {
+  throw std::runtime_error("oat_throw_std: bad block");
+}

@@ -1,7 +1,7 @@
 // A program in the style of the official AscendCL samples: run mode before aclInit, a device,
 // a context and a stream, host <-> device copies, one operator through acl_op_compiler.h, the
-// compile options, a matrix product through acl_cblas.h, a product through aclnn, the SoC name. Prints "run success" and
-// exits 0 when every result is right.
+// compile options, a matrix product through acl_cblas.h, a product through aclnn, the SoC name.
+// Prints "run success" and exits 0 when every result is right.
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -12,13 +12,13 @@
 #include "acl/ops/acl_cblas.h"
 #include "aclnnop/aclnn_mul.h"
 
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    aclError ret_ = (call);                                                           \
-    if (ret_ != ACL_SUCCESS) {                                                        \
+#define CHECK(call)                                                                           \
+  do {                                                                                        \
+    aclError ret_ = (call);                                                                   \
+    if (ret_ != ACL_SUCCESS) {                                                                \
       std::printf("%s failed: %d %s\n", #call, static_cast<int>(ret_), aclGetRecentErrMsg()); \
-      return 1;                                                                       \
-    }                                                                                 \
+      return 1;                                                                               \
+    }                                                                                         \
   } while (0)
 
 int main() {
@@ -49,8 +49,8 @@ int main() {
   aclDataBuffer *out_buf[1] = {aclCreateDataBuffer(dz, bytes)};
   aclopAttr *attr = aclopCreateAttr();
   CHECK(aclSetCompileopt(ACL_PRECISION_MODE, "force_fp32"));
-  CHECK(aclopCompileAndExecuteV2("Add", 2, in_desc, in_buf, 1, out_desc, out_buf, attr, ACL_ENGINE_SYS,
-                                 ACL_COMPILE_SYS, nullptr, stream));
+  CHECK(aclopCompileAndExecuteV2("Add", 2, in_desc, in_buf, 1, out_desc, out_buf, attr,
+                                 ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr, stream));
   CHECK(aclrtSynchronizeStream(stream));
   CHECK(aclrtMemcpy(z.data(), bytes, dz, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
 
@@ -61,8 +61,9 @@ int main() {
   CHECK(aclrtMalloc(&dscalars, sizeof scalars, ACL_MEM_MALLOC_HUGE_FIRST));
   CHECK(aclrtMalloc(&dw, 4 * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST));
   CHECK(aclrtMemcpy(dscalars, sizeof scalars, scalars, sizeof scalars, ACL_MEMCPY_HOST_TO_DEVICE));
-  CHECK(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 3, dscalars, dx, -1, ACL_FLOAT, dy, -1, ACL_FLOAT,
-                      static_cast<char *>(dscalars) + sizeof(float), dw, -1, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, stream));
+  CHECK(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 3, dscalars, dx, -1, ACL_FLOAT,
+                      dy, -1, ACL_FLOAT, static_cast<char *>(dscalars) + sizeof(float), dw, -1,
+                      ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, stream));
   CHECK(aclrtSynchronizeStream(stream));
   CHECK(aclrtMemcpy(w.data(), 4 * sizeof(float), dw, 4 * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST));
 
@@ -91,7 +92,9 @@ int main() {
             std::strcmp(precision, "force_fp32") == 0;
   for (int i = 0; i < 6; ++i) ok = ok && z[i] == x[i] + y[i] && v[i] == x[i] * y[i];
   for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 2; ++j) ok = ok && w[i * 2 + j] == x[i * 3] * y[j] + x[i * 3 + 1] * y[2 + j] + x[i * 3 + 2] * y[4 + j];
+    for (int j = 0; j < 2; ++j)
+      ok =
+          ok && w[i * 2 + j] == x[i * 3] * y[j] + x[i * 3 + 1] * y[2 + j] + x[i * 3 + 2] * y[4 + j];
 
   aclopDestroyAttr(attr);
   for (auto *b : in_buf) aclDestroyDataBuffer(b);
