@@ -1,7 +1,7 @@
 // The open channels of one V2 unit, by the number the program chose (0 .. max - 1).
 //
-// Thread safety: every member may be called from any thread; a channel found stays alive for
-// its caller while another thread destroys it.
+// C has a `lane` (mpi::Lane). Thread safety: every member may be called from any thread; a
+// channel found stays alive for its caller while another thread destroys it.
 #pragma once
 
 #include <map>
@@ -18,17 +18,24 @@ class Channels {
  public:
   explicit Channels(int max) : max_(max) {}
 
-  void open(int id, std::shared_ptr<C> channel) {
+  // A channel that cannot open has its lane closed before the error, so that its stream goes.
+  void open(int id, const std::shared_ptr<C> &channel) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (id >= 0 && id < max_ && open_.emplace(id, channel).second) return;
+    }
+    channel->lane.close();
     check_id(id);
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!open_.emplace(id, std::move(channel)).second)
-      reject(HI_ERR_EXIST, "channel " + std::to_string(id) + " is already open");
+    reject(HI_ERR_EXIST, "channel " + std::to_string(id) + " is already open");
   }
   // The lowest free number (HI_ERR_NO_BUF when all are open).
-  int open_any(std::shared_ptr<C> channel) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (int id = 0; id < max_; ++id)
-      if (open_.emplace(id, channel).second) return id;
+  int open_any(const std::shared_ptr<C> &channel) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (int id = 0; id < max_; ++id)
+        if (open_.emplace(id, channel).second) return id;
+    }
+    channel->lane.close();
     reject(HI_ERR_NO_BUF, "all " + std::to_string(max_) + " channels are open");
   }
   // HI_ERR_INVALID_CHN_ID out of range, HI_ERR_UNEXIST when not open.

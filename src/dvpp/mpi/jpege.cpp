@@ -185,12 +185,7 @@ hi_s32 hi_mpi_venc_create_chn(hi_venc_chn chn, const hi_venc_chn_attr *attr) {
     auto ch = std::make_shared<Channel>();
     ch->attr = *attr;
     ch->param.qfactor = kDefaultQfactor;
-    try {
-      channels().open(chn, ch);
-    } catch (...) {
-      ch->lane.close();
-      throw;
-    }
+    channels().open(chn, ch);
   });
 }
 

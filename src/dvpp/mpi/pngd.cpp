@@ -68,12 +68,7 @@ hi_s32 hi_mpi_pngd_create_chn(hi_pngd_chn chn, const hi_pngd_chn_attr *attr) {
     mpi::require_sys();
     mpi::required(attr, "attr");
     auto ch = std::make_shared<Channel>();
-    try {
-      channels().open(chn, ch);
-    } catch (...) {
-      ch->lane.close();
-      throw;
-    }
+    channels().open(chn, ch);
   });
 }
 

@@ -163,12 +163,7 @@ hi_s32 hi_mpi_vdec_create_chn(hi_vdec_chn chn, const hi_vdec_chn_attr *attr) {
     } else {
       ch->decoder = std::make_shared<dv::VideoDecoder>(type == HI_PT_H265);
     }
-    try {
-      channels().open(chn, ch);
-    } catch (...) {
-      ch->lane.close();
-      throw;
-    }
+    channels().open(chn, ch);
   });
 }
 

@@ -184,12 +184,7 @@ hi_s32 hi_mpi_vpc_create_chn(hi_vpc_chn chn, const hi_vpc_chn_attr *attr) {
     mpi::require_sys();
     mpi::required(attr, "attr");
     auto ch = std::make_shared<Channel>();
-    try {
-      channels().open(chn, ch);
-    } catch (...) {
-      ch->lane.close();
-      throw;
-    }
+    channels().open(chn, ch);
   });
 }
 
@@ -199,12 +194,7 @@ hi_s32 hi_mpi_vpc_sys_create_chn(hi_vpc_chn *chnl, const hi_vpc_chn_attr *attr) 
     mpi::required(chnl, "chnl");
     mpi::required(attr, "attr");
     auto ch = std::make_shared<Channel>();
-    try {
-      *chnl = channels().open_any(ch);
-    } catch (...) {
-      ch->lane.close();
-      throw;
-    }
+    *chnl = channels().open_any(ch);
   });
 }
 
