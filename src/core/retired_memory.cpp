@@ -7,7 +7,7 @@
 namespace openacl {
 
 void RetiredMemory::retire(Device &device, void *p, size_t size, bool host) {
-  Block b{&device, p, size, host, GracePeriod::begin()};
+  Block b{&device, p, size, host, GracePeriod::begin(), false, {}};
   {
     std::lock_guard lock(mu_);
     blocks_.push_back(std::move(b));

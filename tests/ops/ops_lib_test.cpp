@@ -616,7 +616,7 @@ TEST(Ops, Conv2DSplitsOverCoresByImagesOrRows) {
     std::vector<int64_t> x;
     int64_t oc, k, s, pad, dil;
   };
-  for (const Shape sh :
+  for (const Shape &sh :
        {Shape{{1, 16, 61, 40}, 24, 3, 1, 1, 1}, Shape{{1, 16, 61, 40}, 24, 3, 2, 1, 1},
         Shape{{1, 16, 45, 30}, 16, 3, 1, 2, 2}, Shape{{1, 16, 40, 40}, 32, 1, 1, 0, 1},
         Shape{{1, 64, 3, 40}, 64, 1, 1, 0, 1},     // channels-last: split by pixels
@@ -647,7 +647,9 @@ TEST(Ops, Conv2DSplitsOverCoresByImagesOrRows) {
                      std::to_string(cores) + (cl ? " channels-last" : ""));
         expect_near(y, conv_ref(x, w, &b, sh.s, sh.s, sh.pad, sh.pad, sh.dil, sh.dil, 1, oh, ow),
                     1e-4);
-        if (cl || sh.x[2] > 3) EXPECT_EQ(cc.widest, cores == 1 ? 0u : cores);
+        if (cl || sh.x[2] > 3) {
+          EXPECT_EQ(cc.widest, cores == 1 ? 0u : cores);
+        }
       }
     }
   }
@@ -760,7 +762,7 @@ TEST(Ops, Conv2DTakesNhwcTensorsAndFilterLayouts) {
   const std::pair<F, std::vector<int64_t>> filters[] = {
       {F::nchw, {0, 1, 2, 3}}, {F::nhwc, {0, 2, 3, 1}}, {F::hwcn, {2, 3, 1, 0}}};
   for (DType t : {DType::f32, DType::f16}) {
-    for (const std::vector<int64_t> xs :
+    for (const std::vector<int64_t> &xs :
          {std::vector<int64_t>{2, 4, 7, 6}, std::vector<int64_t>{1, 4, 20, 6}}) {
       for (int64_t g : {1, 2}) {
         for (const auto &[wf, perm] : filters) {
@@ -1038,8 +1040,11 @@ TEST(Ops, BulkHalfConversionMatchesScalar) {
     else ASSERT_EQ(f[i], ref) << i;
   }
   ops::from_f32(DType::f16, f.data(), back.data(), f.size());
-  for (size_t i = 0; i < h.size(); ++i)
-    if (!std::isnan(f[i])) ASSERT_EQ(back[i], h[i]) << i;
+  for (size_t i = 0; i < h.size(); ++i) {
+    if (!std::isnan(f[i])) {
+      ASSERT_EQ(back[i], h[i]) << i;
+    }
+  }
   // Floats between halves round to nearest even, like the scalar conversion.
   std::vector<float> x;
   std::mt19937 g(3);
