@@ -43,8 +43,16 @@ void check_cube_math_type(Planner &p, int64_t t) {
 // out = self @ mat2 for ranks >= 2 (batch dims broadcast), in the operands' dtype.
 void product(Planner &p, size_t a, size_t b, size_t out, bool batched) {
   const Operand x = operand(p, a), y = operand(p, b);
-  const D compute = promote(p.dtype(x.value), p.dtype(y.value));
-  const size_t xv = p.cast(x.value, compute), yv = p.cast(y.value, compute);
+  const D xt = p.dtype(x.value), yt = p.dtype(y.value);
+  // An f32 x of a few rows against a float16 / bfloat16 weight stored [N, K] (ggml's F16
+  // weights): the op library's matrix-vector kernel reads the weight as it is, where a cast would
+  // write the whole weight again as f32.
+  const bool weight_as_is = !batched && xt == D::f32 && (yt == D::f16 || yt == D::bf16) &&
+                            y.transposed && !x.transposed && p.dims(x.value).size() == 2 &&
+                            p.dims(x.value)[0] <= 4;
+  const D compute = weight_as_is ? D::f32 : promote(xt, yt);
+  const size_t xv = p.cast(x.value, compute),
+               yv = weight_as_is ? y.value : p.cast(y.value, compute);
   const size_t r =
       batched ? p.op1("BatchMatMul", {xv, yv}, {{"adj_x1", x.transposed}, {"adj_x2", y.transposed}})
               : p.op1("MatMul", {xv, yv},

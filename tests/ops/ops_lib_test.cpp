@@ -429,28 +429,29 @@ TEST(Ops, Conv2DTransposeAgainstReference) {
 
 TEST(Ops, MatMulOfAFewRowsAgainstAWeightStoredNByK) {
   // ggml's layout (transpose_x2): its own matrix-vector kernel, rows of the weight split over
-  // the cores when there is enough work; K with and without a tail past its 16 lanes.
-  for (int64_t m : {1, 3, 4})
-    for (int64_t k : {7, 16, 37, 300})
-      for (bool with_bias : {false, true}) {
-        const int64_t n = 1000;
-        Buf a(DType::f32, {m, k}), b(DType::f32, {n, k}), bias(DType::f32, {n}),
-            y(DType::f32, {m, n});
-        a.random(-1, 1, 7), b.random(-1, 1, 8), bias.random(-1, 1, 9);
-        std::vector<Buf *> in = {&a, &b};
-        if (with_bias) in.push_back(&bias);
-        run("MatMulV2", in, {&y}, {{"transpose_x2", true}});
-        std::vector<double> ref;
-        for (int64_t i = 0; i < m; ++i)
-          for (int64_t j = 0; j < n; ++j) {
-            double acc = with_bias ? bias.get(j) : 0;
-            for (int64_t q = 0; q < k; ++q) acc += a.get(i * k + q) * b.get(j * k + q);
-            ref.push_back(acc);
-          }
-        SCOPED_TRACE("m " + std::to_string(m) + " k " + std::to_string(k) +
-                     (with_bias ? " bias" : ""));
-        expect_near(y, ref, 1e-5);
-      }
+  // the cores when there is enough work; K with and without a tail past its 16 lanes; float16
+  // and bfloat16 summed in f32, y rounded once.
+  for (DType t : {DType::f32, DType::f16, DType::bf16})
+    for (int64_t m : {1, 3, 4})
+      for (int64_t k : {7, 16, 37, 300})
+        for (bool with_bias : {false, true}) {
+          const int64_t n = 1000;
+          Buf a(t, {m, k}), b(t, {n, k}), bias(t, {n}), y(t, {m, n});
+          a.random(-1, 1, 7), b.random(-1, 1, 8), bias.random(-1, 1, 9);
+          std::vector<Buf *> in = {&a, &b};
+          if (with_bias) in.push_back(&bias);
+          run("MatMulV2", in, {&y}, {{"transpose_x2", true}});
+          std::vector<double> ref;
+          for (int64_t i = 0; i < m; ++i)
+            for (int64_t j = 0; j < n; ++j) {
+              double acc = with_bias ? bias.get(j) : 0;
+              for (int64_t q = 0; q < k; ++q) acc += a.get(i * k + q) * b.get(j * k + q);
+              ref.push_back(acc);
+            }
+          SCOPED_TRACE(ops::dtype_name(t) + std::string(" m ") + std::to_string(m) + " k " +
+                       std::to_string(k) + (with_bias ? " bias" : ""));
+          expect_near(y, ref, t == DType::f32 ? 1e-5 : t == DType::f16 ? 1e-3 : 8e-3);
+        }
 }
 
 TEST(Ops, MatMulAndBatchMatMul) {
