@@ -19,6 +19,17 @@ std::string idx(const char *what, size_t i) {
 }
 
 // Descriptors as the op library sees them; const and host-placed inputs carry their bytes.
+// The bytes d describes, which buf must hold.
+size_t needed_bytes(const std::string &op_type, const char *what, size_t i, const TensorDesc &d,
+                    const BufferView &buf, Errc code) {
+  const size_t need = d.byte_size();
+  if (buf.length < need)
+    fail(code, op_type + ": " + what + " " + std::to_string(i) + " buffer holds " +
+                   std::to_string(buf.length) + " bytes; its descriptor " + dtype_name(d.dtype) +
+                   dims_str(d.dims) + " needs " + std::to_string(need));
+  return need;
+}
+
 std::vector<TensorDesc> to_descs(std::span<const DescView> views, const char *name,
                                  std::span<const BufferView> buffers, std::vector<bool> *host) {
   std::vector<TensorDesc> out;
@@ -65,12 +76,7 @@ BoundCall bind_tensors(const std::string &op_type, std::shared_ptr<const Prepare
     if (d.dtype == DType::undefined) continue;  // an unused optional input
     const BufferView &buf = inputs[i];
     if (!buf.given) fail(Errc::invalid_argument, idx("inputs", i) + " is NULL");
-    const size_t need = d.byte_size();
-    if (buf.length < need)
-      fail(Errc::op_input_not_match, op_type + ": input " + std::to_string(i) + " buffer holds " +
-                                         std::to_string(buf.length) + " bytes; its descriptor " +
-                                         dtype_name(d.dtype) + dims_str(d.dims) + " needs " +
-                                         std::to_string(need));
+    const size_t need = needed_bytes(op_type, "input", i, d, buf, Errc::op_input_not_match);
     t.data = buf.data;
     t.bytes = buf.length;
     if (need != 0 && buf.data == nullptr)
@@ -88,12 +94,7 @@ BoundCall bind_tensors(const std::string &op_type, std::shared_ptr<const Prepare
     const auto &d = out_descs[i];
     const BufferView &buf = outputs[i];
     if (!buf.given) fail(Errc::invalid_argument, idx("outputs", i) + " is NULL");
-    const size_t need = d.byte_size();
-    if (buf.length < need)
-      fail(Errc::op_output_not_match, op_type + ": output " + std::to_string(i) + " buffer holds " +
-                                          std::to_string(buf.length) + " bytes; its descriptor " +
-                                          dtype_name(d.dtype) + dims_str(d.dims) + " needs " +
-                                          std::to_string(need));
+    const size_t need = needed_bytes(op_type, "output", i, d, buf, Errc::op_output_not_match);
     if (need != 0) check_device(memory, buf.data, need, idx("outputs", i));
     b.outputs.push_back({d, buf.data, buf.length});
   }
