@@ -3,13 +3,13 @@
 // that thread; the thread runs it inside aclrtProcessReport.
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
+#include "core/cond_var.h"
 
 #include "core/status.h"
 
@@ -55,7 +55,7 @@ class ReportHub {
  private:
   struct ThreadQueue {
     std::deque<Report> reports;
-    std::condition_variable cv;
+    CondVar cv;
     int streams = 0;
     int32_t device_id = -1;
   };

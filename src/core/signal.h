@@ -4,7 +4,6 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -13,6 +12,7 @@
 #include <string>
 #include <utility>
 #include <vector>
+#include "core/cond_var.h"
 
 #include "core/status.h"
 
@@ -48,7 +48,7 @@ class Signal {
   int64_t timestamp_ns_ = 0;
   std::optional<Error> error_;
   std::mutex mu_;
-  std::condition_variable cv_;
+  CondVar cv_;
   std::vector<std::shared_ptr<Stream>> parked_;
   std::vector<std::function<void()>> listeners_;
   std::weak_ptr<Stream> producer_;

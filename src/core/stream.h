@@ -30,11 +30,11 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include "core/cond_var.h"
 
 #include "backend/backend.h"
 #include "core/handle.h"
@@ -206,7 +206,7 @@ class Stream final : public backend::Runnable,
   std::atomic<bool> pushing_{false};    // the owner is inside push_unlocked or run_at_call
 
   alignas(64) mutable std::mutex mu_;
-  std::condition_variable cv_;  // host waiters
+  CondVar cv_;  // host waiters
   Task *head_ = nullptr;
   Task *tail_ = nullptr;
   uint64_t dropped_ = 0;  // tasks up to this seq were dropped (drop_pending)

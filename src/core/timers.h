@@ -4,11 +4,11 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <thread>
+#include "core/cond_var.h"
 
 namespace openacl {
 
@@ -24,7 +24,7 @@ class Timers {
   void run();
 
   std::mutex mu_;
-  std::condition_variable cv_;
+  CondVar cv_;
   std::multimap<std::chrono::steady_clock::time_point, std::function<void()>> due_;
   bool started_ = false;
 };

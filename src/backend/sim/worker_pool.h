@@ -4,7 +4,6 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <deque>
 #include <exception>
 #include <functional>
@@ -12,6 +11,7 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+#include "core/cond_var.h"
 
 #include "backend/backend.h"
 
@@ -40,7 +40,7 @@ class WorkerPool final : public AiCores {
     std::atomic<size_t> next{0};
     std::atomic<size_t> done{0};
     std::mutex mu;
-    std::condition_variable cv;
+    CondVar cv;
     std::exception_ptr error;
   };
 
@@ -52,7 +52,7 @@ class WorkerPool final : public AiCores {
 
   const int workers_;  // threads_.size(), which the workers must not read while it grows
   std::mutex mu_;
-  std::condition_variable cv_;
+  CondVar cv_;
   std::deque<backend::Runnable *> ready_;
   std::deque<std::shared_ptr<Job>> jobs_;
   std::atomic<int> pending_{0};   // ready_.size() + jobs_.size(), read without the lock

@@ -6,11 +6,11 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <deque>
 #include <mutex>
 #include <string>
 #include <vector>
+#include "core/cond_var.h"
 
 #include "dvpp/mpi/guard.h"
 #include "dvpp/mpi/lane.h"
@@ -122,7 +122,7 @@ class DecodeQueue {
     uint32_t bytes = 0;  // of the stream or picture sent
   };
   std::mutex mutex_;
-  std::condition_variable pushed_;
+  openacl::CondVar pushed_;
   std::deque<Entry> queue_;
   uint32_t sent_ = 0;
   bool closed_ = false;
