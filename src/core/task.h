@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/parallel.h"
+#include "backend/ai_cores.h"
 #include "core/task_storage.h"
 
 namespace openacl {
@@ -67,7 +67,7 @@ struct SyncEdge {
 // What a running task may use: the device and its AI cores.
 struct ExecContext {
   Device &device;
-  AiCores &cores;
+  backend::AiCores &cores;
 };
 
 class Task {
