@@ -66,10 +66,10 @@ void on_task_failure(const Stream &stream, const Task &task, const Error &error)
                        nullptr,
                        0,
                        nullptr};
-  if (auto *k = dynamic_cast<const openacl::KernelTask *>(&task)) {
-    info.args = k->args();
-    info.args_size = static_cast<uint32_t>(k->args_size());
-    info.function = k->function().handle();
+  if (const openacl::KernelLaunch k = task.kernel_launch(); k.function != nullptr) {
+    info.args = k.args;
+    info.args_size = static_cast<uint32_t>(k.args_size);
+    info.function = k.function->handle();
   }
   for (auto fn : call) {
     try {

@@ -8,6 +8,9 @@
 #include "backend/backend.h"
 #include "check/diagnostics.h"
 #include "core/runtime.h"
+#ifndef OPENACL_CORE_ONLY
+#include "ops/op.h"
+#endif
 
 using openacl::Errc;
 using openacl::Runtime;
@@ -34,9 +37,21 @@ void check_package(const char *pkgName) {
                     "toolkit, hccl, cann, driver, firmware)");
 }
 
-// libascendcl runs on the sim backend, with the trace recorder and race checker of src/check,
-// and tells failing tasks to the program's exception callbacks (api/exception.cpp).
-constexpr openacl::RuntimeParts kParts{openacl::backend::create_device,
+// The operator kernels of each backend: sim runs the op library's CPU kernels. A core-only
+// library has no op library, and its devices run no operators.
+const openacl::backend::KernelTable *kernels_of(const std::string &kind) {
+#ifdef OPENACL_CORE_ONLY
+  (void)kind;
+  return nullptr;
+#else
+  return kind == "sim" ? &openacl::ops::host_kernels() : nullptr;
+#endif
+}
+
+// libascendcl runs on the sim backend and its kernels, with the trace recorder and race checker
+// of src/check, and tells failing tasks to the program's exception callbacks
+// (api/exception.cpp).
+constexpr openacl::RuntimeParts kParts{openacl::backend::create_device, kernels_of,
                                        openacl::check::create_diagnostics,
                                        openacl::check::create_trace, openacl::api::on_task_failure};
 

@@ -1,7 +1,8 @@
 // The backend interface: what a device must provide to the core. A backend owns the device's
-// memory and its hardware queues (the workers that run streams and AI-core blocks). The core
-// never includes a backend's own headers nor links one; it creates devices through
-// RuntimeParts::create_device (core/runtime_parts.h), which libascendcl points at create_device().
+// memory, its hardware queues (the workers that run streams and AI-core blocks, ai_cores.h)
+// and the operator kernels it runs (kernel_table.h). The core never includes a backend's own
+// headers nor links one; it creates devices through RuntimeParts::create_device
+// (core/runtime_parts.h), which libascendcl points at create_device().
 #pragma once
 
 #include <cstddef>
@@ -9,7 +10,8 @@
 #include <memory>
 #include <string>
 
-#include "core/parallel.h"
+#include "backend/ai_cores.h"
+#include "backend/kernel_table.h"
 
 namespace openacl::backend {
 
@@ -55,11 +57,15 @@ class DeviceBackend {
   // itself. False when r is not queued (a worker has taken it). Thread safe.
   virtual bool unschedule(Runnable *r) = 0;
   virtual AiCores &cores() = 0;
+  // The operator kernels this device runs. Ops are prepared through it (ops::prepare), so an
+  // op the backend has no kernel for fails there, naming the op and the backend.
+  virtual const KernelTable &kernels() const = 0;
 };
 
 // The backends built into this library, by kind: "sim" (the only one so far; defined in
-// backend/sim/). Throws openacl::Error for an unknown kind.
+// backend/sim/). kernels: the operator kernels the device runs (the table outlives it), or
+// nullptr for none (a build without the op library). Throws openacl::Error for an unknown kind.
 std::unique_ptr<DeviceBackend> create_device(const std::string &kind, int id,
-                                             const DeviceProps &props);
+                                             const DeviceProps &props, const KernelTable *kernels);
 
 }  // namespace openacl::backend

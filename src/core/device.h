@@ -25,7 +25,7 @@ class Device {
   int32_t id() const { return id_; }
   const backend::DeviceProps &props() const { return backend_->props(); }
   backend::DeviceBackend &backend() { return *backend_; }
-  AiCores &cores() { return backend_->cores(); }
+  backend::AiCores &cores() { return backend_->cores(); }
   int64_t boot_ns() const { return boot_ns_; }
 
   // Device memory counted against the capacity and registered in the memory map. Throws

@@ -55,13 +55,11 @@ class KernelTask final : public Task {
              size_t args_size, std::vector<ArgsFixup> fixups = {});
   void run(ExecContext &ctx) override;
   std::string label() const override { return fn_->name; }
-  const Function &function() const { return *fn_; }
   std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {
     return std::make_unique<KernelTask>(fn_, num_blocks_, args_, args_size_, fixups_);
   }
-  // The task's copy of the arguments (what the kernel's blocks receive).
-  void *args() const { return args_; }
-  size_t args_size() const { return args_size_; }
+  // args: the task's copy of the arguments (what the kernel's blocks receive).
+  KernelLaunch kernel_launch() const override { return {fn_.get(), args_, args_size_}; }
 
  private:
   // Kernel arguments are usually a few pointers and sizes: keep them in the task.

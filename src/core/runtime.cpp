@@ -46,10 +46,11 @@ void Runtime::init(const char *config_path, const RuntimeParts &parts) {
   }
   Config config = load_config(config_path);
   std::vector<std::unique_ptr<Device>> devices;
+  const backend::KernelTable *kernels = parts.kernels ? parts.kernels(config.backend) : nullptr;
   for (uint32_t i = 0; i < config.device_count; ++i) {
     backend::DeviceProps props{config.device_name, config.device_memory_bytes, config.ai_cores};
     devices.push_back(std::make_unique<Device>(
-        static_cast<int32_t>(i), parts.create_device(config.backend, i, props), memory_));
+        static_cast<int32_t>(i), parts.create_device(config.backend, i, props, kernels), memory_));
   }
   op_wait_timeout_s_.store(0, std::memory_order_relaxed);  // no limit until the program sets one
   diagnostics_ = parts.create_diagnostics(config);

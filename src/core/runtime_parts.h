@@ -1,7 +1,7 @@
-// What the layers above the core plug into the Runtime at aclInit: the device backend, the
-// observers of src/check and the C API's handler of failing tasks. The core calls them through this
-// table and links neither, so another backend or checker comes in without a change to the core.
-// libascendcl's entry layer fills it (api/init.cpp).
+// What the layers above the core plug into the Runtime at aclInit: the device backend and the
+// operator kernels it runs, the observers of src/check and the C API's handler of failing tasks.
+// The core calls them through this table and links neither, so another backend or checker comes in
+// without a change to the core. libascendcl's entry layer fills it (api/init.cpp).
 #pragma once
 
 #include <memory>
@@ -16,7 +16,11 @@ namespace openacl {
 struct RuntimeParts {
   // Device `id` of the backend the configuration names ("sim").
   std::unique_ptr<backend::DeviceBackend> (*create_device)(
-      const std::string &kind, int id, const backend::DeviceProps &props) = nullptr;
+      const std::string &kind, int id, const backend::DeviceProps &props,
+      const backend::KernelTable *kernels) = nullptr;
+  // The operator kernels of the backend `kind` (the op library fills them), or nullptr when
+  // this build has none for it; each device of that backend is given them.
+  const backend::KernelTable *(*kernels)(const std::string &kind) = nullptr;
   // The observer the configuration asks for (trace, race checker, both), or nullptr when
   // diagnostics are off (docs/RULES.md R21).
   std::unique_ptr<TaskObserver> (*create_diagnostics)(const Config &config) = nullptr;

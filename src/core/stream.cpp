@@ -408,7 +408,7 @@ bool Stream::help(std::unique_lock<std::mutex> &lock, uint64_t until, int depth)
       in_pool_ = false;
     }
     runner_ = Runner::host;
-    AiCores &cores = device_.backend().cores();
+    backend::AiCores &cores = device_.backend().cores();
     cores.host_enter();
     FinishedTasks finished;
     std::shared_ptr<Stream> last = end_run(run_tasks(lock, Runner::host, INT_MAX, until, finished));

@@ -13,13 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "core/parallel.h"
+#include "backend/ai_cores.h"
 #include "core/task_storage.h"
 
 namespace openacl {
 
 class Device;
 class Error;
+struct Function;
 class Signal;
 class Stream;
 
@@ -64,10 +65,18 @@ struct SyncEdge {
   bool cumulative = false;
 };
 
+// A user kernel's launch (core/kernel.h): the function and the task's copy of its arguments,
+// for the program's exception callbacks when it fails.
+struct KernelLaunch {
+  const Function *function = nullptr;
+  void *args = nullptr;
+  size_t args_size = 0;
+};
+
 // What a running task may use: the device and its AI cores.
 struct ExecContext {
   Device &device;
-  AiCores &cores;
+  backend::AiCores &cores;
 };
 
 class Task {
@@ -104,6 +113,8 @@ class Task {
   }
   // What this task records or waits for; most tasks neither.
   virtual SyncEdge sync_edge() const { return {}; }
+  // The user kernel this task launches; most tasks launch none (function is null).
+  virtual KernelLaunch kernel_launch() const { return {}; }
 
   TaskKind kind() const { return kind_; }
   std::span<const MemRange> ranges() const {

@@ -108,7 +108,7 @@ void resize_rows(const Plane &p, const ColumnTaps &xs, const std::vector<Tap> &y
 // Destination rows a core takes at least: fewer would cost more in hand-over than they save.
 constexpr uint32_t kRowsPerPart = 32;
 
-void resize_plane(const Plane &p, Interpolation interpolation, AiCores *cores) {
+void resize_plane(const Plane &p, Interpolation interpolation, backend::AiCores *cores) {
   const auto ys = taps(p.sh, p.dh, interpolation);
   const ColumnTaps xs(taps(p.sw, p.dw, interpolation), p.channels);
   auto rows = [&](uint32_t begin, uint32_t end) {
@@ -131,7 +131,7 @@ uint32_t half(uint32_t n) { return (n + 1) / 2; }
 }  // namespace
 
 void crop_resize_paste(const Image &in, const Rect &crop, const Image &out, const Rect &paste,
-                       Interpolation interpolation, AiCores *cores) {
+                       Interpolation interpolation, backend::AiCores *cores) {
   Plane luma{in.data,
              in.width_stride,
              crop.left,
@@ -165,7 +165,7 @@ void crop_resize_paste(const Image &in, const Rect &crop, const Image &out, cons
 }
 
 void crop_resize_border(const Image &in, const Rect &crop, const Image &out, const Border &border,
-                        Interpolation interpolation, AiCores *cores) {
+                        Interpolation interpolation, backend::AiCores *cores) {
   Image inner = out;
   inner.width = out.width - border.left - border.right;
   inner.height = out.height - border.top - border.bottom;

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "core/parallel.h"
+#include "backend/ai_cores.h"
 #include "dvpp/color.h"
 #include "dvpp/image.h"
 
@@ -29,12 +29,12 @@ enum class Interpolation { bilinear, nearest };
 // right and bottom, a whole picture may have an odd size. With `cores`, the rows of larger
 // outputs are spread over the device's AI cores.
 void crop_resize_paste(const Image &in, const Rect &crop, const Image &out, const Rect &paste,
-                       Interpolation interpolation, AiCores *cores = nullptr);
+                       Interpolation interpolation, backend::AiCores *cores = nullptr);
 
 // Resizes the `crop` region of `in` to `out` less the border, then puts the border around it
 // (make_border's rules), as acldvppVpcBatchCropResizeMakeBorderAsync does: the resized size is
 // the output's size minus the border.
 void crop_resize_border(const Image &in, const Rect &crop, const Image &out, const Border &border,
-                        Interpolation interpolation, AiCores *cores = nullptr);
+                        Interpolation interpolation, backend::AiCores *cores = nullptr);
 
 }  // namespace openacl::dvpp

@@ -149,7 +149,8 @@ void lower_eye_like(const Node &n, LoweringContext &c) {
   ops::Tensor src{one->desc, one->data.data(), one->data.size()};
   ops::TensorDesc ud{t, {}, ops::Format::nd, {}};
   ops::Tensor dst{ud, unit.data(), unit.size()};
-  ops::prepare("Cast", {one->desc}, {ud}, {{"dst_type", t}}, 1)->run({src}, {dst}, host_cores());
+  ops::prepare(ops::host_kernels(), "Cast", {one->desc}, {ud}, {{"dst_type", t}}, 1)
+      ->run({src}, {dst}, host_cores());
   const int64_t k = attr_i(n, "k", 0);
   for (int64_t i = 0; i < d[0]; ++i)
     if (const int64_t j = i + k; j >= 0 && j < d[1])

@@ -22,7 +22,7 @@ constexpr size_t kValueLimit = 64 * 1024;
 
 size_t align_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
-class SerialCores final : public AiCores {
+class SerialCores final : public backend::AiCores {
  public:
   unsigned count() const override { return 1; }
   void parallel_for(size_t n, const std::function<void(size_t)> &body) override {
@@ -34,7 +34,7 @@ ops::TensorDesc omitted_desc() { return {ops::DType::undefined, {}, ops::Format:
 
 }  // namespace
 
-AiCores &host_cores() {
+backend::AiCores &host_cores() {
   static SerialCores cores;
   return cores;
 }
@@ -43,11 +43,12 @@ AiCores &host_cores() {
 // the nodes whose inputs are all constants and keeps the others as they are.
 class PlanBuilder final : public LoweringContext {
  public:
-  // threads: the AI-core count the ops are prepared for.
-  PlanBuilder(const Graph &g, bool fold_only, unsigned threads)
+  // target: the kernels the steps' ops are prepared through (those of the device's backend)
+  // and the AI-core count they are prepared for. Folded ops run on the host's kernels.
+  PlanBuilder(const Graph &g, bool fold_only, ops::Target target)
       : g_(g),
         fold_only_(fold_only),
-        threads_(threads),
+        target_(target),
         values_(g.values),
         view_of_(g.values.size(), -1) {}
 
@@ -134,6 +135,7 @@ class PlanBuilder final : public LoweringContext {
     std::vector<int> out_ids = outputs;
     std::vector<ops::TensorDesc> outs;
     std::unique_ptr<ops::PreparedOp> prepared;
+    const bool fold = all_constant(inputs);
     try {
       outs = ops::infer(type, ins, attrs);
       if (outs.size() < out_ids.size())
@@ -143,7 +145,8 @@ class PlanBuilder final : public LoweringContext {
       while (out_ids.size() < outs.size()) out_ids.push_back(temporary());
       for (size_t k = 0; k < out_ids.size(); ++k)
         if (out_ids[k] < 0) out_ids[k] = temporary();
-      prepared = ops::prepare(type, ins, outs, attrs, threads_);
+      prepared = ops::prepare(fold ? ops::host_kernels() : *target_.kernels, type, ins, outs, attrs,
+                              target_.threads);
     } catch (const Error &e) {
       Errc code = e.code();
       if (code == Errc::op_type_not_match || code == Errc::unsupported_data_type)
@@ -154,7 +157,7 @@ class PlanBuilder final : public LoweringContext {
     }
     for (size_t k = 0; k < out_ids.size(); ++k) values_[out_ids[k]].desc = outs[k];
 
-    if (all_constant(inputs)) {  // constant folding, on the host
+    if (fold) {  // constant folding, on the host
       std::vector<ops::Tensor> in_t, out_t;
       for (size_t k = 0; k < inputs.size(); ++k) {
         const HostTensor *c = constant(inputs[k]);
@@ -214,7 +217,8 @@ class PlanBuilder final : public LoweringContext {
       Step &st = steps_[k];
       if (!restate_step(st.type, st.attrs, st.in_descs, st.out_descs, ls[k], cl)) continue;
       try {
-        st.op = ops::prepare(st.type, st.in_descs, st.out_descs, st.attrs, threads_);
+        st.op = ops::prepare(*target_.kernels, st.type, st.in_descs, st.out_descs, st.attrs,
+                             target_.threads);
       } catch (const Error &e) {
         fail(Errc::internal,
              st.label + ": preparing it for channels-last tensors failed: " + e.what());
@@ -224,7 +228,7 @@ class PlanBuilder final : public LoweringContext {
 
   const Graph &g_;
   bool fold_only_;
-  unsigned threads_;
+  ops::Target target_;
   std::vector<Value> values_;
   std::vector<int> view_of_;
   std::vector<Step> steps_;
@@ -248,7 +252,7 @@ class PlanBuilder final : public LoweringContext {
 };
 
 Graph fold_constants(const Graph &graph) {
-  PlanBuilder b(graph, true, 1);
+  PlanBuilder b(graph, true, {&ops::host_kernels(), 1});
   std::vector<Node> kept = b.run();
   Graph out;
   out.name = graph.name;
@@ -268,7 +272,10 @@ Plan::Plan(const Graph &graph, const std::unordered_map<int, const void *> &weig
            std::vector<std::vector<int64_t>> input_dims, Device *device,
            std::shared_ptr<const Context> owner)
     : input_dims_(std::move(input_dims)), device_(device), owner_(std::move(owner)) {
-  PlanBuilder b(graph, false, device ? device->cores().count() : 1);
+  // Without a device the plan is only sized (aclmdlQuerySize), which the host's kernels do.
+  PlanBuilder b(graph, false,
+                device ? ops::Target{&device->backend().kernels(), device->cores().count()}
+                       : ops::Target{&ops::host_kernels(), 1});
   if (input_dims_.size() != graph.inputs.size())
     fail(Errc::model_input_not_match, "the model has " + std::to_string(graph.inputs.size()) +
                                           " inputs, got shapes for " +
@@ -449,7 +456,7 @@ void Plan::give_back(std::unique_ptr<ExecState> state) const {
 }
 
 void Plan::run(ExecState &state, const std::vector<void *> &inputs,
-               const std::vector<void *> &outputs, AiCores &cores,
+               const std::vector<void *> &outputs, backend::AiCores &cores,
                const StepHook *after_step) const {
   auto *ws = static_cast<uint8_t *>(state.workspace);
   auto resolve = [&](const Binding &b) -> void * {

@@ -101,7 +101,7 @@ class Plan {
   // Runs every step on the calling device worker, and hands their times to the trace when one
   // records. Throws Errc::task_failure (naming the node) when an op meets bad data.
   void run(ExecState &state, const std::vector<void *> &inputs, const std::vector<void *> &outputs,
-           AiCores &cores, const StepHook *after_step = nullptr) const;
+           backend::AiCores &cores, const StepHook *after_step = nullptr) const;
 
  private:
   friend class PlanBuilder;
@@ -126,6 +126,6 @@ class Plan {
 Graph fold_constants(const Graph &graph);
 
 // A serial AiCores for folding on the host.
-AiCores &host_cores();
+backend::AiCores &host_cores();
 
 }  // namespace openacl::model

@@ -66,6 +66,6 @@ struct Plan {
 
 // Runs the plan's steps with these slot addresses and workspace (on a device worker).
 void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *workspace,
-              AiCores &cores);
+              backend::AiCores &cores);
 
 }  // namespace openacl::nn

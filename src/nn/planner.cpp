@@ -19,13 +19,16 @@ std::map<std::string, PlanFn> &planners() {
   return m;
 }
 
-// Ops are prepared for the AI-core count of device 0 (all sim devices have the same count);
-// before aclInit for the host's cores. Prepared ops run on any device either way.
-unsigned prepare_threads() {
+// Ops are prepared through the kernels of device 0's backend, for its AI-core count (every
+// device of a runtime runs the configured backend, and all sim devices have the same count);
+// before aclInit through the host kernels, for the host's cores. Prepared ops run on any device
+// of that backend.
+ops::Target prepare_target() {
   try {
-    return Runtime::get().device(0).cores().count();
+    Device &device = Runtime::get().device(0);
+    return {&device.backend().kernels(), device.cores().count()};
   } catch (const Error &) {
-    return std::max(1u, std::thread::hardware_concurrency());
+    return {&ops::host_kernels(), std::max(1u, std::thread::hardware_concurrency())};
   }
 }
 
@@ -54,27 +57,29 @@ bool same(const std::vector<ops::TensorDesc> &a, const std::vector<ops::TensorDe
 // `out` receives the op's inferred outputs.
 std::shared_ptr<const ops::PreparedOp> prepare_cached(const std::string &type,
                                                       const std::vector<ops::TensorDesc> &in,
-                                                      const ops::Attrs &attrs, unsigned threads,
+                                                      const ops::Attrs &attrs, ops::Target target,
                                                       std::vector<ops::TensorDesc> &out) {
   struct Entry {
     std::string type;
     std::vector<ops::TensorDesc> in, out;
     ops::Attrs attrs;
-    unsigned threads;
+    ops::Target target;
     std::shared_ptr<const ops::PreparedOp> op;
   };
   constexpr size_t kEntries = 32;
   thread_local std::vector<Entry> cache;
   thread_local size_t next = 0;
   for (const Entry &e : cache) {
-    if (e.type == type && e.threads == threads && same(e.in, in) && e.attrs == attrs) {
+    if (e.type == type && e.target.kernels == target.kernels &&
+        e.target.threads == target.threads && same(e.in, in) && e.attrs == attrs) {
       out = e.out;
       return e.op;
     }
   }
   out = ops::infer(type, in, attrs);
-  std::shared_ptr<const ops::PreparedOp> op = ops::prepare(type, in, out, attrs, threads);
-  Entry e{type, in, out, attrs, threads, op};
+  std::shared_ptr<const ops::PreparedOp> op =
+      ops::prepare(*target.kernels, type, in, out, attrs, target.threads);
+  Entry e{type, in, out, attrs, target, op};
   if (cache.size() < kEntries) cache.push_back(std::move(e));
   else cache[next++ % kEntries] = std::move(e);
   return op;
@@ -103,7 +108,7 @@ Registrar::Registrar(std::initializer_list<PlanEntry> entries) {
 }
 
 Planner::Planner(std::string op, std::vector<Arg> args)
-    : args_(std::move(args)), plan_(std::make_shared<Plan>()), threads_(prepare_threads()) {
+    : args_(std::move(args)), plan_(std::make_shared<Plan>()), target_(prepare_target()) {
   plan_->name = std::move(op);
 }
 
@@ -315,7 +320,7 @@ std::vector<size_t> Planner::op(const std::string &type, const std::vector<size_
     in.push_back(plan_->values[step.in.back()].desc);
   }
   std::vector<ops::TensorDesc> out;
-  std::shared_ptr<const ops::PreparedOp> prepared = prepare_cached(type, in, attrs, threads_, out);
+  std::shared_ptr<const ops::PreparedOp> prepared = prepare_cached(type, in, attrs, target_, out);
   bool empty = false;
   for (const auto &d : out) {
     step.out.push_back(temp(d.dtype, d.dims));

@@ -114,7 +114,7 @@ class Planner {
   // the output gives that space back.
   size_t last_temp_ = SIZE_MAX;
   uint64_t last_temp_begin_ = 0;
-  unsigned threads_;
+  ops::Target target_;  // the kernels the plan's ops are prepared through, for how many cores
 };
 
 // The planner of an operator: checks the arguments and adds its steps.

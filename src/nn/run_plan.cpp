@@ -9,7 +9,7 @@
 namespace openacl::nn {
 
 void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *workspace,
-              AiCores &cores) {
+              backend::AiCores &cores) {
   auto base = [&](const Value &v) -> uint8_t * {
     const auto es = static_cast<int64_t>(element_size(v.desc.dtype));
     uint8_t *home = v.home == Home::slot ? static_cast<uint8_t *>(addresses[v.index])

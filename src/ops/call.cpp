@@ -143,11 +143,12 @@ class OpTask final : public Task {
 
 }  // namespace
 
-unsigned call_threads() {
+Target call_target() {
   try {
-    return Runtime::get().current_context()->device().cores().count();
+    Device &device = Runtime::get().current_context()->device();
+    return {&device.backend().kernels(), device.cores().count()};
   } catch (const Error &) {
-    return 1;
+    return {&host_kernels(), 1};
   }
 }
 
@@ -159,7 +160,8 @@ PreparedCall prepare_call(const std::string &op_type, std::span<const DescView> 
   p.op_type = op_type;
   p.inputs = to_descs(inputs, in_name, input_buffers, &p.host_inputs);
   p.outputs = to_descs(outputs, out_name, {}, nullptr);
-  p.op = prepare(op_type, p.inputs, p.outputs, attrs, call_threads());
+  const Target target = call_target();
+  p.op = prepare(*target.kernels, op_type, p.inputs, p.outputs, attrs, target.threads);
   return p;
 }
 

@@ -54,9 +54,10 @@ struct BoundCall {
   std::vector<std::shared_ptr<std::vector<uint8_t>>> host_copies;
 };
 
-// The AI-core count an op is prepared for: the calling thread's device's, or 1 before any
-// device is set (aclopCreateHandle may come first). The op runs on any device either way.
-unsigned call_threads();
+// What an op call is prepared for: the kernels of the calling thread's device's backend and
+// its AI-core count; before any device is set (aclopCreateHandle may come first), the op
+// library's host kernels (sim's) for one core. The op runs on any device of that backend.
+Target call_target();
 
 // Validates the descriptors and attributes and prepares the op (aclopCreateHandle,
 // aclopCompile). Host-placed inputs take their bytes from `input_buffers` when it has them

@@ -31,7 +31,7 @@ inline D convert(S s) {
 template <class S, class D>
 std::unique_ptr<PreparedOp> cast_op(int64_t n) {
   return make_op(
-      [n](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+      [n](const std::vector<Tensor> &in, const std::vector<Tensor> &out, backend::AiCores &cores) {
         const S *x = static_cast<const S *>(in[0].data);
         D *y = static_cast<D *>(out[0].data);
         parallel_range(cores, static_cast<size_t>(n), 32 * 1024, [&](size_t b, size_t e) {
@@ -66,7 +66,8 @@ std::unique_ptr<PreparedOp> build_cast(OpCall &call) {
 }
 
 // Writes `value` (already converted to the dtype) count times.
-void fill_bytes(AiCores &cores, void *dst, const void *value, size_t esize, int64_t count) {
+void fill_bytes(backend::AiCores &cores, void *dst, const void *value, size_t esize,
+                int64_t count) {
   char *d = static_cast<char *>(dst);
   parallel_range(cores, static_cast<size_t>(count), 64 * 1024, [&](size_t b, size_t e) {
     for (size_t i = b; i < e; ++i) std::memcpy(d + i * esize, value, esize);
@@ -87,10 +88,10 @@ std::unique_ptr<PreparedOp> build_like(OpCall &call) {
       std::memcpy(one.data(), &t, esize);
     });
   const int64_t n = x.element_count();
-  return make_op(
-      [one, esize, n](const std::vector<Tensor> &, const std::vector<Tensor> &out, AiCores &cores) {
-        fill_bytes(cores, out[0].data, one.data(), esize, n);
-      });
+  return make_op([one, esize, n](const std::vector<Tensor> &, const std::vector<Tensor> &out,
+                                 backend::AiCores &cores) {
+    fill_bytes(cores, out[0].data, one.data(), esize, n);
+  });
 }
 
 std::unique_ptr<PreparedOp> build_fill(OpCall &call) {
@@ -120,7 +121,7 @@ std::unique_ptr<PreparedOp> build_fill(OpCall &call) {
   call.output(v.dtype, dims);
   const int64_t n = product(dims);
   return make_op([n, esize, value_index](const std::vector<Tensor> &in,
-                                         const std::vector<Tensor> &out, AiCores &cores) {
+                                         const std::vector<Tensor> &out, backend::AiCores &cores) {
     char value[8];
     std::memcpy(value, in[value_index].data, esize);  // read on the stream: device memory
     fill_bytes(cores, out[0].data, value, esize, n);

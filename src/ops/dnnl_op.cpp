@@ -256,7 +256,7 @@ const DnnlOp::Variant &DnnlOp::variant(unsigned cores) const {
 }
 
 void DnnlOp::run(const std::vector<Tensor> &in, const std::vector<Tensor> &out,
-                 AiCores &cores) const {
+                 backend::AiCores &cores) const {
   try {
     const Variant &v = variant(cores.count());
     OmpTeam omp(v.team);

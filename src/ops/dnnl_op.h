@@ -49,7 +49,7 @@ class DnnlOp final : public PreparedOp {
   DnnlOp(DnnlSplitter split, unsigned threads);
   ~DnnlOp() override;
   void run(const std::vector<Tensor> &in, const std::vector<Tensor> &out,
-           AiCores &cores) const override;
+           backend::AiCores &cores) const override;
   // Constant weights are reordered into the primitive's layout once, not at every run.
   void bind_constant(size_t input, const void *data) override;
 

@@ -54,7 +54,7 @@ BroadcastPlan make_plan(const std::vector<int64_t> &out, std::vector<std::vector
 // Calls row(out_offset, a_offset, b_offset, c_offset, length, sa, sb, sc) for every row of
 // the plan's last dim, rows spread over the cores.
 template <class Row>
-void for_rows(const BroadcastPlan &p, AiCores &cores, Row &&row) {
+void for_rows(const BroadcastPlan &p, backend::AiCores &cores, Row &&row) {
   const size_t r = p.dims.size();
   const int64_t inner = p.dims[r - 1];
   const int64_t rows = product(p.dims, 0, r - 1);
@@ -204,7 +204,7 @@ std::unique_ptr<PreparedOp> binary_op(BroadcastPlan plan) {
   using R = std::conditional_t<is_compare(K) || is_logical(K), bool,
                                std::conditional_t<std::is_same_v<TA, TB>, TA, float>>;
   return make_op([plan = std::move(plan)](const std::vector<Tensor> &in,
-                                          const std::vector<Tensor> &out, AiCores &cores) {
+                                          const std::vector<Tensor> &out, backend::AiCores &cores) {
     if (plan.count == 0) return;
     const TA *a = static_cast<const TA *>(in[0].data);
     const TB *b = static_cast<const TB *>(in[1].data);
@@ -296,7 +296,7 @@ std::unique_ptr<PreparedOp> build_select(OpCall &call) {
   call.output(call.in(1).dtype, out);
   BroadcastPlan p = make_plan(out, {call.in(1).dims, call.in(2).dims, call.in(0).dims});
   return make_op([p, esize](const std::vector<Tensor> &in, const std::vector<Tensor> &o,
-                            AiCores &cores) {
+                            backend::AiCores &cores) {
     if (p.count == 0) return;
     const char *a = static_cast<const char *>(in[1].data),
                *b = static_cast<const char *>(in[2].data);
@@ -418,14 +418,14 @@ OPENACL_SIMD_KERNEL void un_row(const T *x, T *y, size_t n, UnParams prm) {
 
 template <class T, Un K>
 std::unique_ptr<PreparedOp> unary_op(int64_t n, UnParams prm) {
-  return make_op(
-      [n, prm](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
-        const T *x = static_cast<const T *>(in[0].data);
-        T *y = static_cast<T *>(out[0].data);
-        parallel_range(cores, static_cast<size_t>(n), kGrain, [&](size_t b, size_t e) {
-          simd(OPENACL_SIMD_LAMBDA { un_row<T, K>(x + b, y + b, e - b, prm); });
-        });
-      });
+  return make_op([n, prm](const std::vector<Tensor> &in, const std::vector<Tensor> &out,
+                          backend::AiCores &cores) {
+    const T *x = static_cast<const T *>(in[0].data);
+    T *y = static_cast<T *>(out[0].data);
+    parallel_range(cores, static_cast<size_t>(n), kGrain, [&](size_t b, size_t e) {
+      simd(OPENACL_SIMD_LAMBDA { un_row<T, K>(x + b, y + b, e - b, prm); });
+    });
+  });
 }
 
 constexpr bool int_ok(Un k) {
@@ -483,12 +483,12 @@ std::unique_ptr<PreparedOp> build_identity(OpCall &call) {
   call.inputs_between(1, 1, "x");
   call.output(call.in(0).dtype, call.in(0).dims, call.in(0).format);
   const size_t bytes = call.in(0).byte_size();
-  return make_op(
-      [bytes](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
-        if (in[0].data != out[0].data)
-          strided_copy(cores, {static_cast<int64_t>(bytes)}, static_cast<char *>(out[0].data), {1},
-                       static_cast<const char *>(in[0].data), {1}, 1);
-      });
+  return make_op([bytes](const std::vector<Tensor> &in, const std::vector<Tensor> &out,
+                         backend::AiCores &cores) {
+    if (in[0].data != out[0].data)
+      strided_copy(cores, {static_cast<int64_t>(bytes)}, static_cast<char *>(out[0].data), {1},
+                   static_cast<const char *>(in[0].data), {1}, 1);
+  });
 }
 
 // ---- Clip ----
@@ -497,7 +497,7 @@ template <class T>
 std::unique_ptr<PreparedOp> clip_op(BroadcastPlan p, bool has_lo, bool has_hi, float attr_lo,
                                     float attr_hi) {
   return make_op(
-      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, backend::AiCores &cores) {
         using C = compute_t<T>;
         const T *x = static_cast<const T *>(in[0].data);
         T *y = static_cast<T *>(out[0].data);

@@ -62,7 +62,7 @@ double scalar(DType dt, const void *p) {
 
 template <class Acc>
 void run_gemm(const std::vector<Tensor> &in, const Tensor &y, int64_t m, int64_t n, int64_t k,
-              bool ta, bool tb, AiCores &cores) {
+              bool ta, bool tb, backend::AiCores &cores) {
   // A as [m][k] and B as [k][n]: row i of the product is the sum of B's rows scaled by A's row
   // i, so the inner loop runs along contiguous rows and vectorises.
   std::vector<Acc> a, b;
@@ -128,7 +128,7 @@ std::unique_ptr<PreparedOp> build_gemm(OpCall &call) {
   call.output(ct, {m, n});
   const bool int8 = ab == DType::i8;
   return make_op(
-      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, backend::AiCores &cores) {
         if (m == 0 || n == 0) return;
         if (int8) run_gemm<int32_t>(in, out[0], m, n, k, ta, tb, cores);
         else run_gemm<float>(in, out[0], m, n, k, ta, tb, cores);
@@ -158,7 +158,7 @@ std::unique_ptr<PreparedOp> build_matrix_triangular_solve(OpCall &call) {
   // Solving with the transpose of a lower matrix runs upwards, as with an upper one.
   const bool forward = lower != adjoint;
   return make_op(
-      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, backend::AiCores &cores) {
         const float *m = static_cast<const float *>(in[0].data),
                     *rhs = static_cast<const float *>(in[1].data);
         float *y = static_cast<float *>(out[0].data);

@@ -32,7 +32,8 @@ int64_t scalar_const(const OpCall &call, size_t i, const char *what) {
 // Calls f(q, start) for each of the outer * inner lines along an axis of length len (line q
 // holds the elements start, start + inner, ...), split over the AI cores.
 template <class F>
-void for_each_line(AiCores &cores, int64_t outer, int64_t len, int64_t inner, size_t grain, F &&f) {
+void for_each_line(backend::AiCores &cores, int64_t outer, int64_t len, int64_t inner, size_t grain,
+                   F &&f) {
   parallel_range(cores, static_cast<size_t>(outer * inner), grain, [&](size_t lo, size_t hi) {
     for (auto q = static_cast<int64_t>(lo); q < static_cast<int64_t>(hi); ++q)
       f(q, q / inner * len * inner + q % inner);
@@ -61,7 +62,7 @@ std::unique_ptr<PreparedOp> build_cumsum(OpCall &call) {
                 inner = product(x.dims, axis + 1);
   const DType t = x.dtype;
   return make_op(
-      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, backend::AiCores &cores) {
         visit_dtype(t, [&](auto tag) {
           using T = decltype(tag);
           if constexpr (is_arith<T>) {
@@ -138,7 +139,7 @@ std::unique_ptr<PreparedOp> build_gather_elements(OpCall &call) {
   call.output(x.dtype, idx.dims, x.format);
   const int64_t n = idx.element_count();
   return make_op(
-      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, backend::AiCores &cores) {
         const char *xp = static_cast<const char *>(in[0].data);
         char *yp = static_cast<char *>(out[0].data);
         parallel_range(cores, static_cast<size_t>(n), 4096, [&](size_t lo, size_t hi) {
@@ -171,27 +172,28 @@ std::unique_ptr<PreparedOp> build_scatter_elements(OpCall &call) {
   const size_t total = static_cast<size_t>(x.element_count()) * esize;
   const DType t = x.dtype;
   // Sequential: repeated indices apply in order (none: the last wins).
-  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &) {
-    char *yp = static_cast<char *>(out[0].data);
-    if (in[0].data != out[0].data) std::memcpy(yp, in[0].data, total);
-    const char *up = static_cast<const char *>(in[2].data);
-    visit_dtype(t, [&](auto tag) {
-      using T = decltype(tag);
-      for (int64_t q = 0; q < n; ++q) {
-        const int64_t off = a.offset(in[1].data, q, "ScatterElements");
-        if constexpr (is_arith<T>) {
-          if (add) {
-            T &dst = reinterpret_cast<T *>(yp)[off];
-            dst = T(static_cast<compute_t<T>>(dst) +
-                    static_cast<compute_t<T>>(reinterpret_cast<const T *>(up)[q]));
-            continue;
+  return make_op(
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, backend::AiCores &) {
+        char *yp = static_cast<char *>(out[0].data);
+        if (in[0].data != out[0].data) std::memcpy(yp, in[0].data, total);
+        const char *up = static_cast<const char *>(in[2].data);
+        visit_dtype(t, [&](auto tag) {
+          using T = decltype(tag);
+          for (int64_t q = 0; q < n; ++q) {
+            const int64_t off = a.offset(in[1].data, q, "ScatterElements");
+            if constexpr (is_arith<T>) {
+              if (add) {
+                T &dst = reinterpret_cast<T *>(yp)[off];
+                dst = T(static_cast<compute_t<T>>(dst) +
+                        static_cast<compute_t<T>>(reinterpret_cast<const T *>(up)[q]));
+                continue;
+              }
+            }
+            std::memcpy(yp + off * static_cast<int64_t>(esize),
+                        up + q * static_cast<int64_t>(esize), esize);
           }
-        }
-        std::memcpy(yp + off * static_cast<int64_t>(esize), up + q * static_cast<int64_t>(esize),
-                    esize);
-      }
-    });
-  });
+        });
+      });
 }
 
 // ---- GatherNd / TensorScatterUpdate / TensorScatterAdd ----
@@ -240,7 +242,7 @@ std::unique_ptr<PreparedOp> build_gather_nd(OpCall &call) {
   call.output(x.dtype, dims, Format::nd);
   const size_t row = static_cast<size_t>(a.slice) * esize;
   return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out,
-                     AiCores &cores) {
+                     backend::AiCores &cores) {
     const char *xp = static_cast<const char *>(in[0].data);
     char *yp = static_cast<char *>(out[0].data);
     parallel_range(cores, static_cast<size_t>(a.count), std::max<size_t>(1, 16384 / (row + 1)),
@@ -272,7 +274,8 @@ std::unique_ptr<PreparedOp> build_tensor_scatter(OpCall &call) {
   const size_t total = static_cast<size_t>(x.element_count()) * esize;
   const DType t = x.dtype;
   // Sequential over the index tuples: duplicates must apply in order (update: the last wins).
-  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &) {
+  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out,
+                     backend::AiCores &) {
     char *yp = static_cast<char *>(out[0].data);
     if (in[0].data != out[0].data) std::memcpy(yp, in[0].data, total);
     const char *up = static_cast<const char *>(in[2].data);
@@ -316,7 +319,7 @@ std::unique_ptr<PreparedOp> build_one_hot(OpCall &call) {
   const int64_t outer = product(x.dims, 0, axis), inner = product(x.dims, axis);
   const DType it = x.dtype;
   return make_op(
-      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, backend::AiCores &cores) {
         char *yp = static_cast<char *>(out[0].data);
         const char *onp = static_cast<const char *>(in[2].data),
                    *offp = static_cast<const char *>(in[3].data);
@@ -362,7 +365,7 @@ std::unique_ptr<PreparedOp> build_top_k(OpCall &call) {
   const int64_t outer = product(x.dims, 0, axis), inner = product(x.dims, axis + 1);
   const DType t = x.dtype;
   return make_op(
-      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, backend::AiCores &cores) {
         visit_dtype(t, [&](auto tag) {
           using T = decltype(tag);
           if constexpr (is_arith<T>) {
@@ -409,7 +412,7 @@ std::unique_ptr<PreparedOp> build_triangle(OpCall &call) {
   const int64_t rows = x.dims[x.dims.size() - 2], cols = x.dims.back();
   const int64_t mats = product(x.dims, 0, x.dims.size() - 2);
   return make_op(
-      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, backend::AiCores &cores) {
         const char *xp = static_cast<const char *>(in[0].data);
         char *yp = static_cast<char *>(out[0].data);
         parallel_range(cores, static_cast<size_t>(mats * rows), 64, [&](size_t lo, size_t hi) {

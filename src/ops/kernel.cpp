@@ -35,8 +35,8 @@ std::vector<int64_t> broadcast_strides(const std::vector<int64_t> &in,
   return s;
 }
 
-void strided_copy(AiCores &cores, std::vector<int64_t> dims, char *dst, std::vector<int64_t> ds,
-                  const char *src, std::vector<int64_t> ss, size_t elem) {
+void strided_copy(backend::AiCores &cores, std::vector<int64_t> dims, char *dst,
+                  std::vector<int64_t> ds, const char *src, std::vector<int64_t> ss, size_t elem) {
   for (int64_t d : dims)
     if (d == 0) return;
   // Drop size-1 dims, then merge neighbours that are contiguous on both sides.

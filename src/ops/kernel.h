@@ -143,7 +143,7 @@ bool visit_dtype(DType t, F &&f) {
 
 // Runs f(begin, end) over [0, n) in chunks of at least `grain` items, on the AI cores when
 // there is more than one chunk.
-inline void parallel_range(AiCores &cores, size_t n, size_t grain,
+inline void parallel_range(backend::AiCores &cores, size_t n, size_t grain,
                            const std::function<void(size_t, size_t)> &f) {
   if (n == 0) return;
   const size_t workers = std::max<size_t>(1, cores.count());
@@ -171,7 +171,7 @@ std::vector<int64_t> contiguous_strides(const std::vector<int64_t> &dims);
 
 // Copies an N-d view: dst[idx] = src[idx] for idx over dims, with element strides for each
 // side. Merges dims, copies contiguous rows with memcpy, splits rows over the AI cores.
-void strided_copy(AiCores &cores, std::vector<int64_t> dims, char *dst,
+void strided_copy(backend::AiCores &cores, std::vector<int64_t> dims, char *dst,
                   std::vector<int64_t> dst_strides, const char *src,
                   std::vector<int64_t> src_strides, size_t elem);
 
@@ -181,7 +181,7 @@ class LambdaOp final : public PreparedOp {
  public:
   explicit LambdaOp(F f) : f_(std::move(f)) {}
   void run(const std::vector<Tensor> &in, const std::vector<Tensor> &out,
-           AiCores &cores) const override {
+           backend::AiCores &cores) const override {
     f_(in, out, cores);
   }
 

@@ -168,7 +168,7 @@ std::unique_ptr<PreparedOp> build_conv(OpCall &call) {
   }
   if (nhwc) call.output(x.dtype, {n, oh, ow, oc}, Format::nhwc);
   else call.output(x.dtype, {n, oc, oh, ow}, x.format);
-  if (n == 0) return make_op([](const auto &, const auto &, AiCores &) {});
+  if (n == 0) return make_op([](const auto &, const auto &, backend::AiCores &) {});
 
   const memory::desc wuser =
       g == 1 ? memory::desc({oc, c, kh, kw}, dnnl_f32(), {f.so, f.si, f.sh, f.sw})
@@ -399,7 +399,7 @@ std::unique_ptr<PreparedOp> build_deconv(OpCall &call) {
     call.bad_input(xi + 2, "(bias) must have " + std::to_string(oc) + " elements");
   if (bias) call.same_dtype(xi, xi + 2);
   call.output(x.dtype, {n, oc, oh, ow}, x.format);
-  if (n == 0) return make_op([](const auto &, const auto &, AiCores &) {});
+  if (n == 0) return make_op([](const auto &, const auto &, backend::AiCores &) {});
   const bool y_cl = output_channels_last(call);
   const bool unpadded = pv == std::vector<int64_t>{0, 0, 0, 0} && pb == 0 && pr == 0;
   if (g == 1 && sh == kh && sw == kw && dh == 1 && dw == 1 && unpadded && x.dtype == DType::f32 &&
@@ -470,40 +470,41 @@ OPENACL_SIMD_KERNEL void matvec_row(const float *x, const float *wr, const float
 // at the end. A weight converted whole would cost more memory traffic than the product.
 std::unique_ptr<PreparedOp> matvec_op(DType xt, DType wt, int64_t m, int64_t k, int64_t n,
                                       bool bias) {
-  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, AiCores &cores) {
-    std::vector<float> xs, bs, ys;
-    const float *x = static_cast<const float *>(in[0].data);
-    const float *b = bias ? static_cast<const float *>(in[2].data) : nullptr;
-    float *y = static_cast<float *>(o[0].data);
-    if (xt != DType::f32) {
-      xs.resize(m * k);
-      to_f32(xt, in[0].data, xs.data(), xs.size());
-      x = xs.data();
-      if (bias) {
-        bs.resize(n);
-        to_f32(xt, in[2].data, bs.data(), bs.size());
-        b = bs.data();
-      }
-      ys.resize(m * n);
-      y = ys.data();
-    }
-    const size_t es = dtype_size(wt);
-    const auto *w = static_cast<const uint8_t *>(in[1].data);
-    // At least 32K multiply-adds a chunk: less is not worth a hand-over to another core.
-    const auto grain = static_cast<size_t>(std::max<int64_t>(1, 32768 / (m * k)));
-    parallel_range(cores, static_cast<size_t>(n), grain, [&](size_t j0, size_t j1) {
-      std::vector<float> row(wt == DType::f32 ? 0 : k);
-      for (auto j = static_cast<int64_t>(j0); j < static_cast<int64_t>(j1); ++j) {
-        const float *wr = reinterpret_cast<const float *>(w + j * k * es);
-        if (wt != DType::f32) {
-          to_f32(wt, w + j * k * es, row.data(), k);
-          wr = row.data();
+  return make_op(
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, backend::AiCores &cores) {
+        std::vector<float> xs, bs, ys;
+        const float *x = static_cast<const float *>(in[0].data);
+        const float *b = bias ? static_cast<const float *>(in[2].data) : nullptr;
+        float *y = static_cast<float *>(o[0].data);
+        if (xt != DType::f32) {
+          xs.resize(m * k);
+          to_f32(xt, in[0].data, xs.data(), xs.size());
+          x = xs.data();
+          if (bias) {
+            bs.resize(n);
+            to_f32(xt, in[2].data, bs.data(), bs.size());
+            b = bs.data();
+          }
+          ys.resize(m * n);
+          y = ys.data();
         }
-        simd(OPENACL_SIMD_LAMBDA { matvec_row(x, wr, b ? b + j : nullptr, y + j, m, k, n); });
-      }
-    });
-    if (xt != DType::f32) from_f32(xt, ys.data(), o[0].data, ys.size());
-  });
+        const size_t es = dtype_size(wt);
+        const auto *w = static_cast<const uint8_t *>(in[1].data);
+        // At least 32K multiply-adds a chunk: less is not worth a hand-over to another core.
+        const auto grain = static_cast<size_t>(std::max<int64_t>(1, 32768 / (m * k)));
+        parallel_range(cores, static_cast<size_t>(n), grain, [&](size_t j0, size_t j1) {
+          std::vector<float> row(wt == DType::f32 ? 0 : k);
+          for (auto j = static_cast<int64_t>(j0); j < static_cast<int64_t>(j1); ++j) {
+            const float *wr = reinterpret_cast<const float *>(w + j * k * es);
+            if (wt != DType::f32) {
+              to_f32(wt, w + j * k * es, row.data(), k);
+              wr = row.data();
+            }
+            simd(OPENACL_SIMD_LAMBDA { matvec_row(x, wr, b ? b + j : nullptr, y + j, m, k, n); });
+          }
+        });
+        if (xt != DType::f32) from_f32(xt, ys.data(), o[0].data, ys.size());
+      });
 }
 
 std::unique_ptr<PreparedOp> build_matmul(OpCall &call) {
@@ -562,14 +563,15 @@ std::unique_ptr<PreparedOp> build_matmul(OpCall &call) {
       // Empty sum: y is 0 (+ bias).
       const DType dt = call.in(0).dtype;
       const int64_t total = product(out);
-      return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, AiCores &) {
-        std::vector<float> y(total, 0.0f), bv(nn, 0.0f);
-        if (bias) to_f32(dt, in[2].data, bv.data(), nn);
-        for (int64_t i = 0; i < total; ++i) y[i] = bv[i % nn];
-        from_f32(dt, y.data(), o[0].data, total);
-      });
+      return make_op(
+          [=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, backend::AiCores &) {
+            std::vector<float> y(total, 0.0f), bv(nn, 0.0f);
+            if (bias) to_f32(dt, in[2].data, bv.data(), nn);
+            for (int64_t i = 0; i < total; ++i) y[i] = bv[i % nn];
+            from_f32(dt, y.data(), o[0].data, total);
+          });
     }
-    return make_op([](const auto &, const auto &, AiCores &) {});
+    return make_op([](const auto &, const auto &, backend::AiCores &) {});
   }
   const DType dt = call.in(0).dtype;
   if (!ta && tb && m <= 4 && product(out) == m * nn) return matvec_op(dt, wt, m, k, nn, bias);
@@ -670,7 +672,7 @@ std::unique_ptr<PreparedOp> build_pool(OpCall &call) {
   p.b = (oh - 1) * sh + kh - h - p.t;
   p.r = (ow - 1) * sw + kw - w - p.l;
   call.output(x.dtype, {n, c, oh, ow}, x.format);
-  if (n == 0 || c == 0) return make_op([](const auto &, const auto &, AiCores &) {});
+  if (n == 0 || c == 0) return make_op([](const auto &, const auto &, backend::AiCores &) {});
   const memory::desc src = plain(x.dims), dst = plain({n, c, oh, ow});
   const auto alg = is_max ? dnnl::algorithm::pooling_max
                           : (exclusive ? dnnl::algorithm::pooling_avg_exclude_padding
@@ -694,7 +696,8 @@ std::unique_ptr<PreparedOp> build_pool(OpCall &call) {
 }
 
 template <class T>
-void global_pool(const T *x, T *y, int64_t planes, int64_t size, bool is_max, AiCores &cores) {
+void global_pool(const T *x, T *y, int64_t planes, int64_t size, bool is_max,
+                 backend::AiCores &cores) {
   parallel_range(cores, static_cast<size_t>(planes), std::max<size_t>(1, 16384 / (size + 1)),
                  [&](size_t b, size_t e) {
                    for (size_t p = b; p < e; ++p) {
@@ -729,7 +732,7 @@ OPENACL_SIMD_KERNEL void pool_rows(const float *x, float *acc, int64_t rows, int
 }
 
 void global_pool_channels_last(const float *x, float *y, int64_t n, int64_t c, int64_t size,
-                               bool is_max, AiCores &cores) {
+                               bool is_max, backend::AiCores &cores) {
   constexpr int64_t kChunk = 64;
   const int64_t chunks = (c + kChunk - 1) / kChunk;
   parallel_range(cores, static_cast<size_t>(n * chunks),
@@ -778,20 +781,21 @@ std::unique_ptr<PreparedOp> build_global_pool(OpCall &call) {
       call.bad_input(0, "is channels-last; only 4-D float32 is supported so");
     const int64_t n = x.dims[0], c = x.dims[1];
     return make_op(
-        [=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, AiCores &cores) {
+        [=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, backend::AiCores &cores) {
           global_pool_channels_last(static_cast<const float *>(in[0].data),
                                     static_cast<float *>(o[0].data), n, c, size, is_max, cores);
         });
   }
-  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, AiCores &cores) {
-    visit_dtype(dt, [&](auto v) {
-      using T = decltype(v);
-      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> ||
-                    std::is_same_v<T, bf16_t>)
-        global_pool(static_cast<const T *>(in[0].data), static_cast<T *>(o[0].data), planes, size,
-                    is_max, cores);
-    });
-  });
+  return make_op(
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, backend::AiCores &cores) {
+        visit_dtype(dt, [&](auto v) {
+          using T = decltype(v);
+          if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> ||
+                        std::is_same_v<T, bf16_t>)
+            global_pool(static_cast<const T *>(in[0].data), static_cast<T *>(o[0].data), planes,
+                        size, is_max, cores);
+        });
+      });
 }
 
 const Registrar reg({

@@ -86,7 +86,7 @@ std::unique_ptr<PreparedOp> build_batchnorm(OpCall &call) {
   const int64_t inner = nhwc ? 1 : product(x.dims, 2);
   const DType xt = x.dtype;
   return make_op(
-      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, backend::AiCores &cores) {
         std::vector<float> prm[4];
         const float *s = as_f32(pt, in[1].data, c, prm[0]), *o = as_f32(pt, in[2].data, c, prm[1]);
         const float *m = as_f32(pt, in[3].data, c, prm[2]), *v = as_f32(pt, in[4].data, c, prm[3]);
@@ -149,7 +149,7 @@ std::unique_ptr<PreparedOp> build_layernorm(OpCall &call) {
   }
   const DType xt = x.dtype, gt = call.in(1).dtype, bt = call.in(2).dtype;
   return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out,
-                     AiCores &cores) {
+                     backend::AiCores &cores) {
     std::vector<float> gtmp, btmp;
     const float *g = as_f32(gt, in[1].data, psize, gtmp), *b = as_f32(bt, in[2].data, psize, btmp);
     parallel_range(
@@ -200,7 +200,7 @@ std::unique_ptr<PreparedOp> build_softmax(OpCall &call) {
                 inner = product(x.dims, axes.back() + 1);
   const DType xt = x.dtype;
   return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out,
-                     AiCores &cores) {
+                     backend::AiCores &cores) {
     const size_t es = dtype_size(xt);
     parallel_range(
         cores, static_cast<size_t>(outer * inner), std::max<size_t>(1, 8192 / (len + 1)),
@@ -280,57 +280,58 @@ std::unique_ptr<PreparedOp> build_reduce(OpCall &call) {
   vstr.insert(vstr.end(), red_s.begin(), red_s.end());
   const bool direct = vstr == contiguous_strides(vdims);
   const DType xt = x.dtype;
-  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, AiCores &cores) {
-    visit_dtype(xt, [&](auto tag) {
-      using T = decltype(tag);
-      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> ||
-                    std::is_same_v<T, bf16_t> || std::is_same_v<T, int32_t> ||
-                    std::is_same_v<T, int64_t>) {
-        std::vector<T> tmp;
-        const T *src = static_cast<const T *>(in[0].data);
-        if (!direct) {
-          tmp.resize(kl * rl);
-          strided_copy(cores, vdims, reinterpret_cast<char *>(tmp.data()),
-                       contiguous_strides(vdims), static_cast<const char *>(in[0].data), vstr,
-                       sizeof(T));
-          src = tmp.data();
-        }
-        T *y = static_cast<T *>(o[0].data);
-        using Acc = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
-        parallel_range(cores, static_cast<size_t>(kl), std::max<size_t>(1, 16384 / (rl + 1)),
-                       [&](size_t lo, size_t hi) {
-                         for (size_t k = lo; k < hi; ++k) {
-                           const T *row = src + k * rl;
-                           Acc acc = kind == Red::prod ? 1 : 0;
-                           if (kind == Red::max || kind == Red::min)
-                             acc = static_cast<Acc>(static_cast<compute_t<T>>(row[0]));
-                           for (int64_t i = 0; i < rl; ++i) {
-                             const Acc v = static_cast<Acc>(static_cast<compute_t<T>>(row[i]));
-                             switch (kind) {
-                               case Red::sum:
-                               case Red::mean:
-                                 acc += v;
-                                 break;
-                               case Red::prod:
-                                 acc *= v;
-                                 break;
-                               case Red::max:
-                                 acc = (v > acc || v != v) ? v : acc;
-                                 break;
-                               case Red::min:
-                                 acc = (v < acc || v != v) ? v : acc;
-                                 break;
+  return make_op(
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, backend::AiCores &cores) {
+        visit_dtype(xt, [&](auto tag) {
+          using T = decltype(tag);
+          if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> ||
+                        std::is_same_v<T, bf16_t> || std::is_same_v<T, int32_t> ||
+                        std::is_same_v<T, int64_t>) {
+            std::vector<T> tmp;
+            const T *src = static_cast<const T *>(in[0].data);
+            if (!direct) {
+              tmp.resize(kl * rl);
+              strided_copy(cores, vdims, reinterpret_cast<char *>(tmp.data()),
+                           contiguous_strides(vdims), static_cast<const char *>(in[0].data), vstr,
+                           sizeof(T));
+              src = tmp.data();
+            }
+            T *y = static_cast<T *>(o[0].data);
+            using Acc = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
+            parallel_range(cores, static_cast<size_t>(kl), std::max<size_t>(1, 16384 / (rl + 1)),
+                           [&](size_t lo, size_t hi) {
+                             for (size_t k = lo; k < hi; ++k) {
+                               const T *row = src + k * rl;
+                               Acc acc = kind == Red::prod ? 1 : 0;
+                               if (kind == Red::max || kind == Red::min)
+                                 acc = static_cast<Acc>(static_cast<compute_t<T>>(row[0]));
+                               for (int64_t i = 0; i < rl; ++i) {
+                                 const Acc v = static_cast<Acc>(static_cast<compute_t<T>>(row[i]));
+                                 switch (kind) {
+                                   case Red::sum:
+                                   case Red::mean:
+                                     acc += v;
+                                     break;
+                                   case Red::prod:
+                                     acc *= v;
+                                     break;
+                                   case Red::max:
+                                     acc = (v > acc || v != v) ? v : acc;
+                                     break;
+                                   case Red::min:
+                                     acc = (v < acc || v != v) ? v : acc;
+                                     break;
+                                 }
+                               }
+                               if (kind == Red::mean)
+                                 acc = rl ? acc / static_cast<Acc>(rl)
+                                          : std::numeric_limits<Acc>::quiet_NaN();
+                               y[k] = T(static_cast<compute_t<T>>(acc));
                              }
-                           }
-                           if (kind == Red::mean)
-                             acc = rl ? acc / static_cast<Acc>(rl)
-                                      : std::numeric_limits<Acc>::quiet_NaN();
-                           y[k] = T(static_cast<compute_t<T>>(acc));
-                         }
-                       });
-      }
-    });
-  });
+                           });
+          }
+        });
+      });
 }
 
 // ---- ArgMax / ArgMin ----
@@ -365,7 +366,8 @@ std::unique_ptr<PreparedOp> build_argmax(OpCall &call) {
   const int64_t outer = product(x.dims, 0, axis), len = x.dims[axis],
                 inner = product(x.dims, axis + 1);
   const DType xt = x.dtype;
-  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, AiCores &cores) {
+  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &o,
+                     backend::AiCores &cores) {
     visit_dtype(xt, [&](auto tag) {
       using T = decltype(tag);
       if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> ||
@@ -413,7 +415,7 @@ std::unique_ptr<PreparedOp> build_lrn(OpCall &call) {
   const DType t = x.dtype;
   // y = x / (bias + alpha * sum of x^2 over channels c - radius .. c + radius) ^ beta
   return make_op(
-      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, backend::AiCores &cores) {
         visit_dtype(t, [&](auto tag) {
           using T = decltype(tag);
           if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> ||

@@ -2,7 +2,6 @@
 // the comparison of the caller's output descriptors with the inferred ones.
 #include <cstring>
 #include <sstream>
-#include <unordered_map>
 
 #include "ops/half.h"
 #include "ops/registry.h"
@@ -11,8 +10,8 @@ namespace openacl::ops {
 
 namespace {
 
-std::unordered_map<std::string, OpBuilder> &registry() {
-  static std::unordered_map<std::string, OpBuilder> table;
+backend::KernelTable &registry() {
+  static backend::KernelTable table("sim");
   return table;
 }
 
@@ -314,19 +313,20 @@ int64_t normalize_axis(const OpCall &call, int64_t axis, size_t rank, const char
 }
 
 Registrar::Registrar(std::initializer_list<OpEntry> entries) {
-  for (const OpEntry &e : entries) registry().emplace(e.type, e.build);
+  for (const OpEntry &e : entries) registry().add(e.type, e.build);
 }
 
 // ---- public entry points ----
 
 namespace {
 
-OpBuilder lookup(const std::string &op_type) {
-  auto it = registry().find(op_type);
-  if (it == registry().end())
+OpBuilder lookup(const backend::KernelTable &kernels, const std::string &op_type) {
+  if (OpBuilder build = kernels.find(op_type)) return build;
+  if (!is_known_op(op_type))
     fail(Errc::op_type_not_match,
          "op type '" + op_type + "' is not a built-in operator of openacl");
-  return it->second;
+  fail(Errc::op_type_not_match,
+       "the " + kernels.backend() + " backend has no kernel for op type '" + op_type + "'");
 }
 
 void check_inputs(const std::string &op_type, const std::vector<TensorDesc> &inputs) {
@@ -340,22 +340,24 @@ void check_inputs(const std::string &op_type, const std::vector<TensorDesc> &inp
 
 }  // namespace
 
-bool is_known_op(const std::string &op_type) { return registry().count(op_type) != 0; }
+const backend::KernelTable &host_kernels() { return registry(); }
+
+bool is_known_op(const std::string &op_type) { return registry().supports(op_type); }
 
 std::vector<TensorDesc> infer(const std::string &op_type, const std::vector<TensorDesc> &inputs,
                               const Attrs &attrs) {
-  OpBuilder build = lookup(op_type);
+  OpBuilder build = lookup(registry(), op_type);
   check_inputs(op_type, inputs);
   OpCall call(op_type, inputs, attrs, nullptr, 1);
   build(call);
   return std::move(call.outputs());
 }
 
-std::unique_ptr<PreparedOp> prepare(const std::string &op_type,
+std::unique_ptr<PreparedOp> prepare(const backend::KernelTable &kernels, const std::string &op_type,
                                     const std::vector<TensorDesc> &inputs,
                                     const std::vector<TensorDesc> &outputs, const Attrs &attrs,
                                     unsigned threads) {
-  OpBuilder build = lookup(op_type);
+  OpBuilder build = lookup(kernels, op_type);
   check_inputs(op_type, inputs);
   OpCall call(op_type, inputs, attrs, &outputs, threads);
   auto op = build(call);

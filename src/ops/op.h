@@ -1,7 +1,8 @@
 // The built-in operator library: operators by their Ascend op-type names, computed on the
 // simulated NPU's AI cores. Independent of streams and handles: the API layer (api/op.cpp)
 // and the model executor (model/) validate with prepare() at the call, then run the prepared
-// op inside a stream task.
+// op inside a stream task. prepare() finds the op's kernel in the kernel table of the backend
+// the op will run on (backend/kernel_table.h); this library's own kernels are host_kernels().
 #pragma once
 
 #include <cstdint>
@@ -11,7 +12,8 @@
 #include <variant>
 #include <vector>
 
-#include "core/parallel.h"
+#include "backend/ai_cores.h"
+#include "backend/kernel_table.h"
 #include "core/status.h"
 
 namespace openacl::ops {
@@ -205,7 +207,7 @@ class PreparedOp {
   // Runs on a device worker; may spread work with cores.parallel_for. Throws Error on bad
   // data (the stream then fails, R20).
   virtual void run(const std::vector<Tensor> &inputs, const std::vector<Tensor> &outputs,
-                   AiCores &cores) const = 0;
+                   backend::AiCores &cores) const = 0;
   // Tells the op that input `input` always has these bytes (a model weight), so that it may
   // transform them once instead of at every run. Called before the op runs; `data` outlives
   // the op.
@@ -221,13 +223,29 @@ class PreparedOp {
 std::vector<TensorDesc> infer(const std::string &op_type, const std::vector<TensorDesc> &inputs,
                               const Attrs &attrs);
 
-// Validates the whole call (also outputs: count, dtype, shape) and returns the op ready to run.
-// Throws Error as infer(), plus Errc::op_output_not_match. threads: the AI-core count of the
-// device the op will most likely run on (ops may prepare per team size; any device works).
-std::unique_ptr<PreparedOp> prepare(const std::string &op_type,
+// Validates the whole call (also outputs: count, dtype, shape) and returns the op ready to run,
+// built by its kernel in `kernels`: the table of the backend the op will run on
+// (DeviceBackend::kernels), or host_kernels() for an op run on the host. Throws Error as
+// infer(), plus Errc::op_output_not_match, and Errc::op_type_not_match naming the op and the
+// backend when the table has no kernel for a known op. threads: the AI-core count of the device
+// the op will most likely run on (ops may prepare per team size; any device of the backend
+// works).
+std::unique_ptr<PreparedOp> prepare(const backend::KernelTable &kernels, const std::string &op_type,
                                     const std::vector<TensorDesc> &inputs,
                                     const std::vector<TensorDesc> &outputs, const Attrs &attrs,
                                     unsigned threads);
+
+// What an op is prepared for: the kernels of the backend it will run on and the AI-core count
+// of that backend's devices (the arguments of prepare()).
+struct Target {
+  const backend::KernelTable *kernels;
+  unsigned threads;
+};
+
+// This library's kernels of every op it defines, on host-addressable memory and the AI cores
+// they are given: the sim backend's table (its device memory is host memory), and the one
+// constant folding runs on the host. infer() and is_known_op() read the ops' definitions here.
+const backend::KernelTable &host_kernels();
 
 bool is_known_op(const std::string &op_type);
 

@@ -3,6 +3,7 @@
 // entry (op type, descriptors, attributes) reuses it instead of preparing again.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,7 +22,8 @@ struct CachedOp {
 // Thread safety: none; each thread has its own (ThreadState::op_cache).
 class OpCache {
  public:
-  // The calling thread's cache.
+  // The calling thread's cache, emptied by a new aclInit: its entries were prepared through the
+  // kernels of the runtime's backend (call_target), and the next runtime may run another.
   static OpCache &of_this_thread();
 
   // The first entry for which match(entry) holds, or nullptr.
@@ -38,6 +40,7 @@ class OpCache {
   static constexpr size_t kEntries = 16;
   std::vector<CachedOp> entries_;
   size_t next_ = 0;
+  uint64_t epoch_ = 0;  // the runtime (Runtime::epoch) the entries belong to
 };
 
 }  // namespace openacl::ops

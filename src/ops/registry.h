@@ -69,10 +69,12 @@ class OpCall {
   std::vector<TensorDesc> out_;
 };
 
-// Validates the call, declares the outputs with call.output() and returns the op.
-using OpBuilder = std::unique_ptr<PreparedOp> (*)(OpCall &call);
+// Validates the call, declares the outputs with call.output() and returns the op: an op's
+// definition and, in host_kernels(), its kernel.
+using OpBuilder = backend::OpBuilder;
 
-// Registers op types at static-initialization time (one Registrar per source file).
+// Registers op types in host_kernels() at static-initialization time (one Registrar per source
+// file).
 struct OpEntry {
   const char *type;
   OpBuilder build;

@@ -111,32 +111,32 @@ std::unique_ptr<PreparedOp> resize_core(OpCall &call, int64_t oh, int64_t ow, do
              aw = map_axis(call, w, ow, sw, coord, linear, nearest);
   const DType dt = x.dtype;
   if (nhwc) {
-    return make_op(
-        [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
-          visit_dtype(dt, [&](auto tag) {
-            using T = decltype(tag);
-            if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> ||
-                          std::is_same_v<T, bf16_t> || std::is_same_v<T, uint8_t> ||
-                          std::is_same_v<T, int32_t>) {
-              const T *xp = static_cast<const T *>(in[0].data);
-              T *yp = static_cast<T *>(out[0].data);
-              parallel_range(cores, static_cast<size_t>(n * oh),
-                             std::max<size_t>(1, 8192 / (ow * c + 1)), [&](size_t lo, size_t hi) {
-                               for (size_t r = lo; r < hi; ++r) {
-                                 const int64_t img = static_cast<int64_t>(r) / oh,
-                                               oy = static_cast<int64_t>(r) % oh;
-                                 const T *src = xp + img * h * w * c;
-                                 nhwc_row(src + ah.i0[oy] * w * c, src + ah.i1[oy] * w * c,
-                                          yp + static_cast<int64_t>(r) * ow * c, ow, c, aw,
-                                          ah.w[oy], linear);
-                               }
-                             });
-            }
-          });
-        });
+    return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out,
+                       backend::AiCores &cores) {
+      visit_dtype(dt, [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> ||
+                      std::is_same_v<T, bf16_t> || std::is_same_v<T, uint8_t> ||
+                      std::is_same_v<T, int32_t>) {
+          const T *xp = static_cast<const T *>(in[0].data);
+          T *yp = static_cast<T *>(out[0].data);
+          parallel_range(cores, static_cast<size_t>(n * oh),
+                         std::max<size_t>(1, 8192 / (ow * c + 1)), [&](size_t lo, size_t hi) {
+                           for (size_t r = lo; r < hi; ++r) {
+                             const int64_t img = static_cast<int64_t>(r) / oh,
+                                           oy = static_cast<int64_t>(r) % oh;
+                             const T *src = xp + img * h * w * c;
+                             nhwc_row(src + ah.i0[oy] * w * c, src + ah.i1[oy] * w * c,
+                                      yp + static_cast<int64_t>(r) * ow * c, ow, c, aw, ah.w[oy],
+                                      linear);
+                           }
+                         });
+        }
+      });
+    });
   }
   return make_op(
-      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, backend::AiCores &cores) {
         visit_dtype(dt, [&](auto tag) {
           using T = decltype(tag);
           if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> ||
@@ -226,7 +226,7 @@ std::unique_ptr<PreparedOp> resize_cubic(OpCall &call, int64_t oh, int64_t ow, d
                   axw = cubic_axis(call, w, ow, sw, coord, a, exclude);
   const DType dt = x.dtype;
   return make_op(
-      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, backend::AiCores &cores) {
         visit_dtype(dt, [&](auto tag) {
           using T = decltype(tag);
           if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half_t> ||

@@ -94,7 +94,7 @@ std::unique_ptr<PreparedOp> build_grid_sampler(OpCall &call) {
   call.output(x.dtype, {n, c, ho, wo}, x.format);
   const Sampler s(h, w, align, pad);
   return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out,
-                     AiCores &cores) {
+                     backend::AiCores &cores) {
     const auto *xp = static_cast<const float *>(in[0].data);
     const auto *gp = static_cast<const float *>(in[1].data);
     auto *yp = static_cast<float *>(out[0].data);

@@ -28,7 +28,7 @@ std::vector<int64_t> ints_from(const OpCall &call, size_t i, const char *name) {
 std::unique_ptr<PreparedOp> view_op(std::vector<int64_t> dims, std::vector<int64_t> src_strides,
                                     int64_t offset, size_t esize) {
   return make_op(
-      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, backend::AiCores &cores) {
         strided_copy(cores, dims, static_cast<char *>(out[0].data), contiguous_strides(dims),
                      static_cast<const char *>(in[0].data) + offset * static_cast<int64_t>(esize),
                      src_strides, esize);
@@ -36,12 +36,12 @@ std::unique_ptr<PreparedOp> view_op(std::vector<int64_t> dims, std::vector<int64
 }
 
 std::unique_ptr<PreparedOp> copy_op(size_t bytes) {
-  return make_op(
-      [bytes](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
-        if (in[0].data != out[0].data)
-          strided_copy(cores, {static_cast<int64_t>(bytes)}, static_cast<char *>(out[0].data), {1},
-                       static_cast<const char *>(in[0].data), {1}, 1);
-      });
+  return make_op([bytes](const std::vector<Tensor> &in, const std::vector<Tensor> &out,
+                         backend::AiCores &cores) {
+    if (in[0].data != out[0].data)
+      strided_copy(cores, {static_cast<int64_t>(bytes)}, static_cast<char *>(out[0].data), {1},
+                   static_cast<const char *>(in[0].data), {1}, 1);
+  });
 }
 
 std::unique_ptr<PreparedOp> build_transpose(OpCall &call) {
@@ -203,7 +203,7 @@ std::unique_ptr<PreparedOp> concat_core(OpCall &call, size_t first, size_t n, in
   }
   call.output(x0.dtype, dims, x0.format);
   return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out,
-                     AiCores &cores) {
+                     backend::AiCores &cores) {
     const auto ds = contiguous_strides(dims);
     int64_t offset = 0;
     for (size_t k = 0; k < parts.size(); ++k) {
@@ -266,7 +266,7 @@ std::unique_ptr<PreparedOp> split_core(OpCall &call, size_t xi, int64_t axis_in,
   }
   const auto xdims = x.dims;
   return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &out,
-                     AiCores &cores) {
+                     backend::AiCores &cores) {
     const auto ss = contiguous_strides(xdims);
     int64_t offset = 0;
     for (size_t k = 0; k < parts.size(); ++k) {
@@ -376,7 +376,7 @@ std::unique_ptr<PreparedOp> build_strided_slice(OpCall &call) {
 
 template <class I>
 void gather_rows(const char *x, const I *idx, char *y, int64_t outer, int64_t nidx,
-                 int64_t axis_len, size_t row_bytes, AiCores &cores) {
+                 int64_t axis_len, size_t row_bytes, backend::AiCores &cores) {
   parallel_range(
       cores, static_cast<size_t>(outer * nidx), std::max<size_t>(1, 16384 / (row_bytes + 1)),
       [&](size_t b, size_t e) {
@@ -422,7 +422,7 @@ std::unique_ptr<PreparedOp> build_gather(OpCall &call) {
   const size_t row_bytes = static_cast<size_t>(product(x.dims, axis + 1)) * esize;
   const bool i64 = idx.dtype == DType::i64;
   return make_op(
-      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, AiCores &cores) {
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &out, backend::AiCores &cores) {
         const char *xp = static_cast<const char *>(in[0].data);
         char *yp = static_cast<char *>(out[0].data);
         if (i64)
@@ -500,26 +500,27 @@ std::unique_ptr<PreparedOp> make_border_pad(OpCall &call, const std::vector<int6
   }
   const auto xs = contiguous_strides(xd);
   const int64_t inner = out[r - 1], rows = product(out) / inner;
-  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, AiCores &cores) {
-    const char *x = static_cast<const char *>(in[0].data);
-    char *y = static_cast<char *>(o[0].data);
-    parallel_range(cores, static_cast<size_t>(rows), 256, [&](size_t b, size_t e) {
-      for (size_t row = b; row < e; ++row) {
-        int64_t rest = static_cast<int64_t>(row), src = 0;
-        for (size_t d = r - 1; d-- > 0;) {
-          src += border_source(rest % out[d], before[d], xd[d], reflect) * xs[d];
-          rest /= out[d];
-        }
-        char *line = y + static_cast<int64_t>(row) * inner * static_cast<int64_t>(esize);
-        for (int64_t j = 0; j < inner; ++j) {
-          std::memcpy(line + j * static_cast<int64_t>(esize),
-                      x + (src + border_source(j, before[r - 1], xd[r - 1], reflect)) *
-                              static_cast<int64_t>(esize),
-                      esize);
-        }
-      }
-    });
-  });
+  return make_op(
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, backend::AiCores &cores) {
+        const char *x = static_cast<const char *>(in[0].data);
+        char *y = static_cast<char *>(o[0].data);
+        parallel_range(cores, static_cast<size_t>(rows), 256, [&](size_t b, size_t e) {
+          for (size_t row = b; row < e; ++row) {
+            int64_t rest = static_cast<int64_t>(row), src = 0;
+            for (size_t d = r - 1; d-- > 0;) {
+              src += border_source(rest % out[d], before[d], xd[d], reflect) * xs[d];
+              rest /= out[d];
+            }
+            char *line = y + static_cast<int64_t>(row) * inner * static_cast<int64_t>(esize);
+            for (int64_t j = 0; j < inner; ++j) {
+              std::memcpy(line + j * static_cast<int64_t>(esize),
+                          x + (src + border_source(j, before[r - 1], xd[r - 1], reflect)) *
+                                  static_cast<int64_t>(esize),
+                          esize);
+            }
+          }
+        });
+      });
 }
 
 std::unique_ptr<PreparedOp> build_pad(OpCall &call) {
@@ -576,16 +577,17 @@ std::unique_ptr<PreparedOp> build_pad(OpCall &call) {
   const int64_t total = product(out);
   if (mode != "constant" && total > 0)
     return make_border_pad(call, xd, out, before, after, esize, mode == "reflect");
-  return make_op([=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, AiCores &cores) {
-    char value[8] = {};
-    if (has_value) std::memcpy(value, in[2].data, esize);
-    char *y = static_cast<char *>(o[0].data);
-    parallel_range(cores, static_cast<size_t>(total), 64 * 1024, [&](size_t b, size_t e) {
-      for (size_t i = b; i < e; ++i) std::memcpy(y + i * esize, value, esize);
-    });
-    strided_copy(cores, xd, y + offset * static_cast<int64_t>(esize), os,
-                 static_cast<const char *>(in[0].data), contiguous_strides(xd), esize);
-  });
+  return make_op(
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, backend::AiCores &cores) {
+        char value[8] = {};
+        if (has_value) std::memcpy(value, in[2].data, esize);
+        char *y = static_cast<char *>(o[0].data);
+        parallel_range(cores, static_cast<size_t>(total), 64 * 1024, [&](size_t b, size_t e) {
+          for (size_t i = b; i < e; ++i) std::memcpy(y + i * esize, value, esize);
+        });
+        strided_copy(cores, xd, y + offset * static_cast<int64_t>(esize), os,
+                     static_cast<const char *>(in[0].data), contiguous_strides(xd), esize);
+      });
 }
 
 const Registrar reg({

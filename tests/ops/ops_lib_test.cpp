@@ -8,6 +8,7 @@
 #include <random>
 
 #include "ops/half.h"
+#include "ops/kernel.h"
 #include "ops/op.h"
 
 namespace ops = openacl::ops;
@@ -15,7 +16,7 @@ using ops::DType;
 
 namespace {
 
-struct SerialCores final : openacl::AiCores {
+struct SerialCores final : openacl::backend::AiCores {
   unsigned count() const override { return 2; }
   void parallel_for(size_t n, const std::function<void(size_t)> &body) override {
     for (size_t i = 0; i < n; ++i) body(i);
@@ -105,7 +106,7 @@ void run(const std::string &type, std::vector<Buf *> in, std::vector<Buf *> out,
   for (auto *b : in) id.push_back(b->d), it.push_back(b->tensor());
   for (auto *b : out) od.push_back(b->d), ot.push_back(b->tensor());
   SerialCores cores;
-  ops::prepare(type, id, od, attrs, cores.count())->run(it, ot, cores);
+  ops::prepare(ops::host_kernels(), type, id, od, attrs, cores.count())->run(it, ot, cores);
 }
 
 double tol(DType t) {
@@ -552,39 +553,85 @@ TEST(Ops, ValidationErrors) {
   };
   using openacl::Errc;
   const auto f = desc(DType::f32, {2, 3});
-  EXPECT_EQ(code([&] { ops::prepare("NoSuchOp", {f}, {f}, {}, 1); }), Errc::op_type_not_match);
-  EXPECT_EQ(code([&] { ops::prepare("Add", {f}, {f}, {}, 1); }), Errc::op_input_not_match);
+  EXPECT_EQ(code([&] { ops::prepare(ops::host_kernels(), "NoSuchOp", {f}, {f}, {}, 1); }),
+            Errc::op_type_not_match);
+  EXPECT_EQ(code([&] { ops::prepare(ops::host_kernels(), "Add", {f}, {f}, {}, 1); }),
+            Errc::op_input_not_match);
   EXPECT_EQ(code([&] {
-              ops::prepare("Add", {f, desc(DType::i32, {2, 3})}, {f}, {}, 1);
+              ops::prepare(ops::host_kernels(), "Add", {f, desc(DType::i32, {2, 3})}, {f}, {}, 1);
             }),
             Errc::op_input_not_match);
   EXPECT_EQ(code([&] {
-              ops::prepare("Add", {f, desc(DType::f32, {4})}, {f}, {}, 1);
+              ops::prepare(ops::host_kernels(), "Add", {f, desc(DType::f32, {4})}, {f}, {}, 1);
             }),
             Errc::op_input_not_match);
   EXPECT_EQ(code([&] {
-              ops::prepare("Add", {f, f}, {desc(DType::f32, {3, 2})}, {}, 1);
+              ops::prepare(ops::host_kernels(), "Add", {f, f}, {desc(DType::f32, {3, 2})}, {}, 1);
             }),
             Errc::op_output_not_match);
   EXPECT_EQ(code([&] {
-              ops::prepare("Sigmoid", {desc(DType::i32, {2})}, {desc(DType::i32, {2})}, {}, 1);
+              ops::prepare(ops::host_kernels(), "Sigmoid", {desc(DType::i32, {2})},
+                           {desc(DType::i32, {2})}, {}, 1);
             }),
             Errc::unsupported_data_type);
-  EXPECT_EQ(code([&] { ops::prepare("TransposeD", {f}, {f}, {}, 1); }), Errc::op_attr_not_match);
-  EXPECT_EQ(code([&] {
-              ops::prepare("TransposeD", {f}, {f}, {{"perm", std::string("x")}}, 1);
-            }),
+  EXPECT_EQ(code([&] { ops::prepare(ops::host_kernels(), "TransposeD", {f}, {f}, {}, 1); }),
             Errc::op_attr_not_match);
+  EXPECT_EQ(
+      code([&] {
+        ops::prepare(ops::host_kernels(), "TransposeD", {f}, {f}, {{"perm", std::string("x")}}, 1);
+      }),
+      Errc::op_attr_not_match);
   EXPECT_TRUE(ops::is_known_op("Conv2D"));
   EXPECT_EQ(ops::infer("Add", {f, desc(DType::f32, {3})}, {})[0].dims,
             (std::vector<int64_t>{2, 3}));
+}
+
+// A stand-in for another backend's kernel: fills its output with 42.
+std::unique_ptr<ops::PreparedOp> fill_42(ops::OpCall &call) {
+  call.output(call.in(0).dtype, call.in(0).dims);
+  return ops::make_op([](const std::vector<ops::Tensor> &, const std::vector<ops::Tensor> &out,
+                         openacl::backend::AiCores &) {
+    std::fill_n(static_cast<float *>(out[0].data), out[0].desc.element_count(), 42.0f);
+  });
+}
+
+// An op is prepared by the kernel the backend's table has for it, and an op the table lacks
+// fails naming the op and the backend.
+TEST(Ops, PreparedThroughTheBackendsKernelTable) {
+  openacl::backend::KernelTable other("other");
+  other.add("Relu", fill_42);
+  Buf x(DType::f32, {3}), y(DType::f32, {3});
+  x.set(0, -1), x.set(1, 0), x.set(2, 5);
+  SerialCores cores;
+  ops::prepare(other, "Relu", {x.d}, {y.d}, {}, 1)->run({x.tensor()}, {y.tensor()}, cores);
+  EXPECT_EQ(y.get(0), 42);
+  EXPECT_EQ(y.get(2), 42);
+  ops::prepare(ops::host_kernels(), "Relu", {x.d}, {y.d}, {}, 1)
+      ->run({x.tensor()}, {y.tensor()}, cores);
+  EXPECT_EQ(y.get(0), 0);
+  EXPECT_EQ(y.get(2), 5);
+
+  auto message = [&](const std::string &op) {
+    try {
+      ops::prepare(other, op, {x.d, x.d}, {y.d}, {}, 1);
+    } catch (const openacl::Error &e) {
+      EXPECT_EQ(e.code(), openacl::Errc::op_type_not_match);
+      return std::string(e.what());
+    }
+    return std::string("prepared");
+  };
+  EXPECT_EQ(message("Add"), "the other backend has no kernel for op type 'Add'");
+  EXPECT_EQ(message("NoSuchOp"), "op type 'NoSuchOp' is not a built-in operator of openacl");
+  EXPECT_EQ(ops::host_kernels().backend(), "sim");
+  EXPECT_TRUE(ops::host_kernels().supports("Add"));
+  EXPECT_FALSE(other.supports("Add"));
 }
 
 }  // namespace
 
 namespace {
 // Any core count, run serially: the parts an op splits into depend only on the count.
-struct CountedCores final : openacl::AiCores {
+struct CountedCores final : openacl::backend::AiCores {
   unsigned n;
   size_t widest = 0;  // the most parts one call ran
   explicit CountedCores(unsigned count) : n(count) {}
@@ -636,7 +683,7 @@ TEST(Ops, Conv2DSplitsOverCoresByImagesOrRows) {
         xd.channels_last = yd.channels_last = cl;
         std::vector<uint8_t> xs = cl ? to_nhwc(x) : x.bytes;
         CountedCores cc(cores);
-        auto op = ops::prepare("Conv2D", {xd, w.d, b.d}, {yd},
+        auto op = ops::prepare(ops::host_kernels(), "Conv2D", {xd, w.d, b.d}, {yd},
                                {{"strides", std::vector<int64_t>{1, 1, sh.s, sh.s}},
                                 {"pads", std::vector<int64_t>{sh.pad, sh.pad, sh.pad, sh.pad}},
                                 {"dilations", std::vector<int64_t>{1, 1, sh.dil, sh.dil}}},
@@ -684,7 +731,8 @@ TEST(Ops, MatMulSplitsOverCoresByRowsOrColumns) {
           for (Buf *i : ins) ids.push_back(i->d), its.push_back(i->tensor());
           const ops::Attrs attrs = batched ? ops::Attrs{{"adj_x1", ta}, {"adj_x2", tb}}
                                            : ops::Attrs{{"transpose_x1", ta}, {"transpose_x2", tb}};
-          ops::prepare(batched ? "BatchMatMulV2" : "MatMulV2", ids, {y.d}, attrs, cores)
+          ops::prepare(ops::host_kernels(), batched ? "BatchMatMulV2" : "MatMulV2", ids, {y.d},
+                       attrs, cores)
               ->run(its, {{y.d, y.bytes.data(), y.bytes.size()}}, cc);
           std::vector<double> ref;
           for (int64_t p = 0; p < sh.batch; ++p)
@@ -724,7 +772,7 @@ TEST(Ops, ResizeOfNhwcTensorsMatchesNchw) {
       nhwc["data_format"] = std::string("NHWC");
       std::vector<uint8_t> xs = to_nhwc(x);
       CountedCores cc(cores);
-      ops::prepare("Resize", {xd}, {yd}, nhwc, cores)
+      ops::prepare(ops::host_kernels(), "Resize", {xd}, {yd}, nhwc, cores)
           ->run({{xd, xs.data(), xs.size()}}, {{yd, y.bytes.data(), y.bytes.size()}}, cc);
       y.bytes = to_nhwc(y, true);
       SCOPED_TRACE(std::string(mode) + " cores " + std::to_string(cores));
@@ -735,7 +783,7 @@ TEST(Ops, ResizeOfNhwcTensorsMatchesNchw) {
   }
   const auto d = desc(DType::f32, {1, 4, 4, 3});
   EXPECT_THROW(
-      ops::prepare("Resize", {d}, {desc(DType::f32, {1, 8, 8, 3})},
+      ops::prepare(ops::host_kernels(), "Resize", {d}, {desc(DType::f32, {1, 8, 8, 3})},
                    {{"mode", std::string("cubic")}, {"data_format", std::string("NHWC")}}, 1),
       openacl::Error);
 }
@@ -776,7 +824,7 @@ TEST(Ops, Conv2DTakesNhwcTensorsAndFilterLayouts) {
             Buf yn(t, {xs[0], oh, ow, 8});
             yn.d.format = F::nhwc;
             CountedCores cc(cores);
-            ops::prepare("Conv2D", {xn.d, wn.d, b.d}, {yn.d},
+            ops::prepare(ops::host_kernels(), "Conv2D", {xn.d, wn.d, b.d}, {yn.d},
                          {{"strides", std::vector<int64_t>{1, 2, 1, 1}},
                           {"pads", std::vector<int64_t>{1, 0, 1, 1}},
                           {"dilations", std::vector<int64_t>{1, 1, 2, 1}},
@@ -808,7 +856,7 @@ TEST(Ops, GlobalAveragePoolOverALargePlane) {
     xd.channels_last = cl;
     std::vector<uint8_t> xs = cl ? to_nhwc(x) : x.bytes;
     CountedCores cc(2);
-    ops::prepare("GlobalAveragePool", {xd}, {y.d}, {}, 2)
+    ops::prepare(ops::host_kernels(), "GlobalAveragePool", {xd}, {y.d}, {}, 2)
         ->run({{xd, xs.data(), xs.size()}}, {y.tensor()}, cc);
     SCOPED_TRACE(cl ? "channels-last" : "NCHW");
     expect_near(y, ref, 1e-6);
@@ -834,30 +882,42 @@ TEST(Ops, Conv2DLayoutErrors) {
   const ops::Attrs ones{{"strides", std::vector<int64_t>{1, 1, 1, 1}}};
   const auto x = d({1, 5, 5, 3}, F::nhwc), w = d({2, 3, 1, 1}, F::nchw),
              y = d({1, 5, 5, 2}, F::nhwc);
-  EXPECT_EQ(code([&] { ops::prepare("Conv2D", {x, w}, {y}, ones, 1); }), Errc::ok);
+  EXPECT_EQ(code([&] {
+              ops::prepare(ops::host_kernels(), "Conv2D", {x, w}, {y}, ones, 1);
+            }),
+            Errc::ok);
   ops::Attrs nchw = ones;
   nchw["data_format"] = std::string("NCHW");
-  EXPECT_EQ(code([&] { ops::prepare("Conv2D", {x, w}, {y}, nchw, 1); }), Errc::op_attr_not_match);
+  EXPECT_EQ(code([&] {
+              ops::prepare(ops::host_kernels(), "Conv2D", {x, w}, {y}, nchw, 1);
+            }),
+            Errc::op_attr_not_match);
   ops::Attrs bad = ones;
   bad["data_format"] = std::string("NDHWC");
-  EXPECT_EQ(code([&] { ops::prepare("Conv2D", {x, w}, {y}, bad, 1); }), Errc::op_attr_not_match);
+  EXPECT_EQ(code([&] {
+              ops::prepare(ops::host_kernels(), "Conv2D", {x, w}, {y}, bad, 1);
+            }),
+            Errc::op_attr_not_match);
   // An ND x takes its layout from data_format.
   ops::Attrs nhwc = ones;
   nhwc["data_format"] = std::string("NHWC");
   EXPECT_EQ(ops::infer("Conv2D", {d({1, 5, 5, 3}, F::nd), w}, nhwc)[0].dims,
             (std::vector<int64_t>{1, 5, 5, 2}));
   EXPECT_EQ(code([&] {
-              ops::prepare("Conv2D", {x, d({2, 3, 1, 1}, static_cast<F>(3))}, {y}, ones, 1);
+              ops::prepare(ops::host_kernels(), "Conv2D", {x, d({2, 3, 1, 1}, static_cast<F>(3))},
+                           {y}, ones, 1);
             }),
             Errc::op_input_not_match);
-  EXPECT_EQ(code([&] {
-              ops::prepare("Conv2D", {x, d({2, 1, 1, 2}, F::nhwc)}, {y}, ones, 1);
-            }),
-            Errc::op_input_not_match);
-  EXPECT_EQ(code([&] {
-              ops::prepare("Conv2D", {x, w}, {d({1, 2, 5, 5}, F::nchw)}, ones, 1);
-            }),
-            Errc::op_output_not_match);
+  EXPECT_EQ(
+      code([&] {
+        ops::prepare(ops::host_kernels(), "Conv2D", {x, d({2, 1, 1, 2}, F::nhwc)}, {y}, ones, 1);
+      }),
+      Errc::op_input_not_match);
+  EXPECT_EQ(
+      code([&] {
+        ops::prepare(ops::host_kernels(), "Conv2D", {x, w}, {d({1, 2, 5, 5}, F::nchw)}, ones, 1);
+      }),
+      Errc::op_output_not_match);
 }
 
 TEST(Ops, Conv2DTransposeWithStrideEqualToKernel) {
@@ -873,7 +933,7 @@ TEST(Ops, Conv2DTransposeWithStrideEqualToKernel) {
       xd.channels_last = yd.channels_last = cl;
       std::vector<uint8_t> xs = cl ? to_nhwc(x) : x.bytes;
       CountedCores cores(2);
-      ops::prepare("Conv2DTransposeD", {xd, w.d, b.d}, {yd},
+      ops::prepare(ops::host_kernels(), "Conv2DTransposeD", {xd, w.d, b.d}, {yd},
                    {{"input_size", std::vector<int64_t>{2, oc, 8, 9}},
                     {"strides", std::vector<int64_t>{1, 1, 2, 3}}},
                    2)

@@ -23,8 +23,10 @@ size_t round_up(size_t n, size_t alignment) { return (n + alignment - 1) / align
 
 class SimDevice final : public backend::DeviceBackend {
  public:
-  SimDevice(int id, backend::DeviceProps props)
-      : props_(std::move(props)), pool_(id, props_.ai_cores) {}
+  SimDevice(int id, backend::DeviceProps props, const backend::KernelTable *kernels)
+      : props_(std::move(props)),
+        pool_(id, props_.ai_cores),
+        kernels_(kernels ? *kernels : none()) {}
 
   const backend::DeviceProps &props() const override { return props_; }
   void *allocate(size_t bytes) override { return aligned(bytes, kDeviceAlignment); }
@@ -40,7 +42,8 @@ class SimDevice final : public backend::DeviceBackend {
   }
   void schedule(backend::Runnable *r) override { pool_.schedule(r); }
   bool unschedule(backend::Runnable *r) override { return pool_.unschedule(r); }
-  AiCores &cores() override { return pool_; }
+  backend::AiCores &cores() override { return pool_; }
+  const backend::KernelTable &kernels() const override { return kernels_; }
 
  private:
   // A size too large to round up fails instead of wrapping around to a small block.
@@ -49,8 +52,15 @@ class SimDevice final : public backend::DeviceBackend {
                                         : std::aligned_alloc(alignment, round_up(bytes, alignment));
   }
 
+  // A build without the op library runs no operators.
+  static const backend::KernelTable &none() {
+    static const backend::KernelTable table("sim");
+    return table;
+  }
+
   backend::DeviceProps props_;
   WorkerPool pool_;
+  const backend::KernelTable &kernels_;
 };
 
 }  // namespace
@@ -59,8 +69,8 @@ class SimDevice final : public backend::DeviceBackend {
 namespace openacl::backend {
 
 std::unique_ptr<DeviceBackend> create_device(const std::string &kind, int id,
-                                             const DeviceProps &props) {
-  if (kind == "sim") return std::make_unique<sim::SimDevice>(id, props);
+                                             const DeviceProps &props, const KernelTable *kernels) {
+  if (kind == "sim") return std::make_unique<sim::SimDevice>(id, props, kernels);
   fail(Errc::feature_not_supported, "unknown backend '" + kind + "' (available: sim)");
 }
 

@@ -17,7 +17,7 @@
 
 namespace openacl::sim {
 
-class WorkerPool final : public AiCores {
+class WorkerPool final : public backend::AiCores {
  public:
   WorkerPool(int device_id, unsigned workers);
   ~WorkerPool() override;  // joins the workers; queued work must be finished by then

@@ -10,11 +10,12 @@ namespace openacl::dvpp::api {
 
 void submit(aclrtStream stream, std::string label, const std::vector<Access> &ranges,
             std::function<void()> work) {
-  submit(stream, std::move(label), ranges, [work = std::move(work)](AiCores &) { work(); });
+  submit(stream, std::move(label), ranges,
+         [work = std::move(work)](backend::AiCores &) { work(); });
 }
 
 void submit(aclrtStream stream, std::string label, const std::vector<Access> &ranges,
-            std::function<void(AiCores &)> work) {
+            std::function<void(backend::AiCores &)> work) {
   auto s = openacl::api::stream_for_submit(stream);
   auto task = std::make_unique<FunctionTask>(
       TaskKind::dvpp, std::move(label),

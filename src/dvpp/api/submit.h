@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "acl/acl_base.h"
-#include "core/parallel.h"
+#include "backend/ai_cores.h"
 
 namespace openacl::dvpp::api {
 
@@ -23,6 +23,6 @@ void submit(aclrtStream stream, std::string label, const std::vector<Access> &ra
             std::function<void()> work);
 // The same for work that spreads over the device's AI cores.
 void submit(aclrtStream stream, std::string label, const std::vector<Access> &ranges,
-            std::function<void(AiCores &)> work);
+            std::function<void(backend::AiCores &)> work);
 
 }  // namespace openacl::dvpp::api

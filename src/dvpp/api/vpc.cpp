@@ -79,14 +79,16 @@ void run(aclrtStream stream, const char *label, std::vector<Job> jobs,
     ranges.push_back({j.in.data, dv::image_bytes(j.in), false});
     ranges.push_back({j.out.data, dv::image_bytes(j.out), true});
   }
-  dv::api::submit(
-      stream, label, ranges, [jobs = std::move(jobs), interpolation](openacl::AiCores &cores) {
-        for (const Job &j : jobs) {
-          if (j.border)
-            dv::crop_resize_border(j.in, j.crop, j.out, *j.border, interpolation, &cores);
-          else dv::crop_resize_paste(j.in, j.crop, j.out, j.paste, interpolation, &cores);
-        }
-      });
+  dv::api::submit(stream, label, ranges,
+                  [jobs = std::move(jobs), interpolation](openacl::backend::AiCores &cores) {
+                    for (const Job &j : jobs) {
+                      if (j.border)
+                        dv::crop_resize_border(j.in, j.crop, j.out, *j.border, interpolation,
+                                               &cores);
+                      else
+                        dv::crop_resize_paste(j.in, j.crop, j.out, j.paste, interpolation, &cores);
+                    }
+                  });
 }
 
 void single(const char *api, acldvppChannelDesc *channelDesc, acldvppPicDesc *inputDesc,

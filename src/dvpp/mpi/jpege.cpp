@@ -153,7 +153,7 @@ void send(hi_venc_chn chn, const hi_video_frame_info *frame, const hi_img_stream
   try {
     t = ch->lane.submit(
         "JPEGE", {{in.data, dv::image_bytes(in), false}, {e.data, capacity, true}},
-        [in, qfactor, data = e.data, capacity, size = e.size](openacl::AiCores &) {
+        [in, qfactor, data = e.data, capacity, size = e.size](openacl::backend::AiCores &) {
           *size = dv::jpeg_encode(in, qfactor, data, capacity);
         },
         [ready = ch->ready] { ready->post(); });  // a failed encode is a result to take too

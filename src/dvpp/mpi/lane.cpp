@@ -17,7 +17,7 @@ Lane::Lane() {
 }
 
 Ticket Lane::submit(std::string label, const std::vector<api::Access> &ranges,
-                    std::function<void(AiCores &)> work, std::function<void()> then) {
+                    std::function<void(backend::AiCores &)> work, std::function<void()> then) {
   Ticket t;
   t.outcome = std::make_shared<Ticket::Outcome>();
   auto task = std::make_unique<FunctionTask>(

@@ -19,7 +19,7 @@
 
 #include "acl/acl_base.h"
 #include "acl/dvpp/hi_dvpp_type.h"
-#include "core/parallel.h"
+#include "backend/ai_cores.h"
 #include "core/status.h"
 #include "dvpp/api/submit.h"
 
@@ -47,7 +47,7 @@ class Lane {
   // `then`, if given, runs in the task after the outcome is recorded (finished() is true by
   // then): JPEGE tells its epoll descriptor there.
   Ticket submit(std::string label, const std::vector<api::Access> &ranges,
-                std::function<void(AiCores &)> work, std::function<void()> then = {});
+                std::function<void(backend::AiCores &)> work, std::function<void()> then = {});
   // Waits for the ticket's task: milli_sec -1 without limit, 0 not at all, else at most that
   // long (HI_ERR_TIMEOUT when it has not finished). Then throws the task's error, if any.
   void wait(const Ticket &ticket, hi_s32 milli_sec);

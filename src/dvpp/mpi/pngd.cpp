@@ -112,9 +112,9 @@ hi_s32 hi_mpi_pngd_send_stream(hi_pngd_chn chn, const hi_img_stream *stream,
                   "png_pic_info: picture_buffer_size " + std::to_string(out.size) +
                       " is below width_stride * height_stride = " + std::to_string(need));
     dv::check_range(out.data, need, "png_pic_info->picture_address");
-    mpi::Ticket t =
-        ch->lane.submit("PNGD", {{s.addr, s.len, false}, {out.data, dv::image_bytes(out), true}},
-                        [s, out](openacl::AiCores &) { dv::png_decode(s.addr, s.len, out); });
+    mpi::Ticket t = ch->lane.submit(
+        "PNGD", {{s.addr, s.len, false}, {out.data, dv::image_bytes(out), true}},
+        [s, out](openacl::backend::AiCores &) { dv::png_decode(s.addr, s.len, out); });
     hi_pic_info done = pic;
     done.picture_width = out.width;
     done.picture_height = out.height;

@@ -245,9 +245,9 @@ hi_s32 hi_mpi_vdec_send_stream(hi_vdec_chn chn, const hi_vdec_stream *stream,
       if (format == HI_PIXEL_FORMAT_UNKNOWN) format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
     }
     const dv::Image out = output(pic, info, format);
-    mpi::Ticket t =
-        ch->lane.submit("JPEGD", {{s.addr, s.len, false}, {out.data, dv::image_bytes(out), true}},
-                        [s, out](openacl::AiCores &) { dv::jpeg_decode(s.addr, s.len, out); });
+    mpi::Ticket t = ch->lane.submit(
+        "JPEGD", {{s.addr, s.len, false}, {out.data, dv::image_bytes(out), true}},
+        [s, out](openacl::backend::AiCores &) { dv::jpeg_decode(s.addr, s.len, out); });
     ch->decodes.push(std::move(t), Decoded{frame_of(out, s.pts), s, nullptr}, s.len);
   });
 }
@@ -329,7 +329,7 @@ hi_s32 hi_mpi_vdec_reset_chn(hi_vdec_chn chn) {
     if (ch->receiving) mpi::reject(HI_ERR_NOT_PERM, "call hi_mpi_vdec_stop_recv_stream first");
     std::lock_guard<std::mutex> lock(ch->mutex);
     // The queued decodes run out (a later send must not meet a half-used decoder), then go.
-    ch->lane.wait(ch->lane.submit("VDEC reset", {}, [](openacl::AiCores &) {}), -1);
+    ch->lane.wait(ch->lane.submit("VDEC reset", {}, [](openacl::backend::AiCores &) {}), -1);
     ch->decodes.drain();
     if (ch->decoder) ch->decoder = std::make_shared<dv::VideoDecoder>(ch->attr.type == HI_PT_H265);
   });

@@ -41,7 +41,7 @@ Ticket queue_video_frame(Lane &lane, const std::shared_ptr<VideoDecoder> &decode
   }
   const uint8_t *in = stream.addr;
   const uint32_t len = stream.len;
-  return lane.submit("VDEC", ranges, [=](AiCores &) {
+  return lane.submit("VDEC", ranges, [=](backend::AiCores &) {
     decoder->send(in, len);
     uint32_t w = 0, h = 0;
     if (!decoder->peek(&w, &h)) fail(Errc::task_failure, "the frame gave no picture");
@@ -75,7 +75,7 @@ Ticket queue_video_frame(Lane &lane, const std::shared_ptr<VideoDecoder> &decode
 }
 
 Ticket queue_video_flush(Lane &lane, const std::shared_ptr<VideoDecoder> &decoder) {
-  return lane.submit("VDEC", {}, [decoder](AiCores &) {
+  return lane.submit("VDEC", {}, [decoder](backend::AiCores &) {
     decoder->flush();
     uint32_t w, h;
     while (decoder->peek(&w, &h)) decoder->take_discard();

@@ -129,7 +129,7 @@ std::shared_ptr<Channel> channel(hi_vpc_chn chn) {
 
 // Queues the work and hands out its task id.
 void queue(Channel &ch, const char *label, std::vector<dv::api::Access> ranges,
-           std::function<void(openacl::AiCores &)> work, hi_u32 *task_id) {
+           std::function<void(openacl::backend::AiCores &)> work, hi_u32 *task_id) {
   mpi::Ticket t = ch.lane.submit(label, ranges, std::move(work));
   std::lock_guard<std::mutex> lock(ch.mutex);
   *task_id = ch.next++;
@@ -146,7 +146,7 @@ void run(hi_vpc_chn chn, const char *label, std::vector<Job> jobs, hi_u32 *task_
   }
   queue(
       *ch, label, std::move(ranges),
-      [jobs = std::move(jobs)](openacl::AiCores &cores) {
+      [jobs = std::move(jobs)](openacl::backend::AiCores &cores) {
         for (const Job &j : jobs) {
           if (j.border)
             dv::crop_resize_border(j.in, j.crop, j.out, *j.border, j.interpolation, &cores);
@@ -359,7 +359,8 @@ hi_s32 hi_mpi_vpc_convert_color(hi_vpc_chn chn, const hi_vpc_pic_info *source_pi
     queue(
         *ch, "hi_mpi_vpc_convert_color",
         {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
-        [=, csc = ch->csc](openacl::AiCores &) { dv::convert_color(in, out, csc); }, task_id);
+        [=, csc = ch->csc](openacl::backend::AiCores &) { dv::convert_color(in, out, csc); },
+        task_id);
   });
 }
 
@@ -394,7 +395,7 @@ hi_s32 hi_mpi_vpc_copy_make_border(hi_vpc_chn chn, const hi_vpc_pic_info *source
     queue(
         *ch, "hi_mpi_vpc_copy_make_border",
         {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
-        [=](openacl::AiCores &) { dv::make_border(in, out, b); }, task_id);
+        [=](openacl::backend::AiCores &) { dv::make_border(in, out, b); }, task_id);
   });
 }
 
@@ -455,7 +456,7 @@ hi_s32 hi_mpi_vpc_pyrdown(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic,
     auto ch = channel(chn);
     queue(
         *ch, "hi_mpi_vpc_pyrdown", std::move(ranges),
-        [levels, border](openacl::AiCores &) {
+        [levels, border](openacl::backend::AiCores &) {
           for (size_t i = 1; i < levels.size(); ++i) dv::pyr_down(levels[i - 1], levels[i], border);
         },
         task_id);
@@ -475,7 +476,7 @@ hi_s32 hi_mpi_vpc_calc_hist(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic,
     // hist_config is host memory, written when the task runs: read it after get_process_result.
     queue(
         *ch, "hi_mpi_vpc_calc_hist", {{in.data, dv::image_bytes(in), false}},
-        [in, hist_config](openacl::AiCores &) {
+        [in, hist_config](openacl::backend::AiCores &) {
           dv::Histogram h;
           dv::add_histogram(in, h);
           hi_u32 *dims[3] = {hist_config->histogram_y_or_r, hist_config->histogram_u_or_g,
@@ -505,7 +506,7 @@ hi_s32 hi_mpi_vpc_equalize_hist(hi_vpc_chn chn, const hi_vpc_pic_info *source_pi
     queue(
         *ch, "hi_mpi_vpc_equalize_hist",
         {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
-        [in, out, lut](openacl::AiCores &) { dv::remap(in, out, lut); }, task_id);
+        [in, out, lut](openacl::backend::AiCores &) { dv::remap(in, out, lut); }, task_id);
   });
 }
 

@@ -1,10 +1,12 @@
-// The AI cores of a device, as seen by code that runs on it (kernels, ops, models).
+// The AI cores of a device, as seen by code that runs on it (kernels, ops, models, media
+// tasks): part of the backend interface, since each backend brings its own (sim's are a worker
+// pool, backend/sim/worker_pool.h).
 #pragma once
 
 #include <cstddef>
 #include <functional>
 
-namespace openacl {
+namespace openacl::backend {
 
 class AiCores {
  public:
@@ -23,4 +25,4 @@ class AiCores {
   virtual void host_leave() {}
 };
 
-}  // namespace openacl
+}  // namespace openacl::backend
