@@ -118,9 +118,10 @@ void register_prof(py::module_ &prof);
 void register_blas(py::module_ &blas);
 void register_media(py::module_ &media);
 // Parts of acl.media: LUT maps, histograms and the VPC calls that use them (media_hist.cpp);
-// stream descriptions and VENC (media_venc.cpp).
+// stream descriptions and VENC (media_venc.cpp); VDEC (media_vdec.cpp).
 void register_media_hist(py::module_ &media);
 void register_media_venc(py::module_ &media);
+void register_media_vdec(py::module_ &media);
 
 // Any int as an enum argument, without an out-of-range enum conversion: the C call checks it.
 template <class E>
