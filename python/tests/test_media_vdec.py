@@ -1,11 +1,13 @@
 """acl.media VDEC: an H.264 stream made with acl.media's VENC in the test is decoded frame by frame
 with the pyACL calls, the callback running on the subscribed Python thread; the channel
 description's param calls (CSC matrix, VENC's one-call forms)."""
+import threading
+
 import numpy as np
 import pytest
 
 import acl
-from test_media import ACL_SUCCESS, stream, to_dvpp, from_dvpp, nv12_desc  # noqa: F401
+from test_media import ACL_SUCCESS, ACL_MEMCPY_HOST_TO_DEVICE, stream, to_dvpp, from_dvpp, nv12_desc  # noqa: F401
 from test_threads import ReportThread
 
 PIXEL_FORMAT_YUV_SEMIPLANAR_420 = 1
@@ -99,7 +101,13 @@ def test_vdec_decodes_the_encoders_frames(stream):
         units = encode(frames, reporter)
         decoded = []
 
+        all_sent = threading.Event()
+
         def on_picture(input_desc, output_desc, user_data):
+            # The channel's stream waits for each callback: until every frame is sent, no later
+            # frame decodes, and by then the shared input buffer holds the last frame.
+            if user_data == ("frame", 0):
+                assert all_sent.wait(30)
             if output_desc == 0:
                 decoded.append((user_data, None))
                 return
@@ -133,22 +141,28 @@ def test_vdec_decodes_the_encoders_frames(stream):
 
         out_size = W * H * 3 // 2  # 160x128: already aligned to 16 and 2
         config = acl.media.vdec_create_frame_config()
+        # One input buffer refilled for each frame right after the previous send, as acllite's
+        # VideoCapture does: the send must have taken the frame's bytes.
+        data, ret = acl.media.dvpp_malloc(max(len(unit) for unit in units))
+        assert ret == ACL_SUCCESS
         buffers = []
         for i, unit in enumerate(units):
-            data = to_dvpp(np.frombuffer(unit, dtype=np.uint8))
+            assert acl.rt.memcpy(data, len(unit), acl.util.bytes_to_ptr(unit), len(unit),
+                                 ACL_MEMCPY_HOST_TO_DEVICE) == ACL_SUCCESS
             out, ret = acl.media.dvpp_malloc(out_size)
             assert ret == ACL_SUCCESS
             pic = acl.media.dvpp_create_pic_desc()
             assert acl.media.dvpp_set_pic_desc_data(pic, out) == ACL_SUCCESS
             assert acl.media.dvpp_set_pic_desc_size(pic, out_size) == ACL_SUCCESS
-            buffers.append((data, out, pic, stream_desc(data, len(unit))))
+            buffers.append((out, pic, stream_desc(data, len(unit))))
             if i == 2:  # decoded, not output
-                assert acl.media.vdec_send_skipped_frame(vdec, buffers[-1][3], config, ("skipped", i)) == ACL_SUCCESS
+                assert acl.media.vdec_send_skipped_frame(vdec, buffers[-1][2], config, ("skipped", i)) == ACL_SUCCESS
             else:
-                assert acl.media.vdec_send_frame(vdec, buffers[-1][3], pic, config, ("frame", i)) == ACL_SUCCESS, \
+                assert acl.media.vdec_send_frame(vdec, buffers[-1][2], pic, config, ("frame", i)) == ACL_SUCCESS, \
                     acl.get_recent_err_msg()
         eos = stream_desc(0, 0, eos=1)
         assert acl.media.vdec_send_frame(vdec, eos, 0, config, "eos") == ACL_SUCCESS, acl.get_recent_err_msg()
+        all_sent.set()
         assert acl.media.vdec_destroy_channel(vdec) == ACL_SUCCESS  # waits for every callback
     finally:
         reporter.stop()
@@ -167,10 +181,11 @@ def test_vdec_decodes_the_encoders_frames(stream):
         for other in {max(tag[1] - 1, 0), min(tag[1] + 1, FRAMES - 1)} - {tag[1]}:
             assert np.abs(nv12.astype(int) - frames[other].astype(int)).mean() > error.mean() + 2, (tag, other)
 
-    for data, out, pic, desc in buffers:
+    for out, pic, desc in buffers:
         for destroy, handle in ((acl.media.dvpp_destroy_stream_desc, desc), (acl.media.dvpp_destroy_pic_desc, pic),
-                                (acl.media.dvpp_free, data), (acl.media.dvpp_free, out)):
+                                (acl.media.dvpp_free, out)):
             assert destroy(handle) == ACL_SUCCESS
+    assert acl.media.dvpp_free(data) == ACL_SUCCESS
     assert acl.media.dvpp_destroy_stream_desc(eos) == ACL_SUCCESS
     assert acl.media.vdec_destroy_frame_config(config) == ACL_SUCCESS
     assert acl.media.vdec_destroy_channel_desc(vdec) == ACL_SUCCESS
