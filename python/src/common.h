@@ -115,6 +115,7 @@ void register_op_compiler(py::module_ &m, py::module_ &op);
 void register_mdl(py::module_ &mdl);
 void register_util(py::module_ &util);
 void register_prof(py::module_ &prof);
+void register_prof_subscribe(py::module_ &prof);  // model subscription (prof_subscribe.cpp)
 void register_blas(py::module_ &blas);
 void register_media(py::module_ &media);
 // Parts of acl.media: LUT maps, histograms and the VPC calls that use them (media_hist.cpp);

@@ -20,8 +20,6 @@ using namespace model_test;
 
 namespace {
 
-std::string recent() { return aclGetRecentErrMsg() ? aclGetRecentErrMsg() : ""; }
-
 // y = x * 1 over [1, C, H, W], x of `elem` type (FLOAT or FLOAT16).
 onnx::ModelProto identity(int64_t c, int64_t h, int64_t w,
                           int32_t elem = onnx::TensorProto::FLOAT) {
@@ -140,16 +138,8 @@ struct Reference {
   }
 };
 
-class Aipp : public ::testing::Test {
+class Aipp : public DeviceSuite {
  protected:
-  static void SetUpTestSuite() {
-    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-  }
-  static void TearDownTestSuite() {
-    aclrtResetDevice(0);
-    aclFinalize();
-  }
   void TearDown() override {
     if (id_) aclmdlUnload(id_);
   }
