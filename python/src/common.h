@@ -115,12 +115,14 @@ void register_op_compiler(py::module_ &m, py::module_ &op);
 void register_mdl(py::module_ &mdl);
 void register_util(py::module_ &util);
 void register_prof(py::module_ &prof);
+void register_prof_subscribe(py::module_ &prof);  // model subscription (prof_subscribe.cpp)
 void register_blas(py::module_ &blas);
 void register_media(py::module_ &media);
 // Parts of acl.media: LUT maps, histograms and the VPC calls that use them (media_hist.cpp);
-// stream descriptions and VENC (media_venc.cpp).
+// stream descriptions and VENC (media_venc.cpp); VDEC (media_vdec.cpp).
 void register_media_hist(py::module_ &media);
 void register_media_venc(py::module_ &media);
+void register_media_vdec(py::module_ &media);
 
 // Any int as an enum argument, without an out-of-range enum conversion: the C call checks it.
 template <class E>

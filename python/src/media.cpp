@@ -1,7 +1,7 @@
 // acl.media: pyACL's DVPP calls over acl/ops/acl_dvpp.h (libacl_dvpp): memory, channels,
 // picture descriptions, configs, JPEG/PNG codecs and VPC. Enum arguments are plain ints that
 // reach the C call unchanged, which checks them.
-#include "common.h"
+#include "media_channels.h"
 
 #define ENABLE_DVPP_INTERFACE
 #include <acl/acl.h>
@@ -32,6 +32,13 @@ void register_memory_and_channels(py::module_ &m) {
         [](Ptr d) { return acldvppGetChannelDescChannelId(to_ptr<Channel>(d)); });
   m.def("dvpp_set_channel_desc_mode",
         [](Ptr d, uint32_t mode) { return acldvppSetChannelDescMode(to_ptr<Channel>(d), mode); });
+  m.def("dvpp_set_channel_desc_param", [](Ptr d, int type, py::object value) {
+    return set_csc_param<Channel, acldvppChannelDescParamType>(d, type, value,
+                                                               acldvppSetChannelDescParam);
+  });
+  m.def("dvpp_get_channel_desc_param", [](Ptr d, int type) {
+    return get_csc_param<Channel, acldvppChannelDescParamType>(d, type, acldvppGetChannelDescParam);
+  });
   m.def("dvpp_create_channel", [](Ptr d) { return acldvppCreateChannel(to_ptr<Channel>(d)); });
   m.def("dvpp_destroy_channel", [](Ptr d) { return acldvppDestroyChannel(to_ptr<Channel>(d)); });
 }
@@ -286,6 +293,7 @@ void register_media(py::module_ &media) {
   register_border(media);
   register_media_hist(media);
   register_media_venc(media);
+  register_media_vdec(media);
 }
 
 }  // namespace openacl::py_acl

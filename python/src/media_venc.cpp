@@ -1,13 +1,9 @@
-// acl.media: stream descriptions and VENC. A Python callback (venc_set_channel_desc_callback)
-// runs on the thread subscribed to the channel, inside acl.rt.process_report, which has
-// dropped the GIL: a C trampoline takes the GIL for the call, as acl.rt.launch_callback's does.
-#include "common.h"
+// acl.media: stream descriptions and VENC, its Python callback as media_channels.h runs it.
+#include "media_channels.h"
 
 #define ENABLE_DVPP_INTERFACE
 #include <acl/acl.h>
 #include <acl/ops/acl_dvpp.h>
-
-#include <map>
 
 namespace openacl::py_acl {
 namespace {
@@ -15,33 +11,6 @@ namespace {
 using Venc = aclvencChannelDesc;
 using Frame = aclvencFrameConfig;
 using Stream = acldvppStreamDesc;
-
-// The Python callback of each channel description (touched with the GIL held); freed with
-// the description.
-std::map<Venc *, py::object> &callbacks() {
-  static auto *m =
-      new std::map<Venc *, py::object>();  // never destroyed: runtime threads may outlive exit
-  return *m;
-}
-
-// What one aclvencSendFrame carries as userdata: the channel's function and the frame's
-// user_data, alive until the callback has run.
-struct VencCall {
-  py::object fn;
-  py::object user_data;
-};
-
-extern "C" void run_venc_call(acldvppPicDesc *input, acldvppStreamDesc *output, void *user) {
-  auto *call = static_cast<VencCall *>(user);
-  if (interpreter_exiting()) return;
-  py::gil_scoped_acquire gil;
-  try {
-    call->fn(to_int(input), to_int(output), call->user_data);
-  } catch (py::error_already_set &e) {
-    e.discard_as_unraisable("acl.media VENC callback");
-  }
-  delete call;
-}
 
 void register_stream_desc(py::module_ &m) {
   m.def("dvpp_create_stream_desc", [] { return to_int(acldvppCreateStreamDesc()); });
@@ -75,26 +44,29 @@ void register_stream_desc(py::module_ &m) {
         [](Ptr d) { return acldvppGetStreamDescEos(to_ptr<const Stream>(d)); });
 }
 
+// The callback as pyACL keeps it: the Python function per description, the C trampoline set.
+aclError set_venc_callback(Venc *d, const py::object &fn) {
+  if (!PyCallable_Check(fn.ptr())) throw py::type_error("callback must be callable");
+  aclError ret =
+      aclvencSetChannelDescCallback(d, run_channel_call<acldvppPicDesc, acldvppStreamDesc>);
+  if (ret == ACL_SUCCESS) channel_callbacks<Venc>()[d] = fn;
+  return ret;
+}
+
 void register_venc_desc(py::module_ &m) {
   m.def("venc_create_channel_desc", [] { return to_int(aclvencCreateChannelDesc()); });
   m.def("venc_destroy_channel_desc", [](Ptr d) {
     aclError ret = aclvencDestroyChannelDesc(to_ptr<Venc>(d));
-    if (ret == ACL_SUCCESS) callbacks().erase(to_ptr<Venc>(d));
+    if (ret == ACL_SUCCESS) channel_callbacks<Venc>().erase(to_ptr<Venc>(d));
     return ret;
   });
-  m.def("venc_set_channel_desc_callback", [](Ptr d, py::object fn) {
-    if (!PyCallable_Check(fn.ptr())) throw py::type_error("callback must be callable");
-    aclError ret = aclvencSetChannelDescCallback(to_ptr<Venc>(d), run_venc_call);
-    if (ret == ACL_SUCCESS) callbacks()[to_ptr<Venc>(d)] = fn;
-    return ret;
-  });
-  m.def("venc_get_channel_desc_callback", [](Ptr d) -> py::object {
-    auto it = callbacks().find(to_ptr<Venc>(d));
-    return it == callbacks().end() ? py::none() : it->second;
-  });
+  m.def("venc_set_channel_desc_callback",
+        [](Ptr d, py::object fn) { return set_venc_callback(to_ptr<Venc>(d), fn); });
+  m.def("venc_get_channel_desc_callback",
+        [](Ptr d) { return channel_callback(to_ptr<const Venc>(d)); });
   m.def("venc_set_channel_desc_thread_id",
         [](Ptr d, uint64_t v) { return aclvencSetChannelDescThreadId(to_ptr<Venc>(d), v); });
-  m.def("venc_set_channel_desc_en_type", [](Ptr d, int v) {
+  m.def("venc_set_channel_desc_entype", [](Ptr d, int v) {
     return aclvencSetChannelDescEnType(to_ptr<Venc>(d), as_enum<acldvppStreamFormat>(v));
   });
   m.def("venc_set_channel_desc_pic_format", [](Ptr d, int v) {
@@ -121,7 +93,7 @@ void register_venc_desc(py::module_ &m) {
         [](Ptr d) { return aclvencGetChannelDescThreadId(to_ptr<const Venc>(d)); });
   m.def("venc_get_channel_desc_channel_id",
         [](Ptr d) { return aclvencGetChannelDescChannelId(to_ptr<const Venc>(d)); });
-  m.def("venc_get_channel_desc_en_type",
+  m.def("venc_get_channel_desc_entype",
         [](Ptr d) { return static_cast<int>(aclvencGetChannelDescEnType(to_ptr<const Venc>(d))); });
   m.def("venc_get_channel_desc_pic_format", [](Ptr d) {
     return static_cast<int>(aclvencGetChannelDescPicFormat(to_ptr<const Venc>(d)));
@@ -144,6 +116,45 @@ void register_venc_desc(py::module_ &m) {
         [](Ptr d) { return aclvencGetChannelDescMaxBitRate(to_ptr<const Venc>(d)); });
 }
 
+// pyACL's one-call forms: the value's type follows the param (a callable for CALLBACK_PTR, an
+// address for BUF_ADDR_PTR, uint64 for THREAD_ID_UINT64, uint32 for the rest).
+void register_venc_param(py::module_ &m) {
+  m.def("venc_set_channel_desc_param", [](Ptr d, int type, py::object value) -> aclError {
+    auto *desc = to_ptr<Venc>(d);
+    const auto t = as_enum<aclvencChannelDescParamType>(type);
+    if (type == ACL_VENC_CALLBACK_PTR) return set_venc_callback(desc, value);
+    if (type == ACL_VENC_BUF_ADDR_PTR) {
+      void *addr = to_ptr(param_value<Ptr>(value));
+      return aclvencSetChannelDescParam(desc, t, sizeof addr, &addr);
+    }
+    if (type == ACL_VENC_THREAD_ID_UINT64) {
+      const auto v = param_value<uint64_t>(value);
+      return aclvencSetChannelDescParam(desc, t, sizeof v, &v);
+    }
+    const auto v = param_value<uint32_t>(value);
+    return aclvencSetChannelDescParam(desc, t, sizeof v, &v);
+  });
+  m.def("venc_get_channel_desc_param", [](Ptr d, int type) -> py::tuple {
+    const auto *desc = to_ptr<const Venc>(d);
+    const auto t = as_enum<aclvencChannelDescParamType>(type);
+    size_t got = 0;
+    if (type == ACL_VENC_CALLBACK_PTR) return py::make_tuple(channel_callback(desc), ACL_SUCCESS);
+    if (type == ACL_VENC_BUF_ADDR_PTR) {
+      void *addr = nullptr;
+      aclError ret = aclvencGetChannelDescParam(desc, t, sizeof addr, &got, &addr);
+      return py::make_tuple(to_int(addr), ret);
+    }
+    if (type == ACL_VENC_THREAD_ID_UINT64) {
+      uint64_t v = 0;
+      aclError ret = aclvencGetChannelDescParam(desc, t, sizeof v, &got, &v);
+      return py::make_tuple(v, ret);
+    }
+    uint32_t v = 0;
+    aclError ret = aclvencGetChannelDescParam(desc, t, sizeof v, &got, &v);
+    return py::make_tuple(v, ret);
+  });
+}
+
 void register_venc(py::module_ &m) {
   m.def("venc_create_frame_config", [] { return to_int(aclvencCreateFrameConfig()); });
   m.def("venc_destroy_frame_config",
@@ -163,16 +174,10 @@ void register_venc(py::module_ &m) {
       "venc_destroy_channel", [](Ptr d) { return aclvencDestroyChannel(to_ptr<Venc>(d)); },
       nogil());
   m.def("venc_send_frame", [](Ptr d, Ptr input, Ptr reserve, Ptr config, py::object user_data) {
-    auto it = callbacks().find(to_ptr<Venc>(d));
-    auto *call = new VencCall{it == callbacks().end() ? py::none() : it->second, user_data};
-    aclError ret;
-    {
-      NoGil released;
-      ret = aclvencSendFrame(to_ptr<Venc>(d), to_ptr<acldvppPicDesc>(input), to_ptr(reserve),
-                             to_ptr<Frame>(config), call);
-    }
-    if (ret != ACL_SUCCESS) delete call;
-    return ret;
+    return send_with_callback(to_ptr<const Venc>(d), std::move(user_data), [&](void *call) {
+      return aclvencSendFrame(to_ptr<Venc>(d), to_ptr<acldvppPicDesc>(input), to_ptr(reserve),
+                              to_ptr<Frame>(config), call);
+    });
   });
 }
 
@@ -181,6 +186,7 @@ void register_venc(py::module_ &m) {
 void register_media_venc(py::module_ &m) {
   register_stream_desc(m);
   register_venc_desc(m);
+  register_venc_param(m);
   register_venc(m);
 }
 

@@ -1,4 +1,5 @@
-// acl.prof: pyACL's profiling calls over acl_prof.h (sessions, msproftx stamps).
+// acl.prof: pyACL's profiling calls over acl_prof.h (sessions, msproftx stamps; the model
+// subscription calls in prof_subscribe.cpp).
 #include "common.h"
 
 #include <acl/acl.h>
@@ -40,6 +41,7 @@ void register_prof(py::module_ &prof) {
     return std::make_tuple(id, ret);
   });
   prof.def("range_stop", [](uint32_t id) { return aclprofRangeStop(id); });
+  register_prof_subscribe(prof);
 }
 
 }  // namespace openacl::py_acl

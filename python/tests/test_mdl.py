@@ -256,3 +256,43 @@ def test_execute_v2_and_async_v2(model_id, context):
     np.testing.assert_allclose(run_inference(model_id, x, execute_async_v2), expected(x))
     assert acl.mdl.destroy_exec_config_handle(handle) == ACL_SUCCESS
     assert acl.rt.destroy_stream(stream) == ACL_SUCCESS
+
+
+def test_prof_model_subscription_reports_each_op(model_id):
+    """acl.prof's subscription as pyACL's documented flow: a thread reads the pipe while the
+    model runs; the records name the model's ops with their times."""
+    import os
+    read_end, write_end = os.pipe()
+    chunks = []
+    reader = threading.Thread(target=lambda: chunks.extend(iter(lambda: os.read(read_end, 4096), b"")))
+    reader.start()
+    config = acl.prof.create_subscribe_config(1, 0, write_end)
+    assert config != 0, acl.get_recent_err_msg()
+    assert acl.prof.model_subscribe(model_id, config) == ACL_SUCCESS, acl.get_recent_err_msg()
+    x = np.arange(6, dtype=np.float32).reshape(SHAPE)
+
+    def execute(inp, out):
+        assert acl.mdl.execute(model_id, inp, out) == ACL_SUCCESS
+
+    run_inference(model_id, x, execute)
+    assert acl.prof.model_un_subscribe(model_id) == ACL_SUCCESS
+    os.close(write_end)
+    reader.join(30)
+    os.close(read_end)
+    data = b"".join(chunks)
+    desc_size, ret = acl.prof.get_op_desc_size()
+    assert ret == ACL_SUCCESS and len(data) == 2 * desc_size
+    ptr = acl.util.bytes_to_ptr(data)
+    assert acl.prof.get_op_num(ptr, len(data)) == (2, ACL_SUCCESS)
+    assert [acl.prof.get_op_name_v2(ptr, len(data), i) for i in range(2)] == [("add", ACL_SUCCESS),
+                                                                             ("mul", ACL_SUCCESS)]
+    type_len, ret = acl.prof.get_op_type_len(ptr, len(data), 0)
+    op_type, ret = acl.prof.get_op_type(ptr, len(data), 0, type_len)
+    assert ret == ACL_SUCCESS and len(op_type) == type_len - 1 > 0
+    assert acl.prof.get_op_type_v2(ptr, len(data), 0) == (op_type, ACL_SUCCESS)
+    for i in range(2):
+        start, end = acl.prof.get_op_start(ptr, len(data), i), acl.prof.get_op_end(ptr, len(data), i)
+        assert 0 < start <= end and acl.prof.get_op_duration(ptr, len(data), i) == end - start
+        assert acl.prof.get_model_id(ptr, len(data), i) == model_id
+    assert acl.prof.get_op_name_v2(ptr, len(data), 2) == (None, 100000)
+    assert acl.prof.destroy_subscribe_config(config) == ACL_SUCCESS

@@ -127,7 +127,7 @@ def test_venc_calls_back_with_each_frames_stream(stream):
     assert acl.media.venc_set_channel_desc_thread_id(venc, reporter.ident) == ACL_SUCCESS
     assert acl.media.venc_set_channel_desc_callback(venc, on_stream) == ACL_SUCCESS
     assert acl.media.venc_get_channel_desc_callback(venc) is on_stream
-    assert acl.media.venc_set_channel_desc_en_type(venc, H264_MAIN_LEVEL) == ACL_SUCCESS
+    assert acl.media.venc_set_channel_desc_entype(venc, H264_MAIN_LEVEL) == ACL_SUCCESS
     assert acl.media.venc_set_channel_desc_pic_format(venc, PIXEL_FORMAT_YUV_SEMIPLANAR_420) == ACL_SUCCESS
     assert acl.media.venc_set_channel_desc_pic_width(venc, w) == ACL_SUCCESS
     assert acl.media.venc_set_channel_desc_pic_height(venc, h) == ACL_SUCCESS

@@ -81,6 +81,9 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t ind
     a.loadStartPosH = p.crop_y;
     a.cropSizeW = p.crop_w;
     a.cropSizeH = p.crop_h;
+    a.resizeSwitch = p.resize;
+    a.resizeOutputW = p.resize_w;
+    a.resizeOutputH = p.resize_h;
     a.paddingSwitch = p.padding;
     a.leftPaddingSize = p.pad_left;
     a.rightPaddingSize = p.pad_right;

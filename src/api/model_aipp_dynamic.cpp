@@ -187,11 +187,13 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPScfParams(aclmdlAIPP *aippParmsSet, in
                                                     int32_t scfInputSizeW, int32_t scfInputSizeH,
                                                     int32_t scfOutputSizeW, int32_t scfOutputSizeH,
                                                     uint64_t batchIndex) {
-  (void)scfInputSizeW, (void)scfInputSizeH, (void)scfOutputSizeW, (void)scfOutputSizeH;
-  return for_image(__func__, aippParmsSet, batchIndex, [&](AippParams &) {
-    if (switch_on(scfSwitch, "scfSwitch"))
-      fail(Errc::feature_not_supported,
-           "scfSwitch 1: openacl's AIPP does not resize (resize the images before the model)");
+  return for_image(__func__, aippParmsSet, batchIndex, [&](AippParams &p) {
+    p.resize = switch_on(scfSwitch, "scfSwitch");
+    if (p.resize &&
+        (scfInputSizeW <= 0 || scfInputSizeH <= 0 || scfOutputSizeW <= 0 || scfOutputSizeH <= 0))
+      fail(Errc::invalid_argument, "scfSwitch 1 needs input and output sizes > 0");
+    p.scf_in_w = scfInputSizeW, p.scf_in_h = scfInputSizeH;
+    p.resize_w = scfOutputSizeW, p.resize_h = scfOutputSizeH;
   });
 }
 

@@ -1,5 +1,5 @@
 // acl_prof.h: profiling sessions onto core/profiling.h, msproftx stamps, training steps. The
-// model subscription calls (op timing through a pipe) are not implemented and say so.
+// model subscription calls are in prof_subscribe.cpp.
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -289,58 +289,6 @@ aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag,
            "tag " + std::to_string(t) + " is not ACL_STEP_START or ACL_STEP_END");
     }
   });
-}
-
-// ---- model subscription: not implemented ----
-
-aclError aclprofModelSubscribe(uint32_t, const aclprofSubscribeConfig *) {
-  return report_unsupported(__func__);
-}
-aclError aclprofModelUnSubscribe(uint32_t) { return report_unsupported(__func__); }
-aclprofSubscribeConfig *aclprofCreateSubscribeConfig(int8_t, aclprofAicoreMetrics, void *) {
-  (void)report_unsupported(__func__);
-  return nullptr;
-}
-aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *) {
-  return report_unsupported(__func__);
-}
-aclError aclprofGetOpDescSize(size_t *) { return report_unsupported(__func__); }
-aclError aclprofGetOpNum(const void *, size_t, uint32_t *) { return report_unsupported(__func__); }
-aclError aclprofGetOpTypeLen(const void *, size_t, uint32_t, size_t *) {
-  return report_unsupported(__func__);
-}
-aclError aclprofGetOpType(const void *, size_t, uint32_t, char *, size_t) {
-  return report_unsupported(__func__);
-}
-aclError aclprofGetOpNameLen(const void *, size_t, uint32_t, size_t *) {
-  return report_unsupported(__func__);
-}
-aclError aclprofGetOpName(const void *, size_t, uint32_t, char *, size_t) {
-  return report_unsupported(__func__);
-}
-uint64_t aclprofGetOpStart(const void *, size_t, uint32_t) {
-  (void)report_unsupported(__func__);
-  return 0;
-}
-uint64_t aclprofGetOpEnd(const void *, size_t, uint32_t) {
-  (void)report_unsupported(__func__);
-  return 0;
-}
-uint64_t aclprofGetOpDuration(const void *, size_t, uint32_t) {
-  (void)report_unsupported(__func__);
-  return 0;
-}
-size_t aclprofGetModelId(const void *, size_t, uint32_t) {
-  (void)report_unsupported(__func__);
-  return 0;
-}
-aclprofSubscribeOpFlag aclprofGetOpFlag(const void *, size_t, uint32_t) {
-  (void)report_unsupported(__func__);
-  return ACL_SUBSCRIBE_NONE;
-}
-const char *aclprofGetOpAttriValue(const void *, size_t, uint32_t, aclprofSubscribeOpAttri) {
-  (void)report_unsupported(__func__);
-  return nullptr;
 }
 
 }  // extern "C"

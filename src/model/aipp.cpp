@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -148,19 +149,22 @@ const std::map<std::string, Setter> &setters() {
         op.params.var_reci[i] = to_float(k, v);
       };
     }
-    // Switches of what openacl does not implement: accepted while off.
-    for (const char *off : {"resize", "single_line_mode", "support_rotation"})
-      m[off] = [](AippOp &, const std::string &k, const std::string &v) {
-        if (to_bool(k, v))
-          bad(k + ": true is not supported by openacl's AIPP (resize the images before the model)");
-      };
+    bool_field("resize", &AippParams::resize);
+    int_field("resize_output_w", &AippParams::resize_w);
+    int_field("resize_output_h", &AippParams::resize_h);
+    int_field("rotation_angle", &AippParams::rotation);
+    m["single_line_mode"] = [](AippOp &, const std::string &k, const std::string &v) {
+      if (to_bool(k, v)) bad(k + ": true is not supported by openacl's AIPP");
+    };
+    // Dynamic AIPP's reservation for rotated images: openacl needs none.
+    m["support_rotation"] = [](AippOp &, const std::string &k, const std::string &v) {
+      (void)to_bool(k, v);
+    };
     m["max_src_image_size"] = [](AippOp &op, const std::string &k, const std::string &v) {
       const int32_t n = to_int(k, v);
       if (n < 0) bad(k + " is negative");
       op.max_src_bytes = static_cast<size_t>(n);
     };
-    for (const char *zero : {"rotation_angle", "resize_output_w", "resize_output_h"})
-      m[zero] = [](AippOp &, const std::string &, const std::string &) {};  // only read with resize
     return m;
   }();
   return s;
@@ -233,16 +237,45 @@ void fit_aipp(AippParams &p, const std::vector<int64_t> &dims, Errc code,
     bad("a padding size is negative");
   if (inner_h <= 0 || inner_w <= 0)
     bad("the padding sizes leave no image inside the model input " + ops::dims_str(dims));
+  if (p.rotation != 0 && p.rotation != 90 && p.rotation != 180 && p.rotation != 270)
+    bad("rotation_angle " + std::to_string(p.rotation) + " is not 0, 90, 180 or 270");
+  const bool turned = p.rotation == 90 || p.rotation == 270;
   if (!p.crop) p.crop_x = p.crop_y = 0;
-  if (p.crop_w == 0 || !p.crop) p.crop_w = static_cast<int32_t>(inner_w);
-  if (p.crop_h == 0 || !p.crop) p.crop_h = static_cast<int32_t>(inner_h);
+  if (p.resize) {
+    // The window (the whole source without crop) is resized to what the padding leaves.
+    if (p.resize_w == 0) p.resize_w = static_cast<int32_t>(inner_w);
+    if (p.resize_h == 0) p.resize_h = static_cast<int32_t>(inner_h);
+    if (p.resize_w < 0 || p.resize_h < 0) bad("a resize_output size is negative");
+    if ((!p.crop || p.crop_w == 0 || p.crop_h == 0) && (p.src_w <= 0 || p.src_h <= 0))
+      bad("resize without a crop_size needs src_image_size_w/h (the window is the source)");
+    if (!p.crop || p.crop_w == 0) p.crop_w = p.src_w - p.crop_x;
+    if (!p.crop || p.crop_h == 0) p.crop_h = p.src_h - p.crop_y;
+  } else {
+    p.resize_w = p.resize_h = p.scf_in_w = p.scf_in_h = 0;
+    if (p.crop_w == 0 || !p.crop) p.crop_w = static_cast<int32_t>(turned ? inner_h : inner_w);
+    if (p.crop_h == 0 || !p.crop) p.crop_h = static_cast<int32_t>(turned ? inner_w : inner_h);
+  }
   if (p.src_w == 0) p.src_w = p.crop_x + p.crop_w;
   if (p.src_h == 0) p.src_h = p.crop_y + p.crop_h;
-  if (p.crop_w != inner_w || p.crop_h != inner_h)
-    bad("crop_size " + std::to_string(p.crop_w) + "x" + std::to_string(p.crop_h) +
-        " (WxH) plus padding is not the model "
-        "input's " +
-        std::to_string(w) + "x" + std::to_string(h) + " (resizing is not supported)");
+  const int64_t window_w = turned ? p.crop_h : p.crop_w, window_h = turned ? p.crop_w : p.crop_h;
+  if (p.resize) {
+    if ((p.scf_in_w != 0 || p.scf_in_h != 0) && (p.scf_in_w != window_w || p.scf_in_h != window_h))
+      bad("scfInputSize " + std::to_string(p.scf_in_w) + "x" + std::to_string(p.scf_in_h) +
+          " (WxH) is not the size of the crop window" +
+          (turned ? " turned by the rotation, " : ", ") + std::to_string(window_w) + "x" +
+          std::to_string(window_h));
+    if (window_w <= 0 || window_h <= 0 || p.resize_w * 16 < window_w ||
+        p.resize_w > 16 * window_w || p.resize_h * 16 < window_h || p.resize_h > 16 * window_h)
+      bad("resizing " + std::to_string(window_w) + "x" + std::to_string(window_h) + " to " +
+          std::to_string(p.resize_w) + "x" + std::to_string(p.resize_h) +
+          " (WxH) leaves the scale range [1/16, 16] of each side");
+  }
+  const int64_t out_w = p.resize ? p.resize_w : window_w, out_h = p.resize ? p.resize_h : window_h;
+  if (out_w != inner_w || out_h != inner_h)
+    bad(std::string(p.resize ? "resize_output " : "crop_size ") + std::to_string(out_w) + "x" +
+        std::to_string(out_h) + " (WxH" + (turned && !p.resize ? ", turned by the rotation" : "") +
+        ") plus padding is not the model input's " + std::to_string(w) + "x" + std::to_string(h) +
+        (p.resize ? "" : " (set resize: true to resize)"));
   if (p.crop_x < 0 || p.crop_y < 0 || p.crop_x + p.crop_w > p.src_w ||
       p.crop_y + p.crop_h > p.src_h)
     bad("the crop window (load_start_pos, crop_size) leaves the " + std::to_string(p.src_w) + "x" +
@@ -313,58 +346,130 @@ std::vector<AippParams> read_dynamic_aipp(const void *src, size_t size) {
   return images;
 }
 
+namespace {
+
+// 8-bit pixels between the steps, [h][w][c].
+struct Pixels {
+  int32_t w = 0, h = 0, c = 0;
+  std::vector<uint8_t> v;
+  uint8_t *at(int32_t x, int32_t y) { return v.data() + (static_cast<size_t>(y) * w + x) * c; }
+};
+
+// Steps 1 to 3: the crop window of one image, its channels swapped and converted.
+Pixels load_window(const AippParams &p, const uint8_t *img) {
+  Pixels out{p.crop_w, p.crop_h, p.channels(), {}};
+  out.v.resize(static_cast<size_t>(out.w) * out.h * out.c);
+  const bool yuv = p.format == AippFormat::yuv420sp_u8 || p.format == AippFormat::yuv400_u8;
+  for (int32_t y = 0; y < p.crop_h; ++y) {
+    for (int32_t x = 0; x < p.crop_w; ++x) {
+      const int64_t sy = p.crop_y + y, sx = p.crop_x + x, at = sy * p.src_w + sx;
+      int32_t px[3] = {0, 0, 0};
+      switch (p.format) {
+        case AippFormat::yuv420sp_u8: {
+          const uint8_t *uv =
+              img + static_cast<int64_t>(p.src_w) * p.src_h + (sy / 2) * p.src_w + (sx / 2) * 2;
+          px[0] = img[at], px[1] = uv[0], px[2] = uv[1];
+          break;
+        }
+        case AippFormat::rgb888_u8:
+          px[0] = img[at * 3], px[1] = img[at * 3 + 1], px[2] = img[at * 3 + 2];
+          break;
+        case AippFormat::xrgb8888_u8: {
+          const uint8_t *q = img + at * 4 + (p.ax_swap ? 0 : 1);
+          px[0] = q[0], px[1] = q[1], px[2] = q[2];
+          break;
+        }
+        case AippFormat::yuv400_u8:
+          px[0] = img[at];
+          break;
+      }
+      if (p.rbuv_swap && out.c == 3) {
+        if (yuv) std::swap(px[1], px[2]);
+        else std::swap(px[0], px[2]);
+      }
+      if (p.csc) {
+        int32_t conv[3];
+        for (int r = 0; r < 3; ++r) {
+          int32_t acc = 0;
+          for (int c = 0; c < 3; ++c)
+            acc += p.matrix[r][c] * (yuv ? px[c] - p.input_bias[c] : px[c]);
+          conv[r] = std::clamp(yuv ? acc >> 8 : (acc >> 8) + p.output_bias[r], 0, 255);
+        }
+        std::memcpy(px, conv, sizeof px);
+      }
+      uint8_t *o = out.at(x, y);
+      for (int c = 0; c < out.c; ++c) o[c] = static_cast<uint8_t>(px[c]);
+    }
+  }
+  return out;
+}
+
+// Step 4: turned clockwise by `degrees`.
+Pixels rotate(Pixels in, int32_t degrees) {
+  if (degrees == 0) return in;
+  const bool turned = degrees != 180;
+  Pixels out{turned ? in.h : in.w, turned ? in.w : in.h, in.c, {}};
+  out.v.resize(in.v.size());
+  for (int32_t y = 0; y < out.h; ++y)
+    for (int32_t x = 0; x < out.w; ++x) {
+      const int32_t sx = degrees == 90 ? y : degrees == 180 ? in.w - 1 - x : in.w - 1 - y;
+      const int32_t sy = degrees == 90 ? in.h - 1 - x : degrees == 180 ? in.h - 1 - y : x;
+      std::memcpy(out.at(x, y), in.at(sx, sy), in.c);
+    }
+  return out;
+}
+
+// Step 5: bilinear, source position (d + 0.5) * in / out - 0.5 clamped to [0, in - 1].
+Pixels resize(Pixels in, int32_t w, int32_t h) {
+  if (w == in.w && h == in.h) return in;
+  struct Tap {
+    int32_t i0, i1;
+    double f;
+  };
+  auto taps = [](int32_t in_n, int32_t out_n) {
+    std::vector<Tap> t(out_n);
+    for (int32_t d = 0; d < out_n; ++d) {
+      const double s = std::clamp((d + 0.5) * in_n / out_n - 0.5, 0.0, in_n - 1.0);
+      const auto i0 = static_cast<int32_t>(s);
+      t[d] = {i0, std::min(i0 + 1, in_n - 1), s - i0};
+    }
+    return t;
+  };
+  const auto tx = taps(in.w, w), ty = taps(in.h, h);
+  Pixels out{w, h, in.c, {}};
+  out.v.resize(static_cast<size_t>(w) * h * in.c);
+  for (int32_t y = 0; y < h; ++y)
+    for (int32_t x = 0; x < w; ++x)
+      for (int c = 0; c < in.c; ++c) {
+        const Tap &a = tx[x], &b = ty[y];
+        const double top = in.at(a.i0, b.i0)[c] * (1 - a.f) + in.at(a.i1, b.i0)[c] * a.f;
+        const double bottom = in.at(a.i0, b.i1)[c] * (1 - a.f) + in.at(a.i1, b.i1)[c] * a.f;
+        out.at(x, y)[c] = static_cast<uint8_t>(std::floor(top * (1 - b.f) + bottom * b.f + 0.5));
+      }
+  return out;
+}
+
+}  // namespace
+
 void run_aipp(const AippParams &p, const uint8_t *src, int64_t batch, void *dst, ops::DType dtype) {
   const int channels = p.channels();
-  const int64_t out_h = p.crop_h + p.pad_top + p.pad_bottom,
-                out_w = p.crop_w + p.pad_left + p.pad_right;
+  const int32_t turned_w = p.rotation % 180 ? p.crop_h : p.crop_w,
+                turned_h = p.rotation % 180 ? p.crop_w : p.crop_h;
+  const int32_t in_w = p.resize ? p.resize_w : turned_w, in_h = p.resize ? p.resize_h : turned_h;
+  const int64_t out_h = in_h + p.pad_top + p.pad_bottom, out_w = in_w + p.pad_left + p.pad_right;
   const int64_t plane = out_h * out_w;
-  const bool yuv = p.format == AippFormat::yuv420sp_u8 || p.format == AippFormat::yuv400_u8;
   auto store = [&](int64_t at, float v) {
     if (dtype == ops::DType::f16) static_cast<uint16_t *>(dst)[at] = ops::float_to_half(v);
     else static_cast<float *>(dst)[at] = v;
   };
   for (int64_t n = 0; n < batch; ++n) {
-    const uint8_t *img = src + n * p.image_bytes();
+    Pixels img = resize(rotate(load_window(p, src + n * p.image_bytes()), p.rotation), in_w, in_h);
     const int64_t base = n * channels * plane;
     for (int64_t i = 0; i < channels * plane; ++i) store(base + i, p.padding_value);
-    for (int32_t y = 0; y < p.crop_h; ++y) {
-      for (int32_t x = 0; x < p.crop_w; ++x) {
-        const int64_t sy = p.crop_y + y, sx = p.crop_x + x, at = sy * p.src_w + sx;
-        int32_t px[3] = {0, 0, 0};
-        switch (p.format) {
-          case AippFormat::yuv420sp_u8: {
-            const uint8_t *uv =
-                img + static_cast<int64_t>(p.src_w) * p.src_h + (sy / 2) * p.src_w + (sx / 2) * 2;
-            px[0] = img[at], px[1] = uv[0], px[2] = uv[1];
-            break;
-          }
-          case AippFormat::rgb888_u8:
-            px[0] = img[at * 3], px[1] = img[at * 3 + 1], px[2] = img[at * 3 + 2];
-            break;
-          case AippFormat::xrgb8888_u8: {
-            const uint8_t *q = img + at * 4 + (p.ax_swap ? 0 : 1);
-            px[0] = q[0], px[1] = q[1], px[2] = q[2];
-            break;
-          }
-          case AippFormat::yuv400_u8:
-            px[0] = img[at];
-            break;
-        }
-        if (p.rbuv_swap && channels == 3) {
-          if (yuv) std::swap(px[1], px[2]);
-          else std::swap(px[0], px[2]);
-        }
-        if (p.csc) {
-          int32_t out[3];
-          for (int r = 0; r < 3; ++r) {
-            int32_t acc = 0;
-            for (int c = 0; c < 3; ++c)
-              acc += p.matrix[r][c] * (yuv ? px[c] - p.input_bias[c] : px[c]);
-            out[r] = std::clamp(yuv ? acc >> 8 : (acc >> 8) + p.output_bias[r], 0, 255);
-          }
-          std::memcpy(px, out, sizeof px);
-        }
+    for (int32_t y = 0; y < in_h; ++y) {
+      for (int32_t x = 0; x < in_w; ++x) {
         const int64_t pixel = (p.pad_top + y) * out_w + (p.pad_left + x);
+        const uint8_t *px = img.at(x, y);
         for (int c = 0; c < channels; ++c) {
           const float v = (static_cast<float>(px[c] - p.mean[c]) - p.min[c]) * p.var_reci[c];
           store(base + (p.nhwc ? pixel * channels + c : c * plane + pixel), v);

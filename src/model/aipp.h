@@ -6,10 +6,13 @@
 //                 ax_swap_switch: XRGB8888 pixels are RGBX (X last) instead of XRGB
 //   3. csc        YUV inputs: out = (M x (in - input_bias)) >> 8
 //                 RGB inputs: out = ((M x in) >> 8) + output_bias; each clipped to [0, 255]
-//   4. dtc        out_c = (pixel_c - mean_chn_c - min_chn_c) * var_reci_chn_c
-//   5. padding    left/right/top/bottom_padding_size, filled with padding_value
-// YUV420SP's chroma (one U,V pair per 2x2 pixels) is upsampled by repetition. Resizing (scf)
-// and rotation are not implemented: a configuration that asks for them fails to convert.
+//   4. rotation   rotation_angle 90, 180 or 270: the window turned clockwise (openacl puts it
+//                 here; CANN does not document where its rotation sits)
+//   5. resize     resize_output_w/h (scf): bilinear, pixel centres at +0.5, source positions
+//                 clamped to the window, each value rounded to an 8-bit pixel
+//   6. dtc        out_c = (pixel_c - mean_chn_c - min_chn_c) * var_reci_chn_c
+//   7. padding    left/right/top/bottom_padding_size, filled with padding_value
+// YUV420SP's chroma (one U,V pair per 2x2 pixels) is upsampled by repetition.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +38,10 @@ struct AippParams {
   int32_t mean[4] = {};
   float min[4] = {};
   float var_reci[4] = {1, 1, 1, 1};
+  int32_t rotation = 0;  // clockwise degrees: 0, 90, 180, 270
+  bool resize = false;
+  int32_t resize_w = 0, resize_h = 0;  // 0: the model input's W / H less the padding
+  int32_t scf_in_w = 0, scf_in_h = 0;  // aclmdlSetAIPPScfParams' input size; 0: not given
   bool padding = false;
   int32_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
   float padding_value = 0;
@@ -58,7 +65,7 @@ struct AippOp {
 };
 
 // Parses the text of an AIPP configuration file (aipp_op { key: value ... } blocks, # comments).
-// Errc::parse_model naming the key: unknown keys, bad values, resize or rotation switched on.
+// Errc::parse_model naming the key: unknown keys, bad values, single_line_mode switched on.
 std::vector<AippOp> parse_aipp_config(const std::string &text);
 
 // Fills in the sizes left 0 from the model input ([N, C, H, W], or [N, H, W, C] when p.nhwc) and

@@ -300,6 +300,11 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
   std::shared_ptr<const StepDumper> dumper = StepDumper::create(
       Runtime::get().dump().active(), names_, id_.load(std::memory_order_relaxed), device_.id(),
       executions_.fetch_add(1, std::memory_order_relaxed));
+  std::shared_ptr<OpTimeSink> sink;
+  {
+    std::lock_guard lock(mu_);
+    sink = op_sink_;
+  }
   std::vector<std::pair<const void *, size_t>> reads, writes;
   for (size_t i = 0; i < inputs.size(); ++i) reads.push_back({inputs[i], input_bytes(*plan, i)});
   for (size_t j = 0; j < outputs.size(); ++j)
@@ -307,7 +312,7 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
   auto task = std::make_unique<FunctionTask>(
       TaskKind::model, label,
       [self = shared_from_this(), plan, inputs = std::move(inputs), outputs = std::move(outputs),
-       error, dumper, workspace, aipp = std::move(aipp), dynamic = std::move(dynamic),
+       error, dumper, sink, workspace, aipp = std::move(aipp), dynamic = std::move(dynamic),
        fixed = std::move(fixed)](ExecContext &ctx) {
         // AIPP turns the caller's images into the graph's inputs, in host memory of this
         // execution (the sim device's memory is host memory).
@@ -339,10 +344,11 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
             const Plan::StepHook hook =
                 [&](size_t i, const PlanStep &st, const std::vector<ops::Tensor> &in,
                     const std::vector<ops::Tensor> &out) { (*dumper)(i, st, in, out); };
-            plan->run(*state, graph_inputs, outputs, ctx.cores, &hook);
+            plan->run(*state, graph_inputs, outputs, ctx.cores, &hook, sink != nullptr);
           } else {
-            plan->run(*state, graph_inputs, outputs, ctx.cores);
+            plan->run(*state, graph_inputs, outputs, ctx.cores, nullptr, sink != nullptr);
           }
+          if (sink) sink->on_ops(self->id(), state->spans);
         } catch (...) {
           plan->give_back(std::move(state));
           if (error) *error = std::current_exception();
@@ -374,6 +380,12 @@ void Model::execute(Stream &stream, std::shared_ptr<const Plan> plan, std::vecto
   if (*error) std::rethrow_exception(*error);
   // Skipped because an earlier task failed the stream (R20).
   if (auto failure = stream.failure()) throw *failure;
+}
+
+std::shared_ptr<OpTimeSink> Model::set_op_sink(std::shared_ptr<OpTimeSink> sink) {
+  std::lock_guard lock(mu_);
+  std::swap(op_sink_, sink);
+  return sink;
 }
 
 std::vector<std::vector<int64_t>> Model::graph_input_dims(

@@ -12,6 +12,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -63,6 +64,14 @@ struct MemoryOptions {
   size_t work_size = 0;
   void *weights = nullptr;
   size_t weight_size = 0;
+};
+
+// Takes each execution's op times (aclprofModelSubscribe), on the device worker right after
+// the execution's last op.
+class OpTimeSink {
+ public:
+  virtual ~OpTimeSink() = default;
+  virtual void on_ops(uint32_t model_id, std::span<const OpSpan> ops) = 0;
 };
 
 class Model : public std::enable_shared_from_this<Model> {
@@ -124,6 +133,10 @@ class Model : public std::enable_shared_from_this<Model> {
   void execute(Stream &stream, std::shared_ptr<const Plan> plan, std::vector<void *> inputs,
                std::vector<void *> outputs, int32_t timeout_ms = -1);
 
+  // Makes `sink` (null: none) take the op times of the executions queued from now on; returns
+  // the one it replaces.
+  std::shared_ptr<OpTimeSink> set_op_sink(std::shared_ptr<OpTimeSink> sink);
+
   // The output dims of the latest execution call (aclmdlGetCurOutputDims); the declared
   // dims before the first one.
   std::vector<int64_t> current_output_dims(size_t index) const;
@@ -153,6 +166,7 @@ class Model : public std::enable_shared_from_this<Model> {
   mutable std::mutex mu_;
   std::list<std::shared_ptr<const Plan>> plans_;  // most recently used first
   std::vector<std::vector<int64_t>> current_outputs_;
+  std::shared_ptr<OpTimeSink> op_sink_;
 };
 
 }  // namespace openacl::model

@@ -457,7 +457,7 @@ void Plan::give_back(std::unique_ptr<ExecState> state) const {
 
 void Plan::run(ExecState &state, const std::vector<void *> &inputs,
                const std::vector<void *> &outputs, backend::AiCores &cores,
-               const StepHook *after_step) const {
+               const StepHook *after_step, bool timed) const {
   auto *ws = static_cast<uint8_t *>(state.workspace);
   auto resolve = [&](const Binding &b) -> void * {
     switch (b.kind) {
@@ -476,6 +476,7 @@ void Plan::run(ExecState &state, const std::vector<void *> &inputs,
   // The times are handed over after the last op, so that the trace's work is in no op's time
   // and in no gap between two ops.
   TaskObserver *const trace = task_observer();
+  const bool timing = trace != nullptr || timed;
   state.spans.clear();
   for (size_t s = 0; s < steps_.size(); ++s) {
     const PlanStep &st = steps_[s];
@@ -483,14 +484,14 @@ void Plan::run(ExecState &state, const std::vector<void *> &inputs,
     auto &out = state.outputs[s];
     for (size_t k = 0; k < in.size(); ++k) in[k].data = resolve(st.in_bind[k]);
     for (size_t k = 0; k < out.size(); ++k) out[k].data = resolve(st.out_bind[k]);
-    const int64_t begin = trace ? now_ns() : 0;
+    const int64_t begin = timing ? now_ns() : 0;
     try {
       st.op->run(in, out, cores);
     } catch (const Error &e) {
       fail(e.code() == Errc::task_failure ? e.code() : Errc::task_failure,
            st.label + ": " + e.what());
     }
-    if (trace) state.spans.push_back({&st.type, &st.node, begin, now_ns()});
+    if (timing) state.spans.push_back({&st.type, &st.node, begin, now_ns()});
     if (after_step != nullptr) (*after_step)(s, st, in, out);
   }
   for (const auto &c : copies_) std::memcpy(outputs[c.output], resolve(c.from), c.bytes);

@@ -60,7 +60,7 @@ struct ExecState {
   void *workspace = nullptr;
   bool owns_workspace = false;
   std::vector<std::vector<ops::Tensor>> inputs, outputs;
-  std::vector<OpSpan> spans;  // when a trace records the ops (TaskObserver::on_ops)
+  std::vector<OpSpan> spans;  // when a trace records the ops or the run is timed
 };
 
 class Plan {
@@ -99,9 +99,11 @@ class Plan {
       std::function<void(size_t index, const PlanStep &step, const std::vector<ops::Tensor> &in,
                          const std::vector<ops::Tensor> &out)>;
   // Runs every step on the calling device worker, and hands their times to the trace when one
-  // records. Throws Errc::task_failure (naming the node) when an op meets bad data.
+  // records; with `timed` they are also left in state.spans. Throws Errc::task_failure (naming
+  // the node) when an op meets bad data.
   void run(ExecState &state, const std::vector<void *> &inputs, const std::vector<void *> &outputs,
-           backend::AiCores &cores, const StepHook *after_step = nullptr) const;
+           backend::AiCores &cores, const StepHook *after_step = nullptr,
+           bool timed = false) const;
 
  private:
   friend class PlanBuilder;

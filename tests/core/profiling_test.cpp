@@ -124,7 +124,9 @@ TEST_F(Profiling, MisuseGetsTheProfilingCodes) {
   EXPECT_NE(oat::recent_msg().find("dataTypeConfig"), std::string::npos) << oat::recent_msg();
   EXPECT_EQ(aclprofCreateConfig(nullptr, 1, ACL_AICORE_NONE, nullptr, ACL_PROF_TASK_TIME), nullptr);
 
-  EXPECT_ACL_ERROR(ACL_ERROR_API_NOT_SUPPORT, aclprofModelSubscribe(1, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclprofModelSubscribe(1, nullptr));
+  EXPECT_NE(oat::recent_msg().find("profSubscribeConfig is NULL"), std::string::npos)
+      << oat::recent_msg();
   EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
                    aclprofSetConfig(static_cast<aclprofConfigType>(99), "1", 1));
   EXPECT_ACL_OK(aclprofSetConfig(ACL_PROF_STORAGE_LIMIT, "200MB", 5));

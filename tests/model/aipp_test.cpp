@@ -2,12 +2,15 @@
 // its float input with CANN's documented pre-processing. Each case compares the model's input
 // (seen through an identity model) with a reference written here from the documented formulas:
 // crop, R/B or U/V swap, CSC (YUV: M(x - input_bias) >> 8; RGB: (Mx >> 8) + output_bias, both
-// clipped to [0, 255]), (x - mean - min) * var_reci, then padding.
+// clipped to [0, 255]), rotation (clockwise), bilinear resizing (scf), (x - mean - min) *
+// var_reci, then padding.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model_helpers.h"
@@ -16,8 +19,6 @@
 using namespace model_test;
 
 namespace {
-
-std::string recent() { return aclGetRecentErrMsg() ? aclGetRecentErrMsg() : ""; }
 
 // y = x * 1 over [1, C, H, W], x of `elem` type (FLOAT or FLOAT16).
 onnx::ModelProto identity(int64_t c, int64_t h, int64_t w,
@@ -55,6 +56,7 @@ struct Reference {
   int m[3][3] = {}, in_bias[3] = {}, out_bias[3] = {};
   int mean[3] = {};
   float min[3] = {}, var[3] = {1, 1, 1};
+  int rotation = 0, resize_w = 0, resize_h = 0;  // resize_w 0: no resizing
   int top = 0, bottom = 0, left = 0, right = 0;
   float pad = 0;
 
@@ -67,27 +69,67 @@ struct Reference {
     if (c == 0) return img[y * src_w + x];                                // Y plane
     return img[src_w * src_h + (y / 2) * src_w + (x / 2) * 2 + (c - 1)];  // interleaved UV
   }
-  std::vector<float> run(const std::vector<uint8_t> &img) const {
-    const int w = crop_w + left + right, h = crop_h + top + bottom, C = channels();
-    std::vector<float> out(static_cast<size_t>(C) * h * w, pad);
+  // Pixel (x, y) of the crop window after the swap and CSC.
+  std::vector<int> window_pixel(const std::vector<uint8_t> &img, int x, int y) const {
     const bool yuv = format == "YUV420SP_U8" || format == "YUV400_U8";
-    for (int y = 0; y < crop_h; ++y)
-      for (int x = 0; x < crop_w; ++x) {
-        int p[3];
-        for (int c = 0; c < C; ++c) p[c] = raw(img, crop_x + x, crop_y + y, c);
-        if (rbuv) std::swap(p[yuv ? 1 : 0], p[2]);
-        if (csc) {
-          int q[3];
-          for (int r = 0; r < 3; ++r) {
-            long acc = 0;
-            for (int c = 0; c < 3; ++c)
-              acc += static_cast<long>(m[r][c]) * (yuv ? p[c] - in_bias[c] : p[c]);
-            const long shifted = acc >= 0 ? acc / 256 : -((-acc + 255) / 256);  // >> 8 rounds down
-            q[r] =
-                static_cast<int>(std::clamp<long>(yuv ? shifted : shifted + out_bias[r], 0, 255));
-          }
-          std::memcpy(p, q, sizeof q);
-        }
+    int p[3] = {0, 0, 0};
+    for (int c = 0; c < channels(); ++c) p[c] = raw(img, crop_x + x, crop_y + y, c);
+    if (rbuv) std::swap(p[yuv ? 1 : 0], p[2]);
+    if (csc) {
+      int q[3];
+      for (int r = 0; r < 3; ++r) {
+        long acc = 0;
+        for (int c = 0; c < 3; ++c)
+          acc += static_cast<long>(m[r][c]) * (yuv ? p[c] - in_bias[c] : p[c]);
+        const long shifted = acc >= 0 ? acc / 256 : -((-acc + 255) / 256);  // >> 8 rounds down
+        q[r] = static_cast<int>(std::clamp<long>(yuv ? shifted : shifted + out_bias[r], 0, 255));
+      }
+      std::memcpy(p, q, sizeof q);
+    }
+    return {p, p + channels()};
+  }
+  int turned_w() const { return rotation % 180 ? crop_h : crop_w; }
+  int turned_h() const { return rotation % 180 ? crop_w : crop_h; }
+  // Pixel (x, y) of the window turned clockwise by `rotation`.
+  std::vector<int> turned_pixel(const std::vector<uint8_t> &img, int x, int y) const {
+    switch (rotation) {
+      case 90:
+        return window_pixel(img, y, crop_h - 1 - x);
+      case 180:
+        return window_pixel(img, crop_w - 1 - x, crop_h - 1 - y);
+      case 270:
+        return window_pixel(img, crop_w - 1 - y, x);
+      default:
+        return window_pixel(img, x, y);
+    }
+  }
+  // Pixel (x, y) after resizing: bilinear between the turned window's pixels around
+  // ((x + 0.5) * in / out - 0.5, likewise y), clamped to the window, rounded to an integer.
+  std::vector<int> resized_pixel(const std::vector<uint8_t> &img, int x, int y) const {
+    if (resize_w == 0) return turned_pixel(img, x, y);
+    auto source = [](int d, int in, int out, int &i0, int &i1, double &f) {
+      const double s = std::clamp((d + 0.5) * in / out - 0.5, 0.0, in - 1.0);
+      i0 = static_cast<int>(std::floor(s)), i1 = std::min(i0 + 1, in - 1), f = s - i0;
+    };
+    int x0, x1, y0, y1;
+    double fx, fy;
+    source(x, turned_w(), resize_w, x0, x1, fx);
+    source(y, turned_h(), resize_h, y0, y1, fy);
+    const auto a = turned_pixel(img, x0, y0), b = turned_pixel(img, x1, y0),
+               c = turned_pixel(img, x0, y1), d = turned_pixel(img, x1, y1);
+    std::vector<int> out(a.size());
+    for (size_t k = 0; k < out.size(); ++k)
+      out[k] = static_cast<int>(std::floor((a[k] * (1 - fx) + b[k] * fx) * (1 - fy) +
+                                           (c[k] * (1 - fx) + d[k] * fx) * fy + 0.5));
+    return out;
+  }
+  std::vector<float> run(const std::vector<uint8_t> &img) const {
+    const int iw = resize_w ? resize_w : turned_w(), ih = resize_h ? resize_h : turned_h();
+    const int w = iw + left + right, h = ih + top + bottom, C = channels();
+    std::vector<float> out(static_cast<size_t>(C) * h * w, pad);
+    for (int y = 0; y < ih; ++y)
+      for (int x = 0; x < iw; ++x) {
+        const auto p = resized_pixel(img, x, y);
         for (int c = 0; c < C; ++c)
           out[(static_cast<size_t>(c) * h + top + y) * w + left + x] =
               (static_cast<float>(p[c] - mean[c]) - min[c]) * var[c];
@@ -96,16 +138,8 @@ struct Reference {
   }
 };
 
-class Aipp : public ::testing::Test {
+class Aipp : public DeviceSuite {
  protected:
-  static void SetUpTestSuite() {
-    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-  }
-  static void TearDownTestSuite() {
-    aclrtResetDevice(0);
-    aclFinalize();
-  }
   void TearDown() override {
     if (id_) aclmdlUnload(id_);
   }
@@ -147,6 +181,37 @@ class Aipp : public ::testing::Test {
     aclrtFree(in);
     aclrtFree(out);
     return y;
+  }
+  // Runs the loaded model, dynamic AIPP on input 0 for one image, with the parameters `set`;
+  // y (sized by the caller) gets the output. Returns aclmdlSetInputAIPP's result: nothing runs
+  // when it fails.
+  aclError run_dynamic(const aclmdlAIPP *set, const std::vector<uint8_t> &img,
+                       std::vector<float> &y) {
+    size_t data_size = 0;
+    EXPECT_EQ(aclmdlGetAippDataSize(1, &data_size), ACL_SUCCESS);
+    const size_t out_bytes = y.size() * sizeof(float);
+    void *in = nullptr, *params = nullptr, *out = nullptr;
+    EXPECT_EQ(aclrtMalloc(&in, img.size(), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMalloc(&params, data_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMalloc(&out, out_bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    aclrtMemcpy(in, img.size(), img.data(), img.size(), ACL_MEMCPY_HOST_TO_DEVICE);
+    aclmdlDataset *ins = aclmdlCreateDataset(), *outs = aclmdlCreateDataset();
+    aclDataBuffer *bufs[] = {aclCreateDataBuffer(in, img.size()),
+                             aclCreateDataBuffer(params, data_size),
+                             aclCreateDataBuffer(out, out_bytes)};
+    aclmdlAddDatasetBuffer(ins, bufs[0]);
+    aclmdlAddDatasetBuffer(ins, bufs[1]);
+    aclmdlAddDatasetBuffer(outs, bufs[2]);
+    const aclError rc = aclmdlSetInputAIPP(id_, ins, 1, set);
+    if (rc == ACL_SUCCESS) {
+      EXPECT_EQ(aclmdlExecute(id_, ins, outs), ACL_SUCCESS) << recent();
+      aclrtMemcpy(y.data(), out_bytes, out, out_bytes, ACL_MEMCPY_DEVICE_TO_HOST);
+    }
+    for (auto *b : bufs) aclDestroyDataBuffer(b);
+    aclmdlDestroyDataset(ins);
+    aclmdlDestroyDataset(outs);
+    for (void *p : {in, params, out}) aclrtFree(p);
+    return rc;
   }
   std::string om_;
   std::string input_format_;  // atc --input_format, when set
@@ -300,6 +365,64 @@ TEST_F(Aipp, Yuv400IsOneChannel) {
   EXPECT_EQ(run(identity(1, 2, 4), conf, img, 8), r.run(img));
 }
 
+// Rotation turns the window clockwise: a 3x2 picture, written out.
+TEST_F(Aipp, RotationTurnsTheWindowClockwise) {
+  const std::vector<uint8_t> img = {1, 2, 3, 4, 5, 6};  // rows {1 2 3}, {4 5 6}
+  const std::string conf =
+      "aipp_op { aipp_mode: static input_format: YUV400_U8 src_image_size_w: 3 "
+      "src_image_size_h: 2 rotation_angle: ";
+  EXPECT_EQ(run(identity(1, 3, 2), conf + "90 }", img, 6), (std::vector<float>{4, 1, 5, 2, 6, 3}));
+  ASSERT_EQ(aclmdlUnload(std::exchange(id_, 0)), ACL_SUCCESS);
+  EXPECT_EQ(run(identity(1, 2, 3), conf + "180 }", img, 6), (std::vector<float>{6, 5, 4, 3, 2, 1}));
+  ASSERT_EQ(aclmdlUnload(std::exchange(id_, 0)), ACL_SUCCESS);
+  EXPECT_EQ(run(identity(1, 3, 2), conf + "270 }", img, 6), (std::vector<float>{3, 6, 2, 5, 1, 4}));
+}
+
+// Resizing is bilinear with pixel centres at +0.5, written out: [0, 100] to 4 pixels.
+TEST_F(Aipp, ResizeIsBilinearWithHalfPixelCentres) {
+  const std::string conf =
+      "aipp_op { aipp_mode: static input_format: YUV400_U8 src_image_size_w: 2 "
+      "src_image_size_h: 1 resize: true resize_output_w: 4 resize_output_h: 1 }";
+  EXPECT_EQ(run(identity(1, 1, 4), conf, {0, 100}, 4), (std::vector<float>{0, 25, 75, 100}));
+}
+
+// The whole pipeline: crop, swap, rotation, resize, normalization and padding of an RGB image.
+TEST_F(Aipp, CropRotateResizeAndPadAnRgbImage) {
+  Reference r{"RGB888_U8", 10, 8};
+  r.crop_x = 2, r.crop_y = 1, r.crop_w = 6, r.crop_h = 4, r.rbuv = true;
+  r.rotation = 90, r.resize_w = 7, r.resize_h = 3;  // 6x4 turned to 4x6, resized to 7x3
+  r.top = 1, r.left = 1, r.mean[1] = 20, r.var[2] = 0.5f;
+  const std::string conf =
+      "aipp_op { aipp_mode: static input_format: RGB888_U8 src_image_size_w: 10 "
+      "src_image_size_h: 8 crop: true load_start_pos_w: 2 load_start_pos_h: 1 crop_size_w: 6 "
+      "crop_size_h: 4 rbuv_swap_switch: true rotation_angle: 90 resize: true resize_output_w: 7 "
+      "resize_output_h: 3 padding: true top_padding_size: 1 left_padding_size: 1 mean_chn_1: 20 "
+      "var_reci_chn_2: 0.5 }";
+  const auto img = pixels(10 * 8 * 3, 9);
+  EXPECT_EQ(run(identity(3, 4, 8), conf, img, 3 * 4 * 8), r.run(img));
+  aclAippInfo info{};
+  ASSERT_EQ(aclmdlGetFirstAippInfo(id_, 0, &info), ACL_SUCCESS) << recent();
+  EXPECT_EQ(info.resizeSwitch, 1);
+  EXPECT_EQ(info.resizeOutputW, 7);
+  EXPECT_EQ(info.resizeOutputH, 3);
+}
+
+// YUV420SP converted to RGB, then shrunk to odd sizes.
+TEST_F(Aipp, Yuv420spResizedAfterCsc) {
+  Reference r{"YUV420SP_U8", 8, 6};
+  r.crop_w = 8, r.crop_h = 6, r.csc = true, r.resize_w = 5, r.resize_h = 3;
+  const int bt601[3][3] = {{298, 0, 409}, {298, -100, -208}, {298, 516, 0}};
+  std::memcpy(r.m, bt601, sizeof bt601);
+  r.in_bias[0] = 16, r.in_bias[1] = 128, r.in_bias[2] = 128;
+  const std::string conf =
+      "aipp_op { aipp_mode: static input_format: YUV420SP_U8 src_image_size_w: 8 "
+      "src_image_size_h: 6 csc_switch: true matrix_r0c0: 298 matrix_r0c2: 409 matrix_r1c0: 298 "
+      "matrix_r1c1: -100 matrix_r1c2: -208 matrix_r2c0: 298 matrix_r2c1: 516 input_bias_0: 16 "
+      "input_bias_1: 128 input_bias_2: 128 resize: true }";  // output size: the model's
+  const auto img = pixels(8 * 6 * 3 / 2, 10);
+  EXPECT_EQ(run(identity(3, 3, 5), conf, img, 3 * 3 * 5), r.run(img));
+}
+
 TEST_F(Aipp, BatchGearsTakeOneImagePerBatchEntry) {
   Reference r{"RGB888_U8", 3, 2};
   r.crop_w = 3, r.crop_h = 2, r.mean[1] = 7;
@@ -395,8 +518,18 @@ TEST_F(Aipp, ConfigurationErrorsNameTheKey) {
       {"aipp_op { aipp_mode: static input_format: RGB888_U8 colour: 1 }",
        "'colour' is not an AIPP parameter"},
       {"aipp_op { aipp_mode: static input_format: NV12 }", "input_format: 'NV12' is not one of"},
+      {"aipp_op { aipp_mode: static input_format: RGB888_U8 single_line_mode: true }",
+       "single_line_mode: true is not supported"},
+      {"aipp_op { aipp_mode: static input_format: RGB888_U8 rotation_angle: 45 }",
+       "rotation_angle 45 is not 0, 90, 180 or 270"},
       {"aipp_op { aipp_mode: static input_format: RGB888_U8 resize: true }",
-       "resize: true is not supported"},
+       "resize without a crop_size needs src_image_size_w/h"},
+      {"aipp_op { aipp_mode: static input_format: RGB888_U8 resize: true src_image_size_w: 80 "
+       "src_image_size_h: 4 }",
+       "resizing 80x4 to 4x4 (WxH) leaves the scale range [1/16, 16]"},
+      {"aipp_op { aipp_mode: static input_format: RGB888_U8 rotation_angle: 90 "
+       "src_image_size_w: 4 src_image_size_h: 4 crop: true crop_size_w: 4 crop_size_h: 2 }",
+       "crop_size 2x4 (WxH, turned by the rotation) plus padding is not the model input's 4x4"},
       {"aipp_op { aipp_mode: dynamic }", "aipp_mode: dynamic needs max_src_image_size"},
       {"aipp_op { aipp_mode: static input_format: YUV400_U8 }",
        "gives 1 channels; the model input has 3"},
@@ -464,8 +597,9 @@ TEST_F(Aipp, DynamicParametersPerImage) {
   ASSERT_EQ(aclmdlSetAIPPPaddingParams(set, 1, 1, 0, 0, 0, 1), ACL_SUCCESS);
   ASSERT_EQ(aclmdlSetAIPPPixelVarReci(set, 1, 1, 1, 1, 1), ACL_SUCCESS);
   EXPECT_EQ(aclmdlSetAIPPCropParams(set, 1, 0, 0, 4, 4, 2), ACL_ERROR_INVALID_PARAM);  // batchIndex
-  EXPECT_EQ(aclmdlSetAIPPScfParams(set, 1, 6, 5, 4, 4, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-  EXPECT_NE(recent().find("does not resize"), std::string::npos) << recent();
+  EXPECT_EQ(aclmdlSetAIPPScfParams(set, 2, 6, 5, 4, 4, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recent().find("scfSwitch is 2"), std::string::npos) << recent();
+  EXPECT_EQ(aclmdlSetAIPPScfParams(set, 1, 0, 5, 4, 4, 0), ACL_ERROR_INVALID_PARAM);
 
   const auto img = pixels(2 * 6 * 5 * 3, 6);
   void *in = nullptr, *params = nullptr, *out = nullptr;
@@ -523,12 +657,8 @@ TEST_F(Aipp, DynamicParametersIntoAnNhwcInput) {
   add_initializer(m, "one", {1}, {1});
   add_node(m, "Mul", "same", {"x", "one"}, {"y"});
   add_output(m, "y");
-  const std::string onnx = m.SerializeAsString();
-  const char *names[] = {"insert_op_conf", "input_format"}, *values[] = {conf.c_str(), "NHWC"};
-  om_ = write_temp("aipp_dynamic_nhwc.om", "");
-  ASSERT_EQ(openaclConvertModel(onnx.data(), onnx.size(), names, values, 2, om_.c_str()),
-            ACL_SUCCESS)
-      << recent();
+  input_format_ = "NHWC";
+  ASSERT_EQ(convert(m, conf), ACL_SUCCESS) << recent();
   ASSERT_EQ(aclmdlLoadFromFile(om_.c_str(), &id_), ACL_SUCCESS) << recent();
   Reference r{"RGB888_U8", 4, 4};
   r.crop_w = r.crop_h = 4, r.mean[0] = 20, r.mean[2] = 5, r.var[1] = 0.5f;
@@ -537,34 +667,41 @@ TEST_F(Aipp, DynamicParametersIntoAnNhwcInput) {
   ASSERT_EQ(aclmdlSetAIPPSrcImageSize(set, 4, 4), ACL_SUCCESS);
   ASSERT_EQ(aclmdlSetAIPPDtcPixelMean(set, 20, 0, 5, 0, 0), ACL_SUCCESS);
   ASSERT_EQ(aclmdlSetAIPPPixelVarReci(set, 1, 0.5f, 1, 1, 0), ACL_SUCCESS);
-  size_t data_size = 0;
-  ASSERT_EQ(aclmdlGetAippDataSize(1, &data_size), ACL_SUCCESS);
   const auto img = pixels(48, 8);
-  void *in = nullptr, *params = nullptr, *out = nullptr;
-  ASSERT_EQ(aclrtMalloc(&in, 48, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-  ASSERT_EQ(aclrtMalloc(&params, data_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-  ASSERT_EQ(aclrtMalloc(&out, 48 * 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-  aclrtMemcpy(in, 48, img.data(), 48, ACL_MEMCPY_HOST_TO_DEVICE);
-  aclmdlDataset *ins = aclmdlCreateDataset(), *outs = aclmdlCreateDataset();
-  aclDataBuffer *bufs[] = {aclCreateDataBuffer(in, 48), aclCreateDataBuffer(params, data_size),
-                           aclCreateDataBuffer(out, 48 * 4)};
-  aclmdlAddDatasetBuffer(ins, bufs[0]);
-  aclmdlAddDatasetBuffer(ins, bufs[1]);
-  aclmdlAddDatasetBuffer(outs, bufs[2]);
-  ASSERT_EQ(aclmdlSetInputAIPP(id_, ins, 1, set), ACL_SUCCESS) << recent();
-  ASSERT_EQ(aclmdlExecute(id_, ins, outs), ACL_SUCCESS) << recent();
   std::vector<float> y(48);
-  aclrtMemcpy(y.data(), 192, out, 192, ACL_MEMCPY_DEVICE_TO_HOST);
+  ASSERT_EQ(run_dynamic(set, img, y), ACL_SUCCESS) << recent();
   const auto planar = r.run(img);  // [3, 4, 4]
   std::vector<float> want;
   for (int p = 0; p < 16; ++p)
     for (int c = 0; c < 3; ++c) want.push_back(planar[c * 16 + p]);
   EXPECT_EQ(y, want);
-  for (auto *b : bufs) aclDestroyDataBuffer(b);
-  aclmdlDestroyDataset(ins);
-  aclmdlDestroyDataset(outs);
   aclmdlDestroyAIPP(set);
-  for (void *p : {in, params, out}) aclrtFree(p);
+}
+
+// Dynamic resizing: aclmdlSetAIPPScfParams per image, its input size checked against the window.
+TEST_F(Aipp, DynamicResizePerImage) {
+  const std::string conf =
+      "aipp_op { aipp_mode: dynamic related_input_rank: 0 max_src_image_size: 144 }";
+  ASSERT_EQ(convert(identity(3, 4, 4), conf), ACL_SUCCESS) << recent();
+  ASSERT_EQ(aclmdlLoadFromFile(om_.c_str(), &id_), ACL_SUCCESS) << recent();
+  Reference r{"RGB888_U8", 8, 6};
+  r.crop_x = 2, r.crop_w = 6, r.crop_h = 6, r.resize_w = 4, r.resize_h = 4;
+  aclmdlAIPP *set = aclmdlCreateAIPP(1);
+  ASSERT_EQ(aclmdlSetAIPPInputFormat(set, ACL_RGB888_U8), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetAIPPSrcImageSize(set, 8, 6), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetAIPPCropParams(set, 1, 2, 0, 6, 6, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetAIPPScfParams(set, 1, 6, 6, 4, 4, 0), ACL_SUCCESS);
+  const auto img = pixels(144, 11);
+  std::vector<float> y(48);
+  ASSERT_EQ(run_dynamic(set, img, y), ACL_SUCCESS) << recent();
+  EXPECT_EQ(y, r.run(img));
+  // The scf input must be the crop window.
+  ASSERT_EQ(aclmdlSetAIPPScfParams(set, 1, 8, 6, 4, 4, 0), ACL_SUCCESS);
+  EXPECT_EQ(run_dynamic(set, img, y), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recent().find("scfInputSize 8x6 (WxH) is not the size of the crop window, 6x6"),
+            std::string::npos)
+      << recent();
+  aclmdlDestroyAIPP(set);
 }
 
 TEST_F(Aipp, ModelWithoutAippSaysSo) {

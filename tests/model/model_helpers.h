@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
 #include "acl/acl.h"
@@ -77,6 +78,22 @@ onnx::NodeProto *add_node(onnx::ModelProto &m, const std::string &op, const std:
 void add_initializer(onnx::ModelProto &m, const std::string &name, const std::vector<int64_t> &dims,
                      const std::vector<float> &values);
 void set_ints(onnx::NodeProto *n, const std::string &name, const std::vector<int64_t> &v);
+
+// A suite whose tests share one aclInit and device 0.
+class DeviceSuite : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  }
+  static void TearDownTestSuite() {
+    aclrtResetDevice(0);
+    aclFinalize();
+  }
+};
+
+// aclGetRecentErrMsg as a string ("" for none), for failure messages and checks.
+inline std::string recent() { return aclGetRecentErrMsg() ? aclGetRecentErrMsg() : ""; }
 
 // Writes bytes to a file in a per-process temporary folder and returns its path.
 std::string write_temp(const std::string &name, const std::string &bytes);

@@ -3,12 +3,15 @@
 // blocking callback (aclrtLaunchCallback), which runs the program's aclvdecCallback on the
 // thread named by aclvdecSetChannelDescThreadId (subscribed to the stream with
 // aclrtSubscribeReport at aclvdecCreateChannel), in the order of the sends. The decode task
-// reads the stream description's values as they were at the send; it writes the picture, its
+// reads the stream description's values and the frame's bytes as they were at the send (the
+// frame is copied then); it writes the picture, its
 // size and strides (width stride aligned to 16, height stride to 2) and retCode 0 into the
 // output description, or retCode 1 when the frame gave no picture or did not fit.
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "acl/acl.h"
 #include "api/guard.h"
@@ -118,10 +121,12 @@ void send(const char *api, aclvdecChannelDesc *channelDesc, acldvppStreamDesc *i
   }
   auto decoder = channelDesc->decoder;
   const uint32_t format = channelDesc->out_format;
-  auto *data = static_cast<const uint8_t *>(in.data);
-  const uint32_t size = in.size;
-  dv::api::submit(channelDesc->stream, api, {{data, size, false}},
-                  [=] { decode(*decoder, data, size, eos, pic, format); });
+  // The frame is copied at the call, as the unit takes it into its own stream buffer: programs
+  // (acllite's VideoCapture) refill one input buffer for the next frame as soon as this returns.
+  auto frame = std::make_shared<const std::vector<uint8_t>>(
+      static_cast<const uint8_t *>(in.data), static_cast<const uint8_t *>(in.data) + in.size);
+  dv::api::submit(channelDesc->stream, api, {},
+                  [=] { decode(*decoder, frame->data(), frame->size(), eos, pic, format); });
   auto *d = new Delivery{channelDesc->callback, input, skipped ? nullptr : output, userData};
   aclError rc = aclrtLaunchCallback(deliver, d, ACL_CALLBACK_BLOCK, channelDesc->stream);
   if (rc != ACL_SUCCESS) {
