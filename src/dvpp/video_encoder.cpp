@@ -58,6 +58,7 @@ VideoEncoder::VideoEncoder(const EncoderSettings &settings) : s_(std::make_uniqu
   }
   av_opt_set(c->priv_data, "tune", "zerolatency", 0);
   av_opt_set_int(c->priv_data, "forced-idr", 1, 0);
+  if (settings.profile != nullptr) av_opt_set(c->priv_data, "profile", settings.profile, 0);
   // Quiet encoders (their statistics would go to the program's stderr); closed GOPs, so that a
   // forced I-frame is an IDR picture.
   if (settings.hevc) av_opt_set(c->priv_data, "x265-params", "log-level=none:open-gop=0", 0);

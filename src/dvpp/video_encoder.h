@@ -21,6 +21,7 @@ struct EncoderSettings {
   uint32_t frame_rate = 30;          // frames a second (CANN's srcRate)
   uint32_t max_bit_rate = 0;         // kbit/s; 0: the encoder's constant-quality default
   bool constant_rate = false;        // CANN's rcMode 2 (CBR): the bit rate is also the minimum
+  const char *profile = nullptr;  // libx264's / libx265's profile name; NULL: the encoder's choice
 };
 
 class VideoEncoder {
