@@ -252,6 +252,15 @@ TEST_F(Mpi, JpegdGivesTheV1PictureAndReportsItsLayout) {
   EXPECT_EQ(info.height_stride, 256u);
   EXPECT_EQ(info.img_buf_size, 384u * 256 * 3 / 2);
   EXPECT_EQ(info.pixel_format, HI_JPEG_RAW_FORMAT_YUV420);
+  // Newer CANN's form: the same for the output formats JPEGD writes.
+  for (hi_pixel_format f : {HI_PIXEL_FORMAT_UNKNOWN, HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420}) {
+    hi_img_info out{};
+    ASSERT_EQ(hi_mpi_vdec_get_jpegd_output_info(&s, f, &out), HI_SUCCESS) << recent_msg();
+    EXPECT_EQ(std::memcmp(&out, &info, sizeof out), 0) << "format " << f;
+  }
+  EXPECT_EQ(hi_mpi_vdec_get_jpegd_output_info(&s, HI_PIXEL_FORMAT_RGB_888, &info),
+            static_cast<hi_s32>(HI_ERR_VDEC_NOT_SUPPORT));
+  EXPECT_NE(recent_msg().find("NV12 / NV21"), std::string::npos) << recent_msg();
 
   for (hi_pixel_format f :
        {HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420}) {
@@ -414,6 +423,43 @@ TEST_F(Mpi, VdecDecodesH264AndH265ToTheEncodersFrames) {
     EXPECT_NE(recent_msg().find("resizing is not implemented"), std::string::npos) << recent_msg();
     EXPECT_EQ(hi_mpi_vdec_destroy_chn(10), HI_SUCCESS) << recent_msg();
   }
+}
+
+TEST_F(Mpi, ImageAlignInfoIsWhatEachUnitTakes) {
+  hi_img_base_info nv12{};
+  nv12.width = 333, nv12.height = 251;
+  nv12.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+  hi_img_align_info a{};
+  const hi_module_type vpc_venc[] = {HI_MOD_VPC, HI_MOD_VENC};
+  ASSERT_EQ(hi_mpi_sys_get_image_align_info(vpc_venc, 2, &nv12, &a), HI_SUCCESS) << recent_msg();
+  EXPECT_EQ(a.width_stride, 336u);
+  EXPECT_EQ(a.height_stride, 252u);
+  EXPECT_EQ(a.img_buf_size, 336u * 252 * 3 / 2);
+  // With JPEGD among them its 128 / 16 win; HI_MOD_ALL takes every unit of the format.
+  const hi_module_type with_jpegd[] = {HI_MOD_VPC, HI_MOD_JPEGD};
+  ASSERT_EQ(hi_mpi_sys_get_image_align_info(with_jpegd, 2, &nv12, &a), HI_SUCCESS);
+  EXPECT_EQ(a.width_stride, 384u);
+  EXPECT_EQ(a.height_stride, 256u);
+  const hi_module_type all[] = {HI_MOD_ALL};
+  ASSERT_EQ(hi_mpi_sys_get_image_align_info(all, 1, &nv12, &a), HI_SUCCESS);
+  EXPECT_EQ(a.width_stride, 384u);
+  // RGB888: VPC's stride counts bytes; PNGD's is align(width, 128) * 3.
+  hi_img_base_info rgb = nv12;
+  rgb.pixel_format = HI_PIXEL_FORMAT_RGB_888;
+  const hi_module_type vpc[] = {HI_MOD_VPC}, pngd[] = {HI_MOD_PNGD};
+  ASSERT_EQ(hi_mpi_sys_get_image_align_info(vpc, 1, &rgb, &a), HI_SUCCESS);
+  EXPECT_EQ(a.width_stride, 1008u);
+  EXPECT_EQ(a.img_buf_size, 1008u * 252);
+  ASSERT_EQ(hi_mpi_sys_get_image_align_info(pngd, 1, &rgb, &a), HI_SUCCESS);
+  EXPECT_EQ(a.width_stride, 384u * 3);
+  EXPECT_EQ(a.height_stride, 256u);
+  EXPECT_EQ(hi_mpi_sys_get_image_align_info(vpc_venc, 2, &rgb, &a),
+            static_cast<hi_s32>(HI_ERR_SYS_NOT_SUPPORT));
+  EXPECT_NE(recent_msg().find("VENC"), std::string::npos) << recent_msg();
+  EXPECT_EQ(hi_mpi_sys_get_image_align_info(vpc, 0, &nv12, &a),
+            static_cast<hi_s32>(HI_ERR_SYS_ILLEGAL_PARAM));
+  EXPECT_EQ(hi_mpi_sys_get_image_align_info(vpc, 1, nullptr, &a),
+            static_cast<hi_s32>(HI_ERR_SYS_NULL_PTR));
 }
 
 TEST_F(Mpi, PngdGivesTheV1Picture) {
