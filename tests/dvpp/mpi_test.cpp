@@ -124,6 +124,40 @@ TEST_F(Mpi, CropResizePasteGivesTheV1Bytes) {
   EXPECT_NE(a, canvas);
 }
 
+TEST_F(Mpi, CropResizeIntoRgbIsTheNv12ResizeConverted) {
+  void *in = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 13));
+  VpcChannel ch(2);
+  hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
+  // Reference: crop [20, 219] x [10, 149] resized into NV12, then converted to BGR888.
+  void *nv12 = dvpp_buffer(kOSize, std::vector<uint8_t>(kOSize, 0));
+  hi_vpc_crop_resize_region r{};
+  r.dest_pic_info = vpc_pic(nv12, kOSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh);
+  r.crop_region = {10, 20, 200, 140};  // top, left, width, height
+  r.resize_info = {kOw, kOh, 1};
+  hi_u32 task = 0;
+  ASSERT_EQ(hi_mpi_vpc_crop_resize(ch.id, &src, &r, 1, &task, -1), HI_SUCCESS) << recent_msg();
+  ch.finish(task);
+  const uint32_t rws = kOw * 3, rsize = rws * kOh;
+  void *want = dvpp_buffer(rsize, std::vector<uint8_t>(rsize, 0)),
+       *got = dvpp_buffer(rsize, std::vector<uint8_t>(rsize, 0));
+  hi_vpc_pic_info bgr = vpc_pic(want, rsize, HI_PIXEL_FORMAT_BGR_888, kOw, kOh, rws, kOh);
+  ASSERT_EQ(hi_mpi_vpc_convert_color(ch.id, &r.dest_pic_info, &bgr, &task, -1), HI_SUCCESS)
+      << recent_msg();
+  ch.finish(task);
+  // In one call, as the official vdec_vpc sample asks for it.
+  r.dest_pic_info = vpc_pic(got, rsize, HI_PIXEL_FORMAT_BGR_888, kOw, kOh, rws, kOh);
+  ASSERT_EQ(hi_mpi_vpc_crop_resize(ch.id, &src, &r, 1, &task, -1), HI_SUCCESS) << recent_msg();
+  ch.finish(task);
+  const auto a = read_back(want, rsize);
+  EXPECT_EQ(read_back(got, rsize), a);
+  EXPECT_NE(a, std::vector<uint8_t>(rsize, 0));
+  // Only the whole destination: a resize smaller than it is refused, with the reason.
+  r.resize_info = {kOw / 2, kOh, 1};
+  EXPECT_EQ(hi_mpi_vpc_crop_resize(ch.id, &src, &r, 1, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_NOT_SUPPORT));
+  EXPECT_NE(recent_msg().find("RGB destination"), std::string::npos) << recent_msg();
+}
+
 TEST_F(Mpi, CropResizeMakeBorderIsTheResizedCropInsideTheBorder) {
   void *in = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 10));
   void *out1 = dvpp_buffer(kOSize, std::vector<uint8_t>(kOSize, 0));

@@ -71,12 +71,14 @@ dv::Rect crop_rect(const hi_vpc_crop_region &c, const dv::Image &in, const std::
   return dv::api::region(r, what.c_str(), in, false);
 }
 
-// One crop-resize-paste of the V1 unit, or with a border, crop-resize-make-border.
+// One crop-resize-paste of the V1 unit, or with a border, crop-resize-make-border. With `rgb`,
+// out is a picture of the task's own (NV12, no data yet) converted into rgb after the resize.
 struct Job {
   dv::Image in, out;
   dv::Rect crop, paste;
   dv::Interpolation interpolation = dv::Interpolation::bilinear;
   std::optional<dv::Border> border;
+  std::optional<dv::Image> rgb;
 };
 
 // The resized region of a crop_resize* call: resize_width x resize_height at (left, top).
@@ -92,7 +94,25 @@ Job crop_resize_job(const dv::Image &in, const hi_vpc_pic_info &dest,
                     hi_u32 top, bool paste, const std::string &what) {
   Job j;
   j.in = in;
-  j.out = vpc_picture(&dest, what + ".dest_pic_info");
+  const dv::Image d = image(dest);
+  if (!paste && left == 0 && top == 0 && dv::packed_bytes(d.format) == 3) {
+    // crop_resize into RGB888 / BGR888: the resize in NV12, then the channel's color conversion.
+    j.rgb = dv::api::color_image(d, (what + ".dest_pic_info").c_str());
+    if (resize.resize_width != d.width || resize.resize_height != d.height)
+      mpi::reject(HI_ERR_NOT_SUPPORT, what +
+                                          ": an RGB destination takes the resized picture whole "
+                                          "on openacl (resize size = dest size)");
+    j.out = {nullptr,
+             0,
+             HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420,
+             d.width,
+             d.height,
+             dv::align_up(d.width, 16),
+             dv::align_up(d.height, 2)};
+    j.out.size = dv::image_bytes(j.out);
+  } else {
+    j.out = vpc_picture(&dest, what + ".dest_pic_info");
+  }
   j.crop = crop_rect(crop, in, what + ".crop_region");
   j.paste = dv::api::region(placed(resize, left, top, j.out, what), (what + ".resize_info").c_str(),
                             j.out, paste);
@@ -105,6 +125,9 @@ Job border_job(const dv::Image &in, const hi_vpc_crop_resize_border_region &r,
                const std::string &what) {
   Job j = crop_resize_job(in, r.dest_pic_info, r.crop_region, r.resize_info, r.dest_left_offset,
                           r.dest_top_offset, false, what);
+  if (j.rgb)
+    mpi::reject(HI_ERR_NOT_SUPPORT,
+                what + ".dest_pic_info: a border around an RGB picture is not implemented");
   if (r.border_type != HI_BORDER_CONSTANT && r.border_type != HI_BORDER_REPLICATE)
     mpi::reject(HI_ERR_NOT_SUPPORT,
                 what + ".border_type: this call takes HI_BORDER_CONSTANT or HI_BORDER_REPLICATE");
@@ -142,15 +165,24 @@ void run(hi_vpc_chn chn, const char *label, std::vector<Job> jobs, hi_u32 *task_
   std::vector<dv::api::Access> ranges;
   for (const Job &j : jobs) {
     ranges.push_back({j.in.data, dv::image_bytes(j.in), false});
-    ranges.push_back({j.out.data, dv::image_bytes(j.out), true});
+    const dv::Image &out = j.rgb ? *j.rgb : j.out;
+    ranges.push_back({out.data, dv::image_bytes(out), true});
+  }
+  hi_csc_matrix csc;
+  {
+    std::lock_guard<std::mutex> lock(ch->mutex);
+    csc = ch->csc;
   }
   queue(
       *ch, label, std::move(ranges),
-      [jobs = std::move(jobs)](openacl::AiCores &cores) {
-        for (const Job &j : jobs) {
+      [jobs = std::move(jobs), csc](openacl::AiCores &cores) {
+        for (Job j : jobs) {
+          std::vector<uint8_t> nv12(j.rgb ? j.out.size : 0);
+          if (j.rgb) j.out.data = nv12.data();
           if (j.border)
             dv::crop_resize_border(j.in, j.crop, j.out, *j.border, j.interpolation, &cores);
           else dv::crop_resize_paste(j.in, j.crop, j.out, j.paste, j.interpolation, &cores);
+          if (j.rgb) dv::convert_color(j.out, *j.rgb, csc);
         }
       },
       task_id);
