@@ -158,6 +158,56 @@ TEST_F(Mpi, CropResizeIntoRgbIsTheNv12ResizeConverted) {
   EXPECT_NE(recent_msg().find("RGB destination"), std::string::npos) << recent_msg();
 }
 
+TEST_F(Mpi, RotateTurnsThePictureClockwise) {
+  VpcChannel ch(4);
+  struct Format {
+    hi_pixel_format format;
+    uint32_t bpp;
+  };
+  for (const Format f : {Format{HI_PIXEL_FORMAT_RGB_888, 3}, Format{HI_PIXEL_FORMAT_YUV_400, 1}}) {
+    const uint32_t w = 30, h = 20, ws = (w * f.bpp + 15) / 16 * 16, size = ws * h;
+    std::vector<uint8_t> src_bytes = dvt::nv_noise(ws, h, 21);
+    src_bytes.resize(size);
+    void *src = dvpp_buffer(size, src_bytes);
+    for (hi_rotation angle : {HI_ROTATION_90, HI_ROTATION_180, HI_ROTATION_270}) {
+      const bool swap = angle != HI_ROTATION_180;
+      const uint32_t dw = swap ? h : w, dh = swap ? w : h, dws = (dw * f.bpp + 15) / 16 * 16;
+      void *dst = dvpp_buffer(dws * dh, std::vector<uint8_t>(dws * dh, 0));
+      hi_rotate_param p{};
+      p.src = vpc_pic(src, size, f.format, w, h, ws, h);
+      p.dst = vpc_pic(dst, dws * dh, f.format, dw, dh, dws, dh);
+      p.angle = angle;
+      hi_u32 task = 0;
+      ASSERT_EQ(hi_mpi_vpc_rotate(ch.id, &p, &task, -1), HI_SUCCESS) << recent_msg();
+      ch.finish(task);
+      // Where each source pixel goes, turned clockwise.
+      std::vector<uint8_t> want(dws * dh, 0);
+      for (uint32_t sy = 0; sy < h; ++sy)
+        for (uint32_t sx = 0; sx < w; ++sx) {
+          uint32_t dx = w - 1 - sx, dy = h - 1 - sy;  // 180
+          if (angle == HI_ROTATION_90) dx = h - 1 - sy, dy = sx;
+          if (angle == HI_ROTATION_270) dx = sy, dy = w - 1 - sx;
+          std::memcpy(&want[dy * dws + dx * f.bpp], &src_bytes[sy * ws + sx * f.bpp], f.bpp);
+        }
+      EXPECT_EQ(read_back(dst, dws * dh), want) << "format " << f.format << " angle " << angle;
+    }
+  }
+  // NV12 and a destination of the wrong size are refused, with the reason.
+  void *nv = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 22));
+  hi_rotate_param p{};
+  p.src = vpc_pic(nv, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
+  p.dst = p.src;
+  p.angle = HI_ROTATION_180;
+  hi_u32 task = 0;
+  EXPECT_EQ(hi_mpi_vpc_rotate(ch.id, &p, &task, -1), static_cast<hi_s32>(HI_ERR_VPC_NOT_SUPPORT));
+  void *grey = dvpp_buffer(32 * 20);
+  p.src = vpc_pic(grey, 32 * 20, HI_PIXEL_FORMAT_YUV_400, 30, 20, 32, 20);
+  p.dst = p.src;
+  p.angle = HI_ROTATION_90;
+  EXPECT_EQ(hi_mpi_vpc_rotate(ch.id, &p, &task, -1), static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_NE(recent_msg().find("the rotated picture is 20x30"), std::string::npos) << recent_msg();
+}
+
 TEST_F(Mpi, CropResizeMakeBorderIsTheResizedCropInsideTheBorder) {
   void *in = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 10));
   void *out1 = dvpp_buffer(kOSize, std::vector<uint8_t>(kOSize, 0));

@@ -297,7 +297,9 @@ TEST_P(Venc, V2ChannelsGiveTheV1StreamOneNalUnitAPack) {
   std::vector<std::vector<uint8_t>> aus;
   const uint32_t size = kW * kH * 3 / 2;
   for (uint32_t i = 0; i < kFrames; ++i) {
-    if (i == kForced) ASSERT_EQ(hi_mpi_venc_request_idr(chn, HI_TRUE), HI_SUCCESS);
+    if (i == kForced) {
+      ASSERT_EQ(hi_mpi_venc_request_idr(chn, HI_TRUE), HI_SUCCESS);
+    }
     void *in = dvpp_buffer(size, frame_nv(i, c.nv21));
     const hi_video_frame_info frame = v2_frame(in, c.nv21, 500 + i);
     ASSERT_EQ(hi_mpi_venc_send_frame(chn, &frame, 0), HI_SUCCESS) << recent_msg();
@@ -308,7 +310,9 @@ TEST_P(Venc, V2ChannelsGiveTheV1StreamOneNalUnitAPack) {
     ASSERT_EQ(hi_mpi_venc_query_status(chn, &status), HI_SUCCESS);
     EXPECT_EQ(status.left_stream_frames, 1u);
     const bool idr = i == 0 || i == kForced;
-    if (idr) EXPECT_GE(status.cur_packs, 3u) << "parameter sets and the slice, frame " << i;
+    if (idr) {
+      EXPECT_GE(status.cur_packs, 3u) << "parameter sets and the slice, frame " << i;
+    }
     // Frame 0 in a single pack: it holds them all, listed in its pack_info.
     const uint32_t given = i == 0 ? 1 : status.cur_packs;
     std::vector<hi_venc_pack> packs(given);

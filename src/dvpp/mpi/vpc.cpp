@@ -15,6 +15,7 @@
 #include "dvpp/mpi/channels.h"
 #include "dvpp/mpi/lane.h"
 #include "dvpp/pyramid.h"
+#include "dvpp/rotate.h"
 #include "dvpp/vpc.h"
 
 namespace dv = openacl::dvpp;
@@ -491,6 +492,39 @@ hi_s32 hi_mpi_vpc_pyrdown(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic,
           for (size_t i = 1; i < levels.size(); ++i) dv::pyr_down(levels[i - 1], levels[i], border);
         },
         task_id);
+  });
+}
+
+hi_s32 hi_mpi_vpc_rotate(hi_vpc_chn chn, const hi_rotate_param *rotate_param, hi_u32 *task_id,
+                         hi_s32 milli_sec) {
+  (void)milli_sec;
+  return guarded(__func__, [&] {
+    mpi::required(task_id, "task_id");
+    const hi_rotate_param &p = *mpi::required(rotate_param, "rotate_param");
+    const dv::Image in = dv::api::lut_image(image(p.src), "rotate_param->src"),
+                    out = dv::api::lut_image(image(p.dst), "rotate_param->dst");
+    if (dv::is_yuv420sp(in.format))
+      mpi::reject(HI_ERR_NOT_SUPPORT,
+                  "rotate_param->src: rotation takes YUV400, RGB888 and BGR888 "
+                  "(CANN's formats openacl lays out), not YUV420SP");
+    if (out.format != in.format)
+      mpi::reject(HI_ERR_ILLEGAL_PARAM, "rotate_param->dst must have the source's format");
+    if (p.angle < HI_ROTATION_90 || p.angle > HI_ROTATION_270)
+      mpi::reject(HI_ERR_ILLEGAL_PARAM,
+                  "rotate_param->angle " + std::to_string(p.angle) + " is not a hi_rotation");
+    const int turns = static_cast<int>(p.angle) + 1;
+    const bool swap = turns != 2;
+    const uint32_t w = swap ? in.height : in.width, h = swap ? in.width : in.height;
+    if (out.width != w || out.height != h)
+      mpi::reject(HI_ERR_ILLEGAL_PARAM, "rotate_param->dst is " + std::to_string(out.width) + "x" +
+                                            std::to_string(out.height) +
+                                            "; the rotated picture is " + std::to_string(w) + "x" +
+                                            std::to_string(h));
+    auto ch = channel(chn);
+    queue(
+        *ch, "hi_mpi_vpc_rotate",
+        {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
+        [=](openacl::AiCores &) { dv::rotate(in, out, turns); }, task_id);
   });
 }
 
