@@ -266,12 +266,14 @@ hi_s32 hi_mpi_venc_get_stream(hi_venc_chn chn, hi_venc_stream *stream, hi_s32 mi
       if (e.owned) dv::release(e.data);
       openacl::fail(done.code, done.message);
     }
-    mpi::fill_video_stream(*e.result, e.data, ch->hevc, *stream);
+    mpi::fill_packs(*e.result, e.data, *stream);
     for (hi_u32 i = 0; i < stream->pack_cnt; ++i) {
       stream->pack[i].input_addr = e.input;
       stream->pack[i].pts = e.pts;
     }
-    if (!ch->encoder) {
+    if (ch->encoder) {
+      mpi::fill_video_info(*e.result, ch->hevc, *stream);
+    } else {
       std::memset(&stream->jpeg_info, 0, sizeof stream->jpeg_info);
       stream->jpeg_info.pic_bytes = e.result->size;
       stream->jpeg_info.qfactor = e.qfactor;

@@ -188,8 +188,7 @@ void encode_video_frame(VideoEncoder &encoder, bool hevc, const Image &in, bool 
                         [&](const StreamPack &p) { return is_idr(p.type, hevc); });
 }
 
-void fill_video_stream(const EncodeResult &result, uint8_t *data, bool hevc,
-                       hi_venc_stream &stream) {
+void fill_packs(const EncodeResult &result, uint8_t *data, hi_venc_stream &stream) {
   const size_t n = std::max<size_t>(result.packs.size(), 1),
                given = std::min<size_t>(n, stream.pack_cnt);
   for (size_t i = 0; i < given; ++i) {
@@ -213,6 +212,9 @@ void fill_video_stream(const EncodeResult &result, uint8_t *data, bool hevc,
     }
   }
   stream.pack_cnt = static_cast<hi_u32>(given);
+}
+
+void fill_video_info(const EncodeResult &result, bool hevc, hi_venc_stream &stream) {
   const hi_venc_ref_type ref =
       result.idr ? HI_VENC_BASE_IDR_SLICE : HI_VENC_BASE_P_SLICE_REF_BY_BASE;
   if (hevc) {

@@ -43,10 +43,11 @@ uint32_t video_stream_capacity(uint32_t width, uint32_t height);
 void encode_video_frame(VideoEncoder &encoder, bool hevc, const Image &in, bool force_idr,
                         uint8_t *data, uint32_t capacity, EncodeResult &out);
 
-// Lays the frame's packs out in stream.pack: one NAL unit a pack while pack_cnt lasts, the last
-// pack given holding the rest (listed in its pack_info); sets pack_cnt and the h264 / h265
-// stream info.
-void fill_video_stream(const EncodeResult &result, uint8_t *data, bool hevc,
-                       hi_venc_stream &stream);
+// Lays the encoded frame's packs out in stream.pack (a video frame: one NAL unit a pack while
+// pack_cnt lasts, the last pack given holding the rest, listed in its pack_info) and sets
+// pack_cnt.
+void fill_packs(const EncodeResult &result, uint8_t *data, hi_venc_stream &stream);
+// The h264_info / h265_info of a video frame: its bytes and whether it is an IDR picture.
+void fill_video_info(const EncodeResult &result, bool hevc, hi_venc_stream &stream);
 
 }  // namespace openacl::dvpp::mpi
