@@ -1,5 +1,6 @@
 #include "dvpp/video_encoder.h"
 
+#include <cmath>
 #include <cstring>
 #include <new>
 #include <string>
@@ -49,7 +50,7 @@ VideoEncoder::VideoEncoder(const EncoderSettings &settings) : s_(std::make_uniqu
   c->gop_size = static_cast<int>(settings.key_frame_interval);
   c->max_b_frames = 0;
   c->thread_count = 1;  // frame threads would hold pictures back
-  if (settings.max_bit_rate != 0) {
+  if (settings.max_bit_rate != 0 && !settings.fixed_qp) {
     const int64_t bps = int64_t{settings.max_bit_rate} * 1000;
     c->bit_rate = bps;
     c->rc_max_rate = bps;
@@ -61,8 +62,12 @@ VideoEncoder::VideoEncoder(const EncoderSettings &settings) : s_(std::make_uniqu
   if (settings.profile != nullptr) av_opt_set(c->priv_data, "profile", settings.profile, 0);
   // Quiet encoders (their statistics would go to the program's stderr); closed GOPs, so that a
   // forced I-frame is an IDR picture.
-  if (settings.hevc) av_opt_set(c->priv_data, "x265-params", "log-level=none:open-gop=0", 0);
-  else av_opt_set(c->priv_data, "x264-params", "log=-1", 0);
+  std::string params = settings.hevc ? "log-level=none:open-gop=0" : "log=-1";
+  // Constant QP: the encoders give I pictures qp - 6 * log2(ipratio).
+  if (settings.fixed_qp)
+    params += ":qp=" + std::to_string(settings.p_qp) + ":ipratio=" +
+              std::to_string(std::exp2((double(settings.p_qp) - settings.i_qp) / 6.0));
+  av_opt_set(c->priv_data, settings.hevc ? "x265-params" : "x264-params", params.c_str(), 0);
   if (avcodec_open2(c, codec, nullptr) != 0)
     fail(Errc::internal, std::string("libavcodec could not open its ") + name + " encoder for " +
                              std::to_string(settings.width) + "x" +

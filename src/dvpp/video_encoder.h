@@ -22,6 +22,10 @@ struct EncoderSettings {
   uint32_t max_bit_rate = 0;         // kbit/s; 0: the encoder's constant-quality default
   bool constant_rate = false;        // CANN's rcMode 2 (CBR): the bit rate is also the minimum
   const char *profile = nullptr;  // libx264's / libx265's profile name; NULL: the encoder's choice
+  // Fixed QP (CANN's FIXQP rate control) when fixed_qp: P pictures at p_qp, I pictures at i_qp;
+  // max_bit_rate is not used then.
+  bool fixed_qp = false;
+  uint32_t i_qp = 0, p_qp = 0;
 };
 
 class VideoEncoder {

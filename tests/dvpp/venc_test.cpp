@@ -360,9 +360,9 @@ TEST_P(Venc, V2ChannelsGiveTheV1StreamOneNalUnitAPack) {
 
   // What openacl's encoders do not do is refused at create_chn, with the reason.
   hi_venc_chn_attr bad = attr;
-  bad.rc_attr.rc_mode = c.hevc ? HI_VENC_RC_MODE_H265_FIXQP : HI_VENC_RC_MODE_H264_FIXQP;
+  bad.rc_attr.rc_mode = c.hevc ? HI_VENC_RC_MODE_H265_QPMAP : HI_VENC_RC_MODE_H264_QPMAP;
   EXPECT_EQ(hi_mpi_venc_create_chn(chn, &bad), static_cast<hi_s32>(HI_ERR_VENC_NOT_SUPPORT));
-  EXPECT_NE(recent_msg().find("fixed-QP"), std::string::npos) << recent_msg();
+  EXPECT_NE(recent_msg().find("QP-map"), std::string::npos) << recent_msg();
   bad = attr;
   bad.gop_attr.gop_mode = HI_VENC_GOP_MODE_BIPRED_B;
   EXPECT_EQ(hi_mpi_venc_create_chn(chn, &bad), static_cast<hi_s32>(HI_ERR_VENC_NOT_SUPPORT));
@@ -373,6 +373,75 @@ TEST_P(Venc, V2ChannelsGiveTheV1StreamOneNalUnitAPack) {
   bad.venc_attr.pic_width = 100;
   EXPECT_EQ(hi_mpi_venc_create_chn(chn, &bad), static_cast<hi_s32>(HI_ERR_VENC_ILLEGAL_PARAM));
   EXPECT_NE(recent_msg().find("128x128 to 4096x4096"), std::string::npos) << recent_msg();
+  EXPECT_EQ(hi_mpi_sys_exit(), HI_SUCCESS);
+}
+
+// The access units of the kFrames frames encoded on a V2 channel of these attributes.
+std::vector<std::vector<uint8_t>> encode_v2(const hi_venc_chn_attr &attr, bool nv21) {
+  std::vector<std::vector<uint8_t>> aus;
+  std::vector<void *> buffers;
+  const hi_venc_chn chn = 9;
+  if (hi_mpi_venc_create_chn(chn, &attr) != HI_SUCCESS) {
+    ADD_FAILURE() << recent_msg();
+    return aus;
+  }
+  hi_venc_start_param start{};
+  start.recv_pic_num = -1;
+  EXPECT_EQ(hi_mpi_venc_start_chn(chn, &start), HI_SUCCESS);
+  const uint32_t size = kW * kH * 3 / 2;
+  for (uint32_t i = 0; i < kFrames; ++i) {
+    void *in = nullptr;
+    EXPECT_EQ(acldvppMalloc(&in, size), ACL_SUCCESS);
+    buffers.push_back(in);
+    const std::vector<uint8_t> f = frame_nv(i, nv21);
+    EXPECT_EQ(aclrtMemcpy(in, size, f.data(), size, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    const hi_video_frame_info frame = v2_frame(in, nv21, i);
+    EXPECT_EQ(hi_mpi_venc_send_frame(chn, &frame, -1), HI_SUCCESS) << recent_msg();
+  }
+  for (uint32_t i = 0; i < kFrames; ++i) {
+    hi_venc_pack packs[HI_VENC_MAX_PACK_INFO_NUM]{};
+    hi_venc_stream stream{};
+    stream.pack = packs;
+    stream.pack_cnt = HI_VENC_MAX_PACK_INFO_NUM;
+    if (hi_mpi_venc_get_stream(chn, &stream, -1) != HI_SUCCESS) {
+      ADD_FAILURE() << recent_msg();
+      break;
+    }
+    std::vector<uint8_t> au;
+    for (hi_u32 k = 0; k < stream.pack_cnt; ++k)
+      au.insert(au.end(), packs[k].addr + packs[k].offset, packs[k].addr + packs[k].len);
+    aus.push_back(std::move(au));
+    EXPECT_EQ(hi_mpi_venc_release_stream(chn, &stream), HI_SUCCESS);
+  }
+  EXPECT_EQ(hi_mpi_venc_destroy_chn(chn), HI_SUCCESS) << recent_msg();
+  for (void *b : buffers) acldvppFree(b);
+  return aus;
+}
+
+TEST_P(Venc, V2FixedQpGivesIPicturesTheirOwnQp) {
+  const Case c = GetParam();
+  ASSERT_EQ(hi_mpi_sys_init(), HI_SUCCESS) << recent_msg();
+  hi_venc_chn_attr attr{};
+  attr.venc_attr.type = c.hevc ? HI_PT_H265 : HI_PT_H264;
+  attr.venc_attr.pic_width = kW;
+  attr.venc_attr.pic_height = kH;
+  attr.rc_attr.rc_mode = c.hevc ? HI_VENC_RC_MODE_H265_FIXQP : HI_VENC_RC_MODE_H264_FIXQP;
+  attr.rc_attr.h264_fixqp = {100, 30, 30, 40, 40, 40};  // gop, frame rates, I, P and B QPs
+  const auto coarse = encode_v2(attr, c.nv21);
+  attr.rc_attr.h264_fixqp.i_qp = 20;  // a finer IDR picture, the same P pictures' QP
+  const auto fine_i = encode_v2(attr, c.nv21);
+  ASSERT_EQ(coarse.size(), size_t{kFrames});
+  ASSERT_EQ(fine_i.size(), size_t{kFrames});
+  EXPECT_GT(fine_i[0].size(), coarse[0].size());
+  const auto a = decode(coarse, c.hevc), b = decode(fine_i, c.hevc);
+  ASSERT_EQ(a.size(), size_t{kFrames});
+  ASSERT_EQ(b.size(), size_t{kFrames});
+  const double qp40 = psnr(a[0], frame_nv(0, c.nv21), c.nv21),
+               qp20 = psnr(b[0], frame_nv(0, c.nv21), c.nv21);
+  EXPECT_GT(qp20, qp40 + 3) << "QP 20 against 40: " << qp20 << " " << qp40;
+  EXPECT_GT(qp40, 25.0);
+  attr.rc_attr.h264_fixqp.p_qp = 52;
+  EXPECT_EQ(hi_mpi_venc_create_chn(0, &attr), static_cast<hi_s32>(HI_ERR_VENC_ILLEGAL_PARAM));
   EXPECT_EQ(hi_mpi_sys_exit(), HI_SUCCESS);
 }
 

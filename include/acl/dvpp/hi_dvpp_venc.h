@@ -494,9 +494,9 @@ typedef struct {
 /* A channel: venc_attr.type HI_PT_JPEG, HI_PT_H264 or HI_PT_H265; pic_width x pic_height is
  * the size of the frames it takes (even; JPEG 32x32 to 8192x8192, video 128x128 to 4096x4096).
  * Video: profile 0..2 for H.264 (baseline, main, high), 0 for H.265; rc_attr CBR, VBR, AVBR,
- * QVBR or CVBR (the last four as a capped variable rate; FIXQP and QPMAP are
- * HI_ERR_VENC_NOT_SUPPORT) with its gop, src_frame_rate (= dst_frame_rate) and bit rate
- * (kbit/s); gop_attr a P mode (its QP deltas are not applied). buf_size and max_pic_* are not
+ * QVBR or CVBR (the last four as a capped variable rate) with its gop, src_frame_rate
+ * (= dst_frame_rate) and bit rate (kbit/s), or FIXQP with its gop, frame rates, i_qp and p_qp
+ * (b_qp unused); QPMAP is HI_ERR_VENC_NOT_SUPPORT; gop_attr a P mode (its QP deltas are not applied). buf_size and max_pic_* are not
  * used. JPEG channels use neither rc_attr nor gop_attr. */
 typedef struct {
     hi_venc_attr venc_attr;

@@ -13,10 +13,13 @@ namespace {
 
 std::string num(uint64_t v) { return std::to_string(v); }
 
-// What the encoder takes from rc_attr: GOP length, frame rate, bit rate (kbit/s), CBR or not.
+// What the encoder takes from rc_attr: GOP length, frame rate, bit rate (kbit/s), CBR or not,
+// or fixed QPs.
 struct Rate {
   uint32_t gop = 0, src = 0, dst = 0, bit_rate = 0;
   bool constant = false;
+  bool fixed_qp = false;
+  uint32_t i_qp = 0, p_qp = 0;
 };
 
 Rate rate(const hi_venc_rc_attr &rc) {
@@ -40,12 +43,18 @@ Rate rate(const hi_venc_rc_attr &rc) {
     case HI_VENC_RC_MODE_H265_CVBR:
       return from(rc.h264_cvbr, rc.h264_cvbr.max_bit_rate, false);
     case HI_VENC_RC_MODE_H264_FIXQP:
-    case HI_VENC_RC_MODE_H265_FIXQP:
+    case HI_VENC_RC_MODE_H265_FIXQP: {
+      const hi_venc_h264_fixqp &f = rc.h264_fixqp;
+      if (f.i_qp > 51 || f.p_qp > 51)
+        reject(HI_ERR_ILLEGAL_PARAM,
+               "attr->rc_attr: i_qp " + num(f.i_qp) + " / p_qp " + num(f.p_qp) + " outside 0..51");
+      return Rate{f.gop, f.src_frame_rate, f.dst_frame_rate, 0, false, true, f.i_qp, f.p_qp};
+    }
     case HI_VENC_RC_MODE_H264_QPMAP:
     case HI_VENC_RC_MODE_H265_QPMAP:
       reject(HI_ERR_NOT_SUPPORT, "attr->rc_attr.rc_mode " + num(rc.rc_mode) +
-                                     ": fixed-QP and QP-map rate control are not implemented "
-                                     "on openacl (CBR, VBR, AVBR, QVBR and CVBR are)");
+                                     ": QP-map rate control is not implemented on openacl (CBR, "
+                                     "VBR, AVBR, QVBR, CVBR and FIXQP are)");
     default:
       reject(HI_ERR_ILLEGAL_PARAM, "attr->rc_attr.rc_mode " + num(rc.rc_mode) +
                                        " is not an H.264 / H.265 hi_venc_rc_mode");
@@ -149,7 +158,7 @@ std::shared_ptr<VideoEncoder> make_video_encoder(const hi_venc_chn_attr &attr) {
     reject(HI_ERR_NOT_SUPPORT, "attr->rc_attr: dst_frame_rate " + num(r.dst) +
                                    " differs from src_frame_rate " + num(r.src) +
                                    " (openacl does not drop frames to lower the rate)");
-  if (r.bit_rate < 2 || r.bit_rate > 614400)
+  if (!r.fixed_qp && (r.bit_rate < 2 || r.bit_rate > 614400))
     reject(HI_ERR_ILLEGAL_PARAM,
            "attr->rc_attr: bit rate " + num(r.bit_rate) + " kbit/s is outside 2..614400");
   const hi_venc_gop_mode g = attr.gop_attr.gop_mode;
@@ -166,6 +175,9 @@ std::shared_ptr<VideoEncoder> make_video_encoder(const hi_venc_chn_attr &attr) {
   s.frame_rate = r.src;
   s.max_bit_rate = r.bit_rate;
   s.constant_rate = r.constant;
+  s.fixed_qp = r.fixed_qp;
+  s.i_qp = r.i_qp;
+  s.p_qp = r.p_qp;
   if (!hevc) s.profile = kH264Profiles[a.profile];
   return std::make_shared<VideoEncoder>(s);
 }

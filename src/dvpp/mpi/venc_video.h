@@ -32,7 +32,7 @@ Image frame_picture(const hi_video_frame_info &frame);
 
 // The encoder for an H.264 / H.265 channel's attributes, which it checks first: pictures even,
 // 128x128 to 4096x4096; H.264 profiles 0..2 (baseline, main, high), H.265 profile 0 (main);
-// rate control CBR, or VBR / AVBR / QVBR / CVBR as a capped variable rate (FIXQP and QPMAP are
+// rate control CBR, VBR / AVBR / QVBR / CVBR as a capped variable rate, or FIXQP (QPMAP is
 // HI_ERR_NOT_SUPPORT); GOP modes without B-frames.
 std::shared_ptr<VideoEncoder> make_video_encoder(const hi_venc_chn_attr &attr);
 
