@@ -178,11 +178,10 @@ hi_s32 hi_mpi_venc_create_chn(hi_venc_chn chn, const hi_venc_chn_attr *attr) {
   return guarded(__func__, [&] {
     mpi::require_sys();
     const hi_venc_attr &a = mpi::required(attr, "attr")->venc_attr;
-    auto ch = std::make_shared<Channel>();
+    // Every check before the channel exists: its lane is a stream of the context.
+    std::shared_ptr<dv::VideoEncoder> encoder;
     if (a.type == HI_PT_H264 || a.type == HI_PT_H265) {
-      ch->encoder = mpi::make_video_encoder(*attr);
-      ch->hevc = a.type == HI_PT_H265;
-      ch->rc_param.first_frame_start_qp = -1;  // CANN's "not set"
+      encoder = mpi::make_video_encoder(*attr);
     } else if (a.type != HI_PT_JPEG) {
       mpi::reject(HI_ERR_NOT_SUPPORT, "attr->venc_attr.type " + std::to_string(a.type) +
                                           ": openacl's V2 VENC encodes HI_PT_JPEG, HI_PT_H264 "
@@ -194,6 +193,10 @@ hi_s32 hi_mpi_venc_create_chn(hi_venc_chn chn, const hi_venc_chn_attr *attr) {
                                             std::to_string(a.pic_height) +
                                             " are outside JPEGE's (even, 32x32 to 8192x8192)");
     }
+    auto ch = std::make_shared<Channel>();
+    ch->encoder = std::move(encoder);
+    ch->hevc = a.type == HI_PT_H265;
+    ch->rc_param.first_frame_start_qp = -1;  // CANN's "not set"
     ch->attr = *attr;
     ch->param.qfactor = kDefaultQfactor;
     channels().open(chn, ch);
