@@ -8,6 +8,7 @@
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavutil/frame.h>
+#include <libavutil/intreadwrite.h>
 #include <libavutil/opt.h>
 }
 
@@ -20,6 +21,7 @@ struct VideoEncoder::State {
   AVFrame *frame = nullptr;
   AVPacket *packet = nullptr;
   int64_t pts = 0;
+  int qp = -1;
 
   void collect(std::vector<uint8_t> &out) {
     for (;;) {
@@ -29,6 +31,11 @@ struct VideoEncoder::State {
         fail(Errc::task_failure,
              "VENC: the encoder failed (libavcodec error " + std::to_string(rc) + ")");
       out.insert(out.end(), packet->data, packet->data + packet->size);
+      // The encoders report the picture's QP as a lambda (QP * FF_QP2LAMBDA).
+      size_t n = 0;
+      if (const uint8_t *stats = av_packet_get_side_data(packet, AV_PKT_DATA_QUALITY_STATS, &n);
+          stats != nullptr && n >= 4)
+        qp = (int(AV_RL32(stats)) + FF_QP2LAMBDA / 2) / FF_QP2LAMBDA;
       av_packet_unref(packet);
     }
   }
@@ -105,6 +112,8 @@ void VideoEncoder::encode(const Image &in, bool force_idr, std::vector<uint8_t> 
     fail(Errc::task_failure, "VENC: the encoder refused the picture");
   s_->collect(out);
 }
+
+int VideoEncoder::last_qp() const { return s_->qp; }
 
 void VideoEncoder::flush(std::vector<uint8_t> &out) {
   if (avcodec_send_frame(s_->ctx, nullptr) != 0) return;  // already flushed

@@ -41,6 +41,8 @@ class VideoEncoder {
   void encode(const Image &in, bool force_idr, std::vector<uint8_t> &out);
   // End of stream: appends what the encoder still held.
   void flush(std::vector<uint8_t> &out);
+  // The QP of the last picture the encoder gave (libavcodec's encoder statistics), -1 before.
+  int last_qp() const;
 
  private:
   struct State;

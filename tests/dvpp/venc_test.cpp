@@ -376,8 +376,10 @@ TEST_P(Venc, V2ChannelsGiveTheV1StreamOneNalUnitAPack) {
   EXPECT_EQ(hi_mpi_sys_exit(), HI_SUCCESS);
 }
 
-// The access units of the kFrames frames encoded on a V2 channel of these attributes.
-std::vector<std::vector<uint8_t>> encode_v2(const hi_venc_chn_attr &attr, bool nv21) {
+// The access units of the kFrames frames encoded on a V2 channel of these attributes, and the
+// QP each stream's info reports.
+std::vector<std::vector<uint8_t>> encode_v2(const hi_venc_chn_attr &attr, bool nv21,
+                                            std::vector<hi_u32> &qps) {
   std::vector<std::vector<uint8_t>> aus;
   std::vector<void *> buffers;
   const hi_venc_chn chn = 9;
@@ -411,6 +413,8 @@ std::vector<std::vector<uint8_t>> encode_v2(const hi_venc_chn_attr &attr, bool n
     for (hi_u32 k = 0; k < stream.pack_cnt; ++k)
       au.insert(au.end(), packs[k].addr + packs[k].offset, packs[k].addr + packs[k].len);
     aus.push_back(std::move(au));
+    qps.push_back(attr.venc_attr.type == HI_PT_H265 ? stream.h265_info.mean_qp
+                                                    : stream.h264_info.mean_qp);
     EXPECT_EQ(hi_mpi_venc_release_stream(chn, &stream), HI_SUCCESS);
   }
   EXPECT_EQ(hi_mpi_venc_destroy_chn(chn), HI_SUCCESS) << recent_msg();
@@ -427,11 +431,17 @@ TEST_P(Venc, V2FixedQpGivesIPicturesTheirOwnQp) {
   attr.venc_attr.pic_height = kH;
   attr.rc_attr.rc_mode = c.hevc ? HI_VENC_RC_MODE_H265_FIXQP : HI_VENC_RC_MODE_H264_FIXQP;
   attr.rc_attr.h264_fixqp = {100, 30, 30, 40, 40, 40};  // gop, frame rates, I, P and B QPs
-  const auto coarse = encode_v2(attr, c.nv21);
+  std::vector<hi_u32> coarse_qp, fine_qp;
+  const auto coarse = encode_v2(attr, c.nv21, coarse_qp);
   attr.rc_attr.h264_fixqp.i_qp = 20;  // a finer IDR picture, the same P pictures' QP
-  const auto fine_i = encode_v2(attr, c.nv21);
+  const auto fine_i = encode_v2(attr, c.nv21, fine_qp);
   ASSERT_EQ(coarse.size(), size_t{kFrames});
   ASSERT_EQ(fine_i.size(), size_t{kFrames});
+  // The stream info reports the QPs the channel asked for.
+  std::vector<hi_u32> want(kFrames, 40);
+  EXPECT_EQ(coarse_qp, want);
+  want[0] = 20;
+  EXPECT_EQ(fine_qp, want);
   EXPECT_GT(fine_i[0].size(), coarse[0].size());
   const auto a = decode(coarse, c.hevc), b = decode(fine_i, c.hevc);
   ASSERT_EQ(a.size(), size_t{kFrames});

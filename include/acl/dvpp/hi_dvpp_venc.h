@@ -797,7 +797,8 @@ hi_s32 hi_mpi_venc_get_jpege_predicted_size(const hi_video_frame_info *frame, co
  * in pack[0]; a video frame one NAL unit (with its start code) a pack, typed in data_type,
  * the last pack given holding the rest when pack_cnt is short (listed in its pack_info).
  * pack_cnt becomes the packs given; input_addr is the frame's buffer; h264_info / h265_info
- * have pic_bytes and ref_type (QP statistics are 0). The encode's error when it failed;
+ * have pic_bytes, ref_type and start_qp = mean_qp, the picture's QP (the other statistics are
+ * 0). The encode's error when it failed;
  * HI_ERR_VENC_BUF_EMPTY when no frame was sent in time. */
 hi_s32 hi_mpi_venc_get_stream(hi_venc_chn chn, hi_venc_stream *stream, hi_s32 milli_sec);
 

@@ -195,6 +195,7 @@ void encode_video_frame(VideoEncoder &encoder, bool hevc, const Image &in, bool 
                                  " bytes is larger than its buffer of " + num(capacity));
   std::memcpy(data, au.data(), au.size());
   out.size = static_cast<uint32_t>(au.size());
+  out.qp = encoder.last_qp();
   out.packs = split(au, hevc);
   out.idr = std::any_of(out.packs.begin(), out.packs.end(),
                         [&](const StreamPack &p) { return is_idr(p.type, hevc); });
@@ -229,15 +230,15 @@ void fill_packs(const EncodeResult &result, uint8_t *data, hi_venc_stream &strea
 void fill_video_info(const EncodeResult &result, bool hevc, hi_venc_stream &stream) {
   const hi_venc_ref_type ref =
       result.idr ? HI_VENC_BASE_IDR_SLICE : HI_VENC_BASE_P_SLICE_REF_BY_BASE;
-  if (hevc) {
-    std::memset(&stream.h265_info, 0, sizeof stream.h265_info);
-    stream.h265_info.pic_bytes = result.size;
-    stream.h265_info.ref_type = ref;
-  } else {
-    std::memset(&stream.h264_info, 0, sizeof stream.h264_info);
-    stream.h264_info.pic_bytes = result.size;
-    stream.h264_info.ref_type = ref;
-  }
+  const hi_u32 qp = result.qp < 0 ? 0 : static_cast<hi_u32>(result.qp);
+  auto fill = [&](auto &info) {
+    std::memset(&info, 0, sizeof info);
+    info.pic_bytes = result.size;
+    info.ref_type = ref;
+    info.start_qp = info.mean_qp = qp;
+  };
+  if (hevc) fill(stream.h265_info);
+  else fill(stream.h264_info);
 }
 
 }  // namespace openacl::dvpp::mpi

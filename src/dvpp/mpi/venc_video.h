@@ -24,6 +24,7 @@ struct EncodeResult {
   uint32_t size = 0;
   std::vector<StreamPack> packs;
   bool idr = false;
+  int qp = -1;  // of a video frame, as the encoder reports it
 };
 
 // The YUV420SP picture of a frame as the encoders take it: chroma right after height_stride
@@ -47,7 +48,8 @@ void encode_video_frame(VideoEncoder &encoder, bool hevc, const Image &in, bool 
 // pack_cnt lasts, the last pack given holding the rest, listed in its pack_info) and sets
 // pack_cnt.
 void fill_packs(const EncodeResult &result, uint8_t *data, hi_venc_stream &stream);
-// The h264_info / h265_info of a video frame: its bytes and whether it is an IDR picture.
+// The h264_info / h265_info of a video frame: its bytes, whether it is an IDR picture and its
+// QP (start_qp and mean_qp: the encoders report one QP a picture).
 void fill_video_info(const EncodeResult &result, bool hevc, hi_venc_stream &stream);
 
 }  // namespace openacl::dvpp::mpi
