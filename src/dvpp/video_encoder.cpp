@@ -1,5 +1,6 @@
 #include "dvpp/video_encoder.h"
 
+#include <cmath>
 #include <cstring>
 #include <new>
 #include <string>
@@ -7,6 +8,7 @@
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavutil/frame.h>
+#include <libavutil/intreadwrite.h>
 #include <libavutil/opt.h>
 }
 
@@ -19,6 +21,7 @@ struct VideoEncoder::State {
   AVFrame *frame = nullptr;
   AVPacket *packet = nullptr;
   int64_t pts = 0;
+  int qp = -1;
 
   void collect(std::vector<uint8_t> &out) {
     for (;;) {
@@ -28,6 +31,11 @@ struct VideoEncoder::State {
         fail(Errc::task_failure,
              "VENC: the encoder failed (libavcodec error " + std::to_string(rc) + ")");
       out.insert(out.end(), packet->data, packet->data + packet->size);
+      // The encoders report the picture's QP as a lambda (QP * FF_QP2LAMBDA).
+      size_t n = 0;
+      if (const uint8_t *stats = av_packet_get_side_data(packet, AV_PKT_DATA_QUALITY_STATS, &n);
+          stats != nullptr && n >= 4)
+        qp = (int(AV_RL32(stats)) + FF_QP2LAMBDA / 2) / FF_QP2LAMBDA;
       av_packet_unref(packet);
     }
   }
@@ -49,7 +57,7 @@ VideoEncoder::VideoEncoder(const EncoderSettings &settings) : s_(std::make_uniqu
   c->gop_size = static_cast<int>(settings.key_frame_interval);
   c->max_b_frames = 0;
   c->thread_count = 1;  // frame threads would hold pictures back
-  if (settings.max_bit_rate != 0) {
+  if (settings.max_bit_rate != 0 && !settings.fixed_qp) {
     const int64_t bps = int64_t{settings.max_bit_rate} * 1000;
     c->bit_rate = bps;
     c->rc_max_rate = bps;
@@ -58,10 +66,15 @@ VideoEncoder::VideoEncoder(const EncoderSettings &settings) : s_(std::make_uniqu
   }
   av_opt_set(c->priv_data, "tune", "zerolatency", 0);
   av_opt_set_int(c->priv_data, "forced-idr", 1, 0);
+  if (settings.profile != nullptr) av_opt_set(c->priv_data, "profile", settings.profile, 0);
   // Quiet encoders (their statistics would go to the program's stderr); closed GOPs, so that a
   // forced I-frame is an IDR picture.
-  if (settings.hevc) av_opt_set(c->priv_data, "x265-params", "log-level=none:open-gop=0", 0);
-  else av_opt_set(c->priv_data, "x264-params", "log=-1", 0);
+  std::string params = settings.hevc ? "log-level=none:open-gop=0" : "log=-1";
+  // Constant QP: the encoders give I pictures qp - 6 * log2(ipratio).
+  if (settings.fixed_qp)
+    params += ":qp=" + std::to_string(settings.p_qp) + ":ipratio=" +
+              std::to_string(std::exp2((double(settings.p_qp) - settings.i_qp) / 6.0));
+  av_opt_set(c->priv_data, settings.hevc ? "x265-params" : "x264-params", params.c_str(), 0);
   if (avcodec_open2(c, codec, nullptr) != 0)
     fail(Errc::internal, std::string("libavcodec could not open its ") + name + " encoder for " +
                              std::to_string(settings.width) + "x" +
@@ -99,6 +112,8 @@ void VideoEncoder::encode(const Image &in, bool force_idr, std::vector<uint8_t> 
     fail(Errc::task_failure, "VENC: the encoder refused the picture");
   s_->collect(out);
 }
+
+int VideoEncoder::last_qp() const { return s_->qp; }
 
 void VideoEncoder::flush(std::vector<uint8_t> &out) {
   if (avcodec_send_frame(s_->ctx, nullptr) != 0) return;  // already flushed

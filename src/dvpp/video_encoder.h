@@ -21,6 +21,11 @@ struct EncoderSettings {
   uint32_t frame_rate = 30;          // frames a second (CANN's srcRate)
   uint32_t max_bit_rate = 0;         // kbit/s; 0: the encoder's constant-quality default
   bool constant_rate = false;        // CANN's rcMode 2 (CBR): the bit rate is also the minimum
+  const char *profile = nullptr;  // libx264's / libx265's profile name; NULL: the encoder's choice
+  // Fixed QP (CANN's FIXQP rate control) when fixed_qp: P pictures at p_qp, I pictures at i_qp;
+  // max_bit_rate is not used then.
+  bool fixed_qp = false;
+  uint32_t i_qp = 0, p_qp = 0;
 };
 
 class VideoEncoder {
@@ -36,6 +41,8 @@ class VideoEncoder {
   void encode(const Image &in, bool force_idr, std::vector<uint8_t> &out);
   // End of stream: appends what the encoder still held.
   void flush(std::vector<uint8_t> &out);
+  // The QP of the last picture the encoder gave (libavcodec's encoder statistics), -1 before.
+  int last_qp() const;
 
  private:
   struct State;

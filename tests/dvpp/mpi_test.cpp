@@ -124,6 +124,90 @@ TEST_F(Mpi, CropResizePasteGivesTheV1Bytes) {
   EXPECT_NE(a, canvas);
 }
 
+TEST_F(Mpi, CropResizeIntoRgbIsTheNv12ResizeConverted) {
+  void *in = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 13));
+  VpcChannel ch(2);
+  hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
+  // Reference: crop [20, 219] x [10, 149] resized into NV12, then converted to BGR888.
+  void *nv12 = dvpp_buffer(kOSize, std::vector<uint8_t>(kOSize, 0));
+  hi_vpc_crop_resize_region r{};
+  r.dest_pic_info = vpc_pic(nv12, kOSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh);
+  r.crop_region = {10, 20, 200, 140};  // top, left, width, height
+  r.resize_info = {kOw, kOh, 1};
+  hi_u32 task = 0;
+  ASSERT_EQ(hi_mpi_vpc_crop_resize(ch.id, &src, &r, 1, &task, -1), HI_SUCCESS) << recent_msg();
+  ch.finish(task);
+  const uint32_t rws = kOw * 3, rsize = rws * kOh;
+  void *want = dvpp_buffer(rsize, std::vector<uint8_t>(rsize, 0)),
+       *got = dvpp_buffer(rsize, std::vector<uint8_t>(rsize, 0));
+  hi_vpc_pic_info bgr = vpc_pic(want, rsize, HI_PIXEL_FORMAT_BGR_888, kOw, kOh, rws, kOh);
+  ASSERT_EQ(hi_mpi_vpc_convert_color(ch.id, &r.dest_pic_info, &bgr, &task, -1), HI_SUCCESS)
+      << recent_msg();
+  ch.finish(task);
+  // In one call, as the official vdec_vpc sample asks for it.
+  r.dest_pic_info = vpc_pic(got, rsize, HI_PIXEL_FORMAT_BGR_888, kOw, kOh, rws, kOh);
+  ASSERT_EQ(hi_mpi_vpc_crop_resize(ch.id, &src, &r, 1, &task, -1), HI_SUCCESS) << recent_msg();
+  ch.finish(task);
+  const auto a = read_back(want, rsize);
+  EXPECT_EQ(read_back(got, rsize), a);
+  EXPECT_NE(a, std::vector<uint8_t>(rsize, 0));
+  // Only the whole destination: a resize smaller than it is refused, with the reason.
+  r.resize_info = {kOw / 2, kOh, 1};
+  EXPECT_EQ(hi_mpi_vpc_crop_resize(ch.id, &src, &r, 1, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_NOT_SUPPORT));
+  EXPECT_NE(recent_msg().find("RGB destination"), std::string::npos) << recent_msg();
+}
+
+TEST_F(Mpi, RotateTurnsThePictureClockwise) {
+  VpcChannel ch(4);
+  struct Format {
+    hi_pixel_format format;
+    uint32_t bpp;
+  };
+  for (const Format f : {Format{HI_PIXEL_FORMAT_RGB_888, 3}, Format{HI_PIXEL_FORMAT_YUV_400, 1}}) {
+    const uint32_t w = 30, h = 20, ws = (w * f.bpp + 15) / 16 * 16, size = ws * h;
+    std::vector<uint8_t> src_bytes = dvt::nv_noise(ws, h, 21);
+    src_bytes.resize(size);
+    void *src = dvpp_buffer(size, src_bytes);
+    for (hi_rotation angle : {HI_ROTATION_90, HI_ROTATION_180, HI_ROTATION_270}) {
+      const bool swap = angle != HI_ROTATION_180;
+      const uint32_t dw = swap ? h : w, dh = swap ? w : h, dws = (dw * f.bpp + 15) / 16 * 16;
+      void *dst = dvpp_buffer(dws * dh, std::vector<uint8_t>(dws * dh, 0));
+      hi_rotate_param p{};
+      p.src = vpc_pic(src, size, f.format, w, h, ws, h);
+      p.dst = vpc_pic(dst, dws * dh, f.format, dw, dh, dws, dh);
+      p.angle = angle;
+      hi_u32 task = 0;
+      ASSERT_EQ(hi_mpi_vpc_rotate(ch.id, &p, &task, -1), HI_SUCCESS) << recent_msg();
+      ch.finish(task);
+      // Where each source pixel goes, turned clockwise.
+      std::vector<uint8_t> want(dws * dh, 0);
+      for (uint32_t sy = 0; sy < h; ++sy)
+        for (uint32_t sx = 0; sx < w; ++sx) {
+          uint32_t dx = w - 1 - sx, dy = h - 1 - sy;  // 180
+          if (angle == HI_ROTATION_90) dx = h - 1 - sy, dy = sx;
+          if (angle == HI_ROTATION_270) dx = sy, dy = w - 1 - sx;
+          std::memcpy(&want[dy * dws + dx * f.bpp], &src_bytes[sy * ws + sx * f.bpp], f.bpp);
+        }
+      EXPECT_EQ(read_back(dst, dws * dh), want) << "format " << f.format << " angle " << angle;
+    }
+  }
+  // NV12 and a destination of the wrong size are refused, with the reason.
+  void *nv = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 22));
+  hi_rotate_param p{};
+  p.src = vpc_pic(nv, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
+  p.dst = p.src;
+  p.angle = HI_ROTATION_180;
+  hi_u32 task = 0;
+  EXPECT_EQ(hi_mpi_vpc_rotate(ch.id, &p, &task, -1), static_cast<hi_s32>(HI_ERR_VPC_NOT_SUPPORT));
+  void *grey = dvpp_buffer(32 * 20);
+  p.src = vpc_pic(grey, 32 * 20, HI_PIXEL_FORMAT_YUV_400, 30, 20, 32, 20);
+  p.dst = p.src;
+  p.angle = HI_ROTATION_90;
+  EXPECT_EQ(hi_mpi_vpc_rotate(ch.id, &p, &task, -1), static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_NE(recent_msg().find("the rotated picture is 20x30"), std::string::npos) << recent_msg();
+}
+
 TEST_F(Mpi, CropResizeMakeBorderIsTheResizedCropInsideTheBorder) {
   void *in = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 10));
   void *out1 = dvpp_buffer(kOSize, std::vector<uint8_t>(kOSize, 0));
@@ -252,6 +336,15 @@ TEST_F(Mpi, JpegdGivesTheV1PictureAndReportsItsLayout) {
   EXPECT_EQ(info.height_stride, 256u);
   EXPECT_EQ(info.img_buf_size, 384u * 256 * 3 / 2);
   EXPECT_EQ(info.pixel_format, HI_JPEG_RAW_FORMAT_YUV420);
+  // Newer CANN's form: the same for the output formats JPEGD writes.
+  for (hi_pixel_format f : {HI_PIXEL_FORMAT_UNKNOWN, HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420}) {
+    hi_img_info out{};
+    ASSERT_EQ(hi_mpi_vdec_get_jpegd_output_info(&s, f, &out), HI_SUCCESS) << recent_msg();
+    EXPECT_EQ(std::memcmp(&out, &info, sizeof out), 0) << "format " << f;
+  }
+  EXPECT_EQ(hi_mpi_vdec_get_jpegd_output_info(&s, HI_PIXEL_FORMAT_RGB_888, &info),
+            static_cast<hi_s32>(HI_ERR_VDEC_NOT_SUPPORT));
+  EXPECT_NE(recent_msg().find("NV12 / NV21"), std::string::npos) << recent_msg();
 
   for (hi_pixel_format f :
        {HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420}) {
@@ -414,6 +507,43 @@ TEST_F(Mpi, VdecDecodesH264AndH265ToTheEncodersFrames) {
     EXPECT_NE(recent_msg().find("resizing is not implemented"), std::string::npos) << recent_msg();
     EXPECT_EQ(hi_mpi_vdec_destroy_chn(10), HI_SUCCESS) << recent_msg();
   }
+}
+
+TEST_F(Mpi, ImageAlignInfoIsWhatEachUnitTakes) {
+  hi_img_base_info nv12{};
+  nv12.width = 333, nv12.height = 251;
+  nv12.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+  hi_img_align_info a{};
+  const hi_module_type vpc_venc[] = {HI_MOD_VPC, HI_MOD_VENC};
+  ASSERT_EQ(hi_mpi_sys_get_image_align_info(vpc_venc, 2, &nv12, &a), HI_SUCCESS) << recent_msg();
+  EXPECT_EQ(a.width_stride, 336u);
+  EXPECT_EQ(a.height_stride, 252u);
+  EXPECT_EQ(a.img_buf_size, 336u * 252 * 3 / 2);
+  // With JPEGD among them its 128 / 16 win; HI_MOD_ALL takes every unit of the format.
+  const hi_module_type with_jpegd[] = {HI_MOD_VPC, HI_MOD_JPEGD};
+  ASSERT_EQ(hi_mpi_sys_get_image_align_info(with_jpegd, 2, &nv12, &a), HI_SUCCESS);
+  EXPECT_EQ(a.width_stride, 384u);
+  EXPECT_EQ(a.height_stride, 256u);
+  const hi_module_type all[] = {HI_MOD_ALL};
+  ASSERT_EQ(hi_mpi_sys_get_image_align_info(all, 1, &nv12, &a), HI_SUCCESS);
+  EXPECT_EQ(a.width_stride, 384u);
+  // RGB888: VPC's stride counts bytes; PNGD's is align(width, 128) * 3.
+  hi_img_base_info rgb = nv12;
+  rgb.pixel_format = HI_PIXEL_FORMAT_RGB_888;
+  const hi_module_type vpc[] = {HI_MOD_VPC}, pngd[] = {HI_MOD_PNGD};
+  ASSERT_EQ(hi_mpi_sys_get_image_align_info(vpc, 1, &rgb, &a), HI_SUCCESS);
+  EXPECT_EQ(a.width_stride, 1008u);
+  EXPECT_EQ(a.img_buf_size, 1008u * 252);
+  ASSERT_EQ(hi_mpi_sys_get_image_align_info(pngd, 1, &rgb, &a), HI_SUCCESS);
+  EXPECT_EQ(a.width_stride, 384u * 3);
+  EXPECT_EQ(a.height_stride, 256u);
+  EXPECT_EQ(hi_mpi_sys_get_image_align_info(vpc_venc, 2, &rgb, &a),
+            static_cast<hi_s32>(HI_ERR_SYS_NOT_SUPPORT));
+  EXPECT_NE(recent_msg().find("VENC"), std::string::npos) << recent_msg();
+  EXPECT_EQ(hi_mpi_sys_get_image_align_info(vpc, 0, &nv12, &a),
+            static_cast<hi_s32>(HI_ERR_SYS_ILLEGAL_PARAM));
+  EXPECT_EQ(hi_mpi_sys_get_image_align_info(vpc, 1, nullptr, &a),
+            static_cast<hi_s32>(HI_ERR_SYS_NULL_PTR));
 }
 
 TEST_F(Mpi, PngdGivesTheV1Picture) {

@@ -39,6 +39,31 @@ typedef struct {
     hi_void *data;
 } hi_dvpp_epoll_event;
 
+typedef enum {
+    HI_MOD_VPC = 0,
+    HI_MOD_VENC = 1,
+    HI_MOD_VDEC = 2,
+    HI_MOD_JPEGE = 3,
+    HI_MOD_JPEGD = 4,
+    HI_MOD_PNGD = 5,
+    HI_MOD_ALL = 100,
+    HI_MOD_BUTT = 255
+} hi_module_type;
+
+typedef struct {
+    hi_u32 width;
+    hi_u32 height;
+    hi_pixel_format pixel_format;
+    hi_u64 reserved[2];
+} hi_img_base_info;
+
+typedef struct {
+    hi_u32 width_stride;
+    hi_u32 height_stride;
+    hi_u64 img_buf_size;
+    hi_u64 reserved[2];
+} hi_img_align_info;
+
 /* Starts the media system in the calling thread's device. HI_ERR_SYS_NOT_READY without a
  * current context. Calling it again while started succeeds. */
 hi_s32 hi_mpi_sys_init(hi_void);
@@ -65,6 +90,14 @@ hi_s32 hi_mpi_sys_close_epoll(hi_s32 epoll_fd);
  * BT.2020, wide or narrow; HI_CSC_MATRIX_USER is not implemented on openacl. */
 hi_s32 hi_mpi_sys_set_chn_csc_matrix(hi_mod_id mode, hi_s32 chn, hi_csc_matrix csc_matrix,
     hi_csc_coefficient *csc_coefficient);
+
+/* The strides and buffer size a picture of img_base_info needs to pass through every unit of
+ * mod_type (HI_MOD_ALL: every unit that takes its format), by openacl's rules: VPC, VENC, JPEGE
+ * and VDEC width stride aligned to 16 (bytes: RGB888 / BGR888 take width * 3), height stride
+ * to 2; JPEGD 128 and 16; PNGD align(width, 128) * 3 (RGB888) or * 4 (RGBA8888) and 16. A
+ * unit that does not take the format is HI_ERR_SYS_NOT_SUPPORT. */
+hi_s32 hi_mpi_sys_get_image_align_info(const hi_module_type mod_type[], const hi_u32 mod_num,
+    const hi_img_base_info *img_base_info, hi_img_align_info *img_align_info);
 
 #ifdef __cplusplus
 }

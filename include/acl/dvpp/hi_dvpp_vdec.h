@@ -242,6 +242,12 @@ hi_s32 hi_mpi_vdec_release_frame(hi_vdec_chn chn, const hi_video_frame_info *fra
  * img_type must be HI_PT_JPEG (HI_PT_PNG: use hi_mpi_png_get_image_info). */
 hi_s32 hi_mpi_dvpp_get_image_info(hi_payload_type img_type, const hi_vdec_stream *stream, hi_img_info *img_info);
 
+/* The same for JPEGD's output in output_pixel_format: HI_PIXEL_FORMAT_UNKNOWN (what a send
+ * with that format writes: NV12 on openacl, or the channel's NV21), NV12 or NV21; other formats
+ * are HI_ERR_VDEC_NOT_SUPPORT. pixel_format is the JPEG's subsampling. */
+hi_s32 hi_mpi_vdec_get_jpegd_output_info(const hi_vdec_stream *stream, hi_pixel_format output_pixel_format,
+    hi_img_info *img_info);
+
 #ifdef __cplusplus
 }
 #endif

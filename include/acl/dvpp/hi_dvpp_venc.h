@@ -1,7 +1,7 @@
 /* VENC of CANN's V2 media API. openacl's VENC channels encode JPEG (HI_PT_JPEG: CANN's JPEGE
- * goes through these calls): hi_mpi_venc_send_frame queues an encode on the channel,
- * hi_mpi_venc_get_stream waits for the oldest one. H.264 / H.265 channels are not implemented
- * on openacl (HI_ERR_VENC_NOT_SUPPORT; the V1 aclvenc* calls encode them). */
+ * goes through these calls), H.264 (HI_PT_H264) and H.265 (HI_PT_H265) with the V1 aclvenc*
+ * encoder (libx264 / libx265, no B-frames): hi_mpi_venc_send_frame queues an encode on the
+ * channel, hi_mpi_venc_get_stream waits for the oldest one. */
 #ifndef HI_VENC_H_
 #define HI_VENC_H_
 
@@ -201,8 +201,9 @@ typedef struct {
     hi_u32 move_scene_bits;
 } hi_venc_h265_adv_stream_info;
 
-/* One encoded frame: the program points pack at pack_cnt hi_venc_pack (one is enough for a
- * JPEG) before hi_mpi_venc_get_stream. */
+/* One encoded frame: the program points pack at pack_cnt hi_venc_pack before
+ * hi_mpi_venc_get_stream (a JPEG is one pack; an H.264 / H.265 frame one pack a NAL unit,
+ * hi_mpi_venc_query_status's cur_packs of them). */
 typedef struct {
     hi_venc_pack ATTRIBUTE *pack;
     hi_u32 ATTRIBUTE pack_cnt;
@@ -490,8 +491,13 @@ typedef struct {
     };
 } hi_venc_gop_attr;
 
-/* A channel: venc_attr.type must be HI_PT_JPEG on openacl; pic_width x pic_height is the size
- * of the frames it takes (even, 32x32 to 8192x8192). rc_attr and gop_attr are not used. */
+/* A channel: venc_attr.type HI_PT_JPEG, HI_PT_H264 or HI_PT_H265; pic_width x pic_height is
+ * the size of the frames it takes (even; JPEG 32x32 to 8192x8192, video 128x128 to 4096x4096).
+ * Video: profile 0..2 for H.264 (baseline, main, high), 0 for H.265; rc_attr CBR, VBR, AVBR,
+ * QVBR or CVBR (the last four as a capped variable rate) with its gop, src_frame_rate
+ * (= dst_frame_rate) and bit rate (kbit/s), or FIXQP with its gop, frame rates, i_qp and p_qp
+ * (b_qp unused); QPMAP is HI_ERR_VENC_NOT_SUPPORT; gop_attr a P mode (its QP deltas are not applied). buf_size and max_pic_* are not
+ * used. JPEG channels use neither rc_attr nor gop_attr. */
 typedef struct {
     hi_venc_attr venc_attr;
     hi_venc_rc_attr rc_attr;
@@ -519,7 +525,8 @@ typedef struct {
 } hi_venc_stream_info;
 
 /* A channel's queue: left_pics / left_enc_pics not yet encoded, left_stream_frames encoded
- * and not yet taken (cur_packs 1 while one is), stream_info.pic_cnt sent in all. */
+ * and not yet taken (cur_packs: the packs of the next one, 0 while it is not ready),
+ * stream_info.pic_cnt sent in all. */
 typedef struct {
     hi_u32 left_pics;
     hi_u32 left_stream_bytes;
@@ -531,6 +538,223 @@ typedef struct {
     hi_u64 release_pic_pts;
     hi_venc_stream_info stream_info;
 } hi_venc_chn_status;
+
+typedef struct {
+    hi_bool enable;
+    hi_rect rect;
+} hi_crop_info;
+
+typedef struct {
+    hi_s32 src_frame_rate;
+    hi_s32 dst_frame_rate;
+} hi_frame_rate_ctrl;
+
+/* Accepted by hi_mpi_venc_set_chn_param with no effect on openacl (priority 0 or 1; crop_info
+ * enabled is HI_ERR_VENC_NOT_SUPPORT). */
+typedef struct {
+    hi_bool color_to_grey_en;
+    hi_u32 priority;
+    hi_u32 max_stream_cnt;
+    hi_u32 poll_wake_up_frame_cnt;
+    hi_crop_info crop_info;
+    hi_frame_rate_ctrl frame_rate;
+} hi_venc_chn_param;
+
+typedef enum {
+    HI_VENC_SCENE_0 = 0,
+    HI_VENC_SCENE_1 = 1,
+    HI_VENC_SCENE_2 = 2,
+    HI_VENC_SCENE_BUTT
+} hi_venc_scene_mode;
+
+typedef struct {
+    hi_u32 max_i_proportion;
+    hi_u32 min_i_proportion;
+    hi_u32 max_qp;
+    hi_u32 min_qp;
+    hi_u32 max_i_qp;
+    hi_u32 min_i_qp;
+    hi_s32 max_reencode_times;
+    hi_bool qpmap_en;
+} hi_venc_h264_cbr_param;
+
+typedef struct {
+    hi_s32 chg_pos;
+    hi_u32 max_i_proportion;
+    hi_u32 min_i_proportion;
+    hi_s32 max_reencode_times;
+    hi_bool qpmap_en;
+    hi_u32 max_qp;
+    hi_u32 min_qp;
+    hi_u32 max_i_qp;
+    hi_u32 min_i_qp;
+} hi_venc_h264_vbr_param;
+
+typedef struct {
+    hi_s32 chg_pos;
+    hi_u32 max_i_proportion;
+    hi_u32 min_i_proportion;
+    hi_s32 max_reencode_times;
+    hi_bool qpmap_en;
+    hi_s32 min_still_percent;
+    hi_u32 max_still_qp;
+    hi_u32 min_still_psnr;
+    hi_u32 max_qp;
+    hi_u32 min_qp;
+    hi_u32 max_i_qp;
+    hi_u32 min_i_qp;
+    hi_u32 min_qp_delta;
+    hi_u32 motion_sensitivity;
+    hi_bool save_bitrate_en;
+} hi_venc_h264_avbr_param;
+
+typedef struct {
+    hi_u32 max_i_proportion;
+    hi_u32 min_i_proportion;
+    hi_s32 max_reencode_times;
+    hi_bool qpmap_en;
+    hi_u32 max_qp;
+    hi_u32 min_qp;
+    hi_u32 max_i_qp;
+    hi_u32 min_i_qp;
+    hi_s32 max_bit_percent;
+    hi_s32 min_bit_percent;
+    hi_s32 max_psnr_fluctuate;
+    hi_s32 min_psnr_fluctuate;
+} hi_venc_h264_qvbr_param;
+
+typedef struct {
+    hi_u32 max_i_proportion;
+    hi_u32 min_i_proportion;
+    hi_s32 max_reencode_times;
+    hi_bool qpmap_en;
+    hi_u32 max_qp;
+    hi_u32 min_qp;
+    hi_u32 max_i_qp;
+    hi_u32 min_i_qp;
+    hi_u32 min_qp_delta;
+    hi_u32 max_qp_delta;
+    hi_u32 extra_bit_percent;
+    hi_u32 long_term_stats_time_unit;
+    hi_bool save_bitrate_en;
+} hi_venc_h264_cvbr_param;
+
+typedef struct {
+    hi_u32 max_qfactor;
+    hi_u32 min_qfactor;
+} hi_venc_mjpeg_cbr_param;
+
+typedef struct {
+    hi_s32 chg_pos;
+    hi_u32 max_qfactor;
+    hi_u32 min_qfactor;
+} hi_venc_mjpeg_vbr_param;
+
+typedef struct {
+    hi_u32 max_i_proportion;
+    hi_u32 min_i_proportion;
+    hi_u32 max_qp;
+    hi_u32 min_qp;
+    hi_u32 max_i_qp;
+    hi_u32 min_i_qp;
+    hi_s32 max_reencode_times;
+    hi_bool qpmap_en;
+    hi_venc_rc_qpmap_mode qpmap_mode;
+} hi_venc_h265_cbr_param;
+
+typedef struct {
+    hi_s32 chg_pos;
+    hi_u32 max_i_proportion;
+    hi_u32 min_i_proportion;
+    hi_s32 max_reencode_times;
+    hi_u32 max_qp;
+    hi_u32 min_qp;
+    hi_u32 max_i_qp;
+    hi_u32 min_i_qp;
+    hi_bool qpmap_en;
+    hi_venc_rc_qpmap_mode qpmap_mode;
+} hi_venc_h265_vbr_param;
+
+typedef struct {
+    hi_s32 chg_pos;
+    hi_u32 max_i_proportion;
+    hi_u32 min_i_proportion;
+    hi_s32 max_reencode_times;
+    hi_s32 min_still_percent;
+    hi_u32 max_still_qp;
+    hi_u32 min_still_psnr;
+    hi_u32 max_qp;
+    hi_u32 min_qp;
+    hi_u32 max_i_qp;
+    hi_u32 min_i_qp;
+    hi_u32 min_qp_delta;
+    hi_u32 motion_sensitivity;
+    hi_bool qpmap_en;
+    hi_venc_rc_qpmap_mode qpmap_mode;
+} hi_venc_h265_avbr_param;
+
+typedef struct {
+    hi_u32 max_i_proportion;
+    hi_u32 min_i_proportion;
+    hi_s32 max_reencode_times;
+    hi_bool qpmap_en;
+    hi_venc_rc_qpmap_mode qpmap_mode;
+    hi_u32 max_qp;
+    hi_u32 min_qp;
+    hi_u32 max_i_qp;
+    hi_u32 min_i_qp;
+    hi_s32 max_bit_percent;
+    hi_s32 min_bit_percent;
+    hi_s32 max_psnr_fluctuate;
+    hi_s32 min_psnr_fluctuate;
+} hi_venc_h265_qvbr_param;
+
+typedef struct {
+    hi_u32 max_i_proportion;
+    hi_u32 min_i_proportion;
+    hi_s32 max_reencode_times;
+    hi_bool qpmap_en;
+    hi_venc_rc_qpmap_mode qpmap_mode;
+    hi_u32 max_qp;
+    hi_u32 min_qp;
+    hi_u32 max_i_qp;
+    hi_u32 min_i_qp;
+    hi_u32 min_qp_delta;
+    hi_u32 max_qp_delta;
+    hi_u32 extra_bit_percent;
+    hi_u32 long_term_stats_time_unit;
+} hi_venc_h265_cvbr_param;
+
+typedef struct {
+    hi_bool detect_scene_chg_en;
+    hi_bool adapt_insert_idr_frame_en;
+} hi_venc_scene_chg_detect;
+
+/* Rate-control tuning: hi_mpi_venc_set_rc_param keeps it and get_rc_param gives it back
+ * (first_frame_start_qp -1, the rest 0 until set); openacl's encoders do not apply it. */
+typedef struct {
+    hi_u32 threshold_i[HI_VENC_TEXTURE_THRESHOLD_SIZE];
+    hi_u32 threshold_p[HI_VENC_TEXTURE_THRESHOLD_SIZE];
+    hi_u32 threshold_b[HI_VENC_TEXTURE_THRESHOLD_SIZE];
+    hi_u32 direction;
+    hi_u32 row_qp_delta;
+    hi_s32 first_frame_start_qp;
+    hi_venc_scene_chg_detect scene_chg_detect;
+    union {
+        hi_venc_h264_cbr_param h264_cbr_param;
+        hi_venc_h264_vbr_param h264_vbr_param;
+        hi_venc_h264_avbr_param h264_avbr_param;
+        hi_venc_h264_qvbr_param h264_qvbr_param;
+        hi_venc_h264_cvbr_param h264_cvbr_param;
+        hi_venc_h265_cbr_param h265_cbr_param;
+        hi_venc_h265_vbr_param h265_vbr_param;
+        hi_venc_h265_avbr_param h265_avbr_param;
+        hi_venc_h265_qvbr_param h265_qvbr_param;
+        hi_venc_h265_cvbr_param h265_cvbr_param;
+        hi_venc_mjpeg_cbr_param mjpeg_cbr_param;
+        hi_venc_mjpeg_vbr_param mjpeg_vbr_param;
+    };
+} hi_venc_rc_param;
 
 /* JPEG quality: qfactor 1..100 (default 90 on openacl); the quantization tables are CANN's
  * "reserved" fields and are not used. */
@@ -556,8 +780,8 @@ hi_s32 hi_mpi_venc_start_chn(hi_venc_chn chn, const hi_venc_start_param *recv_pa
 hi_s32 hi_mpi_venc_stop_chn(hi_venc_chn chn);
 
 /* Queues the encode of frame (YUV420SP, the channel's size, in DVPP memory: virt_addr[0] luma,
- * virt_addr[1] chroma right after width_stride[0] * height_stride rows, as the V1 JPEGE takes
- * it) into a buffer of the channel's. */
+ * virt_addr[1] chroma right after width_stride[0] * height_stride rows, as the V1 encoders
+ * take it; a video frame's width_stride a multiple of 16) into a buffer of the channel's. */
 hi_s32 hi_mpi_venc_send_frame(hi_venc_chn chn, const hi_video_frame_info *frame, hi_s32 milli_sec);
 
 /* The same into the program's buffer (jpege_stream->addr, jpege_stream->len: DVPP memory). */
@@ -569,8 +793,12 @@ hi_s32 hi_mpi_venc_get_jpege_predicted_size(const hi_video_frame_info *frame, co
     hi_u32 *size);
 
 /* Waits for the oldest queued encode (milli_sec -1: as long as it takes, also for a frame to
- * be sent; 0: not at all; else at most that long) and gives its JPEG in stream->pack[0]
- * (pack_cnt becomes 1; input_addr is the frame's buffer). The encode's error when it failed;
+ * be sent; 0: not at all; else at most that long) and gives its stream in stream->pack: a JPEG
+ * in pack[0]; a video frame one NAL unit (with its start code) a pack, typed in data_type,
+ * the last pack given holding the rest when pack_cnt is short (listed in its pack_info).
+ * pack_cnt becomes the packs given; input_addr is the frame's buffer; h264_info / h265_info
+ * have pic_bytes, ref_type and start_qp = mean_qp, the picture's QP (the other statistics are
+ * 0). The encode's error when it failed;
  * HI_ERR_VENC_BUF_EMPTY when no frame was sent in time. */
 hi_s32 hi_mpi_venc_get_stream(hi_venc_chn chn, hi_venc_stream *stream, hi_s32 milli_sec);
 
@@ -585,6 +813,18 @@ hi_s32 hi_mpi_venc_get_fd(hi_venc_chn chn);
 hi_s32 hi_mpi_venc_set_jpeg_param(hi_venc_chn chn, const hi_venc_jpeg_param *jpeg_param);
 
 hi_s32 hi_mpi_venc_get_jpeg_param(hi_venc_chn chn, hi_venc_jpeg_param *jpeg_param);
+
+/* The next frame sent to a video channel is encoded as an IDR picture. */
+hi_s32 hi_mpi_venc_request_idr(hi_venc_chn chn, hi_bool instant);
+
+/* Checked and accepted; openacl's encoders have one tuning for every scene. */
+hi_s32 hi_mpi_venc_set_scene_mode(hi_venc_chn chn, const hi_venc_scene_mode scene_mode);
+
+hi_s32 hi_mpi_venc_set_rc_param(hi_venc_chn chn, const hi_venc_rc_param *rc_param);
+
+hi_s32 hi_mpi_venc_get_rc_param(hi_venc_chn chn, hi_venc_rc_param *rc_param);
+
+hi_s32 hi_mpi_venc_set_chn_param(hi_venc_chn chn, const hi_venc_chn_param *chn_param);
 
 #ifdef __cplusplus
 }

@@ -126,6 +126,18 @@ typedef struct {
     hi_u8 map_value_v_or_b[256];
 } hi_vpc_lut_remap;
 
+typedef enum {
+    HI_ROTATION_90 = 0,
+    HI_ROTATION_180 = 1,
+    HI_ROTATION_270 = 2,
+} hi_rotation;
+
+typedef struct {
+    hi_vpc_pic_info src;
+    hi_vpc_pic_info dst;
+    hi_rotation angle;
+} hi_rotate_param;
+
 /* Opens channel chn (0 .. VPC_MAX_CHN_NUM - 1) in the calling thread's context; attr's fields
  * are reserved on openacl (any value). HI_ERR_VPC_EXIST when chn is open. */
 hi_s32 hi_mpi_vpc_create_chn(hi_vpc_chn chn, const hi_vpc_chn_attr *attr);
@@ -195,6 +207,12 @@ hi_s32 hi_mpi_vpc_calc_hist(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic, h
  * lut_remap is copied at the call. */
 hi_s32 hi_mpi_vpc_equalize_hist(hi_vpc_chn chn, const hi_vpc_pic_info* source_pic, hi_vpc_pic_info *dest_pic,
     const hi_vpc_lut_remap *lut_remap, hi_u32 *task_id, hi_s32 milli_sec);
+
+/* rotate_param->src turned clockwise by 90, 180 or 270 degrees into rotate_param->dst (openacl's
+ * reading of CANN's angles; the same format: YUV400, RGB888 or BGR888, VPC's picture sizes and
+ * strides; dst is src's height x width for 90 and 270). YUV420SP and packed YUV444 are
+ * HI_ERR_VPC_NOT_SUPPORT (CANN takes neither YUV420SP). */
+hi_s32 hi_mpi_vpc_rotate(hi_vpc_chn chn, const hi_rotate_param* rotate_param, hi_u32* task_id, hi_s32 milli_sec);
 
 /* Waits for task_id of chn (milli_sec -1: as long as it takes; 0: not at all; else at most that
  * long; HI_DEFINE_ERR(HI_ID_VPC, HI_ERR_LEVEL_ERROR, HI_ERR_TIMEOUT), 0xA0078014, when it has

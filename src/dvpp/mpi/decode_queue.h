@@ -8,6 +8,7 @@
 #include <chrono>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 #include "core/cond_var.h"
@@ -53,6 +54,13 @@ class DecodeQueue {
       }
     }
     return c;
+  }
+
+  // The oldest entry when its task has run (what take gives next without waiting).
+  std::optional<T> front_ready(const Lane &lane) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (queue_.empty() || !lane.finished(queue_.front().ticket)) return std::nullopt;
+    return queue_.front().item;
   }
 
   // Takes the oldest entry once its task has run, as CANN's get calls do: milli_sec -1 waits

@@ -41,7 +41,10 @@ Ticket Lane::submit(std::string label, const std::vector<api::Access> &ranges,
 void Lane::wait(const Ticket &ticket, hi_s32 milli_sec) {
   if (milli_sec < -1)
     reject(HI_ERR_ILLEGAL_PARAM, "milli_sec " + std::to_string(milli_sec) + " is below -1");
-  if (!stream_->wait_for(ticket.seq, milli_sec))
+  // The work may have run while its task is still finishing (`then` wakes a program that then
+  // asks without waiting): the outcome is what counts.
+  if (!ticket.outcome->done.load(std::memory_order_acquire) &&
+      !stream_->wait_for(ticket.seq, milli_sec))
     reject(HI_ERR_TIMEOUT, "the task has not finished within " + std::to_string(milli_sec) + " ms");
   std::lock_guard<std::mutex> lock(ticket.outcome->mutex);
   if (ticket.outcome->code != Errc::ok) fail(ticket.outcome->code, ticket.outcome->message);

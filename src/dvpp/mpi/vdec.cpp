@@ -80,6 +80,21 @@ dv::JpegInfo jpeg_header(const hi_vdec_stream &s) {
   return info;
 }
 
+// The size, subsampling and NV12 output layout of a JPEG (hi_mpi_dvpp_get_image_info and
+// hi_mpi_vdec_get_jpegd_output_info).
+void jpegd_output(const hi_vdec_stream *stream, hi_img_info *img_info) {
+  const dv::JpegInfo info = jpeg_header(*mpi::required(stream, "stream"));
+  mpi::required(img_info, "img_info");
+  const dv::Image layout = dv::jpegd_layout(info, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420);
+  std::memset(img_info, 0, sizeof *img_info);
+  img_info->width = info.width;
+  img_info->height = info.height;
+  img_info->width_stride = layout.width_stride;
+  img_info->height_stride = layout.height_stride;
+  img_info->img_buf_size = static_cast<hi_u32>(dv::image_bytes(layout));
+  img_info->pixel_format = raw_format(info.css);
+}
+
 // The picture a send_stream writes: the decoded size (jpegd_layout's), the caller's strides
 // and buffer, which must hold it.
 dv::Image output(const hi_vdec_pic_info &pic, const dv::JpegInfo &info, uint32_t format) {
@@ -345,21 +360,24 @@ hi_s32 hi_mpi_vdec_release_frame(hi_vdec_chn chn, const hi_video_frame_info *fra
 hi_s32 hi_mpi_dvpp_get_image_info(hi_payload_type img_type, const hi_vdec_stream *stream,
                                   hi_img_info *img_info) {
   return guarded(__func__, [&] {
-    mpi::required(stream, "stream");
-    mpi::required(img_info, "img_info");
     if (img_type != HI_PT_JPEG)
       mpi::reject(HI_ERR_NOT_SUPPORT,
                   "img_type " + std::to_string(img_type) +
                       ": openacl takes HI_PT_JPEG here (PNG: hi_mpi_png_get_image_info)");
-    const dv::JpegInfo info = jpeg_header(*stream);
-    const dv::Image layout = dv::jpegd_layout(info, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420);
-    std::memset(img_info, 0, sizeof *img_info);
-    img_info->width = info.width;
-    img_info->height = info.height;
-    img_info->width_stride = layout.width_stride;
-    img_info->height_stride = layout.height_stride;
-    img_info->img_buf_size = static_cast<hi_u32>(dv::image_bytes(layout));
-    img_info->pixel_format = raw_format(info.css);
+    jpegd_output(stream, img_info);
+  });
+}
+
+hi_s32 hi_mpi_vdec_get_jpegd_output_info(const hi_vdec_stream *stream,
+                                         hi_pixel_format output_pixel_format,
+                                         hi_img_info *img_info) {
+  return guarded(__func__, [&] {
+    // UNKNOWN decodes to the channel's format or NV12 (get_frame): the same layout.
+    if (output_pixel_format != HI_PIXEL_FORMAT_UNKNOWN && !dv::is_yuv420sp(output_pixel_format))
+      mpi::reject(HI_ERR_NOT_SUPPORT, "output_pixel_format " + std::to_string(output_pixel_format) +
+                                          ": openacl's JPEGD writes NV12 / NV21 "
+                                          "(HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420 / YVU_...)");
+    jpegd_output(stream, img_info);
   });
 }
 

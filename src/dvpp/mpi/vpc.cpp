@@ -15,6 +15,7 @@
 #include "dvpp/mpi/channels.h"
 #include "dvpp/mpi/lane.h"
 #include "dvpp/pyramid.h"
+#include "dvpp/rotate.h"
 #include "dvpp/vpc.h"
 
 namespace dv = openacl::dvpp;
@@ -71,12 +72,14 @@ dv::Rect crop_rect(const hi_vpc_crop_region &c, const dv::Image &in, const std::
   return dv::api::region(r, what.c_str(), in, false);
 }
 
-// One crop-resize-paste of the V1 unit, or with a border, crop-resize-make-border.
+// One crop-resize-paste of the V1 unit, or with a border, crop-resize-make-border. With `rgb`,
+// out is a picture of the task's own (NV12, no data yet) converted into rgb after the resize.
 struct Job {
   dv::Image in, out;
   dv::Rect crop, paste;
   dv::Interpolation interpolation = dv::Interpolation::bilinear;
   std::optional<dv::Border> border;
+  std::optional<dv::Image> rgb;
 };
 
 // The resized region of a crop_resize* call: resize_width x resize_height at (left, top).
@@ -92,7 +95,25 @@ Job crop_resize_job(const dv::Image &in, const hi_vpc_pic_info &dest,
                     hi_u32 top, bool paste, const std::string &what) {
   Job j;
   j.in = in;
-  j.out = vpc_picture(&dest, what + ".dest_pic_info");
+  const dv::Image d = image(dest);
+  if (!paste && left == 0 && top == 0 && dv::packed_bytes(d.format) == 3) {
+    // crop_resize into RGB888 / BGR888: the resize in NV12, then the channel's color conversion.
+    j.rgb = dv::api::color_image(d, (what + ".dest_pic_info").c_str());
+    if (resize.resize_width != d.width || resize.resize_height != d.height)
+      mpi::reject(HI_ERR_NOT_SUPPORT, what +
+                                          ": an RGB destination takes the resized picture whole "
+                                          "on openacl (resize size = dest size)");
+    j.out = {nullptr,
+             0,
+             HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420,
+             d.width,
+             d.height,
+             dv::align_up(d.width, 16),
+             dv::align_up(d.height, 2)};
+    j.out.size = dv::image_bytes(j.out);
+  } else {
+    j.out = vpc_picture(&dest, what + ".dest_pic_info");
+  }
   j.crop = crop_rect(crop, in, what + ".crop_region");
   j.paste = dv::api::region(placed(resize, left, top, j.out, what), (what + ".resize_info").c_str(),
                             j.out, paste);
@@ -105,6 +126,9 @@ Job border_job(const dv::Image &in, const hi_vpc_crop_resize_border_region &r,
                const std::string &what) {
   Job j = crop_resize_job(in, r.dest_pic_info, r.crop_region, r.resize_info, r.dest_left_offset,
                           r.dest_top_offset, false, what);
+  if (j.rgb)
+    mpi::reject(HI_ERR_NOT_SUPPORT,
+                what + ".dest_pic_info: a border around an RGB picture is not implemented");
   if (r.border_type != HI_BORDER_CONSTANT && r.border_type != HI_BORDER_REPLICATE)
     mpi::reject(HI_ERR_NOT_SUPPORT,
                 what + ".border_type: this call takes HI_BORDER_CONSTANT or HI_BORDER_REPLICATE");
@@ -142,15 +166,24 @@ void run(hi_vpc_chn chn, const char *label, std::vector<Job> jobs, hi_u32 *task_
   std::vector<dv::api::Access> ranges;
   for (const Job &j : jobs) {
     ranges.push_back({j.in.data, dv::image_bytes(j.in), false});
-    ranges.push_back({j.out.data, dv::image_bytes(j.out), true});
+    const dv::Image &out = j.rgb ? *j.rgb : j.out;
+    ranges.push_back({out.data, dv::image_bytes(out), true});
+  }
+  hi_csc_matrix csc;
+  {
+    std::lock_guard<std::mutex> lock(ch->mutex);
+    csc = ch->csc;
   }
   queue(
       *ch, label, std::move(ranges),
-      [jobs = std::move(jobs)](openacl::backend::AiCores &cores) {
-        for (const Job &j : jobs) {
+      [jobs = std::move(jobs), csc](openacl::backend::AiCores &cores) {
+        for (Job j : jobs) {
+          std::vector<uint8_t> nv12(j.rgb ? j.out.size : 0);
+          if (j.rgb) j.out.data = nv12.data();
           if (j.border)
             dv::crop_resize_border(j.in, j.crop, j.out, *j.border, j.interpolation, &cores);
           else dv::crop_resize_paste(j.in, j.crop, j.out, j.paste, j.interpolation, &cores);
+          if (j.rgb) dv::convert_color(j.out, *j.rgb, csc);
         }
       },
       task_id);
@@ -460,6 +493,39 @@ hi_s32 hi_mpi_vpc_pyrdown(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic,
           for (size_t i = 1; i < levels.size(); ++i) dv::pyr_down(levels[i - 1], levels[i], border);
         },
         task_id);
+  });
+}
+
+hi_s32 hi_mpi_vpc_rotate(hi_vpc_chn chn, const hi_rotate_param *rotate_param, hi_u32 *task_id,
+                         hi_s32 milli_sec) {
+  (void)milli_sec;
+  return guarded(__func__, [&] {
+    mpi::required(task_id, "task_id");
+    const hi_rotate_param &p = *mpi::required(rotate_param, "rotate_param");
+    const dv::Image in = dv::api::lut_image(image(p.src), "rotate_param->src"),
+                    out = dv::api::lut_image(image(p.dst), "rotate_param->dst");
+    if (dv::is_yuv420sp(in.format))
+      mpi::reject(HI_ERR_NOT_SUPPORT,
+                  "rotate_param->src: rotation takes YUV400, RGB888 and BGR888 "
+                  "(CANN's formats openacl lays out), not YUV420SP");
+    if (out.format != in.format)
+      mpi::reject(HI_ERR_ILLEGAL_PARAM, "rotate_param->dst must have the source's format");
+    if (p.angle < HI_ROTATION_90 || p.angle > HI_ROTATION_270)
+      mpi::reject(HI_ERR_ILLEGAL_PARAM,
+                  "rotate_param->angle " + std::to_string(p.angle) + " is not a hi_rotation");
+    const int turns = static_cast<int>(p.angle) + 1;
+    const bool swap = turns != 2;
+    const uint32_t w = swap ? in.height : in.width, h = swap ? in.width : in.height;
+    if (out.width != w || out.height != h)
+      mpi::reject(HI_ERR_ILLEGAL_PARAM, "rotate_param->dst is " + std::to_string(out.width) + "x" +
+                                            std::to_string(out.height) +
+                                            "; the rotated picture is " + std::to_string(w) + "x" +
+                                            std::to_string(h));
+    auto ch = channel(chn);
+    queue(
+        *ch, "hi_mpi_vpc_rotate",
+        {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
+        [=](openacl::backend::AiCores &) { dv::rotate(in, out, turns); }, task_id);
   });
 }
 

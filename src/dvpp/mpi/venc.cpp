@@ -1,15 +1,17 @@
-// JPEGE of CANN's V2 media API: VENC channels of type HI_PT_JPEG (hi_mpi_venc_*), on the V1
-// JPEG encoder (dvpp/jpeg.h). send_frame checks the frame and queues the encode on the
-// channel's lane, into a DVPP buffer of the channel's (freed at release_stream) or the
-// program's (send_jpege_frame); get_stream takes the encodes in order. Each channel has an
-// eventfd (hi_mpi_venc_get_fd) that counts the streams ready to take, for the epoll calls
-// (dvpp/mpi/epoll.cpp).
+// VENC of CANN's V2 media API (hi_mpi_venc_*): JPEGE channels (HI_PT_JPEG) on the V1 JPEG
+// encoder (dvpp/jpeg.h), H.264 / H.265 channels on the V1 video encoder (dvpp/mpi/venc_video.h).
+// send_frame checks the frame and queues the encode on the channel's lane, into a DVPP buffer
+// of the channel's (freed at release_stream) or, for a JPEG, the program's (send_jpege_frame);
+// get_stream takes the encodes in order. Each channel has an eventfd (hi_mpi_venc_get_fd) that
+// counts the streams ready to take, for the epoll calls (dvpp/mpi/epoll.cpp).
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -20,6 +22,7 @@
 #include "dvpp/memory.h"
 #include "dvpp/mpi/channels.h"
 #include "dvpp/mpi/decode_queue.h"
+#include "dvpp/mpi/venc_video.h"
 
 namespace dv = openacl::dvpp;
 namespace mpi = openacl::dvpp::mpi;
@@ -35,7 +38,7 @@ struct Encoded {
   hi_u64 pts = 0;
   hi_u64 input = 0;  // the frame's buffer
   hi_u32 qfactor = 0;
-  std::shared_ptr<uint32_t> size;  // written by the task
+  std::shared_ptr<mpi::EncodeResult> result;  // written by the task
 };
 
 // The eventfd of a channel: readable while a stream is ready (semaphore mode: one read takes one).
@@ -63,6 +66,12 @@ struct Channel {
   std::mutex mutex;
   hi_venc_chn_attr attr{};
   hi_venc_jpeg_param param{};
+  // H.264 / H.265 channels: the encoder (used by the lane's tasks only), an IDR asked for by
+  // hi_mpi_venc_request_idr, and the rate-control parameters, kept, not applied (docs/dvpp.md).
+  std::shared_ptr<dv::VideoEncoder> encoder;
+  bool hevc = false;
+  bool idr_requested = false;
+  hi_venc_rc_param rc_param{};
   std::atomic<bool> started{false};
   hi_u32 seq = 0;
   std::map<uint8_t *, bool> given;  // streams handed out by get_stream: owned or not
@@ -84,31 +93,11 @@ std::shared_ptr<Channel> channel(hi_venc_chn chn) {
   return channels().find(chn);
 }
 
-// The YUV420SP picture of a frame, laid out as the V1 JPEGE takes it: chroma right after
-// height_stride rows of luma (height_stride[0], or where virt_addr[1] says when it is 0).
-dv::Image frame_image(const hi_video_frame_info &f) {
-  const hi_video_frame &v = f.v_frame;
-  mpi::required(v.virt_addr[0], "frame->v_frame.virt_addr[0]");
-  const uint32_t ws = v.width_stride[0];
-  if (ws == 0) mpi::reject(HI_ERR_ILLEGAL_PARAM, "frame->v_frame.width_stride[0] is 0");
-  const auto y = reinterpret_cast<uintptr_t>(v.virt_addr[0]),
-             uv = reinterpret_cast<uintptr_t>(v.virt_addr[1]);
-  uint32_t hs = v.height_stride[0];
-  if (hs == 0 && uv > y && (uv - y) % ws == 0) hs = static_cast<uint32_t>((uv - y) / ws);
-  if (hs == 0) hs = v.height;
-  if (uv != 0 && uv != y + uint64_t{ws} * hs)
+// A video channel refuses the JPEG-only calls.
+void require_jpeg(const Channel &ch, const char *call) {
+  if (ch.encoder)
     mpi::reject(HI_ERR_NOT_SUPPORT,
-                "frame->v_frame.virt_addr[1] must be virt_addr[0] + width_stride * height_stride "
-                "(openacl's JPEGE takes the two planes in one buffer)");
-  dv::Image img{static_cast<uint8_t *>(v.virt_addr[0]),
-                0,
-                static_cast<uint32_t>(v.pixel_format),
-                v.width,
-                v.height,
-                ws,
-                hs};
-  img.size = static_cast<uint32_t>(dv::buffer_bytes(img.format, ws, hs));
-  return dv::api::jpege_image(img, "frame->v_frame");
+                std::string(call) + " is for JPEG channels; this one encodes video");
 }
 
 void check_qfactor(hi_u32 q) {
@@ -119,8 +108,11 @@ void check_qfactor(hi_u32 q) {
 void send(hi_venc_chn chn, const hi_video_frame_info *frame, const hi_img_stream *into) {
   auto ch = channel(chn);
   if (!ch->started) mpi::reject(HI_ERR_NOT_PERM, "call hi_mpi_venc_start_chn first");
-  const dv::Image in = frame_image(*mpi::required(frame, "frame"));
+  const dv::Image picture = mpi::frame_picture(*mpi::required(frame, "frame"));
+  const dv::Image in = ch->encoder ? dv::api::vpc_image(picture, "frame->v_frame")
+                                   : dv::api::jpege_image(picture, "frame->v_frame");
   hi_u32 qfactor;
+  bool idr = false;
   {
     std::lock_guard<std::mutex> lock(ch->mutex);
     const hi_venc_attr &a = ch->attr.venc_attr;
@@ -130,9 +122,11 @@ void send(hi_venc_chn chn, const hi_video_frame_info *frame, const hi_img_stream
                       ", the channel's pictures " + std::to_string(a.pic_width) + "x" +
                       std::to_string(a.pic_height));
     qfactor = ch->param.qfactor;
+    std::swap(idr, ch->idr_requested);
   }
   Encoded e;
-  uint32_t capacity = dv::jpege_predict_size(in.width, in.height);
+  uint32_t capacity = ch->encoder ? mpi::video_stream_capacity(in.width, in.height)
+                                  : dv::jpege_predict_size(in.width, in.height);
   if (into != nullptr) {
     e.data = mpi::required(into->addr, "jpege_stream->addr");
     capacity = into->len;
@@ -148,15 +142,27 @@ void send(hi_venc_chn chn, const hi_video_frame_info *frame, const hi_img_stream
   e.input =
       reinterpret_cast<uintptr_t>(v.header_virt_addr[0] ? v.header_virt_addr[0] : v.virt_addr[0]);
   e.qfactor = qfactor;
-  e.size = std::make_shared<uint32_t>(0);
+  e.result = std::make_shared<mpi::EncodeResult>();
+  std::function<void(openacl::backend::AiCores &)> work;
+  if (ch->encoder) {
+    work = [in, idr, data = e.data, capacity, result = e.result, encoder = ch->encoder,
+            hevc = ch->hevc](openacl::backend::AiCores &) {
+      mpi::encode_video_frame(*encoder, hevc, in, idr, data, capacity, *result);
+    };
+  } else {
+    work = [in, qfactor, data = e.data, capacity, result = e.result](openacl::backend::AiCores &) {
+      result->size = dv::jpeg_encode(in, qfactor, data, capacity);
+      hi_venc_data_type pic{};
+      pic.jpeg_type = HI_VENC_JPEG_PACK_PIC;
+      result->packs = {{0, result->size, pic}};
+    };
+  }
   mpi::Ticket t;
   try {
-    t = ch->lane.submit(
-        "JPEGE", {{in.data, dv::image_bytes(in), false}, {e.data, capacity, true}},
-        [in, qfactor, data = e.data, capacity, size = e.size](openacl::backend::AiCores &) {
-          *size = dv::jpeg_encode(in, qfactor, data, capacity);
-        },
-        [ready = ch->ready] { ready->post(); });  // a failed encode is a result to take too
+    t = ch->lane.submit(ch->encoder ? (ch->hevc ? "VENC H.265" : "VENC H.264") : "JPEGE",
+                        {{in.data, dv::image_bytes(in), false}, {e.data, capacity, true}},
+                        std::move(work),
+                        [ready = ch->ready] { ready->post(); });  // a failed encode is a result too
   } catch (...) {
     if (e.owned) dv::release(e.data);
     throw;
@@ -172,17 +178,25 @@ hi_s32 hi_mpi_venc_create_chn(hi_venc_chn chn, const hi_venc_chn_attr *attr) {
   return guarded(__func__, [&] {
     mpi::require_sys();
     const hi_venc_attr &a = mpi::required(attr, "attr")->venc_attr;
-    if (a.type != HI_PT_JPEG)
-      mpi::reject(HI_ERR_NOT_SUPPORT,
-                  "attr->venc_attr.type " + std::to_string(a.type) +
-                      ": openacl's V2 VENC encodes HI_PT_JPEG only (H.264 / H.265: use aclvenc*)");
-    if (a.pic_width < 32 || a.pic_height < 32 || a.pic_width > 8192 || a.pic_height > 8192 ||
-        a.pic_width % 2 != 0 || a.pic_height % 2 != 0)
+    // Every check before the channel exists: its lane is a stream of the context.
+    std::shared_ptr<dv::VideoEncoder> encoder;
+    if (a.type == HI_PT_H264 || a.type == HI_PT_H265) {
+      encoder = mpi::make_video_encoder(*attr);
+    } else if (a.type != HI_PT_JPEG) {
+      mpi::reject(HI_ERR_NOT_SUPPORT, "attr->venc_attr.type " + std::to_string(a.type) +
+                                          ": openacl's V2 VENC encodes HI_PT_JPEG, HI_PT_H264 "
+                                          "and HI_PT_H265");
+    } else if (a.pic_width < 32 || a.pic_height < 32 || a.pic_width > 8192 || a.pic_height > 8192 ||
+               a.pic_width % 2 != 0 || a.pic_height % 2 != 0) {
       mpi::reject(HI_ERR_ILLEGAL_PARAM, "attr->venc_attr: pictures of " +
                                             std::to_string(a.pic_width) + "x" +
                                             std::to_string(a.pic_height) +
                                             " are outside JPEGE's (even, 32x32 to 8192x8192)");
+    }
     auto ch = std::make_shared<Channel>();
+    ch->encoder = std::move(encoder);
+    ch->hevc = a.type == HI_PT_H265;
+    ch->rc_param.first_frame_start_qp = -1;  // CANN's "not set"
     ch->attr = *attr;
     ch->param.qfactor = kDefaultQfactor;
     channels().open(chn, ch);
@@ -223,7 +237,10 @@ hi_s32 hi_mpi_venc_send_frame(hi_venc_chn chn, const hi_video_frame_info *frame,
 hi_s32 hi_mpi_venc_send_jpege_frame(hi_venc_chn chn, const hi_video_frame_info *frame,
                                     const hi_img_stream *jpege_stream, hi_s32 milli_sec) {
   (void)milli_sec;
-  return guarded(__func__, [&] { send(chn, frame, mpi::required(jpege_stream, "jpege_stream")); });
+  return guarded(__func__, [&] {
+    require_jpeg(*channel(chn), __func__);
+    send(chn, frame, mpi::required(jpege_stream, "jpege_stream"));
+  });
 }
 
 hi_s32 hi_mpi_venc_get_jpege_predicted_size(const hi_video_frame_info *frame,
@@ -252,19 +269,18 @@ hi_s32 hi_mpi_venc_get_stream(hi_venc_chn chn, hi_venc_stream *stream, hi_s32 mi
       if (e.owned) dv::release(e.data);
       openacl::fail(done.code, done.message);
     }
-    hi_venc_pack &p = stream->pack[0];
-    std::memset(&p, 0, sizeof p);
-    p.addr = e.data;
-    p.input_addr = e.input;
-    p.len = *e.size;
-    p.pts = e.pts;
-    p.is_frame_end = HI_TRUE;
-    p.data_type.jpeg_type = HI_VENC_JPEG_PACK_PIC;
-    p.data_num = 1;
-    stream->pack_cnt = 1;
-    std::memset(&stream->jpeg_info, 0, sizeof stream->jpeg_info);
-    stream->jpeg_info.pic_bytes = *e.size;
-    stream->jpeg_info.qfactor = e.qfactor;
+    mpi::fill_packs(*e.result, e.data, *stream);
+    for (hi_u32 i = 0; i < stream->pack_cnt; ++i) {
+      stream->pack[i].input_addr = e.input;
+      stream->pack[i].pts = e.pts;
+    }
+    if (ch->encoder) {
+      mpi::fill_video_info(*e.result, ch->hevc, *stream);
+    } else {
+      std::memset(&stream->jpeg_info, 0, sizeof stream->jpeg_info);
+      stream->jpeg_info.pic_bytes = e.result->size;
+      stream->jpeg_info.qfactor = e.qfactor;
+    }
     std::lock_guard<std::mutex> lock(ch->mutex);
     stream->seq = ch->seq++;
     ch->given[e.data] = e.owned;
@@ -295,7 +311,9 @@ hi_s32 hi_mpi_venc_query_status(hi_venc_chn chn, hi_venc_chn_status *status) {
     status->left_pics = c.waiting;
     status->left_enc_pics = c.waiting;
     status->left_stream_frames = c.ready;
-    status->cur_packs = c.ready > 0 ? 1 : 0;  // a JPEG is one pack
+    // The packs of the stream get_stream gives next (a failed encode's error is one).
+    if (auto next = ch->encodes.front_ready(ch->lane))
+      status->cur_packs = static_cast<hi_u32>(std::max<size_t>(next->result->packs.size(), 1));
     status->stream_info.pic_cnt = c.sent;
   });
 }
@@ -309,6 +327,7 @@ hi_s32 hi_mpi_venc_get_fd(hi_venc_chn chn) {
 hi_s32 hi_mpi_venc_set_jpeg_param(hi_venc_chn chn, const hi_venc_jpeg_param *jpeg_param) {
   return guarded(__func__, [&] {
     auto ch = channel(chn);
+    require_jpeg(*ch, __func__);
     check_qfactor(mpi::required(jpeg_param, "jpeg_param")->qfactor);
     std::lock_guard<std::mutex> lock(ch->mutex);
     ch->param = *jpeg_param;
@@ -320,6 +339,57 @@ hi_s32 hi_mpi_venc_get_jpeg_param(hi_venc_chn chn, hi_venc_jpeg_param *jpeg_para
     auto ch = channel(chn);
     std::lock_guard<std::mutex> lock(ch->mutex);
     *mpi::required(jpeg_param, "jpeg_param") = ch->param;
+  });
+}
+
+hi_s32 hi_mpi_venc_request_idr(hi_venc_chn chn, hi_bool instant) {
+  (void)instant;  // the next frame sent is always the next encoded
+  return guarded(__func__, [&] {
+    auto ch = channel(chn);
+    if (!ch->encoder) mpi::reject(HI_ERR_NOT_SUPPORT, "a JPEG channel has no IDR pictures");
+    std::lock_guard<std::mutex> lock(ch->mutex);
+    ch->idr_requested = true;
+  });
+}
+
+// The scene tunes the hardware's rate control; openacl's encoders have one setting for all.
+hi_s32 hi_mpi_venc_set_scene_mode(hi_venc_chn chn, const hi_venc_scene_mode scene_mode) {
+  return guarded(__func__, [&] {
+    channel(chn);
+    if (scene_mode < HI_VENC_SCENE_0 || scene_mode >= HI_VENC_SCENE_BUTT)
+      mpi::reject(HI_ERR_ILLEGAL_PARAM,
+                  "scene_mode " + std::to_string(scene_mode) + " is not a hi_venc_scene_mode");
+  });
+}
+
+hi_s32 hi_mpi_venc_set_rc_param(hi_venc_chn chn, const hi_venc_rc_param *rc_param) {
+  return guarded(__func__, [&] {
+    auto ch = channel(chn);
+    mpi::required(rc_param, "rc_param");
+    std::lock_guard<std::mutex> lock(ch->mutex);
+    ch->rc_param = *rc_param;
+  });
+}
+
+hi_s32 hi_mpi_venc_get_rc_param(hi_venc_chn chn, hi_venc_rc_param *rc_param) {
+  return guarded(__func__, [&] {
+    auto ch = channel(chn);
+    std::lock_guard<std::mutex> lock(ch->mutex);
+    *mpi::required(rc_param, "rc_param") = ch->rc_param;
+  });
+}
+
+// Priorities order channels on the hardware; openacl's lanes all run at once.
+hi_s32 hi_mpi_venc_set_chn_param(hi_venc_chn chn, const hi_venc_chn_param *chn_param) {
+  return guarded(__func__, [&] {
+    channel(chn);
+    if (mpi::required(chn_param, "chn_param")->priority > 1)
+      mpi::reject(HI_ERR_ILLEGAL_PARAM,
+                  "chn_param->priority " + std::to_string(chn_param->priority) + " is not 0 or 1");
+    if (chn_param->crop_info.enable)
+      mpi::reject(HI_ERR_NOT_SUPPORT,
+                  "chn_param->crop_info: cropping before the encode is not "
+                  "implemented on openacl");
   });
 }
 
