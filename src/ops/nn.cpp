@@ -671,7 +671,9 @@ std::unique_ptr<PreparedOp> build_pool(OpCall &call) {
   p.r = (ow - 1) * sw + kw - w - p.l;
   call.output(x.dtype, {n, c, oh, ow}, x.format);
   if (n == 0 || c == 0) return make_op([](const auto &, const auto &, AiCores &) {});
-  const memory::desc src = plain(x.dims), dst = plain({n, c, oh, ow});
+  // The model's plan may store x and y channels-last (between convolutions).
+  const memory::desc src = activation(x.dims, x.channels_last),
+                     dst = activation({n, c, oh, ow}, output_channels_last(call));
   const auto alg = is_max ? dnnl::algorithm::pooling_max
                           : (exclusive ? dnnl::algorithm::pooling_avg_exclude_padding
                                        : dnnl::algorithm::pooling_avg_include_padding);
@@ -681,8 +683,9 @@ std::unique_ptr<PreparedOp> build_pool(OpCall &call) {
         dnnl::pooling_forward::desc(dnnl::prop_kind::forward_inference, alg, src, dst, {sh, sw},
                                     {kh, kw}, {p.t, p.l}, {p.b, p.r}),
         dnnl_attr(), dnnl_engine());
-    // oneDNN's AVX-512 pooling takes NCHW; below AVX-512 only reference code does, many times
-    // slower (PP-OCR cls's max pool: 0.2 ms) than reordering to 8-channel blocks and back.
+    // oneDNN's JIT pooling takes NHWC, and NCHW with AVX-512; NCHW below AVX-512 runs
+    // reference code, many times slower (PP-OCR cls's max pool: 0.2 ms) than reordering to
+    // 8-channel blocks and back.
     if (std::string(plain_pd.impl_info_str()).rfind("jit", 0) == 0) return plain_pd;
     const memory::desc bsrc(src.dims(), dnnl_f32(), tag::aBcd8b),
         bdst(dst.dims(), dnnl_f32(), tag::aBcd8b);
