@@ -1037,6 +1037,23 @@ TEST_P(ModelLowering, MatchesOnnxRuntime) {
   EXPECT_LE(relative_error(ours[0].data, ref[0].data), 1e-5);
 }
 
+// A rank-0 x times a [1] constant has shape [1]: the activation the Mul is fused into keeps it
+// (ONNX Runtime's reference harness takes no rank-0 input).
+TEST_F(ModelLowering, AFusedActivationOfARank0InputKeepsTheConstantsShape) {
+  auto m = tiny_model(14);
+  add_input(m, "x", {});
+  add_node(m, "Relu", "re", {"x"}, {"r"});
+  add_initializer(m, "s", {1}, {1.5f});
+  add_node(m, "Mul", "ms", {"r", "s"}, {"y"});
+  add_output(m, "y");
+  AclModel model(write_temp("relu_mul_rank0.onnx", m.SerializeAsString()));
+  const auto y = model.run(TensorF{{}, {2.0f}});
+  ASSERT_EQ(y.size(), 1u);
+  EXPECT_EQ(y[0].dims, (std::vector<int64_t>{1}));
+  ASSERT_EQ(y[0].data.size(), 1u);
+  EXPECT_EQ(y[0].data[0], 3.0f);
+}
+
 // ONNX Runtime refuses layout 1 (batch-first) RNNs: the layout-1 LSTM must equal the layout-0
 // one between transposes.
 TEST_F(ModelLowering, BatchFirstLstmEqualsTheTransposedTimeMajorOne) {
