@@ -19,12 +19,18 @@ bool is_elementwise(const std::string &type) {
       "Minimum",   "Relu",        "Sigmoid",   "Tanh",       "Exp",      "Log",
       "Sqrt",      "Neg",         "Abs",       "Reciprocal", "Floor",    "Ceil",
       "Round",     "Sin",         "Cos",       "Erf",        "Softplus", "Sign",
-      "HardSwish", "HardSigmoid", "LeakyRelu", "Elu",        "Clip"};
+      "HardSwish", "HardSigmoid", "LeakyRelu", "Elu",        "Clip",     "Square"};
   return ops.count(type) != 0;
 }
 
 bool is_global_pool(const std::string &type) {
   return type == "GlobalAveragePool" || type == "GlobalMaxPool";
+}
+
+// Windowed pooling takes x and y in either storage, as a convolution does, but gains nothing
+// from channels-last by itself: it neither asks for it nor stands in its way.
+bool is_window_pool(const std::string &type) {
+  return type == "AvgPoolV2" || type == "MaxPoolV3" || type == "AvgPool" || type == "MaxPool";
 }
 
 // A Resize the op library runs on NHWC tensors: nearest or linear mode.
@@ -113,7 +119,7 @@ std::vector<bool> choose_channels_last(const std::vector<LayoutStep> &steps,
       groups.join(s.in[0], s.out[0]);  // scales and sizes are constants, in ONNX's order
     } else if (is_4d_concat(s, descs)) {
       for (int v : s.in) groups.join(v, s.out[0]);
-    } else if (!is_global_pool(*s.type)) {
+    } else if (!is_global_pool(*s.type) && !is_window_pool(*s.type)) {
       block(s.in);
       block(s.out);
     }
@@ -141,7 +147,7 @@ bool restate_step(const std::string &type, ops::Attrs &attrs, std::vector<ops::T
   for (int v : step.out) touched = touched || cl(v);
   if (!touched) return false;
 
-  const int data = conv_data_input(type);
+  const int data = is_window_pool(type) ? 0 : conv_data_input(type);
   if (data >= 0) {
     in[data].channels_last = cl(step.in[data]);
     out[0].channels_last = cl(step.out[0]);

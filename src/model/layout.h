@@ -4,9 +4,9 @@
 // of conv chains as NHWC (ops::TensorDesc::channels_last): convolutions read and write them
 // directly, elementwise ops between them run on the same storage seen as [N, H, W, C] (their
 // per-channel operands [N, C, 1, 1] have the same bytes as [N, 1, 1, C]; batch normalization
-// takes data_format NHWC), global pooling reads them as they are, Resize (nearest, linear)
-// takes data_format NHWC and ConcatD joins them along the dim that C became. Any other
-// consumer keeps the tensor NCHW.
+// takes data_format NHWC), pooling reads (and windowed pooling writes) them as they are, Resize
+// (nearest, linear) takes data_format NHWC and ConcatD joins them along the dim that C became. Any
+// other consumer keeps the tensor NCHW.
 #pragma once
 
 #include <string>
@@ -31,7 +31,7 @@ std::vector<bool> choose_channels_last(const std::vector<LayoutStep> &steps,
                                        const std::vector<bool> &candidate);
 
 // Rewrites a step's descriptors (and attrs) for the chosen storage: sets channels_last on the
-// tensors of convolutions and global pooling, permutes the dims of elementwise, batch-norm,
+// tensors of convolutions and pooling, permutes the dims of elementwise, batch-norm,
 // Resize and ConcatD operands to [N, H, W, C]. Returns false when the step touches no channels-last
 // value.
 bool restate_step(const std::string &type, ops::Attrs &attrs, std::vector<ops::TensorDesc> &in,

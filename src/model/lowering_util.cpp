@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/optimize.h"
+
 namespace openacl::model::lowering_util {
 
 std::string where(const Node &n) { return "node '" + n.name + "' (" + n.op + ")"; }
@@ -96,7 +98,18 @@ int emit(LoweringContext &c, const char *type, std::vector<int> inputs, ops::Att
 // ---- elementwise ----------------------------------------------------------------------------
 
 Lower unary(const char *type) {
-  return [type](const Node &n, LoweringContext &c) { c.op(type, {in(n, 0)}, {out(n, 0)}, {}); };
+  return [type](const Node &n, LoweringContext &c) {
+    const int x = in(n, 0);
+    ops::Attrs a;
+    if (has_attr(n, kPostScale)) {  // a scalar Mul / Add fused in (optimize.h)
+      a[kPostScale] = attr_f(n, kPostScale, 1.0f);
+      a[kPostShift] = attr_f(n, kPostShift, 0.0f);
+      // A rank-0 x with a [1] constant: the product had shape [1].
+      if (static_cast<size_t>(attr_i(n, kPostRank, 0)) > c.desc(x).dims.size())
+        return c.view(emit(c, type, {x}, std::move(a)), out(n, 0), {1});
+    }
+    c.op(type, {x}, {out(n, 0)}, std::move(a));
+  };
 }
 
 Lower binary(const char *type) {

@@ -49,6 +49,7 @@ Graph optimize(Graph graph) {
   Graph g = fold_constants(graph);
   fuse_hard_swish(g);
   fuse_conv_affine(g);
+  fuse_activation_affine(g);
   remove_dead_nodes(g);
   return g;
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
+#include <set>
 
 namespace openacl::model {
 namespace {
@@ -36,6 +37,31 @@ std::optional<std::vector<float>> per_channel(const HostTensor *c, int64_t chann
   return std::vector<float>(c->as<float>(), c->as<float>() + n);
 }
 
+// How many node inputs read each value (a graph output counts twice, so that it is never
+// folded away) and which node writes it (-1: none).
+struct Uses {
+  std::vector<int> uses, producer;
+};
+
+Uses count_uses(const Graph &g) {
+  Uses u{std::vector<int>(g.values.size(), 0), std::vector<int>(g.values.size(), -1)};
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    for (int v : g.nodes[i].inputs)
+      if (v >= 0) ++u.uses[v];
+    for (int v : g.nodes[i].outputs)
+      if (v >= 0) u.producer[v] = static_cast<int>(i);
+  }
+  for (int v : g.outputs) u.uses[v] += 2;
+  return u;
+}
+
+void erase_nodes(Graph &g, const std::vector<bool> &dead) {
+  std::vector<Node> kept;
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    if (!dead[i]) kept.push_back(std::move(g.nodes[i]));
+  g.nodes = std::move(kept);
+}
+
 int64_t int_attr(const Node &n, const char *name, int64_t dflt) {
   auto it = n.attrs.find(name);
   if (it == n.attrs.end()) return dflt;
@@ -51,15 +77,7 @@ std::optional<std::vector<float>> vector_of(const HostTensor *c, int64_t channel
 }
 
 size_t fuse_conv_affine(Graph &g) {
-  std::vector<int> uses(g.values.size(), 0);
-  std::vector<int> producer(g.values.size(), -1);
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    for (int v : g.nodes[i].inputs)
-      if (v >= 0) ++uses[v];
-    for (int v : g.nodes[i].outputs)
-      if (v >= 0) producer[v] = static_cast<int>(i);
-  }
-  for (int v : g.outputs) uses[v] += 2;  // never fold away a graph output
+  auto [uses, producer] = count_uses(g);
 
   std::vector<bool> dead(g.nodes.size(), false);
   size_t folded = 0;
@@ -134,10 +152,7 @@ size_t fuse_conv_affine(Graph &g) {
     dead[i] = true;
     ++folded;
   }
-  std::vector<Node> kept;
-  for (size_t i = 0; i < g.nodes.size(); ++i)
-    if (!dead[i]) kept.push_back(std::move(g.nodes[i]));
-  g.nodes = std::move(kept);
+  erase_nodes(g, dead);
   return folded;
 }
 
@@ -163,14 +178,7 @@ float float_attr(const Node &n, const char *name, float dflt) {
 }  // namespace
 
 size_t fuse_hard_swish(Graph &g) {
-  std::vector<int> uses(g.values.size(), 0), producer(g.values.size(), -1);
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    for (int v : g.nodes[i].inputs)
-      if (v >= 0) ++uses[v];
-    for (int v : g.nodes[i].outputs)
-      if (v >= 0) producer[v] = static_cast<int>(i);
-  }
-  for (int v : g.outputs) uses[v] += 2;
+  auto [uses, producer] = count_uses(g);
   // The node producing v when v feeds exactly one node.
   auto single = [&](int v, const char *op) -> Node * {
     if (v < 0 || uses[v] != 1 || producer[v] < 0) return nullptr;
@@ -221,10 +229,55 @@ size_t fuse_hard_swish(Graph &g) {
     n.attrs.clear();
     ++fused;
   }
-  std::vector<Node> kept;
+  erase_nodes(g, dead);
+  return fused;
+}
+
+size_t fuse_activation_affine(Graph &g) {
+  static const std::set<std::string> kActivations = {"Relu", "Sigmoid", "Tanh", "HardSwish",
+                                                     "Softplus"};
+  const auto [uses, producer] = count_uses(g);
+  std::vector<int> reader(g.values.size(), -1);
   for (size_t i = 0; i < g.nodes.size(); ++i)
-    if (!dead[i]) kept.push_back(std::move(g.nodes[i]));
-  g.nodes = std::move(kept);
+    for (int v : g.nodes[i].inputs)
+      if (v >= 0) reader[v] = static_cast<int>(i);
+  std::vector<bool> dead(g.nodes.size(), false);
+  int64_t rank = 0;
+  // The only reader of v when it is Mul (mul) or Add / Sub (!mul) of v and a float32 scalar
+  // constant (v first for Sub), else -1; k: the factor or the term added.
+  auto affine_step = [&](int v, bool mul, float &k) {
+    if (v < 0 || uses[v] != 1 || reader[v] < 0) return -1;
+    const Node &c = g.nodes[reader[v]];
+    const bool sub = !mul && c.op == "Sub";
+    if ((c.op != (mul ? "Mul" : "Add") && !sub) || c.inputs.size() != 2 || c.outputs.size() != 1 ||
+        c.inputs[0] == c.inputs[1] || (sub && c.inputs[0] != v))
+      return -1;
+    const HostTensor *t = f32_constant(g, c.inputs[0] == v ? c.inputs[1] : c.inputs[0]);
+    if (!t || t->desc.element_count() != 1 || t->desc.dims.size() > 1) return -1;
+    k = sub ? -t->as<float>()[0] : t->as<float>()[0];
+    rank = std::max<int64_t>(rank, static_cast<int64_t>(t->desc.dims.size()));
+    return reader[v];
+  };
+  size_t fused = 0;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    Node &n = g.nodes[i];
+    if (dead[i] || !kActivations.count(n.op) || n.inputs.size() != 1 || n.outputs.size() != 1)
+      continue;
+    float scale = 1, shift = 0;
+    rank = 0;
+    const int mul = affine_step(n.outputs[0], true, scale);
+    const int add = affine_step(mul >= 0 ? g.nodes[mul].outputs[0] : n.outputs[0], false, shift);
+    const int last = add >= 0 ? add : mul;
+    if (last < 0) continue;
+    for (int d : {mul, add})
+      if (d >= 0) dead[d] = true;
+    n.outputs[0] = g.nodes[last].outputs[0];
+    n.attrs[kPostScale] = scale;
+    n.attrs[kPostShift] = shift;
+    n.attrs[kPostRank] = rank;
+    ++fused;
+  }
+  erase_nodes(g, dead);
   return fused;
 }
 

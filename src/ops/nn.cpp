@@ -225,6 +225,35 @@ std::unique_ptr<PreparedOp> build_conv(OpCall &call) {
       return out;
     });
   }
+  // The primitive for src and dst slices, a filter of w_any's dims and a bias b, with the
+  // slice's top and bottom padding.
+  auto conv_pd = [=](const memory::desc &src, const memory::desc &dst, const memory::desc &w_any,
+                     const memory::desc &b, int64_t pt, int64_t pb) {
+    auto make = [&](const memory::desc &s, const memory::desc &y) {
+      const auto d =
+          bias ? dnnl::convolution_forward::desc(
+                     dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, s,
+                     w_any, b, y, {sh, sw}, {dh - 1, dw - 1}, {pt, p.l}, {pb, p.r})
+               : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                 dnnl::algorithm::convolution_direct, s, w_any, y,
+                                                 {sh, sw}, {dh - 1, dw - 1}, {pt, p.l}, {pb, p.r});
+      return dnnl::convolution_forward::primitive_desc(d, dnnl_attr(), dnnl_engine());
+    };
+    // Free to choose, oneDNN's kernels below AVX-512 take 8-channel blocks, which costs a
+    // reorder into and out of every convolution between channels-last tensors. Its AVX2 JIT
+    // kernels take channels-last tensors about as fast (PP-OCR det: within 5% per
+    // convolution), except the 1x1 one over fewer than 32 input channels of many pixels (det's
+    // 16 -> 32 on 320x320: 9.0 ms against 1.0 ms; its 12 -> 96 on 160x160 runs as fast either
+    // way).
+    if (isa() < Isa::avx512 && x_cl && y_cl && (kh * kw > 1 || c >= 32 || h * wd < 65536)) {
+      try {
+        auto pd = make(src, dst);
+        if (std::string(pd.impl_info_str()).rfind("jit", 0) == 0) return pd;
+      } catch (const dnnl::error &) {  // no kernel for these layouts
+      }
+    }
+    return make(any_like(src), any_like(dst));
+  };
   // Images [n0, n0 + nn), output rows [r0, r1): the input rows they read, with the padding
   // that falls inside the slice.
   auto part = [=](int64_t n0, int64_t nn, int64_t r0, int64_t r1) -> std::optional<DnnlPart> {
@@ -240,32 +269,7 @@ std::unique_ptr<PreparedOp> build_conv(OpCall &call) {
     const auto [src, src_at] = nchw_slice(xdims, x_cl, n0, nn, i0, i1);
     const auto [dst, dst_at] = nchw_slice(ydims, y_cl, n0, nn, r0, r1);
     DnnlPart part{
-        [=] {
-          auto make = [&](const memory::desc &s, const memory::desc &y) {
-            const auto d =
-                bias ? dnnl::convolution_forward::desc(
-                           dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                           s, wany, bmd, y, {sh, sw}, {dh - 1, dw - 1}, {pt, p.l}, {pb, p.r})
-                     : dnnl::convolution_forward::desc(
-                           dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                           s, wany, y, {sh, sw}, {dh - 1, dw - 1}, {pt, p.l}, {pb, p.r});
-            return dnnl::convolution_forward::primitive_desc(d, dnnl_attr(), dnnl_engine());
-          };
-          // Free to choose, oneDNN's kernels below AVX-512 take 8-channel blocks, which
-          // costs a reorder into and out of every convolution between channels-last
-          // tensors. Its AVX2 JIT kernels take channels-last tensors about as fast
-          // (PP-OCR det: within 5% per convolution), except the 1x1 one over fewer than
-          // 32 input channels of many pixels (det's 16 -> 32 on 320x320: 9.0 ms against
-          // 1.0 ms; its 12 -> 96 on 160x160 runs as fast either way).
-          if (isa() < Isa::avx512 && x_cl && y_cl && (kh * kw > 1 || c >= 32 || h * wd < 65536)) {
-            try {
-              auto pd = make(src, dst);
-              if (std::string(pd.impl_info_str()).rfind("jit", 0) == 0) return pd;
-            } catch (const dnnl::error &) {  // no kernel for these layouts
-            }
-          }
-          return make(any_like(src), any_like(dst));
-        },
+        [=] { return conv_pd(src, dst, wany, bmd, pt, pb); },
         {{DNNL_ARG_SRC, 0, src, dt}, {DNNL_ARG_WEIGHTS, 1, wuser, dt}, {DNNL_ARG_DST, -1, dst, dt}},
         {src_at, 0, dst_at}};
     if (bias) {
@@ -274,8 +278,43 @@ std::unique_ptr<PreparedOp> build_conv(OpCall &call) {
     }
     return part;
   };
+  // Output channels [o0, o1) of the whole op: that band of the filter, bias and y (one image).
+  auto channel_band = [=](int64_t o0, int64_t o1) {
+    DnnlPart pt = *part(0, 1, 0, rows_out);
+    const int64_t cs = y_cl ? 1 : rows_out * ydims[3];  // y's channel stride
+    const memory::desc yb({1, o1 - o0, rows_out, ydims[3]}, dnnl_f32(),
+                          y_cl ? dims_t{rows_out * ydims[3] * oc, 1, ydims[3] * oc, oc}
+                               : dims_t{oc * cs, cs, ydims[3], 1});
+    const memory::desc wb({o1 - o0, c, kh, kw}, dnnl_f32(), {f.so, f.si, f.sh, f.sw}),
+        w_any({o1 - o0, c, kh, kw}, dnnl_f32(), tag::any), sb = pt.args[0].user;
+    const auto bd = plain({o1 - o0});
+    pt.make_pd = [=] { return conv_pd(sb, yb, w_any, bd, p.t, p.b); };
+    pt.args[1].user = wb;
+    pt.offsets[1] = static_cast<size_t>(o0 * f.so) * sizeof(float);
+    pt.args[2].user = yb;
+    pt.offsets[2] += static_cast<size_t>(o0 * cs) * sizeof(float);
+    if (bias) {
+      pt.args[3].user = bd;
+      pt.offsets[3] = static_cast<size_t>(o0) * sizeof(float);
+    }
+    return pt;
+  };
   return dnnl_op(call, [=](unsigned parts) {
     std::vector<DnnlPart> out;
+    // One image with too few output rows for bands of rows (PP-OCR rec's 1x3 convolutions over
+    // one row of 40 pixels, 480 and 960 -> 60 channels, 0.3 ms on one core of two): bands of
+    // output channels, each reading all of x, in multiples of 8 channels (oneDNN's blocks).
+    // At least 1M multiply-adds a part: a squeeze-excite's 1x1 on one pixel is not worth it.
+    const int64_t macs = oc * c * kh * kw * rows_out * ydims[3];
+    if (parts > 1 && dt == DType::f32 && n == 1 && g == 1 &&
+        rows_out < 2 * static_cast<int64_t>(parts) && oc >= 16 * static_cast<int64_t>(parts) &&
+        macs >= (int64_t{1} << 20) * static_cast<int64_t>(parts)) {
+      const int64_t blocks = (oc + 7) / 8;
+      for (int64_t i = 0; i < parts; ++i)
+        out.push_back(channel_band(std::min(oc, blocks * i / parts * 8),
+                                   std::min(oc, blocks * (i + 1) / parts * 8)));
+      return out;
+    }
     // f32 only: converted f16/bf16 tensors are whole f32 copies, not sliceable in place.
     if (parts > 1 && dt == DType::f32 &&
         (n >= parts || (n == 1 && rows_out >= 2 * static_cast<int64_t>(parts)))) {
@@ -673,7 +712,9 @@ std::unique_ptr<PreparedOp> build_pool(OpCall &call) {
   p.r = (ow - 1) * sw + kw - w - p.l;
   call.output(x.dtype, {n, c, oh, ow}, x.format);
   if (n == 0 || c == 0) return make_op([](const auto &, const auto &, backend::AiCores &) {});
-  const memory::desc src = plain(x.dims), dst = plain({n, c, oh, ow});
+  // The model's plan may store x and y channels-last (between convolutions).
+  const memory::desc src = activation(x.dims, x.channels_last),
+                     dst = activation({n, c, oh, ow}, output_channels_last(call));
   const auto alg = is_max ? dnnl::algorithm::pooling_max
                           : (exclusive ? dnnl::algorithm::pooling_avg_exclude_padding
                                        : dnnl::algorithm::pooling_avg_include_padding);
@@ -683,8 +724,9 @@ std::unique_ptr<PreparedOp> build_pool(OpCall &call) {
         dnnl::pooling_forward::desc(dnnl::prop_kind::forward_inference, alg, src, dst, {sh, sw},
                                     {kh, kw}, {p.t, p.l}, {p.b, p.r}),
         dnnl_attr(), dnnl_engine());
-    // oneDNN's AVX-512 pooling takes NCHW; below AVX-512 only reference code does, many times
-    // slower (PP-OCR cls's max pool: 0.2 ms) than reordering to 8-channel blocks and back.
+    // oneDNN's JIT pooling takes NHWC, and NCHW with AVX-512; NCHW below AVX-512 runs
+    // reference code, many times slower (PP-OCR cls's max pool: 0.2 ms) than reordering to
+    // 8-channel blocks and back.
     if (std::string(plain_pd.impl_info_str()).rfind("jit", 0) == 0) return plain_pd;
     const memory::desc bsrc(src.dims(), dnnl_f32(), tag::aBcd8b),
         bdst(dst.dims(), dnnl_f32(), tag::aBcd8b);

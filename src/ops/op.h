@@ -182,8 +182,8 @@ struct TensorDesc {
   // here; empty = not known, then the op takes the attr form or the output descriptor.
   std::vector<uint8_t> value;
   // Storage of a 4-D [N, C, H, W] tensor in NHWC order. Only the model executor sets it, on
-  // tensors between convolutions (Conv2D, Conv2DTranspose take it for x and y; oneDNN computes
-  // in that order, so no reorder is needed); the C API's tensors are always dense in dims order.
+  // tensors between convolutions (Conv2D, Conv2DTranspose, pooling take it for x and y: oneDNN
+  // computes in that order, no reorder); the C API's tensors are always dense in dims order.
   bool channels_last = false;
   int64_t element_count() const;  // 1 for a scalar
   size_t byte_size() const;

@@ -46,6 +46,29 @@ TEST_F(Layout, TensorsBetweenConvolutionsGoChannelsLast) {
   EXPECT_FALSE(cl[y]);
 }
 
+// PP-OCR rec's last block: conv, activation, average pool, conv. A pooling takes either
+// storage, so it no longer keeps the tensors around it NCHW (the conv before it then ran a
+// blocked kernel with reorders, on one core).
+TEST_F(Layout, PoolingBetweenConvolutionsKeepsChannelsLast) {
+  const int x = value({1, 3, 6, 8}, false), w = value({4, 3, 1, 1}, false), c = value({1, 4, 6, 8}),
+            r = value({1, 4, 6, 8}), p = value({1, 4, 3, 4}), w2 = value({4, 4, 1, 1}, false),
+            y = value({1, 4, 3, 4}, false);
+  step("Conv2D", {x, w}, {c});
+  step("HardSwish", {c}, {r});
+  step("AvgPoolV2", {r}, {p});
+  step("Conv2D", {p, w2}, {y});
+  const auto cl = choose();
+  EXPECT_TRUE(cl[c]);
+  EXPECT_TRUE(cl[r]);
+  EXPECT_TRUE(cl[p]);
+  std::vector<TensorDesc> in = {descs_[r]}, out = {descs_[p]};
+  ops::Attrs attrs;
+  ASSERT_TRUE(restate_step("AvgPoolV2", attrs, in, out, steps_[2], cl));
+  EXPECT_TRUE(in[0].channels_last);
+  EXPECT_TRUE(out[0].channels_last);
+  EXPECT_EQ(out[0].dims, (std::vector<int64_t>{1, 4, 3, 4}));  // NCHW dims, NHWC storage
+}
+
 TEST_F(Layout, AnotherConsumerKeepsTheWholeGroupNchw) {
   const int x = value({1, 3, 8, 8}, false), w = value({4, 3, 3, 3}, false), c = value({1, 4, 8, 8}),
             r = value({1, 4, 8, 8}), z = value({1, 4, 16, 16}, false);

@@ -229,6 +229,44 @@ const std::vector<Case> kCases = {
        add_initializer(m, "w3", {4, 8, 3, 3}, ramp(288, 0.01f));
        set_ints(add_node(m, "Conv", "c3", {"r", "w3"}, {"y"}), "pads", {1, 1, 1, 1});
      }},
+    // PP-OCRv4 rec's blocks: each activation followed by a scalar Mul and Add (fused into
+    // the activation at load), an average pool between channels-last convolutions, and the
+    // other forms the fusion takes: Sub, Mul alone, Add alone, a rank-0 constant.
+    {"activation_affine_pool_channels_last",
+     14,
+     {1, 4, 6, 8},
+     [](auto &m) {
+       add_initializer(m, "w1", {8, 4, 3, 3}, ramp(288, 0.02f));
+       set_ints(add_node(m, "Conv", "c1", {"x", "w1"}, {"c1"}), "pads", {1, 1, 1, 1});
+       add_node(m, "HardSwish", "hs", {"c1"}, {"h"});
+       add_initializer(m, "s", {1}, {0.75f});
+       add_node(m, "Mul", "ms", {"s", "h"}, {"hm"});
+       add_initializer(m, "b", {1}, {-0.25f});
+       add_node(m, "Add", "ab", {"hm", "b"}, {"ha"});
+       auto *p = add_node(m, "AveragePool", "ap", {"ha"}, {"p"});
+       set_ints(p, "kernel_shape", {2, 2});
+       set_ints(p, "strides", {2, 2});
+       add_initializer(m, "w2", {8, 8, 1, 1}, ramp(64, 0.03f));
+       add_node(m, "Conv", "c2", {"p", "w2"}, {"c2"});
+       add_node(m, "Relu", "re", {"c2"}, {"r"});
+       add_initializer(m, "d", {}, {0.5f});
+       add_node(m, "Sub", "sd", {"r", "d"}, {"rs"});
+       add_node(m, "Sigmoid", "sg", {"rs"}, {"g"});
+       add_node(m, "Mul", "mg", {"g", "s"}, {"gm"});
+       add_node(m, "Tanh", "th", {"gm"}, {"t"});
+       add_node(m, "Add", "at", {"t", "b"}, {"y"});
+     }},
+    // x ** 2 runs as Square, other exponents as Pow.
+    {"pow_square_and_cube",
+     13,
+     {2, 3, 4},
+     [](auto &m) {
+       add_initializer(m, "two", {}, {2.0f});
+       add_node(m, "Pow", "sq", {"x", "two"}, {"q"});
+       add_initializer(m, "three", {1}, {3.0f});
+       add_node(m, "Pow", "cb", {"x", "three"}, {"c"});
+       add_node(m, "Add", "sum", {"q", "c"}, {"y"});
+     }},
     // A DBNet-style head: batch norms and 2x2 stride-2 transposed convolutions (one matmul
     // per kernel tap) on channels-last tensors, the last one with a single channel.
     {"upsampling_head_channels_last",
@@ -997,6 +1035,23 @@ TEST_P(ModelLowering, MatchesOnnxRuntime) {
   ASSERT_EQ(ours.size(), ref.size());
   EXPECT_EQ(ours[0].dims, ref[0].dims);
   EXPECT_LE(relative_error(ours[0].data, ref[0].data), 1e-5);
+}
+
+// A rank-0 x times a [1] constant has shape [1]: the activation the Mul is fused into keeps it
+// (ONNX Runtime's reference harness takes no rank-0 input).
+TEST_F(ModelLowering, AFusedActivationOfARank0InputKeepsTheConstantsShape) {
+  auto m = tiny_model(14);
+  add_input(m, "x", {});
+  add_node(m, "Relu", "re", {"x"}, {"r"});
+  add_initializer(m, "s", {1}, {1.5f});
+  add_node(m, "Mul", "ms", {"r", "s"}, {"y"});
+  add_output(m, "y");
+  AclModel model(write_temp("relu_mul_rank0.onnx", m.SerializeAsString()));
+  const auto y = model.run(TensorF{{}, {2.0f}});
+  ASSERT_EQ(y.size(), 1u);
+  EXPECT_EQ(y[0].dims, (std::vector<int64_t>{1}));
+  ASSERT_EQ(y[0].data.size(), 1u);
+  EXPECT_EQ(y[0].data[0], 3.0f);
 }
 
 // ONNX Runtime refuses layout 1 (batch-first) RNNs: the layout-1 LSTM must equal the layout-0
