@@ -102,8 +102,7 @@ class Plan {
   // records; with `timed` they are also left in state.spans. Throws Errc::task_failure (naming
   // the node) when an op meets bad data.
   void run(ExecState &state, const std::vector<void *> &inputs, const std::vector<void *> &outputs,
-           backend::AiCores &cores, const StepHook *after_step = nullptr,
-           bool timed = false) const;
+           backend::AiCores &cores, const StepHook *after_step = nullptr, bool timed = false) const;
 
  private:
   friend class PlanBuilder;

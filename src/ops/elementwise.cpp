@@ -428,14 +428,14 @@ OPENACL_SIMD_KERNEL void un_row(const T *x, T *y, size_t n, UnParams prm) {
 
 template <class T, Un K, bool Affine = false>
 std::unique_ptr<PreparedOp> unary_op(int64_t n, UnParams prm) {
-  return make_op(
-      [n, prm](const std::vector<Tensor> &in, const std::vector<Tensor> &out, backend::AiCores &cores) {
-        const T *x = static_cast<const T *>(in[0].data);
-        T *y = static_cast<T *>(out[0].data);
-        parallel_range(cores, static_cast<size_t>(n), kGrain, [&](size_t b, size_t e) {
-          simd(OPENACL_SIMD_LAMBDA { un_row<T, K, Affine>(x + b, y + b, e - b, prm); });
-        });
-      });
+  return make_op([n, prm](const std::vector<Tensor> &in, const std::vector<Tensor> &out,
+                          backend::AiCores &cores) {
+    const T *x = static_cast<const T *>(in[0].data);
+    T *y = static_cast<T *>(out[0].data);
+    parallel_range(cores, static_cast<size_t>(n), kGrain, [&](size_t b, size_t e) {
+      simd(OPENACL_SIMD_LAMBDA { un_row<T, K, Affine>(x + b, y + b, e - b, prm); });
+    });
+  });
 }
 
 // The activations the model loader fuses a scalar affine into (model/optimize.h).
