@@ -20,7 +20,9 @@
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
 #include "api/guard.h"
+#ifndef OPENACL_CORE_ONLY
 #include "api/model_calls.h"
+#endif
 #include "core/runtime.h"
 
 struct aclprofSubscribeConfig {
@@ -52,6 +54,7 @@ void copy_cut(char *dst, size_t size, const std::string &s) {
   std::memset(dst + n, 0, size - n);
 }
 
+#ifndef OPENACL_CORE_ONLY  // a core-only library has no models to subscribe to
 // Writes all of `bytes` to the pipe; false when the reader is gone. SIGPIPE is held back for
 // the write so that a closed read end fails the write instead of ending the process.
 bool write_all(int fd, const uint8_t *bytes, size_t size) {
@@ -116,6 +119,7 @@ class PipeSink : public openacl::model::OpTimeSink {
   const bool timed_;
   bool closed_ = false;
 };
+#endif
 
 openacl::Registry<aclprofSubscribeConfig> &configs() {
   return openacl::Runtime::get().tables.kept<aclprofSubscribeConfig>();
@@ -221,6 +225,10 @@ aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *profSubscri
 
 aclError aclprofModelSubscribe(uint32_t modelId,
                                const aclprofSubscribeConfig *profSubscribeConfig) {
+#ifdef OPENACL_CORE_ONLY
+  (void)modelId, (void)profSubscribeConfig;
+  return openacl::api::report_unsupported(__func__);  // a core-only library has no models
+#else
   return guarded(__func__, [&] {
     openacl::api::require_initialized();
     const aclprofSubscribeConfig &c = config_of(profSubscribeConfig);
@@ -232,9 +240,14 @@ aclError aclprofModelSubscribe(uint32_t modelId,
                                        " is already subscribed (aclprofModelUnSubscribe first)");
     }
   });
+#endif
 }
 
 aclError aclprofModelUnSubscribe(uint32_t modelId) {
+#ifdef OPENACL_CORE_ONLY
+  (void)modelId;
+  return openacl::api::report_unsupported(__func__);
+#else
   return guarded(__func__, [&] {
     openacl::api::require_initialized();
     auto before = openacl::api::find_model(modelId)->set_op_sink(nullptr);
@@ -242,6 +255,7 @@ aclError aclprofModelUnSubscribe(uint32_t modelId) {
       fail(Errc::invalid_argument, "model " + std::to_string(modelId) + " is not subscribed");
     static_cast<PipeSink &>(*before).close();
   });
+#endif
 }
 
 aclError aclprofGetOpDescSize(size_t *opDescSize) {
