@@ -122,14 +122,29 @@ void copy_now(const CopyPlan &plan, void *dst, size_t dpitch, const void *src, s
   }
 }
 
-void copy_async(const char *api, aclrtStream stream, const CopyPlan &plan,
-                std::unique_ptr<CopyTask> task) {
-  if (plan.src == Place::pageable || plan.dst == Place::pageable) require_capture_safe(api);
-  auto s = stream_for_submit(stream);
-  uint64_t seq = s->enqueue(std::move(task));
+void copy_async(const char *api, aclrtStream stream, const CopyPlan &plan, void *dst, size_t dpitch,
+                const void *src, size_t spitch, size_t width, size_t height) {
+  const bool staged = plan.src == Place::pageable;
+  if (staged || plan.dst == Place::pageable) require_capture_safe(api);
+  std::shared_ptr<Stream> held;
+  Stream &s = stream_ref_for_submit(stream, held);
+  // The call then waits, and the waiting thread may run tasks that look streams up, which ends
+  // a borrowed reference.
+  if (plan.dst == Place::pageable && !held) held = s.shared_from_this();
+  auto make_task = [&] {
+    return std::make_unique<CopyTask>(dst, dpitch, src, spitch, width, height, staged,
+                                      plan.direction);
+  };
+  uint64_t seq = 0;
+  if (!staged) {
+    // A small copy on a stream at rest runs now: its task need not leave the stack.
+    CopyTask now(dst, dpitch, src, spitch, width, height, false, plan.direction);
+    seq = s.try_run_at_call(now);
+  }
+  if (seq == 0) seq = s.enqueue(make_task());
   if (plan.dst == Place::pageable) {
-    s->wait_for(seq);
-    if (auto failure = s->failure()) throw *failure;
+    held->wait_for(seq);
+    if (auto failure = held->failure()) throw *failure;
   }
 }
 

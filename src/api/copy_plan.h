@@ -5,12 +5,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 
 #include "acl/acl_base.h"
 
 namespace openacl {
-class CopyTask;
 class Device;
 }  // namespace openacl
 
@@ -39,9 +37,10 @@ void check_count(void *dst, const void *src, size_t destMax, size_t count);
 // device backend, like the copies its tasks make. 2D: `height` rows of `width` bytes.
 void copy_now(const CopyPlan &plan, void *dst, size_t dpitch, const void *src, size_t spitch,
               size_t width, size_t height = 1);
-// Enqueues the copy; R14: pageable sources are staged at the call, pageable destinations are
-// written before the call returns (both unsafe during a stream capture).
-void copy_async(const char *api, aclrtStream stream, const CopyPlan &plan,
-                std::unique_ptr<CopyTask> task);
+// Enqueues the copy (2D: `height` rows of `width` bytes); R14: pageable sources are staged at
+// the call, pageable destinations are written before the call returns (both unsafe during a
+// stream capture).
+void copy_async(const char *api, aclrtStream stream, const CopyPlan &plan, void *dst, size_t dpitch,
+                const void *src, size_t spitch, size_t width, size_t height = 1);
 
 }  // namespace openacl::api

@@ -51,6 +51,15 @@ std::shared_ptr<Stream> stream_for_submit(aclrtStream stream) {
   return s;
 }
 
+Stream &stream_ref_for_submit(aclrtStream stream, std::shared_ptr<Stream> &held) {
+  if (stream != nullptr) {
+    Stream *s = Runtime::get().streams.find_borrowed(stream);
+    if (s != nullptr && Runtime::is_current_context(s->context())) return *s;
+  }
+  held = stream_for_submit(stream);  // the default stream, or the error
+  return *held;
+}
+
 int32_t timeout_ms(int32_t timeout) {
   if (timeout < -1) {
     fail(Errc::invalid_value,

@@ -24,6 +24,11 @@ Device &current_device();
 // A stream to put work on: NULL = the current context's default stream; otherwise it must be
 // live and belong to the current context (Errc::stream_context).
 std::shared_ptr<Stream> stream_for_submit(aclrtStream stream);
+// The same stream, for the submissions that run on every step of a program (async copies and
+// memsets, kernel launches), without a reference count changed per call when the handle names
+// a created stream of the current context: that stream stays valid until the calling thread's
+// next stream lookup. Otherwise (the default stream, an error) `held` keeps it.
+Stream &stream_ref_for_submit(aclrtStream stream, std::shared_ptr<Stream> &held);
 // A stream to wait on (synchronize, query): any context (R7), NULL = current default.
 std::shared_ptr<Stream> stream_for_host(aclrtStream stream);
 // The timeout argument of the WithTimeout calls in ms: -1 and 0 wait forever (returned as -1),

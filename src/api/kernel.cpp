@@ -27,8 +27,9 @@ void launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData
   if (numBlocks == 0) fail(Errc::invalid_argument, "numBlocks is 0");
   if (argsData == nullptr && argsSize != 0)
     fail(Errc::invalid_argument, "argsData is NULL but argsSize is not 0");
-  auto s = openacl::api::stream_for_submit(stream);
-  s->enqueue(std::make_unique<openacl::KernelTask>(std::move(f), numBlocks, argsData, argsSize));
+  std::shared_ptr<openacl::Stream> held;
+  openacl::api::stream_ref_for_submit(stream, held)
+      .enqueue(std::make_unique<openacl::KernelTask>(std::move(f), numBlocks, argsData, argsSize));
 }
 
 // aclrtCreateBinary descriptions: the bytes of a kernel library, until aclrtDestroyBinary.

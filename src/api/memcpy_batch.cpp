@@ -10,7 +10,7 @@
 #include "api/copy_plan.h"
 #include "api/guard.h"
 #include "core/observer.h"
-#include "core/tasks.h"
+#include "core/status.h"
 
 using openacl::Errc;
 using openacl::fail;
@@ -94,10 +94,8 @@ void copy_async(const Batch &b, size_t *failIndex, aclrtStream stream) {
   auto plans = plan_batch(b, failIndex);
   for (size_t i = 0; i < b.count; ++i) {
     if (b.sizes[i] == 0) continue;
-    const bool staged = plans[i].src == openacl::api::Place::pageable;
-    openacl::api::copy_async("aclrtMemcpyBatchAsync", stream, plans[i],
-                             std::make_unique<openacl::CopyTask>(b.dsts[i], b.srcs[i], b.sizes[i],
-                                                                 staged, plans[i].direction));
+    openacl::api::copy_async("aclrtMemcpyBatchAsync", stream, plans[i], b.dsts[i], b.sizes[i],
+                             b.srcs[i], b.sizes[i], b.sizes[i]);
   }
 }
 

@@ -208,9 +208,7 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
       openacl::notify(&openacl::TaskObserver::on_host_access, src, count, false,
                       "aclrtMemcpyAsync");
     }
-    copy_async("aclrtMemcpyAsync", stream, plan,
-               std::make_unique<openacl::CopyTask>(dst, src, count, plan.src == Place::pageable,
-                                                   plan.direction));
+    copy_async("aclrtMemcpyAsync", stream, plan, dst, count, src, count, count);
   });
 }
 
@@ -240,9 +238,7 @@ aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t sp
     if (width == 0 || height == 0) return;
     CopyPlan plan = plan_copy(dst, span_2d(dpitch, width, height), src,
                               span_2d(spitch, width, height), openacl::api::enum_value(kind));
-    copy_async("aclrtMemcpy2dAsync", stream, plan,
-               std::make_unique<openacl::CopyTask>(dst, dpitch, src, spitch, width, height,
-                                                   plan.src == Place::pageable, plan.direction));
+    copy_async("aclrtMemcpy2dAsync", stream, plan, dst, dpitch, src, spitch, width, height);
   });
 }
 
@@ -263,8 +259,12 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t c
     require_initialized();
     if (count == 0) return;
     memset_common(devPtr, maxCount, count);
-    openacl::api::stream_for_submit(stream)->enqueue(
-        std::make_unique<openacl::MemsetTask>(devPtr, value, count));
+    std::shared_ptr<openacl::Stream> held;
+    openacl::Stream &s = openacl::api::stream_ref_for_submit(stream, held);
+    // A small memset on a stream at rest runs now: its task need not leave the stack.
+    openacl::MemsetTask now(devPtr, value, count);
+    if (s.try_run_at_call(now) == 0)
+      s.enqueue(std::make_unique<openacl::MemsetTask>(devPtr, value, count));
   });
 }
 

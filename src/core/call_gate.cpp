@@ -4,6 +4,7 @@
 #include <atomic>
 #include <mutex>
 
+#include "core/asymmetric_fence.h"
 #include "core/thread_state.h"
 
 namespace openacl {
@@ -37,12 +38,12 @@ void unregister_thread(ThreadState &ts) {
 }
 
 // The clock is odd while the thread is inside a call and not blocked quiescently. The depth
-// store is sequentially consistent: it pairs with the seq_cst load of Runtime::initialized_
-// in require_initialized and with aclFinalize's store of it, so that either finalize sees the
-// call in flight or the call sees the runtime closed.
+// store and the load of Runtime::initialized_ in require_initialized are the hot side of an
+// asymmetric fence whose cold side is aclFinalize's store of it (core/asymmetric_fence.h), so
+// that either finalize sees the call in flight or the call sees the runtime closed.
 CallScope::CallScope() : ts_(this_thread()) {
   const uint32_t depth = ts_.call_depth.load(std::memory_order_relaxed);
-  ts_.call_depth.store(depth + 1, std::memory_order_seq_cst);
+  hot_store(ts_.call_depth, depth + 1);
   if (depth == 0)
     ts_.call_clock.store(ts_.call_clock.load(std::memory_order_relaxed) + 1,
                          std::memory_order_release);

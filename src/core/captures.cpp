@@ -19,8 +19,9 @@ void ActiveCaptures::track(const std::shared_ptr<ModelRI> &ri, bool on) {
 }
 
 void ActiveCaptures::require_safe(const char *api) const {
+  if (count_.load(std::memory_order_acquire) == 0) return;
   const int32_t thread_mode = this_thread().capture_mode;
-  if (count_.load(std::memory_order_acquire) == 0 || thread_mode == kCaptureModeRelaxed) return;
+  if (thread_mode == kCaptureModeRelaxed) return;
   const uint32_t me = os_thread_id();
   std::lock_guard lock(mu_);
   for (const auto &weak : active_) {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/status.h"
+#include "core/thread_state.h"
 
 namespace openacl {
 
@@ -42,14 +43,7 @@ std::optional<Allocation> MemoryMap::find(const void *p) const {
   // destination): a small per-thread cache of recent answers, valid while the map is
   // unchanged, skips the lock and the tree walk. Misses are cached by exact address (a
   // pageable host buffer is looked up at every copy too).
-  struct Cache {
-    const MemoryMap *map = nullptr;
-    uint64_t generation = 0;
-    Allocation entries[4];
-    uintptr_t misses[4] = {};
-    unsigned size = 0, next = 0, miss_size = 0, miss_next = 0;
-  };
-  thread_local Cache cache;
+  ThreadCache &cache = this_thread().memory_cache;
   auto addr = reinterpret_cast<uintptr_t>(p);
   uint64_t gen = generation_.load(std::memory_order_acquire);
   if (cache.map == this && cache.generation == gen) {

@@ -28,6 +28,15 @@ struct Allocation {
 
 class MemoryMap {
  public:
+  // A thread's recent answers of find() (kept in its ThreadState, core/thread_state.h).
+  struct ThreadCache {
+    const MemoryMap *map = nullptr;
+    uint64_t generation = 0;
+    Allocation entries[4];
+    uintptr_t misses[4] = {};
+    unsigned size = 0, next = 0, miss_size = 0, miss_next = 0;
+  };
+
   void add(const Allocation &a);
   // Adds a unless it overlaps an entry; returns whether it did.
   bool add_if_free(const Allocation &a);

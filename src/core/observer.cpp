@@ -5,9 +5,12 @@
 #include "core/clock.h"
 
 namespace openacl {
-namespace {
 
-std::atomic<TaskObserver *> installed{nullptr};
+namespace detail {
+std::atomic<TaskObserver *> installed_observer{nullptr};
+}  // namespace detail
+
+namespace {
 
 // Hands every hook to a (when not null), then to b; owns what it is given to own.
 class Both final : public TaskObserver {
@@ -66,17 +69,13 @@ class Both final : public TaskObserver {
 
 }  // namespace
 
-TaskObserver *task_observer() { return installed.load(std::memory_order_acquire); }
 void set_task_observer(TaskObserver *observer) {
-  installed.store(observer, std::memory_order_release);
+  detail::installed_observer.store(observer, std::memory_order_release);
 }
 
-HostSpan::HostSpan(const char *api) : api_(api) {
-  if (task_observer() != nullptr) begin_ns_ = now_ns();
-}
+void HostSpan::begin() { begin_ns_ = now_ns(); }
 
-HostSpan::~HostSpan() {
-  if (begin_ns_ == 0) return;
+void HostSpan::end() {
   if (TaskObserver *o = task_observer()) o->on_host_span(api_, begin_ns_, now_ns());
 }
 

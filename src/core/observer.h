@@ -4,6 +4,7 @@
 // removes it at aclFinalize.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -77,18 +78,32 @@ class TaskObserver {
   virtual void on_exit_without_finalize() {}
 };
 
-TaskObserver *task_observer();
+namespace detail {
+extern std::atomic<TaskObserver *> installed_observer;
+}  // namespace detail
+
+// Inline: it runs several times in every API call, and mostly finds none.
+inline TaskObserver *task_observer() {
+  return detail::installed_observer.load(std::memory_order_acquire);
+}
 void set_task_observer(TaskObserver *observer);
 
 // Reports a blocking API call as a host span when an observer is installed.
 class HostSpan {
  public:
-  explicit HostSpan(const char *api);
-  ~HostSpan();
+  explicit HostSpan(const char *api) : api_(api) {
+    if (task_observer() != nullptr) begin();
+  }
+  ~HostSpan() {
+    if (begin_ns_ != 0) end();
+  }
   HostSpan(const HostSpan &) = delete;
   HostSpan &operator=(const HostSpan &) = delete;
 
  private:
+  void begin();
+  void end();
+
   const char *api_;
   int64_t begin_ns_ = 0;
 };

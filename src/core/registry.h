@@ -49,21 +49,11 @@ class Registry {
   // submissions look the same few handles (streams, kernels) up over and over, and the cache
   // skips the lock and the hash lookup. The cache keeps its object alive until the thread's
   // next lookup in this registry or its exit.
-  std::shared_ptr<T> find_cached(const void *handle) const {
-    struct Cached {
-      const Registry *owner = nullptr;
-      const void *handle = nullptr;
-      uint64_t generation = 0;
-      std::shared_ptr<T> obj;
-    };
-    thread_local Cached cached;
-    const uint64_t gen = generation();
-    if (cached.owner == this && cached.handle == handle && cached.generation == gen)
-      return cached.obj;
-    auto obj = find(handle);
-    if (obj) cached = {this, handle, gen, obj};
-    return obj;
-  }
+  std::shared_ptr<T> find_cached(const void *handle) const { return cached(handle); }
+  // As find_cached, without a reference of the caller's own (a submission's hot path: a count
+  // changed per call is a locked instruction per call): the object, or nullptr, stays valid
+  // until the calling thread's next lookup in this registry.
+  T *find_borrowed(const void *handle) const { return cached(handle).get(); }
   // Unregisters the handle and returns the object (nullptr when unknown).
   std::shared_ptr<T> remove(const void *handle) {
     std::unique_lock lock(mu_);
@@ -110,6 +100,24 @@ class Registry {
   }
 
  private:
+  const std::shared_ptr<T> &cached(const void *handle) const {
+    struct Cached {
+      const Registry *owner = nullptr;
+      const void *handle = nullptr;
+      uint64_t generation = 0;
+      std::shared_ptr<T> obj;
+    };
+    thread_local Cached cached;
+    static const std::shared_ptr<T> none;
+    const uint64_t gen = generation();
+    if (cached.owner == this && cached.handle == handle && cached.generation == gen)
+      return cached.obj;
+    auto obj = find(handle);
+    if (!obj) return none;
+    cached = {this, handle, gen, std::move(obj)};
+    return cached.obj;
+  }
+
   mutable std::shared_mutex mu_;
   std::atomic<uint64_t> generation_{0};
   std::unordered_map<const void *, std::shared_ptr<T>> map_;

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "backend/backend.h"
+#include "core/asymmetric_fence.h"
 #include "core/call_gate.h"
 #include "core/clock.h"
 #include "core/context.h"
@@ -30,7 +31,7 @@ Runtime &Runtime::get() {
 }
 
 void Runtime::require_initialized() const {
-  // seq_cst: pairs with CallScope's store and finalize's close (core/call_gate.h).
+  // Pairs with CallScope's store and finalize's close (core/call_gate.h).
   if (!initialized_.load(std::memory_order_seq_cst)) {
     fail(Errc::not_initialized, ever_finalized_
                                     ? "the runtime was finalized (aclFinalize); call aclInit again"
@@ -131,6 +132,7 @@ void Runtime::release_all() {
   notify(&TaskObserver::on_finalize_begin);
   ever_finalized_ = true;
   initialized_.store(false, std::memory_order_seq_cst);  // no new call gets in
+  heavy_fence();     // pairs with CallScope's: calls that got in show in drain() below
   reports_.close();  // threads blocked in aclrtProcessReport return
   host_funcs_.close();
   drain();
@@ -195,6 +197,7 @@ Device &Runtime::device(int64_t id) {
 void Runtime::bind(const std::shared_ptr<Context> &ctx) {
   ThreadState &ts = this_thread();
   ts.context = ctx;
+  ts.context_ptr = ctx.get();
   ts.bound = ctx != nullptr;
   ts.epoch = epoch_.load(std::memory_order_relaxed);
 }
@@ -237,6 +240,13 @@ std::shared_ptr<Context> Runtime::current_context() {
        "(or aclrtSetCurrentContext) in this thread first");
 }
 
+bool Runtime::is_current_context(const Context &ctx) {
+  const ThreadState &ts = this_thread();
+  // While the binding has not expired, its object lives at context_ptr; ctx lives too, so the
+  // same address means the same object.
+  return ts.context_ptr == &ctx && !ts.context.expired() && !ctx.destroyed();
+}
+
 std::shared_ptr<Context> Runtime::create_context(int32_t device_id) {
   Device &d = device(device_id);
   auto ctx = std::make_shared<Context>(d, false);
@@ -261,6 +271,7 @@ void Runtime::destroy_context(const void *handle) {
   ThreadState &ts = this_thread();
   if (ts.context.lock() == ctx) {
     ts.context.reset();
+    ts.context_ptr = nullptr;
     ts.bound = false;
   }
 }

@@ -90,6 +90,9 @@ class Runtime {
   void bind(const std::shared_ptr<Context> &ctx);
   // The calling thread's context; throws Errc::context_null when it has none or it died.
   std::shared_ptr<Context> current_context();
+  // Whether ctx (which the caller keeps alive) is the calling thread's context and not
+  // destroyed: what current_context() == &ctx says, without taking a reference.
+  static bool is_current_context(const Context &ctx);
   std::shared_ptr<Context> create_context(int32_t device_id);
   void destroy_context(const void *handle);
 

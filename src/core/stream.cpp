@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/asymmetric_fence.h"
 #include "core/call_gate.h"
 #include "core/clock.h"
 #include "core/device.h"
@@ -66,7 +67,7 @@ uint64_t Stream::enqueue(std::unique_ptr<Task> task, bool caller_waits) {
   task->thread_id = me.os_id();
   Task *t = task.release();
   uint64_t seq = 0;
-  if (!observed) seq = t->runs_at_call() ? run_at_call(t, me.serial) : 0;
+  if (!observed && t->runs_at_call() && (seq = run_at_call(t, me.serial)) != 0) delete t;
   // A caller that waits takes the locked path, which can leave an idle stream to it.
   if (!observed && seq == 0 && !caller_waits) seq = push_unlocked(t, me.serial);
   if (seq == 0) {
@@ -86,27 +87,42 @@ uint64_t Stream::enqueue(std::unique_ptr<Task> task, bool caller_waits) {
   return seq;
 }
 
+uint64_t Stream::try_run_at_call(Task &task) {
+  if (capturing() || task_observer() != nullptr || !task.runs_at_call()) return 0;
+  ThreadState &me = this_thread();
+  task.thread_id = me.os_id();
+  const uint64_t seq = run_at_call(&task, me.serial);
+  if (seq != 0) me.last_task_id = static_cast<uint32_t>(seq);
+  return seq;
+}
+
 bool Stream::claim_submission(uint64_t me) {
   uint64_t owner = submitter_.load(std::memory_order_acquire);
   if (owner == me) return true;
   if (owner == 0 && submitter_.compare_exchange_strong(owner, me, std::memory_order_acq_rel))
     return true;
+  // A thread has fenced and waited below: every push the owner starts after that sees the
+  // stream shared, and those before it have ended.
+  if (owner_stopped_.load(std::memory_order_acquire)) return false;
   if (owner != kShared) submitter_.store(kShared, std::memory_order_seq_cst);
   // The owner may still be inside push_unlocked or run_at_call, which it entered before the
   // stream turned shared (whichever thread turned it): its task takes the number after
   // submitted_ and stores it only on its way out, so no other thread may number a task before
   // then, also when it found the stream shared already (two threads taking one number was
-  // issue 16's hang). From then on the owner takes the locked path too.
+  // issue 16's hang). From then on the owner takes the locked path too. The cold side of the
+  // owner's asymmetric fence: once per stream, not per submission.
+  heavy_fence();
   while (pushing_.load(std::memory_order_seq_cst)) std::this_thread::yield();
+  owner_stopped_.store(true, std::memory_order_release);
   return false;
 }
 
 uint64_t Stream::push_unlocked(Task *t, uint64_t me) {
   if (submitter_.load(std::memory_order_relaxed) != me && !claim_submission(me)) return 0;
-  // A seq_cst store, then a seq_cst load: pairs with claim_submission's store of kShared and
-  // its load of pushing_, so that either this thread sees the stream shared or that one waits
-  // for this push to end.
-  pushing_.store(true, std::memory_order_seq_cst);
+  // The hot side of an asymmetric fence (core/asymmetric_fence.h) with claim_submission's
+  // store of kShared and its load of pushing_: either this thread sees the stream shared or
+  // that one waits for this push to end.
+  hot_store(pushing_, true);
   uintptr_t top = inbox_.load(std::memory_order_relaxed);
   if (submitter_.load(std::memory_order_seq_cst) != me || top == kAtRest) {
     pushing_.store(false, std::memory_order_release);
@@ -137,7 +153,7 @@ uint64_t Stream::push_unlocked(Task *t, uint64_t me) {
 uint64_t Stream::run_at_call(Task *t, uint64_t me) {
   if (submitter_.load(std::memory_order_relaxed) != me && !claim_submission(me)) return 0;
   // As in push_unlocked; while pushing_ is set no other thread can queue a task either.
-  pushing_.store(true, std::memory_order_seq_cst);
+  hot_store(pushing_, true);
   // Acquire: the last runner stored completed_ and any failure before it put the stream to rest.
   if (submitter_.load(std::memory_order_seq_cst) != me ||
       inbox_.load(std::memory_order_acquire) != kAtRest ||
@@ -157,7 +173,11 @@ uint64_t Stream::run_at_call(Task *t, uint64_t me) {
     error = user_code_error(task_kind_name(t->kind()));
   }
   t->ran = true;
+  // The report runs the program's exception callbacks, which may call the API and end the
+  // submitting call's borrowed reference to this stream (api::stream_ref_for_submit).
+  std::shared_ptr<Stream> self;
   if (error) {
+    self = shared_from_this();
     report_failure(*this, *t, *error);
     std::lock_guard lock(mu_);
     if (!failure_) failure_ = std::move(error);
@@ -168,7 +188,6 @@ uint64_t Stream::run_at_call(Task *t, uint64_t me) {
   completed_.store(seq, std::memory_order_release);
   submitted_.store(seq, std::memory_order_release);
   pushing_.store(false, std::memory_order_release);
-  delete t;
   return seq;
 }
 

@@ -71,6 +71,11 @@ class Stream final : public backend::Runnable,
   // waking a worker that would race it for the stream: a synchronous model execution lost
   // about 20 us to that hand-off.
   uint64_t enqueue(std::unique_ptr<Task> task, bool caller_waits = false);
+  // The run-at-call part of enqueue for a task the caller keeps (on its stack: a small copy or
+  // memset need not be allocated to run during the call). Returns its seq when it ran, or 0
+  // when it must be enqueued instead (the stream is not at rest, captured or observed); the
+  // task is then untouched.
+  uint64_t try_run_at_call(Task &task);
   // A second thread has enqueued: every submission takes the lock from now on.
   bool shared() const { return submitter_.load(std::memory_order_acquire) == kShared; }
 
@@ -157,8 +162,9 @@ class Stream final : public backend::Runnable,
   // The owner pushes onto the inbox and returns the task's seq; 0 when it must take the
   // locked path instead (the task is then untouched).
   uint64_t push_unlocked(Task *t, uint64_t me);
-  // The owner runs a Task::runs_at_call task on the stream at rest and returns its seq; 0 when
-  // the stream is not at rest (the task is then untouched).
+  // The owner runs a Task::runs_at_call task on the stream at rest and returns its seq (the
+  // task is the caller's to delete); 0 when the stream is not at rest (the task is then
+  // untouched).
   uint64_t run_at_call(Task *t, uint64_t me);
   // Makes the calling thread's serial `me` the only one that may push without the lock, or
   // the stream shared; false when it is shared, once no push of the owner is in progress.
@@ -202,8 +208,9 @@ class Stream final : public backend::Runnable,
   alignas(64) std::atomic<uintptr_t> inbox_{kAtRest};
   // Written by the owner while it pushes (pushing_ set) or under mu_ once claimed or shared.
   std::atomic<uint64_t> submitted_{0};
-  std::atomic<uint64_t> submitter_{0};  // ThreadState::serial of the owner, 0 or kShared
-  std::atomic<bool> pushing_{false};    // the owner is inside push_unlocked or run_at_call
+  std::atomic<uint64_t> submitter_{0};      // ThreadState::serial of the owner, 0 or kShared
+  std::atomic<bool> pushing_{false};        // the owner is inside push_unlocked or run_at_call
+  std::atomic<bool> owner_stopped_{false};  // no unlocked push can start or be in progress
 
   alignas(64) mutable std::mutex mu_;
   CondVar cv_;  // host waiters

@@ -10,10 +10,17 @@ ThreadState::ThreadState() { register_thread(*this); }
 
 ThreadState::~ThreadState() { unregister_thread(*this); }
 
-ThreadState &this_thread() {
+namespace detail {
+
+__thread ThreadState *current_thread __attribute__((tls_model("initial-exec"))) = nullptr;
+
+ThreadState &make_this_thread() {
   thread_local ThreadState state;
+  current_thread = &state;
   return state;
 }
+
+}  // namespace detail
 
 uint32_t ThreadState::os_id() {
   if (os_id_ == 0) os_id_ = static_cast<uint32_t>(gettid());

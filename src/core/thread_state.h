@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/memory.h"
+
 namespace openacl {
 
 class Context;
@@ -23,6 +25,7 @@ struct ThreadState {
 
   // Weak: a context destroyed by another thread must not stay alive through bindings (R5).
   std::weak_ptr<Context> context;
+  const Context *context_ptr = nullptr;  // context's object, compared without locking it
   bool bound = false;  // the thread was bound to a context that may since have died
   uint64_t epoch = 0;  // the aclInit the binding belongs to; a binding of an earlier one is void
   std::string last_error;
@@ -40,6 +43,7 @@ struct ThreadState {
   std::atomic<uint32_t> call_depth{0};
   std::atomic<uint64_t> call_clock{0};
   uint64_t serial = 0;  // unique per thread for the process's life
+  MemoryMap::ThreadCache memory_cache;
   // The thread's Linux id (gettid), taken once.
   uint32_t os_id();
 
@@ -47,7 +51,18 @@ struct ThreadState {
   uint32_t os_id_ = 0;
 };
 
-ThreadState &this_thread();
+namespace detail {
+// The calling thread's ThreadState once made. One pointer in the static TLS block
+// (initial-exec: read at an offset from the thread pointer, where the object's own dynamic
+// TLS costs a __tls_get_addr call): this_thread() runs several times in every API call.
+extern __thread ThreadState *current_thread __attribute__((tls_model("initial-exec")));
+ThreadState &make_this_thread();
+}  // namespace detail
+
+inline ThreadState &this_thread() {
+  ThreadState *ts = detail::current_thread;
+  return ts != nullptr ? *ts : detail::make_this_thread();
+}
 
 // The calling thread's Linux thread id.
 inline uint32_t os_thread_id() { return this_thread().os_id(); }

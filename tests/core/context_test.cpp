@@ -277,6 +277,26 @@ TEST_F(R7_StreamContext, SubmissionsToAnotherContextsStreamFail) {
   EXPECT_ACL_OK(aclrtDestroyStream(sa_));
 }
 
+// Submissions find their stream through a per-thread cache of the last lookup: the context
+// check must still follow every change of the current context, and a destroyed context.
+TEST_F(R7_StreamContext, TheCheckFollowsTheCurrentContextFromOneSubmissionToTheNext) {
+  ASSERT_ACL_OK(aclrtSetCurrentContext(a_));
+  ASSERT_ACL_OK(aclrtMemsetAsync(dev_, 256, 1, 256, sa_));
+  ASSERT_ACL_OK(aclrtSetCurrentContext(b_));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CONTEXT, aclrtMemsetAsync(dev_, 256, 2, 256, sa_));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_CONTEXT,
+                   aclrtMemcpyAsync(dev_, 256, pinned_, 256, ACL_MEMCPY_HOST_TO_DEVICE, sa_));
+  ASSERT_ACL_OK(aclrtSetCurrentContext(a_));
+  ASSERT_ACL_OK(aclrtMemsetAsync(dev_, 256, 3, 256, sa_));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(sa_));
+  std::vector<uint8_t> host(256);
+  ASSERT_ACL_OK(aclrtMemcpy(host.data(), 256, dev_, 256, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(host, std::vector<uint8_t>(256, 3));
+  ASSERT_ACL_OK(aclrtDestroyContext(a_));
+  EXPECT_ACL_FAILS(aclrtMemsetAsync(dev_, 256, 4, 256, sa_));
+  EXPECT_ACL_FAILS(aclrtMemcpyAsync(dev_, 256, pinned_, 256, ACL_MEMCPY_HOST_TO_DEVICE, sa_));
+}
+
 TEST_F(R7_StreamContext, EventsOfAnotherContextCannotBeRecordedOrWaited) {
   // eb_ belongs to context b; stream sa_ to context a.
   ASSERT_ACL_OK(aclrtSetCurrentContext(a_));
