@@ -225,13 +225,13 @@ aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *profSubscri
 
 aclError aclprofModelSubscribe(uint32_t modelId,
                                const aclprofSubscribeConfig *profSubscribeConfig) {
-#ifdef OPENACL_CORE_ONLY
-  (void)modelId, (void)profSubscribeConfig;
-  return openacl::api::report_unsupported(__func__);  // a core-only library has no models
-#else
   return guarded(__func__, [&] {
     openacl::api::require_initialized();
     const aclprofSubscribeConfig &c = config_of(profSubscribeConfig);
+#ifdef OPENACL_CORE_ONLY
+    (void)modelId, (void)c;
+    fail(Errc::api_not_supported, "this openacl is built without models (OPENACL_CORE_ONLY)");
+#else
     auto m = openacl::api::find_model(modelId);
     auto sink = std::make_shared<PipeSink>(c.fd, c.timed);
     if (auto before = m->set_op_sink(sink)) {
@@ -239,8 +239,8 @@ aclError aclprofModelSubscribe(uint32_t modelId,
       fail(Errc::invalid_argument, "model " + std::to_string(modelId) +
                                        " is already subscribed (aclprofModelUnSubscribe first)");
     }
-  });
 #endif
+  });
 }
 
 aclError aclprofModelUnSubscribe(uint32_t modelId) {

@@ -51,13 +51,14 @@ void destroy(aclrtStream stream, bool force) {
   openacl::HostSpan span(force ? "aclrtDestroyStreamForce" : "aclrtDestroyStream");
   if (force) {
     s->drop_pending();
-    return;
+  } else {
+    try {
+      s->synchronize(-1);
+    } catch (const openacl::Error &) {
+      // The stream is destroyed whatever its tasks did; syncs before reported the failure.
+    }
   }
-  try {
-    s->synchronize(-1);
-  } catch (const openacl::Error &) {
-    // The stream is destroyed whatever its tasks did; syncs before reported the failure.
-  }
+  s->forget_subscriptions();
 }
 
 }  // namespace

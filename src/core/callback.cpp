@@ -56,6 +56,25 @@ void ReportHub::unsubscribe(uint64_t thread_id, const Stream *stream) {
   for (auto &r : orphans) run(r);
 }
 
+void ReportHub::forget(const Stream *stream) {
+  std::vector<Report> orphans;
+  {
+    std::lock_guard lock(mu_);
+    auto it = stream_thread_.find(stream);
+    if (it == stream_thread_.end()) return;
+    auto &q = threads_[it->second];
+    stream_thread_.erase(it);
+    --q->streams;
+    std::erase_if(q->reports, [&](Report &r) {
+      if (r.stream.get() != stream) return false;
+      orphans.push_back(std::move(r));
+      return true;
+    });
+    q->cv.notify_all();  // a thread left with no stream stops waiting
+  }
+  for (auto &r : orphans) run(r);
+}
+
 bool ReportHub::subscribed(const Stream *stream) const {
   std::lock_guard lock(mu_);
   return stream_thread_.count(stream) != 0;

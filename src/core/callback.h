@@ -36,6 +36,10 @@ class ReportHub {
   // blocking callback holds its stream forever.
   void unsubscribe(uint64_t thread_id, const Stream *stream);
   bool subscribed(const Stream *stream) const;
+  // The stream is destroyed: its subscription goes with it (as unsubscribe, whatever the
+  // thread; its reports still queued run here), so that a stream made later at the same
+  // address does not find itself subscribed to a thread that may serve nobody.
+  void forget(const Stream *stream);
   // Hands a report to the stream's thread; Errc::stream_no_callback_subscriber when none.
   void post(Report report);
   // Runs the next report for the calling thread. timeout_ms < 0 waits forever.

@@ -44,6 +44,7 @@ Stream::Stream(std::shared_ptr<Context> context, Device &device, uint32_t priori
 
 Stream::~Stream() {
   Runtime::get().live_streams().remove(this);
+  forget_subscriptions();
   take_inbox();
   for (Task *t = head_; t != nullptr;) {
     Task *next = t->next;
@@ -595,6 +596,12 @@ void Stream::drop_pending() {
     t->skip(dropped_error);
     delete t;
   }
+}
+
+void Stream::forget_subscriptions() {
+  Runtime &rt = Runtime::get();
+  rt.reports().forget(this);
+  rt.host_funcs().forget(this);
 }
 
 void Stream::callback_dispatched() {

@@ -118,6 +118,10 @@ class Stream final : public backend::Runnable,
   // complete with Errc::task_dropped so that nobody waits for them forever.
   void drop_pending();
 
+  // Destroyed (aclrtDestroyStream, or the object freed): the threads subscribed to it with
+  // aclrtSubscribeReport / aclrtSubscribeHostFunc no longer serve it.
+  void forget_subscriptions();
+
   // A non-blocking callback was handed to its thread / has returned there.
   void callback_dispatched();
   void callback_finished();

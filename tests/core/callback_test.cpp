@@ -271,6 +271,17 @@ TEST_F(R15_Callback, ProcessReportOnUnsubscribedThreadFails) {
   EXPECT_ACL_ERROR(ACL_ERROR_RT_THREAD_SUBSCRIBE, aclrtProcessReport(10));
 }
 
+// A destroyed stream takes its subscription along: the thread serves nothing any more, and a
+// stream made later at the same address is not subscribed to it (that hung the fuzzer's
+// synchronizes on callbacks queued to a thread nobody served).
+TEST_F(R15_Callback, ADestroyedStreamTakesItsSubscriptionAlong) {
+  aclrtStream s2 = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s2));
+  ASSERT_ACL_OK(aclrtSubscribeReport(static_cast<uint64_t>(pthread_self()), s2));
+  ASSERT_ACL_OK(aclrtDestroyStream(s2));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_THREAD_SUBSCRIBE, aclrtProcessReport(10));
+}
+
 TEST_F(R15_Callback, ProcessReportTimesOutWithNothingToReport) {
   // The subscribed thread itself calls aclrtProcessReport; nothing was launched.
   std::atomic<uint64_t> tid{0};
