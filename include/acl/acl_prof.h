@@ -110,7 +110,7 @@ MSVP_PROF_API aclError aclprofDestroyConfig(const aclprofConfig *profilerConfig)
 MSVP_PROF_API aclError aclprofStop(const aclprofConfig *profilerConfig);
 MSVP_PROF_API aclError aclprofSetConfig(aclprofConfigType configType, const char *config, size_t configLength);
 
-/* Model subscription (op timing delivered through a pipe): not implemented by openacl */
+/* Model subscription: op timing of each execution, delivered through a pipe (docs/diagnostics.md) */
 MSVP_PROF_API aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig *profSubscribeConfig);
 MSVP_PROF_API aclError aclprofModelUnSubscribe(uint32_t modelId);
 MSVP_PROF_API aclprofSubscribeConfig *aclprofCreateSubscribeConfig(int8_t timeInfoSwitch,
