@@ -57,17 +57,7 @@ struct ConvModel {
   }
 };
 
-class ModelApi : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-  }
-  static void TearDownTestSuite() {
-    aclrtResetDevice(0);
-    aclFinalize();
-  }
-};
+class ModelApi : public DeviceSuite {};
 
 TEST_F(ModelApi, DescribesADynamicModel) {
   AclModel m(cls_model());

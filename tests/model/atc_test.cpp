@@ -66,16 +66,8 @@ std::vector<float> ramp(size_t n) {
   return v;
 }
 
-class Atc : public ::testing::Test {
+class Atc : public DeviceSuite {
  protected:
-  static void SetUpTestSuite() {
-    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-  }
-  static void TearDownTestSuite() {
-    aclrtResetDevice(0);
-    aclFinalize();
-  }
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("openacl_atc_" + std::to_string(getpid()));
     fs::create_directories(dir_);

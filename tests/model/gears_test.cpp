@@ -28,16 +28,8 @@ onnx::ModelProto doubler(std::vector<int64_t> dims) {
   return m;
 }
 
-class Gears : public ::testing::Test {
+class Gears : public DeviceSuite {
  protected:
-  static void SetUpTestSuite() {
-    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-  }
-  static void TearDownTestSuite() {
-    aclrtResetDevice(0);
-    aclFinalize();
-  }
   void TearDown() override {
     for (auto *b : buffers_) aclDestroyDataBuffer(b);
     for (auto *d : datasets_) aclmdlDestroyDataset(d);

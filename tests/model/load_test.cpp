@@ -19,16 +19,8 @@ TEST(ModelBeforeInit, LoadFailsUninitialized) {
   EXPECT_EQ(aclmdlLoadFromMem(bytes.data(), bytes.size(), &id), ACL_ERROR_UNINITIALIZE);
 }
 
-class ModelLoad : public ::testing::Test {
+class ModelLoad : public DeviceSuite {
  protected:
-  static void SetUpTestSuite() {
-    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-  }
-  static void TearDownTestSuite() {
-    aclrtResetDevice(0);
-    aclFinalize();
-  }
   static aclError load(const onnx::ModelProto &m, uint32_t *id) {
     const std::string bytes = m.SerializeAsString();
     return aclmdlLoadFromMem(bytes.data(), bytes.size(), id);

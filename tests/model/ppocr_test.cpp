@@ -14,17 +14,8 @@ namespace {
 
 constexpr double kTolerance = 1e-4;
 
-class PpOcr : public ::testing::Test {
+class PpOcr : public DeviceSuite {
  protected:
-  static void SetUpTestSuite() {
-    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-  }
-  static void TearDownTestSuite() {
-    aclrtResetDevice(0);
-    aclFinalize();
-  }
-
   static void expect_match(const std::vector<TensorF> &ours, const std::vector<TensorF> &ref) {
     ASSERT_EQ(ours.size(), ref.size());
     for (size_t j = 0; j < ours.size(); ++j) {
