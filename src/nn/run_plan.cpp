@@ -20,6 +20,13 @@ void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *work
   };
   std::vector<ops::Tensor> in, out;
   for (const Step &s : plan.steps) {
+    if (s.kind == Step::Kind::kernel) {
+      std::vector<StridedTensor> kin, kout;
+      for (size_t v : s.in) kin.push_back({&plan.values[v], base(plan.values[v])});
+      for (size_t v : s.out) kout.push_back({&plan.values[v], base(plan.values[v])});
+      s.kernel->run(kin, kout, cores);
+      continue;
+    }
     if (s.kind == Step::Kind::copy) {
       const Value &src = plan.values[s.in[0]], &dst = plan.values[s.out[0]];
       strided_copy(base(src), src.strides, base(dst), dst.strides, dst.desc.dims,
