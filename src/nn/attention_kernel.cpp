@@ -94,9 +94,10 @@ class Attention final : public StridedKernel {
     const StridedTensor *mask = s_.mask ? &in[s_.pse ? 4 : 3] : nullptr;
     // Per worker thread, grown once: no allocation per call.
     thread_local std::vector<float> scratch;
-    scratch.resize(static_cast<size_t>(n * (2 * d + skv + 1) + d));
-    float *qs = scratch.data(), *acc = qs + n * d, *scores = acc + n * d, *row = scores + n * skv,
-          *sums = row + d;
+    // row holds a key or value row, or a row of pse.
+    scratch.resize(static_cast<size_t>(n * (2 * d + skv + 1) + std::max(d, skv)));
+    float *qs = scratch.data(), *acc = qs + n * d, *sums = acc + n * d, *scores = sums + n,
+          *row = scores + n * skv;
     auto at = [](const StridedTensor &t, int64_t i0, int64_t i1, int64_t i2) {
       const auto &st = t.value->strides;
       return i0 * st[0] + i1 * st[1] + i2 * st[2];
