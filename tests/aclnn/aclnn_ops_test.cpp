@@ -575,9 +575,10 @@ TEST_F(Ops, FusedInferAttentionScoreV2GroupedHeadsWithMask) {
 
 // As ggml calls it: BSND, float16 key and value read as a slice of a larger cache (the cache
 // holds 3 heads a position, 2 are used), a float16 pseShift shared by the heads (stride 0), more
-// query rows than one block of the kernel, a head size that is not a multiple of 8.
+// query rows than one block of the kernel, a head size that is not a multiple of 8 and smaller
+// than the key length.
 TEST_F(Ops, FusedInferAttentionScoreV2Float16CacheSliceWithPse) {
-  const int n = 4, nkv = 2, s = 9, skv = 5, d = 20, cache_heads = 3;
+  const int n = 4, nkv = 2, s = 9, skv = 21, d = 12, cache_heads = 3;
   std::vector<float> q(n * s * d), k(nkv * skv * d), v(nkv * skv * d), pse(s * skv);
   for (size_t i = 0; i < q.size(); ++i) q[i] = std::sin(0.37f * i);
   for (size_t i = 0; i < k.size(); ++i) k[i] = std::cos(0.21f * i);
