@@ -10,11 +10,69 @@
 #include "nn/objects.h"
 #include "ops/kernel.h"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace openacl::nn {
 
 namespace {
 
 constexpr int64_t kBlockRows = 16;
+
+#if defined(__x86_64__)
+// The float16 key / value rows of a cache, converted 8 at a time inside the loops (F16C): a
+// row is never stored as floats, and no call is made per row. d is a multiple of 8.
+#define OPENACL_F16_TARGET __attribute__((target("avx2,fma,f16c")))
+
+OPENACL_F16_TARGET inline __m256 load8_f16(const uint16_t *p) {
+  return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
+}
+
+// scores[r * ld + j] = scale * q_r . k_j for n query rows and `rows` key rows `stride` apart.
+OPENACL_F16_TARGET void scores_f16(const uint16_t *k, int64_t stride, int64_t rows, const float *q,
+                                   int64_t n, int64_t d, float scale, float *scores, int64_t ld) {
+  for (int64_t j = 0; j < rows; ++j) {
+    const uint16_t *kr = k + j * stride;
+    for (int64_t r = 0; r < n; ++r) {
+      const float *qr = q + r * d;
+      __m256 acc = _mm256_setzero_ps();
+      for (int64_t c = 0; c < d; c += 8)
+        acc = _mm256_fmadd_ps(_mm256_loadu_ps(qr + c), load8_f16(kr + c), acc);
+      __m128 h = _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));
+      h = _mm_hadd_ps(h, h);
+      h = _mm_hadd_ps(h, h);
+      scores[r * ld + j] = _mm_cvtss_f32(h) * scale;
+    }
+  }
+}
+
+// acc_r += weights[r * ld + j] * v_j over the value rows.
+OPENACL_F16_TARGET void weigh_f16(const uint16_t *v, int64_t stride, int64_t rows,
+                                  const float *weights, int64_t ld, int64_t n, int64_t d,
+                                  float *acc) {
+  for (int64_t j = 0; j < rows; ++j) {
+    const uint16_t *vr = v + j * stride;
+    for (int64_t r = 0; r < n; ++r) {
+      const __m256 w = _mm256_set1_ps(weights[r * ld + j]);
+      float *ar = acc + r * d;
+      for (int64_t c = 0; c < d; c += 8)
+        _mm256_storeu_ps(ar + c, _mm256_fmadd_ps(w, load8_f16(vr + c), _mm256_loadu_ps(ar + c)));
+    }
+  }
+}
+#endif
+
+// Whether key / value rows take the F16C loops above.
+bool f16_rows(const StridedTensor &t, int64_t d) {
+#if defined(__x86_64__)
+  return t.value->desc.dtype == ops::DType::f16 && t.value->strides[3] == 1 && d % 8 == 0 &&
+         ops::use_avx2();
+#else
+  (void)t, (void)d;
+  return false;
+#endif
+}
 
 OPENACL_SIMD_KERNEL float dot(const float *a, const float *b, int64_t n) {
   constexpr int L = 8;
@@ -106,13 +164,19 @@ class Attention final : public StridedKernel {
     auto pos = [&](int64_t r) { return (first + r) % s_.q_len; };
     for (int64_t r = 0; r < n; ++r)
       load(q, at(q, b, head(r), pos(r)), d, q.value->strides[3], qs + r * d);
-    // Scores, one key row at a time.
-    for (int64_t j = 0; j < skv; ++j) {
-      load(k, at(k, b, kh, j), d, k.value->strides[3], row);
-      ops::simd(OPENACL_SIMD_LAMBDA {
-        for (int64_t r = 0; r < n; ++r) scores[r * skv + j] = dot(qs + r * d, row, d) * s_.scale;
-      });
-    }
+      // Scores, one key row at a time.
+#if defined(__x86_64__)
+    if (f16_rows(k, d)) {
+      scores_f16(reinterpret_cast<const uint16_t *>(k.data) + at(k, b, kh, 0), k.value->strides[2],
+                 skv, qs, n, d, s_.scale, scores, skv);
+    } else
+#endif
+      for (int64_t j = 0; j < skv; ++j) {
+        load(k, at(k, b, kh, j), d, k.value->strides[3], row);
+        ops::simd(OPENACL_SIMD_LAMBDA {
+          for (int64_t r = 0; r < n; ++r) scores[r * skv + j] = dot(qs + r * d, row, d) * s_.scale;
+        });
+      }
     for (int64_t r = 0; r < n; ++r) {
       float *sr = scores + r * skv;
       if (pse) {
@@ -129,12 +193,18 @@ class Attention final : public StridedKernel {
     }
     // The weighted sum of value rows, normalized at the end.
     std::fill(acc, acc + n * d, 0.0f);
-    for (int64_t j = 0; j < skv; ++j) {
-      load(v, at(v, b, kh, j), d, v.value->strides[3], row);
-      ops::simd(OPENACL_SIMD_LAMBDA {
-        for (int64_t r = 0; r < n; ++r) axpy(scores[r * skv + j], row, acc + r * d, d);
-      });
-    }
+#if defined(__x86_64__)
+    if (f16_rows(v, d)) {
+      weigh_f16(reinterpret_cast<const uint16_t *>(v.data) + at(v, b, kh, 0), v.value->strides[2],
+                skv, scores, skv, n, d, acc);
+    } else
+#endif
+      for (int64_t j = 0; j < skv; ++j) {
+        load(v, at(v, b, kh, j), d, v.value->strides[3], row);
+        ops::simd(OPENACL_SIMD_LAMBDA {
+          for (int64_t r = 0; r < n; ++r) axpy(scores[r * skv + j], row, acc + r * d, d);
+        });
+      }
     for (int64_t r = 0; r < n; ++r) {
       // No key at all: a softmax over nothing weighs nothing, the result is 0.
       const float inv = skv == 0 ? 0.0f : 1.0f / sums[r];
