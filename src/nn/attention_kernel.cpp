@@ -61,18 +61,13 @@ OPENACL_F16_TARGET void weigh_f16(const uint16_t *v, int64_t stride, int64_t row
     }
   }
 }
-#endif
 
 // Whether key / value rows take the F16C loops above.
 bool f16_rows(const StridedTensor &t, int64_t d) {
-#if defined(__x86_64__)
   return t.value->desc.dtype == ops::DType::f16 && t.value->strides[3] == 1 && d % 8 == 0 &&
          ops::use_avx2();
-#else
-  (void)t, (void)d;
-  return false;
-#endif
 }
+#endif
 
 OPENACL_SIMD_KERNEL float dot(const float *a, const float *b, int64_t n) {
   constexpr int L = 8;
