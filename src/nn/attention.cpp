@@ -1,11 +1,11 @@
-// FusedInferAttentionScoreV2: softmax(scale * Q K^T + pseShift, masked) V per head, in f32, on
-// the op library's BatchMatMul, Select and SoftmaxV2. Layouts BNSD, BSND and BSH; grouped
-// heads (numKeyValueHeads); a bool / int8 / uint8 attenMask (1 = masked) or a float pseShift.
-// The quantized, paged, padded, prefix and sparse forms are refused, naming the argument.
-#include <cmath>
-#include <cstring>
-#include <limits>
+// FusedInferAttentionScoreV2: softmax(scale * Q K^T + pseShift, masked) V per head, in f32, by
+// the operator's own kernel over the caller's views (nn/attention_kernel.h). Layouts BNSD, BSND and
+// BSH; grouped heads (numKeyValueHeads); a bool / int8 / uint8 attenMask (1 = masked) or a float
+// pseShift. The quantized, paged, padded, prefix and sparse forms are refused, naming the argument.
 
+#include <string>
+
+#include "nn/attention_kernel.h"
 #include "nn/planner.h"
 
 namespace openacl::nn {
@@ -139,36 +139,35 @@ void plan_fused_infer_attention_score_v2(Planner &p) {
   if (kd[0] != qd[0] || kd[3] != qd[3] || vd[0] != qd[0] || vd[2] != kd[2] || vd[3] != qd[3])
     p.invalid("query " + ops::dims_str(qd) + ", key " + ops::dims_str(kd) + " and value " +
               ops::dims_str(vd) + " (as BNSD) do not match");
-  // Grouped heads: each key / value head serves heads / kv_heads query heads (a repeating view).
-  const int64_t g = heads / kv_heads;
-  auto expand = [&](size_t v) {
-    if (g == 1) return v;
-    const auto d = p.dims(v), s = p.value(v).strides;
-    const size_t r =
-        p.dense(p.view(v, {d[0], d[1], g, d[2], d[3]}, {s[0], s[1], 0, s[2], s[3]}, 0));
-    return p.reshape(r, {d[0], heads, d[2], d[3]});
-  };
-  k4 = expand(p.cast(p.dense(k4), D::f32));
-  v4 = expand(p.cast(p.dense(v4), D::f32));
-  aclScalar sc;
-  sc.value = scale;
-  size_t scores = p.op1("BatchMatMul", {p.cast(p.dense(q4), D::f32), k4}, {{"adj_x2", true}});
-  scores = p.op1("Mul", {scores, p.scalar_value(sc, D::f32)});
-  if (pse) scores = p.op1("Add", {scores, p.cast(pv, D::f32)});
-  if (mask) {
-    size_t m = p.cast(mv, D::boolean);
-    if (p.dims(m).size() == 3) {  // [B, S, Skv]: one mask for all heads of a batch
-      const auto d = p.dims(m);
-      m = p.reshape(p.dense(m), {d[0], 1, d[1], d[2]});
+  AttentionShape shape{qd[0], heads, kv_heads, qd[2], kd[2], qd[3], static_cast<float>(scale)};
+  std::vector<size_t> ins = {q4, k4, v4};
+  // pse and mask as [B, heads, S, Skv] views: stride 0 where they broadcast.
+  const std::vector<int64_t> sd = {qd[0], heads, qd[2], kd[2]};
+  auto spread = [&](size_t v, const char *name) {
+    auto d = p.dims(v);
+    auto st = p.value(v).strides;
+    if (d.size() == 3 && std::string(name) == "attenMaskOptional") {  // [B, S, Skv]: all heads
+      d.insert(d.begin() + 1, 1);
+      st.insert(st.begin() + 1, 0);
     }
-    aclScalar inf;
-    inf.value = -std::numeric_limits<double>::infinity();
-    scores = p.op1("Select", {m, p.scalar_value(inf, D::f32), scores});
+    if (d.size() > 4 || broadcast_shapes(p, d, sd) != sd)
+      p.invalid(std::string(name) + " has shape " + ops::dims_str(p.dims(v)) +
+                ", which does not broadcast to the scores' " + ops::dims_str(sd));
+    std::vector<int64_t> strides(4, 0);
+    const size_t lead = 4 - d.size();
+    for (size_t i = 0; i < d.size(); ++i)
+      if (d[i] != 1) strides[lead + i] = st[i];
+    return p.view(v, sd, std::move(strides), 0);
+  };
+  if (pse) {
+    shape.pse = true;
+    ins.push_back(spread(pv, "pseShiftOptional"));
   }
-  const size_t probs = p.op1("SoftmaxV2", {scores}, {{"axes", std::vector<int64_t>{-1}}});
-  const size_t r = p.op1("BatchMatMul", {probs, v4});  // [B, N, S, D]
-  // Back to the layout: out viewed as BNSD takes the result.
-  p.store(r, as_bnsd(p, o, layout, heads, "attentionOut"));
+  if (mask) {
+    shape.mask = true;
+    ins.push_back(spread(mv, "attenMaskOptional"));
+  }
+  p.kernel(attention_kernel(shape), std::move(ins), {as_bnsd(p, o, layout, heads, "attentionOut")});
 }
 
 const Registrar reg({{"FusedInferAttentionScoreV2", plan_fused_infer_attention_score_v2}});

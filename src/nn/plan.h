@@ -40,14 +40,32 @@ struct Slot {
   bool write = false;
 };
 
+// A value as a kernel of an nn operator sees it: its view and the address of its element 0.
+struct StridedTensor {
+  const Value *value;
+  uint8_t *data;
+};
+
+// A kernel of an nn operator itself, which reads and writes its values through their views:
+// for inputs that a gather into the workspace would cost more than the computation (attention
+// over a slice of a key / value cache).
+class StridedKernel {
+ public:
+  virtual ~StridedKernel() = default;
+  virtual void run(const std::vector<StridedTensor> &in, const std::vector<StridedTensor> &out,
+                   backend::AiCores &cores) const = 0;
+};
+
 struct Step {
   // op: an op of the library. copy: out[0]'s view = in[0]'s view. index_copy: slice i of in[0]
   // along `axis` goes to slice in[1][i] of out[0] (indices read when the step runs).
-  // unpack_int4: out[0] (dense int8) = in[0] (an int4 slot value, any view).
-  enum class Kind : uint8_t { op, copy, index_copy, unpack_int4 } kind = Kind::op;
-  std::shared_ptr<const ops::PreparedOp> op;  // Kind::op
-  std::vector<size_t> in, out;                // value numbers
-  int64_t axis = 0;                           // Kind::index_copy
+  // unpack_int4: out[0] (dense int8) = in[0] (an int4 slot value, any view). kernel: the
+  // operator's own StridedKernel over the views of in and out.
+  enum class Kind : uint8_t { op, copy, index_copy, unpack_int4, kernel } kind = Kind::op;
+  std::shared_ptr<const ops::PreparedOp> op;    // Kind::op
+  std::shared_ptr<const StridedKernel> kernel;  // Kind::kernel
+  std::vector<size_t> in, out;                  // value numbers
+  int64_t axis = 0;                             // Kind::index_copy
   bool elementwise =
       false;  // Kind::op: reads element i of a same-shaped input before writing element i
 };

@@ -348,6 +348,16 @@ void Planner::copy(size_t src, size_t dst) {
   plan_->steps.push_back(std::move(step));
 }
 
+void Planner::kernel(std::shared_ptr<const StridedKernel> k, std::vector<size_t> inputs,
+                     std::vector<size_t> outputs) {
+  Step step;
+  step.kind = Step::Kind::kernel;
+  step.kernel = std::move(k);
+  step.in = std::move(inputs);
+  step.out = std::move(outputs);
+  plan_->steps.push_back(std::move(step));
+}
+
 size_t Planner::unpack_int4(size_t v) {
   const size_t out = temp(ops::DType::i8, dims(v));
   if (plan_->values[out].desc.element_count() == 0) return out;

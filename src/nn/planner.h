@@ -89,6 +89,9 @@ class Planner {
   void store(size_t v, size_t out, bool broadcast = false);
   // A strided copy step: dst's view = src's view (same dims and dtype).
   void copy(size_t src, size_t dst);
+  // A step of the operator's own kernel over the views of these values, as they are.
+  void kernel(std::shared_ptr<const StridedKernel> k, std::vector<size_t> inputs,
+              std::vector<size_t> outputs);
   // An int4 value (a caller's tensor) as a dense int8 one.
   size_t unpack_int4(size_t v);
   // dst[..., index[i], ...] = src[..., i, ...] along axis; index a dense i32 / i64 value whose

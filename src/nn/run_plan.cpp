@@ -18,8 +18,28 @@ void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *work
                         : const_cast<uint8_t *>(plan.constants[v.index].data());
     return home + v.offset * es;
   };
-  std::vector<ops::Tensor> in, out;
+  // The op's tensors, kept per worker thread: assigning a descriptor over the previous one reuses
+  // its dims' storage, so a run allocates nothing once the thread has seen as many dims.
+  thread_local std::vector<ops::Tensor> in, out;
+  auto bind = [&](const std::vector<size_t> &values, std::vector<ops::Tensor> &tensors) {
+    tensors.resize(values.size());
+    for (size_t i = 0; i < values.size(); ++i) {
+      const Value &v = plan.values[values[i]];
+      tensors[i].desc = v.desc;
+      tensors[i].data = base(v);
+      tensors[i].bytes = v.desc.byte_size();
+    }
+  };
   for (const Step &s : plan.steps) {
+    if (s.kind == Step::Kind::kernel) {
+      thread_local std::vector<StridedTensor> kin, kout;
+      kin.clear();
+      kout.clear();
+      for (size_t v : s.in) kin.push_back({&plan.values[v], base(plan.values[v])});
+      for (size_t v : s.out) kout.push_back({&plan.values[v], base(plan.values[v])});
+      s.kernel->run(kin, kout, cores);
+      continue;
+    }
     if (s.kind == Step::Kind::copy) {
       const Value &src = plan.values[s.in[0]], &dst = plan.values[s.out[0]];
       strided_copy(base(src), src.strides, base(dst), dst.strides, dst.desc.dims,
@@ -72,12 +92,8 @@ void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *work
       }
       continue;
     }
-    in.clear();
-    out.clear();
-    for (size_t v : s.in)
-      in.push_back({plan.values[v].desc, base(plan.values[v]), plan.values[v].desc.byte_size()});
-    for (size_t v : s.out)
-      out.push_back({plan.values[v].desc, base(plan.values[v]), plan.values[v].desc.byte_size()});
+    bind(s.in, in);
+    bind(s.out, out);
     s.op->run(in, out, cores);
   }
 }

@@ -479,10 +479,12 @@ TEST_F(Ops, WeightQuantBatchMatmulV2UnpacksInt4Weights) {
   EXPECT_EQ(wt, nullptr);  // an odd offset splits a byte
 }
 
-// softmax(scale * q k^T, masked) v for q [N,S,D], k / v [Nkv,Skv,D] (BNSD, batch 1).
+// softmax(scale * q k^T + pse, masked) v for q [N,S,D], k / v [Nkv,Skv,D] (BNSD, batch 1), pse
+// [S,Skv] shared by the heads.
 std::vector<float> attention_ref(const std::vector<float> &q, const std::vector<float> &k,
                                  const std::vector<float> &v, int n, int nkv, int s, int skv, int d,
-                                 float scale, const std::vector<uint8_t> &mask) {
+                                 float scale, const std::vector<uint8_t> &mask,
+                                 const std::vector<float> &pse = {}) {
   std::vector<float> out(n * s * d);
   for (int h = 0; h < n; ++h) {
     const int kh = h / (n / nkv);
@@ -492,7 +494,9 @@ std::vector<float> attention_ref(const std::vector<float> &q, const std::vector<
       for (int j = 0; j < skv; ++j) {
         float acc = 0;
         for (int e = 0; e < d; ++e) acc += q[(h * s + i) * d + e] * k[(kh * skv + j) * d + e];
-        w[j] = (!mask.empty() && mask[i * skv + j]) ? -INFINITY : acc * scale;
+        w[j] = (!mask.empty() && mask[i * skv + j])
+                   ? -INFINITY
+                   : acc * scale + (pse.empty() ? 0.0f : pse[i * skv + j]);
         mx = std::max(mx, w[j]);
       }
       for (float &x : w) sum += (x = std::exp(x - mx));
@@ -567,6 +571,59 @@ TEST_F(Ops, FusedInferAttentionScoreV2GroupedHeadsWithMask) {
   EXPECT_EQ(call(nullptr, nullptr, nkv), ACLNN_ERR_PARAM_NULLPTR);
   aclDestroyTensorList(kl);
   aclDestroyTensorList(vl);
+}
+
+// As ggml calls it: BSND, float16 key and value read as a slice of a larger cache (the cache
+// holds 3 heads a position, 2 are used), a float16 pseShift shared by the heads (stride 0), more
+// query rows than one block of the kernel, head sizes smaller than the key length: 12 (rows
+// converted one at a time) and 16 (converted 8 values at a time inside the loops, with F16C).
+TEST_F(Ops, FusedInferAttentionScoreV2Float16CacheSliceWithPse) {
+  for (const int d : {12, 16}) {
+    const int n = 4, nkv = 2, s = 9, skv = 21, cache_heads = 3;
+    std::vector<float> q(n * s * d), k(nkv * skv * d), v(nkv * skv * d), pse(s * skv);
+    for (size_t i = 0; i < q.size(); ++i) q[i] = std::sin(0.37f * i);
+    for (size_t i = 0; i < k.size(); ++i) k[i] = std::cos(0.21f * i);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.13f * i + 1);
+    for (size_t i = 0; i < pse.size(); ++i) pse[i] = i % 3 == 0 ? -1.0f : 0.25f;
+    // Rounded to float16 first, so that the reference sees what the kernel reads.
+    for (auto *x : {&q, &k, &v, &pse}) *x = from_f16(to_f16(*x));
+    std::vector<float> q_bsnd(q.size()), k_cache(skv * cache_heads * d), v_cache(k_cache.size());
+    for (int h = 0; h < n; ++h)
+      for (int i = 0; i < s; ++i)
+        for (int e = 0; e < d; ++e) q_bsnd[(i * n + h) * d + e] = q[(h * s + i) * d + e];
+    for (int h = 0; h < nkv; ++h)
+      for (int j = 0; j < skv; ++j)
+        for (int e = 0; e < d; ++e) {
+          k_cache[(j * cache_heads + h) * d + e] = k[(h * skv + j) * d + e];
+          v_cache[(j * cache_heads + h) * d + e] = v[(h * skv + j) * d + e];
+        }
+    const std::vector<int64_t> kv_strides = {skv * cache_heads * d, cache_heads * d, d, 1};
+    aclTensor *qt = tensor(to_f16(q_bsnd), {1, s, n, d});
+    aclTensor *kt = tensor(to_f16(k_cache), {1, skv, nkv, d}, kv_strides);
+    aclTensor *vt = tensor(to_f16(v_cache), {1, skv, nkv, d}, kv_strides);
+    aclTensor *pt = tensor(to_f16(pse), {1, n, s, skv}, {s * skv, 0, skv, 1});
+    aclTensor *ot = tensor(to_f16(std::vector<float>(q.size())), {1, s, n, d});
+    aclTensorList *kl = list({kt}), *vl = list({vt});
+    char layout[] = "BSND";
+    const aclTensor *no = nullptr;
+    const aclIntArray *none = nullptr;
+    ASSERT_EQ(
+        run(aclnnFusedInferAttentionScoreV2GetWorkspaceSize, aclnnFusedInferAttentionScoreV2, qt,
+            kl, vl, pt, no, none, none, no, no, no, no, no, no, no, no, no, no, no, no, no, no, no,
+            no, none, int64_t{n}, 0.5, int64_t{65535}, int64_t{65535}, layout, int64_t{nkv},
+            int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0}, false, int64_t{0}, int64_t{0}, ot, no),
+        ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    const auto ref = attention_ref(q, k, v, n, nkv, s, skv, d, 0.5f, {}, pse);
+    std::vector<float> ref_bsnd(ref.size());
+    for (int h = 0; h < n; ++h)
+      for (int i = 0; i < s; ++i)
+        for (int e = 0; e < d; ++e) ref_bsnd[(i * n + h) * d + e] = ref[(h * s + i) * d + e];
+    SCOPED_TRACE("head size " + std::to_string(d));
+    expect_near(from_f16(read<uint16_t>(ot)), ref_bsnd, 2e-3f);
+    aclDestroyTensorList(kl);
+    aclDestroyTensorList(vl);
+  }
 }
 
 // ---- reductions and normalizations ----------------------------------------------------------
