@@ -1,21 +1,12 @@
-// acl_prof.h's model subscription: after each execution of a subscribed model, one record per
-// op (type, node name, start and end in ns, model id) goes to the subscriber's pipe, written by
-// the device worker that ran the model; the aclprofGetOp* calls read the records back out of
-// the bytes the program read from its end of the pipe. The record layout is openacl's own
-// (programs size their reads with aclprofGetOpDescSize, as with CANN).
+// acl_prof.h's model subscription calls: subscription configurations, subscribing a model's
+// ops to a pipe (model/op_subscription.cpp writes the records from the device worker), and the
+// aclprofGetOp* calls, which read the records back out of the bytes the program read from its
+// end of the pipe.
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <unistd.h>
 
-#include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <memory>
-#include <mutex>
-#include <span>
 #include <string>
-#include <vector>
 
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
@@ -24,6 +15,7 @@
 #include "api/mdl/model_calls.h"
 #endif
 #include "core/runtime.h"
+#include "model/op_subscription.h"
 
 struct aclprofSubscribeConfig {
   bool timed = true;
@@ -33,93 +25,9 @@ struct aclprofSubscribeConfig {
 using openacl::Errc;
 using openacl::fail;
 using openacl::api::guarded;
+using openacl::model::OpRecord;
 
 namespace {
-
-constexpr char kMagic[4] = {'O', 'A', 'O', 'P'};
-
-// One op of one execution as it travels through the pipe. Names longer than the fields are cut.
-struct OpRecord {
-  char magic[4];
-  uint32_t model_id;
-  uint64_t start_ns, end_ns;
-  char type[64];
-  char name[168];
-};
-static_assert(sizeof(OpRecord) == 256);
-
-void copy_cut(char *dst, size_t size, const std::string &s) {
-  const size_t n = std::min(s.size(), size - 1);
-  std::memcpy(dst, s.data(), n);
-  std::memset(dst + n, 0, size - n);
-}
-
-#ifndef OPENACL_CORE_ONLY  // a core-only library has no models to subscribe to
-// Writes all of `bytes` to the pipe; false when the reader is gone. SIGPIPE is held back for
-// the write so that a closed read end fails the write instead of ending the process.
-bool write_all(int fd, const uint8_t *bytes, size_t size) {
-  sigset_t pipe_signal, old;
-  sigemptyset(&pipe_signal);
-  sigaddset(&pipe_signal, SIGPIPE);
-  pthread_sigmask(SIG_BLOCK, &pipe_signal, &old);
-  bool ok = true;
-  while (size > 0) {
-    const ssize_t n = ::write(fd, bytes, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      pollfd p{fd, POLLOUT, 0};
-      (void)::poll(&p, 1, -1);
-      continue;
-    }
-    if (n <= 0) {
-      ok = false;
-      break;
-    }
-    bytes += n;
-    size -= static_cast<size_t>(n);
-  }
-  if (!ok) {
-    const timespec zero{};
-    (void)sigtimedwait(&pipe_signal, nullptr, &zero);  // the SIGPIPE the failed write raised
-  }
-  pthread_sigmask(SIG_SETMASK, &old, nullptr);
-  return ok;
-}
-
-// The subscriber of one model: its pipe, closed to writes at aclprofModelUnSubscribe (which
-// waits for a write under way, so the program may close the pipe once it returns).
-class PipeSink : public openacl::model::OpTimeSink {
- public:
-  PipeSink(int fd, bool timed) : fd_(fd), timed_(timed) {}
-  void on_ops(uint32_t model_id, std::span<const openacl::OpSpan> ops) override {
-    std::vector<OpRecord> records(ops.size());
-    for (size_t i = 0; i < ops.size(); ++i) {
-      OpRecord &r = records[i];
-      std::memcpy(r.magic, kMagic, sizeof r.magic);
-      r.model_id = model_id;
-      r.start_ns = timed_ ? static_cast<uint64_t>(ops[i].begin_ns) : 0;
-      r.end_ns = timed_ ? static_cast<uint64_t>(ops[i].end_ns) : 0;
-      copy_cut(r.type, sizeof r.type, *ops[i].type);
-      copy_cut(r.name, sizeof r.name, *ops[i].node);
-    }
-    std::lock_guard lock(mu_);
-    if (closed_ || records.empty()) return;
-    if (!write_all(fd_, reinterpret_cast<const uint8_t *>(records.data()),
-                   records.size() * sizeof(OpRecord)))
-      closed_ = true;  // the reader is gone: later executions write nothing
-  }
-  void close() {
-    std::lock_guard lock(mu_);
-    closed_ = true;
-  }
-
- private:
-  std::mutex mu_;
-  const int fd_;
-  const bool timed_;
-  bool closed_ = false;
-};
-#endif
 
 openacl::Registry<aclprofSubscribeConfig> &configs() {
   return openacl::Runtime::get().tables.kept<aclprofSubscribeConfig>();
@@ -146,7 +54,7 @@ OpRecord record(const void *opInfo, size_t opInfoLen, uint32_t index) {
                                      " op records of opInfo");
   OpRecord r;
   std::memcpy(&r, static_cast<const uint8_t *>(opInfo) + index * sizeof r, sizeof r);
-  if (std::memcmp(r.magic, kMagic, sizeof kMagic) != 0)
+  if (std::memcmp(r.magic, openacl::model::kOpRecordMagic, sizeof r.magic) != 0)
     fail(Errc::invalid_argument,
          "opInfo does not hold op records read from a subscription pipe (aclprofModelSubscribe)");
   return r;
@@ -232,13 +140,7 @@ aclError aclprofModelSubscribe(uint32_t modelId,
     (void)modelId, (void)c;
     fail(Errc::api_not_supported, "this openacl is built without models (OPENACL_CORE_ONLY)");
 #else
-    auto m = openacl::api::find_model(modelId);
-    auto sink = std::make_shared<PipeSink>(c.fd, c.timed);
-    if (auto before = m->set_op_sink(sink)) {
-      m->set_op_sink(std::move(before));
-      fail(Errc::invalid_argument, "model " + std::to_string(modelId) +
-                                       " is already subscribed (aclprofModelUnSubscribe first)");
-    }
+    openacl::model::subscribe_ops(*openacl::api::find_model(modelId), c.fd, c.timed);
 #endif
   });
 }
@@ -250,10 +152,7 @@ aclError aclprofModelUnSubscribe(uint32_t modelId) {
 #else
   return guarded(__func__, [&] {
     openacl::api::require_initialized();
-    auto before = openacl::api::find_model(modelId)->set_op_sink(nullptr);
-    if (!before)
-      fail(Errc::invalid_argument, "model " + std::to_string(modelId) + " is not subscribed");
-    static_cast<PipeSink &>(*before).close();
+    openacl::model::unsubscribe_ops(*openacl::api::find_model(modelId));
   });
 #endif
 }
