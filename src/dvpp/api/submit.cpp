@@ -19,12 +19,13 @@ void submit(aclrtStream stream, std::string label, const std::vector<Access> &ra
 void submit(aclrtStream stream, std::string label, const std::vector<Access> &ranges,
             std::function<void(backend::AiCores &)> work) {
   auto s = openacl::api::stream_for_submit(stream);
-  auto task = std::make_unique<FunctionTask>(
-      TaskKind::dvpp, std::move(label),
-      [ranges, work = std::move(work)](ExecContext &ctx) { run_on_host(ctx, ranges, work); });
+  auto task = std::make_unique<FunctionTask>(TaskKind::dvpp, std::move(label),
+                                             on_host(ranges, std::move(work)));
   for (const auto &r : ranges) task->add_range(r.p, r.n, r.write);
   s->enqueue(std::move(task));
 }
+
+namespace {
 
 void run_on_host(ExecContext &ctx, const std::vector<Access> &ranges,
                  const std::function<void(backend::AiCores &)> &work) {
@@ -55,6 +56,15 @@ void run_on_host(ExecContext &ctx, const std::vector<Access> &ranges,
     throw;
   }
   end_views();
+}
+
+}  // namespace
+
+std::function<void(ExecContext &)> on_host(std::vector<Access> ranges,
+                                           std::function<void(backend::AiCores &)> work) {
+  return [ranges = std::move(ranges), work = std::move(work)](ExecContext &ctx) {
+    run_on_host(ctx, ranges, work);
+  };
 }
 
 }  // namespace openacl::dvpp::api

@@ -29,11 +29,11 @@ void submit(aclrtStream stream, std::string label, const std::vector<Access> &ra
 void submit(aclrtStream stream, std::string label, const std::vector<Access> &ranges,
             std::function<void(backend::AiCores &)> work);
 
-// Runs a task's work with host views of its ranges (DeviceBackend::begin_host_access) for its
-// duration. The media units compute on the host at the buffers' own addresses, so they need
-// views in place, as sim grants them; on a backend that stages its views the task fails with
-// feature_not_supported, naming the backend.
-void run_on_host(ExecContext &ctx, const std::vector<Access> &ranges,
-                 const std::function<void(backend::AiCores &)> &work);
+// A task's body: work, under host views of its ranges (DeviceBackend::begin_host_access) for
+// its duration. The media units compute on the host at the buffers' own addresses, so they
+// need views in place, as sim grants them; on a backend that stages its views the task fails
+// with feature_not_supported, naming the backend.
+std::function<void(ExecContext &)> on_host(std::vector<Access> ranges,
+                                           std::function<void(backend::AiCores &)> work);
 
 }  // namespace openacl::dvpp::api

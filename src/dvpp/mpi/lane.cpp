@@ -20,20 +20,20 @@ Ticket Lane::submit(std::string label, const std::vector<api::Access> &ranges,
                     std::function<void(backend::AiCores &)> work, std::function<void()> then) {
   Ticket t;
   t.outcome = std::make_shared<Ticket::Outcome>();
-  auto task =
-      std::make_unique<FunctionTask>(TaskKind::dvpp, std::move(label),
-                                     [ranges, work = std::move(work), then = std::move(then),
-                                      outcome = t.outcome](ExecContext &ctx) {
-                                       try {
-                                         api::run_on_host(ctx, ranges, work);
-                                       } catch (const Error &e) {
-                                         std::lock_guard<std::mutex> lock(outcome->mutex);
-                                         outcome->code = e.code();
-                                         outcome->message = e.what();
-                                       }
-                                       outcome->done.store(true, std::memory_order_release);
-                                       if (then) then();
-                                     });
+  auto on_host = api::on_host(ranges, std::move(work));
+  auto task = std::make_unique<FunctionTask>(
+      TaskKind::dvpp, std::move(label),
+      [work = std::move(on_host), then = std::move(then), outcome = t.outcome](ExecContext &ctx) {
+        try {
+          work(ctx);
+        } catch (const Error &e) {
+          std::lock_guard<std::mutex> lock(outcome->mutex);
+          outcome->code = e.code();
+          outcome->message = e.what();
+        }
+        outcome->done.store(true, std::memory_order_release);
+        if (then) then();
+      });
   for (const auto &r : ranges) task->add_range(r.p, r.n, r.write);
   t.seq = stream_->enqueue(std::move(task));
   return t;
