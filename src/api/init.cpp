@@ -3,8 +3,8 @@
 #include <string>
 
 #include "acl/acl.h"
-#include "api/exception.h"
 #include "api/guard.h"
+#include "api/rt/exception.h"
 #include "backend/backend.h"
 #include "check/diagnostics.h"
 #include "core/runtime.h"
@@ -50,7 +50,7 @@ const openacl::backend::KernelTable *kernels_of(const std::string &kind) {
 
 // libascendcl runs on the sim backend and its kernels, with the trace recorder and race checker
 // of src/check, and tells failing tasks to the program's exception callbacks
-// (api/exception.cpp).
+// (api/rt/exception.cpp).
 constexpr openacl::RuntimeParts kParts{openacl::backend::create_device, kernels_of,
                                        openacl::check::create_diagnostics,
                                        openacl::check::create_trace, openacl::api::on_task_failure};

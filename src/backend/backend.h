@@ -51,6 +51,17 @@ class DeviceBackend {
   // `count` 32-bit values at a 4-byte aligned address (aclrtMemsetD32).
   virtual void fill32(void *dst, uint32_t value, size_t count) = 0;
 
+  // Host code over device memory: what runs on the host but reads or writes device bytes (the
+  // steps of aclnn plans that are no operator, the media units of DVPP) asks for a host view of
+  // the n bytes at p (device memory, or host memory the device reaches) for as long as it works
+  // on them, through HostView below. A backend whose memory the host addresses (sim) grants p
+  // itself; one whose memory it cannot (a discrete GPU) stages the range: copies it to host
+  // memory at begin, and at end back to p when the view was taken to write. Views of one task
+  // may overlap only where none of them writes.
+  enum class Access : uint8_t { read, write };
+  virtual void *begin_host_access(void *p, size_t n, Access access) = 0;
+  virtual void end_host_access(void *host, void *p, size_t n, Access access) noexcept = 0;
+
   // Queues r to run on a worker soon. Thread safe.
   virtual void schedule(Runnable *r) = 0;
   // Takes r off the queue when no worker has started it: a host thread waiting for r runs it
@@ -60,6 +71,34 @@ class DeviceBackend {
   // The operator kernels this device runs. Ops are prepared through it (ops::prepare), so an
   // op the backend has no kernel for fails there, naming the op and the backend.
   virtual const KernelTable &kernels() const = 0;
+};
+
+// A host view of device memory for a scope (DeviceBackend::begin_host_access).
+class HostView {
+ public:
+  HostView(DeviceBackend &device, const void *p, size_t n, DeviceBackend::Access access)
+      : device_(device),
+        p_(const_cast<void *>(p)),
+        n_(n),
+        access_(access),
+        host_(device.begin_host_access(p_, n, access)) {}
+  HostView(const HostView &) = delete;
+  HostView &operator=(const HostView &) = delete;
+  ~HostView() { device_.end_host_access(host_, p_, n_, access_); }
+  void *data() const { return host_; }
+  // The host address of device address q inside the viewed range.
+  template <class T>
+  T *at(const void *q) const {
+    return reinterpret_cast<T *>(static_cast<uint8_t *>(host_) +
+                                 (static_cast<const uint8_t *>(q) - static_cast<uint8_t *>(p_)));
+  }
+
+ private:
+  DeviceBackend &device_;
+  void *p_;
+  size_t n_;
+  DeviceBackend::Access access_;
+  void *host_;
 };
 
 // The backends built into this library, by kind: "sim" (the only one so far; defined in

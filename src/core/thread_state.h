@@ -35,7 +35,7 @@ struct ThreadState {
   int32_t capture_mode = 0;
   // aclprofPush / aclprofPop nest per host thread: each open range's message and start time.
   std::vector<std::pair<std::string, int64_t>> prof_ranges;
-  // The operators this thread prepared last (api/op.cpp): aclopExecuteV2 in a loop prepares
+  // The operators this thread prepared last (api/op/op.cpp): aclopExecuteV2 in a loop prepares
   // once. Type-erased: the op library sits above the core.
   std::shared_ptr<void> op_cache;
   // Written by the owning thread only, read by others (core/call_gate.h): how deeply the

@@ -345,9 +345,11 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
             const Plan::StepHook hook =
                 [&](size_t i, const PlanStep &st, const std::vector<ops::Tensor> &in,
                     const std::vector<ops::Tensor> &out) { (*dumper)(i, st, in, out); };
-            plan->run(*state, graph_inputs, outputs, ctx.cores, &hook, sink != nullptr);
+            plan->run(*state, graph_inputs, outputs, ctx.device.backend(), ctx.cores, &hook,
+                      sink != nullptr);
           } else {
-            plan->run(*state, graph_inputs, outputs, ctx.cores, nullptr, sink != nullptr);
+            plan->run(*state, graph_inputs, outputs, ctx.device.backend(), ctx.cores, nullptr,
+                      sink != nullptr);
           }
           if (sink) sink->on_ops(self->id(), state->spans);
         } catch (...) {

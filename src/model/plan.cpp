@@ -456,8 +456,8 @@ void Plan::give_back(std::unique_ptr<ExecState> state) const {
 }
 
 void Plan::run(ExecState &state, const std::vector<void *> &inputs,
-               const std::vector<void *> &outputs, backend::AiCores &cores,
-               const StepHook *after_step, bool timed) const {
+               const std::vector<void *> &outputs, backend::DeviceBackend &device,
+               backend::AiCores &cores, const StepHook *after_step, bool timed) const {
   auto *ws = static_cast<uint8_t *>(state.workspace);
   auto resolve = [&](const Binding &b) -> void * {
     switch (b.kind) {
@@ -494,7 +494,7 @@ void Plan::run(ExecState &state, const std::vector<void *> &inputs,
     if (timing) state.spans.push_back({&st.type, &st.node, begin, now_ns()});
     if (after_step != nullptr) (*after_step)(s, st, in, out);
   }
-  for (const auto &c : copies_) std::memcpy(outputs[c.output], resolve(c.from), c.bytes);
+  for (const auto &c : copies_) device.copy(outputs[c.output], resolve(c.from), c.bytes);
   if (trace) trace->on_ops(state.spans);
 }
 

@@ -21,6 +21,10 @@ class Context;
 class Device;
 }  // namespace openacl
 
+namespace openacl::backend {
+class DeviceBackend;
+}  // namespace openacl::backend
+
 namespace openacl::model {
 
 // Where a tensor's bytes live during an execution.
@@ -98,11 +102,13 @@ class Plan {
   using StepHook =
       std::function<void(size_t index, const PlanStep &step, const std::vector<ops::Tensor> &in,
                          const std::vector<ops::Tensor> &out)>;
-  // Runs every step on the calling device worker, and hands their times to the trace when one
-  // records; with `timed` they are also left in state.spans. Throws Errc::task_failure (naming
-  // the node) when an op meets bad data.
+  // Runs every step on the calling device worker, its ops on `cores` and its output copies
+  // through `device`, and hands their times to the trace when one records; with `timed` they
+  // are also left in state.spans. Throws Errc::task_failure (naming the node) when an op meets
+  // bad data.
   void run(ExecState &state, const std::vector<void *> &inputs, const std::vector<void *> &outputs,
-           backend::AiCores &cores, const StepHook *after_step = nullptr, bool timed = false) const;
+           backend::DeviceBackend &device, backend::AiCores &cores,
+           const StepHook *after_step = nullptr, bool timed = false) const;
 
  private:
   friend class PlanBuilder;

@@ -3,6 +3,7 @@
 #include <mutex>
 #include <unordered_set>
 
+#include "core/device.h"
 #include "core/memory.h"
 #include "core/runtime.h"
 #include "core/stream.h"
@@ -100,7 +101,7 @@ void run(aclOpExecutor *executor, void *workspace, uint64_t workspace_size, Stre
   }
   auto task = std::make_unique<FunctionTask>(
       TaskKind::op, plan->name, [plan, addresses = e.addresses, workspace](ExecContext &ctx) {
-        run_plan(*plan, addresses, workspace, ctx.cores);
+        run_plan(*plan, addresses, workspace, ctx.device.backend(), ctx.cores);
       });
   for (size_t i = 0; i < plan->slots.size(); ++i) {
     const Slot &s = plan->slots[i];

@@ -10,6 +10,10 @@
 
 #include "ops/op.h"
 
+namespace openacl::backend {
+class DeviceBackend;
+}  // namespace openacl::backend
+
 namespace openacl::nn {
 
 // Where a value's bytes live at run time.
@@ -82,8 +86,9 @@ struct Plan {
   std::vector<std::vector<size_t>> inputs, outputs;
 };
 
-// Runs the plan's steps with these slot addresses and workspace (on a device worker).
+// Runs the plan's steps with these slot addresses and workspace (on a device worker of
+// `device`, its ops on `cores`).
 void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *workspace,
-              backend::AiCores &cores);
+              backend::DeviceBackend &device, backend::AiCores &cores);
 
 }  // namespace openacl::nn

@@ -53,7 +53,7 @@ bool same(const std::vector<ops::TensorDesc> &a, const std::vector<ops::TensorDe
 
 // The ops this thread prepared last: programs repeat a few shapes, and a prepared op is
 // immutable, so a step that matches one (type, descriptors, attrs) shares it, as aclop's
-// calls do (api/op.cpp).
+// calls do (api/op/op.cpp).
 // `out` receives the op's inferred outputs.
 std::shared_ptr<const ops::PreparedOp> prepare_cached(const std::string &type,
                                                       const std::vector<ops::TensorDesc> &in,

@@ -1,15 +1,46 @@
 // Runs a plan's steps on a device worker: library ops on their bound tensors, strided copies,
-// int4 unpacking and index-driven copies.
+// int4 unpacking and index-driven copies. The steps that are no operator run on the host over
+// host views of the device bytes they reach (DeviceBackend::begin_host_access), so they hold on
+// a backend whose memory the host cannot address as on sim, where a view is the memory itself.
 #include <cstring>
+#include <utility>
 
+#include "backend/backend.h"
 #include "nn/objects.h"
 #include "nn/plan.h"
 #include "nn/strided.h"
 
 namespace openacl::nn {
 
+namespace {
+
+using backend::HostView;
+using Access = backend::DeviceBackend::Access;
+
+// The first and last element a strided view reaches, as offsets in elements from the element
+// at index 0 (strides may be 0 or negative); {0, -1} when the view is empty.
+std::pair<int64_t, int64_t> reach(const std::vector<int64_t> &dims,
+                                  const std::vector<int64_t> &strides) {
+  int64_t lo = 0, hi = 0;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d] == 0) return {0, -1};
+    const int64_t span = (dims[d] - 1) * strides[d];
+    (span < 0 ? lo : hi) += span;
+  }
+  return {lo, hi};
+}
+
+// A host view of the bytes that a strided view of es-byte elements, its index 0 at p, reaches.
+HostView view_of(backend::DeviceBackend &device, const uint8_t *p, const std::vector<int64_t> &dims,
+                 const std::vector<int64_t> &strides, int64_t es, Access access) {
+  const auto [lo, hi] = reach(dims, strides);
+  return HostView(device, p + lo * es, static_cast<size_t>((hi - lo + 1) * es), access);
+}
+
+}  // namespace
+
 void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *workspace,
-              backend::AiCores &cores) {
+              backend::DeviceBackend &device, backend::AiCores &cores) {
   auto base = [&](const Value &v) -> uint8_t * {
     const auto es = static_cast<int64_t>(element_size(v.desc.dtype));
     uint8_t *home = v.home == Home::slot ? static_cast<uint8_t *>(addresses[v.index])
@@ -42,18 +73,30 @@ void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *work
     }
     if (s.kind == Step::Kind::copy) {
       const Value &src = plan.values[s.in[0]], &dst = plan.values[s.out[0]];
-      strided_copy(base(src), src.strides, base(dst), dst.strides, dst.desc.dims,
-                   element_size(dst.desc.dtype));
+      const auto es = static_cast<int64_t>(element_size(dst.desc.dtype));
+      const auto &dims = dst.desc.dims;
+      const HostView from = view_of(device, base(src), dims, src.strides, es, Access::read);
+      const HostView to = view_of(device, base(dst), dims, dst.strides, es, Access::write);
+      strided_copy(from.at<const uint8_t>(base(src)), src.strides, to.at<uint8_t>(base(dst)),
+                   dst.strides, dims, static_cast<size_t>(es));
       continue;
     }
     if (s.kind == Step::Kind::unpack_int4) {
       // Element e of the view is nibble e % 2 of byte e / 2, counted from the slot's address.
-      const Value &src = plan.values[s.in[0]];
-      const auto *bytes = static_cast<const uint8_t *>(addresses[src.index]);
-      auto *dst = reinterpret_cast<int8_t *>(base(plan.values[s.out[0]]));
+      const Value &src = plan.values[s.in[0]], &dst_value = plan.values[s.out[0]];
       const auto &dims = src.desc.dims;
+      const int64_t n = src.desc.element_count();
+      const auto [lo, hi] = reach(dims, src.strides);
+      if (n == 0) continue;
+      const int64_t first = (src.offset + lo) / 2;
+      const auto *slot = static_cast<const uint8_t *>(addresses[src.index]);
+      const HostView from(device, slot + first,
+                          static_cast<size_t>((src.offset + hi) / 2 - first + 1), Access::read);
+      const HostView to(device, base(dst_value), static_cast<size_t>(n), Access::write);
+      const auto *bytes = from.at<const uint8_t>(slot);
+      auto *dst = static_cast<int8_t *>(to.data());
       std::vector<int64_t> at(dims.size(), 0);
-      for (int64_t i = 0, n = src.desc.element_count(); i < n; ++i) {
+      for (int64_t i = 0; i < n; ++i) {
         int64_t e = src.offset;
         for (size_t d = 0; d < dims.size(); ++d) e += at[d] * src.strides[d];
         const int nib = (bytes[e / 2] >> (4 * (e % 2))) & 0xf;
@@ -71,7 +114,13 @@ void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *work
       auto slice = src.desc.dims;
       slice[s.axis] = 1;
       const int64_t size = dst.desc.dims[s.axis], n = idx.desc.element_count();
-      const uint8_t *ip = base(idx);
+      const HostView indices(device, base(idx), idx.desc.byte_size(), Access::read);
+      const HostView from =
+          view_of(device, base(src), src.desc.dims, src.strides, es, Access::read);
+      const HostView to = view_of(device, base(dst), dst.desc.dims, dst.strides, es, Access::write);
+      const auto *ip = static_cast<const uint8_t *>(indices.data());
+      const uint8_t *src_base = from.at<const uint8_t>(base(src));
+      uint8_t *dst_base = to.at<uint8_t>(base(dst));
       for (int64_t i = 0; i < n; ++i) {
         int64_t k;
         if (idx.desc.dtype == ops::DType::i64) {
@@ -86,8 +135,8 @@ void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *work
                plan.name + ": index[" + std::to_string(i) + "] = " + std::to_string(k) +
                    " is out of range for a dim of size " + std::to_string(size));
         if (k < 0) k += size;
-        strided_copy(base(src) + i * src.strides[s.axis] * es, src.strides,
-                     base(dst) + k * dst.strides[s.axis] * es, dst.strides, slice,
+        strided_copy(src_base + i * src.strides[s.axis] * es, src.strides,
+                     dst_base + k * dst.strides[s.axis] * es, dst.strides, slice,
                      static_cast<size_t>(es));
       }
       continue;

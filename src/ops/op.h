@@ -1,5 +1,5 @@
 // The built-in operator library: operators by their Ascend op-type names, computed on the
-// simulated NPU's AI cores. Independent of streams and handles: the API layer (api/op.cpp)
+// simulated NPU's AI cores. Independent of streams and handles: the API layer (api/op/op.cpp)
 // and the model executor (model/) validate with prepare() at the call, then run the prepared
 // op inside a stream task. prepare() finds the op's kernel in the kernel table of the backend
 // the op will run on (backend/kernel_table.h); this library's own kernels are host_kernels().

@@ -40,6 +40,9 @@ class SimDevice final : public backend::DeviceBackend {
   void fill32(void *dst, uint32_t value, size_t count) override {
     std::fill_n(static_cast<uint32_t *>(dst), count, value);
   }
+  // Device memory is host memory: a view is the memory itself.
+  void *begin_host_access(void *p, size_t, Access) override { return p; }
+  void end_host_access(void *, void *, size_t, Access) noexcept override {}
   void schedule(backend::Runnable *r) override { pool_.schedule(r); }
   bool unschedule(backend::Runnable *r) override { return pool_.unschedule(r); }
   backend::AiCores &cores() override { return pool_; }

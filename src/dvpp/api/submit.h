@@ -9,6 +9,10 @@
 #include "acl/acl_base.h"
 #include "backend/ai_cores.h"
 
+namespace openacl {
+struct ExecContext;
+}  // namespace openacl
+
 namespace openacl::dvpp::api {
 
 struct Access {
@@ -24,5 +28,12 @@ void submit(aclrtStream stream, std::string label, const std::vector<Access> &ra
 // The same for work that spreads over the device's AI cores.
 void submit(aclrtStream stream, std::string label, const std::vector<Access> &ranges,
             std::function<void(backend::AiCores &)> work);
+
+// A task's body: work, under host views of its ranges (DeviceBackend::begin_host_access) for
+// its duration. The media units compute on the host at the buffers' own addresses, so they
+// need views in place, as sim grants them; on a backend that stages its views the task fails
+// with feature_not_supported, naming the backend.
+std::function<void(ExecContext &)> on_host(std::vector<Access> ranges,
+                                           std::function<void(backend::AiCores &)> work);
 
 }  // namespace openacl::dvpp::api

@@ -20,11 +20,12 @@ Ticket Lane::submit(std::string label, const std::vector<api::Access> &ranges,
                     std::function<void(backend::AiCores &)> work, std::function<void()> then) {
   Ticket t;
   t.outcome = std::make_shared<Ticket::Outcome>();
+  auto on_host = api::on_host(ranges, std::move(work));
   auto task = std::make_unique<FunctionTask>(
       TaskKind::dvpp, std::move(label),
-      [work = std::move(work), then = std::move(then), outcome = t.outcome](ExecContext &ctx) {
+      [work = std::move(on_host), then = std::move(then), outcome = t.outcome](ExecContext &ctx) {
         try {
-          work(ctx.cores);
+          work(ctx);
         } catch (const Error &e) {
           std::lock_guard<std::mutex> lock(outcome->mutex);
           outcome->code = e.code();
