@@ -1,8 +1,10 @@
 // Runs a plan's steps on a device worker: library ops on their bound tensors, strided copies,
-// int4 unpacking and index-driven copies. The steps that are no operator run on the host over
-// host views of the device bytes they reach (DeviceBackend::begin_host_access), so they hold on
-// a backend whose memory the host cannot address as on sim, where a view is the memory itself.
+// int4 unpacking, index-driven copies and nn's own kernels. The steps that are no library op run
+// on the host over host views of the device bytes they reach (DeviceBackend::begin_host_access),
+// so they hold on a backend whose memory the host cannot address as on sim, where a view is the
+// memory itself.
 #include <cstring>
+#include <deque>
 #include <utility>
 
 #include "backend/backend.h"
@@ -30,11 +32,18 @@ std::pair<int64_t, int64_t> reach(const std::vector<int64_t> &dims,
   return {lo, hi};
 }
 
-// A host view of the bytes that a strided view of es-byte elements, its index 0 at p, reaches.
+// The bytes that a strided view of es-byte elements, its index 0 at p, reaches: the first one and
+// their count.
+std::pair<const uint8_t *, size_t> bytes_reached(const uint8_t *p, const std::vector<int64_t> &dims,
+                                                 const std::vector<int64_t> &strides, int64_t es) {
+  const auto [lo, hi] = reach(dims, strides);
+  return {p + lo * es, static_cast<size_t>((hi - lo + 1) * es)};
+}
+
 HostView view_of(backend::DeviceBackend &device, const uint8_t *p, const std::vector<int64_t> &dims,
                  const std::vector<int64_t> &strides, int64_t es, Access access) {
-  const auto [lo, hi] = reach(dims, strides);
-  return HostView(device, p + lo * es, static_cast<size_t>((hi - lo + 1) * es), access);
+  const auto [first, n] = bytes_reached(p, dims, strides, es);
+  return HostView(device, first, n, access);
 }
 
 }  // namespace
@@ -63,11 +72,26 @@ void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *work
   };
   for (const Step &s : plan.steps) {
     if (s.kind == Step::Kind::kernel) {
+      // nn's own kernels are host code too: each operand through a view of the bytes it reaches.
+      thread_local std::deque<HostView> views;
       thread_local std::vector<StridedTensor> kin, kout;
+      struct Release {
+        ~Release() { views.clear(); }
+      } release;
       kin.clear();
       kout.clear();
-      for (size_t v : s.in) kin.push_back({&plan.values[v], base(plan.values[v])});
-      for (size_t v : s.out) kout.push_back({&plan.values[v], base(plan.values[v])});
+      auto take = [&](const std::vector<size_t> &values, std::vector<StridedTensor> &tensors,
+                      Access access) {
+        for (size_t n : values) {
+          const Value &v = plan.values[n];
+          const auto es = static_cast<int64_t>(element_size(v.desc.dtype));
+          const auto [first, bytes] = bytes_reached(base(v), v.desc.dims, v.strides, es);
+          const HostView &view = views.emplace_back(device, first, bytes, access);
+          tensors.push_back({&v, view.at<uint8_t>(base(v))});
+        }
+      };
+      take(s.in, kin, Access::read);
+      take(s.out, kout, Access::write);
       s.kernel->run(kin, kout, cores);
       continue;
     }
