@@ -90,7 +90,7 @@ DumpConfig parse_dump_config(const nlohmann::json &dump) {
 void DumpSettings::reset(const DumpConfig *from_config) {
   std::lock_guard lock(mu_);
   initialized_ = false;
-  active_ = from_config ? activated(*from_config) : nullptr;
+  set_active(from_config ? activated(*from_config) : nullptr);
 }
 
 void DumpSettings::init() {
@@ -103,14 +103,19 @@ void DumpSettings::init() {
 void DumpSettings::set(DumpConfig config) {
   std::lock_guard lock(mu_);
   if (!initialized_) fail(Errc::dump_not_run, "call aclmdlInitDump before aclmdlSetDump");
-  active_ = activated(std::move(config));
+  set_active(activated(std::move(config)));
 }
 
 void DumpSettings::finalize() {
   std::lock_guard lock(mu_);
   if (!initialized_) fail(Errc::dump_not_run, "aclmdlInitDump was not called");
   initialized_ = false;
-  active_.reset();
+  set_active(nullptr);
+}
+
+void DumpSettings::set_active(std::shared_ptr<const DumpConfig> config) {
+  active_ = std::move(config);
+  any_active_.store(active_ != nullptr, std::memory_order_release);
 }
 
 std::shared_ptr<const DumpConfig> DumpSettings::active() const {

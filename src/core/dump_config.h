@@ -3,6 +3,7 @@
 // executor (src/model/dump.h) writes the tensors; the core only keeps the settings.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -37,11 +38,16 @@ class DumpSettings {
   void set(DumpConfig config);                // Errc::dump_not_run before init()
   void finalize();                            // Errc::dump_not_run before init()
   std::shared_ptr<const DumpConfig> active() const;
+  // Whether any settings are in force, without the lock: every op call asks.
+  bool any_active() const { return any_active_.load(std::memory_order_acquire); }
 
  private:
+  void set_active(std::shared_ptr<const DumpConfig> config);  // holding mu_
+
   mutable std::mutex mu_;
   bool initialized_ = false;
   std::shared_ptr<const DumpConfig> active_;
+  std::atomic<bool> any_active_{false};
 };
 
 // Reads a "dump" object; throws Errc::dump_config naming the field that is wrong.

@@ -128,7 +128,10 @@ class Task {
       inline_[num_inline_++] = r;
       return;
     }
-    if (more_.empty()) more_.assign(inline_, inline_ + num_inline_);
+    if (more_.empty()) {
+      more_.reserve(2 * kInlineRanges);  // an op's two inputs and output: one allocation
+      more_.assign(inline_, inline_ + num_inline_);
+    }
     more_.push_back(r);
   }
 

@@ -54,25 +54,37 @@ std::vector<TensorDesc> to_descs(std::span<const DescView> views, const char *na
 
 // [p, p+n) must lie in one device allocation. The common (valid) case takes one lookup; the
 // memory map's own check runs only to word the error.
-void check_device(const MemoryMap &memory, const void *p, size_t n, const std::string &what) {
+// Names the buffer (array[i]) only then: building the name costs more than the lookup.
+void check_device(const MemoryMap &memory, const void *p, size_t n, const char *array, size_t i) {
   auto a = memory.find(p);
   const auto addr = reinterpret_cast<uintptr_t>(p);
   if (a && a->kind == MemoryKind::device && n <= a->size - (addr - a->base)) return;
+  const std::string what = idx(array, i);
   memory.check_device_range(p, n, what.c_str());
   fail(Errc::invalid_argument, what + " is not a valid device range");
 }
 
+// spare: the cached op's slot for finished calls' tensor lists (their descriptors are
+// in_descs and out_descs), or nullptr.
 BoundCall bind_tensors(const std::string &op_type, std::shared_ptr<const PreparedOp> op,
-                       const std::vector<TensorDesc> &in_descs, const std::vector<bool> &host,
-                       std::span<const BufferView> inputs, const std::vector<TensorDesc> &out_descs,
+                       TensorSpare *spare, const std::vector<TensorDesc> &in_descs,
+                       const std::vector<bool> &host, std::span<const BufferView> inputs,
+                       const std::vector<TensorDesc> &out_descs,
                        std::span<const BufferView> outputs) {
   auto &memory = Runtime::get().memory();
-  BoundCall b{op_type, std::move(op), {}, {}, {}};
-  b.inputs.reserve(in_descs.size());
-  b.outputs.reserve(out_descs.size());
+  BoundCall b{op_type, std::move(op), spare ? spare->take() : nullptr, spare, {}};
+  if (!b.tensors) {
+    b.tensors = std::make_unique<TensorLists>();
+    b.tensors->inputs.reserve(in_descs.size());
+    for (const auto &d : in_descs) b.tensors->inputs.push_back({d, nullptr, 0});
+    b.tensors->outputs.reserve(out_descs.size());
+    for (const auto &d : out_descs) b.tensors->outputs.push_back({d, nullptr, 0});
+  }
   for (size_t i = 0; i < in_descs.size(); ++i) {
     const auto &d = in_descs[i];
-    Tensor &t = b.inputs.emplace_back(Tensor{d, nullptr, 0});
+    Tensor &t = b.tensors->inputs[i];
+    t.data = nullptr;
+    t.bytes = 0;
     if (d.dtype == DType::undefined) continue;  // an unused optional input
     const BufferView &buf = inputs[i];
     if (!buf.given) fail(Errc::invalid_argument, idx("inputs", i) + " is NULL");
@@ -87,7 +99,7 @@ BoundCall bind_tensors(const std::string &op_type, std::shared_ptr<const Prepare
       t.data = copy->data();
       b.host_copies.push_back(std::move(copy));
     } else if (need != 0) {
-      check_device(memory, buf.data, need, idx("inputs", i));
+      check_device(memory, buf.data, need, "inputs", i);
     }
   }
   for (size_t i = 0; i < out_descs.size(); ++i) {
@@ -95,8 +107,10 @@ BoundCall bind_tensors(const std::string &op_type, std::shared_ptr<const Prepare
     const BufferView &buf = outputs[i];
     if (!buf.given) fail(Errc::invalid_argument, idx("outputs", i) + " is NULL");
     const size_t need = needed_bytes(op_type, "output", i, d, buf, Errc::op_output_not_match);
-    if (need != 0) check_device(memory, buf.data, need, idx("outputs", i));
-    b.outputs.push_back({d, buf.data, buf.length});
+    if (need != 0) check_device(memory, buf.data, need, "outputs", i);
+    Tensor &t = b.tensors->outputs[i];
+    t.data = buf.data;
+    t.bytes = buf.length;
   }
   return b;
 }
@@ -123,17 +137,23 @@ class OpTask final : public Task {
  public:
   OpTask(BoundCall call, OpDumper dump)
       : Task(TaskKind::op), call_(std::move(call)), dump_(std::move(dump)) {
-    for (const auto &t : call_.inputs)
+    for (const auto &t : call_.tensors->inputs)
       if (t.data != nullptr) add_range(t.data, t.desc.byte_size(), false);
-    for (const auto &t : call_.outputs) add_range(t.data, t.desc.byte_size(), true);
+    for (const auto &t : call_.tensors->outputs) add_range(t.data, t.desc.byte_size(), true);
+  }
+  ~OpTask() override {
+    if (call_.spare) call_.spare->give(std::move(call_.tensors));
   }
   void run(ExecContext &ctx) override {
-    call_.op->run(call_.inputs, call_.outputs, ctx.cores);
-    if (dump_) dump_(call_.op_type, call_.inputs, call_.outputs);
+    const TensorLists &t = *call_.tensors;
+    call_.op->run(t.inputs, t.outputs, ctx.cores);
+    if (dump_) dump_(call_.op_type, t.inputs, t.outputs);
   }
   std::string label() const override { return call_.op_type; }
   std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {
-    return std::make_unique<OpTask>(call_, dump_);
+    BoundCall copy{call_.op_type, call_.op, std::make_unique<TensorLists>(*call_.tensors),
+                   call_.spare, call_.host_copies};
+    return std::make_unique<OpTask>(std::move(copy), dump_);
   }
 
  private:
@@ -172,7 +192,8 @@ std::vector<TensorDesc> infer_call(const std::string &op_type, std::span<const D
 
 BoundCall bind_call(const PreparedCall &op, std::span<const BufferView> inputs,
                     std::span<const BufferView> outputs) {
-  return bind_tensors(op.op_type, op.op, op.inputs, op.host_inputs, inputs, op.outputs, outputs);
+  return bind_tensors(op.op_type, op.op, nullptr, op.inputs, op.host_inputs, inputs, op.outputs,
+                      outputs);
 }
 
 BoundCall bind_call(const std::string &op_type, std::span<const DescView> input_descs,
@@ -186,25 +207,30 @@ BoundCall bind_call(const std::string &op_type, std::span<const DescView> input_
           e.outputs.size() != output_descs.size() || e.attrs != attrs)
         return false;
       for (size_t i = 0; i < input_descs.size(); ++i)
-        if (!same_desc(e.inputs[i], input_descs[i])) return false;
+        if (e.host_inputs[i] != input_descs[i].on_host || !same_desc(e.inputs[i], input_descs[i]))
+          return false;
       for (size_t i = 0; i < output_descs.size(); ++i)
         if (!same_desc(e.outputs[i], output_descs[i])) return false;
       return true;
     });
-    if (c != nullptr) {
-      std::vector<bool> host;
-      host.reserve(input_descs.size());
-      for (const auto &v : input_descs) host.push_back(v.on_host);
-      return bind_tensors(op_type, c->op, c->inputs, host, inputs, c->outputs, outputs);
-    }
+    if (c != nullptr)
+      return bind_tensors(op_type, c->op, c->spare, c->inputs, c->host_inputs, inputs, c->outputs,
+                          outputs);
   }
   PreparedCall p = prepare_call(op_type, input_descs, inputs, output_descs, attrs);
-  if (cache_it) cache.add({op_type, p.inputs, p.outputs, attrs, p.op});
-  return bind_call(p, inputs, outputs);
+  if (!cache_it) return bind_call(p, inputs, outputs);
+  // The entry owns its op through the spare slot, which then lives as long as any call.
+  auto spare = std::make_shared<TensorSpare>(std::move(p.op));
+  std::shared_ptr<const PreparedOp> op(spare, spare->op.get());
+  cache.add({op_type, p.inputs, p.outputs, p.host_inputs, attrs, op, spare.get()});
+  return bind_tensors(op_type, std::move(op), spare.get(), p.inputs, p.host_inputs, inputs,
+                      p.outputs, outputs);
 }
 
 void enqueue_call(Stream &stream, BoundCall call) {
-  auto dump = single_op_dumper(Runtime::get().dump().active(), stream.device().id());
+  const DumpSettings &settings = Runtime::get().dump();
+  OpDumper dump =
+      settings.any_active() ? single_op_dumper(settings.active(), stream.device().id()) : nullptr;
   stream.enqueue(std::make_unique<OpTask>(std::move(call), std::move(dump)));
 }
 

@@ -6,6 +6,7 @@
 // openacl::Error before anything is enqueued.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "ops/op.h"
+#include "ops/op_cache.h"
 
 namespace openacl {
 class Stream;
@@ -37,6 +39,26 @@ struct BufferView {
   size_t length = 0;
 };
 
+// The views of one descriptor or buffer array. Up to kInline live in the object itself: an op
+// call rarely has more tensors, and a heap array per array per call was a measurable part of
+// a small op's aclopExecuteV2.
+template <class V>
+class ViewArray {
+ public:
+  static constexpr size_t kInline = 8;
+  explicit ViewArray(size_t n) : n_(n) {
+    if (n > kInline) heap_.resize(n);
+  }
+  V &operator[](size_t i) { return n_ > kInline ? heap_[i] : inline_[i]; }
+  size_t size() const { return n_; }
+  operator std::span<const V>() const { return {n_ > kInline ? heap_.data() : inline_.data(), n_}; }
+
+ private:
+  size_t n_;
+  std::array<V, kInline> inline_{};
+  std::vector<V> heap_;
+};
+
 // An op prepared for fixed descriptors (aclopCreateHandle keeps one).
 struct PreparedCall {
   std::string op_type;
@@ -49,7 +71,10 @@ struct PreparedCall {
 struct BoundCall {
   std::string op_type;
   std::shared_ptr<const PreparedOp> op;
-  std::vector<Tensor> inputs, outputs;
+  std::unique_ptr<TensorLists> tensors;  // never null
+  // Where the tensor lists go when the call is done, for the next call of the same cached op
+  // (alive as long as `op`), or nullptr.
+  TensorSpare *spare = nullptr;
   // Host-placed inputs, copied at the call: the caller may reuse that memory once it returns.
   std::vector<std::shared_ptr<std::vector<uint8_t>>> host_copies;
 };

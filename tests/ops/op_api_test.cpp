@@ -89,6 +89,37 @@ TEST_F(OpApi, OpsRunInStreamOrderWithCopies) {
   aclrtFreeHost(pinned);
 }
 
+TEST_F(OpApi, RepeatedCallsOfOneOpEachKeepTheirOwnBuffers) {
+  // A cached op's calls reuse the tensor lists of finished calls: every call must still read
+  // and write its own buffers, whether the call before it finished (synchronized) or not
+  // (queued behind it, or on a second stream run by another thread).
+  std::vector<float> a = {1, 2}, b = {10, 20};
+  aclTensorDesc *in[] = {desc(ACL_FLOAT, {2}), desc(ACL_FLOAT, {2})};
+  aclTensorDesc *out[] = {desc(ACL_FLOAT, {2})};
+  aclDataBuffer *ib[] = {device_buffer(a.data(), 8), device_buffer(b.data(), 8)};
+  aclrtStream other = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&other), ACL_SUCCESS);
+  constexpr int kCalls = 12;
+  std::vector<aclDataBuffer *> outs;
+  for (int i = 0; i < kCalls; ++i) {
+    std::vector<float> x = {float(i), float(100 * i)};
+    aclDataBuffer *xb[] = {device_buffer(x.data(), 8), ib[1]};
+    aclDataBuffer *ob[] = {device_buffer(nullptr, 8)};
+    outs.push_back(ob[0]);
+    ASSERT_EQ(aclopExecuteV2("Add", 2, in, xb, 1, out, ob, nullptr, i % 3 == 2 ? other : stream_),
+              ACL_SUCCESS);
+    if (i % 4 == 3) {
+      ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    }
+  }
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(other), ACL_SUCCESS);
+  for (int i = 0; i < kCalls; ++i)
+    EXPECT_EQ(read<float>(outs[i], 2), (std::vector<float>{i + 10.0f, 100.0f * i + 20}))
+        << "call " << i;
+  EXPECT_EQ(aclrtDestroyStream(other), ACL_SUCCESS);
+}
+
 TEST_F(OpApi, AttrsHandlesCastAndInferShape) {
   std::vector<float> x = {1, 2, 3, 4, 5, 6};
   aclTensorDesc *in[] = {desc(ACL_FLOAT, {2, 3})};

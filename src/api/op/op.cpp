@@ -41,8 +41,8 @@ void check_array(int n, D *const *arr, const char *count_name, const char *arr_n
 }
 
 // The op layer's views of the caller's descriptors and buffers (ops/call.h); no copies.
-std::vector<ops::DescView> desc_views(int n, const aclTensorDesc *const descs[]) {
-  std::vector<ops::DescView> out(static_cast<size_t>(n));
+ops::ViewArray<ops::DescView> desc_views(int n, const aclTensorDesc *const descs[]) {
+  ops::ViewArray<ops::DescView> out(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     const aclTensorDesc *d = descs[i];
     if (d == nullptr) continue;
@@ -52,8 +52,8 @@ std::vector<ops::DescView> desc_views(int n, const aclTensorDesc *const descs[])
   return out;
 }
 
-std::vector<ops::BufferView> buffer_views(int n, const aclDataBuffer *const buffers[]) {
-  std::vector<ops::BufferView> out(buffers == nullptr ? 0 : static_cast<size_t>(n));
+ops::ViewArray<ops::BufferView> buffer_views(int n, const aclDataBuffer *const buffers[]) {
+  ops::ViewArray<ops::BufferView> out(buffers == nullptr ? 0 : static_cast<size_t>(n));
   for (size_t i = 0; i < out.size(); ++i)
     if (const aclDataBuffer *b = buffers[i]) out[i] = {true, b->data, b->length};
   return out;
