@@ -124,43 +124,39 @@ void enlarge_rows(const Plane &p, const ColumnTaps &xs, const std::vector<Tap> &
 
 // Rows [begin, end) of the destination region when it is smaller than the source's
 // (shrinking: destination rows rarely share source rows). Each destination row first gathers,
-// for every destination pixel, its pair of source pixels from both source rows (one unaligned
-// load each, both kept in one word), and then blends them in a loop over contiguous arrays that
-// the compiler vectorizes: rows, then columns, the same integer sum as the enlarging path.
+// for every destination pixel, its pair of source pixels from each of its two source rows (one
+// unaligned load each), and then blends them in a loop over contiguous arrays that the compiler
+// vectorizes: rows, then columns, the same integer sum as the enlarging path.
 template <int C, bool Swap>
 [[gnu::always_inline]] inline void shrink_rows(const Plane &p, const ColumnTaps &xs,
                                                const std::vector<Tap> &ys, uint32_t begin,
                                                uint32_t end) {
   static_assert(std::endian::native == std::endian::little,
                 "pairs are read as little-endian words");
-  using Pair = std::conditional_t<C == 1, uint16_t, uint32_t>;   // a pixel and the next, one row
-  using Pairs = std::conditional_t<C == 1, uint32_t, uint64_t>;  // the pair of both rows
-  constexpr int kRow = 8 * sizeof(Pair);
+  using Pair = std::conditional_t<C == 1, uint16_t, uint32_t>;  // a pixel and the next
   const uint32_t *o = xs.offset.data();
   const int32_t *w1 = xs.w1.data();
   const uint32_t dw = p.dw;
-  std::vector<Pairs> pairs(dw);
-  Pairs *g = pairs.data();
+  std::vector<Pair> pairs(size_t{dw} * 2);
+  Pair *g0 = pairs.data(), *g1 = g0 + dw;
+  // One source row at a time: a single ascending stream of reads for the prefetcher.
+  auto gather = [&](const uint8_t *row, Pair *g) {
+#pragma GCC unroll 4
+    for (uint32_t x = 0; x < dw; ++x) std::memcpy(&g[x], row + o[x], sizeof(Pair));
+  };
   for (uint32_t d = begin; d < end; ++d) {
     const Tap &t = ys[d];
     const int32_t b = t.w1;
-    const uint8_t *s0 = p.src + (p.sy + t.i0) * p.src_stride + size_t{p.sx} * C;
-    const uint8_t *s1 = p.src + (p.sy + t.i1) * p.src_stride + size_t{p.sx} * C;
-#pragma GCC unroll 4
-    for (uint32_t x = 0; x < dw; ++x) {
-      Pair top, bottom;
-      std::memcpy(&top, s0 + o[x], sizeof(Pair));
-      std::memcpy(&bottom, s1 + o[x], sizeof(Pair));
-      g[x] = top | Pairs{bottom} << kRow;
-    }
+    gather(p.src + (p.sy + t.i0) * p.src_stride + size_t{p.sx} * C, g0);
+    gather(p.src + (p.sy + t.i1) * p.src_stride + size_t{p.sx} * C, g1);
     uint8_t *out = p.dst + (p.dy + d) * p.dst_stride + size_t{p.dx} * C;
     for (uint32_t x = 0; x < dw; ++x)
       for (int k = 0; k < C; ++k) {
-        auto byte = [&](int i) { return static_cast<int32_t>((g[x] >> (8 * i)) & 0xff); };
+        auto byte = [](Pair v, int i) { return static_cast<int32_t>((v >> (8 * i)) & 0xff); };
         // x * (kOne - w) + y * w as x * kOne + (y - x) * w: the same integer, half the products.
-        const int32_t l = byte(k), r = byte(C + k);
-        const int32_t left = (l << kBits) + (byte(2 * C + k) - l) * b;
-        const int32_t right = (r << kBits) + (byte(3 * C + k) - r) * b;
+        const int32_t l = byte(g0[x], k), r = byte(g0[x], C + k);
+        const int32_t left = (l << kBits) + (byte(g1[x], k) - l) * b;
+        const int32_t right = (r << kBits) + (byte(g1[x], C + k) - r) * b;
         store<C, Swap>(out, size_t{x} * C, k, (left << kBits) + (right - left) * w1[x]);
       }
   }
