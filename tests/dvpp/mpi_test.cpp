@@ -839,8 +839,33 @@ TEST_F(Mpi, PyrdownHistogramsAndRemapGiveTheV1Results) {
   acldvppDestroyHist(v1_hist);
   acldvppDestroyLutMap(lut);
 
+  // A constant border (vpc_sample's --pyramid_padding_mode 0): the Gaussian of the picture
+  // framed by the value, against the test's own sum.
+  border.border_type = HI_BORDER_CONSTANT;
+  border.scalar_value.val[0] = 200;
+  ASSERT_EQ(hi_mpi_vpc_pyrdown(id, &src, levels, 1, gauss, 256, border, &pyr, -1), HI_SUCCESS)
+      << recent_msg();
+  ASSERT_EQ(hi_mpi_vpc_get_process_result(id, pyr, -1), HI_SUCCESS) << recent_msg();
+  std::vector<uint8_t> want(48 * 32, 0);
+  for (uint32_t y = 0; y < 32; ++y)
+    for (uint32_t x = 0; x < 48; ++x) {
+      int sum = 0;
+      for (int i = 0; i < 5; ++i)
+        for (int k = 0; k < 5; ++k) {
+          const int64_t sx = 2 * int64_t{x} + i - 2, sy = 2 * int64_t{y} + k - 2;
+          const bool inside = sx >= 0 && sx < w && sy >= 0 && sy < h;
+          sum += taps[i] * taps[k] * (inside ? grey[sy * w + sx] : 200);
+        }
+      want[y * 48 + x] = static_cast<uint8_t>((sum + 128) >> 8);
+    }
+  EXPECT_EQ(read_back(l0, 48 * 32), want);
+
   // Only OpenCV's kernel.
   gauss[2][2] = 35;
+  EXPECT_EQ(hi_mpi_vpc_pyrdown(id, &src, levels, 2, gauss, 256, border, &pyr, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_NOT_SUPPORT));
+  border.border_type = HI_BORDER_WRAP;
+  gauss[2][2] = 36;
   EXPECT_EQ(hi_mpi_vpc_pyrdown(id, &src, levels, 2, gauss, 256, border, &pyr, -1),
             static_cast<hi_s32>(HI_ERR_VPC_NOT_SUPPORT));
   EXPECT_EQ(hi_mpi_vpc_destroy_chn(id), HI_SUCCESS);

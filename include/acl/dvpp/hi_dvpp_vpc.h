@@ -192,8 +192,9 @@ hi_s32 hi_mpi_vpc_copy_make_border(hi_vpc_chn chn, const hi_vpc_pic_info *source
 
 /* filter_level (1..4) pyramid levels of a YUV400 picture: dest_pic[i] is half of the level
  * above, rounded up. openacl takes OpenCV's pyrDown kernel only (gaussian_filter the outer
- * product of [1 4 6 4 1], divisor 256) with border_type HI_BORDER_REFLECT_101, REFLECT or
- * REPLICATE; other kernels and borders get HI_ERR_VPC_NOT_SUPPORT. */
+ * product of [1 4 6 4 1], divisor 256) with border_type HI_BORDER_REFLECT_101, REFLECT,
+ * REPLICATE or CONSTANT (scalar_value.val[0] around the picture); other kernels and borders get
+ * HI_ERR_VPC_NOT_SUPPORT. */
 hi_s32 hi_mpi_vpc_pyrdown(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic,
     hi_vpc_pic_info dest_pic[], hi_u32 filter_level, hi_s8 gaussian_filter[][5],
     hi_u16 divisor, hi_vpc_make_border_info make_border_info, hi_u32 *task_id, hi_s32 milli_sec);
