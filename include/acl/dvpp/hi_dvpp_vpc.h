@@ -180,8 +180,9 @@ hi_s32 hi_mpi_vpc_crop_resize_make_border(hi_vpc_chn chn, const hi_vpc_pic_info 
 hi_s32 hi_mpi_vpc_batch_crop_resize_make_border(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic[], hi_u32 pic_num,
     hi_vpc_crop_resize_border_region crop_resize_make_border_info[], hi_u32 count[], hi_u32 *task_id, hi_s32 milli_sec);
 
-/* Between YUV420SP (NV12, NV21) and RGB888 / BGR888 of the same size, with the channel's
- * matrix (hi_mpi_sys_set_chn_csc_matrix; BT.601 full range by default). */
+/* Between YUV420SP (NV12, NV21) and packed RGB (RGB888 / BGR888, ARGB / ABGR / RGBA / BGRA 8888;
+ * alpha written from YUV is 255) of the same size, with the channel's matrix
+ * (hi_mpi_sys_set_chn_csc_matrix; BT.601 full range by default). */
 hi_s32 hi_mpi_vpc_convert_color(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic, hi_vpc_pic_info *dest_pic,
     hi_u32 *task_id, hi_s32 milli_sec);
 
