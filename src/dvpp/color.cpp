@@ -33,36 +33,65 @@ Matrix matrix(uint32_t csc) {
 
 uint8_t clamp8(double v) { return static_cast<uint8_t>(std::clamp(std::lround(v), 0L, 255L)); }
 
-bool is_rgb(uint32_t f) { return f == PIXEL_FORMAT_RGB_888 || f == PIXEL_FORMAT_BGR_888; }
+bool is_rgb(uint32_t f) { return packed_bytes(f) != 0; }
+
+// Where R, G, B and alpha (-1: none) sit in a packed pixel of `bytes` bytes.
+struct Layout {
+  int r, g, b, a, bytes;
+};
+
+Layout layout(uint32_t f) {
+  switch (f) {
+    case PIXEL_FORMAT_BGR_888:
+      return {2, 1, 0, -1, 3};
+    case PIXEL_FORMAT_ARGB_8888:
+      return {1, 2, 3, 0, 4};
+    case PIXEL_FORMAT_ABGR_8888:
+      return {3, 2, 1, 0, 4};
+    case PIXEL_FORMAT_RGBA_8888:
+      return {0, 1, 2, 3, 4};
+    case PIXEL_FORMAT_BGRA_8888:
+      return {2, 1, 0, 3, 4};
+    default:
+      return {0, 1, 2, -1, 3};
+  }
+}
+
+// Alpha written where the source has none: opaque, as OpenCV's YUV-to-RGBA conversions write it
+// (CANN's documents at hand do not say).
+constexpr uint8_t kOpaque = 255;
 
 void yuv_to_rgb(const Image &in, const Image &out, const Matrix &m) {
   const double kg = 1 - m.kr - m.kb;
-  const bool vu = v_first(in.format), bgr = out.format == PIXEL_FORMAT_BGR_888;
+  const bool vu = v_first(in.format);
+  const Layout L = layout(out.format);
   const uint8_t *uv = in.data + size_t{in.width_stride} * in.height_stride;
   for (uint32_t y = 0; y < in.height; ++y) {
     uint8_t *o = out.data + size_t{y} * out.width_stride;
     const uint8_t *c = uv + size_t{y / 2} * in.width_stride;
-    for (uint32_t x = 0; x < in.width; ++x, o += 3) {
+    for (uint32_t x = 0; x < in.width; ++x, o += L.bytes) {
       double l = in.data[size_t{y} * in.width_stride + x];
       double cb = c[(x & ~1u) + (vu ? 1 : 0)] - 128.0, cr = c[(x & ~1u) + (vu ? 0 : 1)] - 128.0;
       if (!m.full) l = (l - 16) * 255 / 219, cb = cb * 255 / 224, cr = cr * 255 / 224;
       double r = l + 2 * (1 - m.kr) * cr;
       double g = l - 2 * m.kb * (1 - m.kb) / kg * cb - 2 * m.kr * (1 - m.kr) / kg * cr;
       double b = l + 2 * (1 - m.kb) * cb;
-      o[0] = clamp8(bgr ? b : r);
-      o[1] = clamp8(g);
-      o[2] = clamp8(bgr ? r : b);
+      o[L.r] = clamp8(r);
+      o[L.g] = clamp8(g);
+      o[L.b] = clamp8(b);
+      if (L.a >= 0) o[L.a] = kOpaque;
     }
   }
 }
 
 void rgb_to_yuv(const Image &in, const Image &out, const Matrix &m) {
   const double kg = 1 - m.kr - m.kb;
-  const bool bgr = in.format == PIXEL_FORMAT_BGR_888, vu = v_first(out.format);
+  const Layout L = layout(in.format);
+  const bool vu = v_first(out.format);
   uint8_t *uv = out.data + size_t{out.width_stride} * out.height_stride;
   auto pixel = [&](uint32_t x, uint32_t y, double &l, double &cb, double &cr) {
-    const uint8_t *p = in.data + size_t{y} * in.width_stride + size_t{x} * 3;
-    double r = bgr ? p[2] : p[0], g = p[1], b = bgr ? p[0] : p[2];
+    const uint8_t *p = in.data + size_t{y} * in.width_stride + size_t{x} * L.bytes;
+    double r = p[L.r], g = p[L.g], b = p[L.b];
     l = m.kr * r + kg * g + m.kb * b;
     cb = (b - l) / (2 * (1 - m.kb));
     cr = (r - l) / (2 * (1 - m.kr));
@@ -85,17 +114,20 @@ void rgb_to_yuv(const Image &in, const Image &out, const Matrix &m) {
   }
 }
 
-// Same family: copy, swapping the first and third channel of RGB or U and V of YUV420SP.
+// Same family: packed RGB to packed RGB, each channel to its place (alpha kept, or opaque when
+// the source has none), or YUV420SP copied with U and V swapped when the formats differ.
 void swap_copy(const Image &in, const Image &out) {
   const bool swap = in.format != out.format;
   if (is_rgb(in.format)) {
+    const Layout li = layout(in.format), lo = layout(out.format);
     for (uint32_t y = 0; y < in.height; ++y) {
       const uint8_t *i = in.data + size_t{y} * in.width_stride;
       uint8_t *o = out.data + size_t{y} * out.width_stride;
-      for (uint32_t x = 0; x < in.width * 3; x += 3) {
-        o[x] = i[x + (swap ? 2 : 0)];
-        o[x + 1] = i[x + 1];
-        o[x + 2] = i[x + (swap ? 0 : 2)];
+      for (uint32_t x = 0; x < in.width; ++x, i += li.bytes, o += lo.bytes) {
+        o[lo.r] = i[li.r];
+        o[lo.g] = i[li.g];
+        o[lo.b] = i[li.b];
+        if (lo.a >= 0) o[lo.a] = li.a >= 0 ? i[li.a] : kOpaque;
       }
     }
     return;

@@ -7,10 +7,12 @@
 
 namespace openacl::dvpp {
 
-// Converts between YUV420SP (NV12, NV21) and packed RGB888 / BGR888 of the same size, with the
-// channel's acldvppCscMatrix (BT.601 / BT.709 / BT.2020, wide = full range, narrow = video
-// range). RGB to YUV420SP takes the rounded mean of the four chroma values of each 2x2 block.
-// NV12 <-> NV21 and RGB <-> BGR swap channels. Pictures must have the same width and height.
+// Converts between YUV420SP (NV12, NV21) and packed RGB (RGB888, BGR888 and the 32-bit ARGB,
+// ABGR, RGBA, BGRA) of the same size, with the channel's acldvppCscMatrix (BT.601 / BT.709 /
+// BT.2020, wide = full range, narrow = video range). RGB to YUV420SP takes the rounded mean of
+// the four chroma values of each 2x2 block and ignores alpha; alpha written from YUV is 255.
+// NV12 <-> NV21 swap U and V; packed RGB to packed RGB moves each channel to its place.
+// Pictures must have the same width and height.
 void convert_color(const Image &in, const Image &out, uint32_t csc_matrix);
 // Whether convert_color handles this pair.
 bool convertible(uint32_t from, uint32_t to);

@@ -1,8 +1,12 @@
 #include "dvpp/vpc.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace openacl::dvpp {
@@ -51,58 +55,135 @@ std::vector<Tap> taps(uint32_t src, uint32_t dst, Interpolation interpolation) {
   return t;
 }
 
-// The horizontal taps of a plane as flat arrays, for loops the compiler can unroll: byte
-// offsets of both source pixels and both weights of each destination pixel.
+// The horizontal taps of a plane as flat arrays, for loops the compiler can unroll: each
+// destination pixel blends the adjacent source pixels at `offset` (bytes) and the next one. A
+// tap that reads one pixel (an edge clamped, nearest) becomes the pair that holds it, with weight
+// 0 on the other, so every tap has the same shape.
 struct ColumnTaps {
-  std::vector<uint32_t> o0, o1;
+  std::vector<uint32_t> offset;
   std::vector<int32_t> w0, w1;
-  ColumnTaps(const std::vector<Tap> &t, int channels)
-      : o0(t.size()), o1(t.size()), w0(t.size()), w1(t.size()) {
-    for (size_t d = 0; d < t.size(); ++d)
-      o0[d] = t[d].i0 * channels, o1[d] = t[d].i1 * channels, w0[d] = kOne - t[d].w1,
-      w1[d] = t[d].w1;
+  ColumnTaps(const std::vector<Tap> &t, uint32_t src, int channels)
+      : offset(t.size()), w0(t.size()), w1(t.size()) {
+    for (size_t d = 0; d < t.size(); ++d) {
+      uint32_t i0 = t[d].i0;
+      int32_t b = t[d].w1;
+      if (t[d].i1 == i0) {        // one pixel: weight 0 on its neighbour
+        if (i0 + 1 < src) b = 0;  // the pair that starts at it
+        else i0 -= 1, b = kOne;   // the last pixel: the pair that ends at it
+      }
+      offset[d] = i0 * channels, w0[d] = kOne - b, w1[d] = b;
+    }
   }
 };
 
 // One source row resized horizontally into h (values scaled by kOne).
 template <int C>
 void horizontal(const uint8_t *row, const ColumnTaps &xs, uint32_t dw, int32_t *h) {
-  const uint32_t *o0 = xs.o0.data(), *o1 = xs.o1.data();
+  const uint32_t *o = xs.offset.data();
   const int32_t *w0 = xs.w0.data(), *w1 = xs.w1.data();
   for (uint32_t d = 0; d < dw; ++d)
-    for (int k = 0; k < C; ++k) h[d * C + k] = row[o0[d] + k] * w0[d] + row[o1[d] + k] * w1[d];
+    for (int k = 0; k < C; ++k) h[d * C + k] = row[o[d] + k] * w0[d] + row[o[d] + C + k] * w1[d];
 }
 
-// Rows [begin, end) of the destination region: each from two horizontally resized source
-// rows, kept while consecutive destination rows share them.
+// Stores a blended value (scaled by kOne * kOne), rounded, NV12 <-> NV21 swapping the two
+// chroma bytes when asked.
 template <int C, bool Swap>
-void resize_rows(const Plane &p, const ColumnTaps &xs, const std::vector<Tap> &ys, uint32_t begin,
-                 uint32_t end) {
+void store(uint8_t *out, size_t x, int k, int32_t v) {
+  const size_t at = Swap ? x + (k ^ 1) : x + k;
+  out[at] = static_cast<uint8_t>((v + kHalf) >> (2 * kBits));
+}
+
+// Rows [begin, end) of the destination region when it is not smaller than the source's
+// (enlarging: consecutive destination rows share source rows): each from two horizontally
+// resized source rows, kept while the next destination row needs them.
+template <int C, bool Swap>
+void enlarge_rows(const Plane &p, const ColumnTaps &xs, const std::vector<Tap> &ys, uint32_t begin,
+                  uint32_t end) {
   const size_t n = size_t{p.dw} * C;
   std::vector<int32_t> buffers(n * 2);
   int32_t *h0 = buffers.data(), *h1 = h0 + n;
   int64_t r0 = -1, r1 = -1;  // the source rows h0 and h1 hold
-  auto source = [&](uint32_t sy) { return p.src + (p.sy + sy) * p.src_stride + size_t{p.sx} * C; };
   for (uint32_t d = begin; d < end; ++d) {
     const Tap &t = ys[d];
     if (r0 != t.i0) {
       if (r1 == t.i0) std::swap(h0, h1), std::swap(r0, r1);
-      else horizontal<C>(source(t.i0), xs, p.dw, h0), r0 = t.i0;
+      else
+        horizontal<C>(p.src + (p.sy + t.i0) * p.src_stride + size_t{p.sx} * C, xs, p.dw, h0),
+            r0 = t.i0;
     }
     // A zero weight leaves h1 out (its values, from an earlier row or zero, count for nothing).
-    if (t.w1 != 0 && r1 != t.i1) horizontal<C>(source(t.i1), xs, p.dw, h1), r1 = t.i1;
+    if (t.w1 != 0 && r1 != t.i1)
+      horizontal<C>(p.src + (p.sy + t.i1) * p.src_stride + size_t{p.sx} * C, xs, p.dw, h1),
+          r1 = t.i1;
     const int32_t a = kOne - t.w1, b = t.w1;
     uint8_t *out = p.dst + (p.dy + d) * p.dst_stride + size_t{p.dx} * C;
-    if constexpr (Swap) {
-      for (size_t x = 0; x < n; x += 2) {
-        out[x] = static_cast<uint8_t>((h0[x + 1] * a + h1[x + 1] * b + kHalf) >> (2 * kBits));
-        out[x + 1] = static_cast<uint8_t>((h0[x] * a + h1[x] * b + kHalf) >> (2 * kBits));
-      }
-    } else {
-      for (size_t x = 0; x < n; ++x)
-        out[x] = static_cast<uint8_t>((h0[x] * a + h1[x] * b + kHalf) >> (2 * kBits));
-    }
+    for (size_t x = 0; x < n; x += C)
+      for (int k = 0; k < C; ++k) store<C, Swap>(out, x, k, h0[x + k] * a + h1[x + k] * b);
   }
+}
+
+// Rows [begin, end) of the destination region when it is smaller than the source's
+// (shrinking: destination rows rarely share source rows). Each destination row first gathers,
+// for every destination pixel, its pair of source pixels from each of its two source rows (one
+// unaligned load each), and then blends them in a loop over contiguous arrays that the compiler
+// vectorizes: rows, then columns, the same integer sum as the enlarging path.
+template <int C, bool Swap>
+[[gnu::always_inline]] inline void shrink_rows(const Plane &p, const ColumnTaps &xs,
+                                               const std::vector<Tap> &ys, uint32_t begin,
+                                               uint32_t end) {
+  static_assert(std::endian::native == std::endian::little,
+                "pairs are read as little-endian words");
+  using Pair = std::conditional_t<C == 1, uint16_t, uint32_t>;  // a pixel and the next
+  const uint32_t *o = xs.offset.data();
+  const int32_t *w1 = xs.w1.data();
+  const uint32_t dw = p.dw;
+  std::vector<Pair> pairs(size_t{dw} * 2);
+  Pair *g0 = pairs.data(), *g1 = g0 + dw;
+  // One source row at a time: a single ascending stream of reads for the prefetcher.
+  auto gather = [&](const uint8_t *row, Pair *g) {
+#pragma GCC unroll 4
+    for (uint32_t x = 0; x < dw; ++x) std::memcpy(&g[x], row + o[x], sizeof(Pair));
+  };
+  for (uint32_t d = begin; d < end; ++d) {
+    const Tap &t = ys[d];
+    const int32_t b = t.w1;
+    gather(p.src + (p.sy + t.i0) * p.src_stride + size_t{p.sx} * C, g0);
+    gather(p.src + (p.sy + t.i1) * p.src_stride + size_t{p.sx} * C, g1);
+    uint8_t *out = p.dst + (p.dy + d) * p.dst_stride + size_t{p.dx} * C;
+    for (uint32_t x = 0; x < dw; ++x)
+      for (int k = 0; k < C; ++k) {
+        auto byte = [](Pair v, int i) { return static_cast<int32_t>((v >> (8 * i)) & 0xff); };
+        // x * (kOne - w) + y * w as x * kOne + (y - x) * w: the same integer, half the products.
+        const int32_t l = byte(g0[x], k), r = byte(g0[x], C + k);
+        const int32_t left = (l << kBits) + (byte(g1[x], k) - l) * b;
+        const int32_t right = (r << kBits) + (byte(g1[x], C + k) - r) * b;
+        store<C, Swap>(out, size_t{x} * C, k, (left << kBits) + (right - left) * w1[x]);
+      }
+  }
+}
+
+// shrink_rows built for AVX2 too, taken when the CPU has it and OPENACL_MAX_ISA (ops/isa.h)
+// does not cap the kernels at sse41: its blend loop is then twice as wide.
+#if defined(__x86_64__) && defined(__GNUC__)
+template <int C, bool Swap>
+__attribute__((target("avx2"))) void shrink_rows_avx2(const Plane &p, const ColumnTaps &xs,
+                                                      const std::vector<Tap> &ys, uint32_t begin,
+                                                      uint32_t end) {
+  shrink_rows<C, Swap>(p, xs, ys, begin, end);
+}
+#endif
+
+template <int C, bool Swap>
+void shrink(const Plane &p, const ColumnTaps &xs, const std::vector<Tap> &ys, uint32_t begin,
+            uint32_t end) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool avx2 = [] {
+    const char *cap = std::getenv("OPENACL_MAX_ISA");
+    return __builtin_cpu_supports("avx2") && !(cap != nullptr && std::strcmp(cap, "sse41") == 0);
+  }();
+  if (avx2) return shrink_rows_avx2<C, Swap>(p, xs, ys, begin, end);
+#endif
+  shrink_rows<C, Swap>(p, xs, ys, begin, end);
 }
 
 // Destination rows a core takes at least: fewer would cost more in hand-over than they save.
@@ -110,11 +191,17 @@ constexpr uint32_t kRowsPerPart = 32;
 
 void resize_plane(const Plane &p, Interpolation interpolation, backend::AiCores *cores) {
   const auto ys = taps(p.sh, p.dh, interpolation);
-  const ColumnTaps xs(taps(p.sw, p.dw, interpolation), p.channels);
+  const ColumnTaps xs(taps(p.sw, p.dw, interpolation), p.sw, p.channels);
   auto rows = [&](uint32_t begin, uint32_t end) {
-    if (p.channels == 1) resize_rows<1, false>(p, xs, ys, begin, end);
-    else if (p.swap) resize_rows<2, true>(p, xs, ys, begin, end);
-    else resize_rows<2, false>(p, xs, ys, begin, end);
+    if (p.dh < p.sh) {
+      if (p.channels == 1) shrink<1, false>(p, xs, ys, begin, end);
+      else if (p.swap) shrink<2, true>(p, xs, ys, begin, end);
+      else shrink<2, false>(p, xs, ys, begin, end);
+    } else {
+      if (p.channels == 1) enlarge_rows<1, false>(p, xs, ys, begin, end);
+      else if (p.swap) enlarge_rows<2, true>(p, xs, ys, begin, end);
+      else enlarge_rows<2, false>(p, xs, ys, begin, end);
+    }
   };
   const uint32_t parts =
       cores == nullptr ? 1 : std::min<uint32_t>(cores->count(), std::max(1u, p.dh / kRowsPerPart));

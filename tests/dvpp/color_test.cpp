@@ -102,8 +102,46 @@ TEST_F(Color, ConvertColorErrors) {
             ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(recent_msg().find("at least 96 (width * 3)"), std::string::npos) << recent_msg();
   EXPECT_EQ(acldvppVpcConvertColorAsync(
-                channel_, pic(a, kRgb, PIXEL_FORMAT_RGBA_8888, kW, kH, kW * 4, kH), rgb, stream_),
+                channel_, pic(a, kRgb, PIXEL_FORMAT_YUV_400, kW, kH, kW, kH), rgb, stream_),
             ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_EQ(acldvppVpcConvertColorAsync(
+                channel_, pic(a, kRgb, PIXEL_FORMAT_RGBA_8888, kW, kH, kW * 3, kH), rgb, stream_),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recent_msg().find("(width * 4)"), std::string::npos) << recent_msg();
+}
+
+// The 32-bit formats (vpc_sample's --out_format 14): the RGB888 conversion's channels in their
+// places, alpha 255; and back to RGB888, alpha dropped.
+TEST_F(Color, ThirtyTwoBitRgbHoldsTheRgb888ChannelsAndOpaqueAlpha) {
+  void *nv = dvpp_buffer(kNv, dvt::nv_noise(kW, kH, 21)), *rgb = dvpp_buffer(kRgb);
+  acldvppPicDesc *nv_desc = pic(nv, kNv, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kW, kH);
+  ASSERT_EQ(convert(nv_desc, pic(rgb, kRgb, PIXEL_FORMAT_RGB_888, kW, kH, kW * 3, kH)), ACL_SUCCESS)
+      << recent_msg();
+  const std::vector<uint8_t> want = read_back(rgb, kRgb);
+  const uint32_t size = kW * 4 * kH;
+  struct Case {
+    acldvppPixelFormat format;
+    int r, g, b, a;
+  };
+  for (Case c :
+       {Case{PIXEL_FORMAT_ARGB_8888, 1, 2, 3, 0}, Case{PIXEL_FORMAT_ABGR_8888, 3, 2, 1, 0},
+        Case{PIXEL_FORMAT_RGBA_8888, 0, 1, 2, 3}, Case{PIXEL_FORMAT_BGRA_8888, 2, 1, 0, 3}}) {
+    void *out = dvpp_buffer(size);
+    acldvppPicDesc *out_desc = pic(out, size, c.format, kW, kH, kW * 4, kH);
+    ASSERT_EQ(convert(nv_desc, out_desc), ACL_SUCCESS) << recent_msg();
+    const std::vector<uint8_t> got = read_back(out, size);
+    for (uint32_t p = 0; p < kW * kH; ++p) {
+      ASSERT_EQ(got[p * 4 + c.r], want[p * 3]) << c.format << " pixel " << p;
+      ASSERT_EQ(got[p * 4 + c.g], want[p * 3 + 1]) << c.format << " pixel " << p;
+      ASSERT_EQ(got[p * 4 + c.b], want[p * 3 + 2]) << c.format << " pixel " << p;
+      ASSERT_EQ(got[p * 4 + c.a], 255) << c.format << " pixel " << p;
+    }
+    void *back = dvpp_buffer(kRgb);
+    ASSERT_EQ(convert(out_desc, pic(back, kRgb, PIXEL_FORMAT_RGB_888, kW, kH, kW * 3, kH)),
+              ACL_SUCCESS)
+        << recent_msg();
+    EXPECT_EQ(read_back(back, kRgb), want) << c.format;
+  }
 }
 
 // OpenCV's borderInterpolate, written out for the test.

@@ -3,6 +3,8 @@
 #include <jpeglib.h>
 #include <png.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -145,6 +147,52 @@ std::vector<uint8_t> make_png(const std::vector<uint8_t> &pixels, uint32_t width
   png_image_write_to_memory(&img, out.data(), &size, 0, pixels.data(), 0, nullptr);
   out.resize(size);
   return out;
+}
+
+void reference_plane(const uint8_t *src, uint32_t sstride, Region s, uint8_t *dst, uint32_t dstride,
+                     Region d, int c, bool nearest, bool swap) {
+  const double sx = double(s.w()) / d.w(), sy = double(s.h()) / d.h();
+  for (uint32_t y = 0; y < d.h(); ++y)
+    for (uint32_t x = 0; x < d.w(); ++x)
+      for (int k = 0; k < c; ++k) {
+        auto at = [&](uint32_t xx, uint32_t yy) {
+          return double(src[(s.top + yy) * sstride + (s.left + xx) * c + k]);
+        };
+        double v;
+        if (nearest) {
+          v = at(std::min<uint32_t>(uint32_t(std::floor(x * sx)), s.w() - 1),
+                 std::min<uint32_t>(uint32_t(std::floor(y * sy)), s.h() - 1));
+        } else {
+          double fx = std::clamp((x + 0.5) * sx - 0.5, 0.0, double(s.w() - 1));
+          double fy = std::clamp((y + 0.5) * sy - 0.5, 0.0, double(s.h() - 1));
+          uint32_t x0 = uint32_t(fx), y0 = uint32_t(fy);
+          uint32_t x1 = std::min(x0 + 1, s.w() - 1), y1 = std::min(y0 + 1, s.h() - 1);
+          double ax = fx - x0, ay = fy - y0;
+          v = (at(x0, y0) * (1 - ax) + at(x1, y0) * ax) * (1 - ay) +
+              (at(x0, y1) * (1 - ax) + at(x1, y1) * ax) * ay;
+        }
+        dst[(d.top + y) * dstride + (d.left + x) * c + (swap ? 1 - k : k)] =
+            uint8_t(std::lround(v));
+      }
+}
+
+std::vector<uint8_t> reference_resize_nv12(const std::vector<uint8_t> &in, uint32_t width,
+                                           uint32_t height, uint32_t iws, uint32_t ihs, uint32_t ow,
+                                           uint32_t oh, uint32_t ows, uint32_t ohs) {
+  std::vector<uint8_t> out(size_t{ows} * ohs * 3 / 2, 0);
+  reference_plane(in.data(), iws, {0, width - 1, 0, height - 1}, out.data(), ows,
+                  {0, ow - 1, 0, oh - 1}, 1, false, false);
+  auto half = [](uint32_t n) { return (n + 1) / 2; };
+  reference_plane(in.data() + size_t{iws} * ihs, iws, {0, half(width) - 1, 0, half(height) - 1},
+                  out.data() + size_t{ows} * ohs, ows, {0, half(ow) - 1, 0, half(oh) - 1}, 2, false,
+                  false);
+  return out;
+}
+
+int max_diff(const std::vector<uint8_t> &a, const std::vector<uint8_t> &b) {
+  int worst = 0;
+  for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(int(a[i]) - int(b[i])));
+  return worst;
 }
 
 }  // namespace dvt

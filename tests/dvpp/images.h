@@ -49,4 +49,25 @@ std::vector<uint8_t> decode_ycbcr(const std::vector<uint8_t> &jpeg, uint32_t *wi
 std::vector<uint8_t> make_png(const std::vector<uint8_t> &pixels, uint32_t width, uint32_t height,
                               int channels);
 
+// A region of a picture, bounds included (acldvppRoiConfig's form).
+struct Region {
+  uint32_t left, right, top, bottom;
+  uint32_t w() const { return right - left + 1; }
+  uint32_t h() const { return bottom - top + 1; }
+};
+
+// VPC's documented resize of one plane of `c` interleaved channels, region to region, in
+// doubles: bilinear with pixel centres at +0.5 (source positions clamped to the region), or
+// nearest (floor(dst * scale)); `swap` exchanges two channels (NV12 <-> NV21).
+void reference_plane(const uint8_t *src, uint32_t sstride, Region s, uint8_t *dst, uint32_t dstride,
+                     Region d, int c, bool nearest, bool swap);
+// The whole NV12 picture `in` (width x height, strides iws x ihs) resized bilinearly to an NV12
+// picture of ow x oh with strides ows x ohs (padding 0): luma, then chroma at half the size
+// (rounded up).
+std::vector<uint8_t> reference_resize_nv12(const std::vector<uint8_t> &in, uint32_t width,
+                                           uint32_t height, uint32_t iws, uint32_t ihs, uint32_t ow,
+                                           uint32_t oh, uint32_t ows, uint32_t ohs);
+// The largest difference between two byte strings of the same size.
+int max_diff(const std::vector<uint8_t> &a, const std::vector<uint8_t> &b);
+
 }  // namespace dvt

@@ -3,6 +3,8 @@
 // Then the error codes and messages of bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -490,21 +492,63 @@ TEST_F(Mpi, VdecDecodesH264AndH265ToTheEncodersFrames) {
     EXPECT_EQ(hi_mpi_vdec_reset_chn(10), static_cast<hi_s32>(HI_ERR_VDEC_NOT_PERM));
     ASSERT_EQ(hi_mpi_vdec_stop_recv_stream(10), HI_SUCCESS);
     EXPECT_EQ(hi_mpi_vdec_reset_chn(10), HI_SUCCESS) << recent_msg();
-    // A size the decoder does not give: the frame fails, with the reason.
+    // VDEC's scaler and RGB output (the vdec_sample readme's lines): frame 0 at 40x30 NV12,
+    // then at its own size as RGB888, against the test's references of VPC's bilinear rule and
+    // of BT.601 full range.
     ASSERT_EQ(hi_mpi_vdec_start_recv_stream(10), HI_SUCCESS);
     void *in = dvpp_buffer(packets[0].size(), packets[0]);
     hi_vdec_stream s{};
     s.addr = static_cast<hi_u8 *>(in);
     s.len = static_cast<hi_u32>(packets[0].size());
-    hi_vdec_pic_info pic{};
-    pic.width = w / 2, pic.height = h / 2;
-    pic.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
-    pic.vir_addr = reinterpret_cast<hi_u64>(outs[0]);
-    pic.buffer_size = size;
-    ASSERT_EQ(hi_mpi_vdec_send_stream(10, &s, &pic, -1), HI_SUCCESS) << recent_msg();
+    const uint32_t sw = 40, sh = 30, sws = 48, rgb_size = w * 3 * h;
+    hi_vdec_pic_info scaled{};
+    scaled.width = sw, scaled.height = sh;  // strides 0: 48 (16-aligned) and 30
+    scaled.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+    scaled.buffer_size = sws * sh * 3 / 2;
+    // Zeros, as the reference has in the stride padding, which VDEC does not write.
+    void *scaled_out = dvpp_buffer(scaled.buffer_size, std::vector<uint8_t>(scaled.buffer_size, 0));
+    scaled.vir_addr = reinterpret_cast<hi_u64>(scaled_out);
+    ASSERT_EQ(hi_mpi_vdec_send_stream(10, &s, &scaled, -1), HI_SUCCESS) << recent_msg();
+    void *rgb_out = dvpp_buffer(rgb_size);
+    hi_vdec_pic_info rgb{};
+    rgb.pixel_format = HI_PIXEL_FORMAT_RGB_888;  // strides 0: 96 * 3 and 64
+    rgb.vir_addr = reinterpret_cast<hi_u64>(rgb_out);
+    rgb.buffer_size = rgb_size;
+    ASSERT_EQ(hi_mpi_vdec_send_stream(10, &s, &rgb, -1), HI_SUCCESS) << recent_msg();
+    hi_vdec_pic_info too_small = scaled;
+    too_small.width = 8;
+    EXPECT_EQ(hi_mpi_vdec_send_stream(10, &s, &too_small, -1),
+              static_cast<hi_s32>(HI_ERR_VDEC_ILLEGAL_PARAM));
+    EXPECT_NE(recent_msg().find("width 8"), std::string::npos) << recent_msg();
+
     ASSERT_EQ(hi_mpi_vdec_get_frame(10, &frame, nullptr, &back, -1), HI_SUCCESS);
-    EXPECT_EQ(frame.v_frame.frame_flag, 1u);
-    EXPECT_NE(recent_msg().find("resizing is not implemented"), std::string::npos) << recent_msg();
+    EXPECT_EQ(frame.v_frame.frame_flag, 0u) << recent_msg();
+    EXPECT_EQ(frame.v_frame.width, sw);
+    EXPECT_EQ(frame.v_frame.height, sh);
+    EXPECT_EQ(frame.v_frame.width_stride[0], sws);
+    const std::vector<uint8_t> want =
+        dvt::reference_resize_nv12(dvt::frame_nv12(0), w, h, w, h, sw, sh, sws, sh);
+    EXPECT_LE(dvt::max_diff(read_back(scaled_out, want.size()), want), 1);
+    EXPECT_EQ(hi_mpi_vdec_release_frame(10, &frame), HI_SUCCESS);
+
+    ASSERT_EQ(hi_mpi_vdec_get_frame(10, &frame, nullptr, &back, -1), HI_SUCCESS);
+    EXPECT_EQ(frame.v_frame.frame_flag, 0u) << recent_msg();
+    EXPECT_EQ(frame.v_frame.pixel_format, HI_PIXEL_FORMAT_RGB_888);
+    EXPECT_EQ(frame.v_frame.width_stride[0], w * 3);
+    EXPECT_EQ(frame.v_frame.virt_addr[1], nullptr);
+    const std::vector<uint8_t> nv12 = dvt::frame_nv12(0), got = read_back(rgb_out, rgb_size);
+    int worst = 0;
+    for (uint32_t y = 0; y < h; ++y)
+      for (uint32_t x = 0; x < w; ++x) {
+        const double yy = nv12[y * w + x], u = nv12[w * h + y / 2 * w + x / 2 * 2] - 128.0,
+                     v = nv12[w * h + y / 2 * w + x / 2 * 2 + 1] - 128.0;
+        const double ref[3] = {yy + 1.402 * v, yy - 0.344136 * u - 0.714136 * v, yy + 1.772 * u};
+        for (int k = 0; k < 3; ++k)
+          worst = std::max(worst, std::abs(int(std::lround(std::clamp(ref[k], 0.0, 255.0))) -
+                                           int(got[y * w * 3 + x * 3 + k])));
+      }
+    EXPECT_LE(worst, 1);
+    EXPECT_EQ(hi_mpi_vdec_release_frame(10, &frame), HI_SUCCESS);
     EXPECT_EQ(hi_mpi_vdec_destroy_chn(10), HI_SUCCESS) << recent_msg();
   }
 }
@@ -795,8 +839,33 @@ TEST_F(Mpi, PyrdownHistogramsAndRemapGiveTheV1Results) {
   acldvppDestroyHist(v1_hist);
   acldvppDestroyLutMap(lut);
 
+  // A constant border (vpc_sample's --pyramid_padding_mode 0): the Gaussian of the picture
+  // framed by the value, against the test's own sum.
+  border.border_type = HI_BORDER_CONSTANT;
+  border.scalar_value.val[0] = 200;
+  ASSERT_EQ(hi_mpi_vpc_pyrdown(id, &src, levels, 1, gauss, 256, border, &pyr, -1), HI_SUCCESS)
+      << recent_msg();
+  ASSERT_EQ(hi_mpi_vpc_get_process_result(id, pyr, -1), HI_SUCCESS) << recent_msg();
+  std::vector<uint8_t> want(48 * 32, 0);
+  for (uint32_t y = 0; y < 32; ++y)
+    for (uint32_t x = 0; x < 48; ++x) {
+      int sum = 0;
+      for (int i = 0; i < 5; ++i)
+        for (int k = 0; k < 5; ++k) {
+          const int64_t sx = 2 * int64_t{x} + i - 2, sy = 2 * int64_t{y} + k - 2;
+          const bool inside = sx >= 0 && sx < w && sy >= 0 && sy < h;
+          sum += taps[i] * taps[k] * (inside ? grey[sy * w + sx] : 200);
+        }
+      want[y * 48 + x] = static_cast<uint8_t>((sum + 128) >> 8);
+    }
+  EXPECT_EQ(read_back(l0, 48 * 32), want);
+
   // Only OpenCV's kernel.
   gauss[2][2] = 35;
+  EXPECT_EQ(hi_mpi_vpc_pyrdown(id, &src, levels, 2, gauss, 256, border, &pyr, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_NOT_SUPPORT));
+  border.border_type = HI_BORDER_WRAP;
+  gauss[2][2] = 36;
   EXPECT_EQ(hi_mpi_vpc_pyrdown(id, &src, levels, 2, gauss, 256, border, &pyr, -1),
             static_cast<hi_s32>(HI_ERR_VPC_NOT_SUPPORT));
   EXPECT_EQ(hi_mpi_vpc_destroy_chn(id), HI_SUCCESS);

@@ -24,11 +24,11 @@ using dvt::DvppTest;
 using dvt::recent_msg;
 
 constexpr int kW = dvt::kVideoW, kH = dvt::kVideoH, kFrames = dvt::kVideoFrames;
-using dvt::frame_i420;
 
 struct Received {
+  size_t frame_bytes = 0;  // what the callback copies of each output
   std::mutex mu;
-  std::vector<std::vector<uint8_t>> frames;  // NV12 as written, stride 96x64
+  std::vector<std::vector<uint8_t>> frames;  // NV12 as written
   std::vector<uint32_t> ret_codes;
   std::vector<intptr_t> user_data;
   std::atomic<bool> wrong_thread{false};
@@ -39,7 +39,7 @@ Received *g_received = nullptr;
 void on_frame(acldvppStreamDesc *, acldvppPicDesc *output, void *user_data) {
   Received &r = *g_received;
   if (static_cast<uint64_t>(pthread_self()) != r.thread) r.wrong_thread = true;
-  std::vector<uint8_t> nv12(kW * kH * 3 / 2);
+  std::vector<uint8_t> nv12(r.frame_bytes);
   uint32_t rc = acldvppGetPicDescRetCode(output);
   if (rc == 0)
     aclrtMemcpy(nv12.data(), nv12.size(), acldvppGetPicDescData(output), nv12.size(),
@@ -50,7 +50,60 @@ void on_frame(acldvppStreamDesc *, acldvppPicDesc *output, void *user_data) {
   r.user_data.push_back(reinterpret_cast<intptr_t>(user_data));
 }
 
-class Vdec : public DvppTest, public ::testing::WithParamInterface<bool> {};
+class Vdec : public DvppTest, public ::testing::WithParamInterface<bool> {
+ protected:
+  // Decodes `packets` on a channel whose pictures are out_w x out_h (0: the stream's) into
+  // buffers of out_size bytes, with a report thread serving its callbacks; `received` has
+  // what the callbacks saw.
+  void decode(bool hevc, const std::vector<std::vector<uint8_t>> &packets, uint32_t out_w,
+              uint32_t out_h, uint32_t out_size, Received &received) {
+    received.frame_bytes = out_size;
+    g_received = &received;
+    std::atomic<bool> run{true};
+    std::atomic<uint64_t> tid{0};
+    aclrtContext ctx = nullptr;
+    ASSERT_EQ(aclrtGetCurrentContext(&ctx), ACL_SUCCESS);
+    std::thread reporter([&] {
+      aclrtSetCurrentContext(ctx);
+      tid = static_cast<uint64_t>(pthread_self());
+      while (run) aclrtProcessReport(100);
+    });
+    while (tid == 0) std::this_thread::yield();
+    received.thread = tid;
+
+    aclvdecChannelDesc *vdec = aclvdecCreateChannelDesc();
+    ASSERT_EQ(aclvdecSetChannelDescChannelId(vdec, 3), ACL_SUCCESS);
+    ASSERT_EQ(aclvdecSetChannelDescThreadId(vdec, tid), ACL_SUCCESS);
+    ASSERT_EQ(aclvdecSetChannelDescCallback(vdec, on_frame), ACL_SUCCESS);
+    ASSERT_EQ(aclvdecSetChannelDescEnType(vdec, hevc ? H265_MAIN_LEVEL : H264_HIGH_LEVEL),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclvdecSetChannelDescOutPicFormat(vdec, PIXEL_FORMAT_YUV_SEMIPLANAR_420),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclvdecSetChannelDescOutPicWidth(vdec, out_w), ACL_SUCCESS);
+    ASSERT_EQ(aclvdecSetChannelDescOutPicHeight(vdec, out_h), ACL_SUCCESS);
+    ASSERT_EQ(aclvdecCreateChannel(vdec), ACL_SUCCESS) << recent_msg();
+    EXPECT_EQ(aclvdecSetChannelDescEnType(vdec, H264_MAIN_LEVEL), ACL_ERROR_INVALID_PARAM);
+
+    acldvppStreamDesc *in = acldvppCreateStreamDesc();
+    for (size_t i = 0; i < packets.size(); ++i) {
+      void *data = dvpp_buffer(packets[i].size(), packets[i]);  // reused desc, new data each frame
+      ASSERT_EQ(acldvppSetStreamDescData(in, data), ACL_SUCCESS);
+      ASSERT_EQ(acldvppSetStreamDescSize(in, packets[i].size()), ACL_SUCCESS);
+      // Zeros, as the references have in the stride padding, which VDEC does not write.
+      void *zeros = dvpp_buffer(out_size, std::vector<uint8_t>(out_size, 0));
+      acldvppPicDesc *out = pic(zeros, out_size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 0, 0, 0, 0);
+      ASSERT_EQ(aclvdecSendFrame(vdec, in, out, nullptr, reinterpret_cast<void *>(100 + i)),
+                ACL_SUCCESS)
+          << recent_msg();
+    }
+    ASSERT_EQ(aclvdecDestroyChannel(vdec), ACL_SUCCESS) << recent_msg();
+    run = false;
+    reporter.join();
+    EXPECT_EQ(acldvppDestroyStreamDesc(in), ACL_SUCCESS);
+    EXPECT_EQ(aclvdecDestroyChannelDesc(vdec), ACL_SUCCESS);
+    g_received = nullptr;
+  }
+};
 
 TEST_P(Vdec, DecodesTheEncodersFramesExactly) {
   const bool hevc = GetParam();
@@ -60,63 +113,35 @@ TEST_P(Vdec, DecodesTheEncodersFramesExactly) {
   ASSERT_EQ(packets.size(), size_t{kFrames});
 
   Received received;
-  g_received = &received;
-  std::atomic<bool> run{true};
-  std::atomic<uint64_t> tid{0};
-  aclrtContext ctx = nullptr;
-  ASSERT_EQ(aclrtGetCurrentContext(&ctx), ACL_SUCCESS);
-  std::thread reporter([&] {
-    aclrtSetCurrentContext(ctx);
-    tid = static_cast<uint64_t>(pthread_self());
-    while (run) aclrtProcessReport(100);
-  });
-  while (tid == 0) std::this_thread::yield();
-  received.thread = tid;
-
-  aclvdecChannelDesc *vdec = aclvdecCreateChannelDesc();
-  ASSERT_EQ(aclvdecSetChannelDescChannelId(vdec, 3), ACL_SUCCESS);
-  ASSERT_EQ(aclvdecSetChannelDescThreadId(vdec, tid), ACL_SUCCESS);
-  ASSERT_EQ(aclvdecSetChannelDescCallback(vdec, on_frame), ACL_SUCCESS);
-  ASSERT_EQ(aclvdecSetChannelDescEnType(vdec, hevc ? H265_MAIN_LEVEL : H264_HIGH_LEVEL),
-            ACL_SUCCESS);
-  ASSERT_EQ(aclvdecSetChannelDescOutPicFormat(vdec, PIXEL_FORMAT_YUV_SEMIPLANAR_420), ACL_SUCCESS);
-  ASSERT_EQ(aclvdecCreateChannel(vdec), ACL_SUCCESS) << recent_msg();
-  EXPECT_EQ(aclvdecSetChannelDescEnType(vdec, H264_MAIN_LEVEL), ACL_ERROR_INVALID_PARAM);
-
-  acldvppStreamDesc *in = acldvppCreateStreamDesc();
-  std::vector<acldvppPicDesc *> outs;
   const uint32_t out_size = kW * kH * 3 / 2;
-  for (int i = 0; i < kFrames; ++i) {
-    void *data = dvpp_buffer(packets[i].size(), packets[i]);  // reused desc, new data each frame
-    ASSERT_EQ(acldvppSetStreamDescData(in, data), ACL_SUCCESS);
-    ASSERT_EQ(acldvppSetStreamDescSize(in, packets[i].size()), ACL_SUCCESS);
-    acldvppPicDesc *out =
-        pic(dvpp_buffer(out_size), out_size, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 0, 0, 0, 0);
-    ASSERT_EQ(aclvdecSendFrame(vdec, in, out, nullptr, reinterpret_cast<void *>(intptr_t{100 + i})),
-              ACL_SUCCESS)
-        << recent_msg();
-  }
-  ASSERT_EQ(aclvdecDestroyChannel(vdec), ACL_SUCCESS) << recent_msg();
-  run = false;
-  reporter.join();
-  EXPECT_EQ(acldvppDestroyStreamDesc(in), ACL_SUCCESS);
-  EXPECT_EQ(aclvdecDestroyChannelDesc(vdec), ACL_SUCCESS);
-
+  decode(hevc, packets, 0, 0, out_size, received);
   ASSERT_EQ(received.frames.size(), size_t{kFrames});
   EXPECT_FALSE(received.wrong_thread);
   for (int i = 0; i < kFrames; ++i) {
     EXPECT_EQ(received.user_data[i], 100 + i);
     ASSERT_EQ(received.ret_codes[i], 0u) << "frame " << i;
-    std::vector<uint8_t> src = frame_i420(i), want(out_size);
-    std::memcpy(want.data(), src.data(), kW * kH);
-    for (int y = 0; y < kH / 2; ++y)
-      for (int x = 0; x < kW / 2; ++x) {
-        want[kW * kH + y * kW + 2 * x] = src[kW * kH + y * kW / 2 + x];
-        want[kW * kH + y * kW + 2 * x + 1] = src[kW * kH * 5 / 4 + y * kW / 2 + x];
-      }
-    EXPECT_EQ(received.frames[i], want) << "frame " << i;
+    EXPECT_EQ(received.frames[i], dvt::frame_nv12(i)) << "frame " << i;
   }
-  g_received = nullptr;
+}
+
+// OutPicWidth / Height scale the pictures with VPC's bilinear rule.
+TEST_P(Vdec, ScalesToTheChannelsOutputSize) {
+  const bool hevc = GetParam();
+  std::vector<std::vector<uint8_t>> packets = dvt::encode_video(hevc);
+  if (packets.empty()) GTEST_SKIP() << "libavcodec lacks the encoder";
+  packets.resize(2);
+  const uint32_t ow = 40, oh = 30, ows = 48, out_size = ows * oh * 3 / 2;
+  Received received;
+  decode(hevc, packets, ow, oh, out_size, received);
+  ASSERT_EQ(received.frames.size(), size_t{2});
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(received.ret_codes[i], 0u) << "frame " << i;
+    EXPECT_LE(
+        dvt::max_diff(received.frames[i], dvt::reference_resize_nv12(dvt::frame_nv12(i), kW, kH, kW,
+                                                                     kH, ow, oh, ows, oh)),
+        1)
+        << "frame " << i;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Codecs, Vdec, ::testing::Values(false, true),

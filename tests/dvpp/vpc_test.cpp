@@ -11,41 +11,10 @@
 namespace {
 
 using dvt::DvppTest;
+using dvt::max_diff;
 using dvt::recent_msg;
-
-struct Region {
-  uint32_t left, right, top, bottom;
-  uint32_t w() const { return right - left + 1; }
-  uint32_t h() const { return bottom - top + 1; }
-};
-
-// Reference: one plane of `c` interleaved channels, region to region, in doubles.
-void reference_plane(const uint8_t *src, uint32_t sstride, Region s, uint8_t *dst, uint32_t dstride,
-                     Region d, int c, bool nearest, bool swap) {
-  const double sx = double(s.w()) / d.w(), sy = double(s.h()) / d.h();
-  for (uint32_t y = 0; y < d.h(); ++y)
-    for (uint32_t x = 0; x < d.w(); ++x)
-      for (int k = 0; k < c; ++k) {
-        auto at = [&](uint32_t xx, uint32_t yy) {
-          return double(src[(s.top + yy) * sstride + (s.left + xx) * c + k]);
-        };
-        double v;
-        if (nearest) {
-          v = at(std::min<uint32_t>(uint32_t(std::floor(x * sx)), s.w() - 1),
-                 std::min<uint32_t>(uint32_t(std::floor(y * sy)), s.h() - 1));
-        } else {
-          double fx = std::clamp((x + 0.5) * sx - 0.5, 0.0, double(s.w() - 1));
-          double fy = std::clamp((y + 0.5) * sy - 0.5, 0.0, double(s.h() - 1));
-          uint32_t x0 = uint32_t(fx), y0 = uint32_t(fy);
-          uint32_t x1 = std::min(x0 + 1, s.w() - 1), y1 = std::min(y0 + 1, s.h() - 1);
-          double ax = fx - x0, ay = fy - y0;
-          v = (at(x0, y0) * (1 - ax) + at(x1, y0) * ax) * (1 - ay) +
-              (at(x0, y1) * (1 - ax) + at(x1, y1) * ax) * ay;
-        }
-        dst[(d.top + y) * dstride + (d.left + x) * c + (swap ? 1 - k : k)] =
-            uint8_t(std::lround(v));
-      }
-}
+using dvt::reference_plane;
+using dvt::Region;
 
 // The whole YUV420SP reference: luma, then chroma at half the coordinates.
 void reference(const std::vector<uint8_t> &in, uint32_t iws, uint32_t ihs, Region crop,
@@ -60,12 +29,6 @@ void reference(const std::vector<uint8_t> &in, uint32_t iws, uint32_t ihs, Regio
             paste.top / 2 + half(paste.h()) - 1};
   reference_plane(in.data() + iws * ihs, iws, cc, out.data() + ows * ohs, ows, pc, 2, nearest,
                   swap);
-}
-
-int max_diff(const std::vector<uint8_t> &a, const std::vector<uint8_t> &b) {
-  int worst = 0;
-  for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(int(a[i]) - int(b[i])));
-  return worst;
 }
 
 struct ResizeCase {

@@ -180,8 +180,9 @@ hi_s32 hi_mpi_vpc_crop_resize_make_border(hi_vpc_chn chn, const hi_vpc_pic_info 
 hi_s32 hi_mpi_vpc_batch_crop_resize_make_border(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic[], hi_u32 pic_num,
     hi_vpc_crop_resize_border_region crop_resize_make_border_info[], hi_u32 count[], hi_u32 *task_id, hi_s32 milli_sec);
 
-/* Between YUV420SP (NV12, NV21) and RGB888 / BGR888 of the same size, with the channel's
- * matrix (hi_mpi_sys_set_chn_csc_matrix; BT.601 full range by default). */
+/* Between YUV420SP (NV12, NV21) and packed RGB (RGB888 / BGR888, ARGB / ABGR / RGBA / BGRA 8888;
+ * alpha written from YUV is 255) of the same size, with the channel's matrix
+ * (hi_mpi_sys_set_chn_csc_matrix; BT.601 full range by default). */
 hi_s32 hi_mpi_vpc_convert_color(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic, hi_vpc_pic_info *dest_pic,
     hi_u32 *task_id, hi_s32 milli_sec);
 
@@ -192,8 +193,9 @@ hi_s32 hi_mpi_vpc_copy_make_border(hi_vpc_chn chn, const hi_vpc_pic_info *source
 
 /* filter_level (1..4) pyramid levels of a YUV400 picture: dest_pic[i] is half of the level
  * above, rounded up. openacl takes OpenCV's pyrDown kernel only (gaussian_filter the outer
- * product of [1 4 6 4 1], divisor 256) with border_type HI_BORDER_REFLECT_101, REFLECT or
- * REPLICATE; other kernels and borders get HI_ERR_VPC_NOT_SUPPORT. */
+ * product of [1 4 6 4 1], divisor 256) with border_type HI_BORDER_REFLECT_101, REFLECT,
+ * REPLICATE or CONSTANT (scalar_value.val[0] around the picture); other kernels and borders get
+ * HI_ERR_VPC_NOT_SUPPORT. */
 hi_s32 hi_mpi_vpc_pyrdown(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic,
     hi_vpc_pic_info dest_pic[], hi_u32 filter_level, hi_s8 gaussian_filter[][5],
     hi_u16 divisor, hi_vpc_make_border_info make_border_info, hi_u32 *task_id, hi_s32 milli_sec);

@@ -4,13 +4,15 @@
 // thread named by aclvdecSetChannelDescThreadId (subscribed to the stream with
 // aclrtSubscribeReport at aclvdecCreateChannel), in the order of the sends. The decode task
 // reads the stream description's values and the frame's bytes as they were at the send (the
-// frame is copied then); it writes the picture, its
-// size and strides (width stride aligned to 16, height stride to 2) and retCode 0 into the
-// output description, or retCode 1 when the frame gave no picture or did not fit.
+// frame is copied then); it writes the picture (scaled to the channel's OutPicWidth / Height when
+// they are set), its size and strides (width stride aligned to 16, height stride to 2) and
+// retCode 0 into the output description, or retCode 1 when the frame gave no picture or did not
+// fit.
 #include <cstring>
 #include <memory>
 #include <new>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "acl/acl.h"
@@ -19,6 +21,7 @@
 #include "dvpp/api/submit.h"
 #include "dvpp/api/video_descs.h"
 #include "dvpp/memory.h"
+#include "dvpp/video_output.h"
 
 using openacl::Errc;
 using openacl::fail;
@@ -65,8 +68,10 @@ void deliver(void *p) {
 }
 
 // The decode of one frame, on the channel's stream.
+// out_width / out_height: the channel's OutPicWidth / Height, 0 for the frame's.
 void decode(dv::VideoDecoder &decoder, const uint8_t *data, uint32_t size, bool eos,
-            const std::shared_ptr<dv::Picture> &pic, uint32_t format) {
+            const std::shared_ptr<dv::Picture> &pic, uint32_t format, uint32_t out_width,
+            uint32_t out_height, uint32_t csc_matrix) {
   try {
     if (size != 0) decoder.send(data, size);
     if (eos) decoder.flush();
@@ -85,17 +90,17 @@ void decode(dv::VideoDecoder &decoder, const uint8_t *data, uint32_t size, bool 
   }
   dv::Image out = pic->snapshot();
   out.format = format;
-  out.width = w;
-  out.height = h;
-  out.width_stride = dv::align_up(w, 16);
-  out.height_stride = dv::align_up(h, 2);
+  out.width = out_width ? out_width : w;
+  out.height = out_height ? out_height : h;
+  out.width_stride = dv::align_up(out.width, 16);
+  out.height_stride = dv::align_up(out.height, 2);
   const uint32_t need = dv::image_bytes(out);
   if (out.size < need) {
     decoder.take_discard();
     pic->ret_code.store(1, std::memory_order_relaxed);
     return;
   }
-  decoder.take(out);
+  dv::take_picture(decoder, w, h, out, csc_matrix, nullptr);
   pic->write_back(out, need);
 }
 
@@ -120,13 +125,21 @@ void send(const char *api, aclvdecChannelDesc *channelDesc, acldvppStreamDesc *i
     fail(Errc::invalid_argument, "output is NULL (only an end-of-stream frame may go without one)");
   }
   auto decoder = channelDesc->decoder;
-  const uint32_t format = channelDesc->out_format;
+  const uint32_t format = channelDesc->out_format, csc = channelDesc->csc_matrix;
+  const uint32_t ow = channelDesc->out_width, oh = channelDesc->out_height;
+  for (auto [name, value, least] : {std::tuple{"OutPicWidth", ow, dv::kVdecMinWidth},
+                                    std::tuple{"OutPicHeight", oh, dv::kVdecMinHeight}})
+    if (value != 0 && (value < least || value > dv::kVdecMaxSide))
+      fail(Errc::invalid_argument, std::string("the channel's ") + name + " " +
+                                       std::to_string(value) + " is outside [" +
+                                       std::to_string(least) + ", 4096] (0: the frame's)");
   // The frame is copied at the call, as the unit takes it into its own stream buffer: programs
   // (acllite's VideoCapture) refill one input buffer for the next frame as soon as this returns.
   auto frame = std::make_shared<const std::vector<uint8_t>>(
       static_cast<const uint8_t *>(in.data), static_cast<const uint8_t *>(in.data) + in.size);
-  dv::api::submit(channelDesc->stream, api, {},
-                  [=] { decode(*decoder, frame->data(), frame->size(), eos, pic, format); });
+  dv::api::submit(channelDesc->stream, api, {}, [=] {
+    decode(*decoder, frame->data(), frame->size(), eos, pic, format, ow, oh, csc);
+  });
   auto *d = new Delivery{channelDesc->callback, input, skipped ? nullptr : output, userData};
   aclError rc = aclrtLaunchCallback(deliver, d, ACL_CALLBACK_BLOCK, channelDesc->stream);
   if (rc != ACL_SUCCESS) {

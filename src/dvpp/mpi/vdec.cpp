@@ -148,9 +148,11 @@ hi_video_frame_info frame_of(const dv::Image &out, hi_u64 pts) {
     v.height_stride[i] = out.height_stride;
   }
   v.virt_addr[0] = out.data;
-  v.virt_addr[1] = out.data + size_t{out.width_stride} * out.height_stride;
   v.phys_addr[0] = reinterpret_cast<uintptr_t>(v.virt_addr[0]);
-  v.phys_addr[1] = reinterpret_cast<uintptr_t>(v.virt_addr[1]);
+  if (dv::is_yuv420sp(out.format)) {  // packed RGB has one plane
+    v.virt_addr[1] = out.data + size_t{out.width_stride} * out.height_stride;
+    v.phys_addr[1] = reinterpret_cast<uintptr_t>(v.virt_addr[1]);
+  }
   v.pts = pts;
   f.mod_id = HI_ID_VDEC;
   return f;

@@ -1,15 +1,21 @@
 #include "dvpp/mpi/vdec_video.h"
 
 #include <string>
+#include <tuple>
 
 #include "dvpp/memory.h"
 #include "dvpp/mpi/guard.h"
+#include "dvpp/video_output.h"
 
 namespace openacl::dvpp::mpi {
 
 namespace {
 
 std::string size(uint32_t w, uint32_t h) { return std::to_string(w) + "x" + std::to_string(h); }
+
+// The color matrix of RGB output: V2 VDEC channels have no CSC setting; openacl takes V2 VPC's
+// default (hi_mpi_sys_set_chn_csc_matrix's), BT.601 full range.
+constexpr uint32_t kVdecCscMatrix = HI_CSC_MATRIX_BT601_WIDE;
 
 }  // namespace
 
@@ -28,11 +34,17 @@ Ticket queue_video_frame(Lane &lane, const std::shared_ptr<VideoDecoder> &decode
     reject(HI_ERR_NOT_SUPPORT, "vdec_pic_info: region decoding (offset_*) is JPEGD's");
   uint32_t format = static_cast<uint32_t>(pic.pixel_format);
   if (format == HI_PIXEL_FORMAT_UNKNOWN) format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
-  if (!is_yuv420sp(format))
+  if (!vdec_output_format(format))
     reject(HI_ERR_NOT_SUPPORT,
-           "vdec_pic_info: VDEC on openacl writes HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420 or "
-           "YVU_SEMIPLANAR_420, not " +
+           "vdec_pic_info: VDEC on openacl writes HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, "
+           "YVU_SEMIPLANAR_420, RGB_888 or BGR_888, not " +
                format_name(format));
+  for (auto [side, value, least] : {std::tuple{"width", pic.width, kVdecMinWidth},
+                                    std::tuple{"height", pic.height, kVdecMinHeight}})
+    if (value != 0 && (value < least || value > kVdecMaxSide))
+      reject(HI_ERR_ILLEGAL_PARAM, std::string("vdec_pic_info->") + side + " " +
+                                       std::to_string(value) + " is outside [" +
+                                       std::to_string(least) + ", 4096] (0: the frame's)");
   auto *data = reinterpret_cast<uint8_t *>(static_cast<uintptr_t>(pic.vir_addr));
   std::vector<api::Access> ranges{{stream.addr, stream.len, false}};
   if (data != nullptr) {
@@ -41,36 +53,32 @@ Ticket queue_video_frame(Lane &lane, const std::shared_ptr<VideoDecoder> &decode
   }
   const uint8_t *in = stream.addr;
   const uint32_t len = stream.len;
-  return lane.submit("VDEC", ranges, [=](backend::AiCores &) {
+  return lane.submit("VDEC", ranges, [=](backend::AiCores &cores) {
     decoder->send(in, len);
     uint32_t w = 0, h = 0;
     if (!decoder->peek(&w, &h)) fail(Errc::task_failure, "the frame gave no picture");
+    // Width and height 0 take the frame's; others are VDEC's scaler's (video_output.h).
+    const uint32_t ow = pic.width ? pic.width : w, oh = pic.height ? pic.height : h;
+    const uint32_t rgb = packed_bytes(format);
     Image img{data,
               pic.buffer_size,
               format,
-              w,
-              h,
-              pic.width_stride ? pic.width_stride : align_up(w, 16),
-              pic.height_stride ? pic.height_stride : align_up(h, 2)};
+              ow,
+              oh,
+              pic.width_stride ? pic.width_stride : align_up(ow, 16) * (rgb ? rgb : 1),
+              pic.height_stride ? pic.height_stride : align_up(oh, 2)};
     out->image = img;
     if (data == nullptr) return decoder->take_discard();
-    if ((pic.width != 0 || pic.height != 0) && (pic.width != w || pic.height != h)) {
-      decoder->take_discard();
-      fail(Errc::feature_not_supported, "the frame is " + size(w, h) +
-                                            " and vdec_pic_info asks for " +
-                                            size(pic.width, pic.height) +
-                                            ": VDEC's resizing is not implemented on "
-                                            "openacl (width and height 0 take the frame's)");
-    }
-    if (img.width_stride < w || img.height_stride < h || img.height_stride % 2 != 0 ||
+    if (img.width_stride < vdec_min_stride(format, ow) || img.height_stride < oh ||
+        img.height_stride % 2 != 0 ||
         buffer_bytes(format, img.width_stride, img.height_stride) > pic.buffer_size) {
       decoder->take_discard();
-      fail(Errc::task_failure, "the " + size(w, h) +
+      fail(Errc::task_failure, "the " + size(ow, oh) + " " + format_name(format) +
                                    " picture does not fit vdec_pic_info (strides " +
                                    size(img.width_stride, img.height_stride) + ", buffer_size " +
                                    std::to_string(pic.buffer_size) + ")");
     }
-    decoder->take(img);
+    take_picture(*decoder, w, h, img, kVdecCscMatrix, &cores);
   });
 }
 

@@ -17,10 +17,11 @@ struct VideoPicture {
   Image image;  // data NULL when the send named no buffer (the picture was dropped)
 };
 
-// Checks the output description at the call (NV12 / NV21 or UNKNOWN, DVPP memory when
-// vir_addr is set; no region decoding) and queues the frame's decode. The picture must have
-// the decoded size when vdec_pic_info names one (openacl does not resize); strides left 0 are
-// the V1 VDEC's (16 and 2).
+// Checks the output description at the call (NV12 / NV21, RGB888 / BGR888 or UNKNOWN; width and
+// height 0 or within VDEC's range; DVPP memory when vir_addr is set; no region decoding) and
+// queues the frame's decode. A width or height that is not the frame's scales the picture, an
+// RGB format converts it (video_output.h); strides left 0 are the V1 VDEC's (16 and 2; for RGB
+// the width aligned to 16, times 3).
 Ticket queue_video_frame(Lane &lane, const std::shared_ptr<VideoDecoder> &decoder,
                          const hi_vdec_stream &stream, const hi_vdec_pic_info &pic,
                          const std::shared_ptr<VideoPicture> &out);

@@ -3,6 +3,7 @@
 // checks everything, queues one task on the channel's lane and hands back a task id;
 // hi_mpi_vpc_get_process_result waits for it.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <string>
@@ -466,11 +467,16 @@ hi_s32 hi_mpi_vpc_pyrdown(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic,
       case HI_BORDER_REPLICATE:
         border = dv::PyrBorder::replicate;
         break;
+      case HI_BORDER_CONSTANT:  // the luma value of scalar_value around the picture
+        border = dv::PyrBorder::constant;
+        break;
       default:
         mpi::reject(HI_ERR_NOT_SUPPORT,
                     "make_border_info.border_type " + std::to_string(make_border_info.border_type) +
-                        ": openacl's pyramid takes REFLECT_101, REFLECT and REPLICATE");
+                        ": openacl's pyramid takes REFLECT_101, REFLECT, REPLICATE and CONSTANT");
     }
+    const auto fill = static_cast<uint8_t>(
+        std::clamp(std::lround(make_border_info.scalar_value.val[0]), 0L, 255L));
     std::vector<dv::Image> levels{in};
     std::vector<dv::api::Access> ranges{{in.data, dv::image_bytes(in), false}};
     for (hi_u32 i = 0; i < filter_level; ++i) {
@@ -489,8 +495,9 @@ hi_s32 hi_mpi_vpc_pyrdown(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic,
     auto ch = channel(chn);
     queue(
         *ch, "hi_mpi_vpc_pyrdown", std::move(ranges),
-        [levels, border](openacl::backend::AiCores &) {
-          for (size_t i = 1; i < levels.size(); ++i) dv::pyr_down(levels[i - 1], levels[i], border);
+        [levels, border, fill](openacl::backend::AiCores &) {
+          for (size_t i = 1; i < levels.size(); ++i)
+            dv::pyr_down(levels[i - 1], levels[i], border, fill);
         },
         task_id);
   });
