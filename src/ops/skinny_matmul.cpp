@@ -1,5 +1,5 @@
 // The skinny matmul of skinny_matmul.h. Loop order: the output columns go to the AI cores in
-// one chunk each; a chunk is walked in groups of kGroup columns, each group over k in blocks of
+// chunks; a chunk is walked in groups of kGroup columns, each group over k in blocks of
 // kDepth (x's block stays in L2 for up to 64 rows), and each block in panels of kCols weight
 // rows against all m rows of x, three at a time, in registers.
 #include "ops/skinny_matmul.h"
@@ -231,12 +231,19 @@ std::unique_ptr<PreparedOp> skinny_matmul_op(DType xt, DType wt, int64_t m, int6
           }
         }
         const auto *w = static_cast<const uint8_t *>(in[1].data);
-        // At least 32K multiply-adds a chunk: less is not worth a hand-over to another core.
-        const auto grain = static_cast<size_t>(std::max<int64_t>(kCols, 32768 / (m * k)));
-        parallel_range(cores, static_cast<size_t>(n), grain, [&](size_t j0, size_t j1) {
-          run_columns(x, w, wt, b, o[0].data, xt, m, k, n, static_cast<int64_t>(j0),
-                      static_cast<int64_t>(j1));
-        });
+        // Eight chunks a core, taken by whichever core is free: on a loaded host a core that
+        // is descheduled holds back only its chunk. At least 32K multiply-adds a chunk: less is
+        // not worth a hand-over to another core.
+        const int64_t cols =
+            std::max({kCols, 32768 / (m * k), (n + 8 * cores.count() - 1) / (8 * cores.count())});
+        const auto chunks = static_cast<size_t>((n + cols - 1) / cols);
+        auto body = [&](size_t c) {
+          const auto j0 = static_cast<int64_t>(c) * cols;
+          run_columns(x, w, wt, b, o[0].data, xt, m, k, n, j0, std::min(n, j0 + cols));
+        };
+        if (cores.count() > 1) cores.parallel_for(chunks, body);
+        else
+          for (size_t c = 0; c < chunks; ++c) body(c);
       });
 }
 
