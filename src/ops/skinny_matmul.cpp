@@ -1,7 +1,7 @@
 // The skinny matmul of skinny_matmul.h. Loop order: the output columns go to the AI cores in
 // chunks; a chunk is walked in groups of kGroup columns, each group over k in blocks of
-// kDepth (x's block stays in L2 for up to 64 rows), and each block in panels of kCols weight
-// rows against all m rows of x, three at a time, in registers.
+// kDepth (x's block stays in L2 for up to 64 rows; all of k when x fits in L2), and each block in
+// panels of kCols weight rows against all m rows of x, three at a time, in registers.
 #include "ops/skinny_matmul.h"
 
 #if defined(__x86_64__)
@@ -60,8 +60,7 @@ __attribute__((target("avx2,fma,f16c"))) inline __m256 load8(const uint16_t *w) 
 }
 
 // block_generic with 8 lanes: R x kCols accumulators, each weight vector loaded once for R rows.
-// W: float, or uint16_t for f16 weights converted in registers (no panel) when one block of
-// rows covers all of x.
+// W: float, or uint16_t for f16 weights converted in registers (no panel).
 template <int R, class W>
 __attribute__((target("avx2,fma,f16c"))) void block_avx2(const float *x, int64_t ldx,
                                                          const W *const *w, int64_t d, float *out) {
@@ -93,24 +92,38 @@ __attribute__((target("avx512f"))) inline __m512 load16(const uint16_t *w) {
   return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(w)));
 }
 
+// One step of 16 values of depth at t into acc.
+template <int R, class W>
+__attribute__((target("avx512f"))) inline void step16(const float *x, int64_t ldx,
+                                                      const W *const *w, int64_t t,
+                                                      __m512 (&acc)[R][kCols]) {
+  __m512 wv[kCols];
+  for (int c = 0; c < kCols; ++c) wv[c] = load16(w[c] + t);
+  for (int r = 0; r < R; ++r) {
+    const __m512 xv = _mm512_loadu_ps(x + r * ldx + t);
+    for (int c = 0; c < kCols; ++c) acc[r][c] = _mm512_fmadd_ps(xv, wv[c], acc[r][c]);
+  }
+}
+
+// One or two rows leave registers for a second set of sums over the next 16 values: enough
+// independent multiply-adds to hide their latency.
 template <int R, class W>
 __attribute__((target("avx512f"))) void block_avx512(const float *x, int64_t ldx, const W *const *w,
                                                      int64_t d, float *out) {
-  __m512 acc[R][kCols];
-  for (int r = 0; r < R; ++r)
-    for (int c = 0; c < kCols; ++c) acc[r][c] = _mm512_setzero_ps();
+  constexpr int U = R <= 2 ? 2 : 1;
+  __m512 acc[U][R][kCols];
+  for (int u = 0; u < U; ++u)
+    for (int r = 0; r < R; ++r)
+      for (int c = 0; c < kCols; ++c) acc[u][r][c] = _mm512_setzero_ps();
   int64_t t = 0;
-  for (; t + 16 <= d; t += 16) {
-    __m512 wv[kCols];
-    for (int c = 0; c < kCols; ++c) wv[c] = load16(w[c] + t);
-    for (int r = 0; r < R; ++r) {
-      const __m512 xv = _mm512_loadu_ps(x + r * ldx + t);
-      for (int c = 0; c < kCols; ++c) acc[r][c] = _mm512_fmadd_ps(xv, wv[c], acc[r][c]);
-    }
-  }
+  for (; t + 16 * U <= d; t += 16 * U)
+    for (int u = 0; u < U; ++u) step16<R>(x, ldx, w, t + 16 * u, acc[u]);
+  for (; t + 16 <= d; t += 16) step16<R>(x, ldx, w, t, acc[0]);
   for (int r = 0; r < R; ++r)
     for (int c = 0; c < kCols; ++c) {
-      float s = _mm512_reduce_add_ps(acc[r][c]);
+      __m512 v = acc[0][r][c];
+      for (int u = 1; u < U; ++u) v = _mm512_add_ps(v, acc[u][r][c]);
+      float s = _mm512_reduce_add_ps(v);
       for (int64_t u = t; u < d; ++u) s += x[r * ldx + u] * as_float(w[c][u]);
       out[r * kCols + c] = s;
     }
@@ -142,7 +155,7 @@ void block(int rows, const float *x, int64_t ldx, const W *const *w, int64_t d, 
 }
 
 // The weight panel of columns [j, j + kCols) over k's block [t0, t0 + d): f32 rows in place,
-// f16 rows in place when `direct` (converted in the kernel), other rows converted into `panel`.
+// f16 rows in place when `direct` (converted in the kernel), bf16 rows converted into `panel`.
 // Columns from `end` on read zeros.
 template <class W>
 void panel_rows(const uint8_t *w, DType wt, int64_t k, int64_t j, int64_t end, int64_t t0,
@@ -156,8 +169,8 @@ void panel_rows(const uint8_t *w, DType wt, int64_t k, int64_t j, int64_t end, i
     } else if (wt == DType::f32 || !std::is_same_v<W, float>) {
       p[c] = reinterpret_cast<const W *>(src);
     } else {
-      to_f32(wt, src, &panel[c * kDepth], d);
-      p[c] = reinterpret_cast<const W *>(&panel[c * kDepth]);
+      to_f32(wt, src, &panel[c * d], d);
+      p[c] = reinterpret_cast<const W *>(&panel[c * d]);
     }
   }
 }
@@ -179,16 +192,19 @@ void panel_product(const float *x, int64_t m, int64_t k, const W *const *p, int6
 // Columns [j0, j1) of y: acc (m x kGroup f32 sums) per group, then y's row segments in yt.
 void run_columns(const float *x, const uint8_t *w, DType wt, const float *bias, void *y, DType yt,
                  int64_t m, int64_t k, int64_t n, int64_t j0, int64_t j1) {
-  // f16 weights against one block of rows are converted in the kernel: a panel would be
-  // written and read back for a single use.
-  const bool direct = wt == DType::f16 && m <= block_rows();
-  std::vector<float> panel(wt == DType::f32 || direct ? 0 : kCols * kDepth), zeros(kDepth, 0.0f);
+  // f16 weights are converted in the kernel, again for each block of rows: the panel stays in
+  // L1 between blocks, and a converted copy written and read back ran 4x slower (ggml's MUL_MAT
+  // perf case, 8 rows).
+  const bool direct = wt == DType::f16;
+  // All of k at once while x fits in L2 (the weight's rows then stream whole), else blocks.
+  const int64_t depth = m * k * 4 <= (512 << 10) ? k : kDepth;
+  std::vector<float> panel(wt == DType::f32 || direct ? 0 : kCols * depth), zeros(depth, 0.0f);
   std::vector<float> acc(static_cast<size_t>(m * kGroup));
   for (int64_t g0 = j0; g0 < j1; g0 += kGroup) {
     const int64_t g1 = std::min(j1, g0 + kGroup), cols = g1 - g0;
     std::fill(acc.begin(), acc.end(), 0.0f);
-    for (int64_t t0 = 0; t0 < k; t0 += kDepth) {
-      const int64_t d = std::min(kDepth, k - t0);
+    for (int64_t t0 = 0; t0 < k; t0 += depth) {
+      const int64_t d = std::min(depth, k - t0);
       for (int64_t j = g0; j < g1; j += kCols) {
         const int64_t valid = std::min(kCols, g1 - j);
         if (direct) {

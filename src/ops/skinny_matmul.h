@@ -1,8 +1,9 @@
 // y = x w^T (+ bias) for a few rows of x [m, k] against a weight stored [n, k], as ggml stores
 // every weight: the product of token generation and of short prompts. oneDNN's matmul runs this
 // transposed layout at about half its speed for small m, and its f16 matmul is not split over
-// the AI cores; this kernel streams the weight once, converting each panel of it to f32 (F16C)
-// once for all m rows, and splits the output columns over the AI cores.
+// the AI cores; this kernel streams the weight once (float16 converted in registers, F16C;
+// bfloat16 a panel at a time), reuses each panel from L1 for all m rows, and splits the output
+// columns over the AI cores.
 #pragma once
 
 #include <cstdint>
