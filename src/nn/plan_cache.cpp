@@ -64,8 +64,10 @@ constexpr size_t kMaxPlans = 1024;
 }  // namespace
 
 std::optional<std::string> plan_key(const char *op, const std::vector<Arg> &args) {
-  std::string k(op);
-  k.push_back('\0');
+  // One allocation for the usual key (three tensors: about 250 bytes), not one per doubling.
+  std::string k;
+  k.reserve(512);
+  k.append(op).push_back('\0');
   for (const Arg &a : args) {
     k.push_back(static_cast<char>(a.index()));
     const bool ok = std::visit(

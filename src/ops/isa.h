@@ -24,4 +24,10 @@ inline bool use_avx2() {
   return yes;
 }
 
+// True when hand-written AVX-512 kernels (the skinny matmul's) may run.
+inline bool use_avx512() {
+  static const bool yes = isa() >= Isa::avx512;
+  return yes;
+}
+
 }  // namespace openacl::ops

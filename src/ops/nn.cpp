@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ops/dnnl_op.h"
+#include "ops/skinny_matmul.h"
 
 namespace openacl::ops {
 namespace {
@@ -484,68 +485,6 @@ memory::desc mat_desc(std::vector<int64_t> dims, bool t) {
                       dims_t(strides.begin(), strides.end()));
 }
 
-// y[i * n] = sum_t x[i, t] wr[t] (+ bias) for the m rows of x: a few rows of x against one row
-// of a weight stored [N, K], as ggml stores every weight (a transposed operand). oneDNN's matmul
-// runs that layout at half the speed of the plain one for these shapes; one token of a language
-// model is this product. Sixteen lanes, so that it vectorises without reassociation flags.
-OPENACL_SIMD_KERNEL void matvec_row(const float *x, const float *wr, const float *bias, float *y,
-                                    int64_t m, int64_t k, int64_t n) {
-  constexpr int L = 16;
-  for (int64_t i = 0; i < m; ++i) {
-    const float *xr = x + i * k;
-    float acc[L] = {};
-    int64_t t = 0;
-    for (; t + L <= k; t += L)
-      for (int l = 0; l < L; ++l) acc[l] += xr[t + l] * wr[t + l];
-    float sum = 0;
-    for (int l = 0; l < L; ++l) sum += acc[l];
-    for (; t < k; ++t) sum += xr[t] * wr[t];
-    y[i * n] = bias ? sum + *bias : sum;
-  }
-}
-
-// The same for float16 or bfloat16 operands, and for an f32 x against such a weight (y f32): x
-// once and each weight row as it is reached go to f32 (F16C), sums in f32, y back to x's dtype
-// at the end. A weight converted whole would cost more memory traffic than the product.
-std::unique_ptr<PreparedOp> matvec_op(DType xt, DType wt, int64_t m, int64_t k, int64_t n,
-                                      bool bias) {
-  return make_op(
-      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, backend::AiCores &cores) {
-        std::vector<float> xs, bs, ys;
-        const float *x = static_cast<const float *>(in[0].data);
-        const float *b = bias ? static_cast<const float *>(in[2].data) : nullptr;
-        float *y = static_cast<float *>(o[0].data);
-        if (xt != DType::f32) {
-          xs.resize(m * k);
-          to_f32(xt, in[0].data, xs.data(), xs.size());
-          x = xs.data();
-          if (bias) {
-            bs.resize(n);
-            to_f32(xt, in[2].data, bs.data(), bs.size());
-            b = bs.data();
-          }
-          ys.resize(m * n);
-          y = ys.data();
-        }
-        const size_t es = dtype_size(wt);
-        const auto *w = static_cast<const uint8_t *>(in[1].data);
-        // At least 32K multiply-adds a chunk: less is not worth a hand-over to another core.
-        const auto grain = static_cast<size_t>(std::max<int64_t>(1, 32768 / (m * k)));
-        parallel_range(cores, static_cast<size_t>(n), grain, [&](size_t j0, size_t j1) {
-          std::vector<float> row(wt == DType::f32 ? 0 : k);
-          for (auto j = static_cast<int64_t>(j0); j < static_cast<int64_t>(j1); ++j) {
-            const float *wr = reinterpret_cast<const float *>(w + j * k * es);
-            if (wt != DType::f32) {
-              to_f32(wt, w + j * k * es, row.data(), k);
-              wr = row.data();
-            }
-            simd(OPENACL_SIMD_LAMBDA { matvec_row(x, wr, b ? b + j : nullptr, y + j, m, k, n); });
-          }
-        });
-        if (xt != DType::f32) from_f32(xt, ys.data(), o[0].data, ys.size());
-      });
-}
-
 std::unique_ptr<PreparedOp> build_matmul(OpCall &call) {
   const std::string &t = call.type();
   const bool batch = t == "BatchMatMul" || t == "BatchMatMulV2";
@@ -553,12 +492,12 @@ std::unique_ptr<PreparedOp> build_matmul(OpCall &call) {
   call.inputs_between(2, bias_ok ? 4 : 2, bias_ok ? "x1, x2, [bias], [offset_w]" : "x1, x2");
   call.dtype_in(0, kFloats);
   // An f32 x against a float16 or bfloat16 weight stored [N, K], a few rows, no bias: the
-  // matrix-vector kernel reads the weight as it is (aclnnMm and aclnnMatmul of such operands).
+  // skinny kernel reads the weight as it is (aclnnMm and aclnnMatmul of such operands).
   const DType xt = call.in(0).dtype, wt = call.in(1).dtype;
   const bool mixed = xt == DType::f32 && (wt == DType::f16 || wt == DType::bf16) && !batch &&
                      !call.has(2) && !call.attr_bool("transpose_x1", false) &&
                      call.attr_bool("transpose_x2", false) && call.in(0).dims.size() == 2 &&
-                     call.in(1).dims.size() == 2 && call.in(0).dims[0] <= 4;
+                     call.in(1).dims.size() == 2 && call.in(0).dims[0] <= kSkinnyMaxRows;
   if (!mixed) call.same_dtype(0, 1);
   const bool ta = batch ? call.attr_bool("adj_x1", false) : call.attr_bool("transpose_x1", false);
   const bool tb = batch ? call.attr_bool("adj_x2", false) : call.attr_bool("transpose_x2", false);
@@ -613,7 +552,8 @@ std::unique_ptr<PreparedOp> build_matmul(OpCall &call) {
     return make_op([](const auto &, const auto &, backend::AiCores &) {});
   }
   const DType dt = call.in(0).dtype;
-  if (!ta && tb && m <= 4 && product(out) == m * nn) return matvec_op(dt, wt, m, k, nn, bias);
+  if (!ta && tb && m <= kSkinnyMaxRows && product(out) == m * nn)
+    return skinny_matmul_op(dt, wt, m, k, nn, bias);
   std::vector<int64_t> bias_dims(r, 1);
   bias_dims[r - 1] = nn;
   // A transposed operand is stored row-major as given; the desc views it transposed.

@@ -568,26 +568,29 @@ TEST_F(AclnnGgml, InPlaceBinaryOnADenseTensorNeedsNoWorkspace) {
 // ggml's F16 weights: an f32 row against a float16 weight stored [N, K] and viewed as [K, N].
 // The weight is read as it is: no f32 copy of it in a workspace.
 TEST_F(AclnnGgml, MmOfAnF32RowAgainstAnF16WeightNeedsNoWorkspace) {
-  const int64_t k = 37, n = 5;
-  const std::vector<float> x = ramp(2 * k, -1.0f, 0.03f), w = ramp(n * k, 0.5f, -0.01f);
-  const std::vector<uint16_t> w16 = to_f16(w);
-  const std::vector<float> wr = from_f16(w16);
-  aclTensor *self = tensor(x, {2, k});
-  aclTensor *mat2 = tensor(w16, {k, n}, {1, k});
-  aclTensor *out = tensor(std::vector<float>(2 * n, 0.0f), {2, n});
-  uint64_t ws = 1;
-  aclOpExecutor *e = nullptr;
-  ASSERT_EQ(aclnnMmGetWorkspaceSize(self, mat2, out, 1, &ws, &e), ACLNN_SUCCESS)
-      << aclGetRecentErrMsg();
-  EXPECT_EQ(ws, 0u);
-  ASSERT_EQ(aclnnMm(nullptr, 0, e, stream_), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-  std::vector<float> want;
-  for (int64_t i = 0; i < 2; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      double acc = 0;
-      for (int64_t q = 0; q < k; ++q) acc += double(x[i * k + q]) * wr[j * k + q];
-      want.push_back(static_cast<float>(acc));
-    }
-  expect_near(read<float>(out), want, 1e-5f);
+  // 2 rows: one block of the skinny kernel (f16 converted in registers); 9: weight panels.
+  for (int64_t m : {2, 9}) {
+    const int64_t k = 37, n = 5;
+    const std::vector<float> x = ramp(m * k, -1.0f, 0.03f), w = ramp(n * k, 0.5f, -0.01f);
+    const std::vector<uint16_t> w16 = to_f16(w);
+    const std::vector<float> wr = from_f16(w16);
+    aclTensor *self = tensor(x, {m, k});
+    aclTensor *mat2 = tensor(w16, {k, n}, {1, k});
+    aclTensor *out = tensor(std::vector<float>(m * n, 0.0f), {m, n});
+    uint64_t ws = 1;
+    aclOpExecutor *e = nullptr;
+    ASSERT_EQ(aclnnMmGetWorkspaceSize(self, mat2, out, 1, &ws, &e), ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(ws, 0u) << m << " rows";
+    ASSERT_EQ(aclnnMm(nullptr, 0, e, stream_), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    std::vector<float> want;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double acc = 0;
+        for (int64_t q = 0; q < k; ++q) acc += double(x[i * k + q]) * wr[j * k + q];
+        want.push_back(static_cast<float>(acc));
+      }
+    expect_near(read<float>(out), want, 1e-5f);
+  }
 }

@@ -429,14 +429,15 @@ TEST(Ops, Conv2DTransposeAgainstReference) {
 }
 
 TEST(Ops, MatMulOfAFewRowsAgainstAWeightStoredNByK) {
-  // ggml's layout (transpose_x2): its own matrix-vector kernel, rows of the weight split over
-  // the cores when there is enough work; K with and without a tail past its 16 lanes; float16
-  // and bfloat16 summed in f32, y rounded once.
+  // ggml's layout (transpose_x2): the skinny kernel, output columns split over the cores when
+  // there is enough work. m: one block of rows and several with a partial last one; K with and
+  // without a tail past the vector lanes, and past one depth block (1024); N not a multiple of
+  // the 4-column panel; float16 and bfloat16 summed in f32, y rounded once.
   for (DType t : {DType::f32, DType::f16, DType::bf16})
-    for (int64_t m : {1, 3, 4})
-      for (int64_t k : {7, 16, 37, 300})
+    for (int64_t m : {1, 3, 5, 13})
+      for (int64_t k : {7, 37, 1100})
         for (bool with_bias : {false, true}) {
-          const int64_t n = 1000;
+          const int64_t n = 1001;
           Buf a(t, {m, k}), b(t, {n, k}), bias(t, {n}), y(t, {m, n});
           a.random(-1, 1, 7), b.random(-1, 1, 8), bias.random(-1, 1, 9);
           std::vector<Buf *> in = {&a, &b};
@@ -706,11 +707,12 @@ TEST(Ops, Conv2DSplitsOverCoresByImagesRowsOrChannels) {
 
 TEST(Ops, MatMulSplitsOverCoresByRowsOrColumns) {
   // x1 the larger operand: bands of M rows; x2 the larger: bands of N columns. Each with
-  // transposed operands and a bias, and a batch broadcast against a 2-D x2.
+  // transposed operands and a bias, and a batch broadcast against a 2-D x2. M above 64, so that
+  // a transposed x2 goes to oneDNN too, not to the skinny kernel.
   struct Shape {
     int64_t batch, m, k, n;
   };
-  for (const Shape sh : {Shape{1, 100, 64, 80}, Shape{1, 20, 64, 300}, Shape{3, 50, 64, 40}}) {
+  for (const Shape sh : {Shape{1, 100, 64, 80}, Shape{1, 80, 64, 300}, Shape{3, 50, 64, 40}}) {
     for (unsigned cores : {1u, 2u, 3u}) {
       for (bool ta : {false, true}) {
         for (bool tb : {false, true}) {

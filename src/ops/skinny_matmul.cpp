@@ -1,0 +1,266 @@
+// The skinny matmul of skinny_matmul.h. Loop order: the output columns go to the AI cores in
+// chunks; a chunk is walked in groups of kGroup columns, each group over k in blocks of
+// kDepth (x's block stays in L2 for up to 64 rows; all of k when x fits in L2), and each block in
+// panels of kCols weight rows against all m rows of x, three at a time, in registers.
+#include "ops/skinny_matmul.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include <type_traits>
+
+#include "ops/kernel.h"
+
+namespace openacl::ops {
+namespace {
+
+// AVX2: 3 rows x 4 columns, 12 accumulators and 4 weight vectors fill the 16 registers, x comes
+// from memory in each multiply-add (AVX-512: 4 rows).
+constexpr int64_t kRows = 3;
+constexpr int64_t kCols = 4;
+constexpr int64_t kDepth = 1024;
+constexpr int64_t kGroup = 256;
+
+inline float as_float(float v) { return v; }
+inline float as_float(uint16_t h) { return half_to_float(h); }
+
+// out[r * kCols + c] = sum over t < d of x[r * ldx + t] * w[c][t], for r < R. Sixteen partial
+// sums, as the vector builds keep, so that all builds round alike.
+template <int R, class W>
+void block_generic(const float *x, int64_t ldx, const W *const *w, int64_t d, float *out) {
+  constexpr int L = 16;
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < kCols; ++c) {
+      float part[L] = {};
+      int64_t t = 0;
+      for (; t + L <= d; t += L)
+        for (int l = 0; l < L; ++l) part[l] += x[r * ldx + t + l] * as_float(w[c][t + l]);
+      float s = 0;
+      for (float v : part) s += v;
+      for (; t < d; ++t) s += x[r * ldx + t] * as_float(w[c][t]);
+      out[r * kCols + c] = s;
+    }
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2,fma"))) inline float hsum(__m256 v) {
+  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+  s = _mm_add_ss(s, _mm_movehdup_ps(s));
+  return _mm_cvtss_f32(s);
+}
+
+// Eight weights as f32: loaded, or converted on the way (F16C).
+__attribute__((target("avx2,fma,f16c"))) inline __m256 load8(const float *w) {
+  return _mm256_loadu_ps(w);
+}
+__attribute__((target("avx2,fma,f16c"))) inline __m256 load8(const uint16_t *w) {
+  return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(w)));
+}
+
+// block_generic with 8 lanes: R x kCols accumulators, each weight vector loaded once for R rows.
+// W: float, or uint16_t for f16 weights converted in registers (no panel).
+template <int R, class W>
+__attribute__((target("avx2,fma,f16c"))) void block_avx2(const float *x, int64_t ldx,
+                                                         const W *const *w, int64_t d, float *out) {
+  __m256 acc[R][kCols];
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < kCols; ++c) acc[r][c] = _mm256_setzero_ps();
+  int64_t t = 0;
+  for (; t + 8 <= d; t += 8) {
+    __m256 wv[kCols];
+    for (int c = 0; c < kCols; ++c) wv[c] = load8(w[c] + t);
+    for (int r = 0; r < R; ++r) {
+      const __m256 xv = _mm256_loadu_ps(x + r * ldx + t);
+      for (int c = 0; c < kCols; ++c) acc[r][c] = _mm256_fmadd_ps(xv, wv[c], acc[r][c]);
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < kCols; ++c) {
+      float s = hsum(acc[r][c]);
+      for (int64_t u = t; u < d; ++u) s += x[r * ldx + u] * as_float(w[c][u]);
+      out[r * kCols + c] = s;
+    }
+}
+
+// The AVX-512 build: 16 lanes, and with 32 registers 4 rows x 4 columns of accumulators.
+__attribute__((target("avx512f"))) inline __m512 load16(const float *w) {
+  return _mm512_loadu_ps(w);
+}
+__attribute__((target("avx512f"))) inline __m512 load16(const uint16_t *w) {
+  return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(w)));
+}
+
+// One step of 16 values of depth at t into acc.
+template <int R, class W>
+__attribute__((target("avx512f"))) inline void step16(const float *x, int64_t ldx,
+                                                      const W *const *w, int64_t t,
+                                                      __m512 (&acc)[R][kCols]) {
+  __m512 wv[kCols];
+  for (int c = 0; c < kCols; ++c) wv[c] = load16(w[c] + t);
+  for (int r = 0; r < R; ++r) {
+    const __m512 xv = _mm512_loadu_ps(x + r * ldx + t);
+    for (int c = 0; c < kCols; ++c) acc[r][c] = _mm512_fmadd_ps(xv, wv[c], acc[r][c]);
+  }
+}
+
+// One or two rows leave registers for a second set of sums over the next 16 values: enough
+// independent multiply-adds to hide their latency.
+template <int R, class W>
+__attribute__((target("avx512f"))) void block_avx512(const float *x, int64_t ldx, const W *const *w,
+                                                     int64_t d, float *out) {
+  constexpr int U = R <= 2 ? 2 : 1;
+  __m512 acc[U][R][kCols];
+  for (int u = 0; u < U; ++u)
+    for (int r = 0; r < R; ++r)
+      for (int c = 0; c < kCols; ++c) acc[u][r][c] = _mm512_setzero_ps();
+  int64_t t = 0;
+  for (; t + 16 * U <= d; t += 16 * U)
+    for (int u = 0; u < U; ++u) step16<R>(x, ldx, w, t + 16 * u, acc[u]);
+  for (; t + 16 <= d; t += 16) step16<R>(x, ldx, w, t, acc[0]);
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < kCols; ++c) {
+      __m512 v = acc[0][r][c];
+      for (int u = 1; u < U; ++u) v = _mm512_add_ps(v, acc[u][r][c]);
+      float s = _mm512_reduce_add_ps(v);
+      for (int64_t u = t; u < d; ++u) s += x[r * ldx + u] * as_float(w[c][u]);
+      out[r * kCols + c] = s;
+    }
+}
+#endif
+
+// Rows of x a block takes at once on this machine.
+int64_t block_rows() { return use_avx512() ? 4 : kRows; }
+
+// One block of `rows` rows (at most block_rows()) with the best build.
+template <class W>
+void block(int rows, const float *x, int64_t ldx, const W *const *w, int64_t d, float *out) {
+#if defined(__x86_64__)
+  if (use_avx512()) {
+    if (rows == 4) return block_avx512<4>(x, ldx, w, d, out);
+    if (rows == 3) return block_avx512<3>(x, ldx, w, d, out);
+    if (rows == 2) return block_avx512<2>(x, ldx, w, d, out);
+    return block_avx512<1>(x, ldx, w, d, out);
+  }
+  if (use_avx2()) {
+    if (rows == 3) return block_avx2<3>(x, ldx, w, d, out);
+    if (rows == 2) return block_avx2<2>(x, ldx, w, d, out);
+    return block_avx2<1>(x, ldx, w, d, out);
+  }
+#endif
+  if (rows == 3) return block_generic<3>(x, ldx, w, d, out);
+  if (rows == 2) return block_generic<2>(x, ldx, w, d, out);
+  block_generic<1>(x, ldx, w, d, out);
+}
+
+// The weight panel of columns [j, j + kCols) over k's block [t0, t0 + d): f32 rows in place,
+// f16 rows in place when `direct` (converted in the kernel), bf16 rows converted into `panel`.
+// Columns from `end` on read zeros.
+template <class W>
+void panel_rows(const uint8_t *w, DType wt, int64_t k, int64_t j, int64_t end, int64_t t0,
+                int64_t d, std::vector<float> &panel, const std::vector<float> &zeros,
+                const W **p) {
+  const size_t es = dtype_size(wt);
+  for (int64_t c = 0; c < kCols; ++c) {
+    const uint8_t *src = w + ((j + c) * k + t0) * es;
+    if (j + c >= end) {
+      p[c] = reinterpret_cast<const W *>(zeros.data());
+    } else if (wt == DType::f32 || !std::is_same_v<W, float>) {
+      p[c] = reinterpret_cast<const W *>(src);
+    } else {
+      to_f32(wt, src, &panel[c * d], d);
+      p[c] = reinterpret_cast<const W *>(&panel[c * d]);
+    }
+  }
+}
+
+// Rows [0, m) of x against one panel: adds the sums to acc (rows of kGroup).
+template <class W>
+void panel_product(const float *x, int64_t m, int64_t k, const W *const *p, int64_t d,
+                   int64_t valid, float *acc) {
+  float out[4 * kCols];
+  const int64_t step = block_rows();
+  for (int64_t i = 0; i < m; i += step) {
+    const int rows = static_cast<int>(std::min(step, m - i));
+    block(rows, x + i * k, k, p, d, out);
+    for (int r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < valid; ++c) acc[(i + r) * kGroup + c] += out[r * kCols + c];
+  }
+}
+
+// Columns [j0, j1) of y: acc (m x kGroup f32 sums) per group, then y's row segments in yt.
+void run_columns(const float *x, const uint8_t *w, DType wt, const float *bias, void *y, DType yt,
+                 int64_t m, int64_t k, int64_t n, int64_t j0, int64_t j1) {
+  // f16 weights are converted in the kernel, again for each block of rows: the panel stays in
+  // L1 between blocks, and a converted copy written and read back ran 4x slower (ggml's MUL_MAT
+  // perf case, 8 rows).
+  const bool direct = wt == DType::f16;
+  // All of k at once while x fits in L2 (the weight's rows then stream whole), else blocks.
+  const int64_t depth = m * k * 4 <= (512 << 10) ? k : kDepth;
+  std::vector<float> panel(wt == DType::f32 || direct ? 0 : kCols * depth), zeros(depth, 0.0f);
+  std::vector<float> acc(static_cast<size_t>(m * kGroup));
+  for (int64_t g0 = j0; g0 < j1; g0 += kGroup) {
+    const int64_t g1 = std::min(j1, g0 + kGroup), cols = g1 - g0;
+    std::fill(acc.begin(), acc.end(), 0.0f);
+    for (int64_t t0 = 0; t0 < k; t0 += depth) {
+      const int64_t d = std::min(depth, k - t0);
+      for (int64_t j = g0; j < g1; j += kCols) {
+        const int64_t valid = std::min(kCols, g1 - j);
+        if (direct) {
+          const uint16_t *p[kCols];
+          panel_rows(w, wt, k, j, g1, t0, d, panel, zeros, p);
+          panel_product(x + t0, m, k, p, d, valid, &acc[j - g0]);
+        } else {
+          const float *p[kCols];
+          panel_rows(w, wt, k, j, g1, t0, d, panel, zeros, p);
+          panel_product(x + t0, m, k, p, d, valid, &acc[j - g0]);
+        }
+      }
+    }
+    for (int64_t i = 0; i < m; ++i) {
+      float *row = &acc[i * kGroup];
+      if (bias)
+        for (int64_t c = 0; c < cols; ++c) row[c] += bias[g0 + c];
+      from_f32(yt, row, static_cast<uint8_t *>(y) + (i * n + g0) * dtype_size(yt), cols);
+    }
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<PreparedOp> skinny_matmul_op(DType xt, DType wt, int64_t m, int64_t k, int64_t n,
+                                             bool bias) {
+  return make_op(
+      [=](const std::vector<Tensor> &in, const std::vector<Tensor> &o, backend::AiCores &cores) {
+        std::vector<float> xs, bs;
+        const float *x = static_cast<const float *>(in[0].data);
+        const float *b = bias ? static_cast<const float *>(in[2].data) : nullptr;
+        if (xt != DType::f32) {
+          xs.resize(m * k);
+          to_f32(xt, in[0].data, xs.data(), xs.size());
+          x = xs.data();
+          if (bias) {
+            bs.resize(n);
+            to_f32(xt, in[2].data, bs.data(), bs.size());
+            b = bs.data();
+          }
+        }
+        const auto *w = static_cast<const uint8_t *>(in[1].data);
+        // Eight chunks a core, taken by whichever core is free: on a loaded host a core that
+        // is descheduled holds back only its chunk. At least 32K multiply-adds a chunk: less is
+        // not worth a hand-over to another core.
+        const int64_t cols =
+            std::max({kCols, 32768 / (m * k), (n + 8 * cores.count() - 1) / (8 * cores.count())});
+        const auto chunks = static_cast<size_t>((n + cols - 1) / cols);
+        auto body = [&](size_t c) {
+          const auto j0 = static_cast<int64_t>(c) * cols;
+          run_columns(x, w, wt, b, o[0].data, xt, m, k, n, j0, std::min(n, j0 + cols));
+        };
+        if (cores.count() > 1) cores.parallel_for(chunks, body);
+        else
+          for (size_t c = 0; c < chunks; ++c) body(c);
+      });
+}
+
+}  // namespace openacl::ops
