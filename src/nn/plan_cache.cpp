@@ -63,10 +63,8 @@ constexpr size_t kMaxPlans = 1024;
 
 }  // namespace
 
-std::optional<std::string> plan_key(const char *op, const std::vector<Arg> &args) {
-  // One allocation for the usual key (three tensors: about 250 bytes), not one per doubling.
-  std::string k;
-  k.reserve(512);
+bool plan_key(const char *op, std::span<const Arg> args, std::string &k) {
+  k.clear();
   k.append(op).push_back('\0');
   for (const Arg &a : args) {
     k.push_back(static_cast<char>(a.index()));
@@ -113,9 +111,9 @@ std::optional<std::string> plan_key(const char *op, const std::vector<Arg> &args
           }
         },
         a);
-    if (!ok) return std::nullopt;
+    if (!ok) return false;
   }
-  return k;
+  return true;
 }
 
 const CachedPlan *find_plan(const std::string &key) {
@@ -130,7 +128,7 @@ void keep_plan(std::string key, CachedPlan plan) {
   plans.emplace(std::move(key), std::move(plan));
 }
 
-void *source_address(const std::vector<Arg> &args, SlotSource s) {
+void *source_address(std::span<const Arg> args, SlotSource s) {
   const Arg &a = args[s.arg];
   if (const auto *t = std::get_if<const aclTensor *>(&a)) return (*t)->data;
   return std::get<const aclTensorList *>(a)->tensors[s.item]->data;
