@@ -42,9 +42,12 @@ struct Spares {
   }
 };
 
+// Behind a pointer: libascendcl's thread-locals must fit the static TLS that a dlopen (Python)
+// can still get, since one of them is initial-exec (core/thread_state.h).
 Spares &spares() {
-  thread_local Spares s;
-  return s;
+  thread_local std::unique_ptr<Spares> s;
+  if (!s) s = std::make_unique<Spares>();
+  return *s;
 }
 
 void keep_node(Live::node_type node) {

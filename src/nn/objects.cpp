@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <numeric>
 
 #include "ops/half.h"
@@ -145,8 +146,9 @@ struct SpareTensors {
 };
 
 SpareTensors &spare_tensors() {
-  thread_local SpareTensors s;
-  return s;
+  thread_local std::unique_ptr<SpareTensors> s;  // a pointer, as nn/executor.cpp's spares
+  if (!s) s = std::make_unique<SpareTensors>();
+  return *s;
 }
 
 }  // namespace

@@ -457,8 +457,7 @@ void plan(const char *op, std::span<const Arg> args, uint64_t *workspace_size,
   if (it == planners().end())
     fail(Errc::internal,
          std::string(op) + " is not implemented in openacl yet (declared only; see docs/aclnn.md)");
-  // The key's buffer is the thread's, so that a call answered from the cache allocates nothing.
-  thread_local std::string key;
+  std::string &key = key_buffer();
   const bool keyed = plan_key(op, args, key);
   if (keyed) {
     if (const CachedPlan *c = find_plan(key)) {
