@@ -1,6 +1,7 @@
 #include "nn/executor.h"
 
 #include <mutex>
+#include <span>
 #include <unordered_set>
 
 #include "core/device.h"
@@ -14,9 +15,11 @@ namespace openacl::nn {
 
 namespace {
 
+using Live = std::unordered_set<aclOpExecutor *>;
+
 struct Registry {
   std::mutex mutex;
-  std::unordered_set<aclOpExecutor *> live;
+  Live live;
 };
 
 Registry &registry() {
@@ -24,20 +27,159 @@ Registry &registry() {
   return r;
 }
 
-// Takes a live executor out of the registry (it is then the caller's to delete).
-std::unique_ptr<aclOpExecutor> take(aclOpExecutor *e) {
+// What this thread's runs and destroys ended, for its next phase 1. Bounded: a thread that
+// destroys many executors at once frees the rest.
+constexpr size_t kMaxSpares = 64;
+struct Spares {
+  std::vector<aclOpExecutor *> executors;  // owned
+  std::vector<Live::node_type> nodes;
+  Spares() {
+    executors.reserve(kMaxSpares);  // so that keeping one never allocates (Recycle is noexcept)
+    nodes.reserve(kMaxSpares);
+  }
+  ~Spares() {
+    for (aclOpExecutor *e : executors) delete e;
+  }
+};
+
+// Behind a pointer: libascendcl's thread-locals must fit the static TLS that a dlopen (Python)
+// can still get, since one of them is initial-exec (core/thread_state.h).
+Spares &spares() {
+  thread_local std::unique_ptr<Spares> s;
+  if (!s) s = std::make_unique<Spares>();
+  return *s;
+}
+
+void keep_node(Live::node_type node) {
+  auto &nodes = spares().nodes;
+  if (node && nodes.size() < kMaxSpares) nodes.push_back(std::move(node));
+}
+
+[[noreturn]] void not_live() {
+  fail(Errc::invalid_argument,
+       "executor is not a live aclOpExecutor: destroyed, already run (an executor runs once "
+       "unless aclSetAclOpExecutorRepeatable made it repeatable), or never made");
+}
+
+// The live executor e; one that `leaves` (or is single-use, when `leaves` is false) is taken out
+// of the registry and its node returned. One lock.
+Live::node_type claim(aclOpExecutor *e, bool leaves) {
+  if (e == nullptr) fail(Errc::null_pointer, "executor is NULL");
   auto &r = registry();
   std::lock_guard lock(r.mutex);
-  r.live.erase(e);
-  return std::unique_ptr<aclOpExecutor>(e);
+  auto it = r.live.find(e);
+  if (it == r.live.end()) not_live();
+  if (!leaves && e->repeatable) return {};
+  return r.live.extract(it);
+}
+
+// Puts an executor that claim() took out back (its run failed).
+void restore(Live::node_type node) {
+  auto &r = registry();
+  std::lock_guard lock(r.mutex);
+  r.live.insert(std::move(node));
+}
+
+// One run of a plan: the plan, the slot addresses as they were when it was enqueued, the
+// workspace. Up to kInline addresses (every operator ggml calls but a long Cat) are held
+// without an allocation.
+class PlanTask final : public Task {
+ public:
+  PlanTask(std::shared_ptr<const Plan> plan, std::span<void *const> addresses, void *workspace)
+      : Task(TaskKind::op),
+        plan_(std::move(plan)),
+        count_(addresses.size()),
+        workspace_(workspace) {
+    if (count_ <= kInline) std::copy(addresses.begin(), addresses.end(), inline_);
+    else more_.assign(addresses.begin(), addresses.end());
+  }
+  void run(ExecContext &ctx) override {
+    run_plan(*plan_, addresses(), workspace_, ctx.device.backend(), ctx.cores);
+  }
+  std::string label() const override { return plan_->name; }
+  std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {
+    auto t = std::make_unique<PlanTask>(plan_, addresses(), workspace_);
+    t->copy_ranges(*this);
+    return t;
+  }
+
+ private:
+  std::span<void *const> addresses() const {
+    return count_ <= kInline ? std::span<void *const>(inline_, count_)
+                             : std::span<void *const>(more_);
+  }
+
+  static constexpr size_t kInline = 8;
+  std::shared_ptr<const Plan> plan_;
+  size_t count_;
+  void *inline_[kInline];
+  std::vector<void *> more_;
+  void *workspace_;
+};
+
+// The checked task of one run of e (nothing enqueued yet).
+std::unique_ptr<Task> make_task(const aclOpExecutor &e, void *workspace, uint64_t workspace_size) {
+  const Plan &plan = *e.plan;
+  const auto &memory = Runtime::get().memory();
+  if (plan.workspace > 0) {
+    if (workspace == nullptr)
+      fail(Errc::null_pointer, "workspace is NULL; " + plan.name + " needs " +
+                                   std::to_string(plan.workspace) + " bytes");
+    if (workspace_size < plan.workspace)
+      fail(Errc::invalid_argument, "workspaceSize " + std::to_string(workspace_size) +
+                                       " is smaller than the " + std::to_string(plan.workspace) +
+                                       " bytes " + plan.name + "GetWorkspaceSize returned");
+    memory.check_device_range(workspace, plan.workspace, "workspace");
+  }
+  for (size_t i = 0; i < plan.slots.size(); ++i) {
+    const Slot &s = plan.slots[i];
+    if (s.bytes == 0) continue;
+    if (e.addresses[i] == nullptr) fail(Errc::null_pointer, s.name + " has a NULL device address");
+    memory.check_device_range(static_cast<uint8_t *>(e.addresses[i]) + s.begin,
+                              static_cast<size_t>(s.bytes), s.name.c_str());
+  }
+  auto task = std::make_unique<PlanTask>(e.plan, e.addresses, workspace);
+  for (size_t i = 0; i < plan.slots.size(); ++i) {
+    const Slot &s = plan.slots[i];
+    auto *p = static_cast<uint8_t *>(e.addresses[i]) + s.begin;
+    if (s.read) task->add_range(p, static_cast<size_t>(s.bytes), false);
+    if (s.write) task->add_range(p, static_cast<size_t>(s.bytes), true);
+  }
+  if (plan.workspace > 0) task->add_range(workspace, plan.workspace, true);
+  return task;
 }
 
 }  // namespace
 
-aclOpExecutor *adopt_executor(std::unique_ptr<aclOpExecutor> e) {
+void Recycle::operator()(aclOpExecutor *e) const noexcept {
+  e->plan.reset();
+  e->addresses.clear();
+  e->repeatable = false;
+  auto &kept = spares().executors;
+  if (kept.size() < kMaxSpares) kept.push_back(e);
+  else delete e;
+}
+
+ExecutorPtr spare_executor() {
+  auto &kept = spares().executors;
+  if (kept.empty()) return ExecutorPtr(new aclOpExecutor);
+  ExecutorPtr e(kept.back());
+  kept.pop_back();
+  return e;
+}
+
+aclOpExecutor *adopt_executor(ExecutorPtr e) {
+  auto &nodes = spares().nodes;
+  Live::node_type node;
+  if (!nodes.empty()) {
+    node = std::move(nodes.back());
+    nodes.pop_back();
+    node.value() = e.get();
+  }
   auto &r = registry();
   std::lock_guard lock(r.mutex);
-  r.live.insert(e.get());
+  if (node) r.live.insert(std::move(node));
+  else r.live.insert(e.get());
   return e.release();
 }
 
@@ -45,17 +187,13 @@ aclOpExecutor &live_executor(aclOpExecutor *e) {
   if (e == nullptr) fail(Errc::null_pointer, "executor is NULL");
   auto &r = registry();
   std::lock_guard lock(r.mutex);
-  if (r.live.count(e) == 0)
-    fail(Errc::invalid_argument,
-         "executor is not a live aclOpExecutor: destroyed, already run (an executor runs once "
-         "unless "
-         "aclSetAclOpExecutorRepeatable made it repeatable), or never made");
+  if (r.live.count(e) == 0) not_live();
   return *e;
 }
 
 void destroy_executor(aclOpExecutor *e) {
-  live_executor(e);
-  take(e);
+  keep_node(claim(e, true));
+  Recycle()(e);
 }
 
 void set_address(aclOpExecutor &e, Side side, size_t index, size_t relative, void *addr) {
@@ -78,40 +216,20 @@ void set_address(aclOpExecutor &e, Side side, size_t index, size_t relative, voi
   e.addresses[slots[relative]] = addr;
 }
 
-void run(aclOpExecutor *executor, void *workspace, uint64_t workspace_size, Stream &stream) {
-  aclOpExecutor &e = live_executor(executor);
-  auto plan = e.plan;
-  const auto &memory = Runtime::get().memory();
-  if (plan->workspace > 0) {
-    if (workspace == nullptr)
-      fail(Errc::null_pointer, "workspace is NULL; " + plan->name + " needs " +
-                                   std::to_string(plan->workspace) + " bytes");
-    if (workspace_size < plan->workspace)
-      fail(Errc::invalid_argument, "workspaceSize " + std::to_string(workspace_size) +
-                                       " is smaller than the " + std::to_string(plan->workspace) +
-                                       " bytes " + plan->name + "GetWorkspaceSize returned");
-    memory.check_device_range(workspace, plan->workspace, "workspace");
+void run(aclOpExecutor *executor, void *workspace, uint64_t workspace_size,
+         const std::function<Stream &()> &stream) {
+  // A single-use executor leaves the registry now (one lock) and comes back if the run fails.
+  Live::node_type node = claim(executor, false);
+  try {
+    stream().enqueue(make_task(*executor, workspace, workspace_size));
+  } catch (...) {
+    if (node) restore(std::move(node));
+    throw;
   }
-  for (size_t i = 0; i < plan->slots.size(); ++i) {
-    const Slot &s = plan->slots[i];
-    if (s.bytes == 0) continue;
-    if (e.addresses[i] == nullptr) fail(Errc::null_pointer, s.name + " has a NULL device address");
-    memory.check_device_range(static_cast<uint8_t *>(e.addresses[i]) + s.begin,
-                              static_cast<size_t>(s.bytes), s.name.c_str());
+  if (node) {
+    keep_node(std::move(node));
+    Recycle()(executor);
   }
-  auto task = std::make_unique<FunctionTask>(
-      TaskKind::op, plan->name, [plan, addresses = e.addresses, workspace](ExecContext &ctx) {
-        run_plan(*plan, addresses, workspace, ctx.device.backend(), ctx.cores);
-      });
-  for (size_t i = 0; i < plan->slots.size(); ++i) {
-    const Slot &s = plan->slots[i];
-    auto *p = static_cast<uint8_t *>(e.addresses[i]) + s.begin;
-    if (s.read) task->add_range(p, static_cast<size_t>(s.bytes), false);
-    if (s.write) task->add_range(p, static_cast<size_t>(s.bytes), true);
-  }
-  if (plan->workspace > 0) task->add_range(workspace, plan->workspace, true);
-  stream.enqueue(std::move(task));
-  if (!e.repeatable) take(executor);
 }
 
 }  // namespace openacl::nn

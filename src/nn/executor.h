@@ -7,9 +7,15 @@
 // Thread safety: the registry is synchronized; one executor must not be used by two threads at
 // once (as in CANN). A pending run holds the plan and its own copy of the addresses, so the
 // executor may be updated or destroyed while runs are pending.
+//
+// Host cost: ggml makes about a hundred executors per generated token, so a phase 1 and its
+// run take the registry's lock once each and allocate nothing in the steady state: executors
+// (and the registry's nodes) that a run or a destroy ends are kept by that thread for its next
+// phase 1.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -27,8 +33,16 @@ struct aclOpExecutor {
 
 namespace openacl::nn {
 
+// An executor not yet handed out: deleting it keeps it for reuse by this thread.
+struct Recycle {
+  void operator()(aclOpExecutor *e) const noexcept;
+};
+using ExecutorPtr = std::unique_ptr<aclOpExecutor, Recycle>;
+
+// An empty executor (no plan, no addresses, single-use), reused when this thread has one.
+ExecutorPtr spare_executor();
 // Registers a new executor (phase 1 hands it to the caller).
-aclOpExecutor *adopt_executor(std::unique_ptr<aclOpExecutor> e);
+aclOpExecutor *adopt_executor(ExecutorPtr e);
 // The live executor, else Error: null_pointer for NULL, invalid_argument for one destroyed,
 // consumed by its run, or never made.
 aclOpExecutor &live_executor(aclOpExecutor *e);
@@ -39,8 +53,10 @@ void destroy_executor(aclOpExecutor *e);
 enum class Side { input, output, either };
 void set_address(aclOpExecutor &e, Side side, size_t index, size_t relative, void *addr);
 
-// Phase 2: checks the workspace and every tensor's device range, enqueues the plan on the
-// stream, and consumes a non-repeatable executor. Throws Error, having enqueued nothing.
-void run(aclOpExecutor *executor, void *workspace, uint64_t workspace_size, Stream &stream);
+// Phase 2: checks the executor, then resolves the stream (so a bad executor is reported first),
+// checks the workspace and every tensor's device range, enqueues the plan on the stream, and
+// consumes a non-repeatable executor. Throws Error, having enqueued nothing.
+void run(aclOpExecutor *executor, void *workspace, uint64_t workspace_size,
+         const std::function<Stream &()> &stream);
 
 }  // namespace openacl::nn

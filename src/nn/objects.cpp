@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <numeric>
 
 #include "ops/half.h"
@@ -34,9 +35,14 @@ size_t element_size(ops::DType t) {
 
 size_t element_bits(ops::DType t) { return t == kInt4 ? 4 : 8 * element_size(t); }
 
+void dense_strides(const std::vector<int64_t> &dims, std::vector<int64_t> &out) {
+  out.assign(dims.size(), 1);
+  for (size_t i = dims.size(); i-- > 1;) out[i - 1] = out[i] * std::max<int64_t>(dims[i], 1);
+}
+
 std::vector<int64_t> dense_strides(const std::vector<int64_t> &dims) {
-  std::vector<int64_t> s(dims.size(), 1);
-  for (size_t i = dims.size(); i-- > 1;) s[i - 1] = s[i] * std::max<int64_t>(dims[i], 1);
+  std::vector<int64_t> s;
+  dense_strides(dims, s);
   return s;
 }
 
@@ -96,27 +102,71 @@ void init_tensor(aclTensor &t, const int64_t *view_dims, uint64_t num_view_dims,
   if (type == kInt4 && offset % 2 != 0)
     fail(Errc::invalid_argument,
          "offset " + std::to_string(offset) + " of an int4 tensor must be even (whole bytes)");
-  View v;
-  v.dims.assign(view_dims, view_dims + num_view_dims);
-  for (size_t i = 0; i < v.dims.size(); ++i)
-    if (v.dims[i] < 0)
+  for (uint64_t i = 0; i < num_view_dims; ++i)
+    if (view_dims[i] < 0)
+      fail(Errc::invalid_argument, "viewDims[" + std::to_string(i) + "] is negative (" +
+                                       std::to_string(view_dims[i]) + ")");
+  for (uint64_t i = 0; strides != nullptr && i < num_view_dims; ++i)
+    if (strides[i] < 0)
       fail(Errc::invalid_argument,
-           "viewDims[" + std::to_string(i) + "] is negative (" + std::to_string(v.dims[i]) + ")");
-  if (strides == nullptr) {
-    v.strides = dense_strides(v.dims);
-  } else {
-    v.strides.assign(strides, strides + num_view_dims);
-    for (size_t i = 0; i < v.strides.size(); ++i)
-      if (v.strides[i] < 0)
-        fail(Errc::invalid_argument, "stride[" + std::to_string(i) + "] is negative (" +
-                                         std::to_string(v.strides[i]) + ")");
-  }
+           "stride[" + std::to_string(i) + "] is negative (" + std::to_string(strides[i]) + ")");
+  // Assigned in place: a reused tensor (new_tensor) keeps its vectors' storage.
+  View &v = t.view;
+  v.dims.assign(view_dims, view_dims + num_view_dims);
+  if (strides == nullptr) dense_strides(v.dims, v.strides);
+  else v.strides.assign(strides, strides + num_view_dims);
   v.offset = offset;
   t.dtype = type;
   t.format = format;
-  t.view = std::move(v);
   t.storage_dims.assign(storage_dims, storage_dims + num_storage_dims);
   t.data = data;
+}
+
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kReuseTensors = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kReuseTensors = false;
+#else
+constexpr bool kReuseTensors = true;
+#endif
+#else
+constexpr bool kReuseTensors = true;
+#endif
+
+constexpr size_t kMaxSpareTensors = 64;
+struct SpareTensors {
+  std::vector<aclTensor *> tensors;  // owned
+  SpareTensors() { tensors.reserve(kMaxSpareTensors); }
+  ~SpareTensors() {
+    for (aclTensor *t : tensors) delete t;
+  }
+};
+
+SpareTensors &spare_tensors() {
+  thread_local std::unique_ptr<SpareTensors> s;  // a pointer, as nn/executor.cpp's spares
+  if (!s) s = std::make_unique<SpareTensors>();
+  return *s;
+}
+
+}  // namespace
+
+aclTensor *new_tensor() {
+  auto &spare = spare_tensors().tensors;
+  if (!kReuseTensors || spare.empty()) return new aclTensor;
+  aclTensor *t = spare.back();
+  spare.pop_back();
+  t->tag = aclTensor::kTag;
+  return t;
+}
+
+void TensorDeleter::operator()(aclTensor *t) const noexcept {
+  t->tag = Tag::dead;
+  auto &spare = spare_tensors().tensors;
+  if (kReuseTensors && spare.size() < kMaxSpareTensors) spare.push_back(t);
+  else delete t;
 }
 
 void init_scalar(aclScalar &s, const void *value, int32_t dtype) {

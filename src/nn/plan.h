@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -88,7 +89,7 @@ struct Plan {
 
 // Runs the plan's steps with these slot addresses and workspace (on a device worker of
 // `device`, its ops on `cores`).
-void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *workspace,
+void run_plan(const Plan &plan, std::span<void *const> addresses, void *workspace,
               backend::DeviceBackend &device, backend::AiCores &cores);
 
 }  // namespace openacl::nn

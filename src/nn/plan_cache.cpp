@@ -1,6 +1,7 @@
 #include "nn/plan_cache.h"
 
 #include <cstring>
+#include <memory>
 #include <unordered_map>
 
 #include "core/runtime.h"
@@ -24,14 +25,30 @@ bool live(const T *p) {
   return p != nullptr && p->tag == T::kTag;
 }
 
+// A tensor's description in one resize of the key (the costliest part of a call's key: ggml's
+// calls pass three or four tensors).
 bool put_tensor(std::string &k, const aclTensor *t) {
   if (!live(t)) return false;
-  put(k, t->dtype);
-  put(k, t->format);
-  put_all(k, t->view.dims);
-  put_all(k, t->view.strides);
-  put(k, t->view.offset);
-  put_all(k, t->storage_dims);
+  const auto &v = t->view;
+  const size_t words = 3 + v.dims.size() + v.strides.size() + t->storage_dims.size();
+  const size_t at = k.size();
+  k.resize(at + sizeof t->dtype + sizeof t->format + sizeof v.offset + words * sizeof(int64_t));
+  char *p = k.data() + at;
+  auto write = [&](const void *from, size_t bytes) {
+    std::memcpy(p, from, bytes);
+    p += bytes;
+  };
+  auto write_all = [&](const std::vector<int64_t> &x) {
+    const int64_t n = static_cast<int64_t>(x.size());
+    write(&n, sizeof n);
+    write(x.data(), x.size() * sizeof(int64_t));
+  };
+  write(&t->dtype, sizeof t->dtype);
+  write(&t->format, sizeof t->format);
+  write_all(v.dims);
+  write_all(v.strides);
+  write(&v.offset, sizeof v.offset);
+  write_all(t->storage_dims);
   return true;
 }
 
@@ -46,10 +63,19 @@ bool put_scalar(std::string &k, const aclScalar *s) {
 struct Cache {
   uint64_t epoch = 0;
   std::unordered_map<std::string, CachedPlan> plans;
+  std::string key;  // key_buffer()
 };
 
+// Behind a pointer: libascendcl's thread-locals must fit the static TLS that a dlopen (Python)
+// can still get, since one of them is initial-exec (core/thread_state.h).
+Cache &thread_cache() {
+  thread_local std::unique_ptr<Cache> c;
+  if (!c) c = std::make_unique<Cache>();
+  return *c;
+}
+
 Cache &cache() {
-  thread_local Cache c;
+  Cache &c = thread_cache();
   const uint64_t epoch = Runtime::get().epoch();
   if (c.epoch != epoch) {
     c.plans.clear();
@@ -63,10 +89,8 @@ constexpr size_t kMaxPlans = 1024;
 
 }  // namespace
 
-std::optional<std::string> plan_key(const char *op, const std::vector<Arg> &args) {
-  // One allocation for the usual key (three tensors: about 250 bytes), not one per doubling.
-  std::string k;
-  k.reserve(512);
+bool plan_key(const char *op, std::span<const Arg> args, std::string &k) {
+  k.clear();
   k.append(op).push_back('\0');
   for (const Arg &a : args) {
     k.push_back(static_cast<char>(a.index()));
@@ -113,10 +137,12 @@ std::optional<std::string> plan_key(const char *op, const std::vector<Arg> &args
           }
         },
         a);
-    if (!ok) return std::nullopt;
+    if (!ok) return false;
   }
-  return k;
+  return true;
 }
+
+std::string &key_buffer() { return thread_cache().key; }
 
 const CachedPlan *find_plan(const std::string &key) {
   auto &plans = cache().plans;
@@ -130,7 +156,7 @@ void keep_plan(std::string key, CachedPlan plan) {
   plans.emplace(std::move(key), std::move(plan));
 }
 
-void *source_address(const std::vector<Arg> &args, SlotSource s) {
+void *source_address(std::span<const Arg> args, SlotSource s) {
   const Arg &a = args[s.arg];
   if (const auto *t = std::get_if<const aclTensor *>(&a)) return (*t)->data;
   return std::get<const aclTensorList *>(a)->tensors[s.item]->data;

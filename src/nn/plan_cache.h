@@ -7,7 +7,7 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -26,12 +26,14 @@ struct CachedPlan {
   std::vector<SlotSource> sources;  // per slot
 };
 
-// The key of op with these arguments; nullopt when an argument is NULL or not a live object
-// (planning then names it), so a failing call is never answered from the cache.
-std::optional<std::string> plan_key(const char *op, const std::vector<Arg> &args);
+// Writes the key of op with these arguments to `key`; false when an argument is NULL or not a
+// live object (planning then names it), so a failing call is never answered from the cache.
+bool plan_key(const char *op, std::span<const Arg> args, std::string &key);
+// This thread's buffer for plan_key, so that a call answered from the cache allocates nothing.
+std::string &key_buffer();
 const CachedPlan *find_plan(const std::string &key);
 void keep_plan(std::string key, CachedPlan plan);
 // The caller's tensor a source names, its address taken per call.
-void *source_address(const std::vector<Arg> &args, SlotSource s);
+void *source_address(std::span<const Arg> args, SlotSource s);
 
 }  // namespace openacl::nn

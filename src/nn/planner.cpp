@@ -92,12 +92,15 @@ ops::TensorDesc make_desc(ops::DType dtype, std::vector<int64_t> dims) {
   return d;
 }
 
-aclOpExecutor *executor_for(std::shared_ptr<const Plan> plan, std::vector<void *> addresses,
+// Phase 1's result: a registered executor of `plan`, its slot addresses filled by `address`.
+template <class F>
+aclOpExecutor *executor_for(std::shared_ptr<const Plan> plan, size_t slots, F &&address,
                             uint64_t *workspace_size) {
-  auto e = std::make_unique<aclOpExecutor>();
+  ExecutorPtr e = spare_executor();
   *workspace_size = plan->workspace;
   e->plan = std::move(plan);
-  e->addresses = std::move(addresses);
+  e->addresses.reserve(slots);
+  for (size_t i = 0; i < slots; ++i) e->addresses.push_back(address(i));
   return adopt_executor(std::move(e));
 }
 
@@ -441,10 +444,11 @@ aclOpExecutor *Planner::finish(uint64_t *workspace_size, const std::string *key)
     }
     if (kept.sources.size() == slot_tensors_.size()) keep_plan(*key, std::move(kept));
   }
-  return executor_for(plan_, addresses_, workspace_size);
+  return executor_for(
+      plan_, addresses_.size(), [&](size_t i) { return addresses_[i]; }, workspace_size);
 }
 
-void plan(const char *op, std::vector<Arg> args, uint64_t *workspace_size,
+void plan(const char *op, std::span<const Arg> args, uint64_t *workspace_size,
           aclOpExecutor **executor) {
   if (workspace_size == nullptr) fail(Errc::null_pointer, "workspaceSize is NULL");
   if (executor == nullptr) fail(Errc::null_pointer, "executor is NULL");
@@ -453,19 +457,19 @@ void plan(const char *op, std::vector<Arg> args, uint64_t *workspace_size,
   if (it == planners().end())
     fail(Errc::internal,
          std::string(op) + " is not implemented in openacl yet (declared only; see docs/aclnn.md)");
-  std::optional<std::string> key = plan_key(op, args);
-  if (key) {
-    if (const CachedPlan *c = find_plan(*key)) {
-      std::vector<void *> addresses;
-      addresses.reserve(c->sources.size());
-      for (SlotSource s : c->sources) addresses.push_back(source_address(args, s));
-      *executor = executor_for(c->plan, std::move(addresses), workspace_size);
+  std::string &key = key_buffer();
+  const bool keyed = plan_key(op, args, key);
+  if (keyed) {
+    if (const CachedPlan *c = find_plan(key)) {
+      *executor = executor_for(
+          c->plan, c->sources.size(), [&](size_t i) { return source_address(args, c->sources[i]); },
+          workspace_size);
       return;
     }
   }
-  Planner p(op, std::move(args));
+  Planner p(op, std::vector<Arg>(args.begin(), args.end()));
   it->second(p);
-  *executor = p.finish(workspace_size, key ? &*key : nullptr);
+  *executor = p.finish(workspace_size, keyed ? &key : nullptr);
 }
 
 std::vector<int64_t> broadcast_shapes(const Planner &p, const std::vector<int64_t> &a,

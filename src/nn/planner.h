@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -132,7 +133,7 @@ struct Registrar {
 
 // Phase 1 of every aclnn operator: plans `op` with these arguments and returns its executor
 // and workspace size. Throws Error (nothing is kept) on a bad argument.
-void plan(const char *op, std::vector<Arg> args, uint64_t *workspace_size,
+void plan(const char *op, std::span<const Arg> args, uint64_t *workspace_size,
           aclOpExecutor **executor);
 
 // numpy / torch broadcasting of two shapes; throws naming the op when they do not broadcast.

@@ -48,7 +48,7 @@ HostView view_of(backend::DeviceBackend &device, const uint8_t *p, const std::ve
 
 }  // namespace
 
-void run_plan(const Plan &plan, const std::vector<void *> &addresses, void *workspace,
+void run_plan(const Plan &plan, std::span<void *const> addresses, void *workspace,
               backend::DeviceBackend &device, backend::AiCores &cores) {
   auto base = [&](const Value &v) -> uint8_t * {
     const auto es = static_cast<int64_t>(element_size(v.desc.dtype));

@@ -323,6 +323,53 @@ TEST_F(Executor, ACapturedRunReplaysAtEachLaunch) {
   aclrtDestroyStream(capture);
 }
 
+// Executors are kept for reuse by the thread that ran or destroyed them: ones planned on one
+// thread and run or destroyed on others stay distinct, and none is refused or run twice.
+TEST_F(Executor, ExecutorsCrossThreads) {
+  aclrtContext ctx = nullptr;
+  ASSERT_EQ(aclrtGetCurrentContext(&ctx), ACL_SUCCESS);
+  constexpr int kThreads = 3, kRounds = 40;
+  std::vector<std::vector<aclOpExecutor *>> made(kThreads);
+  std::vector<int> failures(kThreads, 0);
+  auto on_threads = [&](auto body) {
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&, t] {
+        if (aclrtSetCurrentContext(ctx) != ACL_SUCCESS) ++failures[t];
+        body(t);
+      });
+    for (auto &th : threads) th.join();
+  };
+  uint64_t ws = 0;
+  on_threads([&](int t) {
+    for (int i = 0; i < kRounds; ++i) {
+      aclOpExecutor *e = nullptr;
+      if (aclnnAddGetWorkspaceSize(x_, o_, alpha_, y_, &ws, &e) != ACLNN_SUCCESS) ++failures[t];
+      made[t].push_back(e);
+    }
+  });
+  // Thread t runs half of thread t + 1's executors and destroys the rest, then plans again (on
+  // what it kept) while the others still run theirs.
+  on_threads([&](int t) {
+    auto &mine = made[(t + 1) % kThreads];
+    for (int i = 0; i < kRounds; ++i) {
+      const aclnnStatus s =
+          i % 2 == 0 ? aclnnAdd(w_, kWork, mine[i], stream_) : aclDestroyAclOpExecutor(mine[i]);
+      if (s != ACLNN_SUCCESS) ++failures[t];
+      aclOpExecutor *e = nullptr;
+      if (aclnnAddGetWorkspaceSize(x_, o_, alpha_, y_, &ws, &e) != ACLNN_SUCCESS ||
+          aclnnAdd(w_, kWork, e, stream_) != ACLNN_SUCCESS)
+        ++failures[t];
+    }
+  });
+  EXPECT_EQ(failures, std::vector<int>(kThreads, 0)) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(read<float>(y_), (std::vector<float>{21, 42, 63, 84}));
+  for (auto &list : made)
+    for (size_t i = 0; i < list.size(); ++i)  // every one of them is gone now
+      EXPECT_EQ(aclDestroyAclOpExecutor(list[i]), ACLNN_ERR_PARAM_INVALID);
+}
+
 TEST_F(Executor, PhaseOneRefusesNullsWithTheirCode) {
   uint64_t ws = 0;
   aclOpExecutor *e = nullptr;

@@ -3,6 +3,7 @@
 // passes its arguments in parameter order; the operator's planner (src/nn/) does the rest.
 #pragma once
 
+#include <initializer_list>
 #include <utility>
 #include <vector>
 
@@ -27,17 +28,17 @@ aclnnStatus aclnn_guarded(const char *api, F &&body) noexcept {
 }
 
 // Phase 1: aclnnXxxGetWorkspaceSize.
-inline aclnnStatus aclnn_plan(const char *api, const char *op, std::vector<nn::Arg> args,
+inline aclnnStatus aclnn_plan(const char *api, const char *op, std::initializer_list<nn::Arg> args,
                               uint64_t *workspace_size, aclOpExecutor **executor) noexcept {
-  return aclnn_guarded(api, [&] { nn::plan(op, std::move(args), workspace_size, executor); });
+  return aclnn_guarded(api, [&] { nn::plan(op, args, workspace_size, executor); });
 }
 
 // Phase 2: aclnnXxx, on a stream of the calling thread's current context.
 inline aclnnStatus aclnn_run(const char *api, void *workspace, uint64_t workspace_size,
                              aclOpExecutor *executor, aclrtStream stream) noexcept {
   return aclnn_guarded(api, [&] {
-    nn::live_executor(executor);
-    nn::run(executor, workspace, workspace_size, *stream_for_submit(stream));
+    nn::run(executor, workspace, workspace_size,
+            [&]() -> Stream & { return *stream_for_submit(stream); });
   });
 }
 

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -38,8 +39,12 @@ aclnnStatus destroy(const char *api, const T *p, const char *what) {
   return aclnn_guarded(api, [&] {
     if (p == nullptr) return;
     nn::checked(p, what);
-    const_cast<T *>(p)->tag = nn::Tag::dead;
-    delete p;
+    if constexpr (std::is_same_v<T, aclTensor>) {
+      nn::TensorDeleter()(const_cast<T *>(p));
+    } else {
+      const_cast<T *>(p)->tag = nn::Tag::dead;
+      delete p;
+    }
   });
 }
 
@@ -114,10 +119,14 @@ extern "C" {
 aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType,
                            const int64_t *stride, int64_t offset, aclFormat format,
                            const int64_t *storageDims, uint64_t storageDimsNum, void *tensorData) {
-  return create<aclTensor>(__func__, [&](aclTensor &t) {
-    nn::init_tensor(t, viewDims, viewDimsNum, enum_value(dataType), stride, offset,
+  aclTensor *out = nullptr;
+  aclnn_guarded(__func__, [&] {
+    std::unique_ptr<aclTensor, nn::TensorDeleter> t(nn::new_tensor());
+    nn::init_tensor(*t, viewDims, viewDimsNum, enum_value(dataType), stride, offset,
                     enum_value(format), storageDims, storageDimsNum, tensorData);
+    out = t.release();
   });
+  return out;
 }
 
 aclScalar *aclCreateScalar(void *value, aclDataType dataType) {

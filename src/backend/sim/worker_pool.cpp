@@ -94,12 +94,13 @@ bool WorkerPool::unschedule(backend::Runnable *r) {
 
 void WorkerPool::run_index(Job &job, size_t i) {
   try {
-    (*job.body)(i);
+    (*job.body.load(std::memory_order_relaxed))(i);
   } catch (...) {
     std::lock_guard lock(job.mu);
     if (!job.error) job.error = std::current_exception();
   }
-  if (job.done.fetch_add(1, std::memory_order_acq_rel) + 1 == job.n) {
+  if (job.done.fetch_add(1, std::memory_order_acq_rel) + 1 ==
+      job.n.load(std::memory_order_relaxed)) {
     std::lock_guard lock(job.mu);
     job.cv.notify_all();
   }
@@ -108,7 +109,7 @@ void WorkerPool::run_index(Job &job, size_t i) {
 void WorkerPool::help(Job &job) {
   for (;;) {
     size_t i = job.next.fetch_add(1, std::memory_order_relaxed);
-    if (i >= job.n) return;
+    if (i >= job.n.load(std::memory_order_relaxed)) return;
     run_index(job, i);
   }
 }
@@ -120,9 +121,18 @@ void WorkerPool::parallel_for(size_t n, const std::function<void(size_t)> &body)
     return;
   }
   last_job_ns_.store(now_ns(), std::memory_order_relaxed);
-  auto job = std::make_shared<Job>();
-  job->n = n;
-  job->body = &body;
+  // A job a call, without an allocation: this thread's previous one when no worker holds it.
+  thread_local std::shared_ptr<Job> spare;
+  std::shared_ptr<Job> job;
+  if (spare && spare.use_count() == 1) {
+    job = spare;
+    job->done.store(0, std::memory_order_relaxed);
+    job->error = nullptr;
+  } else {
+    job = spare = std::make_shared<Job>();
+  }
+  job->n.store(n, std::memory_order_relaxed);
+  job->body.store(&body, std::memory_order_relaxed);
   // The caller keeps index 0, the next worker to come takes index 1, and so on: consecutive
   // ops split the same way then touch the same bytes on the same core (its cache).
   job->next.store(1, std::memory_order_relaxed);
@@ -182,7 +192,7 @@ void WorkerPool::worker_main() {
     if (!wait_for_work(lock)) return;
     if (!jobs_.empty()) {
       std::shared_ptr<Job> job = jobs_.front();
-      if (job->next.load(std::memory_order_relaxed) >= job->n) {
+      if (job->next.load(std::memory_order_relaxed) >= job->n.load(std::memory_order_relaxed)) {
         jobs_.pop_front();
         pending_.fetch_sub(1, std::memory_order_relaxed);
         continue;

@@ -34,9 +34,12 @@ class WorkerPool final : public backend::AiCores {
   void host_leave() override { running_.fetch_sub(1, std::memory_order_relaxed); }
 
  private:
+  // A calling thread reuses its previous job once no worker holds it (the shared_ptr's count):
+  // n and body are atomics because a worker that last held the job may still be
+  // synchronizing its count when the caller writes them.
   struct Job {
-    size_t n = 0;
-    const std::function<void(size_t)> *body = nullptr;
+    std::atomic<size_t> n{0};
+    std::atomic<const std::function<void(size_t)> *> body{nullptr};
     std::atomic<size_t> next{0};
     std::atomic<size_t> done{0};
     std::mutex mu;
