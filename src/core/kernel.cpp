@@ -102,9 +102,8 @@ KernelTask::KernelTask(std::shared_ptr<const Function> fn, uint32_t num_blocks, 
   for (size_t off = 0; off + sizeof(void *) <= args_size_; off += sizeof(void *)) {
     void *p;
     std::memcpy(&p, args_ + off, sizeof(p));
-    if (auto a = memory.find(p); a && a->kind == MemoryKind::device) {
-      add_range(reinterpret_cast<void *>(a->base), a->size, true, /*guessed=*/true);
-    }
+    if (Allocation a; memory.find(p, a) && a.kind == MemoryKind::device)
+      add_range(reinterpret_cast<void *>(a.base), a.size, true, /*guessed=*/true);
   }
 }
 

@@ -38,26 +38,31 @@ std::optional<Allocation> MemoryMap::remove(const void *p) {
   return a;
 }
 
-std::optional<Allocation> MemoryMap::find(const void *p) const {
-  // Programs touch the same few buffers again and again (a copy: its source and its
-  // destination): a small per-thread cache of recent answers, valid while the map is
-  // unchanged, skips the lock and the tree walk. Misses are cached by exact address (a
-  // pageable host buffer is looked up at every copy too).
+// Programs touch the same few buffers again and again (a copy: its source and its destination):
+// a small per-thread cache of recent answers, valid while the map is unchanged, skips the lock
+// and the tree walk. Misses are cached by exact address (a pageable host buffer is looked up at
+// every copy too).
+MemoryMap::ThreadCache &MemoryMap::thread_cache(uint64_t gen) const {
   ThreadCache &cache = this_thread().memory_cache;
-  auto addr = reinterpret_cast<uintptr_t>(p);
-  uint64_t gen = generation_.load(std::memory_order_acquire);
-  if (cache.map == this && cache.generation == gen) {
-    for (unsigned i = 0; i < cache.size; ++i) {
-      const Allocation &a = cache.entries[i];
-      if (addr >= a.base && addr < a.base + a.size) return a;
-    }
-    for (unsigned i = 0; i < cache.miss_size; ++i)
-      if (cache.misses[i] == addr) return std::nullopt;
-  } else {
+  if (cache.map != this || cache.generation != gen) {
     cache.map = this;
     cache.generation = gen;
     cache.size = cache.next = cache.miss_size = cache.miss_next = 0;
   }
+  return cache;
+}
+
+bool MemoryMap::find_through(ThreadCache &cache, uint64_t gen, uintptr_t addr,
+                             Allocation &out) const {
+  for (unsigned i = 0; i < cache.size; ++i) {
+    const Allocation &a = cache.entries[i];
+    if (addr - a.base < a.size) {
+      out = a;
+      return true;
+    }
+  }
+  for (unsigned i = 0; i < cache.miss_size; ++i)
+    if (cache.misses[i] == addr) return false;
   std::optional<Allocation> found;
   uint64_t seen;
   {
@@ -74,7 +79,19 @@ std::optional<Allocation> MemoryMap::find(const void *p) const {
     cache.miss_next = (cache.miss_next + 1) % 4;
     if (cache.miss_size < 4) ++cache.miss_size;
   }
-  return found;
+  if (found) out = *found;
+  return found.has_value();
+}
+
+std::optional<Allocation> MemoryMap::find(const void *p) const {
+  Allocation a;
+  if (!find(p, a)) return std::nullopt;
+  return a;
+}
+
+bool MemoryMap::find(const void *p, Allocation &out) const {
+  const uint64_t gen = generation_.load(std::memory_order_acquire);
+  return find_through(thread_cache(gen), gen, reinterpret_cast<uintptr_t>(p), out);
 }
 
 std::optional<Allocation> MemoryMap::find_locked(uintptr_t addr) const {
@@ -88,16 +105,30 @@ std::optional<Allocation> MemoryMap::find_locked(uintptr_t addr) const {
 
 std::optional<Allocation> MemoryMap::find_range(const void *p, size_t n) const {
   auto a = find(p);
-  const auto addr = reinterpret_cast<uintptr_t>(p);
-  if (!a || !a->mapped || n <= a->size - (addr - a->base)) return a;
-  std::shared_lock lock(mu_);
-  for (auto it = by_base_.upper_bound(a->base);
-       it != by_base_.end() && n > a->size - (addr - a->base); ++it) {
-    const Allocation &next = it->second;
-    if (!next.mapped || next.base != a->base + a->size || next.kind != a->kind) break;
-    a->size += next.size;
-  }
+  if (a) extend_mapped(*a, reinterpret_cast<uintptr_t>(p), n);
   return a;
+}
+
+void MemoryMap::find_ranges(const void *p, size_t n, Allocation &a, const void *q, size_t m,
+                            Allocation &b) const {
+  const uint64_t gen = generation_.load(std::memory_order_acquire);
+  ThreadCache &cache = thread_cache(gen);
+  const auto pa = reinterpret_cast<uintptr_t>(p), qa = reinterpret_cast<uintptr_t>(q);
+  if (find_through(cache, gen, pa, a)) extend_mapped(a, pa, n);
+  else a = Allocation{};
+  if (find_through(cache, gen, qa, b)) extend_mapped(b, qa, m);
+  else b = Allocation{};
+}
+
+void MemoryMap::extend_mapped(Allocation &a, uintptr_t addr, size_t n) const {
+  if (!a.mapped || n <= a.size - (addr - a.base)) return;
+  std::shared_lock lock(mu_);
+  for (auto it = by_base_.upper_bound(a.base); it != by_base_.end() && n > a.size - (addr - a.base);
+       ++it) {
+    const Allocation &next = it->second;
+    if (!next.mapped || next.base != a.base + a.size || next.kind != a.kind) break;
+    a.size += next.size;
+  }
 }
 
 void MemoryMap::check_device_range(const void *p, size_t n, const char *what) const {

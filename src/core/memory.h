@@ -44,10 +44,17 @@ class MemoryMap {
   std::optional<Allocation> remove(const void *p);
   // The allocation containing p, if any.
   std::optional<Allocation> find(const void *p) const;
+  // The same into out, without an optional to copy (every pointer-sized word of a kernel's
+  // arguments is looked up); false when none.
+  bool find(const void *p, Allocation &out) const;
   // As find, but when [p, p+n) runs past a mapped allocation, the mappings that follow it
   // without a gap (one reservation mapped piece by piece, as memory pools grow) count as one:
   // the result spans them, up to the first gap or the end of the range.
   std::optional<Allocation> find_range(const void *p, size_t n) const;
+  // find_range of [p, p+n) into a and of [q, q+m) into b (a copy's two sides) with one look
+  // at the thread's cache; a side outside every allocation gets an empty Allocation (size 0).
+  void find_ranges(const void *p, size_t n, Allocation &a, const void *q, size_t m,
+                   Allocation &b) const;
   // Throws Errc::invalid_argument naming `what` unless [p, p+n) lies inside one device
   // allocation (or adjacent mappings, see find_range).
   void check_device_range(const void *p, size_t n, const char *what) const;
@@ -55,6 +62,12 @@ class MemoryMap {
 
  private:
   std::optional<Allocation> find_locked(uintptr_t addr) const;
+  // The calling thread's cache, emptied unless it holds answers of this map at generation gen.
+  ThreadCache &thread_cache(uint64_t gen) const;
+  // The allocation holding addr into out, through the cache; false when none.
+  bool find_through(ThreadCache &cache, uint64_t gen, uintptr_t addr, Allocation &out) const;
+  // See find_range: a mapped allocation grows by the mappings that follow it without a gap.
+  void extend_mapped(Allocation &a, uintptr_t addr, size_t n) const;
   void changed() { generation_.fetch_add(1, std::memory_order_release); }
 
   mutable std::shared_mutex mu_;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <cassert>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "core/handle.h"
+#include "core/thread_state.h"
 
 namespace openacl {
 
@@ -24,6 +26,10 @@ inline uint32_t handle_serial(const void *handle) {
 template <class T>
 class Registry {
  public:
+  Registry() = default;
+  // A registry that find_cached / find_borrowed are used on: its per-thread cache slot.
+  explicit Registry(HandleCacheSlot slot) : slot_(slot) {}
+
   // Registers obj under its handle and returns the handle: for Handled objects the counter
   // value drawn at construction; otherwise (types the C API exposes as typed pointers, such as
   // aclmdlDataset *) the object's address.
@@ -49,11 +55,13 @@ class Registry {
   // submissions look the same few handles (streams, kernels) up over and over, and the cache
   // skips the lock and the hash lookup. The cache keeps its object alive until the thread's
   // next lookup in this registry or its exit.
-  std::shared_ptr<T> find_cached(const void *handle) const { return cached(handle); }
+  std::shared_ptr<T> find_cached(const void *handle) const {
+    return std::static_pointer_cast<T>(cached(handle));
+  }
   // As find_cached, without a reference of the caller's own (a submission's hot path: a count
   // changed per call is a locked instruction per call): the object, or nullptr, stays valid
   // until the calling thread's next lookup in this registry.
-  T *find_borrowed(const void *handle) const { return cached(handle).get(); }
+  T *find_borrowed(const void *handle) const { return static_cast<T *>(cached(handle).get()); }
   // Unregisters the handle and returns the object (nullptr when unknown).
   std::shared_ptr<T> remove(const void *handle) {
     std::unique_lock lock(mu_);
@@ -100,27 +108,28 @@ class Registry {
   }
 
  private:
-  const std::shared_ptr<T> &cached(const void *handle) const {
-    struct Cached {
-      const Registry *owner = nullptr;
-      const void *handle = nullptr;
-      uint64_t generation = 0;
-      std::shared_ptr<T> obj;
-    };
-    thread_local Cached cached;
-    static const std::shared_ptr<T> none;
+  // The cache lives in the ThreadState (one initial-exec TLS read) rather than in a
+  // thread_local of its own, whose every access from the shared library is a __tls_get_addr
+  // call.
+  const std::shared_ptr<void> &cached(const void *handle) const {
+    static const std::shared_ptr<void> none;
+    assert(slot_ != HandleCacheSlot::count && "find_cached on a registry without a cache slot");
+    HandleCache &c = this_thread().handle_caches[static_cast<size_t>(slot_)];
     const uint64_t gen = generation();
-    if (cached.owner == this && cached.handle == handle && cached.generation == gen)
-      return cached.obj;
+    if (c.owner == this && c.handle == handle && c.generation == gen) return c.obj;
     auto obj = find(handle);
     if (!obj) return none;
-    cached = {this, handle, gen, std::move(obj)};
-    return cached.obj;
+    c.owner = this;
+    c.handle = handle;
+    c.generation = gen;
+    c.obj = std::move(obj);
+    return c.obj;
   }
 
   mutable std::shared_mutex mu_;
   std::atomic<uint64_t> generation_{0};
   std::unordered_map<const void *, std::shared_ptr<T>> map_;
+  HandleCacheSlot slot_ = HandleCacheSlot::count;
 };
 
 }  // namespace openacl

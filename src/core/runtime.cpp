@@ -24,11 +24,18 @@ std::unique_lock<std::mutex> Runtime::lock_lifecycle() {
   return std::unique_lock(lifecycle_mu_);
 }
 
-Runtime &Runtime::get() {
+namespace detail {
+
+std::atomic<Runtime *> runtime_instance{nullptr};
+
+Runtime &make_runtime() {
   // Never destroyed: threads of the program may still call in while statics are torn down.
   static Runtime *rt = new Runtime();
+  runtime_instance.store(rt, std::memory_order_release);
   return *rt;
 }
+
+}  // namespace detail
 
 void Runtime::require_initialized() const {
   // Pairs with CallScope's store and finalize's close (core/call_gate.h).

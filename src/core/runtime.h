@@ -97,13 +97,13 @@ class Runtime {
   void destroy_context(const void *handle);
 
   Registry<Context> contexts;
-  Registry<Stream> streams;
+  Registry<Stream> streams{HandleCacheSlot::streams};
   Registry<Event> events;
   Registry<Notify> notifies;
   Registry<ModelRI> model_ris;               // aclmdlRI
   Registry<PhysicalMemory> physical_memory;  // aclrtMallocPhysical
   Registry<Binary> binaries;
-  Registry<Function> functions;
+  Registry<Function> functions{HandleCacheSlot::functions};
   // Every other handle kind, defined by the layers above (core/handle_tables.h).
   HandleTables tables;
 
@@ -137,5 +137,17 @@ class Runtime {
   ReportHub host_funcs_;
   std::unique_ptr<TaskObserver> diagnostics_;
 };
+
+namespace detail {
+// The runtime once made: every API call reaches it several times, and an inline load of this
+// pointer is cheaper than a call into a function-local static's guard.
+extern std::atomic<Runtime *> runtime_instance;
+Runtime &make_runtime();
+}  // namespace detail
+
+inline Runtime &Runtime::get() {
+  Runtime *rt = detail::runtime_instance.load(std::memory_order_acquire);
+  return rt != nullptr ? *rt : detail::make_runtime();
+}
 
 }  // namespace openacl

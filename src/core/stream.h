@@ -74,7 +74,8 @@ class Stream final : public backend::Runnable,
   // The run-at-call part of enqueue for a task the caller keeps (on its stack: a small copy or
   // memset need not be allocated to run during the call). Returns its seq when it ran, or 0
   // when it must be enqueued instead (the stream is not at rest, captured or observed); the
-  // task is then untouched.
+  // task is then untouched. Never runs a task while an observer is installed, so the task need
+  // not record its memory ranges (AtCall, core/tasks.h).
   uint64_t try_run_at_call(Task &task);
   // A second thread has enqueued: every submission takes the lock from now on.
   bool shared() const { return submitter_.load(std::memory_order_acquire) == kShared; }

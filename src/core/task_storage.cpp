@@ -84,6 +84,16 @@ struct Cache {
   bool closed;
 };
 constinit thread_local Cache cache{};
+// The same cache reached through one pointer in the static TLS block (initial-exec: an offset
+// from the thread pointer, as core/thread_state.h does): the cache itself, a thread_local of a
+// shared library, costs a __tls_get_addr call per access, and every task takes and gives back.
+__thread Cache *thread_cache __attribute__((tls_model("initial-exec"))) = nullptr;
+
+Cache &this_cache() {
+  Cache *c = thread_cache;
+  if (c == nullptr) c = thread_cache = &cache;
+  return *c;
+}
 
 Block *new_batch(int c) {
   Block *batch = nullptr;
@@ -130,7 +140,7 @@ void register_cache() {
 void *allocate(size_t bytes) {
   if (!kRecycle || bytes > kMaxBytes || bytes == 0) return ::operator new(bytes);
   const int c = class_of(bytes);
-  Cache &tc = cache;
+  Cache &tc = this_cache();
   if (tc.head[c] == nullptr) {
     if (tc.closed) return ::operator new(class_bytes(c));
     if (!tc.registered) register_cache();
@@ -146,7 +156,7 @@ void *allocate(size_t bytes) {
 
 void release(void *p, size_t bytes) noexcept {
   if (p == nullptr) return;
-  Cache &tc = cache;
+  Cache &tc = this_cache();
   if (!kRecycle || bytes > kMaxBytes || bytes == 0 || tc.closed) {
     ::operator delete(p);
     return;

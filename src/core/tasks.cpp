@@ -53,8 +53,8 @@ const char *task_kind_name(TaskKind kind) {
 CopyTask::CopyTask(void *dst, const void *src, size_t n, bool staged, const char *direction)
     : CopyTask(dst, n, src, n, n, 1, staged, direction) {}
 
-CopyTask::CopyTask(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-                   size_t height, bool staged, const char *direction)
+CopyTask::CopyTask(AtCall, void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                   size_t height, const char *direction)
     : Task(TaskKind::memcpy),
       dst_(dst),
       src_(src),
@@ -62,7 +62,11 @@ CopyTask::CopyTask(void *dst, size_t dpitch, const void *src, size_t spitch, siz
       spitch_(spitch),
       width_(width),
       height_(height),
-      direction_(direction) {
+      direction_(direction) {}
+
+CopyTask::CopyTask(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                   size_t height, bool staged, const char *direction)
+    : CopyTask(AtCall{}, dst, dpitch, src, spitch, width, height, direction) {
   if (staged) {
     staging_.reset(new uint8_t[width * height]);
     for (size_t row = 0; row < height; ++row) {
@@ -118,8 +122,7 @@ void CopyTask::run(ExecContext &ctx) {
   }
 }
 
-MemsetTask::MemsetTask(void *dst, int value, size_t n)
-    : Task(TaskKind::memset), dst_(dst), value_(value), n_(n) {
+MemsetTask::MemsetTask(void *dst, int value, size_t n) : MemsetTask(AtCall{}, dst, value, n) {
   add_range(dst, n, true);
 }
 

@@ -18,6 +18,11 @@ class Signal;
 // about a microsecond of copying at most.
 inline constexpr size_t kRunAtCallBytes = size_t{16} << 10;
 
+// A task built on the caller's stack for Stream::try_run_at_call only: it runs at the call or
+// not at all, and never while an observer is installed, so it records no memory ranges (the
+// trace and the race checker are their only readers).
+struct AtCall {};
+
 class CopyTask final : public Task {
  public:
   // staged: the source bytes were taken at the call (pageable host memory, R14).
@@ -25,6 +30,8 @@ class CopyTask final : public Task {
   // 2D: height rows of width bytes.
   CopyTask(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
            bool staged, const char *direction);
+  CopyTask(AtCall, void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+           size_t height, const char *direction);
   void run(ExecContext &ctx) override;
   bool runs_at_call() const override { return width_ * height_ <= kRunAtCallBytes; }
   std::string label() const override { return direction_; }
@@ -41,6 +48,8 @@ class CopyTask final : public Task {
 class MemsetTask final : public Task {
  public:
   MemsetTask(void *dst, int value, size_t n);
+  MemsetTask(AtCall, void *dst, int value, size_t n)
+      : Task(TaskKind::memset), dst_(dst), value_(value), n_(n) {}
   void run(ExecContext &ctx) override;
   bool runs_at_call() const override { return n_ <= kRunAtCallBytes; }
   std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {

@@ -8,7 +8,12 @@ namespace openacl {
 
 ThreadState::ThreadState() { register_thread(*this); }
 
-ThreadState::~ThreadState() { unregister_thread(*this); }
+ThreadState::~ThreadState() {
+  // The lookup caches may hold the last reference to a destroyed stream: it goes while the rest
+  // of the thread's state is intact, as when the caches were thread_locals of their own.
+  for (HandleCache &c : handle_caches) c.obj.reset();
+  unregister_thread(*this);
+}
 
 namespace detail {
 

@@ -17,6 +17,20 @@ namespace openacl {
 
 class Context;
 
+// A thread's last hit in one handle registry (core/registry.h), valid while that registry's
+// generation is unchanged. It holds a reference: a borrowed lookup stays valid until the
+// thread's next lookup in the same registry.
+struct HandleCache {
+  const void *owner = nullptr;
+  const void *handle = nullptr;
+  uint64_t generation = 0;
+  std::shared_ptr<void> obj;
+};
+
+// The registries a submission looks handles up in on every call; each has its own slot, so that
+// a lookup in one never ends what another lent.
+enum class HandleCacheSlot : uint8_t { streams, functions, count };
+
 struct ThreadState {
   ThreadState();
   ~ThreadState();
@@ -44,6 +58,7 @@ struct ThreadState {
   std::atomic<uint64_t> call_clock{0};
   uint64_t serial = 0;  // unique per thread for the process's life
   MemoryMap::ThreadCache memory_cache;
+  HandleCache handle_caches[static_cast<size_t>(HandleCacheSlot::count)];
   // The thread's Linux id (gettid), taken once.
   uint32_t os_id();
 

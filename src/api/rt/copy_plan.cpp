@@ -46,20 +46,25 @@ const char *kind_name(int64_t kind) {
   }
 }
 
+// Where [p, p + span) lives, given the allocation found there (size 0: none).
+Place place_in(const Allocation &a, const void *p, size_t span, const char *what) {
+  if (a.size == 0) return Place::pageable;
+  auto addr = reinterpret_cast<uintptr_t>(p);
+  if (span > a.size - (addr - a.base)) {
+    std::ostringstream msg;
+    msg << what << ": " << span << " bytes at " << p << " run past the end of its allocation ("
+        << a.size << " bytes at " << reinterpret_cast<void *>(a.base) << ")";
+    fail(Errc::invalid_argument, msg.str());
+  }
+  return a.kind == MemoryKind::device ? Place::device : Place::pinned;
+}
+
 }  // namespace
 
 Place place_of(const void *p, size_t span, const char *what, Device **owner) {
-  auto a = Runtime::get().memory().find_range(p, span);
-  if (owner != nullptr) *owner = a ? a->device : nullptr;
-  if (!a) return Place::pageable;
-  auto addr = reinterpret_cast<uintptr_t>(p);
-  if (span > a->size - (addr - a->base)) {
-    std::ostringstream msg;
-    msg << what << ": " << span << " bytes at " << p << " run past the end of its allocation ("
-        << a->size << " bytes at " << reinterpret_cast<void *>(a->base) << ")";
-    fail(Errc::invalid_argument, msg.str());
-  }
-  return a->kind == MemoryKind::device ? Place::device : Place::pinned;
+  auto a = Runtime::get().memory().find_range(p, span).value_or(Allocation{});
+  if (owner != nullptr) *owner = a.device;
+  return place_in(a, p, span, what);
 }
 
 CopyPlan plan_copy(void *dst, size_t dst_span, const void *src, size_t src_span, int64_t kind) {
@@ -69,9 +74,13 @@ CopyPlan plan_copy(void *dst, size_t dst_span, const void *src, size_t src_span,
     fail(Errc::invalid_argument,
          "kind " + std::to_string(kind) + " is not a valid aclrtMemcpyKind for this call");
   }
-  Device *dst_owner = nullptr, *src_owner = nullptr;
-  CopyPlan plan{place_of(dst, dst_span, "dst", &dst_owner),
-                place_of(src, src_span, "src", &src_owner), "", nullptr};
+  // Both sides in one lookup: this runs at every copy.
+  Allocation dst_alloc, src_alloc;
+  Runtime::get().memory().find_ranges(dst, dst_span, dst_alloc, src, src_span, src_alloc);
+  Device *dst_owner = dst_alloc.device;
+  Device *src_owner = src_alloc.device;
+  CopyPlan plan{place_in(dst_alloc, dst, dst_span, "dst"),
+                place_in(src_alloc, src, src_span, "src"), "", nullptr};
   bool dst_dev = plan.dst == Place::device;
   bool src_dev = plan.src == Place::device;
   bool ok = true;
@@ -138,7 +147,7 @@ void copy_async(const char *api, aclrtStream stream, const CopyPlan &plan, void 
   uint64_t seq = 0;
   if (!staged) {
     // A small copy on a stream at rest runs now: its task need not leave the stack.
-    CopyTask now(dst, dpitch, src, spitch, width, height, false, plan.direction);
+    CopyTask now(AtCall{}, dst, dpitch, src, spitch, width, height, plan.direction);
     seq = s.try_run_at_call(now);
   }
   if (seq == 0) seq = s.enqueue(make_task());

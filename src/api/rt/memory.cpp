@@ -262,7 +262,7 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t c
     std::shared_ptr<openacl::Stream> held;
     openacl::Stream &s = openacl::api::stream_ref_for_submit(stream, held);
     // A small memset on a stream at rest runs now: its task need not leave the stack.
-    openacl::MemsetTask now(devPtr, value, count);
+    openacl::MemsetTask now(openacl::AtCall{}, devPtr, value, count);
     if (s.try_run_at_call(now) == 0)
       s.enqueue(std::make_unique<openacl::MemsetTask>(devPtr, value, count));
   });
