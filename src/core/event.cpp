@@ -1,14 +1,16 @@
 #include "core/event.h"
 
 #include "core/signal.h"
+#include "core/stream.h"
+#include "core/tasks.h"
 
 namespace openacl {
 
-std::shared_ptr<Signal> Event::new_record() {
+void Event::record(Stream &stream) {
   auto record = std::make_shared<Signal>();
+  stream.enqueue(std::make_unique<RecordTask>(record));
   std::lock_guard lock(mu_);
-  latest_ = record;
-  return record;
+  latest_ = std::move(record);
 }
 
 std::shared_ptr<Signal> Event::latest() const {

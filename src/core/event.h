@@ -14,6 +14,7 @@ namespace openacl {
 class Context;
 class ModelRI;
 class Signal;
+class Stream;
 
 class Event : public Handled {
  public:
@@ -25,8 +26,10 @@ class Event : public Handled {
   uint32_t flags() const { return flags_; }
   bool ex() const { return ex_; }  // created by aclrtCreateEventExWithFlag
 
-  // A new record: becomes the latest at once, completes when its stream reaches it.
-  std::shared_ptr<Signal> new_record();
+  // Queues a new record on `stream`; it completes when the stream reaches it and becomes the
+  // latest once queued. Published before, a wait bound to it from another thread could be
+  // queued ahead of it on the same stream, which would then wait for itself forever.
+  void record(Stream &stream);
   // The latest record, or nullptr when never recorded (or reset).
   std::shared_ptr<Signal> latest() const;
   // Clears the latest record if it is still `record` (aclrtResetEvent, in stream order).

@@ -1,5 +1,7 @@
 // R11 (event synchronization, stream-wait-event) and R12 (event lifecycle, status, elapsed
 // time, non-blocking destroy).
+#include <thread>
+
 #include "core/fixture.h"
 
 namespace {
@@ -202,6 +204,22 @@ TEST_F(R11_StreamWaitEvent, SeveralStreamsWaitOnOneEvent) {
   EXPECT_ACL_OK(aclrtSynchronizeStream(nullptr));
   for (int i = 0; i < n; ++i) EXPECT_EQ(oat::load(marks[i]), 1);
   EXPECT_EQ(oat::load(mdef), 1);
+}
+
+// A record and a wait of one event, racing from two threads on one stream: whichever is queued
+// first, the wait never binds to a record queued after it (the stream would wait for itself).
+TEST_F(R11_StreamWaitEvent, AWaitRacingARecordOnOneStreamNeverWaitsForALaterRecord) {
+  aclrtStream s = new_stream();
+  aclrtEvent e = new_event();
+  constexpr int kRounds = 3000;
+  std::thread recorder([&] {
+    EXPECT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    for (int i = 0; i < kRounds; ++i) EXPECT_EQ(aclrtRecordEvent(e, s), ACL_SUCCESS);
+    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  });
+  for (int i = 0; i < kRounds; ++i) ASSERT_ACL_OK(aclrtStreamWaitEvent(s, e));
+  recorder.join();
+  EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(s, 10000));
 }
 
 TEST_F(R11_StreamWaitEvent, WaitingDoesNotOccupyAnAiCore) {

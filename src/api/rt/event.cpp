@@ -63,10 +63,9 @@ void record(aclrtEvent event, aclrtStream stream) {
   require_initialized();
   auto s = openacl::api::stream_for_submit(stream);
   auto e = event_for(event, *s);
-  auto capture = submit_or_capture(
-      s, openacl::TaskKind::event_record, [e](const std::shared_ptr<openacl::Stream> &t) {
-        t->enqueue(std::make_unique<openacl::RecordTask>(e->new_record()));
-      });
+  auto capture =
+      submit_or_capture(s, openacl::TaskKind::event_record,
+                        [e](const std::shared_ptr<openacl::Stream> &t) { e->record(*t); });
   if (capture) {
     e->set_captured_by(capture);
     capture->recorded(e.get(), s->capture_lane());
