@@ -138,6 +138,8 @@ void RecordTask::skip(const Error &failure) { record_->complete(now_ns(), failur
 
 void RecordTask::queued(Stream &stream) { record_->set_producer(stream.weak_from_this(), seq); }
 
+bool WaitTask::runs_at_call() const { return record_->done() && !record_->error(); }
+
 void ResetTask::run(ExecContext &) { event_->reset(record_.get()); }
 
 CallbackTask::CallbackTask(ReportHub &hub, std::shared_ptr<Stream> stream, void (*fn)(void *),

@@ -69,6 +69,9 @@ class RecordTask final : public Task {
   void run(ExecContext &ctx) override;
   void skip(const Error &failure) override;
   void queued(Stream &stream) override;
+  // On a stream at rest nothing comes before the record: it completes at the call, and a
+  // cross-stream hand-off need not wake a worker for it.
+  bool runs_at_call() const override { return true; }
   SyncEdge sync_edge() const override { return {SyncEdge::Role::records, record_.get()}; }
 
  private:
@@ -81,6 +84,9 @@ class WaitTask final : public Task {
       : Task(TaskKind::event_wait), record_(std::move(record)) {}
   void run(ExecContext &) override {}
   Signal *wait_before() override { return record_.get(); }
+  // A wait for a record that has completed without a failure has nothing to wait for; one
+  // that carries a failure must fail its stream on the queued path (R20).
+  bool runs_at_call() const override;
   SyncEdge sync_edge() const override { return {SyncEdge::Role::waits, record_.get()}; }
 
  private:

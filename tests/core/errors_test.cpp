@@ -251,6 +251,24 @@ TEST_F(R20_Failure, PropagatesThroughEventsToWaitingStreams) {
   EXPECT_EQ(oat::load(m2), 0);
 }
 
+TEST_F(R20_Failure, AWaitForARecordThatFailedAlreadyFailsAStreamAtRest) {
+  // The record has completed, carrying s1's failure, before s2 (at rest) waits for it: the
+  // wait must not be taken for one with nothing left to wait for.
+  aclrtStream s1 = nullptr, s2 = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s1));
+  ASSERT_ACL_OK(aclrtCreateStream(&s2));
+  aclrtEvent e = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&e));
+  ASSERT_ACL_OK(fail(s1));
+  ASSERT_ACL_OK(aclrtRecordEvent(e, s1));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeEvent(e));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(s2, e));
+  int32_t m2 = 0;
+  ASSERT_ACL_OK(mark(&m2, 1, s2));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(s2));
+  EXPECT_EQ(oat::load(m2), 0);
+}
+
 TEST_F(R20_Failure, EventRecordedBeforeTheFailureIsClean) {
   aclrtStream s1 = nullptr, s2 = nullptr;
   ASSERT_ACL_OK(aclrtCreateStream(&s1));

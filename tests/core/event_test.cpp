@@ -222,6 +222,32 @@ TEST_F(R11_StreamWaitEvent, AWaitRacingARecordOnOneStreamNeverWaitsForALaterReco
   EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(s, 10000));
 }
 
+TEST_F(R11_StreamWaitEvent, AHandOffBetweenStreamsAtRestIsDoneWithinTheCalls) {
+  // Nothing is queued or running on either stream: the record completes during its call and
+  // the wait for it has nothing to wait for, so no worker is woken for either (the hand-off's
+  // latency is that of the calls).
+  aclrtStream s1 = new_stream(), s2 = new_stream();
+  aclrtEvent e = new_event();
+  ASSERT_ACL_OK(aclrtRecordEvent(e, s1));
+  aclrtEventRecordedStatus rs = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  ASSERT_ACL_OK(aclrtQueryEventStatus(e, &rs));
+  EXPECT_EQ(rs, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(s2, e));
+  aclrtStreamStatus ss = ACL_STREAM_STATUS_NOT_READY;
+  ASSERT_ACL_OK(aclrtStreamQuery(s2, &ss));
+  EXPECT_EQ(ss, ACL_STREAM_STATUS_COMPLETE);
+  // A record behind queued work still completes only when its stream reaches it.
+  Gate &g = block(s1);
+  ASSERT_ACL_OK(aclrtRecordEvent(e, s1));
+  ASSERT_ACL_OK(aclrtQueryEventStatus(e, &rs));
+  EXPECT_EQ(rs, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(s2, e));
+  ASSERT_ACL_OK(aclrtStreamQuery(s2, &ss));
+  EXPECT_EQ(ss, ACL_STREAM_STATUS_NOT_READY);
+  g.open();
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s2));
+}
+
 TEST_F(R11_StreamWaitEvent, WaitingDoesNotOccupyAnAiCore) {
   // Many streams wait on one held event; an unrelated stream must still run (event waits do
   // not block a worker thread while other streams have work).
