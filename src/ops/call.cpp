@@ -8,6 +8,7 @@
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "core/task.h"
+#include "core/tasks.h"
 #include "ops/dump.h"
 #include "ops/op_cache.h"
 
@@ -138,8 +139,8 @@ class OpTask final : public Task {
   OpTask(BoundCall call, OpDumper dump)
       : Task(TaskKind::op), call_(std::move(call)), dump_(std::move(dump)) {
     for (const auto &t : call_.tensors->inputs)
-      if (t.data != nullptr) add_range(t.data, t.desc.byte_size(), false);
-    for (const auto &t : call_.tensors->outputs) add_range(t.data, t.desc.byte_size(), true);
+      if (t.data != nullptr) add_range(t.data, bytes(t), false);
+    for (const auto &t : call_.tensors->outputs) add_range(t.data, bytes(t), true);
   }
   ~OpTask() override {
     if (call_.spare) call_.spare->give(std::move(call_.tensors));
@@ -149,6 +150,11 @@ class OpTask final : public Task {
     call_.op->run(t.inputs, t.outputs, ctx.cores);
     if (dump_) dump_(call_.op_type, t.inputs, t.outputs);
   }
+  // A small elementwise op on a stream at rest costs less to run than to hand to a worker and
+  // take back at the synchronize (issue 16: a 1-element Add + synchronize).
+  bool runs_at_call() const override {
+    return call_.op->per_element() && !dump_ && bytes_ <= kRunAtCallBytes;
+  }
   std::string label() const override { return call_.op_type; }
   std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {
     BoundCall copy{call_.op_type, call_.op, std::make_unique<TensorLists>(*call_.tensors),
@@ -157,8 +163,15 @@ class OpTask final : public Task {
   }
 
  private:
+  size_t bytes(const Tensor &t) {
+    const size_t n = t.desc.byte_size();
+    bytes_ += n;
+    return n;
+  }
+
   BoundCall call_;
   OpDumper dump_;
+  size_t bytes_ = 0;
 };
 
 }  // namespace

@@ -48,6 +48,7 @@ std::unique_ptr<PreparedOp> cast_op(int64_t n) {
 
 std::unique_ptr<PreparedOp> build_cast(OpCall &call) {
   call.inputs_between(1, 1, "x");
+  call.work_per_element();
   const DType src = call.in(0).dtype;
   const DType dst = call.attr_dtype("dst_type");
   if (dtype_size(src) == 0)
@@ -76,6 +77,7 @@ void fill_bytes(backend::AiCores &cores, void *dst, const void *value, size_t es
 
 std::unique_ptr<PreparedOp> build_like(OpCall &call) {
   call.inputs_between(1, 1, "x");
+  call.work_per_element();
   const auto &x = call.in(0);
   const size_t esize = dtype_size(x.dtype);
   if (esize == 0) call.bad_dtype(0, std::string("has data type ") + dtype_name(x.dtype));
@@ -95,6 +97,7 @@ std::unique_ptr<PreparedOp> build_like(OpCall &call) {
 }
 
 std::unique_ptr<PreparedOp> build_fill(OpCall &call) {
+  call.work_per_element();
   std::vector<int64_t> dims;
   size_t value_index = 1;
   if (call.type() == "FillD") {

@@ -234,6 +234,7 @@ std::unique_ptr<PreparedOp> mixed_binary_op(DType a, DType b, BroadcastPlan plan
 template <Bin K>
 std::unique_ptr<PreparedOp> build_binary(OpCall &call) {
   call.inputs_between(2, 2, "x1, x2");
+  call.work_per_element();
   const DType t = call.in(0).dtype;
   std::vector<int64_t> out;
   if (!broadcast_shapes(call.in(0).dims, call.in(1).dims, out))
@@ -283,6 +284,7 @@ std::unique_ptr<PreparedOp> build_binary(OpCall &call) {
 
 std::unique_ptr<PreparedOp> build_select(OpCall &call) {
   call.inputs_between(3, 3, "condition, x1, x2");
+  call.work_per_element();
   call.dtype_in(0, {DType::boolean});
   call.same_dtype(1, 2);
   std::vector<int64_t> tmp, out;
@@ -510,6 +512,7 @@ std::unique_ptr<PreparedOp> build_gelu_v2(OpCall &call) {
 
 std::unique_ptr<PreparedOp> build_identity(OpCall &call) {
   call.inputs_between(1, 1, "x");
+  call.work_per_element();
   call.output(call.in(0).dtype, call.in(0).dims, call.in(0).format);
   const size_t bytes = call.in(0).byte_size();
   return make_op([bytes](const std::vector<Tensor> &in, const std::vector<Tensor> &out,
@@ -552,6 +555,7 @@ std::unique_ptr<PreparedOp> clip_op(BroadcastPlan p, bool has_lo, bool has_hi, f
 
 std::unique_ptr<PreparedOp> build_clip(OpCall &call) {
   const bool by_value = call.type() == "ClipByValue";
+  call.work_per_element();
   if (by_value) call.inputs_between(3, 3, "x, clip_value_min, clip_value_max");
   else call.inputs_between(1, 3, "x, [min], [max]");
   call.dtype_in(

@@ -361,6 +361,7 @@ std::unique_ptr<PreparedOp> prepare(const backend::KernelTable &kernels, const s
   check_inputs(op_type, inputs);
   OpCall call(op_type, inputs, attrs, &outputs, threads);
   auto op = build(call);
+  op->per_element_ = call.per_element();
   const auto &want = call.outputs();
   if (outputs.size() != want.size())
     fail(Errc::op_output_not_match, op_type + ": expected " + std::to_string(want.size()) +

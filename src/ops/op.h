@@ -215,6 +215,17 @@ class PreparedOp {
     (void)input;
     (void)data;
   }
+  // A few operations per element of its tensors (elementwise ops, casts, fills, copies): the
+  // bytes it touches bound its time, so a small call may run during its submission
+  // (Task::runs_at_call).
+  bool per_element() const { return per_element_; }
+
+ private:
+  friend std::unique_ptr<PreparedOp> prepare(const backend::KernelTable &, const std::string &,
+                                             const std::vector<TensorDesc> &,
+                                             const std::vector<TensorDesc> &, const Attrs &,
+                                             unsigned);
+  bool per_element_ = false;
 };
 
 // Output descriptors an op produces for these inputs and attributes. Throws Error with

@@ -55,6 +55,10 @@ class OpCall {
   std::optional<std::vector<int64_t>> const_ints(size_t i) const;
   std::optional<std::vector<double>> const_floats(size_t i) const;
 
+  // The op's work is a few operations per element (PreparedOp::per_element).
+  void work_per_element() { per_element_ = true; }
+  bool per_element() const { return per_element_; }
+
   // Declares output i (appended in order).
   void output(DType dtype, std::vector<int64_t> dims, Format format = Format::nd);
   std::vector<TensorDesc> &outputs() { return out_; }
@@ -66,6 +70,7 @@ class OpCall {
   const Attrs &attrs_;
   const std::vector<TensorDesc> *given_;
   unsigned threads_;
+  bool per_element_ = false;
   std::vector<TensorDesc> out_;
 };
 

@@ -69,6 +69,21 @@ TEST_F(OpApi, AddRunsOnTheStreamWithBroadcast) {
   EXPECT_EQ(read<float>(ob[0], 6), (std::vector<float>{11, 22, 33, 14, 25, 36}));
 }
 
+TEST_F(OpApi, ASmallElementwiseOpOnAStreamAtRestRunsDuringTheCall) {
+  // Nothing is queued on the stream: handing a 4-element Add to a worker and taking it back at
+  // the synchronize costs more than running it, so it has run when the call returns.
+  std::vector<float> a = {1, 2, 3, 4}, b = {10, 20, 30, 40};
+  aclTensorDesc *in[] = {desc(ACL_FLOAT, {4}), desc(ACL_FLOAT, {4})};
+  aclDataBuffer *ib[] = {device_buffer(a.data(), 16), device_buffer(b.data(), 16)};
+  aclTensorDesc *out[] = {desc(ACL_FLOAT, {4})};
+  aclDataBuffer *ob[] = {device_buffer(nullptr, 16)};
+  ASSERT_EQ(aclopExecuteV2("Add", 2, in, ib, 1, out, ob, nullptr, stream_), ACL_SUCCESS);
+  aclrtStreamStatus status = ACL_STREAM_STATUS_NOT_READY;
+  ASSERT_EQ(aclrtStreamQuery(stream_, &status), ACL_SUCCESS);
+  EXPECT_EQ(status, ACL_STREAM_STATUS_COMPLETE);
+  EXPECT_EQ(read<float>(ob[0], 4), (std::vector<float>{11, 22, 33, 44}));
+}
+
 TEST_F(OpApi, OpsRunInStreamOrderWithCopies) {
   // x -> Relu -> y, then a copy overwrites x and a second op reads it: order must hold.
   std::vector<float> x = {-1, 2, -3, 4}, x2 = {5, -6, 7, -8};
