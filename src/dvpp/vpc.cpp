@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "dvpp/resize_avx512.h"
+#include "dvpp/resize_simd.h"
 #include "ops/isa.h"
 
 namespace openacl::dvpp {
@@ -104,7 +104,7 @@ template <int C, bool Swap, class ResizeRow>
                                                 uint32_t begin, uint32_t end,
                                                 ResizeRow &&resize_row) {
   const size_t n = size_t{p.dw} * C;
-  std::vector<int32_t> buffers((n + 16) * 2);  // 16: WideColumns::horizontal stores whole blocks
+  std::vector<int32_t> buffers((n + 16) * 2);  // 16: PackedColumns::horizontal stores whole blocks
   int32_t *h0 = buffers.data(), *h1 = h0 + n + 16;
   auto row = [&](uint32_t i) { return p.src + (p.sy + i) * p.src_stride + size_t{p.sx} * C; };
   int64_t r0 = -1, r1 = -1;  // the source rows h0 and h1 hold
@@ -192,21 +192,45 @@ void portable(const Plane &p, const ColumnTaps &xs, const std::vector<Tap> &ys, 
   portable_rows<C, Swap>(p, xs, ys, begin, end);
 }
 
-// The AVX-512 kernels (and enlarge_rows' blend loop built for AVX-512); the channel swap is in
-// the packed taps.
+// The shuffle kernels; the channel swap is in the packed taps. Built for AVX2 and AVX-512
+// (enlarge_rows' blend loop), taken as the CPU and OPENACL_MAX_ISA allow.
 template <int C>
-#if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx512f,avx512bw,avx512vl")))
-#endif
-void wide_rows(const Plane &p, const WideColumns &wide, const std::vector<Tap> &ys,
-               uint32_t begin, uint32_t end) {
+[[gnu::always_inline]] inline void packed_rows(const Plane &p, const PackedColumns &packed,
+                                               const std::vector<Tap> &ys, uint32_t begin,
+                                               uint32_t end) {
   if (p.dh >= p.sh)
-    return enlarge_rows<C, false>(p, ys, begin, end,
-                                  [&](const uint8_t *row, int32_t *h) { wide.horizontal(row, h); });
+    return enlarge_rows<C, false>(
+        p, ys, begin, end, [&](const uint8_t *row, int32_t *h) { packed.horizontal(row, h); });
   auto row = [&](uint32_t i) { return p.src + (p.sy + i) * p.src_stride + size_t{p.sx} * C; };
   for (uint32_t d = begin; d < end; ++d)
-    wide.blend(row(ys[d].i0), row(ys[d].i1), ys[d].w1,
-               p.dst + (p.dy + d) * p.dst_stride + size_t{p.dx} * C);
+    packed.blend(row(ys[d].i0), row(ys[d].i1), ys[d].w1,
+                 p.dst + (p.dy + d) * p.dst_stride + size_t{p.dx} * C);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+template <int C>
+__attribute__((target("avx2"))) void packed_rows_avx2(const Plane &p, const PackedColumns &packed,
+                                                      const std::vector<Tap> &ys, uint32_t begin,
+                                                      uint32_t end) {
+  packed_rows<C>(p, packed, ys, begin, end);
+}
+
+template <int C>
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void packed_rows_avx512(
+    const Plane &p, const PackedColumns &packed, const std::vector<Tap> &ys, uint32_t begin,
+    uint32_t end) {
+  packed_rows<C>(p, packed, ys, begin, end);
+}
+#endif
+
+// Only for a PackedColumns that is not empty: the CPU has AVX2 at least.
+template <int C>
+void packed(const Plane &p, const PackedColumns &columns, const std::vector<Tap> &ys,
+            uint32_t begin, uint32_t end) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (ops::use_avx512()) return packed_rows_avx512<C>(p, columns, ys, begin, end);
+  packed_rows_avx2<C>(p, columns, ys, begin, end);
+#endif
 }
 
 // Destination rows a core takes at least: fewer would cost more in hand-over than they save.
@@ -215,12 +239,12 @@ constexpr uint32_t kRowsPerPart = 32;
 void resize_plane(const Plane &p, Interpolation interpolation, backend::AiCores *cores) {
   const auto ys = taps(p.sh, p.dh, interpolation);
   const ColumnTaps xs(taps(p.sw, p.dw, interpolation), p.sw, p.channels);
-  const WideColumns wide(xs.offset.data(), xs.w1.data(), p.dw, p.channels, p.swap,
-                         size_t{p.sw} * p.channels);
+  const PackedColumns columns(xs.offset.data(), xs.w1.data(), p.dw, p.channels, p.swap,
+                              size_t{p.sw} * p.channels);
   auto rows = [&](uint32_t begin, uint32_t end) {
-    if (!wide.empty()) {
-      if (p.channels == 1) wide_rows<1>(p, wide, ys, begin, end);
-      else wide_rows<2>(p, wide, ys, begin, end);
+    if (!columns.empty()) {
+      if (p.channels == 1) packed<1>(p, columns, ys, begin, end);
+      else packed<2>(p, columns, ys, begin, end);
     } else if (p.channels == 1) {
       portable<1, false>(p, xs, ys, begin, end);
     } else if (p.swap) {
