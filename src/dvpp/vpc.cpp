@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "dvpp/resize_simd.h"
+#include "dvpp/rows.h"
 #include "ops/isa.h"
 
 namespace openacl::dvpp {
@@ -233,9 +234,6 @@ void packed(const Plane &p, const PackedColumns &columns, const std::vector<Tap>
 #endif
 }
 
-// Destination rows a core takes at least: fewer would cost more in hand-over than they save.
-constexpr uint32_t kRowsPerPart = 32;
-
 void resize_plane(const Plane &p, Interpolation interpolation, backend::AiCores *cores) {
   const auto ys = taps(p.sh, p.dh, interpolation);
   const ColumnTaps xs(taps(p.sw, p.dw, interpolation), p.sw, p.channels);
@@ -253,12 +251,7 @@ void resize_plane(const Plane &p, Interpolation interpolation, backend::AiCores 
       portable<2, false>(p, xs, ys, begin, end);
     }
   };
-  const uint32_t parts =
-      cores == nullptr ? 1 : std::min<uint32_t>(cores->count(), std::max(1u, p.dh / kRowsPerPart));
-  if (parts <= 1) return rows(0, p.dh);
-  cores->parallel_for(parts, [&](size_t i) {
-    rows(static_cast<uint32_t>(p.dh * i / parts), static_cast<uint32_t>(p.dh * (i + 1) / parts));
-  });
+  for_rows(cores, p.dh, rows);
 }
 
 // Chroma samples covering n pixels: a whole picture of odd size has a last, half-covered one
