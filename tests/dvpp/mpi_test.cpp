@@ -160,6 +160,85 @@ TEST_F(Mpi, CropResizeIntoRgbIsTheNv12ResizeConverted) {
   EXPECT_NE(recent_msg().find("RGB destination"), std::string::npos) << recent_msg();
 }
 
+// The median of each sample's k x k neighbourhood in one plane of c interleaved channels, edges
+// replicated (OpenCV's medianBlur), written the plain way.
+void reference_median(const uint8_t *src, uint8_t *dst, uint32_t w, uint32_t h, uint32_t stride,
+                      int c, int k) {
+  const int r = k / 2;
+  for (int y = 0; y < int(h); ++y)
+    for (int x = 0; x < int(w); ++x)
+      for (int ch = 0; ch < c; ++ch) {
+        std::vector<uint8_t> v;
+        for (int dy = -r; dy <= r; ++dy)
+          for (int dx = -r; dx <= r; ++dx) {
+            const int yy = std::clamp(y + dy, 0, int(h) - 1),
+                      xx = std::clamp(x + dx, 0, int(w) - 1);
+            v.push_back(src[yy * stride + xx * c + ch]);
+          }
+        std::sort(v.begin(), v.end());
+        dst[y * stride + x * c + ch] = v[v.size() / 2];
+      }
+}
+
+TEST_F(Mpi, MedianBlurIsTheMedianOfEachNeighbourhood) {
+  VpcChannel ch(5);
+  struct Format {
+    hi_pixel_format format;
+    uint32_t bpp;
+  };
+  // Odd sizes (the chroma grid rounds up), and luma rows enough for two bands of AI cores.
+  const uint32_t w = 45, h = 69;
+  for (const Format f : {Format{HI_PIXEL_FORMAT_YUV_400, 1}, Format{HI_PIXEL_FORMAT_BGR_888, 3},
+                         Format{HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420, 1}}) {
+    const bool nv = f.format == HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420;
+    const uint32_t ws = (w * f.bpp + 15) / 16 * 16, hs = h + 1;  // height strides are even
+    const uint32_t size = nv ? ws * hs * 3 / 2 : ws * hs;
+    std::vector<uint8_t> src_bytes = dvt::nv_noise(ws, hs, 31);
+    src_bytes.resize(size);
+    void *src = dvpp_buffer(size, src_bytes);
+    for (uint32_t k : {1u, 3u, 5u}) {
+      void *dst = dvpp_buffer(size, std::vector<uint8_t>(size, 0));
+      hi_median_blur_param p{};
+      p.src = vpc_pic(src, size, f.format, w, h, ws, hs);
+      p.dst = vpc_pic(dst, size, f.format, w, h, ws, hs);
+      p.median_blur_cfg.kernel_size = k;
+      hi_u32 task = 0;
+      ASSERT_EQ(hi_mpi_vpc_median_blur(ch.id, &p, &task, -1), HI_SUCCESS) << recent_msg();
+      ch.finish(task);
+      std::vector<uint8_t> want(size, 0);
+      reference_median(src_bytes.data(), want.data(), w, h, ws, int(f.bpp), int(k));
+      if (nv)  // the interleaved V and U on the half-size grid
+        reference_median(&src_bytes[ws * hs], &want[ws * hs], (w + 1) / 2, (h + 1) / 2, ws, 2,
+                         int(k));
+      EXPECT_EQ(read_back(dst, size), want) << "format " << f.format << " kernel " << k;
+    }
+  }
+}
+
+TEST_F(Mpi, MedianBlurRefusesOtherKernelsSizesAndFormats) {
+  VpcChannel ch(6);
+  void *grey = dvpp_buffer(32 * 20);
+  hi_median_blur_param p{};
+  p.src = vpc_pic(grey, 32 * 20, HI_PIXEL_FORMAT_YUV_400, 30, 20, 32, 20);
+  p.dst = p.src;
+  p.median_blur_cfg.kernel_size = 7;
+  hi_u32 task = 0;
+  EXPECT_EQ(hi_mpi_vpc_median_blur(ch.id, &p, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_NE(recent_msg().find("kernel_size 7 is not 1, 3 or 5"), std::string::npos) << recent_msg();
+  p.median_blur_cfg.kernel_size = 3;
+  p.dst.picture_width = 28;
+  EXPECT_EQ(hi_mpi_vpc_median_blur(ch.id, &p, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_NE(recent_msg().find("source's format and size"), std::string::npos) << recent_msg();
+  p.dst = p.src;
+  p.src.picture_format = p.dst.picture_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_422;
+  EXPECT_EQ(hi_mpi_vpc_median_blur(ch.id, &p, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_NOT_SUPPORT));
+  EXPECT_EQ(hi_mpi_vpc_median_blur(ch.id, nullptr, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_NULL_PTR));
+}
+
 TEST_F(Mpi, RotateTurnsThePictureClockwise) {
   VpcChannel ch(4);
   struct Format {

@@ -138,6 +138,16 @@ typedef struct {
     hi_rotation angle;
 } hi_rotate_param;
 
+typedef struct {
+    hi_u32 kernel_size;
+} hi_median_blur_config;
+
+typedef struct {
+    hi_vpc_pic_info src;
+    hi_vpc_pic_info dst;
+    hi_median_blur_config median_blur_cfg;
+} hi_median_blur_param;
+
 /* Opens channel chn (0 .. VPC_MAX_CHN_NUM - 1) in the calling thread's context; attr's fields
  * are reserved on openacl (any value). HI_ERR_VPC_EXIST when chn is open. */
 hi_s32 hi_mpi_vpc_create_chn(hi_vpc_chn chn, const hi_vpc_chn_attr *attr);
@@ -215,6 +225,15 @@ hi_s32 hi_mpi_vpc_equalize_hist(hi_vpc_chn chn, const hi_vpc_pic_info* source_pi
  * strides; dst is src's height x width for 90 and 270). YUV420SP and packed YUV444 are
  * HI_ERR_VPC_NOT_SUPPORT (CANN takes neither YUV420SP). */
 hi_s32 hi_mpi_vpc_rotate(hi_vpc_chn chn, const hi_rotate_param* rotate_param, hi_u32* task_id, hi_s32 milli_sec);
+
+/* Each sample of median_blur_param->dst is the median of its kernel_size x kernel_size
+ * neighbourhood in median_blur_param->src (kernel_size 1, 3 or 5, as CANN; 1 copies), channel
+ * by channel and plane by plane (YUV420SP chroma on its half-size grid), edges replicated as
+ * OpenCV's medianBlur (CANN's documentation does not say). src and dst have the same format and
+ * size: YUV400, NV12 / NV21, RGB888 or BGR888 with VPC's picture sizes and strides; CANN's other
+ * formats (YUV422SP, packed YUV422 / YUV444, planar RGB) are HI_ERR_VPC_NOT_SUPPORT. */
+hi_s32 hi_mpi_vpc_median_blur(hi_vpc_chn chn, const hi_median_blur_param* median_blur_param, hi_u32* task_id,
+    hi_s32 milli_sec);
 
 /* Waits for task_id of chn (milli_sec -1: as long as it takes; 0: not at all; else at most that
  * long; HI_DEFINE_ERR(HI_ID_VPC, HI_ERR_LEVEL_ERROR, HI_ERR_TIMEOUT), 0xA0078014, when it has

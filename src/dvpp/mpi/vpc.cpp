@@ -12,6 +12,7 @@
 #include "acl/dvpp/hi_dvpp_vpc.h"
 #include "dvpp/api/checks.h"
 #include "dvpp/color.h"
+#include "dvpp/filter.h"
 #include "dvpp/histogram.h"
 #include "dvpp/mpi/channels.h"
 #include "dvpp/mpi/lane.h"
@@ -533,6 +534,29 @@ hi_s32 hi_mpi_vpc_rotate(hi_vpc_chn chn, const hi_rotate_param *rotate_param, hi
         *ch, "hi_mpi_vpc_rotate",
         {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
         [=](openacl::backend::AiCores &) { dv::rotate(in, out, turns); }, task_id);
+  });
+}
+
+hi_s32 hi_mpi_vpc_median_blur(hi_vpc_chn chn, const hi_median_blur_param *median_blur_param,
+                              hi_u32 *task_id, hi_s32 milli_sec) {
+  (void)milli_sec;
+  return guarded(__func__, [&] {
+    mpi::required(task_id, "task_id");
+    const hi_median_blur_param &p = *mpi::required(median_blur_param, "median_blur_param");
+    const dv::Image in = dv::api::lut_image(image(p.src), "median_blur_param->src"),
+                    out = dv::api::lut_image(image(p.dst), "median_blur_param->dst");
+    if (out.format != in.format || out.width != in.width || out.height != in.height)
+      mpi::reject(HI_ERR_ILLEGAL_PARAM,
+                  "median_blur_param->dst must have the source's format and size");
+    const uint32_t k = p.median_blur_cfg.kernel_size;
+    if (k != 1 && k != 3 && k != 5)
+      mpi::reject(HI_ERR_ILLEGAL_PARAM, "median_blur_param->median_blur_cfg.kernel_size " +
+                                            std::to_string(k) + " is not 1, 3 or 5");
+    auto ch = channel(chn);
+    queue(
+        *ch, "hi_mpi_vpc_median_blur",
+        {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
+        [=](openacl::backend::AiCores &cores) { dv::median_blur(in, out, k, &cores); }, task_id);
   });
 }
 
