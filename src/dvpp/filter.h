@@ -1,6 +1,7 @@
-// VPC's filters (CANN's V2 hi_mpi_vpc_median_blur) on the CPU.
+// VPC's filters (CANN's V2 hi_mpi_vpc_median_blur, erode, dilate and blur) on the CPU.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "backend/ai_cores.h"
@@ -8,12 +9,28 @@
 
 namespace openacl::dvpp {
 
-// Each sample of out is the median of its ksize x ksize neighbourhood in `in` (ksize 1, 3 or 5;
-// 1 copies), channel by channel and plane by plane (dvpp/planes.h: YUV420SP chroma on its
-// half-size grid), edges replicated as OpenCV's medianBlur does. in and out have the same
-// format (a planes.h one) and size; out's padding is not written. With `cores`, the rows of
-// larger pictures are spread over the device's AI cores.
-void median_blur(const Image &in, const Image &out, uint32_t ksize,
-                 backend::AiCores *cores = nullptr);
+// What each output sample is made of: the kw x kh window of source samples centred on it (odd
+// sizes), in its own channel and plane (dvpp/planes.h: YUV420SP chroma on its half-size grid).
+// Outside the picture the window reads the nearest edge sample (replicate) or, with `constant`,
+// fill[component] (planes.h's components: Y, U, V or R, G, B).
+struct Window {
+  uint32_t kw = 3, kh = 3;
+  bool constant = false;
+  std::array<uint8_t, 3> fill{};
+};
+
+enum class Filter {
+  median,  // the median of the window (OpenCV's medianBlur: square windows, replicated edges)
+  erode,   // the smallest sample (OpenCV's erode with a rectangle)
+  dilate,  // the largest (OpenCV's dilate with a rectangle)
+  mean,    // the mean, rounded to nearest (OpenCV's blur)
+};
+
+// `iterations` passes of the filter from `in` into `out` (each pass reads the previous one's
+// result, as OpenCV's iterations of erode and dilate). in and out have the same format (a
+// planes.h one) and size and may be the same buffer; out's padding is not written. With
+// `cores`, the rows of larger pictures are spread over the device's AI cores.
+void filter(const Image &in, const Image &out, Filter f, const Window &w, uint32_t iterations = 1,
+            backend::AiCores *cores = nullptr);
 
 }  // namespace openacl::dvpp

@@ -160,59 +160,166 @@ TEST_F(Mpi, CropResizeIntoRgbIsTheNv12ResizeConverted) {
   EXPECT_NE(recent_msg().find("RGB destination"), std::string::npos) << recent_msg();
 }
 
-// The median of each sample's k x k neighbourhood in one plane of c interleaved channels, edges
-// replicated (OpenCV's medianBlur), written the plain way.
-void reference_median(const uint8_t *src, uint8_t *dst, uint32_t w, uint32_t h, uint32_t stride,
-                      int c, int k) {
-  const int r = k / 2;
+// A filter of one plane of c interleaved channels, written the plain way: each sample from its
+// kw x kh window (outside the picture: the nearest edge sample, or fill[channel] when given).
+enum class Op { median, min, max, mean };
+void reference_filter(const uint8_t *src, uint8_t *dst, uint32_t w, uint32_t h, uint32_t stride,
+                      int c, Op op, int kw, int kh, const int *fill = nullptr) {
   for (int y = 0; y < int(h); ++y)
     for (int x = 0; x < int(w); ++x)
       for (int ch = 0; ch < c; ++ch) {
-        std::vector<uint8_t> v;
-        for (int dy = -r; dy <= r; ++dy)
-          for (int dx = -r; dx <= r; ++dx) {
-            const int yy = std::clamp(y + dy, 0, int(h) - 1),
-                      xx = std::clamp(x + dx, 0, int(w) - 1);
-            v.push_back(src[yy * stride + xx * c + ch]);
+        std::vector<int> v;
+        for (int dy = -kh / 2; dy <= kh / 2; ++dy)
+          for (int dx = -kw / 2; dx <= kw / 2; ++dx) {
+            const int yy = y + dy, xx = x + dx;
+            const bool outside = yy < 0 || yy >= int(h) || xx < 0 || xx >= int(w);
+            v.push_back(fill && outside ? fill[ch]
+                                        : src[std::clamp(yy, 0, int(h) - 1) * stride +
+                                              std::clamp(xx, 0, int(w) - 1) * c + ch]);
           }
         std::sort(v.begin(), v.end());
-        dst[y * stride + x * c + ch] = v[v.size() / 2];
+        int sum = 0;
+        for (int e : v) sum += e;
+        const int n = int(v.size());
+        dst[y * stride + x * c + ch] = uint8_t(op == Op::median ? v[n / 2]
+                                               : op == Op::min  ? v.front()
+                                               : op == Op::max  ? v.back()
+                                                                : std::lround(double(sum) / n));
       }
 }
 
+// Pictures for the filters: odd sizes (the chroma grid rounds up), and luma rows enough for two
+// bands of AI cores.
+struct FilterPicture {
+  hi_pixel_format format;
+  uint32_t bpp;
+  static constexpr uint32_t w = 45, h = 69, hs = h + 1;  // height strides are even
+  uint32_t ws() const { return (w * bpp + 15) / 16 * 16; }
+  bool nv() const { return format == HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420; }
+  uint32_t size() const { return nv() ? ws() * hs * 3 / 2 : ws() * hs; }
+  // The reference of every plane; fill by component (Y/R, U/G, V/B) when given. The padding
+  // is 0, or src's with `in_place`.
+  std::vector<uint8_t> reference(const std::vector<uint8_t> &src, Op op, int kw, int kh,
+                                 const int *fill = nullptr, int passes = 1,
+                                 bool in_place = false) const {
+    std::vector<uint8_t> in = src, out = in_place ? src : std::vector<uint8_t>(size(), 0);
+    for (int i = 0; i < passes; ++i) {
+      const int bgr[3] = {fill ? fill[2] : 0, fill ? fill[1] : 0, fill ? fill[0] : 0};
+      const int vu[2] = {fill ? fill[2] : 0, fill ? fill[1] : 0};
+      reference_filter(in.data(), out.data(), w, h, ws(), int(bpp), op, kw, kh,
+                       fill ? (bpp == 3 ? bgr : fill) : nullptr);
+      if (nv())  // the interleaved V and U on the half-size grid
+        reference_filter(&in[ws() * hs], &out[ws() * hs], (w + 1) / 2, (h + 1) / 2, ws(), 2, op, kw,
+                         kh, fill ? vu : nullptr);
+      in = out;
+    }
+    return out;
+  }
+};
+
+constexpr FilterPicture kFilterPictures[] = {{HI_PIXEL_FORMAT_YUV_400, 1},
+                                             {HI_PIXEL_FORMAT_BGR_888, 3},
+                                             {HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420, 1}};
+
 TEST_F(Mpi, MedianBlurIsTheMedianOfEachNeighbourhood) {
   VpcChannel ch(5);
-  struct Format {
-    hi_pixel_format format;
-    uint32_t bpp;
-  };
-  // Odd sizes (the chroma grid rounds up), and luma rows enough for two bands of AI cores.
-  const uint32_t w = 45, h = 69;
-  for (const Format f : {Format{HI_PIXEL_FORMAT_YUV_400, 1}, Format{HI_PIXEL_FORMAT_BGR_888, 3},
-                         Format{HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420, 1}}) {
-    const bool nv = f.format == HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420;
-    const uint32_t ws = (w * f.bpp + 15) / 16 * 16, hs = h + 1;  // height strides are even
-    const uint32_t size = nv ? ws * hs * 3 / 2 : ws * hs;
-    std::vector<uint8_t> src_bytes = dvt::nv_noise(ws, hs, 31);
-    src_bytes.resize(size);
-    void *src = dvpp_buffer(size, src_bytes);
+  for (const FilterPicture &f : kFilterPictures) {
+    std::vector<uint8_t> src_bytes = dvt::nv_noise(f.ws(), f.hs, 31);
+    src_bytes.resize(f.size());
+    void *src = dvpp_buffer(f.size(), src_bytes);
     for (uint32_t k : {1u, 3u, 5u}) {
-      void *dst = dvpp_buffer(size, std::vector<uint8_t>(size, 0));
+      void *dst = dvpp_buffer(f.size(), std::vector<uint8_t>(f.size(), 0));
       hi_median_blur_param p{};
-      p.src = vpc_pic(src, size, f.format, w, h, ws, hs);
-      p.dst = vpc_pic(dst, size, f.format, w, h, ws, hs);
+      p.src = vpc_pic(src, f.size(), f.format, f.w, f.h, f.ws(), f.hs);
+      p.dst = vpc_pic(dst, f.size(), f.format, f.w, f.h, f.ws(), f.hs);
       p.median_blur_cfg.kernel_size = k;
       hi_u32 task = 0;
       ASSERT_EQ(hi_mpi_vpc_median_blur(ch.id, &p, &task, -1), HI_SUCCESS) << recent_msg();
       ch.finish(task);
-      std::vector<uint8_t> want(size, 0);
-      reference_median(src_bytes.data(), want.data(), w, h, ws, int(f.bpp), int(k));
-      if (nv)  // the interleaved V and U on the half-size grid
-        reference_median(&src_bytes[ws * hs], &want[ws * hs], (w + 1) / 2, (h + 1) / 2, ws, 2,
-                         int(k));
-      EXPECT_EQ(read_back(dst, size), want) << "format " << f.format << " kernel " << k;
+      EXPECT_EQ(read_back(dst, f.size()), f.reference(src_bytes, Op::median, int(k), int(k)))
+          << "format " << f.format << " kernel " << k;
     }
   }
+}
+
+hi_blur_param blur_param(void *src, void *dst, const FilterPicture &f, uint32_t kw, uint32_t kh,
+                         hi_vpc_bord_type border, uint32_t iterations) {
+  hi_blur_param p{};
+  p.src = vpc_pic(src, f.size(), f.format, f.w, f.h, f.ws(), f.hs);
+  p.dst = vpc_pic(dst, f.size(), f.format, f.w, f.h, f.ws(), f.hs);
+  p.blur_cfg.kernel_size = {kw, kh};
+  p.blur_cfg.morph_shapes = MORPH_RECT;
+  p.blur_cfg.anchor = {-1, -1};
+  p.blur_cfg.iterations = iterations;
+  p.blur_cfg.border_type = border;
+  p.blur_cfg.scalar_value = {{10.2, 200.0, 99.0, 0.0}};
+  return p;
+}
+
+TEST_F(Mpi, ErodeDilateAndBlurAreTheMinMaxAndMeanOfEachWindow) {
+  VpcChannel ch(7);
+  const int fill[3] = {10, 200, 99};  // scalar_value rounded
+  for (const FilterPicture &f : kFilterPictures) {
+    std::vector<uint8_t> src_bytes = dvt::nv_noise(f.ws(), f.hs, 41);
+    src_bytes.resize(f.size());
+    void *src = dvpp_buffer(f.size(), src_bytes);
+    void *dst = dvpp_buffer(f.size(), std::vector<uint8_t>(f.size(), 0));
+    hi_u32 task = 0;
+    hi_blur_param p = blur_param(src, dst, f, 3, 5, HI_BORDER_REPLICATE, 2);
+    ASSERT_EQ(hi_mpi_vpc_erode(ch.id, &p, &task, -1), HI_SUCCESS) << recent_msg();
+    ch.finish(task);
+    EXPECT_EQ(read_back(dst, f.size()), f.reference(src_bytes, Op::min, 3, 5, nullptr, 2))
+        << "erode, format " << f.format;
+    p = blur_param(src, dst, f, 5, 3, HI_BORDER_CONSTANT, 1);
+    ASSERT_EQ(hi_mpi_vpc_dilate(ch.id, &p, &task, -1), HI_SUCCESS) << recent_msg();
+    ch.finish(task);
+    EXPECT_EQ(read_back(dst, f.size()), f.reference(src_bytes, Op::max, 5, 3, fill))
+        << "dilate, format " << f.format;
+    p = blur_param(src, dst, f, 5, 5, HI_BORDER_CONSTANT, 1);
+    ASSERT_EQ(hi_mpi_vpc_blur(ch.id, &p, &task, -1), HI_SUCCESS) << recent_msg();
+    ch.finish(task);
+    EXPECT_EQ(read_back(dst, f.size()), f.reference(src_bytes, Op::mean, 5, 5, fill))
+        << "blur, format " << f.format;
+    // In place: the same bytes as into another buffer (the padding untouched).
+    p = blur_param(src, src, f, 3, 3, HI_BORDER_REPLICATE, 1);
+    ASSERT_EQ(hi_mpi_vpc_blur(ch.id, &p, &task, -1), HI_SUCCESS) << recent_msg();
+    ch.finish(task);
+    EXPECT_EQ(read_back(src, f.size()),
+              f.reference(src_bytes, Op::mean, 3, 3, nullptr, 1, /*in_place=*/true))
+        << "blur in place, format " << f.format;
+  }
+}
+
+TEST_F(Mpi, ErodeDilateAndBlurRefuseWhatCannDoesNotTake) {
+  VpcChannel ch(8);
+  const FilterPicture f = kFilterPictures[0];
+  void *grey = dvpp_buffer(f.size());
+  hi_u32 task = 0;
+  auto expect = [&](hi_blur_param p, hi_u32 code, const char *why) {
+    EXPECT_EQ(hi_mpi_vpc_erode(ch.id, &p, &task, -1), static_cast<hi_s32>(code)) << why;
+    EXPECT_NE(recent_msg().find(why), std::string::npos) << recent_msg();
+  };
+  const hi_blur_param ok = blur_param(grey, grey, f, 3, 3, HI_BORDER_REPLICATE, 1);
+  hi_blur_param p = ok;
+  p.blur_cfg.kernel_size = {4, 3};
+  expect(p, HI_ERR_VPC_ILLEGAL_PARAM, "width and height must be 1, 3 or 5");
+  p = ok;
+  p.blur_cfg.morph_shapes = MORPH_CROSS;
+  expect(p, HI_ERR_VPC_NOT_SUPPORT, "only MORPH_RECT");
+  p = ok;
+  p.blur_cfg.anchor = {0, 0};
+  expect(p, HI_ERR_VPC_ILLEGAL_PARAM, "must be (-1, -1)");
+  p = ok;
+  p.blur_cfg.iterations = 101;
+  expect(p, HI_ERR_VPC_ILLEGAL_PARAM, "iterations 101 is outside 1..100");
+  p = ok;
+  p.blur_cfg.border_type = HI_BORDER_REFLECT;
+  expect(p, HI_ERR_VPC_NOT_SUPPORT, "only HI_BORDER_CONSTANT and HI_BORDER_REPLICATE");
+  p = ok;
+  p.blur_cfg.iterations = 2;  // erode takes it, blur does not
+  EXPECT_EQ(hi_mpi_vpc_blur(ch.id, &p, &task, -1), static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_NE(recent_msg().find("iterations 2 is outside 1..1"), std::string::npos) << recent_msg();
+  EXPECT_EQ(hi_mpi_vpc_dilate(ch.id, nullptr, &task, -1), static_cast<hi_s32>(HI_ERR_VPC_NULL_PTR));
 }
 
 TEST_F(Mpi, MedianBlurRefusesOtherKernelsSizesAndFormats) {

@@ -148,6 +148,38 @@ typedef struct {
     hi_median_blur_config median_blur_cfg;
 } hi_median_blur_param;
 
+typedef struct {
+    hi_s32 x;
+    hi_s32 y;
+} hi_point;
+
+typedef enum {
+    MORPH_RECT = 0,
+    MORPH_CROSS = 1,
+    MORPH_ELLIPSE = 2,
+    MORPH_MAX = 100
+} hi_morph_shapes;
+
+typedef struct {
+    hi_u32 width;
+    hi_u32 height;
+} hi_size;
+
+typedef struct {
+    hi_size kernel_size;
+    hi_morph_shapes morph_shapes;
+    hi_point anchor;
+    hi_u32 iterations;
+    hi_vpc_bord_type border_type;
+    hi_vpc_scalar scalar_value;
+} hi_blur_config;
+
+typedef struct {
+    hi_vpc_pic_info src;
+    hi_vpc_pic_info dst;
+    hi_blur_config blur_cfg;
+} hi_blur_param;
+
 /* Opens channel chn (0 .. VPC_MAX_CHN_NUM - 1) in the calling thread's context; attr's fields
  * are reserved on openacl (any value). HI_ERR_VPC_EXIST when chn is open. */
 hi_s32 hi_mpi_vpc_create_chn(hi_vpc_chn chn, const hi_vpc_chn_attr *attr);
@@ -234,6 +266,19 @@ hi_s32 hi_mpi_vpc_rotate(hi_vpc_chn chn, const hi_rotate_param* rotate_param, hi
  * formats (YUV422SP, packed YUV422 / YUV444, planar RGB) are HI_ERR_VPC_NOT_SUPPORT. */
 hi_s32 hi_mpi_vpc_median_blur(hi_vpc_chn chn, const hi_median_blur_param* median_blur_param, hi_u32* task_id,
     hi_s32 milli_sec);
+
+/* The minimum (erode), maximum (dilate) or mean rounded to nearest (blur) of each sample's
+ * kernel_size window in src, channel by channel and plane by plane as median_blur, with the
+ * same formats and sizes. blur_cfg as CANN documents it: kernel_size width and height 1, 3 or 5;
+ * morph_shapes MORPH_RECT (CANN's MORPH_CROSS and MORPH_ELLIPSE, "not supported yet" in its
+ * header, are HI_ERR_VPC_NOT_SUPPORT); anchor (-1, -1); iterations 1 to 100 for erode and
+ * dilate (each pass filters the previous one's result, as OpenCV's iterations), 1 for blur;
+ * border_type HI_BORDER_CONSTANT (outside samples are scalar_value.val[0..2] for the picture's
+ * components Y, U, V or R, G, B, rounded) or HI_BORDER_REPLICATE (the other borders are
+ * HI_ERR_VPC_NOT_SUPPORT, as CANN). */
+hi_s32 hi_mpi_vpc_erode(hi_vpc_chn chn, const hi_blur_param* erode_param, hi_u32* task_id, hi_s32 milli_sec);
+hi_s32 hi_mpi_vpc_dilate(hi_vpc_chn chn, const hi_blur_param* dilate_param, hi_u32* task_id, hi_s32 milli_sec);
+hi_s32 hi_mpi_vpc_blur(hi_vpc_chn chn, const hi_blur_param* blur_param, hi_u32* task_id, hi_s32 milli_sec);
 
 /* Waits for task_id of chn (milli_sec -1: as long as it takes; 0: not at all; else at most that
  * long; HI_DEFINE_ERR(HI_ID_VPC, HI_ERR_LEVEL_ERROR, HI_ERR_TIMEOUT), 0xA0078014, when it has

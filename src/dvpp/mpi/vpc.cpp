@@ -537,27 +537,99 @@ hi_s32 hi_mpi_vpc_rotate(hi_vpc_chn chn, const hi_rotate_param *rotate_param, hi
   });
 }
 
+namespace {
+
+// src and dst of a filter: the same format (YUV400, NV12 / NV21, RGB888, BGR888) and size.
+std::pair<dv::Image, dv::Image> filter_pictures(const hi_vpc_pic_info &src,
+                                                const hi_vpc_pic_info &dst,
+                                                const std::string &what) {
+  const dv::Image in = dv::api::lut_image(image(src), (what + "->src").c_str()),
+                  out = dv::api::lut_image(image(dst), (what + "->dst").c_str());
+  if (out.format != in.format || out.width != in.width || out.height != in.height)
+    mpi::reject(HI_ERR_ILLEGAL_PARAM, what + "->dst must have the source's format and size");
+  return {in, out};
+}
+
+void queue_filter(hi_vpc_chn chn, const char *call, const dv::Image &in, const dv::Image &out,
+                  dv::Filter f, const dv::Window &w, uint32_t iterations, hi_u32 *task_id) {
+  auto ch = channel(chn);
+  queue(
+      *ch, call, {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
+      [=](openacl::backend::AiCores &cores) { dv::filter(in, out, f, w, iterations, &cores); },
+      task_id);
+}
+
+// erode, dilate and blur: hi_blur_param's checks as CANN documents them (blur: one pass).
+hi_s32 blur_family(const char *call, hi_vpc_chn chn, const hi_blur_param *param,
+                   const char *param_name, dv::Filter f, hi_u32 *task_id) {
+  return guarded(call, [&] {
+    mpi::required(task_id, "task_id");
+    const hi_blur_param &p = *mpi::required(param, param_name);
+    const std::string name(param_name), cfg = name + "->blur_cfg.";
+    const auto [in, out] = filter_pictures(p.src, p.dst, name);
+    const hi_blur_config &c = p.blur_cfg;
+    auto odd = [](uint32_t k) { return k == 1 || k == 3 || k == 5; };
+    if (!odd(c.kernel_size.width) || !odd(c.kernel_size.height))
+      mpi::reject(HI_ERR_ILLEGAL_PARAM, cfg + "kernel_size " + std::to_string(c.kernel_size.width) +
+                                            "x" + std::to_string(c.kernel_size.height) +
+                                            ": width and height must be 1, 3 or 5");
+    if (c.morph_shapes == MORPH_CROSS || c.morph_shapes == MORPH_ELLIPSE)
+      mpi::reject(HI_ERR_NOT_SUPPORT, cfg + "morph_shapes: only MORPH_RECT is supported");
+    if (c.morph_shapes != MORPH_RECT)
+      mpi::reject(HI_ERR_ILLEGAL_PARAM,
+                  cfg + "morph_shapes " + std::to_string(c.morph_shapes) + " is not MORPH_RECT");
+    if (c.anchor.x != -1 || c.anchor.y != -1)
+      mpi::reject(HI_ERR_ILLEGAL_PARAM, cfg + "anchor is reserved and must be (-1, -1)");
+    const uint32_t most = f == dv::Filter::mean ? 1 : 100;
+    if (c.iterations < 1 || c.iterations > most)
+      mpi::reject(HI_ERR_ILLEGAL_PARAM, cfg + "iterations " + std::to_string(c.iterations) +
+                                            " is outside 1.." + std::to_string(most));
+    if (c.border_type != HI_BORDER_CONSTANT && c.border_type != HI_BORDER_REPLICATE)
+      mpi::reject(c.border_type <= HI_BORDER_WRAP ? HI_ERR_NOT_SUPPORT : HI_ERR_ILLEGAL_PARAM,
+                  cfg + "border_type " + std::to_string(c.border_type) +
+                      ": only HI_BORDER_CONSTANT and HI_BORDER_REPLICATE are supported");
+    dv::Window w{
+        c.kernel_size.width, c.kernel_size.height, c.border_type == HI_BORDER_CONSTANT, {}};
+    for (int i = 0; i < 3; ++i)
+      w.fill[i] = static_cast<uint8_t>(std::clamp(std::lround(c.scalar_value.val[i]), 0L, 255L));
+    queue_filter(chn, call, in, out, f, w, c.iterations, task_id);
+  });
+}
+
+}  // namespace
+
 hi_s32 hi_mpi_vpc_median_blur(hi_vpc_chn chn, const hi_median_blur_param *median_blur_param,
                               hi_u32 *task_id, hi_s32 milli_sec) {
   (void)milli_sec;
   return guarded(__func__, [&] {
     mpi::required(task_id, "task_id");
     const hi_median_blur_param &p = *mpi::required(median_blur_param, "median_blur_param");
-    const dv::Image in = dv::api::lut_image(image(p.src), "median_blur_param->src"),
-                    out = dv::api::lut_image(image(p.dst), "median_blur_param->dst");
-    if (out.format != in.format || out.width != in.width || out.height != in.height)
-      mpi::reject(HI_ERR_ILLEGAL_PARAM,
-                  "median_blur_param->dst must have the source's format and size");
+    const auto [in, out] = filter_pictures(p.src, p.dst, "median_blur_param");
     const uint32_t k = p.median_blur_cfg.kernel_size;
     if (k != 1 && k != 3 && k != 5)
       mpi::reject(HI_ERR_ILLEGAL_PARAM, "median_blur_param->median_blur_cfg.kernel_size " +
                                             std::to_string(k) + " is not 1, 3 or 5");
-    auto ch = channel(chn);
-    queue(
-        *ch, "hi_mpi_vpc_median_blur",
-        {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
-        [=](openacl::backend::AiCores &cores) { dv::median_blur(in, out, k, &cores); }, task_id);
+    queue_filter(chn, __func__, in, out, dv::Filter::median, dv::Window{k, k, false, {}}, 1,
+                 task_id);
   });
+}
+
+hi_s32 hi_mpi_vpc_erode(hi_vpc_chn chn, const hi_blur_param *erode_param, hi_u32 *task_id,
+                        hi_s32 milli_sec) {
+  (void)milli_sec;
+  return blur_family(__func__, chn, erode_param, "erode_param", dv::Filter::erode, task_id);
+}
+
+hi_s32 hi_mpi_vpc_dilate(hi_vpc_chn chn, const hi_blur_param *dilate_param, hi_u32 *task_id,
+                         hi_s32 milli_sec) {
+  (void)milli_sec;
+  return blur_family(__func__, chn, dilate_param, "dilate_param", dv::Filter::dilate, task_id);
+}
+
+hi_s32 hi_mpi_vpc_blur(hi_vpc_chn chn, const hi_blur_param *blur_param, hi_u32 *task_id,
+                       hi_s32 milli_sec) {
+  (void)milli_sec;
+  return blur_family(__func__, chn, blur_param, "blur_param", dv::Filter::mean, task_id);
 }
 
 hi_s32 hi_mpi_vpc_calc_hist(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic,
