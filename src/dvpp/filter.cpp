@@ -1,6 +1,7 @@
 #include "dvpp/filter.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <vector>
@@ -11,7 +12,7 @@
 namespace openacl::dvpp {
 namespace {
 
-uint8_t reduce(Filter f, uint8_t *v, int n) {
+uint8_t reduce(Filter f, const Window &win, uint8_t *v, int n) {
   switch (f) {
     case Filter::median:
       std::nth_element(v, v + n / 2, v + n);
@@ -20,6 +21,11 @@ uint8_t reduce(Filter f, uint8_t *v, int n) {
       return *std::min_element(v, v + n);
     case Filter::dilate:
       return *std::max_element(v, v + n);
+    case Filter::correlate: {
+      double sum = win.delta;
+      for (int i = 0; i < n; ++i) sum += win.weights[i] * v[i];
+      return static_cast<uint8_t>(std::clamp(std::nearbyint(sum), 0.0, 255.0));
+    }
     case Filter::mean:
       break;
   }
@@ -48,7 +54,7 @@ void filter_rows(const PlaneView &s, const PlaneView &d, Filter f, const Window 
                               : row[std::clamp(xx, 0, w - 1) * c + k];
           }
         }
-        d.data[size_t(y) * d.stride + size_t(x) * c + k] = reduce(f, values, m);
+        d.data[size_t(y) * d.stride + size_t(x) * c + k] = reduce(f, win, values, m);
       }
 }
 

@@ -1,4 +1,5 @@
-// VPC's filters (CANN's V2 hi_mpi_vpc_median_blur, erode, dilate and blur) on the CPU.
+// VPC's filters (CANN's V2 hi_mpi_vpc_median_blur, erode, dilate, blur and filter2d) on the
+// CPU.
 #pragma once
 
 #include <array>
@@ -17,6 +18,9 @@ struct Window {
   uint32_t kw = 3, kh = 3;
   bool constant = false;
   std::array<uint8_t, 3> fill{};
+  // Filter::correlate's: a weight a window sample (rows of kw), and what is added to the sum.
+  std::array<double, 25> weights{};
+  double delta = 0;
 };
 
 enum class Filter {
@@ -24,6 +28,9 @@ enum class Filter {
   erode,   // the smallest sample (OpenCV's erode with a rectangle)
   dilate,  // the largest (OpenCV's dilate with a rectangle)
   mean,    // the mean, rounded to nearest (OpenCV's blur)
+  // sum(weight * sample) + delta in doubles, rounded to nearest (ties to even) and saturated to
+  // 0..255 (OpenCV's filter2D: a correlation, the kernel not flipped)
+  correlate,
 };
 
 // `iterations` passes of the filter from `in` into `out` (each pass reads the previous one's

@@ -162,9 +162,15 @@ TEST_F(Mpi, CropResizeIntoRgbIsTheNv12ResizeConverted) {
 
 // A filter of one plane of c interleaved channels, written the plain way: each sample from its
 // kw x kh window (outside the picture: the nearest edge sample, or fill[channel] when given).
-enum class Op { median, min, max, mean };
+// correlate: sum(weights[i] * sample i) + delta, samples in rows of kw, rounded to nearest.
+enum class Op { median, min, max, mean, correlate };
+struct Weights {
+  const double *w = nullptr;
+  double delta = 0;
+};
 void reference_filter(const uint8_t *src, uint8_t *dst, uint32_t w, uint32_t h, uint32_t stride,
-                      int c, Op op, int kw, int kh, const int *fill = nullptr) {
+                      int c, Op op, int kw, int kh, const int *fill = nullptr,
+                      Weights weights = {}) {
   for (int y = 0; y < int(h); ++y)
     for (int x = 0; x < int(w); ++x)
       for (int ch = 0; ch < c; ++ch) {
@@ -177,6 +183,13 @@ void reference_filter(const uint8_t *src, uint8_t *dst, uint32_t w, uint32_t h, 
                                         : src[std::clamp(yy, 0, int(h) - 1) * stride +
                                               std::clamp(xx, 0, int(w) - 1) * c + ch]);
           }
+        double correlation = weights.delta;
+        for (size_t i = 0; i < v.size(); ++i) correlation += weights.w ? weights.w[i] * v[i] : 0;
+        if (op == Op::correlate) {
+          dst[y * stride + x * c + ch] =
+              uint8_t(std::clamp(std::nearbyint(correlation), 0.0, 255.0));
+          continue;
+        }
         std::sort(v.begin(), v.end());
         int sum = 0;
         for (int e : v) sum += e;
@@ -200,17 +213,17 @@ struct FilterPicture {
   // The reference of every plane; fill by component (Y/R, U/G, V/B) when given. The padding
   // is 0, or src's with `in_place`.
   std::vector<uint8_t> reference(const std::vector<uint8_t> &src, Op op, int kw, int kh,
-                                 const int *fill = nullptr, int passes = 1,
-                                 bool in_place = false) const {
+                                 const int *fill = nullptr, int passes = 1, bool in_place = false,
+                                 Weights weights = {}) const {
     std::vector<uint8_t> in = src, out = in_place ? src : std::vector<uint8_t>(size(), 0);
     for (int i = 0; i < passes; ++i) {
       const int bgr[3] = {fill ? fill[2] : 0, fill ? fill[1] : 0, fill ? fill[0] : 0};
       const int vu[2] = {fill ? fill[2] : 0, fill ? fill[1] : 0};
       reference_filter(in.data(), out.data(), w, h, ws(), int(bpp), op, kw, kh,
-                       fill ? (bpp == 3 ? bgr : fill) : nullptr);
+                       fill ? (bpp == 3 ? bgr : fill) : nullptr, weights);
       if (nv())  // the interleaved V and U on the half-size grid
         reference_filter(&in[ws() * hs], &out[ws() * hs], (w + 1) / 2, (h + 1) / 2, ws(), 2, op, kw,
-                         kh, fill ? vu : nullptr);
+                         kh, fill ? vu : nullptr, weights);
       in = out;
     }
     return out;
@@ -287,6 +300,59 @@ TEST_F(Mpi, ErodeDilateAndBlurAreTheMinMaxAndMeanOfEachWindow) {
     EXPECT_EQ(read_back(src, f.size()),
               f.reference(src_bytes, Op::mean, 3, 3, nullptr, 1, /*in_place=*/true))
         << "blur in place, format " << f.format;
+  }
+}
+
+TEST_F(Mpi, Filter2dCorrelatesWithTheCentreOfTheKernelArray) {
+  VpcChannel ch(9);
+  const int fill[3] = {10, 200, 99};
+  struct Kernel {
+    uint32_t kw, kh;
+    std::vector<double> weights;  // rows of kw
+    double delta;
+    hi_vpc_bord_type border;
+  };
+  // A sharpening cross (results past 0 and 255: saturated) and an asymmetric 5 x 1 row.
+  const Kernel kernels[] = {{3, 3, {0, -1, 0.5, -1, 5, -1, 0, -1, 0}, 0.4, HI_BORDER_CONSTANT},
+                            {5, 1, {0.1, 0.2, 0.4, 0.3, -0.1}, -3.5, HI_BORDER_REPLICATE}};
+  for (const FilterPicture &f : kFilterPictures) {
+    std::vector<uint8_t> src_bytes = dvt::nv_noise(f.ws(), f.hs, 51);
+    src_bytes.resize(f.size());
+    void *src = dvpp_buffer(f.size(), src_bytes);
+    void *dst = dvpp_buffer(f.size(), std::vector<uint8_t>(f.size(), 0));
+    for (const Kernel &k : kernels) {
+      hi_filter_2d_param p{};
+      p.src = vpc_pic(src, f.size(), f.format, f.w, f.h, f.ws(), f.hs);
+      p.dst = vpc_pic(dst, f.size(), f.format, f.w, f.h, f.ws(), f.hs);
+      hi_filter_2d_config &c = p.filter_2d_cfg;
+      for (auto &row : c.filter) std::fill(std::begin(row), std::end(row), 1000.0);  // unused
+      for (uint32_t r = 0; r < k.kh; ++r)
+        for (uint32_t col = 0; col < k.kw; ++col)
+          c.filter[2 - k.kh / 2 + r][2 - k.kw / 2 + col] = k.weights[r * k.kw + col];
+      c.kernel_size = {k.kw, k.kh};
+      c.anchor = {-1, -1};
+      c.delta = k.delta;
+      c.border_type = k.border;
+      c.scalar_value = {{10.0, 200.0, 99.0, 0.0}};
+      hi_u32 task = 0;
+      ASSERT_EQ(hi_mpi_vpc_filter2d(ch.id, &p, &task, -1), HI_SUCCESS) << recent_msg();
+      ch.finish(task);
+      const bool constant = k.border == HI_BORDER_CONSTANT;
+      EXPECT_EQ(read_back(dst, f.size()),
+                f.reference(src_bytes, Op::correlate, int(k.kw), int(k.kh),
+                            constant ? fill : nullptr, 1, false, {k.weights.data(), k.delta}))
+          << "format " << f.format << " kernel " << k.kw << "x" << k.kh;
+    }
+    hi_filter_2d_param p{};
+    p.src = p.dst = vpc_pic(src, f.size(), f.format, f.w, f.h, f.ws(), f.hs);
+    p.filter_2d_cfg.kernel_size = {3, 3};
+    p.filter_2d_cfg.anchor = {-1, -1};
+    p.filter_2d_cfg.border_type = HI_BORDER_REPLICATE;
+    p.filter_2d_cfg.filter[1][2] = std::nan("");
+    hi_u32 task = 0;
+    EXPECT_EQ(hi_mpi_vpc_filter2d(ch.id, &p, &task, -1),
+              static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+    EXPECT_NE(recent_msg().find("filter[1][2] is not finite"), std::string::npos) << recent_msg();
   }
 }
 

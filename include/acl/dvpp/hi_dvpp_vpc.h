@@ -180,6 +180,22 @@ typedef struct {
     hi_blur_config blur_cfg;
 } hi_blur_param;
 
+typedef struct {
+    hi_double filter[5][5];
+    hi_size kernel_size;
+    hi_point anchor;
+    hi_double delta;
+    hi_vpc_bord_type border_type;
+    hi_vpc_scalar scalar_value;
+    hi_u32 reserved[2];
+} hi_filter_2d_config;
+
+typedef struct {
+    hi_vpc_pic_info src;
+    hi_vpc_pic_info dst;
+    hi_filter_2d_config filter_2d_cfg;
+} hi_filter_2d_param;
+
 /* Opens channel chn (0 .. VPC_MAX_CHN_NUM - 1) in the calling thread's context; attr's fields
  * are reserved on openacl (any value). HI_ERR_VPC_EXIST when chn is open. */
 hi_s32 hi_mpi_vpc_create_chn(hi_vpc_chn chn, const hi_vpc_chn_attr *attr);
@@ -279,6 +295,15 @@ hi_s32 hi_mpi_vpc_median_blur(hi_vpc_chn chn, const hi_median_blur_param* median
 hi_s32 hi_mpi_vpc_erode(hi_vpc_chn chn, const hi_blur_param* erode_param, hi_u32* task_id, hi_s32 milli_sec);
 hi_s32 hi_mpi_vpc_dilate(hi_vpc_chn chn, const hi_blur_param* dilate_param, hi_u32* task_id, hi_s32 milli_sec);
 hi_s32 hi_mpi_vpc_blur(hi_vpc_chn chn, const hi_blur_param* blur_param, hi_u32* task_id, hi_s32 milli_sec);
+
+/* Each sample of dst is sum(weight * window sample) + delta, rounded to nearest (ties to even)
+ * and saturated to 0..255, as OpenCV's filter2D (a correlation: the kernel is not flipped), over
+ * the same planes, formats and sizes as median_blur. The weights are the centre kernel_size
+ * rows and columns of filter[5][5] (filter[row][column], as CANN documents it); kernel_size,
+ * anchor, border_type and scalar_value as for erode, dilate and blur. The sum is in doubles:
+ * CANN's hardware precision is not documented. */
+hi_s32 hi_mpi_vpc_filter2d(hi_vpc_chn chn, const hi_filter_2d_param* filter_2d_param, hi_u32* task_id,
+    hi_s32 milli_sec);
 
 /* Waits for task_id of chn (milli_sec -1: as long as it takes; 0: not at all; else at most that
  * long; HI_DEFINE_ERR(HI_ID_VPC, HI_ERR_LEVEL_ERROR, HI_ERR_TIMEOUT), 0xA0078014, when it has

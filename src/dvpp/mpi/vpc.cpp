@@ -559,7 +559,31 @@ void queue_filter(hi_vpc_chn chn, const char *call, const dv::Image &in, const d
       task_id);
 }
 
-// erode, dilate and blur: hi_blur_param's checks as CANN documents them (blur: one pass).
+// The window of erode, dilate, blur and filter2d from the fields they share, checked as CANN
+// documents them; cfg names the config in messages ("erode_param->blur_cfg.").
+dv::Window window(const hi_size &kernel, const hi_point &anchor, hi_vpc_bord_type border,
+                  const hi_vpc_scalar &fill, const std::string &cfg) {
+  auto odd = [](uint32_t k) { return k == 1 || k == 3 || k == 5; };
+  if (!odd(kernel.width) || !odd(kernel.height))
+    mpi::reject(HI_ERR_ILLEGAL_PARAM, cfg + "kernel_size " + std::to_string(kernel.width) + "x" +
+                                          std::to_string(kernel.height) +
+                                          ": width and height must be 1, 3 or 5");
+  if (anchor.x != -1 || anchor.y != -1)
+    mpi::reject(HI_ERR_ILLEGAL_PARAM, cfg + "anchor is reserved and must be (-1, -1)");
+  if (border != HI_BORDER_CONSTANT && border != HI_BORDER_REPLICATE)
+    mpi::reject(border <= HI_BORDER_WRAP ? HI_ERR_NOT_SUPPORT : HI_ERR_ILLEGAL_PARAM,
+                cfg + "border_type " + std::to_string(border) +
+                    ": only HI_BORDER_CONSTANT and HI_BORDER_REPLICATE are supported");
+  dv::Window w;
+  w.kw = kernel.width;
+  w.kh = kernel.height;
+  w.constant = border == HI_BORDER_CONSTANT;
+  for (int i = 0; i < 3; ++i)
+    w.fill[i] = static_cast<uint8_t>(std::clamp(std::lround(fill.val[i]), 0L, 255L));
+  return w;
+}
+
+// erode, dilate and blur: hi_blur_param's own checks as CANN documents them (blur: one pass).
 hi_s32 blur_family(const char *call, hi_vpc_chn chn, const hi_blur_param *param,
                    const char *param_name, dv::Filter f, hi_u32 *task_id) {
   return guarded(call, [&] {
@@ -568,30 +592,16 @@ hi_s32 blur_family(const char *call, hi_vpc_chn chn, const hi_blur_param *param,
     const std::string name(param_name), cfg = name + "->blur_cfg.";
     const auto [in, out] = filter_pictures(p.src, p.dst, name);
     const hi_blur_config &c = p.blur_cfg;
-    auto odd = [](uint32_t k) { return k == 1 || k == 3 || k == 5; };
-    if (!odd(c.kernel_size.width) || !odd(c.kernel_size.height))
-      mpi::reject(HI_ERR_ILLEGAL_PARAM, cfg + "kernel_size " + std::to_string(c.kernel_size.width) +
-                                            "x" + std::to_string(c.kernel_size.height) +
-                                            ": width and height must be 1, 3 or 5");
+    const dv::Window w = window(c.kernel_size, c.anchor, c.border_type, c.scalar_value, cfg);
     if (c.morph_shapes == MORPH_CROSS || c.morph_shapes == MORPH_ELLIPSE)
       mpi::reject(HI_ERR_NOT_SUPPORT, cfg + "morph_shapes: only MORPH_RECT is supported");
     if (c.morph_shapes != MORPH_RECT)
       mpi::reject(HI_ERR_ILLEGAL_PARAM,
                   cfg + "morph_shapes " + std::to_string(c.morph_shapes) + " is not MORPH_RECT");
-    if (c.anchor.x != -1 || c.anchor.y != -1)
-      mpi::reject(HI_ERR_ILLEGAL_PARAM, cfg + "anchor is reserved and must be (-1, -1)");
     const uint32_t most = f == dv::Filter::mean ? 1 : 100;
     if (c.iterations < 1 || c.iterations > most)
       mpi::reject(HI_ERR_ILLEGAL_PARAM, cfg + "iterations " + std::to_string(c.iterations) +
                                             " is outside 1.." + std::to_string(most));
-    if (c.border_type != HI_BORDER_CONSTANT && c.border_type != HI_BORDER_REPLICATE)
-      mpi::reject(c.border_type <= HI_BORDER_WRAP ? HI_ERR_NOT_SUPPORT : HI_ERR_ILLEGAL_PARAM,
-                  cfg + "border_type " + std::to_string(c.border_type) +
-                      ": only HI_BORDER_CONSTANT and HI_BORDER_REPLICATE are supported");
-    dv::Window w{
-        c.kernel_size.width, c.kernel_size.height, c.border_type == HI_BORDER_CONSTANT, {}};
-    for (int i = 0; i < 3; ++i)
-      w.fill[i] = static_cast<uint8_t>(std::clamp(std::lround(c.scalar_value.val[i]), 0L, 255L));
     queue_filter(chn, call, in, out, f, w, c.iterations, task_id);
   });
 }
@@ -630,6 +640,32 @@ hi_s32 hi_mpi_vpc_blur(hi_vpc_chn chn, const hi_blur_param *blur_param, hi_u32 *
                        hi_s32 milli_sec) {
   (void)milli_sec;
   return blur_family(__func__, chn, blur_param, "blur_param", dv::Filter::mean, task_id);
+}
+
+hi_s32 hi_mpi_vpc_filter2d(hi_vpc_chn chn, const hi_filter_2d_param *filter_2d_param,
+                           hi_u32 *task_id, hi_s32 milli_sec) {
+  (void)milli_sec;
+  return guarded(__func__, [&] {
+    mpi::required(task_id, "task_id");
+    const hi_filter_2d_param &p = *mpi::required(filter_2d_param, "filter_2d_param");
+    const auto [in, out] = filter_pictures(p.src, p.dst, "filter_2d_param");
+    const hi_filter_2d_config &c = p.filter_2d_cfg;
+    const std::string cfg = "filter_2d_param->filter_2d_cfg.";
+    dv::Window w = window(c.kernel_size, c.anchor, c.border_type, c.scalar_value, cfg);
+    // The centre kw x kh of the 5 x 5 array, as CANN documents it.
+    const uint32_t top = 2 - w.kh / 2, left = 2 - w.kw / 2;
+    for (uint32_t r = 0; r < w.kh; ++r)
+      for (uint32_t col = 0; col < w.kw; ++col) {
+        const double v = c.filter[top + r][left + col];
+        if (!std::isfinite(v))
+          mpi::reject(HI_ERR_ILLEGAL_PARAM, cfg + "filter[" + std::to_string(top + r) + "][" +
+                                                std::to_string(left + col) + "] is not finite");
+        w.weights[r * w.kw + col] = v;
+      }
+    if (!std::isfinite(c.delta)) mpi::reject(HI_ERR_ILLEGAL_PARAM, cfg + "delta is not finite");
+    w.delta = c.delta;
+    queue_filter(chn, __func__, in, out, dv::Filter::correlate, w, 1, task_id);
+  });
 }
 
 hi_s32 hi_mpi_vpc_calc_hist(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic,
