@@ -356,6 +356,61 @@ TEST_F(Mpi, Filter2dCorrelatesWithTheCentreOfTheKernelArray) {
   }
 }
 
+TEST_F(Mpi, GaussianBlurIsFilter2dWithOpenCvsGaussianKernel) {
+  VpcChannel ch(10);
+  // Sampled exp(-x^2 / (2 sigma^2)), normalized (OpenCV's getGaussianKernel for sigma > 0).
+  auto sampled = [](int n, double sigma) {
+    std::vector<double> k(n);
+    double sum = 0;
+    for (int i = 0; i < n; ++i) {
+      const double x = i - (n - 1) * 0.5;
+      sum += k[i] = std::exp(-x * x / (2 * sigma * sigma));
+    }
+    for (double &v : k) v /= sum;
+    return k;
+  };
+  struct Case {
+    uint32_t kw, kh;
+    double sigma_x, sigma_y;
+    std::vector<double> kx, ky;
+  };
+  // Sigma 0: OpenCV's fixed kernels; sigma_y 0: sigma_x's.
+  const Case cases[] = {{3, 5, 0, 0, {0.25, 0.5, 0.25}, {0.0625, 0.25, 0.375, 0.25, 0.0625}},
+                        {5, 3, 1.5, 0, sampled(5, 1.5), sampled(3, 1.5)}};
+  const FilterPicture f = kFilterPictures[2];  // NV21: both planes
+  std::vector<uint8_t> src_bytes = dvt::nv_noise(f.ws(), f.hs, 61);
+  src_bytes.resize(f.size());
+  void *src = dvpp_buffer(f.size(), src_bytes);
+  void *dst = dvpp_buffer(f.size(), std::vector<uint8_t>(f.size(), 0));
+  for (const Case &c : cases) {
+    hi_gaussian_blur_param p{};
+    p.src = vpc_pic(src, f.size(), f.format, f.w, f.h, f.ws(), f.hs);
+    p.dst = vpc_pic(dst, f.size(), f.format, f.w, f.h, f.ws(), f.hs);
+    p.gaussian_blur_cfg.kernel_size = {c.kw, c.kh};
+    p.gaussian_blur_cfg.sigma_x = c.sigma_x;
+    p.gaussian_blur_cfg.sigma_y = c.sigma_y;
+    p.gaussian_blur_cfg.border_type = HI_BORDER_REPLICATE;
+    hi_u32 task = 0;
+    ASSERT_EQ(hi_mpi_vpc_gaussian_blur(ch.id, &p, &task, -1), HI_SUCCESS) << recent_msg();
+    ch.finish(task);
+    std::vector<double> weights;
+    for (double y : c.ky)
+      for (double x : c.kx) weights.push_back(y * x);
+    EXPECT_EQ(read_back(dst, f.size()), f.reference(src_bytes, Op::correlate, int(c.kw), int(c.kh),
+                                                    nullptr, 1, false, {weights.data(), 0}))
+        << "kernel " << c.kw << "x" << c.kh << " sigma " << c.sigma_x;
+  }
+  hi_gaussian_blur_param p{};
+  p.src = p.dst = vpc_pic(src, f.size(), f.format, f.w, f.h, f.ws(), f.hs);
+  p.gaussian_blur_cfg.kernel_size = {3, 3};
+  p.gaussian_blur_cfg.sigma_x = std::nan("");
+  p.gaussian_blur_cfg.border_type = HI_BORDER_REPLICATE;
+  hi_u32 task = 0;
+  EXPECT_EQ(hi_mpi_vpc_gaussian_blur(ch.id, &p, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_NE(recent_msg().find("must be finite"), std::string::npos) << recent_msg();
+}
+
 TEST_F(Mpi, ErodeDilateAndBlurRefuseWhatCannDoesNotTake) {
   VpcChannel ch(8);
   const FilterPicture f = kFilterPictures[0];

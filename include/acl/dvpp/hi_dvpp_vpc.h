@@ -181,6 +181,21 @@ typedef struct {
 } hi_blur_param;
 
 typedef struct {
+    hi_size kernel_size;
+    hi_double sigma_x;
+    hi_double sigma_y;
+    hi_vpc_bord_type border_type;
+    hi_vpc_scalar scalar_value;
+    hi_u32 reserved[2];
+} hi_gaussian_blur_config;
+
+typedef struct {
+    hi_vpc_pic_info src;
+    hi_vpc_pic_info dst;
+    hi_gaussian_blur_config gaussian_blur_cfg;
+} hi_gaussian_blur_param;
+
+typedef struct {
     hi_double filter[5][5];
     hi_size kernel_size;
     hi_point anchor;
@@ -304,6 +319,16 @@ hi_s32 hi_mpi_vpc_blur(hi_vpc_chn chn, const hi_blur_param* blur_param, hi_u32* 
  * CANN's hardware precision is not documented. */
 hi_s32 hi_mpi_vpc_filter2d(hi_vpc_chn chn, const hi_filter_2d_param* filter_2d_param, hi_u32* task_id,
     hi_s32 milli_sec);
+
+/* filter2d with the Gaussian kernel OpenCV's GaussianBlur builds: the outer product of
+ * getGaussianKernel(kernel_size.height, sigma_y) and getGaussianKernel(kernel_size.width,
+ * sigma_x), sigma_y 0 meaning sigma_x (CANN's rule), a sigma of 0 or less its ksize's
+ * (0.3 * ((ksize - 1) * 0.5 - 1) + 0.8; ksize 3 and 5 then OpenCV's fixed [1 2 1] / 4 and
+ * [1 4 6 4 1] / 16); kernel_size, border_type and scalar_value as for erode, dilate and blur.
+ * Summed in doubles and rounded: within 1 of OpenCV's 8-bit GaussianBlur, which rounds through
+ * fixed point (CANN does not document its rounding). */
+hi_s32 hi_mpi_vpc_gaussian_blur(hi_vpc_chn chn, const hi_gaussian_blur_param* gaussian_blur_param,
+    hi_u32* task_id, hi_s32 milli_sec);
 
 /* Waits for task_id of chn (milli_sec -1: as long as it takes; 0: not at all; else at most that
  * long; HI_DEFINE_ERR(HI_ID_VPC, HI_ERR_LEVEL_ERROR, HI_ERR_TIMEOUT), 0xA0078014, when it has
