@@ -1,6 +1,6 @@
 // VPC's color remapping (equalize hist) and histograms (calc hist) on the CPU. Both see a
-// picture as three components by name: Y, U, V for YUV400 (Y only) and YUV420SP (NV12 or
-// NV21, whatever the memory order), R, G, B for RGB888 and BGR888.
+// picture as three components by name (dvpp/planes.h): Y, U, V for YUV400 (Y only) and YUV420SP
+// (NV12 or NV21, whatever the memory order), R, G, B for RGB888 and BGR888.
 #pragma once
 
 #include <array>
@@ -22,8 +22,6 @@ struct Histogram {
   std::atomic<uint32_t> ret_code{0};
 };
 
-// Whether remap and add_histogram take this format.
-bool lut_format(uint32_t format);
 // out = lut[component](in) for every visible sample; in and out have the same format and size.
 void remap(const Image &in, const Image &out, const Lut &lut);
 // Adds the picture's visible samples to the bins of their component (CANN accumulates until

@@ -4,15 +4,18 @@
 #include <bit>
 #include <cmath>
 #include <cstddef>
-#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 #include <vector>
 
+#include "dvpp/resize_simd.h"
+#include "dvpp/rows.h"
+#include "ops/isa.h"
+
 namespace openacl::dvpp {
 namespace {
 
-constexpr int kBits = 11;  // weights in 1/2048: the result stays within 1 of exact arithmetic
+constexpr int kBits = kWeightBits;
 constexpr int kOne = 1 << kBits;
 constexpr int32_t kHalf = 1 << (2 * kBits - 1);
 
@@ -96,25 +99,24 @@ void store(uint8_t *out, size_t x, int k, int32_t v) {
 // Rows [begin, end) of the destination region when it is not smaller than the source's
 // (enlarging: consecutive destination rows share source rows): each from two horizontally
 // resized source rows, kept while the next destination row needs them.
-template <int C, bool Swap>
-void enlarge_rows(const Plane &p, const ColumnTaps &xs, const std::vector<Tap> &ys, uint32_t begin,
-                  uint32_t end) {
+// `resize_row(row, h)` makes one such row.
+template <int C, bool Swap, class ResizeRow>
+[[gnu::always_inline]] inline void enlarge_rows(const Plane &p, const std::vector<Tap> &ys,
+                                                uint32_t begin, uint32_t end,
+                                                ResizeRow &&resize_row) {
   const size_t n = size_t{p.dw} * C;
-  std::vector<int32_t> buffers(n * 2);
-  int32_t *h0 = buffers.data(), *h1 = h0 + n;
+  std::vector<int32_t> buffers((n + 16) * 2);  // 16: PackedColumns::horizontal stores whole blocks
+  int32_t *h0 = buffers.data(), *h1 = h0 + n + 16;
+  auto row = [&](uint32_t i) { return p.src + (p.sy + i) * p.src_stride + size_t{p.sx} * C; };
   int64_t r0 = -1, r1 = -1;  // the source rows h0 and h1 hold
   for (uint32_t d = begin; d < end; ++d) {
     const Tap &t = ys[d];
     if (r0 != t.i0) {
       if (r1 == t.i0) std::swap(h0, h1), std::swap(r0, r1);
-      else
-        horizontal<C>(p.src + (p.sy + t.i0) * p.src_stride + size_t{p.sx} * C, xs, p.dw, h0),
-            r0 = t.i0;
+      else resize_row(row(t.i0), h0), r0 = t.i0;
     }
     // A zero weight leaves h1 out (its values, from an earlier row or zero, count for nothing).
-    if (t.w1 != 0 && r1 != t.i1)
-      horizontal<C>(p.src + (p.sy + t.i1) * p.src_stride + size_t{p.sx} * C, xs, p.dw, h1),
-          r1 = t.i1;
+    if (t.w1 != 0 && r1 != t.i1) resize_row(row(t.i1), h1), r1 = t.i1;
     const int32_t a = kOne - t.w1, b = t.w1;
     uint8_t *out = p.dst + (p.dy + d) * p.dst_stride + size_t{p.dx} * C;
     for (size_t x = 0; x < n; x += C)
@@ -162,53 +164,94 @@ template <int C, bool Swap>
   }
 }
 
-// shrink_rows built for AVX2 too, taken when the CPU has it and OPENACL_MAX_ISA (ops/isa.h)
-// does not cap the kernels at sse41: its blend loop is then twice as wide.
+template <int C, bool Swap>
+[[gnu::always_inline]] inline void portable_rows(const Plane &p, const ColumnTaps &xs,
+                                                 const std::vector<Tap> &ys, uint32_t begin,
+                                                 uint32_t end) {
+  if (p.dh < p.sh) return shrink_rows<C, Swap>(p, xs, ys, begin, end);
+  enlarge_rows<C, Swap>(p, ys, begin, end,
+                        [&](const uint8_t *row, int32_t *h) { horizontal<C>(row, xs, p.dw, h); });
+}
+
+// portable_rows built for AVX2 too, taken when the CPU has it and OPENACL_MAX_ISA (ops/isa.h)
+// does not cap the kernels at sse41: its blend loops are then twice as wide.
 #if defined(__x86_64__) && defined(__GNUC__)
 template <int C, bool Swap>
-__attribute__((target("avx2"))) void shrink_rows_avx2(const Plane &p, const ColumnTaps &xs,
+__attribute__((target("avx2"))) void portable_rows_avx2(const Plane &p, const ColumnTaps &xs,
+                                                        const std::vector<Tap> &ys, uint32_t begin,
+                                                        uint32_t end) {
+  portable_rows<C, Swap>(p, xs, ys, begin, end);
+}
+#endif
+
+template <int C, bool Swap>
+void portable(const Plane &p, const ColumnTaps &xs, const std::vector<Tap> &ys, uint32_t begin,
+              uint32_t end) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (ops::use_avx2()) return portable_rows_avx2<C, Swap>(p, xs, ys, begin, end);
+#endif
+  portable_rows<C, Swap>(p, xs, ys, begin, end);
+}
+
+// The shuffle kernels; the channel swap is in the packed taps. Built for AVX2 and AVX-512
+// (enlarge_rows' blend loop), taken as the CPU and OPENACL_MAX_ISA allow.
+template <int C>
+[[gnu::always_inline]] inline void packed_rows(const Plane &p, const PackedColumns &packed,
+                                               const std::vector<Tap> &ys, uint32_t begin,
+                                               uint32_t end) {
+  if (p.dh >= p.sh)
+    return enlarge_rows<C, false>(
+        p, ys, begin, end, [&](const uint8_t *row, int32_t *h) { packed.horizontal(row, h); });
+  auto row = [&](uint32_t i) { return p.src + (p.sy + i) * p.src_stride + size_t{p.sx} * C; };
+  for (uint32_t d = begin; d < end; ++d)
+    packed.blend(row(ys[d].i0), row(ys[d].i1), ys[d].w1,
+                 p.dst + (p.dy + d) * p.dst_stride + size_t{p.dx} * C);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+template <int C>
+__attribute__((target("avx2"))) void packed_rows_avx2(const Plane &p, const PackedColumns &packed,
                                                       const std::vector<Tap> &ys, uint32_t begin,
                                                       uint32_t end) {
-  shrink_rows<C, Swap>(p, xs, ys, begin, end);
+  packed_rows<C>(p, packed, ys, begin, end);
+}
+
+template <int C>
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void packed_rows_avx512(
+    const Plane &p, const PackedColumns &packed, const std::vector<Tap> &ys, uint32_t begin,
+    uint32_t end) {
+  packed_rows<C>(p, packed, ys, begin, end);
 }
 #endif
 
-template <int C, bool Swap>
-void shrink(const Plane &p, const ColumnTaps &xs, const std::vector<Tap> &ys, uint32_t begin,
-            uint32_t end) {
+// Only for a PackedColumns that is not empty: the CPU has AVX2 at least.
+template <int C>
+void packed(const Plane &p, const PackedColumns &columns, const std::vector<Tap> &ys,
+            uint32_t begin, uint32_t end) {
 #if defined(__x86_64__) && defined(__GNUC__)
-  static const bool avx2 = [] {
-    const char *cap = std::getenv("OPENACL_MAX_ISA");
-    return __builtin_cpu_supports("avx2") && !(cap != nullptr && std::strcmp(cap, "sse41") == 0);
-  }();
-  if (avx2) return shrink_rows_avx2<C, Swap>(p, xs, ys, begin, end);
+  if (ops::use_avx512()) return packed_rows_avx512<C>(p, columns, ys, begin, end);
+  packed_rows_avx2<C>(p, columns, ys, begin, end);
 #endif
-  shrink_rows<C, Swap>(p, xs, ys, begin, end);
 }
-
-// Destination rows a core takes at least: fewer would cost more in hand-over than they save.
-constexpr uint32_t kRowsPerPart = 32;
 
 void resize_plane(const Plane &p, Interpolation interpolation, backend::AiCores *cores) {
   const auto ys = taps(p.sh, p.dh, interpolation);
   const ColumnTaps xs(taps(p.sw, p.dw, interpolation), p.sw, p.channels);
+  const PackedColumns columns(xs.offset.data(), xs.w1.data(), p.dw, p.channels, p.swap,
+                              size_t{p.sw} * p.channels);
   auto rows = [&](uint32_t begin, uint32_t end) {
-    if (p.dh < p.sh) {
-      if (p.channels == 1) shrink<1, false>(p, xs, ys, begin, end);
-      else if (p.swap) shrink<2, true>(p, xs, ys, begin, end);
-      else shrink<2, false>(p, xs, ys, begin, end);
+    if (!columns.empty()) {
+      if (p.channels == 1) packed<1>(p, columns, ys, begin, end);
+      else packed<2>(p, columns, ys, begin, end);
+    } else if (p.channels == 1) {
+      portable<1, false>(p, xs, ys, begin, end);
+    } else if (p.swap) {
+      portable<2, true>(p, xs, ys, begin, end);
     } else {
-      if (p.channels == 1) enlarge_rows<1, false>(p, xs, ys, begin, end);
-      else if (p.swap) enlarge_rows<2, true>(p, xs, ys, begin, end);
-      else enlarge_rows<2, false>(p, xs, ys, begin, end);
+      portable<2, false>(p, xs, ys, begin, end);
     }
   };
-  const uint32_t parts =
-      cores == nullptr ? 1 : std::min<uint32_t>(cores->count(), std::max(1u, p.dh / kRowsPerPart));
-  if (parts <= 1) return rows(0, p.dh);
-  cores->parallel_for(parts, [&](size_t i) {
-    rows(static_cast<uint32_t>(p.dh * i / parts), static_cast<uint32_t>(p.dh * (i + 1) / parts));
-  });
+  for_rows(cores, p.dh, rows);
 }
 
 // Chroma samples covering n pixels: a whole picture of odd size has a last, half-covered one

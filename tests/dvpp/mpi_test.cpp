@@ -160,6 +160,313 @@ TEST_F(Mpi, CropResizeIntoRgbIsTheNv12ResizeConverted) {
   EXPECT_NE(recent_msg().find("RGB destination"), std::string::npos) << recent_msg();
 }
 
+// A filter of one plane of c interleaved channels, written the plain way: each sample from its
+// kw x kh window (outside the picture: the nearest edge sample, or fill[channel] when given).
+// correlate: sum(weights[i] * sample i) + delta, samples in rows of kw, rounded to nearest.
+enum class Op { median, min, max, mean, correlate };
+struct Weights {
+  const double *w = nullptr;
+  double delta = 0;
+};
+void reference_filter(const uint8_t *src, uint8_t *dst, uint32_t w, uint32_t h, uint32_t stride,
+                      int c, Op op, int kw, int kh, const int *fill = nullptr,
+                      Weights weights = {}) {
+  for (int y = 0; y < int(h); ++y)
+    for (int x = 0; x < int(w); ++x)
+      for (int ch = 0; ch < c; ++ch) {
+        std::vector<int> v;
+        for (int dy = -kh / 2; dy <= kh / 2; ++dy)
+          for (int dx = -kw / 2; dx <= kw / 2; ++dx) {
+            const int yy = y + dy, xx = x + dx;
+            const bool outside = yy < 0 || yy >= int(h) || xx < 0 || xx >= int(w);
+            v.push_back(fill && outside ? fill[ch]
+                                        : src[std::clamp(yy, 0, int(h) - 1) * stride +
+                                              std::clamp(xx, 0, int(w) - 1) * c + ch]);
+          }
+        double correlation = weights.delta;
+        for (size_t i = 0; i < v.size(); ++i) correlation += weights.w ? weights.w[i] * v[i] : 0;
+        if (op == Op::correlate) {
+          dst[y * stride + x * c + ch] =
+              uint8_t(std::clamp(std::nearbyint(correlation), 0.0, 255.0));
+          continue;
+        }
+        std::sort(v.begin(), v.end());
+        int sum = 0;
+        for (int e : v) sum += e;
+        const int n = int(v.size());
+        dst[y * stride + x * c + ch] = uint8_t(op == Op::median ? v[n / 2]
+                                               : op == Op::min  ? v.front()
+                                               : op == Op::max  ? v.back()
+                                                                : std::lround(double(sum) / n));
+      }
+}
+
+// Pictures for the filters: odd sizes (the chroma grid rounds up), and luma rows enough for two
+// bands of AI cores.
+struct FilterPicture {
+  hi_pixel_format format;
+  uint32_t bpp;
+  static constexpr uint32_t w = 45, h = 69, hs = h + 1;  // height strides are even
+  uint32_t ws() const { return (w * bpp + 15) / 16 * 16; }
+  bool nv() const { return format == HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420; }
+  uint32_t size() const { return nv() ? ws() * hs * 3 / 2 : ws() * hs; }
+  // The reference of every plane; fill by component (Y/R, U/G, V/B) when given. The padding
+  // is 0, or src's with `in_place`.
+  std::vector<uint8_t> reference(const std::vector<uint8_t> &src, Op op, int kw, int kh,
+                                 const int *fill = nullptr, int passes = 1, bool in_place = false,
+                                 Weights weights = {}) const {
+    std::vector<uint8_t> in = src, out = in_place ? src : std::vector<uint8_t>(size(), 0);
+    for (int i = 0; i < passes; ++i) {
+      const int bgr[3] = {fill ? fill[2] : 0, fill ? fill[1] : 0, fill ? fill[0] : 0};
+      const int vu[2] = {fill ? fill[2] : 0, fill ? fill[1] : 0};
+      reference_filter(in.data(), out.data(), w, h, ws(), int(bpp), op, kw, kh,
+                       fill ? (bpp == 3 ? bgr : fill) : nullptr, weights);
+      if (nv())  // the interleaved V and U on the half-size grid
+        reference_filter(&in[ws() * hs], &out[ws() * hs], (w + 1) / 2, (h + 1) / 2, ws(), 2, op, kw,
+                         kh, fill ? vu : nullptr, weights);
+      in = out;
+    }
+    return out;
+  }
+};
+
+constexpr FilterPicture kFilterPictures[] = {{HI_PIXEL_FORMAT_YUV_400, 1},
+                                             {HI_PIXEL_FORMAT_BGR_888, 3},
+                                             {HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420, 1}};
+
+TEST_F(Mpi, MedianBlurIsTheMedianOfEachNeighbourhood) {
+  VpcChannel ch(5);
+  for (const FilterPicture &f : kFilterPictures) {
+    std::vector<uint8_t> src_bytes = dvt::nv_noise(f.ws(), f.hs, 31);
+    src_bytes.resize(f.size());
+    void *src = dvpp_buffer(f.size(), src_bytes);
+    for (uint32_t k : {1u, 3u, 5u}) {
+      void *dst = dvpp_buffer(f.size(), std::vector<uint8_t>(f.size(), 0));
+      hi_median_blur_param p{};
+      p.src = vpc_pic(src, f.size(), f.format, f.w, f.h, f.ws(), f.hs);
+      p.dst = vpc_pic(dst, f.size(), f.format, f.w, f.h, f.ws(), f.hs);
+      p.median_blur_cfg.kernel_size = k;
+      hi_u32 task = 0;
+      ASSERT_EQ(hi_mpi_vpc_median_blur(ch.id, &p, &task, -1), HI_SUCCESS) << recent_msg();
+      ch.finish(task);
+      EXPECT_EQ(read_back(dst, f.size()), f.reference(src_bytes, Op::median, int(k), int(k)))
+          << "format " << f.format << " kernel " << k;
+    }
+  }
+}
+
+hi_blur_param blur_param(void *src, void *dst, const FilterPicture &f, uint32_t kw, uint32_t kh,
+                         hi_vpc_bord_type border, uint32_t iterations) {
+  hi_blur_param p{};
+  p.src = vpc_pic(src, f.size(), f.format, f.w, f.h, f.ws(), f.hs);
+  p.dst = vpc_pic(dst, f.size(), f.format, f.w, f.h, f.ws(), f.hs);
+  p.blur_cfg.kernel_size = {kw, kh};
+  p.blur_cfg.morph_shapes = MORPH_RECT;
+  p.blur_cfg.anchor = {-1, -1};
+  p.blur_cfg.iterations = iterations;
+  p.blur_cfg.border_type = border;
+  p.blur_cfg.scalar_value = {{10.2, 200.0, 99.0, 0.0}};
+  return p;
+}
+
+TEST_F(Mpi, ErodeDilateAndBlurAreTheMinMaxAndMeanOfEachWindow) {
+  VpcChannel ch(7);
+  const int fill[3] = {10, 200, 99};  // scalar_value rounded
+  for (const FilterPicture &f : kFilterPictures) {
+    std::vector<uint8_t> src_bytes = dvt::nv_noise(f.ws(), f.hs, 41);
+    src_bytes.resize(f.size());
+    void *src = dvpp_buffer(f.size(), src_bytes);
+    void *dst = dvpp_buffer(f.size(), std::vector<uint8_t>(f.size(), 0));
+    hi_u32 task = 0;
+    hi_blur_param p = blur_param(src, dst, f, 3, 5, HI_BORDER_REPLICATE, 2);
+    ASSERT_EQ(hi_mpi_vpc_erode(ch.id, &p, &task, -1), HI_SUCCESS) << recent_msg();
+    ch.finish(task);
+    EXPECT_EQ(read_back(dst, f.size()), f.reference(src_bytes, Op::min, 3, 5, nullptr, 2))
+        << "erode, format " << f.format;
+    p = blur_param(src, dst, f, 5, 3, HI_BORDER_CONSTANT, 1);
+    ASSERT_EQ(hi_mpi_vpc_dilate(ch.id, &p, &task, -1), HI_SUCCESS) << recent_msg();
+    ch.finish(task);
+    EXPECT_EQ(read_back(dst, f.size()), f.reference(src_bytes, Op::max, 5, 3, fill))
+        << "dilate, format " << f.format;
+    p = blur_param(src, dst, f, 5, 5, HI_BORDER_CONSTANT, 1);
+    ASSERT_EQ(hi_mpi_vpc_blur(ch.id, &p, &task, -1), HI_SUCCESS) << recent_msg();
+    ch.finish(task);
+    EXPECT_EQ(read_back(dst, f.size()), f.reference(src_bytes, Op::mean, 5, 5, fill))
+        << "blur, format " << f.format;
+    // In place: the same bytes as into another buffer (the padding untouched).
+    p = blur_param(src, src, f, 3, 3, HI_BORDER_REPLICATE, 1);
+    ASSERT_EQ(hi_mpi_vpc_blur(ch.id, &p, &task, -1), HI_SUCCESS) << recent_msg();
+    ch.finish(task);
+    EXPECT_EQ(read_back(src, f.size()),
+              f.reference(src_bytes, Op::mean, 3, 3, nullptr, 1, /*in_place=*/true))
+        << "blur in place, format " << f.format;
+  }
+}
+
+TEST_F(Mpi, Filter2dCorrelatesWithTheCentreOfTheKernelArray) {
+  VpcChannel ch(9);
+  const int fill[3] = {10, 200, 99};
+  struct Kernel {
+    uint32_t kw, kh;
+    std::vector<double> weights;  // rows of kw
+    double delta;
+    hi_vpc_bord_type border;
+  };
+  // A sharpening cross (results past 0 and 255: saturated) and an asymmetric 5 x 1 row.
+  const Kernel kernels[] = {{3, 3, {0, -1, 0.5, -1, 5, -1, 0, -1, 0}, 0.4, HI_BORDER_CONSTANT},
+                            {5, 1, {0.1, 0.2, 0.4, 0.3, -0.1}, -3.5, HI_BORDER_REPLICATE}};
+  for (const FilterPicture &f : kFilterPictures) {
+    std::vector<uint8_t> src_bytes = dvt::nv_noise(f.ws(), f.hs, 51);
+    src_bytes.resize(f.size());
+    void *src = dvpp_buffer(f.size(), src_bytes);
+    void *dst = dvpp_buffer(f.size(), std::vector<uint8_t>(f.size(), 0));
+    for (const Kernel &k : kernels) {
+      hi_filter_2d_param p{};
+      p.src = vpc_pic(src, f.size(), f.format, f.w, f.h, f.ws(), f.hs);
+      p.dst = vpc_pic(dst, f.size(), f.format, f.w, f.h, f.ws(), f.hs);
+      hi_filter_2d_config &c = p.filter_2d_cfg;
+      for (auto &row : c.filter) std::fill(std::begin(row), std::end(row), 1000.0);  // unused
+      for (uint32_t r = 0; r < k.kh; ++r)
+        for (uint32_t col = 0; col < k.kw; ++col)
+          c.filter[2 - k.kh / 2 + r][2 - k.kw / 2 + col] = k.weights[r * k.kw + col];
+      c.kernel_size = {k.kw, k.kh};
+      c.anchor = {-1, -1};
+      c.delta = k.delta;
+      c.border_type = k.border;
+      c.scalar_value = {{10.0, 200.0, 99.0, 0.0}};
+      hi_u32 task = 0;
+      ASSERT_EQ(hi_mpi_vpc_filter2d(ch.id, &p, &task, -1), HI_SUCCESS) << recent_msg();
+      ch.finish(task);
+      const bool constant = k.border == HI_BORDER_CONSTANT;
+      EXPECT_EQ(read_back(dst, f.size()),
+                f.reference(src_bytes, Op::correlate, int(k.kw), int(k.kh),
+                            constant ? fill : nullptr, 1, false, {k.weights.data(), k.delta}))
+          << "format " << f.format << " kernel " << k.kw << "x" << k.kh;
+    }
+    hi_filter_2d_param p{};
+    p.src = p.dst = vpc_pic(src, f.size(), f.format, f.w, f.h, f.ws(), f.hs);
+    p.filter_2d_cfg.kernel_size = {3, 3};
+    p.filter_2d_cfg.anchor = {-1, -1};
+    p.filter_2d_cfg.border_type = HI_BORDER_REPLICATE;
+    p.filter_2d_cfg.filter[1][2] = std::nan("");
+    hi_u32 task = 0;
+    EXPECT_EQ(hi_mpi_vpc_filter2d(ch.id, &p, &task, -1),
+              static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+    EXPECT_NE(recent_msg().find("filter[1][2] is not finite"), std::string::npos) << recent_msg();
+  }
+}
+
+TEST_F(Mpi, GaussianBlurIsFilter2dWithOpenCvsGaussianKernel) {
+  VpcChannel ch(10);
+  // Sampled exp(-x^2 / (2 sigma^2)), normalized (OpenCV's getGaussianKernel for sigma > 0).
+  auto sampled = [](int n, double sigma) {
+    std::vector<double> k(n);
+    double sum = 0;
+    for (int i = 0; i < n; ++i) {
+      const double x = i - (n - 1) * 0.5;
+      sum += k[i] = std::exp(-x * x / (2 * sigma * sigma));
+    }
+    for (double &v : k) v /= sum;
+    return k;
+  };
+  struct Case {
+    uint32_t kw, kh;
+    double sigma_x, sigma_y;
+    std::vector<double> kx, ky;
+  };
+  // Sigma 0: OpenCV's fixed kernels; sigma_y 0: sigma_x's.
+  const Case cases[] = {{3, 5, 0, 0, {0.25, 0.5, 0.25}, {0.0625, 0.25, 0.375, 0.25, 0.0625}},
+                        {5, 3, 1.5, 0, sampled(5, 1.5), sampled(3, 1.5)}};
+  const FilterPicture f = kFilterPictures[2];  // NV21: both planes
+  std::vector<uint8_t> src_bytes = dvt::nv_noise(f.ws(), f.hs, 61);
+  src_bytes.resize(f.size());
+  void *src = dvpp_buffer(f.size(), src_bytes);
+  void *dst = dvpp_buffer(f.size(), std::vector<uint8_t>(f.size(), 0));
+  for (const Case &c : cases) {
+    hi_gaussian_blur_param p{};
+    p.src = vpc_pic(src, f.size(), f.format, f.w, f.h, f.ws(), f.hs);
+    p.dst = vpc_pic(dst, f.size(), f.format, f.w, f.h, f.ws(), f.hs);
+    p.gaussian_blur_cfg.kernel_size = {c.kw, c.kh};
+    p.gaussian_blur_cfg.sigma_x = c.sigma_x;
+    p.gaussian_blur_cfg.sigma_y = c.sigma_y;
+    p.gaussian_blur_cfg.border_type = HI_BORDER_REPLICATE;
+    hi_u32 task = 0;
+    ASSERT_EQ(hi_mpi_vpc_gaussian_blur(ch.id, &p, &task, -1), HI_SUCCESS) << recent_msg();
+    ch.finish(task);
+    std::vector<double> weights;
+    for (double y : c.ky)
+      for (double x : c.kx) weights.push_back(y * x);
+    EXPECT_EQ(read_back(dst, f.size()), f.reference(src_bytes, Op::correlate, int(c.kw), int(c.kh),
+                                                    nullptr, 1, false, {weights.data(), 0}))
+        << "kernel " << c.kw << "x" << c.kh << " sigma " << c.sigma_x;
+  }
+  hi_gaussian_blur_param p{};
+  p.src = p.dst = vpc_pic(src, f.size(), f.format, f.w, f.h, f.ws(), f.hs);
+  p.gaussian_blur_cfg.kernel_size = {3, 3};
+  p.gaussian_blur_cfg.sigma_x = std::nan("");
+  p.gaussian_blur_cfg.border_type = HI_BORDER_REPLICATE;
+  hi_u32 task = 0;
+  EXPECT_EQ(hi_mpi_vpc_gaussian_blur(ch.id, &p, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_NE(recent_msg().find("must be finite"), std::string::npos) << recent_msg();
+}
+
+TEST_F(Mpi, ErodeDilateAndBlurRefuseWhatCannDoesNotTake) {
+  VpcChannel ch(8);
+  const FilterPicture f = kFilterPictures[0];
+  void *grey = dvpp_buffer(f.size());
+  hi_u32 task = 0;
+  auto expect = [&](hi_blur_param p, hi_u32 code, const char *why) {
+    EXPECT_EQ(hi_mpi_vpc_erode(ch.id, &p, &task, -1), static_cast<hi_s32>(code)) << why;
+    EXPECT_NE(recent_msg().find(why), std::string::npos) << recent_msg();
+  };
+  const hi_blur_param ok = blur_param(grey, grey, f, 3, 3, HI_BORDER_REPLICATE, 1);
+  hi_blur_param p = ok;
+  p.blur_cfg.kernel_size = {4, 3};
+  expect(p, HI_ERR_VPC_ILLEGAL_PARAM, "width and height must be 1, 3 or 5");
+  p = ok;
+  p.blur_cfg.morph_shapes = MORPH_CROSS;
+  expect(p, HI_ERR_VPC_NOT_SUPPORT, "only MORPH_RECT");
+  p = ok;
+  p.blur_cfg.anchor = {0, 0};
+  expect(p, HI_ERR_VPC_ILLEGAL_PARAM, "must be (-1, -1)");
+  p = ok;
+  p.blur_cfg.iterations = 101;
+  expect(p, HI_ERR_VPC_ILLEGAL_PARAM, "iterations 101 is outside 1..100");
+  p = ok;
+  p.blur_cfg.border_type = HI_BORDER_REFLECT;
+  expect(p, HI_ERR_VPC_NOT_SUPPORT, "only HI_BORDER_CONSTANT and HI_BORDER_REPLICATE");
+  p = ok;
+  p.blur_cfg.iterations = 2;  // erode takes it, blur does not
+  EXPECT_EQ(hi_mpi_vpc_blur(ch.id, &p, &task, -1), static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_NE(recent_msg().find("iterations 2 is outside 1..1"), std::string::npos) << recent_msg();
+  EXPECT_EQ(hi_mpi_vpc_dilate(ch.id, nullptr, &task, -1), static_cast<hi_s32>(HI_ERR_VPC_NULL_PTR));
+}
+
+TEST_F(Mpi, MedianBlurRefusesOtherKernelsSizesAndFormats) {
+  VpcChannel ch(6);
+  void *grey = dvpp_buffer(32 * 20);
+  hi_median_blur_param p{};
+  p.src = vpc_pic(grey, 32 * 20, HI_PIXEL_FORMAT_YUV_400, 30, 20, 32, 20);
+  p.dst = p.src;
+  p.median_blur_cfg.kernel_size = 7;
+  hi_u32 task = 0;
+  EXPECT_EQ(hi_mpi_vpc_median_blur(ch.id, &p, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_NE(recent_msg().find("kernel_size 7 is not 1, 3 or 5"), std::string::npos) << recent_msg();
+  p.median_blur_cfg.kernel_size = 3;
+  p.dst.picture_width = 28;
+  EXPECT_EQ(hi_mpi_vpc_median_blur(ch.id, &p, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  EXPECT_NE(recent_msg().find("source's format and size"), std::string::npos) << recent_msg();
+  p.dst = p.src;
+  p.src.picture_format = p.dst.picture_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_422;
+  EXPECT_EQ(hi_mpi_vpc_median_blur(ch.id, &p, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_NOT_SUPPORT));
+  EXPECT_EQ(hi_mpi_vpc_median_blur(ch.id, nullptr, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_NULL_PTR));
+}
+
 TEST_F(Mpi, RotateTurnsThePictureClockwise) {
   VpcChannel ch(4);
   struct Format {

@@ -67,7 +67,12 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(ResizeCase{640, 480, 224, 224, 0}, ResizeCase{640, 480, 224, 224, 1},
                       ResizeCase{100, 60, 320, 180, 1}, ResizeCase{1920, 1080, 224, 224, 2},
                       ResizeCase{96, 50, 250, 100, 2}, ResizeCase{64, 64, 64, 64, 3},
-                      ResizeCase{300, 202, 150, 300, 4}));
+                      ResizeCase{300, 202, 150, 300, 4},
+                      // The AVX-512 kernels' cases (rows of 128 bytes and more): the benchmark's
+                      // shrink, an enlargement, a row of exactly one 128-byte window, wider and
+                      // lower at once.
+                      ResizeCase{1920, 1080, 224, 224, 1}, ResizeCase{200, 120, 1000, 600, 1},
+                      ResizeCase{128, 96, 40, 30, 1}, ResizeCase{160, 480, 640, 240, 1}));
 
 // acllite describes a JPEGD output with the JPEG's own size, odd or not, and JPEGD's strides.
 TEST_F(DvppTest, OddSizedPicturesResizeAsAclliteDescribesThem) {

@@ -138,6 +138,79 @@ typedef struct {
     hi_rotation angle;
 } hi_rotate_param;
 
+typedef struct {
+    hi_u32 kernel_size;
+} hi_median_blur_config;
+
+typedef struct {
+    hi_vpc_pic_info src;
+    hi_vpc_pic_info dst;
+    hi_median_blur_config median_blur_cfg;
+} hi_median_blur_param;
+
+typedef struct {
+    hi_s32 x;
+    hi_s32 y;
+} hi_point;
+
+typedef enum {
+    MORPH_RECT = 0,
+    MORPH_CROSS = 1,
+    MORPH_ELLIPSE = 2,
+    MORPH_MAX = 100
+} hi_morph_shapes;
+
+typedef struct {
+    hi_u32 width;
+    hi_u32 height;
+} hi_size;
+
+typedef struct {
+    hi_size kernel_size;
+    hi_morph_shapes morph_shapes;
+    hi_point anchor;
+    hi_u32 iterations;
+    hi_vpc_bord_type border_type;
+    hi_vpc_scalar scalar_value;
+} hi_blur_config;
+
+typedef struct {
+    hi_vpc_pic_info src;
+    hi_vpc_pic_info dst;
+    hi_blur_config blur_cfg;
+} hi_blur_param;
+
+typedef struct {
+    hi_size kernel_size;
+    hi_double sigma_x;
+    hi_double sigma_y;
+    hi_vpc_bord_type border_type;
+    hi_vpc_scalar scalar_value;
+    hi_u32 reserved[2];
+} hi_gaussian_blur_config;
+
+typedef struct {
+    hi_vpc_pic_info src;
+    hi_vpc_pic_info dst;
+    hi_gaussian_blur_config gaussian_blur_cfg;
+} hi_gaussian_blur_param;
+
+typedef struct {
+    hi_double filter[5][5];
+    hi_size kernel_size;
+    hi_point anchor;
+    hi_double delta;
+    hi_vpc_bord_type border_type;
+    hi_vpc_scalar scalar_value;
+    hi_u32 reserved[2];
+} hi_filter_2d_config;
+
+typedef struct {
+    hi_vpc_pic_info src;
+    hi_vpc_pic_info dst;
+    hi_filter_2d_config filter_2d_cfg;
+} hi_filter_2d_param;
+
 /* Opens channel chn (0 .. VPC_MAX_CHN_NUM - 1) in the calling thread's context; attr's fields
  * are reserved on openacl (any value). HI_ERR_VPC_EXIST when chn is open. */
 hi_s32 hi_mpi_vpc_create_chn(hi_vpc_chn chn, const hi_vpc_chn_attr *attr);
@@ -215,6 +288,47 @@ hi_s32 hi_mpi_vpc_equalize_hist(hi_vpc_chn chn, const hi_vpc_pic_info* source_pi
  * strides; dst is src's height x width for 90 and 270). YUV420SP and packed YUV444 are
  * HI_ERR_VPC_NOT_SUPPORT (CANN takes neither YUV420SP). */
 hi_s32 hi_mpi_vpc_rotate(hi_vpc_chn chn, const hi_rotate_param* rotate_param, hi_u32* task_id, hi_s32 milli_sec);
+
+/* Each sample of median_blur_param->dst is the median of its kernel_size x kernel_size
+ * neighbourhood in median_blur_param->src (kernel_size 1, 3 or 5, as CANN; 1 copies), channel
+ * by channel and plane by plane (YUV420SP chroma on its half-size grid), edges replicated as
+ * OpenCV's medianBlur (CANN's documentation does not say). src and dst have the same format and
+ * size: YUV400, NV12 / NV21, RGB888 or BGR888 with VPC's picture sizes and strides; CANN's other
+ * formats (YUV422SP, packed YUV422 / YUV444, planar RGB) are HI_ERR_VPC_NOT_SUPPORT. */
+hi_s32 hi_mpi_vpc_median_blur(hi_vpc_chn chn, const hi_median_blur_param* median_blur_param, hi_u32* task_id,
+    hi_s32 milli_sec);
+
+/* The minimum (erode), maximum (dilate) or mean rounded to nearest (blur) of each sample's
+ * kernel_size window in src, channel by channel and plane by plane as median_blur, with the
+ * same formats and sizes. blur_cfg as CANN documents it: kernel_size width and height 1, 3 or 5;
+ * morph_shapes MORPH_RECT (CANN's MORPH_CROSS and MORPH_ELLIPSE, "not supported yet" in its
+ * header, are HI_ERR_VPC_NOT_SUPPORT); anchor (-1, -1); iterations 1 to 100 for erode and
+ * dilate (each pass filters the previous one's result, as OpenCV's iterations), 1 for blur;
+ * border_type HI_BORDER_CONSTANT (outside samples are scalar_value.val[0..2] for the picture's
+ * components Y, U, V or R, G, B, rounded) or HI_BORDER_REPLICATE (the other borders are
+ * HI_ERR_VPC_NOT_SUPPORT, as CANN). */
+hi_s32 hi_mpi_vpc_erode(hi_vpc_chn chn, const hi_blur_param* erode_param, hi_u32* task_id, hi_s32 milli_sec);
+hi_s32 hi_mpi_vpc_dilate(hi_vpc_chn chn, const hi_blur_param* dilate_param, hi_u32* task_id, hi_s32 milli_sec);
+hi_s32 hi_mpi_vpc_blur(hi_vpc_chn chn, const hi_blur_param* blur_param, hi_u32* task_id, hi_s32 milli_sec);
+
+/* Each sample of dst is sum(weight * window sample) + delta, rounded to nearest (ties to even)
+ * and saturated to 0..255, as OpenCV's filter2D (a correlation: the kernel is not flipped), over
+ * the same planes, formats and sizes as median_blur. The weights are the centre kernel_size
+ * rows and columns of filter[5][5] (filter[row][column], as CANN documents it); kernel_size,
+ * anchor, border_type and scalar_value as for erode, dilate and blur. The sum is in doubles:
+ * CANN's hardware precision is not documented. */
+hi_s32 hi_mpi_vpc_filter2d(hi_vpc_chn chn, const hi_filter_2d_param* filter_2d_param, hi_u32* task_id,
+    hi_s32 milli_sec);
+
+/* filter2d with the Gaussian kernel OpenCV's GaussianBlur builds: the outer product of
+ * getGaussianKernel(kernel_size.height, sigma_y) and getGaussianKernel(kernel_size.width,
+ * sigma_x), sigma_y 0 meaning sigma_x (CANN's rule), a sigma of 0 or less its ksize's
+ * (0.3 * ((ksize - 1) * 0.5 - 1) + 0.8; ksize 3 and 5 then OpenCV's fixed [1 2 1] / 4 and
+ * [1 4 6 4 1] / 16); kernel_size, border_type and scalar_value as for erode, dilate and blur.
+ * Summed in doubles and rounded: within 1 of OpenCV's 8-bit GaussianBlur, which rounds through
+ * fixed point (CANN does not document its rounding). */
+hi_s32 hi_mpi_vpc_gaussian_blur(hi_vpc_chn chn, const hi_gaussian_blur_param* gaussian_blur_param,
+    hi_u32* task_id, hi_s32 milli_sec);
 
 /* Waits for task_id of chn (milli_sec -1: as long as it takes; 0: not at all; else at most that
  * long; HI_DEFINE_ERR(HI_ID_VPC, HI_ERR_LEVEL_ERROR, HI_ERR_TIMEOUT), 0xA0078014, when it has

@@ -12,6 +12,7 @@
 #include "acl/dvpp/hi_dvpp_vpc.h"
 #include "dvpp/api/checks.h"
 #include "dvpp/color.h"
+#include "dvpp/filter.h"
 #include "dvpp/histogram.h"
 #include "dvpp/mpi/channels.h"
 #include "dvpp/mpi/lane.h"
@@ -533,6 +534,177 @@ hi_s32 hi_mpi_vpc_rotate(hi_vpc_chn chn, const hi_rotate_param *rotate_param, hi
         *ch, "hi_mpi_vpc_rotate",
         {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
         [=](openacl::backend::AiCores &) { dv::rotate(in, out, turns); }, task_id);
+  });
+}
+
+namespace {
+
+// src and dst of a filter: the same format (YUV400, NV12 / NV21, RGB888, BGR888) and size.
+std::pair<dv::Image, dv::Image> filter_pictures(const hi_vpc_pic_info &src,
+                                                const hi_vpc_pic_info &dst,
+                                                const std::string &what) {
+  const dv::Image in = dv::api::lut_image(image(src), (what + "->src").c_str()),
+                  out = dv::api::lut_image(image(dst), (what + "->dst").c_str());
+  if (out.format != in.format || out.width != in.width || out.height != in.height)
+    mpi::reject(HI_ERR_ILLEGAL_PARAM, what + "->dst must have the source's format and size");
+  return {in, out};
+}
+
+void queue_filter(hi_vpc_chn chn, const char *call, const dv::Image &in, const dv::Image &out,
+                  dv::Filter f, const dv::Window &w, uint32_t iterations, hi_u32 *task_id) {
+  auto ch = channel(chn);
+  queue(
+      *ch, call, {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
+      [=](openacl::backend::AiCores &cores) { dv::filter(in, out, f, w, iterations, &cores); },
+      task_id);
+}
+
+// The window of erode, dilate, blur and filter2d from the fields they share, checked as CANN
+// documents them; cfg names the config in messages ("erode_param->blur_cfg.").
+dv::Window window(const hi_size &kernel, const hi_point &anchor, hi_vpc_bord_type border,
+                  const hi_vpc_scalar &fill, const std::string &cfg) {
+  auto odd = [](uint32_t k) { return k == 1 || k == 3 || k == 5; };
+  if (!odd(kernel.width) || !odd(kernel.height))
+    mpi::reject(HI_ERR_ILLEGAL_PARAM, cfg + "kernel_size " + std::to_string(kernel.width) + "x" +
+                                          std::to_string(kernel.height) +
+                                          ": width and height must be 1, 3 or 5");
+  if (anchor.x != -1 || anchor.y != -1)
+    mpi::reject(HI_ERR_ILLEGAL_PARAM, cfg + "anchor is reserved and must be (-1, -1)");
+  if (border != HI_BORDER_CONSTANT && border != HI_BORDER_REPLICATE)
+    mpi::reject(border <= HI_BORDER_WRAP ? HI_ERR_NOT_SUPPORT : HI_ERR_ILLEGAL_PARAM,
+                cfg + "border_type " + std::to_string(border) +
+                    ": only HI_BORDER_CONSTANT and HI_BORDER_REPLICATE are supported");
+  dv::Window w;
+  w.kw = kernel.width;
+  w.kh = kernel.height;
+  w.constant = border == HI_BORDER_CONSTANT;
+  for (int i = 0; i < 3; ++i)
+    w.fill[i] = static_cast<uint8_t>(std::clamp(std::lround(fill.val[i]), 0L, 255L));
+  return w;
+}
+
+// erode, dilate and blur: hi_blur_param's own checks as CANN documents them (blur: one pass).
+hi_s32 blur_family(const char *call, hi_vpc_chn chn, const hi_blur_param *param,
+                   const char *param_name, dv::Filter f, hi_u32 *task_id) {
+  return guarded(call, [&] {
+    mpi::required(task_id, "task_id");
+    const hi_blur_param &p = *mpi::required(param, param_name);
+    const std::string name(param_name), cfg = name + "->blur_cfg.";
+    const auto [in, out] = filter_pictures(p.src, p.dst, name);
+    const hi_blur_config &c = p.blur_cfg;
+    const dv::Window w = window(c.kernel_size, c.anchor, c.border_type, c.scalar_value, cfg);
+    if (c.morph_shapes == MORPH_CROSS || c.morph_shapes == MORPH_ELLIPSE)
+      mpi::reject(HI_ERR_NOT_SUPPORT, cfg + "morph_shapes: only MORPH_RECT is supported");
+    if (c.morph_shapes != MORPH_RECT)
+      mpi::reject(HI_ERR_ILLEGAL_PARAM,
+                  cfg + "morph_shapes " + std::to_string(c.morph_shapes) + " is not MORPH_RECT");
+    const uint32_t most = f == dv::Filter::mean ? 1 : 100;
+    if (c.iterations < 1 || c.iterations > most)
+      mpi::reject(HI_ERR_ILLEGAL_PARAM, cfg + "iterations " + std::to_string(c.iterations) +
+                                            " is outside 1.." + std::to_string(most));
+    queue_filter(chn, call, in, out, f, w, c.iterations, task_id);
+  });
+}
+
+}  // namespace
+
+hi_s32 hi_mpi_vpc_median_blur(hi_vpc_chn chn, const hi_median_blur_param *median_blur_param,
+                              hi_u32 *task_id, hi_s32 milli_sec) {
+  (void)milli_sec;
+  return guarded(__func__, [&] {
+    mpi::required(task_id, "task_id");
+    const hi_median_blur_param &p = *mpi::required(median_blur_param, "median_blur_param");
+    const auto [in, out] = filter_pictures(p.src, p.dst, "median_blur_param");
+    const uint32_t k = p.median_blur_cfg.kernel_size;
+    if (k != 1 && k != 3 && k != 5)
+      mpi::reject(HI_ERR_ILLEGAL_PARAM, "median_blur_param->median_blur_cfg.kernel_size " +
+                                            std::to_string(k) + " is not 1, 3 or 5");
+    queue_filter(chn, __func__, in, out, dv::Filter::median, dv::Window{k, k, false, {}}, 1,
+                 task_id);
+  });
+}
+
+hi_s32 hi_mpi_vpc_erode(hi_vpc_chn chn, const hi_blur_param *erode_param, hi_u32 *task_id,
+                        hi_s32 milli_sec) {
+  (void)milli_sec;
+  return blur_family(__func__, chn, erode_param, "erode_param", dv::Filter::erode, task_id);
+}
+
+hi_s32 hi_mpi_vpc_dilate(hi_vpc_chn chn, const hi_blur_param *dilate_param, hi_u32 *task_id,
+                         hi_s32 milli_sec) {
+  (void)milli_sec;
+  return blur_family(__func__, chn, dilate_param, "dilate_param", dv::Filter::dilate, task_id);
+}
+
+hi_s32 hi_mpi_vpc_blur(hi_vpc_chn chn, const hi_blur_param *blur_param, hi_u32 *task_id,
+                       hi_s32 milli_sec) {
+  (void)milli_sec;
+  return blur_family(__func__, chn, blur_param, "blur_param", dv::Filter::mean, task_id);
+}
+
+namespace {
+
+// OpenCV's getGaussianKernel: fixed kernels for ksize 1, 3, 5 when sigma <= 0, else sampled and
+// normalized to sum 1.
+std::vector<double> gaussian_kernel(uint32_t ksize, double sigma) {
+  if (sigma <= 0 && ksize == 1) return {1};
+  if (sigma <= 0 && ksize == 3) return {0.25, 0.5, 0.25};
+  if (sigma <= 0 && ksize == 5) return {0.0625, 0.25, 0.375, 0.25, 0.0625};
+  std::vector<double> k(ksize);
+  double sum = 0;
+  for (uint32_t i = 0; i < ksize; ++i) {
+    const double x = i - (ksize - 1) * 0.5;
+    sum += k[i] = std::exp(-x * x / (2 * sigma * sigma));
+  }
+  for (double &v : k) v /= sum;
+  return k;
+}
+
+}  // namespace
+
+hi_s32 hi_mpi_vpc_gaussian_blur(hi_vpc_chn chn, const hi_gaussian_blur_param *gaussian_blur_param,
+                                hi_u32 *task_id, hi_s32 milli_sec) {
+  (void)milli_sec;
+  return guarded(__func__, [&] {
+    mpi::required(task_id, "task_id");
+    const hi_gaussian_blur_param &p = *mpi::required(gaussian_blur_param, "gaussian_blur_param");
+    const auto [in, out] = filter_pictures(p.src, p.dst, "gaussian_blur_param");
+    const hi_gaussian_blur_config &c = p.gaussian_blur_cfg;
+    const std::string cfg = "gaussian_blur_param->gaussian_blur_cfg.";
+    dv::Window w = window(c.kernel_size, {-1, -1}, c.border_type, c.scalar_value, cfg);
+    if (!std::isfinite(c.sigma_x) || !std::isfinite(c.sigma_y))
+      mpi::reject(HI_ERR_ILLEGAL_PARAM, cfg + "sigma_x and sigma_y must be finite");
+    const auto kx = gaussian_kernel(w.kw, c.sigma_x);
+    const auto ky = gaussian_kernel(w.kh, c.sigma_y == 0 ? c.sigma_x : c.sigma_y);
+    for (uint32_t r = 0; r < w.kh; ++r)
+      for (uint32_t col = 0; col < w.kw; ++col) w.weights[r * w.kw + col] = ky[r] * kx[col];
+    queue_filter(chn, __func__, in, out, dv::Filter::correlate, w, 1, task_id);
+  });
+}
+
+hi_s32 hi_mpi_vpc_filter2d(hi_vpc_chn chn, const hi_filter_2d_param *filter_2d_param,
+                           hi_u32 *task_id, hi_s32 milli_sec) {
+  (void)milli_sec;
+  return guarded(__func__, [&] {
+    mpi::required(task_id, "task_id");
+    const hi_filter_2d_param &p = *mpi::required(filter_2d_param, "filter_2d_param");
+    const auto [in, out] = filter_pictures(p.src, p.dst, "filter_2d_param");
+    const hi_filter_2d_config &c = p.filter_2d_cfg;
+    const std::string cfg = "filter_2d_param->filter_2d_cfg.";
+    dv::Window w = window(c.kernel_size, c.anchor, c.border_type, c.scalar_value, cfg);
+    // The centre kw x kh of the 5 x 5 array, as CANN documents it.
+    const uint32_t top = 2 - w.kh / 2, left = 2 - w.kw / 2;
+    for (uint32_t r = 0; r < w.kh; ++r)
+      for (uint32_t col = 0; col < w.kw; ++col) {
+        const double v = c.filter[top + r][left + col];
+        if (!std::isfinite(v))
+          mpi::reject(HI_ERR_ILLEGAL_PARAM, cfg + "filter[" + std::to_string(top + r) + "][" +
+                                                std::to_string(left + col) + "] is not finite");
+        w.weights[r * w.kw + col] = v;
+      }
+    if (!std::isfinite(c.delta)) mpi::reject(HI_ERR_ILLEGAL_PARAM, cfg + "delta is not finite");
+    w.delta = c.delta;
+    queue_filter(chn, __func__, in, out, dv::Filter::correlate, w, 1, task_id);
   });
 }
 
