@@ -586,9 +586,7 @@ Lower reduce(const char *type, int64_t axes_input_from) {
 void lower_matmul(const Node &n, LoweringContext &c) {
   const size_t ra = c.desc(in(n, 0)).dims.size(), rb = c.desc(in(n, 1)).dims.size();
   if (ra < 2 || rb < 2) unsupported(n, "a 1-D operand");
-  std::vector<int> ins{in(n, 0), in(n, 1)};
-  if (in(n, 2) >= 0) ins.push_back(in(n, 2));  // a bias fused in (optimize.h)
-  c.op(ra == 2 && rb == 2 ? "MatMul" : "BatchMatMulV2", ins, {out(n, 0)}, {});
+  c.op(ra == 2 && rb == 2 ? "MatMul" : "BatchMatMulV2", {in(n, 0), in(n, 1)}, {out(n, 0)}, {});
 }
 
 void lower_gemm(const Node &n, LoweringContext &c) {

@@ -50,7 +50,6 @@ Graph optimize(Graph graph) {
   fuse_hard_swish(g);
   fuse_conv_affine(g);
   fuse_activation_affine(g);
-  fuse_matmul_bias(g);
   remove_dead_nodes(g);
   return g;
 }

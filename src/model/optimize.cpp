@@ -281,33 +281,6 @@ size_t fuse_activation_affine(Graph &g) {
   return fused;
 }
 
-size_t fuse_matmul_bias(Graph &g) {
-  const auto [uses, producer] = count_uses(g);
-  std::vector<bool> dead(g.nodes.size(), false);
-  size_t fused = 0;
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    Node &add = g.nodes[i];
-    if (add.op != "Add" || add.inputs.size() != 2 || add.outputs.size() != 1) continue;
-    for (int k = 0; k < 2; ++k) {
-      const int y = add.inputs[k];
-      const HostTensor *b = f32_constant(g, add.inputs[1 - k]);
-      if (!b || y < 0 || uses[y] != 1 || producer[y] < 0 || b->desc.dims.size() != 1) continue;
-      Node &mm = g.nodes[producer[y]];
-      const HostTensor *w = mm.inputs.size() == 2 ? f32_constant(g, mm.inputs[1]) : nullptr;
-      if (mm.op != "MatMul" || !w || w->desc.dims.size() < 2 ||
-          w->desc.dims.back() != b->desc.dims[0])
-        continue;
-      mm.inputs.push_back(add.inputs[1 - k]);
-      mm.outputs[0] = add.outputs[0];
-      dead[i] = true;
-      ++fused;
-      break;
-    }
-  }
-  erase_nodes(g, dead);
-  return fused;
-}
-
 void remove_dead_nodes(Graph &g) {
   std::vector<bool> needed(g.values.size(), false);
   for (int v : g.outputs) needed[v] = true;

@@ -22,13 +22,6 @@ inline constexpr const char *kPostShift = "openacl_post_shift";
 inline constexpr const char *kPostRank = "openacl_post_rank";
 size_t fuse_activation_affine(Graph &graph);
 
-// A MatMul of a constant weight [.., K, N] whose output only an Add of a float32 constant [N]
-// reads (a linear layer, as PP-OCR rec's 120 -> 6625 projection) takes that constant as a
-// third input, the bias of the BatchMatMulV2 it lowers to: added as the product is stored
-// instead of another pass over the output (55 us of rec's 40 x 6625). Returns the number of
-// rewrites.
-size_t fuse_matmul_bias(Graph &graph);
-
 // Drops nodes whose outputs no graph output depends on.
 void remove_dead_nodes(Graph &graph);
 

@@ -256,25 +256,6 @@ const std::vector<Case> kCases = {
        add_node(m, "Tanh", "th", {"gm"}, {"t"});
        add_node(m, "Add", "at", {"t", "b"}, {"y"});
      }},
-    // A MatMul of a constant weight and an Add of a constant [N] run as one BatchMatMulV2
-    // with a bias, the Add's operands either way round; a [1, N] constant stays an Add.
-    {"matmul_bias_fused",
-     14,
-     {2, 3, 5},
-     [](auto &m) {
-       add_initializer(m, "w1", {5, 4}, ramp(20, 0.1f));
-       add_node(m, "MatMul", "mm1", {"x", "w1"}, {"m1"});
-       add_initializer(m, "b1", {4}, ramp(4, 0.5f));
-       add_node(m, "Add", "ab1", {"m1", "b1"}, {"a1"});
-       add_initializer(m, "w2", {4, 6}, ramp(24, -0.1f));
-       add_node(m, "MatMul", "mm2", {"a1", "w2"}, {"m2"});
-       add_initializer(m, "b2", {6}, ramp(6, 0.3f));
-       add_node(m, "Add", "ab2", {"b2", "m2"}, {"a2"});
-       add_initializer(m, "w3", {6, 3}, ramp(18, 0.05f));
-       add_node(m, "MatMul", "mm3", {"a2", "w3"}, {"m3"});
-       add_initializer(m, "b3", {1, 3}, ramp(3, 0.2f));
-       add_node(m, "Add", "ab3", {"m3", "b3"}, {"y"});
-     }},
     // x ** 2 runs as Square, other exponents as Pow.
     {"pow_square_and_cube",
      13,
