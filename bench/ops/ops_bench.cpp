@@ -250,6 +250,53 @@ BENCHMARK_CAPTURE(BM_Unary16M, HardSwish, "HardSwish")
     ->UseRealTime();
 BENCHMARK_CAPTURE(BM_Unary16M, Sigmoid, "Sigmoid")->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// ---- SoftmaxV2 over rows of 6625 (PP-OCR rec's 40 x 6625 output) ----
+
+// oneDNN's softmax primitive called directly on the calling thread, as a reference of what the
+// same ISA does with the same rows.
+struct DirectSoftmax {
+  DirectSoftmax(int64_t rows, int64_t cols)
+      : md({rows, cols}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::ab),
+        x(md, engine()),
+        y(md, engine()),
+        prim(dnnl::softmax_forward::primitive_desc(
+            dnnl::softmax_forward::desc(dnnl::prop_kind::forward_inference, md, 1), engine())),
+        s(engine()) {
+    auto *v = static_cast<float *>(x.get_data_handle());
+    for (int64_t i = 0; i < rows * cols; ++i) v[i] = static_cast<float>(i % 97) * 0.1f - 5.0f;
+  }
+  void operator()() {
+    prim.execute(s, {{DNNL_ARG_SRC, x}, {DNNL_ARG_DST, y}});
+    s.wait();
+  }
+  dnnl::memory::desc md;
+  dnnl::memory x, y;
+  dnnl::softmax_forward prim;
+  dnnl::stream s;
+};
+
+void BM_Softmax(benchmark::State &state) {
+  const int64_t rows = 40, cols = 6625;
+  auto &e = env();
+  aclTensorDesc *d[] = {e.desc({rows, cols})};
+  aclDataBuffer *in[] = {e.buffer(rows * cols * 4, 0.5f)};
+  aclDataBuffer *out[] = {e.buffer(rows * cols * 4, 0.0f)};
+  aclopAttr *attr = aclopCreateAttr();
+  const int64_t axis = -1;
+  aclopSetAttrListInt(attr, "axes", 1, &axis);
+  auto call = [&] {
+    check(aclopExecuteV2("SoftmaxV2", 1, d, in, 1, d, out, attr, e.stream), "aclopExecuteV2");
+    check(aclrtSynchronizeStream(e.stream), "sync");
+  };
+  for (auto _ : state) call();
+  DirectSoftmax direct(rows, cols);
+  const auto [ours, base] = interleaved_best(call, direct, 50);
+  state.counters["openacl_ns"] = ours * 1e9;
+  state.counters["baseline_ns"] = base * 1e9;
+  state.SetLabel("info: baseline: oneDNN's softmax primitive on the calling thread");
+  aclopDestroyAttr(attr);
+}
+
 // ---- Conv2D 1x64x56x56 3x3 64->64 ----
 
 double onednn_conv_s() {
@@ -350,5 +397,6 @@ BENCHMARK(BM_AddEnqueue)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(
 BENCHMARK(BM_MatMul)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
 BENCHMARK(BM_Add16M)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
 BENCHMARK(BM_Conv2D)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(1.0);
+BENCHMARK(BM_Softmax)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(0.5);
 BENCHMARK(BM_AddLaunch)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(1.0);
 BENCHMARK_MAIN();

@@ -1032,6 +1032,40 @@ TEST(Ops, MoreShapeOps) {
   for (size_t i = 0; i < 12; ++i) ASSERT_EQ(e.get(i), i % 6);
 }
 
+// Rows long enough for the eight-lane loops, with a tail (1003, 2003): values far apart (exp
+// underflows to 0 for some), a -inf, and a row with a NaN, which makes the whole row NaN (as
+// oneDNN's softmax, tried for long rows, does not).
+class LongSoftmax : public ::testing::TestWithParam<int64_t> {};
+
+TEST_P(LongSoftmax, AndLogSoftmaxMatchTheDefinition) {
+  const int64_t rows = 3, len = GetParam();
+  Buf x(DType::f32, {rows, len});
+  x.random(-60, 60, 11);
+  x.set(5, -INFINITY);
+  x.set(2 * len + 7, NAN);
+  Buf s(DType::f32, {rows, len}), ls(DType::f32, {rows, len});
+  run("SoftmaxV2", {&x}, {&s}, {{"axes", std::vector<int64_t>{-1}}});
+  run("LogSoftmaxV2", {&x}, {&ls}, {{"axes", std::vector<int64_t>{-1}}});
+  for (int64_t r = 0; r < 2; ++r) {
+    double m = -INFINITY, sum = 0;
+    for (int64_t k = 0; k < len; ++k) m = std::max(m, x.get(r * len + k));
+    for (int64_t k = 0; k < len; ++k) sum += std::exp(x.get(r * len + k) - m);
+    for (int64_t k = 0; k < len; ++k) {
+      const size_t i = r * len + k;
+      const double p = std::exp(x.get(i) - m) / sum;
+      ASSERT_NEAR(s.get(i), p, 4e-6 * p + 1e-30) << "row " << r << ", element " << k;
+      if (std::isinf(x.get(i))) ASSERT_EQ(ls.get(i), -INFINITY);
+      else ASSERT_NEAR(ls.get(i), x.get(i) - m - std::log(sum), 1e-4) << r << ", " << k;
+    }
+  }
+  for (int64_t k = 0; k < len; ++k) {
+    ASSERT_TRUE(std::isnan(s.get(2 * len + k))) << k;
+    ASSERT_TRUE(std::isnan(ls.get(2 * len + k))) << k;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Ops, LongSoftmax, ::testing::Values(1003, 2003));
+
 TEST(Ops, SelectFillArgMaxLogSoftmax) {
   Buf c(DType::boolean, {3}), a(DType::f32, {2, 3}), b(DType::f32, {}), y(DType::f32, {2, 3});
   c.set(0, 1), c.set(1, 0), c.set(2, 1);
