@@ -147,7 +147,7 @@ class OpTask final : public Task {
   void run(ExecContext &ctx) override {
     const TensorLists &t = *call_.tensors;
     call_.op->run(t.inputs, t.outputs, ctx.cores);
-    if (dump_) dump_(call_.op_type, t.inputs, t.outputs);
+    if (dump_) dump_(ctx.device.backend(), call_.op_type, t.inputs, t.outputs);
   }
   std::string label() const override { return call_.op_type; }
   std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {

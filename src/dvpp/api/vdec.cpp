@@ -17,6 +17,7 @@
 
 #include "acl/acl.h"
 #include "api/guard.h"
+#include "api/handles.h"
 #include "dvpp/api/accessors.h"
 #include "dvpp/api/submit.h"
 #include "dvpp/api/video_descs.h"
@@ -137,7 +138,7 @@ void send(const char *api, aclvdecChannelDesc *channelDesc, acldvppStreamDesc *i
   // (acllite's VideoCapture) refill one input buffer for the next frame as soon as this returns.
   auto frame = std::make_shared<const std::vector<uint8_t>>(
       static_cast<const uint8_t *>(in.data), static_cast<const uint8_t *>(in.data) + in.size);
-  dv::api::submit(channelDesc->stream, api, {}, [=] {
+  dv::api::submit_in_place(channelDesc->stream, api, {}, [=](openacl::backend::AiCores &) {
     decode(*decoder, frame->data(), frame->size(), eos, pic, format, ow, oh, csc);
   });
   auto *d = new Delivery{channelDesc->callback, input, skipped ? nullptr : output, userData};
@@ -283,6 +284,7 @@ aclError aclvdecCreateChannel(aclvdecChannelDesc *channelDesc) {
       fail(Errc::invalid_argument, "channelDesc has no callback (aclvdecSetChannelDescCallback)");
     if (d.thread_id == 0)
       fail(Errc::invalid_argument, "channelDesc has no thread id (aclvdecSetChannelDescThreadId)");
+    dv::api::require_in_place(openacl::api::current_device(), "VDEC");
     auto decoder = std::make_shared<dv::VideoDecoder>(d.en_type == H265_MAIN_LEVEL);
     aclrtStream s = nullptr;
     runtime(aclrtCreateStream(&s), "aclrtCreateStream");

@@ -326,6 +326,7 @@ aclError aclvencCreateChannel(aclvencChannelDesc *channelDesc) {
              "bufAddr is set but bufSize is 0 (aclvencSetChannelDescBufSize)");
       dv::check_range(d.buf_addr, d.buf_size, "bufAddr");
     }
+    dv::api::require_in_place(openacl::api::current_device(), "VENC");
     dv::EncoderSettings settings;
     settings.hevc = d.en_type == H265_MAIN_LEVEL;
     settings.width = d.pic_width;
@@ -421,8 +422,9 @@ aclError aclvencSendFrame(aclvencChannelDesc *channelDesc, acldvppPicDesc *input
     acldvppStreamDesc *out = d.output.get();
     std::vector<dv::api::Access> ranges{{buffer, capacity, true}};
     if (in) ranges.push_back({in->data, dv::image_bytes(*in), false});
-    dv::api::submit(d.stream, api, ranges,
-                    [=] { encode(*encoder, in.get(), force_idr, eos, buffer, capacity, out); });
+    dv::api::submit_in_place(d.stream, api, ranges, [=](openacl::backend::AiCores &) {
+      encode(*encoder, in.get(), force_idr, eos, buffer, capacity, out);
+    });
     auto *delivery = new Delivery{d.callback, input, out, userdata};
     aclError rc = aclrtLaunchCallback(deliver, delivery, ACL_CALLBACK_BLOCK, d.stream);
     if (rc != ACL_SUCCESS) {
