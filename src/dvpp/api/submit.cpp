@@ -9,24 +9,11 @@
 
 namespace openacl::dvpp::api {
 
-HostRanges::HostRanges(backend::DeviceBackend &device, const std::vector<Access> &ranges) {
-  using Mode = backend::DeviceBackend::Access;
-  for (const Access &r : ranges) {
-    views_.emplace_back(device, r.p, r.n, r.write ? Mode::write : Mode::read);
-    ranges_.push_back(&r);
-  }
-}
-
-uint8_t *HostRanges::at(const void *p) const {
-  const auto *q = static_cast<const uint8_t *>(p);
-  for (size_t i = 0; i < ranges_.size(); ++i) {
-    const auto *first = static_cast<const uint8_t *>(ranges_[i]->p);
-    if (q >= first && q < first + ranges_[i]->n) return views_[i].at<uint8_t>(q);
-  }
-  fail(Errc::internal, "a DVPP task reached memory outside the ranges it declared");
-}
-
 namespace {
+
+backend::DeviceBackend::Access mode(const Access &r) {
+  return r.write ? backend::DeviceBackend::Access::write : backend::DeviceBackend::Access::read;
+}
 
 void enqueue(Stream &stream, std::string label, const std::vector<Access> &ranges, Work work) {
   auto task = std::make_unique<FunctionTask>(TaskKind::dvpp, std::move(label),
@@ -36,6 +23,35 @@ void enqueue(Stream &stream, std::string label, const std::vector<Access> &range
 }
 
 }  // namespace
+
+HostRanges::HostRanges(backend::DeviceBackend &device, const std::vector<Access> &ranges)
+    : device_(device), ranges_(ranges) {
+  hosts_.reserve(ranges.size());
+  try {
+    for (const Access &r : ranges)
+      hosts_.push_back(device.begin_host_access(const_cast<void *>(r.p), r.n, mode(r)));
+  } catch (...) {
+    end();
+    throw;
+  }
+}
+
+void HostRanges::end() noexcept {
+  for (size_t i = hosts_.size(); i-- > 0;)
+    device_.end_host_access(hosts_[i], const_cast<void *>(ranges_[i].p), ranges_[i].n,
+                            mode(ranges_[i]));
+  hosts_.clear();
+}
+
+uint8_t *HostRanges::at(const void *p) const {
+  const auto *q = static_cast<const uint8_t *>(p);
+  for (size_t i = 0; i < ranges_.size(); ++i) {
+    const auto *first = static_cast<const uint8_t *>(ranges_[i].p);
+    if (q >= first && q < first + ranges_[i].n)
+      return static_cast<uint8_t *>(hosts_[i]) + (q - first);
+  }
+  fail(Errc::internal, "a DVPP task reached memory outside the ranges it declared");
+}
 
 void submit(aclrtStream stream, std::string label, const std::vector<Access> &ranges, Work work) {
   enqueue(*openacl::api::stream_for_submit(stream), std::move(label), ranges, std::move(work));

@@ -2,7 +2,6 @@
 // other tasks, seen by the timeline trace and the race checker through its memory ranges.
 #pragma once
 
-#include <deque>
 #include <functional>
 #include <string>
 #include <vector>
@@ -30,7 +29,9 @@ struct Access {
 // backend whose memory the host cannot address (written back at the end of the work).
 class HostRanges {
  public:
+  // ranges outlive the object.
   HostRanges(backend::DeviceBackend &device, const std::vector<Access> &ranges);
+  ~HostRanges() { end(); }
   HostRanges(const HostRanges &) = delete;
   HostRanges &operator=(const HostRanges &) = delete;
   // The host address of device address p, which lies in one of the ranges.
@@ -42,8 +43,11 @@ class HostRanges {
   }
 
  private:
-  std::deque<backend::HostView> views_;
-  std::vector<const Access *> ranges_;
+  void end() noexcept;
+
+  backend::DeviceBackend &device_;
+  const std::vector<Access> &ranges_;
+  std::vector<void *> hosts_;  // the view of each range begun so far
 };
 
 using Work = std::function<void(backend::AiCores &, const HostRanges &)>;
