@@ -1,8 +1,8 @@
 // The DVPP units on a backend whose device memory the host cannot address
 // (support/staging_device.h): JPEGD, PNGD and VPC read and write their pictures through host
-// views the backend stages, with the results the sim suites check; the units still written
-// for memory in place (VDEC, VENC, the V2 channels) are refused at channel creation, naming
-// the backend.
+// views the backend stages, with the results the sim suites check (VENC: VencOnStagingDevice,
+// venc_test.cpp); the units still written for memory in place (VDEC, the V2 channels) are
+// refused at channel creation, naming the backend.
 #include <gtest/gtest.h>
 
 #include "acl/dvpp/hi_dvpp.h"
