@@ -62,7 +62,7 @@ class DeviceBackend {
   virtual void *begin_host_access(void *p, size_t n, Access access) = 0;
   virtual void end_host_access(void *host, void *p, size_t n, Access access) noexcept = 0;
   // Whether the host addresses device memory itself (every view is in place): what host code
-  // not yet written against views needs (the DVPP units listed in docs/dvpp.md), which
+  // not yet written against views needs (the DVPP V2 channels, docs/dvpp.md), which
   // refuses to run otherwise.
   virtual bool host_addressable() const = 0;
 

@@ -57,14 +57,6 @@ void submit(aclrtStream stream, std::string label, const std::vector<Access> &ra
   enqueue(*openacl::api::stream_for_submit(stream), std::move(label), ranges, std::move(work));
 }
 
-void submit_in_place(aclrtStream stream, std::string label, const std::vector<Access> &ranges,
-                     std::function<void(backend::AiCores &)> work) {
-  auto s = openacl::api::stream_for_submit(stream);
-  require_in_place(s->device(), label);
-  enqueue(*s, std::move(label), ranges,
-          [work = std::move(work)](backend::AiCores &cores, const HostRanges &) { work(cores); });
-}
-
 void require_in_place(Device &device, const std::string &unit) {
   backend::DeviceBackend &b = device.backend();
   if (!b.host_addressable())

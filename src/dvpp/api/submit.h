@@ -56,12 +56,8 @@ using Work = std::function<void(backend::AiCores &, const HostRanges &)>;
 // work throws openacl::Error to fail the stream (R20). It reaches the ranges' bytes only
 // through the HostRanges it is given.
 void submit(aclrtStream stream, std::string label, const std::vector<Access> &ranges, Work work);
-// The same for work that computes at the ranges' own addresses: the media units not yet
-// written against HostRanges (docs/dvpp.md). It runs only on a backend whose memory the host
-// addresses: elsewhere the call fails with feature_not_supported (require_in_place).
-void submit_in_place(aclrtStream stream, std::string label, const std::vector<Access> &ranges,
-                     std::function<void(backend::AiCores &)> work);
-// Fails with feature_not_supported, naming the unit and the backend, unless the host
+// For the units that compute at the buffers' own addresses (the V2 channels, docs/dvpp.md):
+// fails with feature_not_supported, naming the unit and the backend, unless the host
 // addresses device's memory itself (DeviceBackend::host_addressable).
 void require_in_place(Device &device, const std::string &unit);
 
