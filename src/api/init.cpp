@@ -4,6 +4,7 @@
 
 #include "acl/acl.h"
 #include "api/guard.h"
+#include "api/init.h"
 #include "api/rt/exception.h"
 #include "backend/backend.h"
 #include "check/diagnostics.h"
@@ -61,6 +62,22 @@ void copy_text(char *dst, size_t size, const char *text) {
 }
 
 }  // namespace
+
+namespace openacl::api {
+
+const RuntimeParts &default_parts() { return kParts; }
+
+aclError init_with(const char *config_path, const RuntimeParts &parts) {
+  // Errors are aclInit's, the entry point this serves.
+  aclError callbacks = ACL_SUCCESS;
+  const aclError ret = guarded("aclInit", [&] {
+    Runtime::get().init(config_path, parts);
+    callbacks = Runtime::get().program_callbacks().run_init(config_path);
+  });
+  return ret != ACL_SUCCESS ? ret : callbacks;
+}
+
+}  // namespace openacl::api
 
 extern "C" {
 
@@ -133,14 +150,7 @@ aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value) {
 
 // The init callbacks (aclInitCallbackRegister) run once the runtime is up; the first one
 // that fails makes aclInit return its error.
-aclError aclInit(const char *configPath) {
-  aclError ret = guarded(__func__, [&] { Runtime::get().init(configPath, kParts); });
-  aclError callbacks = ACL_SUCCESS;
-  if (ret == ACL_SUCCESS)
-    ret = guarded(__func__,
-                  [&] { callbacks = Runtime::get().program_callbacks().run_init(configPath); });
-  return ret != ACL_SUCCESS ? ret : callbacks;
-}
+aclError aclInit(const char *configPath) { return openacl::api::init_with(configPath, kParts); }
 
 aclError aclFinalize() {
   return guarded(__func__, [&] {

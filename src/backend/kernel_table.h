@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace openacl::ops {
 class OpCall;
@@ -35,6 +36,12 @@ class KernelTable {
     return it == kernels_.end() ? nullptr : it->second;
   }
   bool supports(const std::string &op_type) const { return find(op_type) != nullptr; }
+  // Every op type the table has a kernel for: a backend may build its table over another's.
+  std::vector<std::string> types() const {
+    std::vector<std::string> out;
+    for (const auto &entry : kernels_) out.push_back(entry.first);
+    return out;
+  }
 
  private:
   std::string backend_;

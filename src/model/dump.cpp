@@ -35,7 +35,8 @@ std::unique_ptr<StepDumper> StepDumper::create(std::shared_ptr<const DumpConfig>
   return d;
 }
 
-void StepDumper::operator()(size_t index, const PlanStep &step, const std::vector<ops::Tensor> &in,
+void StepDumper::operator()(backend::DeviceBackend &device, size_t index, const PlanStep &step,
+                            const std::vector<ops::Tensor> &in,
                             const std::vector<ops::Tensor> &out) const {
   if (!config_->wants(model_names_, step.node)) return;
   const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
@@ -45,10 +46,10 @@ void StepDumper::operator()(size_t index, const PlanStep &step, const std::vecto
                            std::to_string(index) + "." + std::to_string(us);
   if (config_->inputs)
     for (size_t k = 0; k < in.size(); ++k)
-      ops::write_dump_tensor(base + ".input." + std::to_string(k) + ".npy", in[k]);
+      ops::write_dump_tensor(device, base + ".input." + std::to_string(k) + ".npy", in[k]);
   if (config_->outputs)
     for (size_t k = 0; k < out.size(); ++k)
-      ops::write_dump_tensor(base + ".output." + std::to_string(k) + ".npy", out[k]);
+      ops::write_dump_tensor(device, base + ".output." + std::to_string(k) + ".npy", out[k]);
 }
 
 }  // namespace openacl::model

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/backend.h"
 #include "core/dump_config.h"
 #include "model/plan.h"
 
@@ -22,10 +23,11 @@ class StepDumper {
   static std::unique_ptr<StepDumper> create(std::shared_ptr<const DumpConfig> config,
                                             std::vector<std::string> model_names, uint32_t model_id,
                                             int32_t device, uint64_t iteration);
-  // Plan::StepHook: writes the step's tensors when its layer is dumped. Throws
-  // Errc::task_failure when a file cannot be written.
-  void operator()(size_t index, const PlanStep &step, const std::vector<ops::Tensor> &in,
-                  const std::vector<ops::Tensor> &out) const;
+  // Plan::StepHook: writes the step's tensors when its layer is dumped, reading them through
+  // host views of `device` (a backend may stage them). Throws Errc::task_failure when a file
+  // cannot be written.
+  void operator()(backend::DeviceBackend &device, size_t index, const PlanStep &step,
+                  const std::vector<ops::Tensor> &in, const std::vector<ops::Tensor> &out) const;
 
  private:
   std::shared_ptr<const DumpConfig> config_;

@@ -1,9 +1,9 @@
 #include "model/model.h"
 
-#include <cstring>
 #include <optional>
 
 #include "acl/acl_mdl.h"
+#include "backend/backend.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/runtime.h"
@@ -35,6 +35,25 @@ std::vector<std::pair<int, size_t>> weight_layout(const Graph &g, size_t &total)
         total += align_up(g.values[v].constant->data.size());
       }
   return layout;
+}
+
+// AIPP turns the caller's images at src (src_bytes) into graph input dst (desc), from a host
+// view of the one into a host view of the other: a backend may stage both.
+void convert_input(backend::DeviceBackend &device, const AippOp &op,
+                   const std::vector<AippParams> &dynamic, const AippParams &fixed,
+                   const ops::TensorDesc &desc, const void *src, size_t src_bytes, void *dst) {
+  using Access = backend::DeviceBackend::Access;
+  const backend::HostView from(device, src, src_bytes, Access::read);
+  const backend::HostView to(device, dst, desc.byte_size(), Access::write);
+  const auto *images = static_cast<const uint8_t *>(from.data());
+  auto *out = static_cast<uint8_t *>(to.data());
+  if (!op.dynamic) return run_aipp(fixed, images, desc.dims[0], out, desc.dtype);
+  const size_t per_image = desc.byte_size() / desc.dims[0];
+  for (const AippParams &image : dynamic) {  // the images lie one after another
+    run_aipp(image, images, 1, out, desc.dtype);
+    images += image.image_bytes();
+    out += per_image;
+  }
 }
 
 bool is_static(const std::vector<int64_t> &dims) {
@@ -204,11 +223,10 @@ Model::Model(Graph graph, std::shared_ptr<Context> context, const MemoryOptions 
   } else if (weight_bytes_) {
     weights_ = device_.allocate(weight_bytes_);
   }
-  // The sim device's memory is host-addressable: the upload is a plain copy.
   for (auto &[v, offset] : layout) {
     auto *dst = static_cast<uint8_t *>(weights_) + offset;
     const auto &data = graph_.values[v].constant->data;
-    if (!data.empty()) std::memcpy(dst, data.data(), data.size());
+    if (!data.empty()) device_.backend().copy(dst, data.data(), data.size());
     weight_ptrs_[v] = dst;
   }
 
@@ -307,49 +325,37 @@ std::unique_ptr<Task> Model::make_task(std::shared_ptr<const Plan> plan, std::ve
     sink = op_sink_;
   }
   std::vector<std::pair<const void *, size_t>> reads, writes;
-  for (size_t i = 0; i < inputs.size(); ++i) reads.push_back({inputs[i], input_bytes(*plan, i)});
+  std::vector<size_t> image_bytes(inputs.size());  // what AIPP reads of each input
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    image_bytes[i] = input_bytes(*plan, i);
+    reads.push_back({inputs[i], image_bytes[i]});
+  }
   for (size_t j = 0; j < outputs.size(); ++j)
     writes.push_back({outputs[j], plan->output_descs()[j].byte_size()});
   auto task = std::make_unique<FunctionTask>(
       TaskKind::model, label,
       [self = shared_from_this(), plan, inputs = std::move(inputs), outputs = std::move(outputs),
        error, dumper, sink, workspace, aipp = std::move(aipp), dynamic = std::move(dynamic),
-       fixed = std::move(fixed)](ExecContext &ctx) {
-        // AIPP turns the caller's images into the graph's inputs, in host memory of this
-        // execution (the sim device's memory is host memory).
-        std::vector<std::vector<uint8_t>> converted(inputs.size());
-        std::vector<void *> graph_inputs = inputs;
-        for (size_t i = 0; i < inputs.size(); ++i) {
-          if (!aipp[i]) continue;
-          const auto &desc = plan->input_descs()[i];
-          converted[i].resize(desc.byte_size());
-          const auto *src = static_cast<const uint8_t *>(inputs[i]);
-          if (aipp[i]->dynamic) {
-            const auto &images = dynamic[i];
-            const size_t per_image = desc.byte_size() / desc.dims[0];
-            size_t offset = 0;  // the images lie one after another
-            for (size_t b = 0; b < images.size(); ++b) {
-              run_aipp(images[b], src + offset, 1, converted[i].data() + b * per_image, desc.dtype);
-              offset += images[b].image_bytes();
-            }
-          } else {
-            run_aipp(fixed[i], src, desc.dims[0], converted[i].data(), desc.dtype);
-          }
-          graph_inputs[i] = converted[i].data();
-        }
+       fixed = std::move(fixed), image_bytes = std::move(image_bytes)](ExecContext &ctx) {
+        backend::DeviceBackend &device = ctx.device.backend();
         std::unique_lock<std::mutex> turn;
         if (self->memory_.work && !workspace) turn = std::unique_lock(self->work_mu_);
         auto state = plan->acquire(workspace ? workspace : self->memory_.work);
         try {
+          std::vector<void *> graph_inputs = inputs;
+          for (size_t i = 0; i < inputs.size(); ++i) {
+            if (!aipp[i]) continue;
+            graph_inputs[i] = state->converted_input(i);
+            convert_input(device, *aipp[i], dynamic[i], fixed[i], plan->input_descs()[i], inputs[i],
+                          image_bytes[i], graph_inputs[i]);
+          }
           if (dumper) {
             const Plan::StepHook hook =
                 [&](size_t i, const PlanStep &st, const std::vector<ops::Tensor> &in,
-                    const std::vector<ops::Tensor> &out) { (*dumper)(i, st, in, out); };
-            plan->run(*state, graph_inputs, outputs, ctx.device.backend(), ctx.cores, &hook,
-                      sink != nullptr);
+                    const std::vector<ops::Tensor> &out) { (*dumper)(device, i, st, in, out); };
+            plan->run(*state, graph_inputs, outputs, device, ctx.cores, &hook, sink != nullptr);
           } else {
-            plan->run(*state, graph_inputs, outputs, ctx.device.backend(), ctx.cores, nullptr,
-                      sink != nullptr);
+            plan->run(*state, graph_inputs, outputs, device, ctx.cores, nullptr, sink != nullptr);
           }
           if (sink) sink->on_ops(self->id(), state->spans);
         } catch (...) {
@@ -416,7 +422,8 @@ size_t Model::dynamic_aipp_input() const {
 }
 
 std::vector<AippParams> Model::dynamic_params(const void *data, size_t size, size_t input) const {
-  auto images = read_dynamic_aipp(data, size);
+  const backend::HostView view(device_.backend(), data, size, backend::DeviceBackend::Access::read);
+  auto images = read_dynamic_aipp(view.data(), size);
   check_dynamic_aipp(images, input);
   return images;
 }
@@ -448,8 +455,13 @@ void Model::check_dynamic_aipp(std::vector<AippParams> &images, size_t input) co
 void Model::write_gear(void *buffer, size_t gear) const {
   const auto &values = graph_.conversion.gears.values.at(gear);
   std::vector<uint64_t> data(values.begin(), values.end());
-  // The sim device's memory is host-addressable: a plain copy, done before the call returns.
-  std::memcpy(buffer, data.data(), data.size() * sizeof(uint64_t));
+  device_.backend().copy(buffer, data.data(), data.size() * sizeof(uint64_t));
+}
+
+void Model::write_aipp_params(void *buffer, const std::vector<AippParams> &images) const {
+  std::vector<uint8_t> record(dynamic_aipp_bytes(images.size()));
+  write_dynamic_aipp(record.data(), images);
+  device_.backend().copy(buffer, record.data(), record.size());
 }
 
 std::vector<int64_t> Model::current_output_dims(size_t index) const {

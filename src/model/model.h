@@ -107,6 +107,9 @@ class Model : public std::enable_shared_from_this<Model> {
   // Writes gear `gear`'s values into an ascend_mbatch_shape_data buffer (device memory of at
   // least gears().value_count() uint64 values), as CANN's aclmdlSetDynamic* calls do.
   void write_gear(void *buffer, size_t gear) const;
+  // Writes checked dynamic AIPP parameters into an ACL_DYNAMIC_AIPP_NAME buffer (device memory
+  // of at least dynamic_aipp_bytes(images.size())), as aclmdlSetInputAIPP does.
+  void write_aipp_params(void *buffer, const std::vector<AippParams> &images) const;
   // Output descriptors: with static inputs, the inferred shapes; otherwise as declared.
   const std::vector<ModelIo> &outputs() const { return outputs_; }
   size_t weight_bytes() const { return weight_bytes_; }

@@ -1,7 +1,6 @@
 #include "model/plan.h"
 
 #include <algorithm>
-#include <cstring>
 #include <limits>
 #include <map>
 
@@ -380,10 +379,9 @@ Plan::Plan(const Graph &graph, const std::unordered_map<int, const void *> &weig
 
   if (device_ && constant_bytes_) {
     constants_ = device_->allocate(constant_bytes_);
-    // The sim device's memory is host-addressable: the upload is a plain copy.
     for (auto &[r, off] : own_constants) {
       const auto &data = b.values_[r].constant->data;
-      std::memcpy(static_cast<uint8_t *>(constants_) + off, data.data(), data.size());
+      device_->backend().copy(static_cast<uint8_t *>(constants_) + off, data.data(), data.size());
     }
   }
   for (auto &[r, off] : own_constants) bind[r].ptr = static_cast<uint8_t *>(constants_) + off;
@@ -434,7 +432,16 @@ ExecState::ExecState(const Plan &p, void *external_workspace) : plan(p) {
 }
 
 ExecState::~ExecState() {
-  if (owns_workspace && plan.memory_alive()) plan.device_->release(workspace);
+  if (!plan.memory_alive()) return;
+  if (owns_workspace) plan.device_->release(workspace);
+  for (void *p : converted)
+    if (p) plan.device_->release(p);
+}
+
+void *ExecState::converted_input(size_t i) {
+  if (converted.size() <= i) converted.resize(i + 1, nullptr);
+  if (!converted[i]) converted[i] = plan.device_->allocate(plan.input_descs()[i].byte_size());
+  return converted[i];
 }
 
 std::unique_ptr<ExecState> Plan::acquire(void *external_workspace) const {

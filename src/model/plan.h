@@ -60,9 +60,14 @@ struct ExecState {
   ExecState(const ExecState &) = delete;
   ExecState &operator=(const ExecState &) = delete;
 
+  // Device memory for what AIPP makes of model input i (the graph's input), allocated at the
+  // first execution that needs it and kept with the state.
+  void *converted_input(size_t i);
+
   const Plan &plan;
   void *workspace = nullptr;
   bool owns_workspace = false;
+  std::vector<void *> converted;  // by model input; null where none is allocated
   std::vector<std::vector<ops::Tensor>> inputs, outputs;
   std::vector<OpSpan> spans;  // when a trace records the ops or the run is timed
 };

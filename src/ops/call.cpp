@@ -148,7 +148,7 @@ class OpTask final : public Task {
   void run(ExecContext &ctx) override {
     const TensorLists &t = *call_.tensors;
     call_.op->run(t.inputs, t.outputs, ctx.cores);
-    if (dump_) dump_(call_.op_type, t.inputs, t.outputs);
+    if (dump_) dump_(ctx.device.backend(), call_.op_type, t.inputs, t.outputs);
   }
   // A small elementwise op on a stream at rest costs less to run than to hand to a worker and
   // take back at the synchronize (issue 16: a 1-element Add + synchronize).

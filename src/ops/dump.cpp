@@ -46,9 +46,8 @@ const char *npy_descr(DType t) {
 }
 
 // The tensor's bytes in its logical order (channels-last storage back to NCHW).
-std::vector<char> logical_bytes(const Tensor &t) {
+std::vector<char> logical_bytes(const Tensor &t, const char *src) {
   const size_t bytes = t.desc.byte_size();
-  const char *src = static_cast<const char *>(t.data);
   if (!t.desc.channels_last || t.desc.dims.size() != 4) return std::vector<char>(src, src + bytes);
   const size_t e = dtype_size(t.desc.dtype);
   const auto &d = t.desc.dims;
@@ -64,13 +63,15 @@ std::vector<char> logical_bytes(const Tensor &t) {
 
 }  // namespace
 
-void write_dump_tensor(const std::string &path, const Tensor &t) {
+void write_dump_tensor(backend::DeviceBackend &device, const std::string &path, const Tensor &t) {
   const char *descr = npy_descr(t.desc.dtype);
   if (descr == nullptr || t.data == nullptr) return;  // an omitted optional input
+  const backend::HostView view(device, t.data, t.desc.byte_size(),
+                               backend::DeviceBackend::Access::read);
   std::ofstream f(path, std::ios::binary);
   if (!f) fail(Errc::task_failure, "model dump: cannot write '" + path + "'");
   f << npy_header(descr, t.desc.dims);
-  const auto bytes = logical_bytes(t);
+  const auto bytes = logical_bytes(t, static_cast<const char *>(view.data()));
   f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   if (!f) fail(Errc::task_failure, "model dump: writing '" + path + "' failed");
 }
@@ -84,9 +85,9 @@ OpDumper single_op_dumper(std::shared_ptr<const DumpConfig> config, int32_t devi
   if (ec) fail(Errc::task_failure, "single-op dump: cannot create '" + dir + "': " + ec.message());
   static std::atomic<uint64_t> calls{0};
   const uint64_t call = calls.fetch_add(1, std::memory_order_relaxed);
-  return [config = std::move(config), dir, call](const std::string &op_type,
-                                                 const std::vector<Tensor> &in,
-                                                 const std::vector<Tensor> &out) {
+  return [config = std::move(config), dir, call](
+             backend::DeviceBackend &device, const std::string &op_type,
+             const std::vector<Tensor> &in, const std::vector<Tensor> &out) {
     const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
                         std::chrono::system_clock::now().time_since_epoch())
                         .count();
@@ -94,10 +95,10 @@ OpDumper single_op_dumper(std::shared_ptr<const DumpConfig> config, int32_t devi
         dir + "/" + op_type + "." + std::to_string(call) + "." + std::to_string(us);
     if (config->inputs)
       for (size_t k = 0; k < in.size(); ++k)
-        write_dump_tensor(base + ".input." + std::to_string(k) + ".npy", in[k]);
+        write_dump_tensor(device, base + ".input." + std::to_string(k) + ".npy", in[k]);
     if (config->outputs)
       for (size_t k = 0; k < out.size(); ++k)
-        write_dump_tensor(base + ".output." + std::to_string(k) + ".npy", out[k]);
+        write_dump_tensor(device, base + ".output." + std::to_string(k) + ".npy", out[k]);
   };
 }
 

@@ -58,6 +58,7 @@ class StagingDevice final : public DeviceBackend {
       std::memcpy(store.data() + (static_cast<uint8_t *>(p) - base_), host, n);
     delete[] static_cast<uint8_t *>(host);
   }
+  bool host_addressable() const override { return false; }
 
   const openacl::backend::DeviceProps &props() const override { throw std::logic_error("unused"); }
   void *allocate(size_t) override { throw std::logic_error("unused"); }

@@ -17,7 +17,7 @@ std::string recent_msg() {
 }
 
 void DvppTest::SetUp() {
-  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(init(), ACL_SUCCESS) << recent_msg();
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
   ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
   channel_ = acldvppCreateChannelDesc();

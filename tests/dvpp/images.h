@@ -21,6 +21,8 @@ class DvppTest : public ::testing::Test {
  protected:
   void SetUp() override;
   void TearDown() override;
+  // aclInit; a suite on another backend initializes the runtime with it instead.
+  virtual aclError init() { return aclInit(nullptr); }
   // A DVPP buffer holding `bytes` (freed at TearDown).
   void *dvpp_buffer(size_t size, const std::vector<uint8_t> &bytes = {});
   std::vector<uint8_t> read_back(const void *dev, size_t size);

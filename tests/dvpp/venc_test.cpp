@@ -22,6 +22,7 @@ extern "C" {
 
 #include "acl/dvpp/hi_dvpp.h"
 #include "dvpp/images.h"
+#include "support/staging_device.h"
 
 namespace {
 
@@ -170,6 +171,31 @@ class Venc : public DvppTest, public ::testing::WithParamInterface<Case> {
   // Encodes the kFrames frames through aclvenc*, frame kForced forced to an I-frame, GOP 100;
   // max_bit_rate 0: the encoder's default rate control, else CBR (rcMode 2) at that rate.
   void encode_v1(Received &received, uint32_t max_bit_rate);
+  // One stream per frame, each decoding close to its frame, then the end of stream's.
+  void encodes_frames_that_decode_close() {
+    const Case c = GetParam();
+    Received received;
+    ASSERT_NO_FATAL_FAILURE(encode_v1(received, 0));
+
+    // One callback per frame, then the end of stream's.
+    ASSERT_EQ(received.streams.size(), size_t{kFrames + 1});
+    EXPECT_FALSE(received.wrong_thread);
+    for (uint32_t i = 0; i < kFrames; ++i) {
+      EXPECT_EQ(received.user_data[i], 100 + i);
+      EXPECT_EQ(received.ret_codes[i], 0u) << "frame " << i;
+      EXPECT_TRUE(received.inputs[i]);
+      EXPECT_FALSE(received.eos[i]);
+      EXPECT_FALSE(received.streams[i].empty()) << "frame " << i;
+      EXPECT_EQ(has_idr(received.streams[i], c.hevc), i == 0 || i == kForced) << "frame " << i;
+    }
+    EXPECT_TRUE(received.eos[kFrames]);
+    EXPECT_FALSE(received.inputs[kFrames]);
+
+    std::vector<std::vector<uint8_t>> pictures = decode(received.streams, c.hevc);
+    ASSERT_EQ(pictures.size(), size_t{kFrames});
+    for (uint32_t i = 0; i < kFrames; ++i)
+      EXPECT_GE(psnr(pictures[i], frame_nv(i, c.nv21), c.nv21), 35.0) << "frame " << i;
+  }
 };
 
 void Venc::encode_v1(Received &received, uint32_t max_bit_rate) {
@@ -216,30 +242,7 @@ void Venc::encode_v1(Received &received, uint32_t max_bit_rate) {
   g_received = nullptr;
 }
 
-TEST_P(Venc, EncodesFramesThatDecodeCloseToTheInput) {
-  const Case c = GetParam();
-  Received received;
-  ASSERT_NO_FATAL_FAILURE(encode_v1(received, 0));
-
-  // One callback per frame, then the end of stream's.
-  ASSERT_EQ(received.streams.size(), size_t{kFrames + 1});
-  EXPECT_FALSE(received.wrong_thread);
-  for (uint32_t i = 0; i < kFrames; ++i) {
-    EXPECT_EQ(received.user_data[i], 100 + i);
-    EXPECT_EQ(received.ret_codes[i], 0u) << "frame " << i;
-    EXPECT_TRUE(received.inputs[i]);
-    EXPECT_FALSE(received.eos[i]);
-    EXPECT_FALSE(received.streams[i].empty()) << "frame " << i;
-    EXPECT_EQ(has_idr(received.streams[i], c.hevc), i == 0 || i == kForced) << "frame " << i;
-  }
-  EXPECT_TRUE(received.eos[kFrames]);
-  EXPECT_FALSE(received.inputs[kFrames]);
-
-  std::vector<std::vector<uint8_t>> pictures = decode(received.streams, c.hevc);
-  ASSERT_EQ(pictures.size(), size_t{kFrames});
-  for (uint32_t i = 0; i < kFrames; ++i)
-    EXPECT_GE(psnr(pictures[i], frame_nv(i, c.nv21), c.nv21), 35.0) << "frame " << i;
-}
+TEST_P(Venc, EncodesFramesThatDecodeCloseToTheInput) { encodes_frames_that_decode_close(); }
 
 // A frame in DVPP memory as the official venc_sample describes it: chroma right after the
 // luma rows, height_stride left 0.
@@ -459,6 +462,19 @@ INSTANTIATE_TEST_SUITE_P(Codecs, Venc, ::testing::Values(Case{false, false}, Cas
                          [](const auto &info) {
                            return info.param.hevc ? "H265_NV21" : "H264_NV12";
                          });
+
+// On a backend whose device memory the host cannot address (support/staging_device.h): the
+// frames are read and the stream written through host views the backend stages.
+class VencOnStagingDevice : public Venc {
+ protected:
+  aclError init() override { return openacl::api::init_with(nullptr, staging::parts()); }
+};
+
+TEST_P(VencOnStagingDevice, EncodesFramesThatDecodeCloseToTheInput) {
+  encodes_frames_that_decode_close();
+}
+
+INSTANTIATE_TEST_SUITE_P(H264, VencOnStagingDevice, ::testing::Values(Case{false, false}));
 
 TEST_F(DvppTest, VencDescriptionsAndMisuse) {
   aclvencChannelDesc *venc = aclvencCreateChannelDesc();

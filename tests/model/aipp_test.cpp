@@ -15,6 +15,7 @@
 
 #include "model_helpers.h"
 #include "openacl/openacl_model.h"
+#include "support/staging_device.h"
 
 using namespace model_test;
 
@@ -213,6 +214,50 @@ class Aipp : public DeviceSuite {
     for (void *p : {in, params, out}) aclrtFree(p);
     return rc;
   }
+  void whole_pipeline() {
+    Reference r{"RGB888_U8", 10, 8};
+    r.crop_x = 2, r.crop_y = 1, r.crop_w = 6, r.crop_h = 4, r.rbuv = true;
+    r.rotation = 90, r.resize_w = 7, r.resize_h = 3;  // 6x4 turned to 4x6, resized to 7x3
+    r.top = 1, r.left = 1, r.mean[1] = 20, r.var[2] = 0.5f;
+    const std::string conf =
+        "aipp_op { aipp_mode: static input_format: RGB888_U8 src_image_size_w: 10 "
+        "src_image_size_h: 8 crop: true load_start_pos_w: 2 load_start_pos_h: 1 crop_size_w: 6 "
+        "crop_size_h: 4 rbuv_swap_switch: true rotation_angle: 90 resize: true resize_output_w: 7 "
+        "resize_output_h: 3 padding: true top_padding_size: 1 left_padding_size: 1 mean_chn_1: 20 "
+        "var_reci_chn_2: 0.5 }";
+    const auto img = pixels(10 * 8 * 3, 9);
+    EXPECT_EQ(run(identity(3, 4, 8), conf, img, 3 * 4 * 8), r.run(img));
+    aclAippInfo info{};
+    ASSERT_EQ(aclmdlGetFirstAippInfo(id_, 0, &info), ACL_SUCCESS) << recent();
+    EXPECT_EQ(info.resizeSwitch, 1);
+    EXPECT_EQ(info.resizeOutputW, 7);
+    EXPECT_EQ(info.resizeOutputH, 3);
+  }
+  // Dynamic AIPP crops and resizes one image; the scf input must be the crop window.
+  void dynamic_resize() {
+    const std::string conf =
+        "aipp_op { aipp_mode: dynamic related_input_rank: 0 max_src_image_size: 144 }";
+    ASSERT_EQ(convert(identity(3, 4, 4), conf), ACL_SUCCESS) << recent();
+    ASSERT_EQ(aclmdlLoadFromFile(om_.c_str(), &id_), ACL_SUCCESS) << recent();
+    Reference r{"RGB888_U8", 8, 6};
+    r.crop_x = 2, r.crop_w = 6, r.crop_h = 6, r.resize_w = 4, r.resize_h = 4;
+    aclmdlAIPP *set = aclmdlCreateAIPP(1);
+    ASSERT_EQ(aclmdlSetAIPPInputFormat(set, ACL_RGB888_U8), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlSetAIPPSrcImageSize(set, 8, 6), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlSetAIPPCropParams(set, 1, 2, 0, 6, 6, 0), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlSetAIPPScfParams(set, 1, 6, 6, 4, 4, 0), ACL_SUCCESS);
+    const auto img = pixels(144, 11);
+    std::vector<float> y(48);
+    ASSERT_EQ(run_dynamic(set, img, y), ACL_SUCCESS) << recent();
+    EXPECT_EQ(y, r.run(img));
+    // The scf input must be the crop window.
+    ASSERT_EQ(aclmdlSetAIPPScfParams(set, 1, 8, 6, 4, 4, 0), ACL_SUCCESS);
+    EXPECT_EQ(run_dynamic(set, img, y), ACL_ERROR_INVALID_PARAM);
+    EXPECT_NE(recent().find("scfInputSize 8x6 (WxH) is not the size of the crop window, 6x6"),
+              std::string::npos)
+        << recent();
+    aclmdlDestroyAIPP(set);
+  }
   std::string om_;
   std::string input_format_;  // atc --input_format, when set
   uint32_t id_ = 0;
@@ -387,25 +432,7 @@ TEST_F(Aipp, ResizeIsBilinearWithHalfPixelCentres) {
 }
 
 // The whole pipeline: crop, swap, rotation, resize, normalization and padding of an RGB image.
-TEST_F(Aipp, CropRotateResizeAndPadAnRgbImage) {
-  Reference r{"RGB888_U8", 10, 8};
-  r.crop_x = 2, r.crop_y = 1, r.crop_w = 6, r.crop_h = 4, r.rbuv = true;
-  r.rotation = 90, r.resize_w = 7, r.resize_h = 3;  // 6x4 turned to 4x6, resized to 7x3
-  r.top = 1, r.left = 1, r.mean[1] = 20, r.var[2] = 0.5f;
-  const std::string conf =
-      "aipp_op { aipp_mode: static input_format: RGB888_U8 src_image_size_w: 10 "
-      "src_image_size_h: 8 crop: true load_start_pos_w: 2 load_start_pos_h: 1 crop_size_w: 6 "
-      "crop_size_h: 4 rbuv_swap_switch: true rotation_angle: 90 resize: true resize_output_w: 7 "
-      "resize_output_h: 3 padding: true top_padding_size: 1 left_padding_size: 1 mean_chn_1: 20 "
-      "var_reci_chn_2: 0.5 }";
-  const auto img = pixels(10 * 8 * 3, 9);
-  EXPECT_EQ(run(identity(3, 4, 8), conf, img, 3 * 4 * 8), r.run(img));
-  aclAippInfo info{};
-  ASSERT_EQ(aclmdlGetFirstAippInfo(id_, 0, &info), ACL_SUCCESS) << recent();
-  EXPECT_EQ(info.resizeSwitch, 1);
-  EXPECT_EQ(info.resizeOutputW, 7);
-  EXPECT_EQ(info.resizeOutputH, 3);
-}
+TEST_F(Aipp, CropRotateResizeAndPadAnRgbImage) { whole_pipeline(); }
 
 // YUV420SP converted to RGB, then shrunk to odd sizes.
 TEST_F(Aipp, Yuv420spResizedAfterCsc) {
@@ -679,30 +706,7 @@ TEST_F(Aipp, DynamicParametersIntoAnNhwcInput) {
 }
 
 // Dynamic resizing: aclmdlSetAIPPScfParams per image, its input size checked against the window.
-TEST_F(Aipp, DynamicResizePerImage) {
-  const std::string conf =
-      "aipp_op { aipp_mode: dynamic related_input_rank: 0 max_src_image_size: 144 }";
-  ASSERT_EQ(convert(identity(3, 4, 4), conf), ACL_SUCCESS) << recent();
-  ASSERT_EQ(aclmdlLoadFromFile(om_.c_str(), &id_), ACL_SUCCESS) << recent();
-  Reference r{"RGB888_U8", 8, 6};
-  r.crop_x = 2, r.crop_w = 6, r.crop_h = 6, r.resize_w = 4, r.resize_h = 4;
-  aclmdlAIPP *set = aclmdlCreateAIPP(1);
-  ASSERT_EQ(aclmdlSetAIPPInputFormat(set, ACL_RGB888_U8), ACL_SUCCESS);
-  ASSERT_EQ(aclmdlSetAIPPSrcImageSize(set, 8, 6), ACL_SUCCESS);
-  ASSERT_EQ(aclmdlSetAIPPCropParams(set, 1, 2, 0, 6, 6, 0), ACL_SUCCESS);
-  ASSERT_EQ(aclmdlSetAIPPScfParams(set, 1, 6, 6, 4, 4, 0), ACL_SUCCESS);
-  const auto img = pixels(144, 11);
-  std::vector<float> y(48);
-  ASSERT_EQ(run_dynamic(set, img, y), ACL_SUCCESS) << recent();
-  EXPECT_EQ(y, r.run(img));
-  // The scf input must be the crop window.
-  ASSERT_EQ(aclmdlSetAIPPScfParams(set, 1, 8, 6, 4, 4, 0), ACL_SUCCESS);
-  EXPECT_EQ(run_dynamic(set, img, y), ACL_ERROR_INVALID_PARAM);
-  EXPECT_NE(recent().find("scfInputSize 8x6 (WxH) is not the size of the crop window, 6x6"),
-            std::string::npos)
-      << recent();
-  aclmdlDestroyAIPP(set);
-}
+TEST_F(Aipp, DynamicResizePerImage) { dynamic_resize(); }
 
 TEST_F(Aipp, ModelWithoutAippSaysSo) {
   const std::string onnx = identity(3, 2, 2).SerializeAsString();
@@ -717,5 +721,28 @@ TEST_F(Aipp, ModelWithoutAippSaysSo) {
   EXPECT_EQ(aclmdlGetFirstAippInfo(id_, 0, &info), ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(recent().find("has no AIPP"), std::string::npos) << recent();
 }
+
+// The same pipelines on a backend whose device memory the host cannot address
+// (support/staging_device.h): the weights go up through the backend's copies, AIPP reads the
+// images and writes the graph's input through host views, and the results are those above.
+class AippOnStagingDevice : public Aipp {
+ protected:
+  static void SetUpTestSuite() {
+    ASSERT_EQ(openacl::api::init_with(nullptr, staging::parts()), ACL_SUCCESS) << recent();
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  }
+};
+
+TEST_F(AippOnStagingDevice, CropRotateResizeAndPadThroughHostViews) {
+  const int copies = staging::counts().copies, views = staging::counts().views,
+            kernels = staging::counts().kernels;
+  whole_pipeline();
+  // The weight, the image in and the result out; the image read and the graph input written.
+  EXPECT_GE(staging::counts().copies - copies, 3);
+  EXPECT_GE(staging::counts().views - views, 2);
+  EXPECT_GE(staging::counts().kernels - kernels, 1);
+}
+
+TEST_F(AippOnStagingDevice, DynamicParametersGoThroughTheBackend) { dynamic_resize(); }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "model_helpers.h"
+#include "support/staging_device.h"
 
 using namespace model_test;
 namespace fs = std::filesystem;
@@ -93,6 +94,29 @@ TEST_F(ModelDump, AclJsonDumpsEveryLayerOutputOfTheListedModel) {
   const auto files = dumped(dump_dir());
   ASSERT_EQ(files.size(), 3u) << "one output per layer";
   EXPECT_EQ(files.at("Add.add_layer.output.0"), (std::vector<float>{-2, -1, 0, 1, 2, 3}));
+  EXPECT_EQ(files.at("Mul.mul_layer.output.0"), (std::vector<float>{-4, -2, 0, 2, 4, 6}));
+  EXPECT_EQ(files.at("Relu.relu_layer.output.0"), y[0].data);
+}
+
+// On a backend whose device memory the host cannot address (support/staging_device.h), the
+// dump reads each tensor through a host view: the same files.
+TEST_F(ModelDump, TensorsOfAStagingBackendAreReadThroughHostViews) {
+  ASSERT_EQ(openacl::api::init_with(config("{\"dump_path\": \"" + dump_dir() +
+                                           "\", \"dump_mode\": \"all\", \"dump_list\": "
+                                           "[{\"model_name\": \"dumped_net\"}]}")
+                                        .c_str(),
+                                    staging::parts()),
+            ACL_SUCCESS)
+      << aclGetRecentErrMsg();
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  AclModel model(three_layer_model());
+  const int views = staging::counts().views;
+  const auto y = model.run(TensorF{{1, 6}, {-3, -2, -1, 0, 1, 2}});
+  EXPECT_GE(staging::counts().views - views, 6) << "two inputs and an output per layer";
+  const auto files = dumped(dump_dir());
+  ASSERT_EQ(files.size(), 8u);
+  EXPECT_EQ(files.at("Add.add_layer.input.0"), (std::vector<float>{-3, -2, -1, 0, 1, 2}));
+  EXPECT_EQ(files.at("Mul.mul_layer.input.1"), (std::vector<float>{2}));
   EXPECT_EQ(files.at("Mul.mul_layer.output.0"), (std::vector<float>{-4, -2, 0, 2, 4, 6}));
   EXPECT_EQ(files.at("Relu.relu_layer.output.0"), y[0].data);
 }

@@ -82,8 +82,8 @@ void write_set(uint32_t modelId, aclmdlDataset *dataset, size_t input, size_t da
                                      std::to_string(b->length) + " bytes; the parameters take " +
                                      std::to_string(bytes) + " (aclmdlGetAippDataSize)");
   openacl::Runtime::get().memory().check_device_range(b->data, bytes, ACL_DYNAMIC_AIPP_NAME);
-  // The sim device's memory is host-addressable: written before the call returns, as CANN does.
-  openacl::model::write_dynamic_aipp(b->data, images);
+  // Written before the call returns, as CANN does.
+  m->write_aipp_params(b->data, images);
 }
 
 // The model input with dynamic AIPP whose parameters go to input `data`; fails naming the call.

@@ -43,6 +43,7 @@ class SimDevice final : public backend::DeviceBackend {
   // Device memory is host memory: a view is the memory itself.
   void *begin_host_access(void *p, size_t, Access) override { return p; }
   void end_host_access(void *, void *, size_t, Access) noexcept override {}
+  bool host_addressable() const override { return true; }
   void schedule(backend::Runnable *r) override { pool_.schedule(r); }
   bool unschedule(backend::Runnable *r) override { return pool_.unschedule(r); }
   backend::AiCores &cores() override { return pool_; }

@@ -123,16 +123,18 @@ aclError acldvppJpegDecodeAsync(acldvppChannelDesc *channelDesc, const void *dat
     dv::Image out = decode_output(outputDesc);
     uint32_t format = jpegd_format(out.format);
     auto pic = outputDesc->pic;
-    dv::api::submit(stream, "JPEGD", {{data, size, false}, {out.data, out.size, true}}, [=] {
-      decode_task(
-          pic, out, "JPEGD",
-          [&] {
-            dv::JpegInfo info = dv::jpeg_info(data, size);
-            dv::require_jpegd_supported(data, size, info);
-            return dv::jpegd_layout(info, format);
-          },
-          [&](const dv::Image &img) { dv::jpeg_decode(data, size, img); });
-    });
+    dv::api::submit(stream, "JPEGD", {{data, size, false}, {out.data, out.size, true}},
+                    [=](openacl::backend::AiCores &, const dv::api::HostRanges &h) {
+                      const uint8_t *src = h.at(data);
+                      decode_task(
+                          pic, h.image(out), "JPEGD",
+                          [&] {
+                            dv::JpegInfo info = dv::jpeg_info(src, size);
+                            dv::require_jpegd_supported(src, size, info);
+                            return dv::jpegd_layout(info, format);
+                          },
+                          [&](const dv::Image &img) { dv::jpeg_decode(src, size, img); });
+                    });
   });
 }
 
@@ -163,7 +165,9 @@ aclError acldvppJpegEncodeAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc 
     auto *dst = static_cast<uint8_t *>(const_cast<void *>(data));
     uint32_t capacity = *size;
     dv::api::submit(stream, "JPEGE", {{in.data, dv::image_bytes(in), false}, {dst, capacity, true}},
-                    [=] { *size = dv::jpeg_encode(in, level, dst, capacity); });
+                    [=](openacl::backend::AiCores &, const dv::api::HostRanges &h) {
+                      *size = dv::jpeg_encode(h.image(in), level, h.at(dst), capacity);
+                    });
   });
 }
 
@@ -204,11 +208,14 @@ aclError acldvppPngDecodeAsync(acldvppChannelDesc *channelDesc, const void *data
            "PIXEL_FORMAT_UNKNOWN (the source's), not " +
                dv::format_name(format));
     auto pic = outputDesc->pic;
-    dv::api::submit(stream, "PNGD", {{data, size, false}, {out.data, out.size, true}}, [=] {
-      decode_task(
-          pic, out, "PNGD", [&] { return dv::pngd_layout(dv::png_info(data, size), format); },
-          [&](const dv::Image &img) { dv::png_decode(data, size, img); });
-    });
+    dv::api::submit(stream, "PNGD", {{data, size, false}, {out.data, out.size, true}},
+                    [=](openacl::backend::AiCores &, const dv::api::HostRanges &h) {
+                      const uint8_t *src = h.at(data);
+                      decode_task(
+                          pic, h.image(out), "PNGD",
+                          [&] { return dv::pngd_layout(dv::png_info(src, size), format); },
+                          [&](const dv::Image &img) { dv::png_decode(src, size, img); });
+                    });
   });
 }
 

@@ -38,7 +38,9 @@ aclError acldvppVpcConvertColorAsync(acldvppChannelDesc *channelDesc, acldvppPic
     uint32_t csc = channelDesc->csc_matrix;
     dv::api::submit(stream, api,
                     {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
-                    [=] { dv::convert_color(in, out, csc); });
+                    [=](openacl::backend::AiCores &, const dv::api::HostRanges &h) {
+                      dv::convert_color(h.image(in), h.image(out), csc);
+                    });
   });
 }
 
@@ -62,7 +64,9 @@ aclError acldvppVpcMakeBorderAsync(const acldvppChannelDesc *channelDesc,
                                        std::to_string(in.height + b.top + b.bottom));
     dv::api::submit(stream, api,
                     {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
-                    [=] { dv::make_border(in, out, b); });
+                    [=](openacl::backend::AiCores &, const dv::api::HostRanges &h) {
+                      dv::make_border(h.image(in), h.image(out), b);
+                    });
   });
 }
 

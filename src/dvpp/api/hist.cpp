@@ -94,7 +94,9 @@ aclError acldvppVpcEqualizeHistAsync(const acldvppChannelDesc *channelDesc,
                                        ")");
     dv::api::submit(stream, api,
                     {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
-                    [=] { dv::remap(in, out, lut); });
+                    [=](openacl::backend::AiCores &, const dv::api::HostRanges &h) {
+                      dv::remap(h.image(in), h.image(out), lut);
+                    });
   });
 }
 
@@ -106,7 +108,9 @@ aclError acldvppVpcCalcHistAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc
     auto h = checked(hist, "hist")->hist;
     if (reserve != nullptr) fail(Errc::invalid_argument, "reserve must be NULL");
     dv::api::submit(stream, api, {{in.data, dv::image_bytes(in), false}},
-                    [=] { dv::add_histogram(in, *h); });
+                    [=](openacl::backend::AiCores &, const dv::api::HostRanges &views) {
+                      dv::add_histogram(views.image(in), *h);
+                    });
   });
 }
 

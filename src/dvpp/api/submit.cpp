@@ -3,67 +3,72 @@
 #include <memory>
 
 #include "api/handles.h"
-#include "backend/backend.h"
 #include "core/device.h"
 #include "core/stream.h"
 #include "core/task.h"
 
 namespace openacl::dvpp::api {
 
-void submit(aclrtStream stream, std::string label, const std::vector<Access> &ranges,
-            std::function<void()> work) {
-  submit(stream, std::move(label), ranges,
-         [work = std::move(work)](backend::AiCores &) { work(); });
+namespace {
+
+backend::DeviceBackend::Access mode(const Access &r) {
+  return r.write ? backend::DeviceBackend::Access::write : backend::DeviceBackend::Access::read;
 }
 
-void submit(aclrtStream stream, std::string label, const std::vector<Access> &ranges,
-            std::function<void(backend::AiCores &)> work) {
-  auto s = openacl::api::stream_for_submit(stream);
+void enqueue(Stream &stream, std::string label, const std::vector<Access> &ranges, Work work) {
   auto task = std::make_unique<FunctionTask>(TaskKind::dvpp, std::move(label),
                                              on_host(ranges, std::move(work)));
   for (const auto &r : ranges) task->add_range(r.p, r.n, r.write);
-  s->enqueue(std::move(task));
-}
-
-namespace {
-
-void run_on_host(ExecContext &ctx, const std::vector<Access> &ranges,
-                 const std::function<void(backend::AiCores &)> &work) {
-  using Mode = backend::DeviceBackend::Access;
-  backend::DeviceBackend &device = ctx.device.backend();
-  size_t granted = 0;
-  auto end_views = [&] {
-    for (size_t i = granted; i-- > 0;) {
-      void *p = const_cast<void *>(ranges[i].p);
-      device.end_host_access(p, p, ranges[i].n, ranges[i].write ? Mode::write : Mode::read);
-    }
-  };
-  try {
-    for (; granted < ranges.size(); ++granted) {
-      void *p = const_cast<void *>(ranges[granted].p);
-      const Mode mode = ranges[granted].write ? Mode::write : Mode::read;
-      void *host = device.begin_host_access(p, ranges[granted].n, mode);
-      if (host != p) {
-        device.end_host_access(host, p, ranges[granted].n, mode);
-        fail(Errc::feature_not_supported,
-             "the DVPP units need device memory the host addresses in place; backend '" +
-                 device.kernels().backend() + "' stages it");
-      }
-    }
-    work(ctx.cores);
-  } catch (...) {
-    end_views();
-    throw;
-  }
-  end_views();
+  stream.enqueue(std::move(task));
 }
 
 }  // namespace
 
-std::function<void(ExecContext &)> on_host(std::vector<Access> ranges,
-                                           std::function<void(backend::AiCores &)> work) {
+HostRanges::HostRanges(backend::DeviceBackend &device, const std::vector<Access> &ranges)
+    : device_(device), ranges_(ranges) {
+  hosts_.reserve(ranges.size());
+  try {
+    for (const Access &r : ranges)
+      hosts_.push_back(device.begin_host_access(const_cast<void *>(r.p), r.n, mode(r)));
+  } catch (...) {
+    end();
+    throw;
+  }
+}
+
+void HostRanges::end() noexcept {
+  for (size_t i = hosts_.size(); i-- > 0;)
+    device_.end_host_access(hosts_[i], const_cast<void *>(ranges_[i].p), ranges_[i].n,
+                            mode(ranges_[i]));
+  hosts_.clear();
+}
+
+uint8_t *HostRanges::at(const void *p) const {
+  const auto *q = static_cast<const uint8_t *>(p);
+  for (size_t i = 0; i < ranges_.size(); ++i) {
+    const auto *first = static_cast<const uint8_t *>(ranges_[i].p);
+    if (q >= first && q < first + ranges_[i].n)
+      return static_cast<uint8_t *>(hosts_[i]) + (q - first);
+  }
+  fail(Errc::internal, "a DVPP task reached memory outside the ranges it declared");
+}
+
+void submit(aclrtStream stream, std::string label, const std::vector<Access> &ranges, Work work) {
+  enqueue(*openacl::api::stream_for_submit(stream), std::move(label), ranges, std::move(work));
+}
+
+void require_in_place(Device &device, const std::string &unit) {
+  backend::DeviceBackend &b = device.backend();
+  if (!b.host_addressable())
+    fail(Errc::feature_not_supported,
+         unit + " computes on device memory in place, which backend '" + b.kernels().backend() +
+             "' does not let the host address");
+}
+
+std::function<void(ExecContext &)> on_host(std::vector<Access> ranges, Work work) {
   return [ranges = std::move(ranges), work = std::move(work)](ExecContext &ctx) {
-    run_on_host(ctx, ranges, work);
+    const HostRanges views(ctx.device.backend(), ranges);
+    work(ctx.cores, views);
   };
 }
 

@@ -17,6 +17,9 @@
 
 #include "acl/acl.h"
 #include "api/guard.h"
+#include "api/handles.h"
+#include "core/device.h"
+#include "core/stream.h"
 #include "dvpp/api/accessors.h"
 #include "dvpp/api/submit.h"
 #include "dvpp/api/video_descs.h"
@@ -67,11 +70,11 @@ void deliver(void *p) {
   delete d;
 }
 
-// The decode of one frame, on the channel's stream.
-// out_width / out_height: the channel's OutPicWidth / Height, 0 for the frame's.
+// The decode of one frame, on the channel's stream, writing the picture through its host view
+// in `views`. out_width / out_height: the channel's OutPicWidth / Height, 0 for the frame's.
 void decode(dv::VideoDecoder &decoder, const uint8_t *data, uint32_t size, bool eos,
             const std::shared_ptr<dv::Picture> &pic, uint32_t format, uint32_t out_width,
-            uint32_t out_height, uint32_t csc_matrix) {
+            uint32_t out_height, uint32_t csc_matrix, const dv::api::HostRanges &views) {
   try {
     if (size != 0) decoder.send(data, size);
     if (eos) decoder.flush();
@@ -100,7 +103,7 @@ void decode(dv::VideoDecoder &decoder, const uint8_t *data, uint32_t size, bool 
     pic->ret_code.store(1, std::memory_order_relaxed);
     return;
   }
-  dv::take_picture(decoder, w, h, out, csc_matrix, nullptr);
+  dv::take_picture(decoder, w, h, views.image(out), csc_matrix, nullptr);
   pic->write_back(out, need);
 }
 
@@ -116,11 +119,13 @@ void send(const char *api, aclvdecChannelDesc *channelDesc, acldvppStreamDesc *i
   if (in.size == 0 && !eos)
     fail(Errc::invalid_argument, "input has size 0 and is not the end of stream");
   std::shared_ptr<dv::Picture> pic;
+  std::vector<dv::api::Access> ranges;  // the picture the task writes
   if (!skipped && output != nullptr) {
     pic = checked(output, "output")->pic;
     dv::Image o = pic->snapshot();
     if (o.size == 0) fail(Errc::invalid_argument, "output has size 0 (acldvppSetPicDescSize)");
     dv::check_range(o.data, o.size, "output data");
+    ranges.push_back({o.data, o.size, true});
   } else if (!skipped && !eos) {
     fail(Errc::invalid_argument, "output is NULL (only an end-of-stream frame may go without one)");
   }
@@ -135,11 +140,17 @@ void send(const char *api, aclvdecChannelDesc *channelDesc, acldvppStreamDesc *i
                                        std::to_string(least) + ", 4096] (0: the frame's)");
   // The frame is copied at the call, as the unit takes it into its own stream buffer: programs
   // (acllite's VideoCapture) refill one input buffer for the next frame as soon as this returns.
+  const openacl::backend::HostView bytes(
+      openacl::api::stream_for_submit(channelDesc->stream)->device().backend(), in.data, in.size,
+      openacl::backend::DeviceBackend::Access::read);
   auto frame = std::make_shared<const std::vector<uint8_t>>(
-      static_cast<const uint8_t *>(in.data), static_cast<const uint8_t *>(in.data) + in.size);
-  dv::api::submit(channelDesc->stream, api, {}, [=] {
-    decode(*decoder, frame->data(), frame->size(), eos, pic, format, ow, oh, csc);
-  });
+      static_cast<const uint8_t *>(bytes.data()),
+      static_cast<const uint8_t *>(bytes.data()) + in.size);
+  dv::api::submit(channelDesc->stream, api, ranges,
+                  [=](openacl::backend::AiCores &, const dv::api::HostRanges &views) {
+                    decode(*decoder, frame->data(), frame->size(), eos, pic, format, ow, oh, csc,
+                           views);
+                  });
   auto *d = new Delivery{channelDesc->callback, input, skipped ? nullptr : output, userData};
   aclError rc = aclrtLaunchCallback(deliver, d, ACL_CALLBACK_BLOCK, channelDesc->stream);
   if (rc != ACL_SUCCESS) {

@@ -125,9 +125,10 @@ void deliver(void *p) {
 }
 
 // The encode of one frame (or the end of stream), on the channel's stream: the bytes go to
-// the channel's buffer, retCode 1 when they do not fit or the encoder failed.
+// the channel's buffer (written through host_buffer, its host view), retCode 1 when they do
+// not fit or the encoder failed.
 void encode(dv::VideoEncoder &encoder, const dv::Image *in, bool force_idr, bool eos,
-            uint8_t *buffer, uint32_t capacity, acldvppStreamDesc *out) {
+            uint8_t *buffer, uint8_t *host_buffer, uint32_t capacity, acldvppStreamDesc *out) {
   std::vector<uint8_t> bytes;
   uint32_t ret_code = 0;
   try {
@@ -137,7 +138,7 @@ void encode(dv::VideoEncoder &encoder, const dv::Image *in, bool force_idr, bool
     ret_code = 1;
   }
   if (bytes.size() > capacity) bytes.clear(), ret_code = 1;
-  if (!bytes.empty()) std::memcpy(buffer, bytes.data(), bytes.size());
+  if (!bytes.empty()) std::memcpy(host_buffer, bytes.data(), bytes.size());
   out->data = buffer;
   out->size = static_cast<uint32_t>(bytes.size());
   out->ret_code = ret_code;
@@ -422,7 +423,11 @@ aclError aclvencSendFrame(aclvencChannelDesc *channelDesc, acldvppPicDesc *input
     std::vector<dv::api::Access> ranges{{buffer, capacity, true}};
     if (in) ranges.push_back({in->data, dv::image_bytes(*in), false});
     dv::api::submit(d.stream, api, ranges,
-                    [=] { encode(*encoder, in.get(), force_idr, eos, buffer, capacity, out); });
+                    [=](openacl::backend::AiCores &, const dv::api::HostRanges &h) {
+                      const dv::Image host_in = in ? h.image(*in) : dv::Image{};
+                      encode(*encoder, in ? &host_in : nullptr, force_idr, eos, buffer,
+                             h.at(buffer), capacity, out);
+                    });
     auto *delivery = new Delivery{d.callback, input, out, userdata};
     aclError rc = aclrtLaunchCallback(deliver, delivery, ACL_CALLBACK_BLOCK, d.stream);
     if (rc != ACL_SUCCESS) {

@@ -80,13 +80,13 @@ void run(aclrtStream stream, const char *label, std::vector<Job> jobs,
     ranges.push_back({j.out.data, dv::image_bytes(j.out), true});
   }
   dv::api::submit(stream, label, ranges,
-                  [jobs = std::move(jobs), interpolation](openacl::backend::AiCores &cores) {
+                  [jobs = std::move(jobs), interpolation](openacl::backend::AiCores &cores,
+                                                          const dv::api::HostRanges &h) {
                     for (const Job &j : jobs) {
+                      const dv::Image in = h.image(j.in), out = h.image(j.out);
                       if (j.border)
-                        dv::crop_resize_border(j.in, j.crop, j.out, *j.border, interpolation,
-                                               &cores);
-                      else
-                        dv::crop_resize_paste(j.in, j.crop, j.out, j.paste, interpolation, &cores);
+                        dv::crop_resize_border(in, j.crop, out, *j.border, interpolation, &cores);
+                      else dv::crop_resize_paste(in, j.crop, out, j.paste, interpolation, &cores);
                     }
                   });
 }
@@ -278,7 +278,9 @@ aclError acldvppVpcPyrDownAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc 
                                        std::to_string(in.height / 2));
     dv::api::submit(stream, api,
                     {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
-                    [=] { dv::pyr_down(in, out); });
+                    [=](openacl::backend::AiCores &, const dv::api::HostRanges &h) {
+                      dv::pyr_down(h.image(in), h.image(out));
+                    });
   });
 }
 
