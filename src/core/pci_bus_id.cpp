@@ -24,7 +24,7 @@ std::optional<int32_t> device_of_pci_bus_id(const std::string &text) {
   const bool full =
       std::sscanf(text.c_str(), "%4x:%2x:%2x.%1x%n", &domain, &bus, &device, &function, &end) == 4;
   if (!full) {
-    end = 0;
+    domain = end = 0;
     if (std::sscanf(text.c_str(), "%2x:%2x.%1x%n", &bus, &device, &function, &end) != 3)
       return std::nullopt;
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/device.h"
+#include "core/runtime.h"
 #include "core/stream.h"
 #include "core/task.h"
 #include "core/thread_state.h"
@@ -17,8 +18,11 @@ uint32_t device_res_limit(Device &device, CoreKind k) {
 uint32_t thread_res_limit(Device &device, CoreKind k) {
   ThreadState &me = this_thread();
   if (me.res_stream_ptr != nullptr) {
-    // A stream of another device, or one destroyed since, limits nothing here.
-    if (auto s = me.res_stream.lock(); s != nullptr && &s->device() == &device) {
+    // A stream of another device, or one destroyed since (which a borrowed lookup may still
+    // keep alive), limits nothing here.
+    auto s = me.res_stream.lock();
+    if (s != nullptr && &s->device() == &device &&
+        Runtime::get().streams.find(s->handle()) != nullptr) {
       if (const uint32_t set = s->res_limits().get(k); set != 0) return set;
     }
   }

@@ -88,6 +88,15 @@ TEST_F(ResLimit, StreamLimitAppliesToTheThreadsThatUseIt) {
   EXPECT_EQ(stream_limit(s, kVector), cores());
 }
 
+TEST_F(ResLimit, StreamZeroIsTheDefaultStream) {
+  ASSERT_ACL_OK(aclrtSetStreamResLimit(nullptr, kCube, 1));
+  ASSERT_ACL_OK(aclrtUseStreamResInCurrentThread(nullptr));
+  EXPECT_EQ(thread_limit(kCube), 1u);
+  EXPECT_EQ(peak_blocks(nullptr, 8), 1);
+  ASSERT_ACL_OK(aclrtUnuseStreamResInCurrentThread(nullptr));
+  EXPECT_EQ(thread_limit(kCube), cores());
+}
+
 TEST_F(ResLimit, UsedStreamLimitComesBeforeTheDeviceLimit) {
   if (cores() < 2) GTEST_SKIP() << "needs a device of 2 AI cores";
   aclrtStream s = new_stream();
