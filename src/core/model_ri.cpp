@@ -62,8 +62,8 @@ void ModelRI::add(std::unique_ptr<Task> task, uint32_t lane) {
   add(Step{model->kind(), model->label(),
            [model](const std::shared_ptr<Stream> &s) {
              std::unique_ptr<Task> task = model->replica(s);
-             task->core_limit =
-                 model->core_limit;  // the limits at capture (aclrtSetDeviceResLimit)
+             // Resource limits apply as they were at capture (aclrtSetDeviceResLimit).
+             task->core_limit = model->core_limit;
              s->enqueue(std::move(task));
            },
            lane});
