@@ -47,6 +47,11 @@ void register_device(py::module_ &rt) {
   });
   rt.def("device_disable_peer_access",
          [](int32_t peer_device_id) { return aclrtDeviceDisablePeerAccess(peer_device_id); });
+  rt.def("get_devices_topo", [](uint32_t device_id, uint32_t other_device_id) {
+    uint64_t value = 0;
+    aclError ret = aclrtGetDevicesTopo(device_id, other_device_id, &value);
+    return std::make_tuple(value, ret);
+  });
   rt.def("device_peer_access_status", [](int32_t device_id, int32_t peer_device_id) {
     int32_t status = 0;
     aclError ret = aclrtDevicePeerAccessStatus(device_id, peer_device_id, &status);
@@ -109,6 +114,40 @@ void register_device(py::module_ &rt) {
   });
 }
 
+// AI-core resource limits of the process, of a stream and of the calling thread.
+void register_res_limits(py::module_ &rt) {
+  auto type_of = [](int type) { return static_cast<aclrtDevResLimitType>(type); };
+  rt.def("get_device_res_limit", [type_of](int32_t device_id, int type) {
+    uint32_t value = 0;
+    aclError ret = aclrtGetDeviceResLimit(device_id, type_of(type), &value);
+    return std::make_tuple(value, ret);
+  });
+  rt.def("set_device_res_limit", [type_of](int32_t device_id, int type, uint32_t value) {
+    return aclrtSetDeviceResLimit(device_id, type_of(type), value);
+  });
+  rt.def("reset_device_res_limit",
+         [](int32_t device_id) { return aclrtResetDeviceResLimit(device_id); });
+  rt.def("get_stream_res_limit", [type_of](Ptr stream, int type) {
+    uint32_t value = 0;
+    aclError ret = aclrtGetStreamResLimit(to_ptr(stream), type_of(type), &value);
+    return std::make_tuple(value, ret);
+  });
+  rt.def("set_stream_res_limit", [type_of](Ptr stream, int type, uint32_t value) {
+    return aclrtSetStreamResLimit(to_ptr(stream), type_of(type), value);
+  });
+  rt.def("reset_stream_res_limit",
+         [](Ptr stream) { return aclrtResetStreamResLimit(to_ptr(stream)); });
+  rt.def("use_stream_res_in_current_thread",
+         [](Ptr stream) { return aclrtUseStreamResInCurrentThread(to_ptr(stream)); });
+  rt.def("unuse_stream_res_in_current_thread",
+         [](Ptr stream) { return aclrtUnuseStreamResInCurrentThread(to_ptr(stream)); });
+  rt.def("get_res_in_current_thread", [type_of](int type) {
+    uint32_t value = 0;
+    aclError ret = aclrtGetResInCurrentThread(type_of(type), &value);
+    return std::make_tuple(value, ret);
+  });
+}
+
 void register_context(py::module_ &rt) {
   rt.def("create_context", [](int32_t device_id) {
     aclrtContext ctx = nullptr;
@@ -149,6 +188,7 @@ void register_context(py::module_ &rt) {
 
 void register_rt_device(py::module_ &rt) {
   register_device(rt);
+  register_res_limits(rt);
   register_context(rt);
 }
 

@@ -387,6 +387,37 @@ def test_device_limits_round_trip_and_refuse_simt():
     assert "SIMT" in acl.get_recent_err_msg()
 
 
+def test_devices_topo_is_hccs_between_two_devices():
+    assert acl.rt.get_devices_topo(0, 1) == (0x01, ACL_SUCCESS)  # ACL_RT_DEVS_TOPOLOGY_HCCS
+    _, ret = acl.rt.get_devices_topo(0, 0)
+    assert ret == 100000  # ACL_ERROR_INVALID_PARAM
+    assert "two devices" in acl.get_recent_err_msg()
+
+
+def test_res_limits_follow_cann_precedence(device):
+    cube, vector = 0, 1  # ACL_RT_DEV_RES_CUBE_CORE, ACL_RT_DEV_RES_VECTOR_CORE
+    cores, ret = acl.rt.get_device_res_limit(device, vector)
+    assert ret == ACL_SUCCESS and cores >= 1
+    stream, _ = acl.rt.create_stream()
+    try:
+        assert acl.rt.set_device_res_limit(device, cube, 1) == ACL_SUCCESS
+        assert acl.rt.get_device_res_limit(device, cube) == (1, ACL_SUCCESS)
+        assert acl.rt.get_stream_res_limit(stream, cube) == (1, ACL_SUCCESS)
+        assert acl.rt.set_stream_res_limit(stream, vector, 1) == ACL_SUCCESS
+        assert acl.rt.get_res_in_current_thread(vector) == (cores, ACL_SUCCESS)
+        assert acl.rt.use_stream_res_in_current_thread(stream) == ACL_SUCCESS
+        assert acl.rt.get_res_in_current_thread(vector) == (1, ACL_SUCCESS)
+        assert acl.rt.unuse_stream_res_in_current_thread(stream) == ACL_SUCCESS
+        assert acl.rt.reset_stream_res_limit(stream) == ACL_SUCCESS
+        assert acl.rt.get_stream_res_limit(stream, vector) == (cores, ACL_SUCCESS)
+        assert acl.rt.set_device_res_limit(device, 7, 1) == 100000  # ACL_ERROR_INVALID_PARAM
+        assert "aclrtDevResLimitType" in acl.get_recent_err_msg()
+    finally:
+        assert acl.rt.reset_device_res_limit(device) == ACL_SUCCESS
+        assert acl.rt.destroy_stream(stream) == ACL_SUCCESS
+    assert acl.rt.get_device_res_limit(device, cube) == (cores, ACL_SUCCESS)
+
+
 def test_stream_and_event_resources_count_down_and_back(device):
     streams, ret = acl.rt.get_stream_available_num()
     assert ret == ACL_SUCCESS and 0 < streams < 1984

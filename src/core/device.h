@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backend/backend.h"
+#include "core/res_limits.h"
 
 namespace openacl {
 
@@ -60,6 +61,8 @@ class Device {
   // share host memory, so it changes no copy; it is state the program can query.
   void set_peer_access(int32_t peer, bool enabled);
   bool peer_access(int32_t peer) const;
+  // The process's AI-core limits on this device (aclrtSetDeviceResLimit), until aclFinalize.
+  ResLimits &res_limits() { return res_limits_; }
 
   // R3: aclrtSetDevice / aclrtResetDevice[Force] counting.
   std::shared_ptr<Context> retain_default_context();
@@ -85,6 +88,7 @@ class Device {
   std::atomic<size_t> used_{0};
   std::atomic<size_t> peak_{0};
   std::atomic<int32_t> overflow_mode_{0};
+  ResLimits res_limits_;
   mutable std::mutex peers_mu_;
   std::vector<int32_t> peers_;  // sorted
 

@@ -60,7 +60,13 @@ void ModelRI::add(std::unique_ptr<Task> task, uint32_t lane) {
     return;
   }
   add(Step{model->kind(), model->label(),
-           [model](const std::shared_ptr<Stream> &s) { s->enqueue(model->replica(s)); }, lane});
+           [model](const std::shared_ptr<Stream> &s) {
+             std::unique_ptr<Task> task = model->replica(s);
+             // Resource limits apply as they were at capture (aclrtSetDeviceResLimit).
+             task->core_limit = model->core_limit;
+             s->enqueue(std::move(task));
+           },
+           lane});
 }
 
 void ModelRI::recorded(const Event *event, uint32_t lane) {

@@ -8,11 +8,13 @@
 
 #include "core/asymmetric_fence.h"
 #include "core/call_gate.h"
+#include "core/capped_cores.h"
 #include "core/clock.h"
 #include "core/device.h"
 #include "core/failure.h"
 #include "core/model_ri.h"
 #include "core/observer.h"
+#include "core/res_limits.h"
 #include "core/runtime.h"
 #include "core/signal.h"
 #include "core/thread_state.h"
@@ -54,6 +56,7 @@ Stream::~Stream() {
 }
 
 uint64_t Stream::enqueue(std::unique_ptr<Task> task, bool caller_waits) {
+  take_res_limit(*task, device_);
   if (capturing()) {
     if (auto c = capture()) {
       c->add(std::move(task), capture_lane_);
@@ -167,7 +170,7 @@ uint64_t Stream::run_at_call(Task *t, uint64_t me) {
   ExecContext exec{device_, device_.backend().cores()};
   std::optional<Error> error;
   try {
-    t->run(exec);
+    run_task(*t, exec);
   } catch (const Error &e) {
     error = e;
   } catch (...) {
@@ -346,10 +349,10 @@ Stream::Stop Stream::run_tasks(std::unique_lock<std::mutex> &lock, Runner who, i
         if (limit > 0 && (t->kind() == TaskKind::kernel || t->kind() == TaskKind::op ||
                           t->kind() == TaskKind::model)) {
           const int64_t begin = now_ns();
-          t->run(exec);
+          run_task(*t, exec);
           check_time_limit(*t, now_ns() - begin, limit);
         } else {
-          t->run(exec);
+          run_task(*t, exec);
         }
       } catch (const Error &e) {
         error = e;

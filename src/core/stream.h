@@ -38,6 +38,7 @@
 
 #include "backend/backend.h"
 #include "core/handle.h"
+#include "core/res_limits.h"
 #include "core/status.h"
 #include "core/task.h"
 
@@ -63,6 +64,8 @@ class Stream final : public backend::Runnable,
   // ACL_STREAM_ATTR_USER_CUSTOM_TAG: a value the program attaches to the stream.
   uint32_t user_tag() const { return user_tag_.load(std::memory_order_relaxed); }
   void set_user_tag(uint32_t tag) { user_tag_.store(tag, std::memory_order_relaxed); }
+  // aclrtSetStreamResLimit: limits for the threads that use them (core/res_limits.h).
+  ResLimits &res_limits() { return res_limits_; }
 
   // Queues a task and returns at once (R10). Returns the task's sequence number, or 0 when
   // the stream is being captured and the task went to the capture instead. caller_waits: the
@@ -206,6 +209,7 @@ class Stream final : public backend::Runnable,
   std::atomic<uint32_t> priority_;
   const uint32_t flags_;
   std::atomic<uint32_t> user_tag_{0};
+  ResLimits res_limits_;
 
   // What the submitting thread writes per task, on a cache line apart from what the runner
   // writes per task (completed_, the lock): sharing one would cost the submitter a cache miss

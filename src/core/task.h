@@ -143,6 +143,8 @@ class Task {
   Task *next = nullptr;    // intrusive FIFO link, owned by the stream
   bool ran = false;        // run() returned; the stream may still wait on wait_after()
   uint32_t thread_id = 0;  // Linux id of the submitting host thread, for failure reports
+  // AI cores its work may use (core/res_limits.h); 0 until taken, and for tasks that use none.
+  uint32_t core_limit = 0;
 
   // For replicas: the same memory ranges as `from`.
   void copy_ranges(const Task &from) {

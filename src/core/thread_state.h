@@ -16,6 +16,7 @@
 namespace openacl {
 
 class Context;
+class Stream;
 
 // A thread's last hit in one handle registry (core/registry.h), valid while that registry's
 // generation is unchanged. It holds a reference: a borrowed lookup stays valid until the
@@ -45,6 +46,11 @@ struct ThreadState {
   std::string last_error;
   int32_t last_error_code = 0;  // for aclrtGetLastError / aclrtPeekAtLastError
   uint32_t last_task_id = 0;    // of the thread's latest submission (aclrtGetThreadLastTaskId)
+  // The stream whose resource limits the thread's submissions use
+  // (aclrtUseStreamResInCurrentThread); weak, as a destroyed stream limits nothing. The raw
+  // pointer spares a submission the weak pointer's atomics when the thread uses none.
+  std::weak_ptr<Stream> res_stream;
+  const Stream *res_stream_ptr = nullptr;
   // aclmdlRICaptureThreadExchangeMode; ACL_MODEL_RI_CAPTURE_MODE_GLOBAL (0) until changed.
   int32_t capture_mode = 0;
   // aclprofPush / aclprofPop nest per host thread: each open range's message and start time.

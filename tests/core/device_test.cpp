@@ -1,5 +1,7 @@
 // R2 (simulated devices), R3 (set/reset device, default context), and the device-wide
 // synchronization of R11.
+#include <cctype>
+
 #include "core/fixture.h"
 
 namespace {
@@ -57,6 +59,73 @@ TEST_F(R2_Devices, DevicesAreIndependentMemorySpaces) {
   ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total1));
   EXPECT_EQ(free1, total1) << "device 1 must not be charged for device 0's allocation";
   EXPECT_LT(free0, total0);
+}
+
+TEST_F(R2_Devices, PciBusIdsRoundTripAndDiffer) {
+  uint32_t n = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceCount(&n));
+  std::vector<std::string> seen;
+  for (int32_t id = 0; id < static_cast<int32_t>(n); ++id) {
+    char bus[13] = {};
+    ASSERT_ACL_OK(aclrtDeviceGetPCIBusId(id, bus, sizeof(bus)));
+    ASSERT_EQ(std::strlen(bus), 12u) << bus;  // dddd:bb:dd.f
+    EXPECT_EQ(std::string(bus).substr(0, 5), "0000:");
+    EXPECT_EQ(std::string(bus).substr(7), ":00.0");
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), bus), 0) << bus;
+    seen.emplace_back(bus);
+    int32_t back = -1;
+    ASSERT_ACL_OK(aclrtDeviceGetByPCIBusId(bus, &back));
+    EXPECT_EQ(back, id);
+    std::string upper(bus);
+    for (char &c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    back = -1;
+    ASSERT_ACL_OK(aclrtDeviceGetByPCIBusId(upper.c_str(), &back));  // as CUDA takes it
+    EXPECT_EQ(back, id);
+    back = -1;
+    ASSERT_ACL_OK(aclrtDeviceGetByPCIBusId(bus + 5, &back));  // without the domain
+    EXPECT_EQ(back, id);
+  }
+}
+
+TEST_F(R2_Devices, PciBusIdCallsRejectBadArguments) {
+  uint32_t n = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceCount(&n));
+  char bus[13] = {};
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtDeviceGetPCIBusId(0, nullptr, 13));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtDeviceGetPCIBusId(0, bus, 12));  // no room for NUL
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtDeviceGetPCIBusId(0, bus, -1));
+  EXPECT_EQ(bus[0], '\0');  // nothing written
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID,
+                   aclrtDeviceGetPCIBusId(static_cast<int32_t>(n), bus, 13));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID, aclrtDeviceGetPCIBusId(-1, bus, 13));
+  int32_t id = 7;
+  ASSERT_ACL_OK(aclrtDeviceGetPCIBusId(0, bus, 13));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtDeviceGetByPCIBusId(nullptr, &id));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtDeviceGetByPCIBusId(bus, nullptr));
+  char past_last[13] = {};
+  ASSERT_ACL_OK(aclrtDeviceGetPCIBusId(static_cast<int32_t>(n) - 1, past_last, 13));
+  ++past_last[6];  // the bus after the last device's
+  for (const char *bad :
+       {"", "0000:00:00.0", "0000:01:00.1", "0001:01:00.0", "0000:01:00.0x", " 0000:01:00.0",
+        "0000:01:00", "gpu0", "0000:01:00.0:00000000", static_cast<const char *>(past_last)}) {
+    EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID, aclrtDeviceGetByPCIBusId(bad, &id)) << bad;
+  }
+  EXPECT_EQ(id, 7);  // nothing written
+}
+
+TEST_F(R2_Devices, DevicesAreLinkedByHccs) {
+  uint32_t n = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceCount(&n));
+  ASSERT_GE(n, 2u);
+  uint64_t topo = 0;
+  ASSERT_ACL_OK(aclrtGetDevicesTopo(0, 1, &topo));
+  EXPECT_EQ(topo, ACL_RT_DEVS_TOPOLOGY_HCCS);
+  ASSERT_ACL_OK(aclrtGetDevicesTopo(n - 1, 0, &topo));
+  EXPECT_EQ(topo, ACL_RT_DEVS_TOPOLOGY_HCCS);
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetDevicesTopo(0, 1, nullptr));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtGetDevicesTopo(1, 1, &topo));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID, aclrtGetDevicesTopo(0, n, &topo));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_INVALID_DEVICEID, aclrtGetDevicesTopo(n, 0, &topo));
 }
 
 using R3_SetDevice = Initialized;

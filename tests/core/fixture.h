@@ -107,8 +107,9 @@ class Kernels {
   aclError load() {
     aclError e = aclrtBinaryLoadFromFile(OPENACL_TEST_KERNELS, nullptr, &bin_);
     if (e != ACL_SUCCESS) return e;
-    for (const char *name : {"oat_gate", "oat_store", "oat_append", "oat_rendezvous", "oat_barrier",
-                             "oat_block_ids", "oat_vadd", "oat_echo", "oat_fail", "oat_spin"}) {
+    for (const char *name :
+         {"oat_gate", "oat_store", "oat_append", "oat_rendezvous", "oat_barrier", "oat_block_ids",
+          "oat_vadd", "oat_echo", "oat_fail", "oat_spin", "oat_occupancy"}) {
       aclrtFuncHandle f = nullptr;
       e = aclrtBinaryGetFunction(bin_, name, &f);
       if (e != ACL_SUCCESS) return e;

@@ -1,10 +1,12 @@
 // Device ids and capabilities. The sim device set has one numbering: a device's user id
 // (what aclrtSetDevice takes, after any visible-device filtering), logical id and physical id
 // are the same number.
+#include <cstring>
 #include <string>
 
 #include "acl/acl.h"
 #include "api/guard.h"
+#include "core/pci_bus_id.h"
 #include "core/runtime.h"
 
 using openacl::Errc;
@@ -49,6 +51,54 @@ aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t *const user
 
 aclError aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t *const phyDevId) {
   return guarded(__func__, [&] { same_id(userDevId, phyDevId, "phyDevId"); });
+}
+
+aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (pciBusId == nullptr) fail(Errc::invalid_argument, "pciBusId is NULL");
+    Runtime::get().device(deviceId);
+    const std::string id = openacl::pci_bus_id(deviceId);
+    if (len < 0 || static_cast<size_t>(len) <= id.size()) {
+      fail(Errc::invalid_argument, "len " + std::to_string(len) + " cannot hold the bus ID " + id +
+                                       " and its NUL (" + std::to_string(id.size() + 1) +
+                                       " bytes)");
+    }
+    std::memcpy(pciBusId, id.c_str(), id.size() + 1);
+  });
+}
+
+aclError aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (pciBusId == nullptr) fail(Errc::invalid_argument, "pciBusId is NULL");
+    if (deviceId == nullptr) fail(Errc::invalid_argument, "deviceId is NULL");
+    // A bus ID is 12 characters: a longer text is no bus ID, however it ends.
+    const std::string text(pciBusId, strnlen(pciBusId, openacl::kPciBusIdLength + 1));
+    const auto id = openacl::device_of_pci_bus_id(text);
+    if (!id || static_cast<uint32_t>(*id) >= Runtime::get().device_count()) {
+      fail(Errc::invalid_device, "pciBusId \"" + text +
+                                     "\" is the bus ID of no device (device 0's is " +
+                                     openacl::pci_bus_id(0) + ")");
+    }
+    *deviceId = *id;
+  });
+}
+
+// Simulated devices share the host's coherent memory, as the HCCS-linked NPUs of one Atlas
+// A2 server do: that is the link collective libraries (HCCL) plan for.
+aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t *value) {
+  return guarded(__func__, [&] {
+    require_initialized();
+    if (value == nullptr) fail(Errc::invalid_argument, "value is NULL");
+    Runtime::get().device(deviceId);
+    Runtime::get().device(otherDeviceId);
+    if (deviceId == otherDeviceId) {
+      fail(Errc::invalid_argument, "deviceId and otherDeviceId are both " +
+                                       std::to_string(deviceId) + ": a link needs two devices");
+    }
+    *value = ACL_RT_DEVS_TOPOLOGY_HCCS;
+  });
 }
 
 // Neither feature exists on a simulated device: task updates by the device's task scheduler

@@ -68,6 +68,12 @@ typedef struct OatSpin {
   uint64_t us;
 } OatSpin;
 
+typedef struct OatOccupancy {
+  int32_t *running;
+  int32_t *peak;
+  int32_t *ran;
+} OatOccupancy;
+
 #ifdef __cplusplus
 }
 #endif

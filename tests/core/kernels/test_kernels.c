@@ -124,3 +124,17 @@ OPENACL_KERNEL void oat_spin(uint32_t blockIdx, uint32_t blockDim, void *args) {
     if (us >= (int64_t)a->us) break;
   }
 }
+
+/* Counts the blocks that run at once: *peak ends as the most that ran together, *ran as the
+   number of blocks. Each block stays a moment, so that blocks free to overlap do. */
+OPENACL_KERNEL void oat_occupancy(uint32_t blockIdx, uint32_t blockDim, void *args) {
+  OatOccupancy *a = (OatOccupancy *)args;
+  int32_t now = __atomic_add_fetch(a->running, 1, __ATOMIC_ACQ_REL);
+  int32_t seen = __atomic_load_n(a->peak, __ATOMIC_ACQUIRE);
+  while (now > seen &&
+         !__atomic_compare_exchange_n(a->peak, &seen, now, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+  }
+  for (int i = 0; i < 4; ++i) pause_briefly();
+  __atomic_fetch_add(a->ran, 1, __ATOMIC_ACQ_REL);
+  __atomic_sub_fetch(a->running, 1, __ATOMIC_ACQ_REL);
+}
