@@ -577,53 +577,60 @@ TEST_F(Ops, FusedInferAttentionScoreV2GroupedHeadsWithMask) {
 // holds 3 heads a position, 2 are used), a float16 pseShift shared by the heads (stride 0), more
 // query rows than one block of the kernel, head sizes smaller than the key length: 12 (rows
 // converted one at a time) and 16 (converted 8 values at a time inside the loops, with F16C).
+// Then a pse that masks with -inf as ggml's does: keys past the cache's end (padding), keys
+// after a row's position (causal) and, so that a block's first keys are skipped as well, keys
+// before it (a sliding window).
 TEST_F(Ops, FusedInferAttentionScoreV2Float16CacheSliceWithPse) {
-  for (const int d : {12, 16}) {
-    const int n = 4, nkv = 2, s = 9, skv = 21, cache_heads = 3;
-    std::vector<float> q(n * s * d), k(nkv * skv * d), v(nkv * skv * d), pse(s * skv);
-    for (size_t i = 0; i < q.size(); ++i) q[i] = std::sin(0.37f * i);
-    for (size_t i = 0; i < k.size(); ++i) k[i] = std::cos(0.21f * i);
-    for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.13f * i + 1);
-    for (size_t i = 0; i < pse.size(); ++i) pse[i] = i % 3 == 0 ? -1.0f : 0.25f;
-    // Rounded to float16 first, so that the reference sees what the kernel reads.
-    for (auto *x : {&q, &k, &v, &pse}) *x = from_f16(to_f16(*x));
-    std::vector<float> q_bsnd(q.size()), k_cache(skv * cache_heads * d), v_cache(k_cache.size());
-    for (int h = 0; h < n; ++h)
-      for (int i = 0; i < s; ++i)
-        for (int e = 0; e < d; ++e) q_bsnd[(i * n + h) * d + e] = q[(h * s + i) * d + e];
-    for (int h = 0; h < nkv; ++h)
-      for (int j = 0; j < skv; ++j)
-        for (int e = 0; e < d; ++e) {
-          k_cache[(j * cache_heads + h) * d + e] = k[(h * skv + j) * d + e];
-          v_cache[(j * cache_heads + h) * d + e] = v[(h * skv + j) * d + e];
-        }
-    const std::vector<int64_t> kv_strides = {skv * cache_heads * d, cache_heads * d, d, 1};
-    aclTensor *qt = tensor(to_f16(q_bsnd), {1, s, n, d});
-    aclTensor *kt = tensor(to_f16(k_cache), {1, skv, nkv, d}, kv_strides);
-    aclTensor *vt = tensor(to_f16(v_cache), {1, skv, nkv, d}, kv_strides);
-    aclTensor *pt = tensor(to_f16(pse), {1, n, s, skv}, {s * skv, 0, skv, 1});
-    aclTensor *ot = tensor(to_f16(std::vector<float>(q.size())), {1, s, n, d});
-    aclTensorList *kl = list({kt}), *vl = list({vt});
-    char layout[] = "BSND";
-    const aclTensor *no = nullptr;
-    const aclIntArray *none = nullptr;
-    ASSERT_EQ(
-        run(aclnnFusedInferAttentionScoreV2GetWorkspaceSize, aclnnFusedInferAttentionScoreV2, qt,
-            kl, vl, pt, no, none, none, no, no, no, no, no, no, no, no, no, no, no, no, no, no, no,
-            no, none, int64_t{n}, 0.5, int64_t{65535}, int64_t{65535}, layout, int64_t{nkv},
-            int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0}, false, int64_t{0}, int64_t{0}, ot, no),
-        ACLNN_SUCCESS)
-        << aclGetRecentErrMsg();
-    const auto ref = attention_ref(q, k, v, n, nkv, s, skv, d, 0.5f, {}, pse);
-    std::vector<float> ref_bsnd(ref.size());
-    for (int h = 0; h < n; ++h)
-      for (int i = 0; i < s; ++i)
-        for (int e = 0; e < d; ++e) ref_bsnd[(i * n + h) * d + e] = ref[(h * s + i) * d + e];
-    SCOPED_TRACE("head size " + std::to_string(d));
-    expect_near(from_f16(read<uint16_t>(ot)), ref_bsnd, 2e-3f);
-    aclDestroyTensorList(kl);
-    aclDestroyTensorList(vl);
-  }
+  for (const bool masked : {false, true})
+    for (const int d : {12, 16}) {
+      const int n = 4, nkv = 2, s = 9, skv = 21, cache_heads = 3, filled = 17;
+      std::vector<float> q(n * s * d), k(nkv * skv * d), v(nkv * skv * d), pse(s * skv);
+      for (size_t i = 0; i < q.size(); ++i) q[i] = std::sin(0.37f * i);
+      for (size_t i = 0; i < k.size(); ++i) k[i] = std::cos(0.21f * i);
+      for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.13f * i + 1);
+      for (size_t i = 0; i < pse.size(); ++i) pse[i] = i % 3 == 0 ? -1.0f : 0.25f;
+      for (int i = 0; masked && i < s; ++i)
+        for (int j = 0; j < skv; ++j)
+          if (j < i || j > filled - s + i || j >= filled) pse[i * skv + j] = -INFINITY;
+      // Rounded to float16 first, so that the reference sees what the kernel reads.
+      for (auto *x : {&q, &k, &v, &pse}) *x = from_f16(to_f16(*x));
+      std::vector<float> q_bsnd(q.size()), k_cache(skv * cache_heads * d), v_cache(k_cache.size());
+      for (int h = 0; h < n; ++h)
+        for (int i = 0; i < s; ++i)
+          for (int e = 0; e < d; ++e) q_bsnd[(i * n + h) * d + e] = q[(h * s + i) * d + e];
+      for (int h = 0; h < nkv; ++h)
+        for (int j = 0; j < skv; ++j)
+          for (int e = 0; e < d; ++e) {
+            k_cache[(j * cache_heads + h) * d + e] = k[(h * skv + j) * d + e];
+            v_cache[(j * cache_heads + h) * d + e] = v[(h * skv + j) * d + e];
+          }
+      const std::vector<int64_t> kv_strides = {skv * cache_heads * d, cache_heads * d, d, 1};
+      aclTensor *qt = tensor(to_f16(q_bsnd), {1, s, n, d});
+      aclTensor *kt = tensor(to_f16(k_cache), {1, skv, nkv, d}, kv_strides);
+      aclTensor *vt = tensor(to_f16(v_cache), {1, skv, nkv, d}, kv_strides);
+      aclTensor *pt = tensor(to_f16(pse), {1, n, s, skv}, {s * skv, 0, skv, 1});
+      aclTensor *ot = tensor(to_f16(std::vector<float>(q.size())), {1, s, n, d});
+      aclTensorList *kl = list({kt}), *vl = list({vt});
+      char layout[] = "BSND";
+      const aclTensor *no = nullptr;
+      const aclIntArray *none = nullptr;
+      ASSERT_EQ(run(aclnnFusedInferAttentionScoreV2GetWorkspaceSize,
+                    aclnnFusedInferAttentionScoreV2, qt, kl, vl, pt, no, none, none, no, no, no, no,
+                    no, no, no, no, no, no, no, no, no, no, no, no, none, int64_t{n}, 0.5,
+                    int64_t{65535}, int64_t{65535}, layout, int64_t{nkv}, int64_t{0}, int64_t{0},
+                    int64_t{0}, int64_t{0}, false, int64_t{0}, int64_t{0}, ot, no),
+                ACLNN_SUCCESS)
+          << aclGetRecentErrMsg();
+      const auto ref = attention_ref(q, k, v, n, nkv, s, skv, d, 0.5f, {}, pse);
+      std::vector<float> ref_bsnd(ref.size());
+      for (int h = 0; h < n; ++h)
+        for (int i = 0; i < s; ++i)
+          for (int e = 0; e < d; ++e) ref_bsnd[(i * n + h) * d + e] = ref[(h * s + i) * d + e];
+      SCOPED_TRACE("head size " + std::to_string(d) + (masked ? ", masked" : ""));
+      expect_near(from_f16(read<uint16_t>(ot)), ref_bsnd, 2e-3f);
+      aclDestroyTensorList(kl);
+      aclDestroyTensorList(vl);
+    }
 }
 
 // ---- reductions and normalizations ----------------------------------------------------------
