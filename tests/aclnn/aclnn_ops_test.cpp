@@ -762,6 +762,49 @@ TEST_F(Ops, RmsNormOfF16WithRstd) {
             ACLNN_ERR_PARAM_INVALID);
 }
 
+// Rows that are contiguous but not adjacent (every other row, two lead dims: the row kernel)
+// and rows that are not contiguous (a transposed view: the composed steps) give the same
+// normalization.
+TEST_F(Ops, RmsNormOverStridedViews) {
+  const std::vector<float> v = {1, -2, 3, 0.5f, 2, 2, -1, 4, 0.25f, 1, -3, 2, 5, -1, 1, 1};
+  auto reference = [&](const std::vector<std::vector<float>> &rows) {
+    std::vector<float> want, wr;
+    for (const auto &row : rows) {
+      float ms = 0;
+      for (float e : row) ms += e * e / static_cast<float>(row.size());
+      const float rs = 1 / std::sqrt(ms + 1e-6f);
+      for (size_t i = 0; i < row.size(); ++i) want.push_back(row[i] * rs * (i % 2 ? 2.0f : 1.0f));
+      wr.push_back(rs);
+    }
+    return std::pair{want, wr};
+  };
+  aclTensor *g = tensor<float>({1, 2, 1, 2}, {4});
+  // [2, 2, 4] over rows 0, 2 / 4, 6 of an [8, 4] buffer (the last 8 values repeat the first).
+  std::vector<float> buf(v);
+  buf.insert(buf.end(), v.begin(), v.end());
+  aclTensor *x = tensor(buf, {2, 2, 4}, {16, 8, 1});
+  aclTensor *y = tensor(std::vector<float>(16), {2, 2, 4});
+  aclTensor *rstd = tensor(std::vector<float>(4), {2, 2});
+  ASSERT_EQ(run(aclnnRmsNormGetWorkspaceSize, aclnnRmsNorm, x, g, 1e-6, y, rstd), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  auto [want, wr] = reference({{v.begin(), v.begin() + 4},
+                               {v.begin() + 8, v.begin() + 12},
+                               {v.begin(), v.begin() + 4},
+                               {v.begin() + 8, v.begin() + 12}});
+  expect_near(read<float>(y), want, 1e-5f);
+  expect_near(read<float>(rstd), wr, 1e-5f);
+  // x[i][j] = v[j * 4 + i]: each row is a column of v.
+  aclTensor *xt = tensor(v, {4, 4}, {1, 4});
+  aclTensor *yt = tensor(std::vector<float>(16), {4, 4});
+  ASSERT_EQ(run(aclnnRmsNormGetWorkspaceSize, aclnnRmsNorm, xt, g, 1e-6, yt, nullptr),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  std::vector<std::vector<float>> cols(4);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) cols[i].push_back(v[j * 4 + i]);
+  expect_near(read<float>(yt), reference(cols).first, 1e-5f);
+}
+
 // ---- gathers --------------------------------------------------------------------------------
 
 TEST_F(Ops, IndexSelectAndGatherV2) {
