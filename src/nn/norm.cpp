@@ -6,6 +6,7 @@
 
 #include "nn/planner.h"
 #include "nn/rms_norm_kernel.h"
+#include "nn/rows.h"
 
 namespace openacl::nn {
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "nn/objects.h"
+#include "nn/rows.h"
 #include "ops/kernel.h"
 
 namespace openacl::nn {
@@ -44,44 +44,23 @@ class RmsNorm final : public StridedKernel {
       const size_t n = static_cast<size_t>(s_.cols);
       ops::to_f32(in[1].value->desc.dtype, in[1].data, g, n);
       for (size_t r = lo; r < hi; ++r) {
-        ops::to_f32(in[0].value->desc.dtype, at(in[0], r), row, n);
+        ops::to_f32(in[0].value->desc.dtype, row_at(in[0], s_.lead, r), row, n);
         float ss = 0;
         ops::simd(OPENACL_SIMD_LAMBDA { ss = sum_squares(row, s_.cols); });
         const float rs = 1.0f / std::sqrt(ss / static_cast<float>(s_.cols) + s_.eps);
         ops::simd(OPENACL_SIMD_LAMBDA { scale_row(row, rs, g, s_.cols); });
-        ops::from_f32(out[0].value->desc.dtype, row, at(out[0], r), n);
-        if (s_.rstd) ops::from_f32(out[1].value->desc.dtype, &rs, at(out[1], r), 1);
+        ops::from_f32(out[0].value->desc.dtype, row, row_at(out[0], s_.lead, r), n);
+        if (s_.rstd) ops::from_f32(out[1].value->desc.dtype, &rs, row_at(out[1], s_.lead, r), 1);
       }
     });
   }
 
  private:
-  // The address of row r (its lead index, innermost fastest) in t.
-  uint8_t *at(const StridedTensor &t, size_t r) const {
-    const auto &st = t.value->strides;
-    int64_t off = 0, rest = static_cast<int64_t>(r);
-    for (size_t i = s_.lead.size(); i-- > 0;) {
-      off += (rest % s_.lead[i]) * st[i];
-      rest /= s_.lead[i];
-    }
-    return t.data + off * static_cast<int64_t>(element_size(t.value->desc.dtype));
-  }
-
   RmsNormShape s_;
   int64_t rows_ = 1;
 };
 
 }  // namespace
-
-bool rows_contiguous(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
-                     size_t lead) {
-  int64_t expect = 1;
-  for (size_t i = dims.size(); i-- > lead;) {
-    if (dims[i] != 1 && strides[i] != expect) return false;
-    expect *= dims[i];
-  }
-  return true;
-}
 
 std::shared_ptr<const StridedKernel> rms_norm_kernel(RmsNormShape shape) {
   return std::make_shared<RmsNorm>(std::move(shape));

@@ -23,9 +23,4 @@ struct RmsNormShape {
 // Leading dims may have any strides. Float types f32, f16, bf16.
 std::shared_ptr<const StridedKernel> rms_norm_kernel(RmsNormShape shape);
 
-// Whether value dims [lead..., cols...] with these strides keep each row's cols elements
-// contiguous, which the kernel needs of x and y.
-bool rows_contiguous(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
-                     size_t lead);
-
 }  // namespace openacl::nn

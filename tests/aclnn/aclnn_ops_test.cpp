@@ -930,27 +930,33 @@ TEST_F(Ops, InplaceIndexCopyPlacesRowsAndFailsTheStreamOnABadIndex) {
             ACLNN_ERR_PARAM_INVALID);
 }
 
+// x dense (one pass of the operator's kernel) and x transposed (its last dim strided: the
+// composed steps) give the same rotation.
 TEST_F(Ops, RotaryPositionEmbeddingHalfAndInterleaved) {
   // x [2 rows, 4], cos / sin [1, 4] broadcast over the rows.
   const std::vector<float> v = {1, 2, 3, 4, -1, 0.5f, 2, -3};
   const std::vector<float> c = {0.5f, 1, -1, 0.25f}, s = {2, -0.5f, 0.75f, 1};
-  aclTensor *x = tensor(v, {2, 4});
+  std::vector<float> v_t(8);  // v_t[i * 2 + r] = v[r * 4 + i]
+  for (int r = 0; r < 2; ++r)
+    for (int i = 0; i < 4; ++i) v_t[i * 2 + r] = v[r * 4 + i];
   aclTensor *ct = tensor(c, {1, 4});
   aclTensor *st = tensor(s, {1, 4});
   aclTensor *y = tensor(std::vector<float>(8), {2, 4});
-  for (int64_t mode : {0, 1}) {
-    ASSERT_EQ(run(aclnnRotaryPositionEmbeddingGetWorkspaceSize, aclnnRotaryPositionEmbedding, x, ct,
-                  st, mode, y),
-              ACLNN_SUCCESS)
-        << aclGetRecentErrMsg();
-    std::vector<float> want;
-    for (int r = 0; r < 2; ++r) {
-      const float *a = &v[r * 4];
-      const float rot[2][4] = {{-a[2], -a[3], a[0], a[1]}, {-a[1], a[0], -a[3], a[2]}};
-      for (int i = 0; i < 4; ++i) want.push_back(a[i] * c[i] + rot[mode][i] * s[i]);
+  for (aclTensor *x : {tensor(v, {2, 4}), tensor(v_t, {2, 4}, {1, 2})})
+    for (int64_t mode : {0, 1}) {
+      ASSERT_EQ(run(aclnnRotaryPositionEmbeddingGetWorkspaceSize, aclnnRotaryPositionEmbedding, x,
+                    ct, st, mode, y),
+                ACLNN_SUCCESS)
+          << aclGetRecentErrMsg();
+      std::vector<float> want;
+      for (int r = 0; r < 2; ++r) {
+        const float *a = &v[r * 4];
+        const float rot[2][4] = {{-a[2], -a[3], a[0], a[1]}, {-a[1], a[0], -a[3], a[2]}};
+        for (int i = 0; i < 4; ++i) want.push_back(a[i] * c[i] + rot[mode][i] * s[i]);
+      }
+      expect_near(read<float>(y), want, 1e-6f);
     }
-    expect_near(read<float>(y), want, 1e-6f);
-  }
+  aclTensor *x = tensor(v, {2, 4});
   EXPECT_EQ(plan_only(aclnnRotaryPositionEmbeddingGetWorkspaceSize, x, ct, st, int64_t{2}, y),
             ACLNN_ERR_PARAM_INVALID);
   aclTensor *odd = tensor(iota(6), {2, 3});
