@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "nn/objects.h"
+#include "nn/rows.h"
 #include "ops/kernel.h"
 
 #if defined(__x86_64__)
@@ -165,12 +166,9 @@ class Attention final : public StridedKernel {
     const StridedTensor &q = in[0], &k = in[1], &v = in[2];
     const StridedTensor *pse = s_.pse ? &in[3] : nullptr;
     const StridedTensor *mask = s_.mask ? &in[s_.pse ? 4 : 3] : nullptr;
-    // Per worker thread, grown once: no allocation per call.
-    thread_local std::vector<float> scratch;
     // row holds a key or value row.
-    scratch.resize(static_cast<size_t>(n * (2 * d + skv + 1) + d));
-    float *qs = scratch.data(), *acc = qs + n * d, *sums = acc + n * d, *scores = sums + n,
-          *row = scores + n * skv;
+    float *qs = kernel_scratch(static_cast<size_t>(n * (2 * d + skv + 1) + d)), *acc = qs + n * d,
+          *sums = acc + n * d, *scores = sums + n, *row = scores + n * skv;
     auto at = [](const StridedTensor &t, int64_t i0, int64_t i1, int64_t i2) {
       const auto &st = t.value->strides;
       return i0 * st[0] + i1 * st[1] + i2 * st[2];

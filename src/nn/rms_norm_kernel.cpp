@@ -37,10 +37,7 @@ class RmsNorm final : public StridedKernel {
     if (rows_ == 0 || s_.cols == 0) return;
     const size_t grain = static_cast<size_t>(std::max<int64_t>(1, 16384 / s_.cols));
     ops::parallel_range(cores, static_cast<size_t>(rows_), grain, [&](size_t lo, size_t hi) {
-      // Per worker thread, grown once: no allocation per call.
-      thread_local std::vector<float> buf;
-      buf.resize(static_cast<size_t>(2 * s_.cols));
-      float *row = buf.data(), *g = row + s_.cols;
+      float *row = kernel_scratch(static_cast<size_t>(2 * s_.cols)), *g = row + s_.cols;
       const size_t n = static_cast<size_t>(s_.cols);
       ops::to_f32(in[1].value->desc.dtype, in[1].data, g, n);
       for (size_t r = lo; r < hi; ++r) {

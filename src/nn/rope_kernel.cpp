@@ -38,10 +38,8 @@ class Rope final : public StridedKernel {
     if (rows_ == 0 || s_.cols == 0) return;
     const size_t grain = static_cast<size_t>(std::max<int64_t>(1, 16384 / s_.cols));
     ops::parallel_range(cores, static_cast<size_t>(rows_), grain, [&](size_t lo, size_t hi) {
-      // Per worker thread, grown once: no allocation per call.
-      thread_local std::vector<float> buf;
-      buf.resize(static_cast<size_t>(4 * s_.cols));
-      float *x = buf.data(), *c = x + s_.cols, *s = c + s_.cols, *y = s + s_.cols;
+      float *x = kernel_scratch(static_cast<size_t>(4 * s_.cols)), *c = x + s_.cols,
+            *s = c + s_.cols, *y = s + s_.cols;
       const size_t n = static_cast<size_t>(s_.cols);
       for (size_t r = lo; r < hi; ++r) {
         ops::to_f32(in[0].value->desc.dtype, row_at(in[0], s_.lead, r), x, n);

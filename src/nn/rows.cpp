@@ -24,4 +24,10 @@ uint8_t *row_at(const StridedTensor &t, const std::vector<int64_t> &lead, size_t
   return t.data + off * static_cast<int64_t>(element_size(t.value->desc.dtype));
 }
 
+float *kernel_scratch(size_t n) {
+  thread_local std::vector<float> buf;
+  if (buf.size() < n) buf.resize(n);
+  return buf.data();
+}
+
 }  // namespace openacl::nn
