@@ -2,7 +2,7 @@
 # llama.cpp on the simulated NPU, whole models: its own programs built unchanged against openacl
 # (through scripts/ggml_cann.sh, which fetches, installs and builds as a CANN user would).
 #
-#   scripts/ggml_llama.sh [--archs all|REGEX] [--e2e] [--soc SOC] [--graph]
+#   scripts/ggml_llama.sh [--archs all|REGEX] [--e2e] [--big] [--soc SOC] [--graph]
 #
 # --archs (default all): llama.cpp's test-llama-archs, one process per model architecture: a
 #   tiny random model built in memory, its logits on CANN0 compared with the CPU's (NMSE <= 1e-4),
@@ -12,22 +12,27 @@
 #   decoding on the CPU, on CANN0 and on CANN0+CANN1 (layers split across two simulated
 #   devices): the tokens must be the same; the CANN0 run again under the race checker
 #   (OPENACL_CHECK=1); and llama-bench, CPU next to CANN0, in the same run.
+# --big: a 134 M-parameter llama with random weights and llama.cpp's llama-spm vocabulary
+#   (scripts/ggml_model.py, F32 and F16, kept in the cache), large enough that kernels rather than
+#   the cost per operator decide the speed: llama-completion's greedy tokens on CANN0 against the
+#   CPU's, then llama-bench, the CPU backend next to CANN0, in the same run.
 # Exit status 1 when an architecture fails or the tokens differ.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cache="${OPENACL_GGML_CACHE:-$root/build/ggml}"
-archs="" e2e=0 pass=()
+archs="" e2e=0 big=0 pass=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --archs) archs=$2; shift 2 ;;
     --e2e) e2e=1; shift ;;
+    --big) big=1; shift ;;
     --soc) pass+=(--soc "$2"); shift 2 ;;
     --graph) pass+=(--graph); shift ;;
-    *) echo "usage: $0 [--archs all|REGEX] [--e2e] [--soc SOC] [--graph]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--archs all|REGEX] [--e2e] [--big] [--soc SOC] [--graph]" >&2; exit 2 ;;
   esac
 done
-[[ -z "$archs" && $e2e == 0 ]] && archs=all
+[[ -z "$archs" && $e2e == 0 && $big == 0 ]] && archs=all
 "$root/scripts/ggml_cann.sh" --build-only --targets "test-llama-archs llama-completion llama-bench" "${pass[@]}"
 # shellcheck disable=SC1091
 source "$cache/toolkit/set_env.sh"
@@ -37,6 +42,15 @@ mkdir -p "$logs"
 now() { date +%s; }
 trim() { sed -E 's/^ +| +$//g' <<<"$1"; }
 status=0
+complete() {  # complete DEVICES MODEL [VAR=VALUE...]: the text greedy decoding generates
+  local out="$logs/completion.out" err="$logs/completion.err"
+  for _ in 1 2 3; do  # llama.cpp's log thread may lose the end of a process that exits at once
+    env "${@:3}" timeout 600 "$bin/llama-completion" -m "$2" -dev "$1" -ngl 99 -n 64 --temp 0 \
+      -p tok_1tok_2tok_3 -no-cnv --no-warmup >"$out" 2>"$err" || { tail -5 "$err" >&2; echo "(failed)"; return; }
+    grep -q "total time" "$err" && { cat "$out"; return; }
+  done
+  echo "(incomplete)"
+}
 
 # --- test-llama-archs on CANN0, one architecture per process --------------------------------
 if [[ -n "$archs" ]]; then
@@ -88,15 +102,6 @@ if [[ $e2e == 1 ]]; then
   # Weights with a wide spread (stdev 1), so that greedy decoding does not settle on one token.
   OPENACL_DEVICE_COUNT=1 "$bin/test-llama-archs" -a '^(llama|qwen3|gemma3)$' -d 1.0 -s 42 -o "$models" \
     >"$logs/models.log" 2>&1
-  complete() {  # complete DEVICES MODEL [VAR=VALUE...]: the text greedy decoding generates
-    local out="$logs/completion.out" err="$logs/completion.err"
-    for _ in 1 2 3; do  # llama.cpp's log thread may lose the end of a process that exits at once
-      env "${@:3}" timeout 600 "$bin/llama-completion" -m "$2" -dev "$1" -ngl 99 -n 64 --temp 0 \
-        -p tok_1tok_2tok_3 -no-cnv --no-warmup >"$out" 2>"$err" || { tail -5 "$err" >&2; echo "(failed)"; return; }
-      grep -q "total time" "$err" && { cat "$out"; return; }
-    done
-    echo "(incomplete)"
-  }
   printf '\n%-20s %-34s %-8s %-12s %s\n' model "CPU: generated text (start)" CANN0 CANN0+CANN1 "race checker on CANN0"
   for m in "$models"/*.gguf; do
     cpu=$(complete none "$m")
@@ -113,5 +118,35 @@ if [[ $e2e == 1 ]]; then
   echo
   OPENACL_DEVICE_COUNT=2 "$bin/llama-bench" -m "$models/llama-dense.gguf" -p 128 -n 32 -r 5 -dev none,CANN0 -o md \
     2>"$logs/bench.err" | grep '^|'
+fi
+
+# --- a model of the size people run: kernels, not the cost per operator --------------------
+if [[ $big == 1 ]]; then
+  big_models="$cache/models-big"
+  mkdir -p "$big_models"
+  # ggml's CPU backend rounds the activations to f16 against an F16 weight, openacl's aclnnMm
+  # multiplies them as f32 (exact for f16 weights): CANN0 on the F16 model may follow the F32
+  # model's tokens rather than the CPU's F16 ones (docs/ggml.md).
+  cpu32=""
+  for t in f32 f16; do
+    m="$big_models/llama-134m-$t.gguf"
+    [[ -f $m ]] || /usr/bin/python3 "$root/scripts/ggml_model.py" --llama-cpp "$cache/llama.cpp" --type $t --out "$m"
+    cpu=$(complete none "$m") c0=$(complete CANN0 "$m")
+    [[ $t == f32 ]] && cpu32=$cpu
+    if [[ $c0 == "$cpu" && $c0 != "("* ]]; then r="same as the CPU's"
+    elif [[ $t == f16 && $c0 == "$cpu32" && $c0 != "("* ]]; then
+      r="differs from the CPU's after $({ cmp <(echo "$c0") <(echo "$cpu") || true; } | grep -oE 'byte [0-9]+'); same as the CPU's on the F32 model"
+    else r=DIFFERS status=1; fi
+    printf '%-16s CANN0: %s\n%-16s CPU: %s\n' "$(basename "$m" .gguf)" "$r" "" "${cpu:0:70}"
+  done
+  echo "load before llama-bench: $(uptime | sed 's/.*load average: //')"
+  OPENACL_DEVICE_COUNT=2 "$bin/llama-bench" -m "$big_models/llama-134m-f32.gguf,$big_models/llama-134m-f16.gguf" \
+    -p 128 -n 32 -r 3 -dev none,CANN0 -o md 2>"$logs/bench-big.err" | grep '^|'
+  # One core each: ggml's CPU threads spin at their barriers and collapse when other processes
+  # want the cores, openacl's AI cores block; with one thread a side neither waits for the other.
+  echo "one core each (CPU -t 1, OPENACL_AI_CORES=1), load $(uptime | sed 's/.*load average: //')"
+  OPENACL_AI_CORES=1 OPENACL_DEVICE_COUNT=2 "$bin/llama-bench" -m "$big_models/llama-134m-f32.gguf,$big_models/llama-134m-f16.gguf" \
+    -p 128 -n 32 -r 3 -t 1 -dev none,CANN0 -o md 2>>"$logs/bench-big.err" | grep '^|'
+  echo "load after llama-bench: $(uptime | sed 's/.*load average: //')"
 fi
 exit $status

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "nn/objects.h"
+#include "nn/rows.h"
 #include "ops/kernel.h"
 
 #if defined(__x86_64__)
@@ -29,20 +30,40 @@ OPENACL_F16_TARGET inline __m256 load8_f16(const uint16_t *p) {
   return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
 }
 
-// scores[r * ld + j] = scale * q_r . k_j for n query rows and `rows` key rows `stride` apart.
+// Four horizontal sums at once: {sum(a), sum(b), sum(c), sum(d)}.
+OPENACL_F16_TARGET inline __m128 hsum4(__m256 a, __m256 b, __m256 c, __m256 d) {
+  const __m256 s = _mm256_hadd_ps(_mm256_hadd_ps(a, b), _mm256_hadd_ps(c, d));
+  return _mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1));
+}
+
+// scores[r * ld + j] += scale * q_r . k_j for n query rows and `rows` key rows `stride` apart.
+// Four query rows share each converted piece of a key row, and their sums are reduced together.
 OPENACL_F16_TARGET void scores_f16(const uint16_t *k, int64_t stride, int64_t rows, const float *q,
                                    int64_t n, int64_t d, float scale, float *scores, int64_t ld) {
   for (int64_t j = 0; j < rows; ++j) {
     const uint16_t *kr = k + j * stride;
-    for (int64_t r = 0; r < n; ++r) {
+    int64_t r = 0;
+    for (; r + 4 <= n; r += 4) {
+      const float *q0 = q + r * d;
+      __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+      for (int64_t c = 0; c < d; c += 8) {
+        const __m256 kv = load8_f16(kr + c);
+        a0 = _mm256_fmadd_ps(_mm256_loadu_ps(q0 + c), kv, a0);
+        a1 = _mm256_fmadd_ps(_mm256_loadu_ps(q0 + d + c), kv, a1);
+        a2 = _mm256_fmadd_ps(_mm256_loadu_ps(q0 + 2 * d + c), kv, a2);
+        a3 = _mm256_fmadd_ps(_mm256_loadu_ps(q0 + 3 * d + c), kv, a3);
+      }
+      alignas(16) float sums[4];
+      _mm_store_ps(sums, _mm_mul_ps(hsum4(a0, a1, a2, a3), _mm_set1_ps(scale)));
+      for (int i = 0; i < 4; ++i) scores[(r + i) * ld + j] += sums[i];
+    }
+    for (; r < n; ++r) {
       const float *qr = q + r * d;
       __m256 acc = _mm256_setzero_ps();
       for (int64_t c = 0; c < d; c += 8)
         acc = _mm256_fmadd_ps(_mm256_loadu_ps(qr + c), load8_f16(kr + c), acc);
-      __m128 h = _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));
-      h = _mm_hadd_ps(h, h);
-      h = _mm_hadd_ps(h, h);
-      scores[r * ld + j] = _mm_cvtss_f32(h) * scale;
+      const __m256 z = _mm256_setzero_ps();
+      scores[r * ld + j] += _mm_cvtss_f32(hsum4(acc, z, z, z)) * scale;
     }
   }
 }
@@ -145,12 +166,9 @@ class Attention final : public StridedKernel {
     const StridedTensor &q = in[0], &k = in[1], &v = in[2];
     const StridedTensor *pse = s_.pse ? &in[3] : nullptr;
     const StridedTensor *mask = s_.mask ? &in[s_.pse ? 4 : 3] : nullptr;
-    // Per worker thread, grown once: no allocation per call.
-    thread_local std::vector<float> scratch;
-    // row holds a key or value row, or a row of pse.
-    scratch.resize(static_cast<size_t>(n * (2 * d + skv + 1) + std::max(d, skv)));
-    float *qs = scratch.data(), *acc = qs + n * d, *sums = acc + n * d, *scores = sums + n,
-          *row = scores + n * skv;
+    // row holds a key or value row.
+    float *qs = kernel_scratch(static_cast<size_t>(n * (2 * d + skv + 1) + d)), *acc = qs + n * d,
+          *sums = acc + n * d, *scores = sums + n, *row = scores + n * skv;
     auto at = [](const StridedTensor &t, int64_t i0, int64_t i1, int64_t i2) {
       const auto &st = t.value->strides;
       return i0 * st[0] + i1 * st[1] + i2 * st[2];
@@ -159,42 +177,53 @@ class Attention final : public StridedKernel {
     auto pos = [&](int64_t r) { return (first + r) % s_.q_len; };
     for (int64_t r = 0; r < n; ++r)
       load(q, at(q, b, head(r), pos(r)), d, q.value->strides[3], qs + r * d);
-      // Scores, one key row at a time.
-#if defined(__x86_64__)
-    if (f16_rows(k, d)) {
-      scores_f16(reinterpret_cast<const uint16_t *>(k.data) + at(k, b, kh, 0), k.value->strides[2],
-                 skv, qs, n, d, s_.scale, scores, skv);
-    } else
-#endif
-      for (int64_t j = 0; j < skv; ++j) {
-        load(k, at(k, b, kh, j), d, k.value->strides[3], row);
-        ops::simd(OPENACL_SIMD_LAMBDA {
-          for (int64_t r = 0; r < n; ++r) scores[r * skv + j] = dot(qs + r * d, row, d) * s_.scale;
-        });
-      }
+    // pse and mask first: keys that every row of the block masks (-inf) before the first and
+    // after the last one any row sees are skipped below. ggml's causal mask hides about half of
+    // the keys of a prompt, and its key/value cache is padded to 256 positions with -inf.
+    constexpr float kMasked = -std::numeric_limits<float>::infinity();
+    int64_t lo = skv, hi = 0;
     for (int64_t r = 0; r < n; ++r) {
       float *sr = scores + r * skv;
-      if (pse) {
-        load(*pse, at(*pse, b, head(r), pos(r)), skv, pse->value->strides[3], row);
-        for (int64_t j = 0; j < skv; ++j) sr[j] += row[j];
-      }
+      if (pse) load(*pse, at(*pse, b, head(r), pos(r)), skv, pse->value->strides[3], sr);
+      else std::fill(sr, sr + skv, 0.0f);
       if (mask) {
         const uint8_t *m = mask->data + at(*mask, b, head(r), pos(r));
         const int64_t ms = mask->value->strides[3];
         for (int64_t j = 0; j < skv; ++j)
-          if (m[j * ms] != 0) sr[j] = -std::numeric_limits<float>::infinity();
+          if (m[j * ms] != 0) sr[j] = kMasked;
       }
-      ops::simd(OPENACL_SIMD_LAMBDA { sums[r] = exp_row(sr, skv); });
+      int64_t j0 = 0, j1 = skv;
+      while (j0 < j1 && sr[j0] == kMasked) ++j0;
+      while (j1 > j0 && sr[j1 - 1] == kMasked) --j1;
+      if (j0 < j1) lo = std::min(lo, j0), hi = std::max(hi, j1);
     }
+    // Every key masked for every row: the whole softmax, whose NaN a card gives too.
+    if (lo >= hi) lo = 0, hi = skv;
+    const int64_t seen = hi - lo;
+    // Scores, one key row at a time, added to pse.
+#if defined(__x86_64__)
+    if (f16_rows(k, d)) {
+      scores_f16(reinterpret_cast<const uint16_t *>(k.data) + at(k, b, kh, lo), k.value->strides[2],
+                 seen, qs, n, d, s_.scale, scores + lo, skv);
+    } else
+#endif
+      for (int64_t j = lo; j < hi; ++j) {
+        load(k, at(k, b, kh, j), d, k.value->strides[3], row);
+        ops::simd(OPENACL_SIMD_LAMBDA {
+          for (int64_t r = 0; r < n; ++r) scores[r * skv + j] += dot(qs + r * d, row, d) * s_.scale;
+        });
+      }
+    for (int64_t r = 0; r < n; ++r)
+      ops::simd(OPENACL_SIMD_LAMBDA { sums[r] = exp_row(scores + r * skv + lo, seen); });
     // The weighted sum of value rows, normalized at the end.
     std::fill(acc, acc + n * d, 0.0f);
 #if defined(__x86_64__)
     if (f16_rows(v, d)) {
-      weigh_f16(reinterpret_cast<const uint16_t *>(v.data) + at(v, b, kh, 0), v.value->strides[2],
-                skv, scores, skv, n, d, acc);
+      weigh_f16(reinterpret_cast<const uint16_t *>(v.data) + at(v, b, kh, lo), v.value->strides[2],
+                seen, scores + lo, skv, n, d, acc);
     } else
 #endif
-      for (int64_t j = 0; j < skv; ++j) {
+      for (int64_t j = lo; j < hi; ++j) {
         load(v, at(v, b, kh, j), d, v.value->strides[3], row);
         ops::simd(OPENACL_SIMD_LAMBDA {
           for (int64_t r = 0; r < n; ++r) axpy(scores[r * skv + j], row, acc + r * d, d);

@@ -137,7 +137,7 @@ void plan_inplace_div(Planner &p) { binary(p, "RealDiv", Form::inplace, false, t
 void plan_sin(Planner &p) { unary_chain(p, {"Sin"}, false); }
 void plan_cos(Planner &p) { unary_chain(p, {"Cos"}, false); }
 void plan_gelu(Planner &p) { unary_chain(p, {"Gelu"}, false); }
-void plan_silu(Planner &p) { unary_chain(p, {"Sigmoid"}, true); }  // x * sigmoid(x)
+void plan_silu(Planner &p) { unary_chain(p, {"Silu"}, false); }  // x * sigmoid(x)
 void plan_exp(Planner &p) { unary_chain(p, {"Exp"}, false); }
 void plan_log(Planner &p) { unary_chain(p, {"Log"}, false); }
 void plan_sqrt(Planner &p) { unary_chain(p, {"Sqrt"}, false); }

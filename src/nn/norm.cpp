@@ -1,9 +1,12 @@
 // Normalizations: LayerNorm on the op library's LayerNorm kernel (its variance turned into
-// CANN's rstd); RmsNorm, AddRmsNorm and GroupNorm composed of the library's Square,
+// CANN's rstd); RmsNorm on its own kernel (nn/rms_norm_kernel.h) when each row of x and yOut is
+// contiguous; AddRmsNorm, GroupNorm and other RmsNorm views composed of the library's Square,
 // ReduceMeanD, Rsqrt, Sub and Mul, computed in f32.
 #include <cstring>
 
 #include "nn/planner.h"
+#include "nn/rms_norm_kernel.h"
+#include "nn/rows.h"
 
 namespace openacl::nn {
 
@@ -110,12 +113,27 @@ void rms_norm(Planner &p, bool add) {
   const std::vector<int64_t> dropped(dims.begin(), dims.end() - g.size());
   if (rstd && rstd->view.dims != dropped)
     p.same_shape(*rstd, "rstdOut", stat, "x's shape with gamma's dims as 1");
-  size_t xv = p.cast(p.input(x, add ? "x1" : "x"), D::f32);
+  const size_t xin = p.input(x, add ? "x1" : "x");
   const size_t x2v = x2 ? p.cast(p.input(*x2, "x2"), D::f32) : 0;
-  const size_t gv = p.cast(p.input(gamma, "gamma"), D::f32);
+  const size_t gin = p.input(gamma, "gamma");
   const size_t yo = p.output(y, "yOut");
   const size_t ro = rstd ? p.output(*rstd, "rstdOut") : 0;
   const size_t xo = x_out ? p.output(*x_out, "xOut") : 0;
+  const size_t lead = dims.size() - g.size();
+  const auto rows = [&](size_t v, size_t n) {
+    return rows_contiguous(p.dims(v), p.value(v).strides, n);
+  };
+  if (!add && rows(xin, lead) && rows(yo, lead) && rows(gin, 0)) {
+    int64_t cols = 1;
+    for (int64_t d : g) cols *= d;
+    RmsNormShape shape{dropped, cols, static_cast<float>(eps), rstd != nullptr};
+    std::vector<size_t> outs = {yo};
+    if (rstd) outs.push_back(ro);
+    p.kernel(rms_norm_kernel(std::move(shape)), {xin, gin}, std::move(outs));
+    return;
+  }
+  size_t xv = p.cast(xin, D::f32);
+  const size_t gv = p.cast(gin, D::f32);
   if (x2) xv = p.op1("Add", {xv, x2v});
   const size_t ms =
       p.op1("ReduceMeanD", {p.op1("Square", {xv})}, {{"axes", axes}, {"keep_dims", true}});

@@ -1,8 +1,11 @@
 // RotaryPositionEmbedding: y = x * cos + rotate(x) * sin over the last dim, cos and sin
 // broadcast to x. mode 0 rotates halves (rotate(x) = cat(-x2, x1)), mode 1 interleaved pairs
 // (rotate(x)[2i] = -x[2i+1], rotate(x)[2i+1] = x[2i]). The rotation is two strided copies and
-// a Neg around the library's Mul and Add.
+// a Neg around the library's Mul and Add, or, when every last dim is contiguous, one pass of
+// the operator's own kernel (nn/rope_kernel.h).
 #include "nn/planner.h"
+#include "nn/rope_kernel.h"
+#include "nn/rows.h"
 
 namespace openacl::nn {
 
@@ -29,11 +32,32 @@ void plan_rotary_position_embedding(Planner &p) {
       p.invalid(std::string(name) + " of shape " + ops::dims_str(t->view.dims) +
                 " does not broadcast to x's " + ops::dims_str(dims));
   p.same_shape(out, "yOut", dims, "x's shape");
-  const D t = out.dtype;
-  const size_t xv = p.cast(p.dense(p.input(x, "x")), t);
-  const size_t cv = p.cast(p.input(cos, "cos"), t);
-  const size_t sv = p.cast(p.input(sin, "sin"), t);
+  const size_t xin = p.input(x, "x"), cin = p.input(cos, "cos"), sin_in = p.input(sin, "sin");
   const size_t o = p.output(out, "yOut");
+  // cos and sin as views of x's dims: stride 0 where they broadcast.
+  auto spread = [&](size_t v) {
+    const auto &d = p.dims(v);
+    const auto &st = p.value(v).strides;
+    std::vector<int64_t> strides(dims.size(), 0);
+    const size_t skip = dims.size() - d.size();
+    for (size_t i = 0; i < d.size(); ++i)
+      if (d[i] != 1) strides[skip + i] = st[i];
+    return p.view(v, dims, std::move(strides), 0);
+  };
+  const size_t lead = dims.size() - 1;
+  const size_t cb = spread(cin), sb = spread(sin_in);
+  if (rows_contiguous(dims, p.value(xin).strides, lead) &&
+      rows_contiguous(dims, p.value(o).strides, lead) &&
+      rows_contiguous(dims, p.value(cb).strides, lead) &&
+      rows_contiguous(dims, p.value(sb).strides, lead)) {
+    RopeShape shape{std::vector<int64_t>(dims.begin(), dims.end() - 1), dims.back(), mode == 1};
+    p.kernel(rope_kernel(std::move(shape)), {xin, cb, sb}, {o});
+    return;
+  }
+  const D t = out.dtype;
+  const size_t xv = p.cast(p.dense(xin), t);
+  const size_t cv = p.cast(cin, t);
+  const size_t sv = p.cast(sin_in, t);
   // The two parts of x (and of the rotation r) as views: halves, or even and odd elements.
   const int64_t half = dims.back() / 2;
   auto part_dims = dims;

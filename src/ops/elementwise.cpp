@@ -322,6 +322,7 @@ enum class Un {
   relu,
   relu6,
   sigmoid,
+  silu,
   tanh_,
   exp_,
   log_,
@@ -378,6 +379,10 @@ inline C apply_un(C x, const UnParams &p) {
   else if constexpr (K == Un::sigmoid) {
     if constexpr (std::is_same_v<C, float>) return 1.0f / (1.0f + fast_exp(-x));
     else return C(1) / (C(1) + std::exp(-x));
+  } else if constexpr (K == Un::silu) {
+    // x * sigmoid(x) in one pass, rounded as the two ops it replaces (aclnnSilu: ggml's FFN).
+    if constexpr (std::is_same_v<C, float>) return x * (1.0f / (1.0f + fast_exp(-x)));
+    else return x * (C(1) / (C(1) + std::exp(-x)));
   } else if constexpr (K == Un::tanh_) return std::tanh(x);
   else if constexpr (K == Un::exp_) {
     if constexpr (std::is_same_v<C, float>) return fast_exp(x);
@@ -613,6 +618,7 @@ const Registrar reg({
     {"Relu", build_unary<Un::relu>},
     {"Relu6", build_unary<Un::relu6>},
     {"Sigmoid", build_unary<Un::sigmoid>},
+    {"Silu", build_unary<Un::silu>},
     {"Tanh", build_unary<Un::tanh_>},
     {"Exp", build_unary<Un::exp_>},
     {"Log", build_unary<Un::log_>},

@@ -577,53 +577,60 @@ TEST_F(Ops, FusedInferAttentionScoreV2GroupedHeadsWithMask) {
 // holds 3 heads a position, 2 are used), a float16 pseShift shared by the heads (stride 0), more
 // query rows than one block of the kernel, head sizes smaller than the key length: 12 (rows
 // converted one at a time) and 16 (converted 8 values at a time inside the loops, with F16C).
+// Then a pse that masks with -inf as ggml's does: keys past the cache's end (padding), keys
+// after a row's position (causal) and, so that a block's first keys are skipped as well, keys
+// before it (a sliding window).
 TEST_F(Ops, FusedInferAttentionScoreV2Float16CacheSliceWithPse) {
-  for (const int d : {12, 16}) {
-    const int n = 4, nkv = 2, s = 9, skv = 21, cache_heads = 3;
-    std::vector<float> q(n * s * d), k(nkv * skv * d), v(nkv * skv * d), pse(s * skv);
-    for (size_t i = 0; i < q.size(); ++i) q[i] = std::sin(0.37f * i);
-    for (size_t i = 0; i < k.size(); ++i) k[i] = std::cos(0.21f * i);
-    for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.13f * i + 1);
-    for (size_t i = 0; i < pse.size(); ++i) pse[i] = i % 3 == 0 ? -1.0f : 0.25f;
-    // Rounded to float16 first, so that the reference sees what the kernel reads.
-    for (auto *x : {&q, &k, &v, &pse}) *x = from_f16(to_f16(*x));
-    std::vector<float> q_bsnd(q.size()), k_cache(skv * cache_heads * d), v_cache(k_cache.size());
-    for (int h = 0; h < n; ++h)
-      for (int i = 0; i < s; ++i)
-        for (int e = 0; e < d; ++e) q_bsnd[(i * n + h) * d + e] = q[(h * s + i) * d + e];
-    for (int h = 0; h < nkv; ++h)
-      for (int j = 0; j < skv; ++j)
-        for (int e = 0; e < d; ++e) {
-          k_cache[(j * cache_heads + h) * d + e] = k[(h * skv + j) * d + e];
-          v_cache[(j * cache_heads + h) * d + e] = v[(h * skv + j) * d + e];
-        }
-    const std::vector<int64_t> kv_strides = {skv * cache_heads * d, cache_heads * d, d, 1};
-    aclTensor *qt = tensor(to_f16(q_bsnd), {1, s, n, d});
-    aclTensor *kt = tensor(to_f16(k_cache), {1, skv, nkv, d}, kv_strides);
-    aclTensor *vt = tensor(to_f16(v_cache), {1, skv, nkv, d}, kv_strides);
-    aclTensor *pt = tensor(to_f16(pse), {1, n, s, skv}, {s * skv, 0, skv, 1});
-    aclTensor *ot = tensor(to_f16(std::vector<float>(q.size())), {1, s, n, d});
-    aclTensorList *kl = list({kt}), *vl = list({vt});
-    char layout[] = "BSND";
-    const aclTensor *no = nullptr;
-    const aclIntArray *none = nullptr;
-    ASSERT_EQ(
-        run(aclnnFusedInferAttentionScoreV2GetWorkspaceSize, aclnnFusedInferAttentionScoreV2, qt,
-            kl, vl, pt, no, none, none, no, no, no, no, no, no, no, no, no, no, no, no, no, no, no,
-            no, none, int64_t{n}, 0.5, int64_t{65535}, int64_t{65535}, layout, int64_t{nkv},
-            int64_t{0}, int64_t{0}, int64_t{0}, int64_t{0}, false, int64_t{0}, int64_t{0}, ot, no),
-        ACLNN_SUCCESS)
-        << aclGetRecentErrMsg();
-    const auto ref = attention_ref(q, k, v, n, nkv, s, skv, d, 0.5f, {}, pse);
-    std::vector<float> ref_bsnd(ref.size());
-    for (int h = 0; h < n; ++h)
-      for (int i = 0; i < s; ++i)
-        for (int e = 0; e < d; ++e) ref_bsnd[(i * n + h) * d + e] = ref[(h * s + i) * d + e];
-    SCOPED_TRACE("head size " + std::to_string(d));
-    expect_near(from_f16(read<uint16_t>(ot)), ref_bsnd, 2e-3f);
-    aclDestroyTensorList(kl);
-    aclDestroyTensorList(vl);
-  }
+  for (const bool masked : {false, true})
+    for (const int d : {12, 16}) {
+      const int n = 4, nkv = 2, s = 9, skv = 21, cache_heads = 3, filled = 17;
+      std::vector<float> q(n * s * d), k(nkv * skv * d), v(nkv * skv * d), pse(s * skv);
+      for (size_t i = 0; i < q.size(); ++i) q[i] = std::sin(0.37f * i);
+      for (size_t i = 0; i < k.size(); ++i) k[i] = std::cos(0.21f * i);
+      for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.13f * i + 1);
+      for (size_t i = 0; i < pse.size(); ++i) pse[i] = i % 3 == 0 ? -1.0f : 0.25f;
+      for (int i = 0; masked && i < s; ++i)
+        for (int j = 0; j < skv; ++j)
+          if (j < i || j > filled - s + i || j >= filled) pse[i * skv + j] = -INFINITY;
+      // Rounded to float16 first, so that the reference sees what the kernel reads.
+      for (auto *x : {&q, &k, &v, &pse}) *x = from_f16(to_f16(*x));
+      std::vector<float> q_bsnd(q.size()), k_cache(skv * cache_heads * d), v_cache(k_cache.size());
+      for (int h = 0; h < n; ++h)
+        for (int i = 0; i < s; ++i)
+          for (int e = 0; e < d; ++e) q_bsnd[(i * n + h) * d + e] = q[(h * s + i) * d + e];
+      for (int h = 0; h < nkv; ++h)
+        for (int j = 0; j < skv; ++j)
+          for (int e = 0; e < d; ++e) {
+            k_cache[(j * cache_heads + h) * d + e] = k[(h * skv + j) * d + e];
+            v_cache[(j * cache_heads + h) * d + e] = v[(h * skv + j) * d + e];
+          }
+      const std::vector<int64_t> kv_strides = {skv * cache_heads * d, cache_heads * d, d, 1};
+      aclTensor *qt = tensor(to_f16(q_bsnd), {1, s, n, d});
+      aclTensor *kt = tensor(to_f16(k_cache), {1, skv, nkv, d}, kv_strides);
+      aclTensor *vt = tensor(to_f16(v_cache), {1, skv, nkv, d}, kv_strides);
+      aclTensor *pt = tensor(to_f16(pse), {1, n, s, skv}, {s * skv, 0, skv, 1});
+      aclTensor *ot = tensor(to_f16(std::vector<float>(q.size())), {1, s, n, d});
+      aclTensorList *kl = list({kt}), *vl = list({vt});
+      char layout[] = "BSND";
+      const aclTensor *no = nullptr;
+      const aclIntArray *none = nullptr;
+      ASSERT_EQ(run(aclnnFusedInferAttentionScoreV2GetWorkspaceSize,
+                    aclnnFusedInferAttentionScoreV2, qt, kl, vl, pt, no, none, none, no, no, no, no,
+                    no, no, no, no, no, no, no, no, no, no, no, no, none, int64_t{n}, 0.5,
+                    int64_t{65535}, int64_t{65535}, layout, int64_t{nkv}, int64_t{0}, int64_t{0},
+                    int64_t{0}, int64_t{0}, false, int64_t{0}, int64_t{0}, ot, no),
+                ACLNN_SUCCESS)
+          << aclGetRecentErrMsg();
+      const auto ref = attention_ref(q, k, v, n, nkv, s, skv, d, 0.5f, {}, pse);
+      std::vector<float> ref_bsnd(ref.size());
+      for (int h = 0; h < n; ++h)
+        for (int i = 0; i < s; ++i)
+          for (int e = 0; e < d; ++e) ref_bsnd[(i * n + h) * d + e] = ref[(h * s + i) * d + e];
+      SCOPED_TRACE("head size " + std::to_string(d) + (masked ? ", masked" : ""));
+      expect_near(from_f16(read<uint16_t>(ot)), ref_bsnd, 2e-3f);
+      aclDestroyTensorList(kl);
+      aclDestroyTensorList(vl);
+    }
 }
 
 // ---- reductions and normalizations ----------------------------------------------------------
@@ -755,6 +762,49 @@ TEST_F(Ops, RmsNormOfF16WithRstd) {
             ACLNN_ERR_PARAM_INVALID);
 }
 
+// Rows that are contiguous but not adjacent (every other row, two lead dims: the row kernel)
+// and rows that are not contiguous (a transposed view: the composed steps) give the same
+// normalization.
+TEST_F(Ops, RmsNormOverStridedViews) {
+  const std::vector<float> v = {1, -2, 3, 0.5f, 2, 2, -1, 4, 0.25f, 1, -3, 2, 5, -1, 1, 1};
+  auto reference = [&](const std::vector<std::vector<float>> &rows) {
+    std::vector<float> want, wr;
+    for (const auto &row : rows) {
+      float ms = 0;
+      for (float e : row) ms += e * e / static_cast<float>(row.size());
+      const float rs = 1 / std::sqrt(ms + 1e-6f);
+      for (size_t i = 0; i < row.size(); ++i) want.push_back(row[i] * rs * (i % 2 ? 2.0f : 1.0f));
+      wr.push_back(rs);
+    }
+    return std::pair{want, wr};
+  };
+  aclTensor *g = tensor<float>({1, 2, 1, 2}, {4});
+  // [2, 2, 4] over rows 0, 2 / 4, 6 of an [8, 4] buffer (the last 8 values repeat the first).
+  std::vector<float> buf(v);
+  buf.insert(buf.end(), v.begin(), v.end());
+  aclTensor *x = tensor(buf, {2, 2, 4}, {16, 8, 1});
+  aclTensor *y = tensor(std::vector<float>(16), {2, 2, 4});
+  aclTensor *rstd = tensor(std::vector<float>(4), {2, 2});
+  ASSERT_EQ(run(aclnnRmsNormGetWorkspaceSize, aclnnRmsNorm, x, g, 1e-6, y, rstd), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  auto [want, wr] = reference({{v.begin(), v.begin() + 4},
+                               {v.begin() + 8, v.begin() + 12},
+                               {v.begin(), v.begin() + 4},
+                               {v.begin() + 8, v.begin() + 12}});
+  expect_near(read<float>(y), want, 1e-5f);
+  expect_near(read<float>(rstd), wr, 1e-5f);
+  // x[i][j] = v[j * 4 + i]: each row is a column of v.
+  aclTensor *xt = tensor(v, {4, 4}, {1, 4});
+  aclTensor *yt = tensor(std::vector<float>(16), {4, 4});
+  ASSERT_EQ(run(aclnnRmsNormGetWorkspaceSize, aclnnRmsNorm, xt, g, 1e-6, yt, nullptr),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  std::vector<std::vector<float>> cols(4);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) cols[i].push_back(v[j * 4 + i]);
+  expect_near(read<float>(yt), reference(cols).first, 1e-5f);
+}
+
 // ---- gathers --------------------------------------------------------------------------------
 
 TEST_F(Ops, IndexSelectAndGatherV2) {
@@ -880,27 +930,33 @@ TEST_F(Ops, InplaceIndexCopyPlacesRowsAndFailsTheStreamOnABadIndex) {
             ACLNN_ERR_PARAM_INVALID);
 }
 
+// x dense (one pass of the operator's kernel) and x transposed (its last dim strided: the
+// composed steps) give the same rotation.
 TEST_F(Ops, RotaryPositionEmbeddingHalfAndInterleaved) {
   // x [2 rows, 4], cos / sin [1, 4] broadcast over the rows.
   const std::vector<float> v = {1, 2, 3, 4, -1, 0.5f, 2, -3};
   const std::vector<float> c = {0.5f, 1, -1, 0.25f}, s = {2, -0.5f, 0.75f, 1};
-  aclTensor *x = tensor(v, {2, 4});
+  std::vector<float> v_t(8);  // v_t[i * 2 + r] = v[r * 4 + i]
+  for (int r = 0; r < 2; ++r)
+    for (int i = 0; i < 4; ++i) v_t[i * 2 + r] = v[r * 4 + i];
   aclTensor *ct = tensor(c, {1, 4});
   aclTensor *st = tensor(s, {1, 4});
   aclTensor *y = tensor(std::vector<float>(8), {2, 4});
-  for (int64_t mode : {0, 1}) {
-    ASSERT_EQ(run(aclnnRotaryPositionEmbeddingGetWorkspaceSize, aclnnRotaryPositionEmbedding, x, ct,
-                  st, mode, y),
-              ACLNN_SUCCESS)
-        << aclGetRecentErrMsg();
-    std::vector<float> want;
-    for (int r = 0; r < 2; ++r) {
-      const float *a = &v[r * 4];
-      const float rot[2][4] = {{-a[2], -a[3], a[0], a[1]}, {-a[1], a[0], -a[3], a[2]}};
-      for (int i = 0; i < 4; ++i) want.push_back(a[i] * c[i] + rot[mode][i] * s[i]);
+  for (aclTensor *x : {tensor(v, {2, 4}), tensor(v_t, {2, 4}, {1, 2})})
+    for (int64_t mode : {0, 1}) {
+      ASSERT_EQ(run(aclnnRotaryPositionEmbeddingGetWorkspaceSize, aclnnRotaryPositionEmbedding, x,
+                    ct, st, mode, y),
+                ACLNN_SUCCESS)
+          << aclGetRecentErrMsg();
+      std::vector<float> want;
+      for (int r = 0; r < 2; ++r) {
+        const float *a = &v[r * 4];
+        const float rot[2][4] = {{-a[2], -a[3], a[0], a[1]}, {-a[1], a[0], -a[3], a[2]}};
+        for (int i = 0; i < 4; ++i) want.push_back(a[i] * c[i] + rot[mode][i] * s[i]);
+      }
+      expect_near(read<float>(y), want, 1e-6f);
     }
-    expect_near(read<float>(y), want, 1e-6f);
-  }
+  aclTensor *x = tensor(v, {2, 4});
   EXPECT_EQ(plan_only(aclnnRotaryPositionEmbeddingGetWorkspaceSize, x, ct, st, int64_t{2}, y),
             ACLNN_ERR_PARAM_INVALID);
   aclTensor *odd = tensor(iota(6), {2, 3});
