@@ -121,7 +121,11 @@ void output(dv::VideoDecoder &decoder, Outputs &outputs, uint32_t format, uint32
     decoder.take_discard();
     return outputs.finish(std::move(*f), true);
   }
-  dv::take_picture(decoder, w, h, out, csc_matrix, nullptr);
+  try {
+    dv::take_picture(decoder, w, h, out, csc_matrix, nullptr);
+  } catch (const openacl::Error &) {  // a picture VDEC does not write (10-bit): retCode 1
+    return outputs.finish(std::move(*f), true);
+  }
   f->pic->write_back(out, need);
   outputs.finish(std::move(*f), false);
 }
