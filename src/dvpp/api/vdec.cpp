@@ -377,20 +377,19 @@ aclError aclvdecDestroyChannel(aclvdecChannelDesc *channelDesc) {
       fail(Errc::invalid_argument, "channelDesc has no channel (never created, or destroyed)");
     // Waits for every frame and its callback. The pictures the decoder still holds (no end of
     // stream was sent) go out as at the end of stream, so that every frame gets its callback.
-    aclError rc = ACL_SUCCESS;
+    std::string why;
     try {
       queue(__func__, d, std::nullopt, std::make_shared<const std::vector<uint8_t>>(), true);
-    } catch (const openacl::Error &) {
-      rc = ACL_ERROR_INVALID_PARAM;  // the stream's context is gone: nothing can run on it
+    } catch (const openacl::Error &e) {  // e.g. the stream's context is gone
+      why = e.what();
     }
-    if (rc == ACL_SUCCESS) rc = aclrtSynchronizeStream(d.stream);
-    std::string why = rc == ACL_SUCCESS ? "" : aclGetRecentErrMsg();
+    if (why.empty() && aclrtSynchronizeStream(d.stream) != ACL_SUCCESS) why = aclGetRecentErrMsg();
     (void)aclrtUnSubscribeReport(d.thread_id, d.stream);
     (void)aclrtDestroyStream(d.stream);
     d.stream = nullptr;
     d.decoder.reset();
     d.outputs.reset();
-    if (rc != ACL_SUCCESS) fail(Errc::task_failure, "the channel's stream failed: " + why);
+    if (!why.empty()) fail(Errc::task_failure, "the channel's stream failed: " + why);
   });
 }
 
