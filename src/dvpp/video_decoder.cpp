@@ -35,7 +35,7 @@ struct VideoDecoder::State {
   }
 };
 
-VideoDecoder::VideoDecoder(bool hevc) : s_(std::make_unique<State>()) {
+VideoDecoder::VideoDecoder(bool hevc, bool display_order) : s_(std::make_unique<State>()) {
   const AVCodec *codec = avcodec_find_decoder(hevc ? AV_CODEC_ID_HEVC : AV_CODEC_ID_H264);
   if (codec == nullptr)
     fail(Errc::internal,
@@ -43,7 +43,7 @@ VideoDecoder::VideoDecoder(bool hevc) : s_(std::make_unique<State>()) {
   s_->ctx = avcodec_alloc_context3(codec);
   s_->packet = av_packet_alloc();
   if (s_->ctx == nullptr || s_->packet == nullptr) throw std::bad_alloc();
-  s_->ctx->flags |= AV_CODEC_FLAG_LOW_DELAY;
+  if (!display_order) s_->ctx->flags |= AV_CODEC_FLAG_LOW_DELAY;
   s_->ctx->thread_count = 1;  // frame threads would hold pictures back
   if (avcodec_open2(s_->ctx, codec, nullptr) != 0)
     fail(Errc::internal, "libavcodec could not open its decoder");
@@ -55,10 +55,11 @@ VideoDecoder::~VideoDecoder() {
   avcodec_free_context(&s_->ctx);
 }
 
-void VideoDecoder::send(const uint8_t *data, size_t size) {
+void VideoDecoder::send(const uint8_t *data, size_t size, int64_t frame) {
   // libavcodec reads up to AV_INPUT_BUFFER_PADDING_SIZE bytes past the end: decode a padded copy.
   if (av_new_packet(s_->packet, static_cast<int>(size)) != 0) throw std::bad_alloc();
   std::memcpy(s_->packet->data, data, size);
+  s_->packet->pts = frame;  // libavcodec hands it to the picture, through the reordering
   int rc = avcodec_send_packet(s_->ctx, s_->packet);
   av_packet_unref(s_->packet);
   if (rc != 0 && rc != AVERROR(EAGAIN))
@@ -71,8 +72,9 @@ void VideoDecoder::flush() {
   if (avcodec_send_packet(s_->ctx, nullptr) == 0) s_->drain();
 }
 
-bool VideoDecoder::peek(uint32_t *width, uint32_t *height) const {
+bool VideoDecoder::peek(uint32_t *width, uint32_t *height, int64_t *frame) const {
   if (s_->frames.empty()) return false;
+  if (frame != nullptr) *frame = s_->frames.front()->pts;
   *width = static_cast<uint32_t>(s_->frames.front()->width);
   *height = static_cast<uint32_t>(s_->frames.front()->height);
   return true;

@@ -742,6 +742,73 @@ TEST_F(Mpi, JpegdReportsACorruptStreamInTheFrame) {
             static_cast<hi_s32>(HI_ERR_VDEC_BUF_EMPTY));
 }
 
+// A stream with B-frames: get_frame gives the pictures in display order (the default out_order),
+// each in the buffer its own frame's send named, with that frame's stream description and pts,
+// equal to libavcodec's own decode; the end of stream gives out what the decoder held.
+TEST_F(Mpi, VdecGivesAReorderedStreamInDisplayOrder) {
+  for (bool hevc : {false, true}) {
+    std::vector<int64_t> pts;
+    const std::vector<std::vector<uint8_t>> packets = dvt::encode_video(hevc, 2, &pts);
+    if (packets.empty()) continue;  // libavcodec without that encoder (vdec_test says so)
+    ASSERT_FALSE(std::is_sorted(pts.begin(), pts.end())) << "the encoder made no B-frames";
+    const std::vector<dvt::DecodedPicture> expected = dvt::reference_decode(hevc, packets);
+    ASSERT_EQ(expected.size(), packets.size());
+    const uint32_t size = dvt::kVideoW * dvt::kVideoH * 3 / 2;
+    hi_vdec_chn_attr attr{};
+    attr.type = hevc ? HI_PT_H265 : HI_PT_H264;
+    attr.mode = HI_VDEC_SEND_MODE_FRAME;
+    ASSERT_EQ(hi_mpi_vdec_create_chn(11, &attr), HI_SUCCESS) << recent_msg();
+    hi_vdec_chn_param param{};
+    ASSERT_EQ(hi_mpi_vdec_get_chn_param(11, &param), HI_SUCCESS);
+    EXPECT_EQ(param.video_param.out_order, HI_VIDEO_OUT_ORDER_DISPLAY);
+    param.video_param.out_order = HI_VIDEO_OUT_ORDER_BUTT;
+    EXPECT_EQ(hi_mpi_vdec_set_chn_param(11, &param),
+              static_cast<hi_s32>(HI_ERR_VDEC_ILLEGAL_PARAM));
+    EXPECT_NE(recent_msg().find("out_order"), std::string::npos) << recent_msg();
+    ASSERT_EQ(hi_mpi_vdec_start_recv_stream(11), HI_SUCCESS);
+    std::vector<void *> outs;
+    for (size_t i = 0; i < packets.size(); ++i) {
+      hi_vdec_stream s{};
+      s.addr = static_cast<hi_u8 *>(dvpp_buffer(packets[i].size(), packets[i]));
+      s.len = static_cast<hi_u32>(packets[i].size());
+      s.pts = 100 + i;
+      s.end_of_frame = HI_TRUE;
+      hi_vdec_pic_info pic{};
+      pic.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+      pic.vir_addr = reinterpret_cast<hi_u64>(outs.emplace_back(dvpp_buffer(size)));
+      pic.buffer_size = size;
+      ASSERT_EQ(hi_mpi_vdec_send_stream(11, &s, &pic, -1), HI_SUCCESS) << recent_msg();
+    }
+    param.video_param.out_order = HI_VIDEO_OUT_ORDER_DEC;  // too late: frames were sent
+    EXPECT_EQ(hi_mpi_vdec_set_chn_param(11, &param), static_cast<hi_s32>(HI_ERR_VDEC_NOT_PERM));
+    hi_vdec_stream eos{};
+    eos.end_of_stream = HI_TRUE;
+    hi_vdec_pic_info none{};
+    ASSERT_EQ(hi_mpi_vdec_send_stream(11, &eos, &none, -1), HI_SUCCESS) << recent_msg();
+    for (size_t k = 0; k < packets.size(); ++k) {
+      const int64_t sent = expected[k].pts;
+      EXPECT_EQ(pts[sent], static_cast<int64_t>(k));  // libavcodec's is display order
+      hi_video_frame_info frame{};
+      hi_vdec_stream back{};
+      ASSERT_EQ(hi_mpi_vdec_get_frame(11, &frame, nullptr, &back, -1), HI_SUCCESS) << recent_msg();
+      EXPECT_EQ(frame.v_frame.frame_flag, 0u) << recent_msg();
+      EXPECT_EQ(frame.v_frame.pts, static_cast<hi_u64>(100 + sent)) << "picture " << k;
+      EXPECT_EQ(back.pts, static_cast<hi_u64>(100 + sent)) << "picture " << k;
+      EXPECT_EQ(back.len, packets[sent].size()) << "picture " << k;
+      EXPECT_EQ(frame.v_frame.virt_addr[0], outs[sent]) << "picture " << k;
+      EXPECT_EQ(read_back(outs[sent], size), expected[k].nv12)
+          << "picture " << k << (hevc ? " H.265" : " H.264");
+    }
+    hi_vdec_chn_status status{};
+    ASSERT_EQ(hi_mpi_vdec_query_status(11, &status), HI_SUCCESS);
+    EXPECT_EQ(status.recv_stream_frames, packets.size());
+    EXPECT_EQ(status.dec_stream_frames, packets.size());
+    EXPECT_EQ(status.left_decoded_frames, 0u);
+    ASSERT_EQ(hi_mpi_vdec_stop_recv_stream(11), HI_SUCCESS);
+    ASSERT_EQ(hi_mpi_vdec_destroy_chn(11), HI_SUCCESS);
+  }
+}
+
 TEST_F(Mpi, VdecDecodesH264AndH265ToTheEncodersFrames) {
   for (bool hevc : {false, true}) {
     const std::vector<std::vector<uint8_t>> packets = dvt::encode_video(hevc);
@@ -753,6 +820,11 @@ TEST_F(Mpi, VdecDecodesH264AndH265ToTheEncodersFrames) {
     attr.mode = HI_VDEC_SEND_MODE_FRAME;
     attr.pic_width = w, attr.pic_height = h;
     ASSERT_EQ(hi_mpi_vdec_create_chn(10, &attr), HI_SUCCESS) << recent_msg();
+    // Decoding order, which CANN takes for streams without B-frames: each picture at once.
+    hi_vdec_chn_param param{};
+    ASSERT_EQ(hi_mpi_vdec_get_chn_param(10, &param), HI_SUCCESS);
+    param.video_param.out_order = HI_VIDEO_OUT_ORDER_DEC;
+    ASSERT_EQ(hi_mpi_vdec_set_chn_param(10, &param), HI_SUCCESS) << recent_msg();
     ASSERT_EQ(hi_mpi_vdec_start_recv_stream(10), HI_SUCCESS);
     hi_pic_buf_attr buf{
         w, h, 0, HI_DATA_BIT_WIDTH_8, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, HI_COMPRESS_MODE_NONE};

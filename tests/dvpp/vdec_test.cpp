@@ -1,9 +1,11 @@
 // VDEC against FFmpeg's encoders: a lossless H.264 (libx264) and H.265 (libx265) stream made in
 // the test decodes, frame by frame through aclvdecSendFrame, to the encoder's input frames
-// exactly; callbacks arrive on the program's thread, in order; misuse gets errors.
+// exactly; callbacks arrive on the program's thread, in display order (in decoding order with
+// OutMode 1), each with its own frame's input description and user data; misuse gets errors.
 #include <gtest/gtest.h>
 #include <pthread.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -32,14 +34,21 @@ struct Received {
   std::vector<std::vector<uint8_t>> frames;  // NV12 as written
   std::vector<uint32_t> ret_codes;
   std::vector<intptr_t> user_data;
+  std::vector<uint64_t> timestamps;  // of each callback's input description
+  int eos_callbacks = 0;             // callbacks without an output (the end-of-stream frame)
   std::atomic<bool> wrong_thread{false};
   uint64_t thread = 0;
 };
 Received *g_received = nullptr;
 
-void on_frame(acldvppStreamDesc *, acldvppPicDesc *output, void *user_data) {
+void on_frame(acldvppStreamDesc *input, acldvppPicDesc *output, void *user_data) {
   Received &r = *g_received;
   if (static_cast<uint64_t>(pthread_self()) != r.thread) r.wrong_thread = true;
+  if (output == nullptr) {
+    std::lock_guard lock(r.mu);
+    ++r.eos_callbacks;
+    return;
+  }
   std::vector<uint8_t> nv12(r.frame_bytes);
   uint32_t rc = acldvppGetPicDescRetCode(output);
   if (rc == 0)
@@ -49,15 +58,18 @@ void on_frame(acldvppStreamDesc *, acldvppPicDesc *output, void *user_data) {
   r.frames.push_back(std::move(nv12));
   r.ret_codes.push_back(rc);
   r.user_data.push_back(reinterpret_cast<intptr_t>(user_data));
+  r.timestamps.push_back(acldvppGetStreamDescTimestamp(input));
 }
 
 class Vdec : public DvppTest, public ::testing::WithParamInterface<bool> {
  protected:
   // Decodes `packets` on a channel whose pictures are out_w x out_h (0: the stream's) into
   // buffers of out_size bytes, with a report thread serving its callbacks; `received` has
-  // what the callbacks saw.
+  // what the callbacks saw. Frame i has user data 100 + i and timestamp 1000 + i; eos: an
+  // end-of-stream frame follows (else aclvdecDestroyChannel gives out what is held).
   void decode(bool hevc, const std::vector<std::vector<uint8_t>> &packets, uint32_t out_w,
-              uint32_t out_h, uint32_t out_size, Received &received) {
+              uint32_t out_h, uint32_t out_size, Received &received, uint32_t out_mode = 0,
+              bool eos = false) {
     received.frame_bytes = out_size;
     g_received = &received;
     std::atomic<bool> run{true};
@@ -82,13 +94,17 @@ class Vdec : public DvppTest, public ::testing::WithParamInterface<bool> {
               ACL_SUCCESS);
     ASSERT_EQ(aclvdecSetChannelDescOutPicWidth(vdec, out_w), ACL_SUCCESS);
     ASSERT_EQ(aclvdecSetChannelDescOutPicHeight(vdec, out_h), ACL_SUCCESS);
+    ASSERT_EQ(aclvdecSetChannelDescOutMode(vdec, out_mode), ACL_SUCCESS);
     ASSERT_EQ(aclvdecCreateChannel(vdec), ACL_SUCCESS) << recent_msg();
     EXPECT_EQ(aclvdecSetChannelDescEnType(vdec, H264_MAIN_LEVEL), ACL_ERROR_INVALID_PARAM);
 
-    acldvppStreamDesc *in = acldvppCreateStreamDesc();
+    // A description per frame: a callback gets its own frame's.
+    std::vector<acldvppStreamDesc *> descs;
     for (size_t i = 0; i < packets.size(); ++i) {
-      void *data = dvpp_buffer(packets[i].size(), packets[i]);  // reused desc, new data each frame
+      acldvppStreamDesc *in = descs.emplace_back(acldvppCreateStreamDesc());
+      void *data = dvpp_buffer(packets[i].size(), packets[i]);
       ASSERT_EQ(acldvppSetStreamDescData(in, data), ACL_SUCCESS);
+      ASSERT_EQ(acldvppSetStreamDescTimestamp(in, 1000 + i), ACL_SUCCESS);
       ASSERT_EQ(acldvppSetStreamDescSize(in, packets[i].size()), ACL_SUCCESS);
       // Zeros, as the references have in the stride padding, which VDEC does not write.
       void *zeros = dvpp_buffer(out_size, std::vector<uint8_t>(out_size, 0));
@@ -97,35 +113,76 @@ class Vdec : public DvppTest, public ::testing::WithParamInterface<bool> {
                 ACL_SUCCESS)
           << recent_msg();
     }
+    acldvppStreamDesc *end = descs.emplace_back(acldvppCreateStreamDesc());
+    if (eos) {
+      ASSERT_EQ(acldvppSetStreamDescEos(end, 1), ACL_SUCCESS);
+      ASSERT_EQ(aclvdecSendFrame(vdec, end, nullptr, nullptr, nullptr), ACL_SUCCESS)
+          << recent_msg();
+    }
     ASSERT_EQ(aclvdecDestroyChannel(vdec), ACL_SUCCESS) << recent_msg();
     run = false;
     reporter.join();
-    EXPECT_EQ(acldvppDestroyStreamDesc(in), ACL_SUCCESS);
+    for (acldvppStreamDesc *d : descs) EXPECT_EQ(acldvppDestroyStreamDesc(d), ACL_SUCCESS);
     EXPECT_EQ(aclvdecDestroyChannelDesc(vdec), ACL_SUCCESS);
     g_received = nullptr;
   }
-  // The encoder's frames, decoded bit-exactly.
+  // The encoder's frames, decoded bit-exactly. OutMode 0 (display order) and 1 (each picture as
+  // soon as its frame is decoded) give the same pictures for a stream without B-frames, the only
+  // kind CANN's fast mode takes.
   void decodes_exactly() {
     const bool hevc = GetParam();
     std::vector<std::vector<uint8_t>> packets = dvt::encode_video(hevc);
     if (packets.empty())
       GTEST_SKIP() << "libavcodec has no " << (hevc ? "libx265" : "libx264") << " encoder";
     ASSERT_EQ(packets.size(), size_t{kFrames});
-
-    Received received;
-    const uint32_t out_size = kW * kH * 3 / 2;
-    decode(hevc, packets, 0, 0, out_size, received);
-    ASSERT_EQ(received.frames.size(), size_t{kFrames});
-    EXPECT_FALSE(received.wrong_thread);
-    for (int i = 0; i < kFrames; ++i) {
-      EXPECT_EQ(received.user_data[i], 100 + i);
-      ASSERT_EQ(received.ret_codes[i], 0u) << "frame " << i;
-      EXPECT_EQ(received.frames[i], dvt::frame_nv12(i)) << "frame " << i;
+    for (uint32_t mode : {0u, 1u}) {
+      SCOPED_TRACE("OutMode " + std::to_string(mode));
+      Received received;
+      const uint32_t out_size = kW * kH * 3 / 2;
+      decode(hevc, packets, 0, 0, out_size, received, mode);
+      ASSERT_EQ(received.frames.size(), size_t{kFrames});
+      EXPECT_FALSE(received.wrong_thread);
+      for (int i = 0; i < kFrames; ++i) {
+        EXPECT_EQ(received.user_data[i], 100 + i);
+        ASSERT_EQ(received.ret_codes[i], 0u) << "frame " << i;
+        EXPECT_EQ(received.frames[i], dvt::frame_nv12(i)) << "frame " << i;
+      }
     }
   }
 };
 
 TEST_P(Vdec, DecodesTheEncodersFramesExactly) { decodes_exactly(); }
+
+// A stream with B-frames: the pictures come in display order, each in its own frame's output with
+// its frame's input description and user data, equal to libavcodec's own decode; the end of
+// stream (or, without one, aclvdecDestroyChannel) gives out what the decoder held.
+TEST_P(Vdec, ReorderedStreamComesInDisplayOrder) {
+  const bool hevc = GetParam();
+  std::vector<int64_t> pts;
+  std::vector<std::vector<uint8_t>> packets = dvt::encode_video(hevc, 2, &pts);
+  if (packets.empty()) GTEST_SKIP() << "libavcodec lacks the encoder";
+  ASSERT_EQ(packets.size(), size_t{kFrames});
+  ASSERT_FALSE(std::is_sorted(pts.begin(), pts.end())) << "the encoder made no B-frames";
+  const std::vector<dvt::DecodedPicture> expected = dvt::reference_decode(hevc, packets);
+  ASSERT_EQ(expected.size(), size_t{kFrames});
+  const uint32_t out_size = kW * kH * 3 / 2;
+  for (bool eos : {true, false}) {
+    SCOPED_TRACE(eos ? "end of stream" : "destroyed");
+    Received received;
+    decode(hevc, packets, 0, 0, out_size, received, 0, eos);
+    ASSERT_EQ(received.frames.size(), size_t{kFrames});
+    EXPECT_EQ(received.eos_callbacks, eos ? 1 : 0);
+    EXPECT_FALSE(received.wrong_thread);
+    for (int k = 0; k < kFrames; ++k) {
+      const int64_t sent = expected[k].pts;
+      EXPECT_EQ(pts[sent], k) << "libavcodec's picture " << k << " is not display index " << k;
+      ASSERT_EQ(received.ret_codes[k], 0u) << "picture " << k;
+      EXPECT_EQ(received.frames[k], expected[k].nv12) << "picture " << k;
+      EXPECT_EQ(received.user_data[k], 100 + sent) << "picture " << k;
+      EXPECT_EQ(received.timestamps[k], 1000 + static_cast<uint64_t>(sent)) << "picture " << k;
+    }
+  }
+}
 
 // OutPicWidth / Height scale the pictures with VPC's bilinear rule.
 TEST_P(Vdec, ScalesToTheChannelsOutputSize) {

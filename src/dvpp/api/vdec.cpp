@@ -2,15 +2,19 @@
 // context that created it; each aclvdecSendFrame puts a decode task on that stream and then a
 // blocking callback (aclrtLaunchCallback), which runs the program's aclvdecCallback on the
 // thread named by aclvdecSetChannelDescThreadId (subscribed to the stream with
-// aclrtSubscribeReport at aclvdecCreateChannel), in the order of the sends. The decode task
-// reads the stream description's values and the frame's bytes as they were at the send (the
-// frame is copied then); it writes the picture (scaled to the channel's OutPicWidth / Height when
-// they are set), its size and strides (width stride aligned to 16, height stride to 2) and
-// retCode 0 into the output description, or retCode 1 when the frame gave no picture or did not
-// fit.
+// aclrtSubscribeReport at aclvdecCreateChannel). The decode task reads the stream description's
+// values and the frame's bytes as they were at the send (the frame is copied then). Pictures come
+// in display order (OutMode 0; OutMode 1: decoding order), each written into its own frame's
+// output description (scaled to the channel's OutPicWidth / Height when they are set), with its
+// size, strides (width stride aligned to 16, height stride to 2) and retCode 0, or retCode 1 when
+// the frame gave no picture or did not fit; its frame's callback (input, output, userData) runs
+// then. End of stream (or aclvdecDestroyChannel) gives out the pictures held for reordering.
 #include <cstring>
+#include <deque>
 #include <memory>
+#include <mutex>
 #include <new>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -23,6 +27,7 @@
 #include "dvpp/api/accessors.h"
 #include "dvpp/api/submit.h"
 #include "dvpp/api/video_descs.h"
+#include "dvpp/frame_slots.h"
 #include "dvpp/memory.h"
 #include "dvpp/video_output.h"
 
@@ -57,41 +62,58 @@ void runtime(aclError rc, const char *what) {
     fail(Errc::invalid_argument, std::string(what) + " failed: " + aclGetRecentErrMsg());
 }
 
-struct Delivery {
+}  // namespace
+
+// What each frame sent asked for, until its picture is decoded (frame_slots.h), and the frames
+// whose callbacks are due, in output order.
+struct openacl::dvpp::api::VdecOutputs {
+  struct Frame {
+    acldvppStreamDesc *input;
+    acldvppPicDesc *output;            // NULL: a skipped frame, or end of stream without one
+    std::shared_ptr<dv::Picture> pic;  // output's, NULL with it
+    void *user_data;
+  };
   aclvdecCallback callback;
-  acldvppStreamDesc *input;
-  acldvppPicDesc *output;
-  void *user_data;
+  dv::FrameSlots<Frame> slots;
+  std::mutex mutex;
+  std::deque<Frame> due;
+
+  void finish(Frame f, bool failed) {
+    if (failed && f.pic) f.pic->ret_code.store(1, std::memory_order_relaxed);
+    std::lock_guard<std::mutex> lock(mutex);
+    due.push_back(std::move(f));
+  }
+  // Runs the program's callback for each frame due (a host callback of the channel's stream, on
+  // the channel's thread).
+  void deliver() {
+    std::deque<Frame> now;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      now.swap(due);
+    }
+    for (const Frame &f : now) callback(f.input, f.output, f.user_data);
+  }
 };
 
-void deliver(void *p) {
-  auto *d = static_cast<Delivery *>(p);
-  d->callback(d->input, d->output, d->user_data);
-  delete d;
-}
+namespace {
 
-// The decode of one frame, on the channel's stream, writing the picture through its host view
-// in `views`. out_width / out_height: the channel's OutPicWidth / Height, 0 for the frame's.
-void decode(dv::VideoDecoder &decoder, const uint8_t *data, uint32_t size, bool eos,
-            const std::shared_ptr<dv::Picture> &pic, uint32_t format, uint32_t out_width,
-            uint32_t out_height, uint32_t csc_matrix, const dv::api::HostRanges &views) {
-  try {
-    if (size != 0) decoder.send(data, size);
-    if (eos) decoder.flush();
-  } catch (const openacl::Error &) {
-    if (pic) pic->ret_code.store(1, std::memory_order_relaxed);
-    return;
-  }
+using Outputs = dv::api::VdecOutputs;
+
+// Writes the decoder's oldest picture into its frame's output (or drops it: a skipped frame, or
+// one whose output does not hold it). out_width / out_height: the channel's OutPicWidth /
+// Height, 0 for the frame's.
+void output(openacl::backend::DeviceBackend &backend, dv::VideoDecoder &decoder, Outputs &outputs,
+            uint32_t format, uint32_t out_width, uint32_t out_height, uint32_t csc_matrix) {
   uint32_t w = 0, h = 0;
-  if (!decoder.peek(&w, &h)) {
-    if (pic) pic->ret_code.store(1, std::memory_order_relaxed);
-    return;
-  }
-  if (!pic) {  // a skipped frame: decoded, not output
+  int64_t frame = 0;
+  decoder.peek(&w, &h, &frame);
+  std::optional<Outputs::Frame> f = outputs.slots.take(frame);
+  if (!f || !f->pic) {
     decoder.take_discard();
+    if (f) outputs.finish(std::move(*f), false);
     return;
   }
-  dv::Image out = pic->snapshot();
+  dv::Image out = f->pic->snapshot();
   out.format = format;
   out.width = out_width ? out_width : w;
   out.height = out_height ? out_height : h;
@@ -100,11 +122,73 @@ void decode(dv::VideoDecoder &decoder, const uint8_t *data, uint32_t size, bool 
   const uint32_t need = dv::image_bytes(out);
   if (out.size < need) {
     decoder.take_discard();
-    pic->ret_code.store(1, std::memory_order_relaxed);
-    return;
+    return outputs.finish(std::move(*f), true);
   }
-  dv::take_picture(decoder, w, h, views.image(out), csc_matrix, nullptr);
-  pic->write_back(out, need);
+  try {
+    // Which frame's picture comes out is known only here (reordering), so the picture is
+    // written through a view of its own rather than the task's ranges.
+    const openacl::backend::HostView view(backend, out.data, need,
+                                          openacl::backend::DeviceBackend::Access::write);
+    dv::Image host = out;
+    host.data = static_cast<uint8_t *>(view.data());
+    dv::take_picture(decoder, w, h, host, csc_matrix, nullptr);
+  } catch (const openacl::Error &) {  // a picture VDEC does not write (10-bit): retCode 1
+    return outputs.finish(std::move(*f), true);
+  }
+  f->pic->write_back(out, need);
+  outputs.finish(std::move(*f), false);
+}
+
+// The decode of frame `frame`, on the channel's stream: the pictures it makes ready go to their
+// own frames' outputs; at the end of stream the frames that gave no picture fail.
+void decode(openacl::backend::DeviceBackend &backend, dv::VideoDecoder &decoder, Outputs &outputs,
+            int64_t frame, const uint8_t *data, uint32_t size, bool eos, uint32_t format,
+            uint32_t out_width, uint32_t out_height, uint32_t csc_matrix) {
+  try {
+    if (size != 0) decoder.send(data, size, frame);
+  } catch (const openacl::Error &) {
+    if (auto f = outputs.slots.take(frame)) outputs.finish(std::move(*f), true);
+  }
+  if (eos) decoder.flush();
+  uint32_t w, h;
+  while (decoder.peek(&w, &h))
+    output(backend, decoder, outputs, format, out_width, out_height, csc_matrix);
+  if (eos)
+    for (Outputs::Frame &f : outputs.slots.take_all()) outputs.finish(std::move(f), true);
+}
+
+void deliver(void *p) {
+  auto *outputs = static_cast<std::shared_ptr<Outputs> *>(p);
+  (*outputs)->deliver();
+  delete outputs;
+}
+
+// Puts a frame's decode and then its callback launch on the channel's stream. The callback
+// runs the program's callback for every frame whose picture the decode gave (none, one or more).
+// slot: the frame's, none for the flush at aclvdecDestroyChannel.
+void queue(const char *api, aclvdecChannelDesc &d, std::optional<Outputs::Frame> slot,
+           std::shared_ptr<const std::vector<uint8_t>> data, bool eos) {
+  auto decoder = d.decoder;
+  auto outputs = d.outputs;
+  const uint32_t format = d.out_format, csc = d.csc_matrix, ow = d.out_width, oh = d.out_height;
+  const int64_t frame = slot ? outputs->slots.add(std::move(*slot)) : -1;
+  try {
+    auto *backend = &openacl::api::stream_for_submit(d.stream)->device().backend();
+    dv::api::submit(d.stream, api, {},
+                    [=](openacl::backend::AiCores &, const dv::api::HostRanges &) {
+                      decode(*backend, *decoder, *outputs, frame, data->data(),
+                             static_cast<uint32_t>(data->size()), eos, format, ow, oh, csc);
+                    });
+  } catch (...) {
+    if (slot) outputs->slots.take(frame);  // a send that failed has no callback
+    throw;
+  }
+  auto *p = new std::shared_ptr<Outputs>(outputs);
+  aclError rc = aclrtLaunchCallback(deliver, p, ACL_CALLBACK_BLOCK, d.stream);
+  if (rc != ACL_SUCCESS) {
+    delete p;
+    runtime(rc, "aclrtLaunchCallback");
+  }
 }
 
 void send(const char *api, aclvdecChannelDesc *channelDesc, acldvppStreamDesc *input,
@@ -119,21 +203,17 @@ void send(const char *api, aclvdecChannelDesc *channelDesc, acldvppStreamDesc *i
   if (in.size == 0 && !eos)
     fail(Errc::invalid_argument, "input has size 0 and is not the end of stream");
   std::shared_ptr<dv::Picture> pic;
-  std::vector<dv::api::Access> ranges;  // the picture the task writes
   if (!skipped && output != nullptr) {
     pic = checked(output, "output")->pic;
     dv::Image o = pic->snapshot();
     if (o.size == 0) fail(Errc::invalid_argument, "output has size 0 (acldvppSetPicDescSize)");
     dv::check_range(o.data, o.size, "output data");
-    ranges.push_back({o.data, o.size, true});
   } else if (!skipped && !eos) {
     fail(Errc::invalid_argument, "output is NULL (only an end-of-stream frame may go without one)");
   }
-  auto decoder = channelDesc->decoder;
-  const uint32_t format = channelDesc->out_format, csc = channelDesc->csc_matrix;
-  const uint32_t ow = channelDesc->out_width, oh = channelDesc->out_height;
-  for (auto [name, value, least] : {std::tuple{"OutPicWidth", ow, dv::kVdecMinWidth},
-                                    std::tuple{"OutPicHeight", oh, dv::kVdecMinHeight}})
+  for (auto [name, value, least] :
+       {std::tuple{"OutPicWidth", channelDesc->out_width, dv::kVdecMinWidth},
+        std::tuple{"OutPicHeight", channelDesc->out_height, dv::kVdecMinHeight}})
     if (value != 0 && (value < least || value > dv::kVdecMaxSide))
       fail(Errc::invalid_argument, std::string("the channel's ") + name + " " +
                                        std::to_string(value) + " is outside [" +
@@ -146,17 +226,9 @@ void send(const char *api, aclvdecChannelDesc *channelDesc, acldvppStreamDesc *i
   auto frame = std::make_shared<const std::vector<uint8_t>>(
       static_cast<const uint8_t *>(bytes.data()),
       static_cast<const uint8_t *>(bytes.data()) + in.size);
-  dv::api::submit(channelDesc->stream, api, ranges,
-                  [=](openacl::backend::AiCores &, const dv::api::HostRanges &views) {
-                    decode(*decoder, frame->data(), frame->size(), eos, pic, format, ow, oh, csc,
-                           views);
-                  });
-  auto *d = new Delivery{channelDesc->callback, input, skipped ? nullptr : output, userData};
-  aclError rc = aclrtLaunchCallback(deliver, d, ACL_CALLBACK_BLOCK, channelDesc->stream);
-  if (rc != ACL_SUCCESS) {
-    delete d;
-    runtime(rc, "aclrtLaunchCallback");
-  }
+  queue(api, *channelDesc,
+        Outputs::Frame{input, skipped ? nullptr : output, std::move(pic), userData},
+        std::move(frame), eos);
 }
 
 }  // namespace
@@ -294,7 +366,11 @@ aclError aclvdecCreateChannel(aclvdecChannelDesc *channelDesc) {
       fail(Errc::invalid_argument, "channelDesc has no callback (aclvdecSetChannelDescCallback)");
     if (d.thread_id == 0)
       fail(Errc::invalid_argument, "channelDesc has no thread id (aclvdecSetChannelDescThreadId)");
-    auto decoder = std::make_shared<dv::VideoDecoder>(d.en_type == H265_MAIN_LEVEL);
+    // OutMode 1 (CANN's fast output, for streams without B-frames): each picture at once.
+    auto decoder =
+        std::make_shared<dv::VideoDecoder>(d.en_type == H265_MAIN_LEVEL, d.out_mode == 0);
+    auto outputs = std::make_shared<Outputs>();
+    outputs->callback = d.callback;
     aclrtStream s = nullptr;
     runtime(aclrtCreateStream(&s), "aclrtCreateStream");
     aclError rc = aclrtSubscribeReport(d.thread_id, s);
@@ -306,6 +382,7 @@ aclError aclvdecCreateChannel(aclvdecChannelDesc *channelDesc) {
     }
     d.stream = s;
     d.decoder = std::move(decoder);
+    d.outputs = std::move(outputs);
   });
 }
 
@@ -314,14 +391,21 @@ aclError aclvdecDestroyChannel(aclvdecChannelDesc *channelDesc) {
     aclvdecChannelDesc &d = *checked(channelDesc, "channelDesc");
     if (!d.decoder)
       fail(Errc::invalid_argument, "channelDesc has no channel (never created, or destroyed)");
-    // Waits for every frame and its callback; pictures the decoder still holds have no output.
-    aclError rc = aclrtSynchronizeStream(d.stream);
-    std::string why = rc == ACL_SUCCESS ? "" : aclGetRecentErrMsg();
+    // Waits for every frame and its callback. The pictures the decoder still holds (no end of
+    // stream was sent) go out as at the end of stream, so that every frame gets its callback.
+    std::string why;
+    try {
+      queue(__func__, d, std::nullopt, std::make_shared<const std::vector<uint8_t>>(), true);
+    } catch (const openacl::Error &e) {  // e.g. the stream's context is gone
+      why = e.what();
+    }
+    if (why.empty() && aclrtSynchronizeStream(d.stream) != ACL_SUCCESS) why = aclGetRecentErrMsg();
     (void)aclrtUnSubscribeReport(d.thread_id, d.stream);
     (void)aclrtDestroyStream(d.stream);
     d.stream = nullptr;
     d.decoder.reset();
-    if (rc != ACL_SUCCESS) fail(Errc::task_failure, "the channel's stream failed: " + why);
+    d.outputs.reset();
+    if (!why.empty()) fail(Errc::task_failure, "the channel's stream failed: " + why);
   });
 }
 

@@ -40,6 +40,10 @@ struct aclvdecFrameConfig : openacl::dvpp::api::Tagged {
   aclvdecFrameConfig() : Tagged(kTag) {}
 };
 
+namespace openacl::dvpp::api {
+struct VdecOutputs;  // a channel's frames waiting for their pictures and callbacks (vdec.cpp)
+}  // namespace openacl::dvpp::api
+
 struct aclvdecChannelDesc : openacl::dvpp::api::Tagged {
   static constexpr auto kTag =
       static_cast<openacl::dvpp::api::Tag>(openacl::dvpp::api::VideoTag::vdec);
@@ -54,6 +58,7 @@ struct aclvdecChannelDesc : openacl::dvpp::api::Tagged {
   // A created channel (aclvdecCreateChannel): its decoder, used by the tasks of its stream,
   // whose callbacks run on the thread_id thread.
   std::shared_ptr<openacl::dvpp::VideoDecoder> decoder;
+  std::shared_ptr<openacl::dvpp::api::VdecOutputs> outputs;
   aclrtStream stream = nullptr;
 };
 

@@ -22,6 +22,15 @@ Lane::Lane() {
   }
 }
 
+Ticket finished_ticket(Errc code, std::string message) {
+  Ticket t;  // seq 0: every stream has completed it
+  t.outcome = std::make_shared<Ticket::Outcome>();
+  t.outcome->code = code;
+  t.outcome->message = std::move(message);
+  t.outcome->done.store(true, std::memory_order_release);
+  return t;
+}
+
 Ticket Lane::submit(std::string label, const std::vector<api::Access> &ranges,
                     std::function<void(backend::AiCores &)> work, std::function<void()> then) {
   Ticket t;

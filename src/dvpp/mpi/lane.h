@@ -40,6 +40,10 @@ struct Ticket {
   std::shared_ptr<Outcome> outcome;
 };
 
+// A ticket whose outcome is known already: a result that a later task produced (VDEC's reordered
+// pictures), taken from a DecodeQueue without waiting.
+Ticket finished_ticket(Errc code, std::string message);
+
 class Lane {
  public:
   // A stream in the calling thread's context (HI_ERR_NOT_READY without one).

@@ -21,10 +21,36 @@ namespace mpi = openacl::dvpp::mpi;
 
 namespace {
 
+// What get_frame reports for a decode into out.
+hi_video_frame_info frame_of(const dv::Image &out, hi_u64 pts) {
+  hi_video_frame_info f{};
+  hi_video_frame &v = f.v_frame;
+  v.width = out.width;
+  v.height = out.height;
+  v.field = HI_VIDEO_FIELD_FRAME;
+  v.pixel_format = static_cast<hi_pixel_format>(out.format);
+  v.video_format = HI_VIDEO_FORMAT_LINEAR;
+  v.compress_mode = HI_COMPRESS_MODE_NONE;
+  v.dynamic_range = HI_DYNAMIC_RANGE_SDR8;
+  v.color_gamut = HI_COLOR_GAMUT_BT601;
+  for (int i = 0; i < 2; ++i) {
+    v.width_stride[i] = out.width_stride;
+    v.height_stride[i] = out.height_stride;
+  }
+  v.virt_addr[0] = out.data;
+  v.phys_addr[0] = reinterpret_cast<uintptr_t>(v.virt_addr[0]);
+  if (dv::is_yuv420sp(out.format)) {  // packed RGB has one plane
+    v.virt_addr[1] = out.data + size_t{out.width_stride} * out.height_stride;
+    v.phys_addr[1] = reinterpret_cast<uintptr_t>(v.virt_addr[1]);
+  }
+  v.pts = pts;
+  f.mod_id = HI_ID_VDEC;
+  return f;
+}
+
 struct Decoded {
-  hi_video_frame_info frame{};  // a JPEG's, filled at the send
+  hi_video_frame_info frame{};
   hi_vdec_stream stream{};
-  std::shared_ptr<mpi::VideoPicture> video;  // an H.264 / H.265 frame's, filled by its task
 };
 
 struct Channel {
@@ -33,8 +59,20 @@ struct Channel {
   hi_vdec_chn_attr attr{};
   hi_vdec_chn_param param{};
   std::atomic<bool> receiving{false};
-  std::shared_ptr<dv::VideoDecoder> decoder;  // H.264 / H.265 channels; replaced by a reset
+  // H.264 / H.265 channels; replaced by a reset or a new out_order. Its tasks queue each picture
+  // in decodes when they give it out.
+  std::shared_ptr<mpi::VideoFrames> video;
   mpi::DecodeQueue<Decoded> decodes;
+
+  void open_video() {
+    const bool display = param.video_param.out_order == HI_VIDEO_OUT_ORDER_DISPLAY;
+    video = std::make_shared<mpi::VideoFrames>(
+        attr.type == HI_PT_H265, display, [this](mpi::VideoPicture p) {
+          const uint32_t bytes = p.stream.len;
+          decodes.push(mpi::finished_ticket(p.code, std::move(p.message)),
+                       Decoded{frame_of(p.image, p.stream.pts), p.stream}, bytes);
+        });
+  }
 };
 
 mpi::Channels<Channel> &channels() {
@@ -131,33 +169,6 @@ dv::Image output(const hi_vdec_pic_info &pic, const dv::JpegInfo &info, uint32_t
   return out;
 }
 
-// What get_frame reports for a decode into out.
-hi_video_frame_info frame_of(const dv::Image &out, hi_u64 pts) {
-  hi_video_frame_info f{};
-  hi_video_frame &v = f.v_frame;
-  v.width = out.width;
-  v.height = out.height;
-  v.field = HI_VIDEO_FIELD_FRAME;
-  v.pixel_format = static_cast<hi_pixel_format>(out.format);
-  v.video_format = HI_VIDEO_FORMAT_LINEAR;
-  v.compress_mode = HI_COMPRESS_MODE_NONE;
-  v.dynamic_range = HI_DYNAMIC_RANGE_SDR8;
-  v.color_gamut = HI_COLOR_GAMUT_BT601;
-  for (int i = 0; i < 2; ++i) {
-    v.width_stride[i] = out.width_stride;
-    v.height_stride[i] = out.height_stride;
-  }
-  v.virt_addr[0] = out.data;
-  v.phys_addr[0] = reinterpret_cast<uintptr_t>(v.virt_addr[0]);
-  if (dv::is_yuv420sp(out.format)) {  // packed RGB has one plane
-    v.virt_addr[1] = out.data + size_t{out.width_stride} * out.height_stride;
-    v.phys_addr[1] = reinterpret_cast<uintptr_t>(v.virt_addr[1]);
-  }
-  v.pts = pts;
-  f.mod_id = HI_ID_VDEC;
-  return f;
-}
-
 }  // namespace
 
 extern "C" {
@@ -178,7 +189,7 @@ hi_s32 hi_mpi_vdec_create_chn(hi_vdec_chn chn, const hi_vdec_chn_attr *attr) {
       ch->param.pic_param.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
       ch->param.pic_param.alpha = 255;
     } else {
-      ch->decoder = std::make_shared<dv::VideoDecoder>(type == HI_PT_H265);
+      ch->open_video();
     }
     channels().open(chn, ch);
   });
@@ -213,15 +224,28 @@ hi_s32 hi_mpi_vdec_set_chn_param(hi_vdec_chn chn, const hi_vdec_chn_param *chn_p
   return guarded(__func__, [&] {
     auto ch = channel(chn);
     mpi::required(chn_param, "chn_param");
-    // video_param (H.264 / H.265) is kept, not applied: openacl decodes every frame, in display
-    // order, to linear uncompressed pictures.
+    // Of video_param (H.264 / H.265) only out_order is applied: openacl decodes every frame
+    // (dec_mode) to linear uncompressed pictures.
     const hi_pixel_format f = chn_param->pic_param.pixel_format;
-    if (!ch->decoder && !dv::is_yuv420sp(f) && f != HI_PIXEL_FORMAT_UNKNOWN)
+    const hi_video_out_order order = chn_param->video_param.out_order;
+    if (ch->video && order != HI_VIDEO_OUT_ORDER_DISPLAY && order != HI_VIDEO_OUT_ORDER_DEC)
+      mpi::reject(HI_ERR_ILLEGAL_PARAM,
+                  "chn_param->video_param.out_order " + std::to_string(order) +
+                      " is not HI_VIDEO_OUT_ORDER_DISPLAY (0) or HI_VIDEO_OUT_ORDER_DEC (1)");
+    if (!ch->video && !dv::is_yuv420sp(f) && f != HI_PIXEL_FORMAT_UNKNOWN)
       mpi::reject(HI_ERR_NOT_SUPPORT,
                   "chn_param->pic_param.pixel_format: JPEGD on openacl writes "
                   "HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420 or YVU_SEMIPLANAR_420, not " +
                       dv::format_name(f));
     std::lock_guard<std::mutex> lock(ch->mutex);
+    if (ch->video && order != ch->param.video_param.out_order) {
+      if (ch->receiving || ch->video->sent != 0)
+        mpi::reject(HI_ERR_NOT_PERM,
+                    "out_order changes before the first frame: call hi_mpi_vdec_stop_recv_stream "
+                    "and hi_mpi_vdec_reset_chn first");
+      ch->param = *chn_param;
+      ch->open_video();
+    }
     ch->param = *chn_param;
   });
 }
@@ -242,16 +266,10 @@ hi_s32 hi_mpi_vdec_send_stream(hi_vdec_chn chn, const hi_vdec_stream *stream,
     if (!ch->receiving) mpi::reject(HI_ERR_NOT_PERM, "call hi_mpi_vdec_start_recv_stream first");
     const hi_vdec_stream s = *mpi::required(stream, "stream");
     const hi_vdec_pic_info pic = *mpi::required(vdec_pic_info, "vdec_pic_info");
-    if (ch->decoder) {
+    if (ch->video) {
       std::lock_guard<std::mutex> lock(ch->mutex);  // a reset replaces the decoder
-      if (s.end_of_stream) {
-        mpi::queue_video_flush(ch->lane, ch->decoder);
-        return;
-      }
-      auto out = std::make_shared<mpi::VideoPicture>();
-      mpi::Ticket t = mpi::queue_video_frame(ch->lane, ch->decoder, s, pic, out);
-      ch->decodes.push(std::move(t), Decoded{{}, s, out}, s.len);
-      return;
+      if (s.end_of_stream) return mpi::queue_video_flush(ch->lane, ch->video);
+      return mpi::queue_video_frame(ch->lane, ch->video, s, pic);
     }
     const dv::JpegInfo info = jpeg_header(s);
     dv::check_range(s.addr, s.len, "stream->addr");
@@ -265,7 +283,7 @@ hi_s32 hi_mpi_vdec_send_stream(hi_vdec_chn chn, const hi_vdec_stream *stream,
     mpi::Ticket t = ch->lane.submit(
         "JPEGD", {{s.addr, s.len, false}, {out.data, dv::image_bytes(out), true}},
         [s, out](openacl::backend::AiCores &) { dv::jpeg_decode(s.addr, s.len, out); });
-    ch->decodes.push(std::move(t), Decoded{frame_of(out, s.pts), s, nullptr}, s.len);
+    ch->decodes.push(std::move(t), Decoded{frame_of(out, s.pts), s}, s.len);
   });
 }
 
@@ -278,8 +296,7 @@ hi_s32 hi_mpi_vdec_get_frame(hi_vdec_chn chn, hi_video_frame_info *frame_info,
     mpi::required(frame_info, "frame_info");
     mpi::required(stream, "stream");
     auto done = ch->decodes.take(ch->lane, milli_sec, "hi_mpi_vdec_send_stream");
-    *frame_info =
-        done.item.video ? frame_of(done.item.video->image, done.item.stream.pts) : done.item.frame;
+    *frame_info = done.item.frame;
     *stream = done.item.stream;
     if (supplement != nullptr) {
       std::memset(supplement, 0, sizeof *supplement);
@@ -308,6 +325,12 @@ hi_s32 hi_mpi_vdec_query_status(hi_vdec_chn chn, hi_vdec_chn_status *status) {
     status->is_started = ch->receiving ? HI_TRUE : HI_FALSE;
     status->recv_stream_frames = c.sent;
     status->dec_stream_frames = c.sent - c.waiting;
+    if (ch->video) {  // decodes holds pictures given out, not frames sent
+      std::lock_guard<std::mutex> lock(ch->mutex);
+      status->recv_stream_frames = ch->video->sent;
+      status->dec_stream_frames = ch->video->decoded;
+      status->left_stream_frames = ch->video->sent - ch->video->decoded;
+    }
   });
 }
 
@@ -348,7 +371,7 @@ hi_s32 hi_mpi_vdec_reset_chn(hi_vdec_chn chn) {
     // The queued decodes run out (a later send must not meet a half-used decoder), then go.
     ch->lane.wait(ch->lane.submit("VDEC reset", {}, [](openacl::backend::AiCores &) {}), -1);
     ch->decodes.drain();
-    if (ch->decoder) ch->decoder = std::make_shared<dv::VideoDecoder>(ch->attr.type == HI_PT_H265);
+    if (ch->video) ch->open_video();
   });
 }
 

@@ -1,5 +1,6 @@
 #include "dvpp/mpi/vdec_video.h"
 
+#include <optional>
 #include <string>
 #include <tuple>
 
@@ -23,9 +24,66 @@ uint32_t video_buffer_size(uint32_t width, uint32_t height, uint32_t format) {
   return static_cast<uint32_t>(buffer_bytes(format, align_up(width, 16), align_up(height, 2)));
 }
 
-Ticket queue_video_frame(Lane &lane, const std::shared_ptr<VideoDecoder> &decoder,
-                         const hi_vdec_stream &stream, const hi_vdec_pic_info &pic,
-                         const std::shared_ptr<VideoPicture> &out) {
+namespace {
+
+// Writes the decoder's oldest picture (w x h) into its frame's output as the send described it;
+// the picture's Image (data NULL: dropped). Throws Errc::task_failure when it does not fit.
+Image write(VideoDecoder &decoder, const VideoFrames::Slot &slot, uint32_t w, uint32_t h,
+            backend::AiCores &cores) {
+  const hi_vdec_pic_info &pic = slot.pic;
+  // Width and height 0 take the frame's; others are VDEC's scaler's (video_output.h).
+  const uint32_t ow = pic.width ? pic.width : w, oh = pic.height ? pic.height : h;
+  const uint32_t rgb = packed_bytes(slot.format);
+  Image img{reinterpret_cast<uint8_t *>(static_cast<uintptr_t>(pic.vir_addr)),
+            pic.buffer_size,
+            slot.format,
+            ow,
+            oh,
+            pic.width_stride ? pic.width_stride : align_up(ow, 16) * (rgb ? rgb : 1),
+            pic.height_stride ? pic.height_stride : align_up(oh, 2)};
+  if (img.data == nullptr) {
+    decoder.take_discard();
+    return img;
+  }
+  if (img.width_stride < vdec_min_stride(slot.format, ow) || img.height_stride < oh ||
+      img.height_stride % 2 != 0 ||
+      buffer_bytes(slot.format, img.width_stride, img.height_stride) > pic.buffer_size) {
+    decoder.take_discard();
+    fail(Errc::task_failure, "the " + size(ow, oh) + " " + format_name(slot.format) +
+                                 " picture does not fit vdec_pic_info (strides " +
+                                 size(img.width_stride, img.height_stride) + ", buffer_size " +
+                                 std::to_string(pic.buffer_size) + ")");
+  }
+  take_picture(decoder, w, h, img, kVdecCscMatrix, &cores);
+  return img;
+}
+
+void fail_slot(VideoFrames &frames, const VideoFrames::Slot &slot, const Error &e) {
+  frames.out({slot.stream, {}, e.code(), e.what()});
+}
+
+// Hands out every picture the decoder has ready, each into its own frame's output.
+void output(VideoFrames &frames, backend::AiCores &cores) {
+  uint32_t w = 0, h = 0;
+  int64_t frame = 0;
+  while (frames.decoder.peek(&w, &h, &frame)) {
+    std::optional<VideoFrames::Slot> slot = frames.slots.take(frame);
+    if (!slot) {
+      frames.decoder.take_discard();
+      continue;
+    }
+    try {
+      frames.out({slot->stream, write(frames.decoder, *slot, w, h, cores)});
+    } catch (const Error &e) {
+      fail_slot(frames, *slot, e);
+    }
+  }
+}
+
+}  // namespace
+
+void queue_video_frame(Lane &lane, const std::shared_ptr<VideoFrames> &frames,
+                       const hi_vdec_stream &stream, const hi_vdec_pic_info &pic) {
   required(stream.addr, "stream->addr");
   if (stream.len == 0) reject(HI_ERR_ILLEGAL_PARAM, "stream->len is 0");
   check_range(stream.addr, stream.len, "stream->addr");
@@ -51,42 +109,33 @@ Ticket queue_video_frame(Lane &lane, const std::shared_ptr<VideoDecoder> &decode
     check_range(data, pic.buffer_size, "vdec_pic_info->vir_addr");
     ranges.push_back({data, pic.buffer_size, true});
   }
-  const uint8_t *in = stream.addr;
-  const uint32_t len = stream.len;
-  return lane.submit("VDEC", ranges, [=](backend::AiCores &cores) {
-    decoder->send(in, len);
-    uint32_t w = 0, h = 0;
-    if (!decoder->peek(&w, &h)) fail(Errc::task_failure, "the frame gave no picture");
-    // Width and height 0 take the frame's; others are VDEC's scaler's (video_output.h).
-    const uint32_t ow = pic.width ? pic.width : w, oh = pic.height ? pic.height : h;
-    const uint32_t rgb = packed_bytes(format);
-    Image img{data,
-              pic.buffer_size,
-              format,
-              ow,
-              oh,
-              pic.width_stride ? pic.width_stride : align_up(ow, 16) * (rgb ? rgb : 1),
-              pic.height_stride ? pic.height_stride : align_up(oh, 2)};
-    out->image = img;
-    if (data == nullptr) return decoder->take_discard();
-    if (img.width_stride < vdec_min_stride(format, ow) || img.height_stride < oh ||
-        img.height_stride % 2 != 0 ||
-        buffer_bytes(format, img.width_stride, img.height_stride) > pic.buffer_size) {
-      decoder->take_discard();
-      fail(Errc::task_failure, "the " + size(ow, oh) + " " + format_name(format) +
-                                   " picture does not fit vdec_pic_info (strides " +
-                                   size(img.width_stride, img.height_stride) + ", buffer_size " +
-                                   std::to_string(pic.buffer_size) + ")");
-    }
-    take_picture(*decoder, w, h, img, kVdecCscMatrix, &cores);
-  });
+  const int64_t frame = frames->slots.add({stream, pic, format});
+  ++frames->sent;
+  try {
+    lane.submit("VDEC", ranges,
+                [frames, frame, in = stream.addr, len = stream.len](backend::AiCores &cores) {
+                  try {
+                    frames->decoder.send(in, len, frame);
+                  } catch (const Error &e) {
+                    if (auto slot = frames->slots.take(frame)) fail_slot(*frames, *slot, e);
+                  }
+                  ++frames->decoded;
+                  output(*frames, cores);
+                });
+  } catch (...) {
+    frames->slots.take(frame);  // a send that failed gives no frame
+    --frames->sent;
+    throw;
+  }
 }
 
-Ticket queue_video_flush(Lane &lane, const std::shared_ptr<VideoDecoder> &decoder) {
-  return lane.submit("VDEC", {}, [decoder](backend::AiCores &) {
-    decoder->flush();
-    uint32_t w, h;
-    while (decoder->peek(&w, &h)) decoder->take_discard();
+void queue_video_flush(Lane &lane, const std::shared_ptr<VideoFrames> &frames) {
+  lane.submit("VDEC", {}, [frames](backend::AiCores &cores) {
+    frames->decoder.flush();
+    output(*frames, cores);
+    for (const VideoFrames::Slot &slot : frames->slots.take_all())
+      fail_slot(*frames, slot,
+                Error(Errc::task_failure, "the frame gave no picture (end of stream)"));
   });
 }
 
