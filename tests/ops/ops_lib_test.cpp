@@ -430,11 +430,12 @@ TEST(Ops, Conv2DTransposeAgainstReference) {
 
 TEST(Ops, MatMulOfAFewRowsAgainstAWeightStoredNByK) {
   // ggml's layout (transpose_x2): the skinny kernel, output columns split over the cores when
-  // there is enough work. m: one block of rows and several with a partial last one; K with and
+  // there is enough work. m: one block of each size the AVX-512 build takes (1 to 6 rows; 13 as
+  // 4 + 4 + 5) and, in the AVX2 build, several blocks of unequal size; K with and
   // without a tail past the vector lanes, and past one depth block (1024); N not a multiple of
   // the 4-column panel; float16 and bfloat16 summed in f32, y rounded once.
   for (DType t : {DType::f32, DType::f16, DType::bf16})
-    for (int64_t m : {1, 3, 5, 13})
+    for (int64_t m : {1, 2, 3, 6, 13})
       for (int64_t k : {7, 37, 1100})
         for (bool with_bias : {false, true}) {
           const int64_t n = 1001;
