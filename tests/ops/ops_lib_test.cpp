@@ -1033,6 +1033,31 @@ TEST(Ops, MoreShapeOps) {
   for (size_t i = 0; i < 12; ++i) ASSERT_EQ(e.get(i), i % 6);
 }
 
+TEST(Ops, SoftmaxOfRowsLongerThanItsVectorLanes) {
+  // Rows of the last axis: shorter than, equal to and longer than the 16 lanes of the max and
+  // sum, with a tail; f32 rows go straight into the output, f16 through a row in f32.
+  for (DType t : {DType::f32, DType::f16})
+    for (int64_t len : {1, 16, 37, 1000})
+      for (const char *op : {"SoftmaxV2", "LogSoftmaxV2"}) {
+        Buf x(t, {3, len}), y(t, {3, len});
+        x.random(-8, 8, 11);
+        run(op, {&x}, {&y}, {{"axes", std::vector<int64_t>{-1}}});
+        const bool log = std::string(op) == "LogSoftmaxV2";
+        std::vector<double> ref;
+        for (int64_t r = 0; r < 3; ++r) {
+          double mx = -1e30, sum = 0;
+          for (int64_t k = 0; k < len; ++k) mx = std::max(mx, x.get(r * len + k));
+          for (int64_t k = 0; k < len; ++k) sum += std::exp(x.get(r * len + k) - mx);
+          for (int64_t k = 0; k < len; ++k) {
+            const double d = x.get(r * len + k) - mx;
+            ref.push_back(log ? d - std::log(sum) : std::exp(d) / sum);
+          }
+        }
+        SCOPED_TRACE(std::string(op) + " " + ops::dtype_name(t) + " len " + std::to_string(len));
+        expect_near(y, ref, t == DType::f32 ? 1e-5 : 1e-2);
+      }
+}
+
 TEST(Ops, SelectFillArgMaxLogSoftmax) {
   Buf c(DType::boolean, {3}), a(DType::f32, {2, 3}), b(DType::f32, {}), y(DType::f32, {2, 3});
   c.set(0, 1), c.set(1, 0), c.set(2, 1);
