@@ -1,7 +1,8 @@
 // The skinny matmul of skinny_matmul.h. Loop order: the output columns go to the AI cores in
 // chunks; a chunk is walked in groups of kGroup columns, each group over k in blocks of
 // kDepth (x's block stays in L2 for up to 64 rows; all of k when x fits in L2), and each block in
-// panels of kCols weight rows against all m rows of x, three at a time, in registers.
+// panels of kCols weight rows against all m rows of x, in registers, in as few blocks of rows as
+// fit (3 rows for AVX2, 6 for AVX-512).
 #include "ops/skinny_matmul.h"
 
 #if defined(__x86_64__)
@@ -200,8 +201,8 @@ void panel_product(const float *x, int64_t m, int64_t k, const W *const *p, int6
 void run_columns(const float *x, const uint8_t *w, DType wt, const float *bias, void *y, DType yt,
                  int64_t m, int64_t k, int64_t n, int64_t j0, int64_t j1) {
   // f16 weights are converted in the kernel, again for each block of rows: the panel stays in
-  // L1 between blocks, and a converted copy written and read back ran 4x slower (ggml's MUL_MAT
-  // perf case, 8 rows).
+  // cache between blocks (L2 when all of k is one block), and a converted copy written and read
+  // back ran 4x slower (ggml's MUL_MAT perf case, 8 rows).
   const bool direct = wt == DType::f16;
   // All of k at once while x fits in L2 (the weight's rows then stream whole), else blocks.
   const int64_t depth = m * k * 4 <= (512 << 10) ? k : kDepth;
