@@ -188,12 +188,14 @@ void BM_SkinnyMatMul(benchmark::State &state, aclDataType type) {
 }
 BENCHMARK_CAPTURE(BM_SkinnyMatMul, f32, ACL_FLOAT)
     ->Arg(1)
+    ->Arg(5)
     ->Arg(8)
     ->Arg(64)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK_CAPTURE(BM_SkinnyMatMul, f16, ACL_FLOAT16)
     ->Arg(1)
+    ->Arg(5)
     ->Arg(8)
     ->Arg(64)
     ->Unit(benchmark::kMillisecond)

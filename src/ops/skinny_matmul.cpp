@@ -1,7 +1,8 @@
 // The skinny matmul of skinny_matmul.h. Loop order: the output columns go to the AI cores in
 // chunks; a chunk is walked in groups of kGroup columns, each group over k in blocks of
 // kDepth (x's block stays in L2 for up to 64 rows; all of k when x fits in L2), and each block in
-// panels of kCols weight rows against all m rows of x, three at a time, in registers.
+// panels of kCols weight rows against all m rows of x, in registers, in as few blocks of rows as
+// fit (3 rows for AVX2, 6 for AVX-512).
 #include "ops/skinny_matmul.h"
 
 #if defined(__x86_64__)
@@ -16,8 +17,9 @@ namespace openacl::ops {
 namespace {
 
 // AVX2: 3 rows x 4 columns, 12 accumulators and 4 weight vectors fill the 16 registers, x comes
-// from memory in each multiply-add (AVX-512: 4 rows).
+// from memory in each multiply-add (AVX-512: up to 6 rows, 24 accumulators of its 32 registers).
 constexpr int64_t kRows = 3;
+constexpr int64_t kRows512 = 6;
 constexpr int64_t kCols = 4;
 constexpr int64_t kDepth = 1024;
 constexpr int64_t kGroup = 256;
@@ -84,7 +86,7 @@ __attribute__((target("avx2,fma,f16c"))) void block_avx2(const float *x, int64_t
     }
 }
 
-// The AVX-512 build: 16 lanes, and with 32 registers 4 rows x 4 columns of accumulators.
+// The AVX-512 build: 16 lanes, and with 32 registers up to 6 rows x 4 columns of accumulators.
 __attribute__((target("avx512f"))) inline __m512 load16(const float *w) {
   return _mm512_loadu_ps(w);
 }
@@ -131,13 +133,15 @@ __attribute__((target("avx512f"))) void block_avx512(const float *x, int64_t ldx
 #endif
 
 // Rows of x a block takes at once on this machine.
-int64_t block_rows() { return use_avx512() ? 4 : kRows; }
+int64_t block_rows() { return use_avx512() ? kRows512 : kRows; }
 
 // One block of `rows` rows (at most block_rows()) with the best build.
 template <class W>
 void block(int rows, const float *x, int64_t ldx, const W *const *w, int64_t d, float *out) {
 #if defined(__x86_64__)
   if (use_avx512()) {
+    if (rows == 6) return block_avx512<6>(x, ldx, w, d, out);
+    if (rows == 5) return block_avx512<5>(x, ldx, w, d, out);
     if (rows == 4) return block_avx512<4>(x, ldx, w, d, out);
     if (rows == 3) return block_avx512<3>(x, ldx, w, d, out);
     if (rows == 2) return block_avx512<2>(x, ldx, w, d, out);
@@ -175,17 +179,21 @@ void panel_rows(const uint8_t *w, DType wt, int64_t k, int64_t j, int64_t end, i
   }
 }
 
-// Rows [0, m) of x against one panel: adds the sums to acc (rows of kGroup).
+// Rows [0, m) of x against one panel: adds the sums to acc (rows of kGroup). Each block of rows
+// reads and converts the panel again, so the rows go in as few blocks as the registers allow,
+// of even sizes: 5 rows as one block of 5, not 4 and 1 (ggml's MUL_MAT, f16 weight, 5 rows ran
+// at twice the time of 4).
 template <class W>
 void panel_product(const float *x, int64_t m, int64_t k, const W *const *p, int64_t d,
                    int64_t valid, float *acc) {
-  float out[4 * kCols];
-  const int64_t step = block_rows();
-  for (int64_t i = 0; i < m; i += step) {
-    const int rows = static_cast<int>(std::min(step, m - i));
+  float out[kRows512 * kCols];
+  const int64_t most = block_rows(), blocks = (m + most - 1) / most;
+  for (int64_t b = 0, i = 0; b < blocks; ++b) {
+    const int rows = static_cast<int>((m - i) / (blocks - b));
     block(rows, x + i * k, k, p, d, out);
     for (int r = 0; r < rows; ++r)
       for (int64_t c = 0; c < valid; ++c) acc[(i + r) * kGroup + c] += out[r * kCols + c];
+    i += rows;
   }
 }
 
@@ -193,8 +201,8 @@ void panel_product(const float *x, int64_t m, int64_t k, const W *const *p, int6
 void run_columns(const float *x, const uint8_t *w, DType wt, const float *bias, void *y, DType yt,
                  int64_t m, int64_t k, int64_t n, int64_t j0, int64_t j1) {
   // f16 weights are converted in the kernel, again for each block of rows: the panel stays in
-  // L1 between blocks, and a converted copy written and read back ran 4x slower (ggml's MUL_MAT
-  // perf case, 8 rows).
+  // cache between blocks (L2 when all of k is one block), and a converted copy written and read
+  // back ran 4x slower (ggml's MUL_MAT perf case, 8 rows).
   const bool direct = wt == DType::f16;
   // All of k at once while x fits in L2 (the weight's rows then stream whole), else blocks.
   const int64_t depth = m * k * 4 <= (512 << 10) ? k : kDepth;

@@ -430,11 +430,12 @@ TEST(Ops, Conv2DTransposeAgainstReference) {
 
 TEST(Ops, MatMulOfAFewRowsAgainstAWeightStoredNByK) {
   // ggml's layout (transpose_x2): the skinny kernel, output columns split over the cores when
-  // there is enough work. m: one block of rows and several with a partial last one; K with and
+  // there is enough work. m: one block of each size the AVX-512 build takes (1 to 6 rows; 13 as
+  // 4 + 4 + 5) and, in the AVX2 build, several blocks of unequal size; K with and
   // without a tail past the vector lanes, and past one depth block (1024); N not a multiple of
   // the 4-column panel; float16 and bfloat16 summed in f32, y rounded once.
   for (DType t : {DType::f32, DType::f16, DType::bf16})
-    for (int64_t m : {1, 3, 5, 13})
+    for (int64_t m : {1, 2, 3, 6, 13})
       for (int64_t k : {7, 37, 1100})
         for (bool with_bias : {false, true}) {
           const int64_t n = 1001;
@@ -1065,6 +1066,31 @@ TEST_P(LongSoftmax, AndLogSoftmaxMatchTheDefinition) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ops, LongSoftmax, ::testing::Values(1003, 2003));
+
+TEST(Ops, SoftmaxOfRowsLongerThanItsVectorLanes) {
+  // Rows of the last axis: shorter than, equal to and longer than the vector lanes of the max
+  // and sum, with a tail; f32 rows go straight into the output, f16 through a row in f32.
+  for (DType t : {DType::f32, DType::f16})
+    for (int64_t len : {1, 16, 37, 1000})
+      for (const char *op : {"SoftmaxV2", "LogSoftmaxV2"}) {
+        Buf x(t, {3, len}), y(t, {3, len});
+        x.random(-8, 8, 11);
+        run(op, {&x}, {&y}, {{"axes", std::vector<int64_t>{-1}}});
+        const bool log = std::string(op) == "LogSoftmaxV2";
+        std::vector<double> ref;
+        for (int64_t r = 0; r < 3; ++r) {
+          double mx = -1e30, sum = 0;
+          for (int64_t k = 0; k < len; ++k) mx = std::max(mx, x.get(r * len + k));
+          for (int64_t k = 0; k < len; ++k) sum += std::exp(x.get(r * len + k) - mx);
+          for (int64_t k = 0; k < len; ++k) {
+            const double d = x.get(r * len + k) - mx;
+            ref.push_back(log ? d - std::log(sum) : std::exp(d) / sum);
+          }
+        }
+        SCOPED_TRACE(std::string(op) + " " + ops::dtype_name(t) + " len " + std::to_string(len));
+        expect_near(y, ref, t == DType::f32 ? 1e-5 : 1e-2);
+      }
+}
 
 TEST(Ops, SelectFillArgMaxLogSoftmax) {
   Buf c(DType::boolean, {3}), a(DType::f32, {2, 3}), b(DType::f32, {}), y(DType::f32, {2, 3});
