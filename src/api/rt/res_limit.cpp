@@ -21,7 +21,8 @@ using openacl::api::require_initialized;
 
 namespace {
 
-CoreKind kind_of(aclrtDevResLimitType type) {
+// By reference: a value outside the enum is read through enum_value, never loaded as the enum.
+CoreKind kind_of(const aclrtDevResLimitType &type) {
   switch (openacl::api::enum_value(type)) {
     case ACL_RT_DEV_RES_CUBE_CORE:
       return CoreKind::cube;
