@@ -18,8 +18,7 @@ void ActiveCaptures::track(const std::shared_ptr<ModelRI> &ri, bool on) {
   count_.store(active_.size(), std::memory_order_release);
 }
 
-void ActiveCaptures::require_safe(const char *api) const {
-  if (count_.load(std::memory_order_acquire) == 0) return;
+void ActiveCaptures::require_safe_while_capturing(const char *api) const {
   const int32_t thread_mode = this_thread().capture_mode;
   if (thread_mode == kCaptureModeRelaxed) return;
   const uint32_t me = os_thread_id();

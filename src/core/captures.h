@@ -26,9 +26,13 @@ class ActiveCaptures {
   // Throws Errc::capture_mode when an active capture forbids `api` to the calling thread:
   // a capture of this thread not in RELAXED mode, or a GLOBAL capture of another thread while
   // this thread is in GLOBAL mode too.
-  void require_safe(const char *api) const;
+  void require_safe(const char *api) const {
+    if (count_.load(std::memory_order_acquire) != 0) require_safe_while_capturing(api);
+  }
 
  private:
+  void require_safe_while_capturing(const char *api) const;
+
   mutable std::mutex mu_;
   // Weak: a capture that aclFinalize released without aclmdlRICaptureEnd drops out by itself.
   std::vector<std::weak_ptr<ModelRI>> active_;

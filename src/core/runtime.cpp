@@ -37,13 +37,10 @@ Runtime &make_runtime() {
 
 }  // namespace detail
 
-void Runtime::require_initialized() const {
-  // Pairs with CallScope's store and finalize's close (core/call_gate.h).
-  if (!initialized_.load(std::memory_order_seq_cst)) {
-    fail(Errc::not_initialized, ever_finalized_
-                                    ? "the runtime was finalized (aclFinalize); call aclInit again"
-                                    : "the runtime is not initialized: call aclInit first");
-  }
+void Runtime::fail_not_initialized() const {
+  fail(Errc::not_initialized, ever_finalized_
+                                  ? "the runtime was finalized (aclFinalize); call aclInit again"
+                                  : "the runtime is not initialized: call aclInit first");
 }
 
 void Runtime::init(const char *config_path, const RuntimeParts &parts) {

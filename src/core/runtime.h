@@ -53,7 +53,10 @@ class Runtime {
   // How many aclInit calls a finalize_reference() has yet to undo (0: not initialized).
   uint64_t init_count();
   bool initialized() const { return initialized_.load(std::memory_order_acquire); }
-  void require_initialized() const;
+  void require_initialized() const {
+    // Pairs with CallScope's store and finalize's close (core/call_gate.h).
+    if (!initialized_.load(std::memory_order_seq_cst)) fail_not_initialized();
+  }
 
   const Config &config() const { return config_; }
   uint32_t device_count() const { return static_cast<uint32_t>(devices_.size()); }
@@ -108,6 +111,7 @@ class Runtime {
   HandleTables tables;
 
  private:
+  [[noreturn]] void fail_not_initialized() const;
   // aclInit, aclFinalize and aclFinalizeReference one at a time.
   std::unique_lock<std::mutex> lock_lifecycle();
   void drain();

@@ -1,33 +1,12 @@
 #include "ops/isa.h"
 
 #include <oneapi/dnnl/dnnl.h>
-#include <strings.h>
-
 #include <cstdlib>
-#include <initializer_list>
+
+#include "core/cpu_isa.h"
 
 namespace openacl::ops {
 namespace {
-
-Isa detect() {
-#if defined(__x86_64__)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
-    return Isa::avx512;
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-      __builtin_cpu_supports("f16c"))
-    return Isa::avx2;
-#endif
-  return Isa::sse41;
-}
-
-bool parse(const char *text, Isa &out) {
-  if (text == nullptr) return false;
-  for (Isa i : {Isa::sse41, Isa::avx2, Isa::avx512})
-    if (strcasecmp(text, isa_name(i)) == 0) return out = i, true;
-  return false;
-}
 
 // oneDNN's own cap has to be in place before its first primitive; every kernel path reaches
 // isa() (dnnl_engine() calls it) before it creates one.
@@ -39,12 +18,12 @@ void cap_dnnl(Isa cap) {
   dnnl_set_max_cpu_isa(to);
 }
 
+static_assert(static_cast<int>(Isa::avx2) == static_cast<int>(CpuIsa::avx2) &&
+              static_cast<int>(Isa::avx512) == static_cast<int>(CpuIsa::avx512));
+
 Isa init() {
-  const Isa cpu = detect();
-  Isa cap = Isa::avx512;
-  if (!parse(std::getenv("OPENACL_MAX_ISA"), cap)) return cpu;
-  cap_dnnl(cap);
-  return cpu < cap ? cpu : cap;
+  if (CpuIsa cap; cpu_isa_cap(&cap)) cap_dnnl(static_cast<Isa>(cap));
+  return static_cast<Isa>(cpu_isa());
 }
 
 }  // namespace
@@ -54,16 +33,7 @@ Isa isa() {
   return chosen;
 }
 
-const char *isa_name(Isa i) {
-  switch (i) {
-    case Isa::sse41:
-      return "sse41";
-    case Isa::avx2:
-      return "avx2";
-    default:
-      return "avx512";
-  }
-}
+const char *isa_name(Isa i) { return cpu_isa_name(static_cast<CpuIsa>(i)); }
 
 const char *dnnl_isa_name() {
   isa();

@@ -1,7 +1,10 @@
 // R13 (allocation, validation of copies, sets and frees, memory info) and R14 (page-locked vs
 // pageable asynchronous copies).
+#include <algorithm>
 #include <cstdlib>
+#include <initializer_list>
 #include <numeric>
+#include <string>
 
 #include "core/fixture.h"
 
@@ -193,6 +196,39 @@ TEST_F(R13_Memcpy, EveryKindRoundTrips) {
   EXPECT_EQ(std::memcmp(h, src.data(), n), 0);
   ASSERT_ACL_OK(aclrtMemcpy(out.data(), n, d2, n, ACL_MEMCPY_DEVICE_TO_HOST));
   EXPECT_EQ(out, src);
+}
+
+// The sim device copies mid-sized ranges with vector loops of 128 or 256 bytes a step and a
+// last step that overlaps the one before (backend/sim/copy_kernel.h): every size around those
+// steps, at unaligned offsets, must copy exactly its bytes and nothing next to them.
+TEST_F(R13_Memcpy, EverySizeAndOffsetCopiesExactlyItsBytes) {
+  constexpr size_t kGuard = 64, kMax = 20000;
+  void *d1 = dev(kMax + 2 * kGuard), *d2 = dev(kMax + 2 * kGuard);
+  auto *p1 = static_cast<uint8_t *>(d1), *p2 = static_cast<uint8_t *>(d2);
+  for (size_t n : std::initializer_list<size_t>{1, 127, 128, 129, 255, 256, 257, 383, 511, 4095,
+                                                4096, 4097, 5000, 16383, 16384, 16385, kMax}) {
+    for (size_t offset : {size_t{0}, size_t{1}, size_t{33}}) {
+      SCOPED_TRACE("n=" + std::to_string(n) + " offset=" + std::to_string(offset));
+      const auto src = iota_bytes(n, static_cast<uint8_t>(n + offset));
+      fill(d1, kMax + 2 * kGuard, 0xee);
+      fill(d2, kMax + 2 * kGuard, 0xdd);
+      ASSERT_ACL_OK(aclrtMemcpy(p1 + kGuard + offset, n, src.data(), n, ACL_MEMCPY_HOST_TO_DEVICE));
+      ASSERT_ACL_OK(aclrtMemcpy(p2 + kGuard - offset, n, p1 + kGuard + offset, n,
+                                ACL_MEMCPY_DEVICE_TO_DEVICE));
+      std::vector<uint8_t> want(kMax + 2 * kGuard, 0xee);
+      std::copy(src.begin(), src.end(), want.begin() + kGuard + offset);
+      EXPECT_EQ(read(d1, want.size()), want);
+      want.assign(want.size(), 0xdd);
+      std::copy(src.begin(), src.end(), want.begin() + kGuard - offset);
+      EXPECT_EQ(read(d2, want.size()), want);
+      std::vector<uint8_t> back(n + 2, 0x11);
+      ASSERT_ACL_OK(
+          aclrtMemcpy(back.data() + 1, n, p2 + kGuard - offset, n, ACL_MEMCPY_DEVICE_TO_HOST));
+      EXPECT_EQ(back.front(), 0x11);
+      EXPECT_EQ(back.back(), 0x11);
+      EXPECT_TRUE(std::equal(src.begin(), src.end(), back.begin() + 1));
+    }
+  }
 }
 
 TEST_F(R13_Memcpy, DefaultKindInfersDirection) {

@@ -46,16 +46,29 @@ const char *kind_name(int64_t kind) {
   }
 }
 
+// The error paths stay out of line: the checks run at every copy, the messages almost never.
+[[noreturn, gnu::cold, gnu::noinline]] void fail_past_end(const Allocation &a, const void *p,
+                                                          size_t span, const char *what) {
+  std::ostringstream msg;
+  msg << what << ": " << span << " bytes at " << p << " run past the end of its allocation ("
+      << a.size << " bytes at " << reinterpret_cast<void *>(a.base) << ")";
+  fail(Errc::invalid_argument, msg.str());
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void fail_kind(int64_t kind) {
+  fail(Errc::invalid_argument,
+       "kind " + std::to_string(kind) + " is not a valid aclrtMemcpyKind for this call");
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void fail_contradiction(int64_t kind, const CopyPlan &plan) {
+  fail(Errc::invalid_argument, std::string(kind_name(kind)) + " contradicts the pointers: dst is " +
+                                   place_name(plan.dst) + ", src is " + place_name(plan.src));
+}
+
 // Where [p, p + span) lives, given the allocation found there (size 0: none).
 Place place_in(const Allocation &a, const void *p, size_t span, const char *what) {
   if (a.size == 0) return Place::pageable;
-  auto addr = reinterpret_cast<uintptr_t>(p);
-  if (span > a.size - (addr - a.base)) {
-    std::ostringstream msg;
-    msg << what << ": " << span << " bytes at " << p << " run past the end of its allocation ("
-        << a.size << " bytes at " << reinterpret_cast<void *>(a.base) << ")";
-    fail(Errc::invalid_argument, msg.str());
-  }
+  if (span > a.size - (reinterpret_cast<uintptr_t>(p) - a.base)) fail_past_end(a, p, span, what);
   return a.kind == MemoryKind::device ? Place::device : Place::pinned;
 }
 
@@ -70,10 +83,7 @@ Place place_of(const void *p, size_t span, const char *what, Device **owner) {
 CopyPlan plan_copy(void *dst, size_t dst_span, const void *src, size_t src_span, int64_t kind) {
   if (dst == nullptr) fail(Errc::invalid_argument, "dst is NULL");
   if (src == nullptr) fail(Errc::invalid_argument, "src is NULL");
-  if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
-    fail(Errc::invalid_argument,
-         "kind " + std::to_string(kind) + " is not a valid aclrtMemcpyKind for this call");
-  }
+  if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) fail_kind(kind);
   // Both sides in one lookup: this runs at every copy.
   Allocation dst_alloc, src_alloc;
   Runtime::get().memory().find_ranges(dst, dst_span, dst_alloc, src, src_span, src_alloc);
@@ -101,11 +111,7 @@ CopyPlan plan_copy(void *dst, size_t dst_span, const void *src, size_t src_span,
     default:
       break;
   }
-  if (!ok) {
-    fail(Errc::invalid_argument, std::string(kind_name(kind)) +
-                                     " contradicts the pointers: dst is " + place_name(plan.dst) +
-                                     ", src is " + place_name(plan.src));
-  }
+  if (!ok) fail_contradiction(kind, plan);
   plan.direction = src_dev ? (dst_dev ? "D2D" : "D2H") : (dst_dev ? "H2D" : "H2H");
   Device *owner = dst_dev                ? dst_owner
                   : src_dev              ? src_owner
@@ -115,8 +121,7 @@ CopyPlan plan_copy(void *dst, size_t dst_span, const void *src, size_t src_span,
   return plan;
 }
 
-void check_count(void *dst, const void *src, size_t destMax, size_t count) {
-  if (count <= destMax) return;
+void fail_count(void *dst, const void *src, size_t destMax, size_t count) {
   if (dst == nullptr || src == nullptr) fail(Errc::invalid_argument, "dst or src is NULL");
   fail(Errc::invalid_value,
        "count (" + std::to_string(count) + ") exceeds destMax (" + std::to_string(destMax) + ")");

@@ -31,8 +31,11 @@ struct CopyPlan {
 Place place_of(const void *p, size_t span, const char *what, Device **owner = nullptr);
 // Checks a copy's arguments in CANN's order and that its kind matches its pointers.
 CopyPlan plan_copy(void *dst, size_t dst_span, const void *src, size_t src_span, int64_t kind);
+[[noreturn, gnu::cold]] void fail_count(void *dst, const void *src, size_t destMax, size_t count);
 // count > destMax is the runtime's check (Errc::invalid_value), after the NULL checks.
-void check_count(void *dst, const void *src, size_t destMax, size_t count);
+inline void check_count(void *dst, const void *src, size_t destMax, size_t count) {
+  if (count > destMax) fail_count(dst, src, destMax, count);
+}
 // The copies made at the call (aclrtMemcpy, aclrtMemcpy2d, aclrtMemcpyBatch): by the plan's
 // device backend, like the copies its tasks make. 2D: `height` rows of `width` bytes.
 void copy_now(const CopyPlan &plan, void *dst, size_t dpitch, const void *src, size_t spitch,

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "backend/backend.h"
+#include "backend/sim/copy_kernel.h"
 #include "backend/sim/worker_pool.h"
 #include "core/status.h"
 
@@ -33,9 +34,7 @@ class SimDevice final : public backend::DeviceBackend {
   void deallocate(void *p, size_t) override { std::free(p); }
   void *allocate_host(size_t bytes) override { return aligned(bytes, kAlignment); }
   void deallocate_host(void *p, size_t) override { std::free(p); }
-  void copy(void *dst, const void *src, size_t n) override {
-    if (n != 0 && dst != src) std::memmove(dst, src, n);
-  }
+  void copy(void *dst, const void *src, size_t n) override { copy_bytes(dst, src, n); }
   void fill(void *dst, int value, size_t n) override { std::memset(dst, value, n); }
   void fill32(void *dst, uint32_t value, size_t count) override {
     std::fill_n(static_cast<uint32_t *>(dst), count, value);
