@@ -31,6 +31,8 @@ class CondVar {
 
   void notify_one() { notify(1); }
   void notify_all() { notify(INT32_MAX); }
+  // Changes at every notify: a thread that spins instead of sleeping watches it.
+  uint32_t sequence() const { return seq_.load(std::memory_order_acquire); }
 
   // Like std::condition_variable's: the lock is held on entry and on return; a wait may end
   // without a notify, so waits sit in a loop (the predicate forms loop themselves).

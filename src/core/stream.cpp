@@ -481,14 +481,19 @@ bool Stream::wait_until(std::unique_lock<std::mutex> &lock, uint64_t target, boo
       continue;
     }
     if (!spun) {
+      // A spinning helper counts as one: what becomes ready while it spins (the stream a
+      // record it waits for resumes) is left to it, not to a worker it would cost a wake-up.
       spun = true;
+      if (helping) ++helpers_;
+      const uint32_t seen = cv_.sequence();
       lock.unlock();
       auto spin_end = std::chrono::steady_clock::now() + kHostSpin;
-      while (completed_.load(std::memory_order_acquire) < target &&
+      while (completed_.load(std::memory_order_acquire) < target && cv_.sequence() == seen &&
              std::chrono::steady_clock::now() < spin_end) {
         std::this_thread::yield();
       }
       lock.lock();
+      if (helping) --helpers_;
       continue;
     }
     ++host_waiters_;
