@@ -153,8 +153,8 @@ struct DirectSkinny {
 };
 
 // MatMulV2 with transpose_x2, as aclnnMm gets ggml's MUL_MAT: x and w of one dtype.
-void BM_SkinnyMatMul(benchmark::State &state, aclDataType type) {
-  const int64_t m = state.range(0), k = 14336, n = 4096;
+void BM_SkinnyMatMul(benchmark::State &state, aclDataType type, int64_t k, int64_t n) {
+  const int64_t m = state.range(0);
   const size_t es = type == ACL_FLOAT ? 4 : 2;
   auto &e = env();
   const int64_t xd[] = {m, k}, wd[] = {n, k}, yd[] = {m, n};
@@ -186,18 +186,28 @@ void BM_SkinnyMatMul(benchmark::State &state, aclDataType type) {
   }
   for (aclTensorDesc *t : {d[0], d[1], od[0]}) aclDestroyTensorDesc(t);
 }
-BENCHMARK_CAPTURE(BM_SkinnyMatMul, f32, ACL_FLOAT)
+// A large model's rows (14,336 long), and one row of x against short rows (2,048, a small
+// llama's; 64 MB of f16, more than the L3 cache): token generation.
+BENCHMARK_CAPTURE(BM_SkinnyMatMul, f32, ACL_FLOAT, 14336, 4096)
     ->Arg(1)
     ->Arg(5)
     ->Arg(8)
     ->Arg(64)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
-BENCHMARK_CAPTURE(BM_SkinnyMatMul, f16, ACL_FLOAT16)
+BENCHMARK_CAPTURE(BM_SkinnyMatMul, f16, ACL_FLOAT16, 14336, 4096)
     ->Arg(1)
     ->Arg(5)
     ->Arg(8)
     ->Arg(64)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_SkinnyMatMul, f32_k2048, ACL_FLOAT, 2048, 16384)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_SkinnyMatMul, f16_k2048, ACL_FLOAT16, 2048, 16384)
+    ->Arg(1)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
