@@ -2,13 +2,17 @@
 // both phases of a tiny aclnnAdd, enqueue only, the stream drained every 256 calls; with the
 // tensors made once (BM_AclnnAddEnqueue), and made and destroyed around each call as ggml's
 // CANN backend does (BM_AclnnAddWithTensors: three tensors and the alpha scalar). Baseline: the
-// same Add through aclopExecuteV2 on the same stream, measured in the same run.
+// same Add through aclopExecuteV2 on the same stream, measured in the same run. And ggml's
+// `test-backend-ops perf` case ADD [4096] as its CANN backend runs it (BM_AclnnAdd4096), against
+// the loop ggml's CPU backend runs for that node.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <vector>
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_add.h"
@@ -93,11 +97,11 @@ void BM_AclnnAddEnqueue(benchmark::State &state) {
 }
 
 // One call as ggml's CANN backend makes it (out of line, for a profiler to single out).
-[[gnu::noinline]] void add_with_tensors(Env &e, const int64_t *dims) {
+[[gnu::noinline]] void add_with_tensors(Env &e, const int64_t *dims, void *x, void *y) {
   float one = 1;
-  aclTensor *a = aclCreateTensor(dims, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 2, e.x);
-  aclTensor *b = aclCreateTensor(dims, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 2, e.x);
-  aclTensor *out = aclCreateTensor(dims, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 2, e.y);
+  aclTensor *a = aclCreateTensor(dims, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 2, x);
+  aclTensor *b = aclCreateTensor(dims, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 2, x);
+  aclTensor *out = aclCreateTensor(dims, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 2, y);
   aclScalar *alpha = aclCreateScalar(&one, ACL_FLOAT);
   uint64_t ws = 0;
   aclOpExecutor *ex = nullptr;
@@ -114,7 +118,7 @@ void BM_AclnnAddWithTensors(benchmark::State &state) {
   const int64_t dims[] = {1, 64};
   int64_t n = 0;
   for (auto _ : state) {
-    add_with_tensors(e, dims);
+    add_with_tensors(e, dims, e.x, e.y);
     if (++n % 256 == 0) check(aclrtSynchronizeStream(e.stream), "sync");
   }
   check(aclrtSynchronizeStream(e.stream), "sync");
@@ -124,8 +128,67 @@ void BM_AclnnAddWithTensors(benchmark::State &state) {
       "aclopExecuteV2 Add)");
 }
 
+// y = a + b over n floats (a multiple of 8) in AVX2 registers, as ggml's CPU backend's vector
+// loop runs (every machine of docs/PERFORMANCE.md has AVX2; GCC's -O2 would leave a plain loop
+// scalar for the aliasing check it does not add).
+using f32x8 = float __attribute__((vector_size(32)));
+[[gnu::noinline, gnu::target("avx2,fma")]] void add_loop(const float *a, const float *b, float *y,
+                                                         int64_t n) {
+  for (int64_t i = 0; i < n; i += 8) {
+    f32x8 va, vb;
+    std::memcpy(&va, a + i, sizeof va);
+    std::memcpy(&vb, b + i, sizeof vb);
+    const f32x8 vy = va + vb;
+    std::memcpy(y + i, &vy, sizeof vy);
+  }
+}
+
+void BM_AclnnAdd4096(benchmark::State &state) {
+  auto &e = env();
+  constexpr int64_t kN = 4096;
+  const int64_t dims[] = {1, kN};
+  void *x = nullptr, *y = nullptr;
+  check(aclrtMalloc(&x, kN * 4, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
+  check(aclrtMalloc(&y, kN * 4, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
+  check(aclrtMemset(x, kN * 4, 0, kN * 4), "aclrtMemset");
+  int64_t n = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    add_with_tensors(e, dims, x, y);
+    if (++n % 256 == 0) check(aclrtSynchronizeStream(e.stream), "sync");
+  }
+  check(aclrtSynchronizeStream(e.stream), "sync");
+  const double call_ns =
+      std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() /
+      static_cast<double>(std::max<int64_t>(n, 1));
+  // The baseline: the loop alone, best of 5 rounds, on host buffers of the same size.
+  std::vector<float> a(kN, 1.0f), out(kN);
+  constexpr int kCalls = 20000;
+  double best = 1e30;
+  for (int round = 0; round < 5; ++round) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < kCalls; ++i) {
+      add_loop(a.data(), a.data(), out.data(), kN);
+      benchmark::DoNotOptimize(out.data());
+    }
+    best = std::min(
+        best,
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
+            kCalls);
+  }
+  state.counters["openacl_ns"] = call_ns;
+  state.counters["baseline_ns"] = best;
+  state.counters["ratio"] = call_ns / best;
+  state.SetLabel(
+      "goal: ratio<=1.25 (at least 0.8x ggml's CPU backend: ggml's ADD [4096] as its CANN "
+      "backend calls aclnnAdd; baseline: the add as a loop on the calling thread)");
+  check(aclrtFree(x), "aclrtFree");
+  check(aclrtFree(y), "aclrtFree");
+}
+
 }  // namespace
 
 BENCHMARK(BM_AclnnAddEnqueue)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(1.0);
 BENCHMARK(BM_AclnnAddWithTensors)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(1.0);
+BENCHMARK(BM_AclnnAdd4096)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(1.0);
 BENCHMARK_MAIN();

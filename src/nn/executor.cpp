@@ -117,8 +117,26 @@ class PlanTask final : public Task {
   void *workspace_;
 };
 
-// The checked task of one run of e (nothing enqueued yet).
-std::unique_ptr<Task> make_task(const aclOpExecutor &e, void *workspace, uint64_t workspace_size) {
+// A run at the call, built on the caller's stack (core/tasks.h's AtCall): no ranges recorded
+// and no share of the plan taken, as it ends with the call.
+class PlanAtCall final : public Task {
+ public:
+  PlanAtCall(const Plan &plan, std::span<void *const> addresses, void *workspace)
+      : Task(TaskKind::op), plan_(plan), addresses_(addresses), workspace_(workspace) {}
+  void run(ExecContext &ctx) override {
+    run_plan(plan_, addresses_, workspace_, ctx.device.backend(), ctx.cores);
+  }
+  bool runs_at_call() const override { return true; }
+  std::string label() const override { return plan_.name; }
+
+ private:
+  const Plan &plan_;
+  std::span<void *const> addresses_;
+  void *workspace_;
+};
+
+// Refuses a run of e with this workspace, or one whose tensors are not device memory.
+void check_run(const aclOpExecutor &e, void *workspace, uint64_t workspace_size) {
   const Plan &plan = *e.plan;
   const auto &memory = Runtime::get().memory();
   if (plan.workspace > 0) {
@@ -138,6 +156,11 @@ std::unique_ptr<Task> make_task(const aclOpExecutor &e, void *workspace, uint64_
     memory.check_device_range(static_cast<uint8_t *>(e.addresses[i]) + s.begin,
                               static_cast<size_t>(s.bytes), s.name.c_str());
   }
+}
+
+// The task of one run of e for the stream's queue, with the memory it reads and writes.
+std::unique_ptr<Task> make_task(const aclOpExecutor &e, void *workspace) {
+  const Plan &plan = *e.plan;
   auto task = std::make_unique<PlanTask>(e.plan, e.addresses, workspace);
   for (size_t i = 0; i < plan.slots.size(); ++i) {
     const Slot &s = plan.slots[i];
@@ -150,6 +173,16 @@ std::unique_ptr<Task> make_task(const aclOpExecutor &e, void *workspace, uint64_
 }
 
 }  // namespace
+
+bool runs_at_call(const Plan &plan) {
+  uint64_t bytes = plan.workspace;
+  for (const Slot &s : plan.slots) bytes += static_cast<uint64_t>(s.bytes);
+  if (bytes > kAtCallBytes) return false;
+  for (const Step &s : plan.steps)
+    if (s.kind != Step::Kind::copy && !(s.kind == Step::Kind::op && s.op->per_element()))
+      return false;
+  return true;
+}
 
 void Recycle::operator()(aclOpExecutor *e) const noexcept {
   e->plan.reset();
@@ -221,7 +254,11 @@ void run(aclOpExecutor *executor, void *workspace, uint64_t workspace_size,
   // A single-use executor leaves the registry now (one lock) and comes back if the run fails.
   Live::node_type node = claim(executor, false);
   try {
-    stream().enqueue(make_task(*executor, workspace, workspace_size));
+    Stream &s = stream();
+    check_run(*executor, workspace, workspace_size);
+    PlanAtCall now(*executor->plan, executor->addresses, workspace);
+    if (!executor->plan->at_call || s.try_run_at_call(now) == 0)
+      s.enqueue(make_task(*executor, workspace));
   } catch (...) {
     if (node) restore(std::move(node));
     throw;

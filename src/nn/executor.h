@@ -53,9 +53,17 @@ void destroy_executor(aclOpExecutor *e);
 enum class Side { input, output, either };
 void set_address(aclOpExecutor &e, Side side, size_t index, size_t relative, void *addr);
 
+// Whether runs of the plan may take place during phase 2 on a stream at rest, on the calling
+// thread: each step a few operations per element (an elementwise op, a cast, a copy) over at
+// most kAtCallBytes in all. Handing such a run to a worker costs more than the run (a wake-up,
+// and the synchronize taking the stream back). Never while the trace, the race checker or
+// profiling observes tasks, nor in a capture (Stream::try_run_at_call): they see every run.
+inline constexpr uint64_t kAtCallBytes = uint64_t{64} << 10;
+bool runs_at_call(const Plan &plan);
+
 // Phase 2: checks the executor, then resolves the stream (so a bad executor is reported first),
-// checks the workspace and every tensor's device range, enqueues the plan on the stream, and
-// consumes a non-repeatable executor. Throws Error, having enqueued nothing.
+// checks the workspace and every tensor's device range, runs the plan at the call or enqueues
+// it on the stream, and consumes a non-repeatable executor. Throws Error, having enqueued nothing.
 void run(aclOpExecutor *executor, void *workspace, uint64_t workspace_size,
          const std::function<Stream &()> &stream);
 

@@ -82,6 +82,9 @@ struct Plan {
   std::vector<Slot> slots;
   std::vector<std::vector<uint8_t>> constants;
   uint64_t workspace = 0;
+  // Cheap enough to run during phase 2 on a stream at rest (Task::runs_at_call): every step a
+  // few operations per element, over few bytes (nn/executor.h).
+  bool at_call = false;
   // The operator's tensor inputs and outputs in parameter order, each a list of slots (one per
   // tensor; a tensor list has several): the numbering of the address-update calls.
   std::vector<std::vector<size_t>> inputs, outputs;

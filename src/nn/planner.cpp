@@ -425,6 +425,7 @@ void Planner::store(size_t v, size_t out, bool broadcast) {
 }
 
 aclOpExecutor *Planner::finish(uint64_t *workspace_size, const std::string *key) {
+  plan_->at_call = runs_at_call(*plan_);
   if (key != nullptr) {
     // Each slot's tensor, found among the arguments (a planner that made a tensor of its own
     // leaves the plan out of the cache).

@@ -165,6 +165,25 @@ TEST_F(Executor, PhaseTwoComputesOnTheStream) {
   if (w) aclrtFree(w);
 }
 
+TEST_F(Executor, ASmallElementwiseRunOnAStreamAtRestIsDoneWhenTheCallReturns) {
+  // ggml's ADD of 4096 floats (48 KiB of tensors): handing it to a worker and taking it back at
+  // the synchronize costs more than the add, so it runs during aclnnAdd.
+  std::vector<float> a(4096), b(4096, 0.5f);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(i);
+  aclTensor *ta = tensor(a, {4096}), *tb = tensor(b, {4096});
+  aclTensor *out = tensor(std::vector<float>(4096), {4096});
+  uint64_t ws = 0;
+  aclOpExecutor *e = nullptr;
+  ASSERT_EQ(aclnnAddGetWorkspaceSize(ta, tb, scalar(1.0f), out, &ws, &e), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnAdd(w_, kWork, e, stream_), ACLNN_SUCCESS);
+  aclrtStreamStatus status = ACL_STREAM_STATUS_NOT_READY;
+  ASSERT_EQ(aclrtStreamQuery(stream_, &status), ACL_SUCCESS);
+  EXPECT_EQ(status, ACL_STREAM_STATUS_COMPLETE);
+  const std::vector<float> y = read<float>(out);
+  EXPECT_EQ(y[0], 0.5f);
+  EXPECT_EQ(y[4095], 4095.5f);
+}
+
 TEST_F(Executor, PhaseOneEnqueuesNothing) {
   uint64_t ws = 0;
   aclOpExecutor *e = plan_add(&ws);
