@@ -664,7 +664,7 @@ std::vector<uint8_t> to_nhwc(const Buf &b, bool back = false) {
 TEST(Ops, Conv2DSplitsOverCoresByImagesRowsOrChannels) {
   struct Shape {
     std::vector<int64_t> x;
-    int64_t oc, k, s, pad, dil;
+    int64_t oc, k, s, pad, dil, g = 1;
   };
   for (const Shape &sh :
        {Shape{{1, 16, 61, 40}, 24, 3, 1, 1, 1}, Shape{{1, 16, 61, 40}, 24, 3, 2, 1, 1},
@@ -672,10 +672,12 @@ TEST(Ops, Conv2DSplitsOverCoresByImagesRowsOrChannels) {
         Shape{{1, 64, 3, 40}, 64, 1, 1, 0, 1},     // channels-last: split by pixels
         Shape{{1, 16, 256, 256}, 32, 1, 1, 0, 1},  // channels-last: a matmul
         Shape{{1, 160, 1, 40}, 60, 3, 1, 1, 1},    // one row: bands of output channels
+        // depthwise over 3 output rows (no channel bands): uneven bands of rows at stride 1
+        Shape{{1, 96, 3, 80}, 96, 5, 1, 2, 1, 96}, Shape{{1, 96, 6, 80}, 96, 5, 2, 2, 1, 96},
         Shape{{3, 16, 30, 30}, 24, 3, 1, 1, 1}}) {
     for (unsigned cores : {1u, 2u, 3u}) {
       for (bool cl : {false, true}) {
-        Buf x(DType::f32, sh.x), w(DType::f32, {sh.oc, sh.x[1], sh.k, sh.k}),
+        Buf x(DType::f32, sh.x), w(DType::f32, {sh.oc, sh.x[1] / sh.g, sh.k, sh.k}),
             b(DType::f32, {sh.oc});
         x.random(-1, 1, 1), w.random(-1, 1, 2), b.random(-1, 1, 3);
         const int64_t ke = (sh.k - 1) * sh.dil + 1;
@@ -689,18 +691,18 @@ TEST(Ops, Conv2DSplitsOverCoresByImagesRowsOrChannels) {
         auto op = ops::prepare(ops::host_kernels(), "Conv2D", {xd, w.d, b.d}, {yd},
                                {{"strides", std::vector<int64_t>{1, 1, sh.s, sh.s}},
                                 {"pads", std::vector<int64_t>{sh.pad, sh.pad, sh.pad, sh.pad}},
-                                {"dilations", std::vector<int64_t>{1, 1, sh.dil, sh.dil}}},
+                                {"dilations", std::vector<int64_t>{1, 1, sh.dil, sh.dil}},
+                                {"groups", sh.g}},
                                cores);
         op->run({{xd, xs.data(), xs.size()}, w.tensor(), b.tensor()},
                 {{yd, y.bytes.data(), y.bytes.size()}}, cc);
         if (cl) y.bytes = to_nhwc(y, true);
         SCOPED_TRACE("x " + ops::dims_str(sh.x) + " stride " + std::to_string(sh.s) + " cores " +
                      std::to_string(cores) + (cl ? " channels-last" : ""));
-        expect_near(y, conv_ref(x, w, &b, sh.s, sh.s, sh.pad, sh.pad, sh.dil, sh.dil, 1, oh, ow),
+        expect_near(y, conv_ref(x, w, &b, sh.s, sh.s, sh.pad, sh.pad, sh.dil, sh.dil, sh.g, oh, ow),
                     1e-4);
-        if (cl || sh.x[2] > 3 || oh == 1) {
-          EXPECT_EQ(cc.widest, cores == 1 ? 0u : cores);
-        }
+        const bool whole = sh.s > 1 && oh < 2 * static_cast<int64_t>(cores) && sh.g > 1;
+        EXPECT_EQ(cc.widest, cores == 1 || whole ? 0u : cores);
       }
     }
   }
