@@ -4,6 +4,7 @@
 
 #include "ops/dnnl_op.h"
 #include "ops/skinny_matmul.h"
+#include "ops/winograd.h"
 
 namespace openacl::ops {
 namespace {
@@ -193,6 +194,11 @@ std::unique_ptr<PreparedOp> build_conv(OpCall &call) {
       flat ? std::vector<int64_t>{n, oc, oh * ow, 1} : std::vector<int64_t>{n, oc, oh, ow};
   const int64_t rows_in = xdims[2], rows_out = ydims[2];
   const DType dt = x.dtype;
+  if (dt == DType::f32 && g == 1 && kh == 3 && kw == 3 && sh == 1 && sw == 1 && dh == 1 &&
+      dw == 1 && x_cl && y_cl) {
+    const Winograd3x3 wg{n, c, h, wd, oc, p.t, p.l, oh, ow, f.so, f.si, f.sh, f.sw, bias};
+    if (winograd_pays(wg)) return winograd_conv(wg);
+  }
   // Such a convolution over few input channels and many pixels is a matmul, pixels [P, C] by
   // the filter seen as [C, O] (its transpose): oneDNN's channels-last 1x1 kernel is slow there
   // and its blocked one costs a reorder in and out (PP-OCR det's 16 -> 32 on 320x320: 1.1 ms
