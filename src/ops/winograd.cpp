@@ -162,10 +162,11 @@ class WinogradOp final : public PreparedOp {
     const int64_t in_image = s_.h * s_.w * s_.c, out_image = s_.oh * s_.ow * s_.oc;
     parallel_range(cores, static_cast<size_t>(s_.n * rows), 1, [&](size_t lo, size_t hi) {
       // kTiles tiles' transformed input and products at a time, which stay in L1 (a whole tile
-      // row's, 0.6 MB at det's 160x160, went out to L2 and back).
-      thread_local std::vector<float> scratch;
+      // row's, 0.6 MB at det's 160x160, went out to L2 and back). Allocated per part, not kept
+      // per thread: libascendcl's static TLS is full (docs/PERFORMANCE.md, "The host cost of one
+      // aclnn call"), and 61 KB at det's 96 channels is nothing beside a millisecond's work.
       const auto vn = static_cast<size_t>(kTiles * kP * s_.c);
-      scratch.resize(std::max(scratch.size(), vn + static_cast<size_t>(kP * kTiles * op_)));
+      std::vector<float> scratch(vn + static_cast<size_t>(kP * kTiles * op_));
       float *v = scratch.data(), *m = v + vn;
       simd(OPENACL_SIMD_LAMBDA {
         for (size_t r = lo; r < hi; ++r) {
