@@ -4,6 +4,7 @@
 
 #include "ops/dnnl_op.h"
 #include "ops/skinny_matmul.h"
+#include "ops/winograd.h"
 
 namespace openacl::ops {
 namespace {
@@ -193,6 +194,11 @@ std::unique_ptr<PreparedOp> build_conv(OpCall &call) {
       flat ? std::vector<int64_t>{n, oc, oh * ow, 1} : std::vector<int64_t>{n, oc, oh, ow};
   const int64_t rows_in = xdims[2], rows_out = ydims[2];
   const DType dt = x.dtype;
+  if (dt == DType::f32 && g == 1 && kh == 3 && kw == 3 && sh == 1 && sw == 1 && dh == 1 &&
+      dw == 1 && x_cl && y_cl) {
+    const Winograd3x3 wg{n, c, h, wd, oc, p.t, p.l, oh, ow, f.so, f.si, f.sh, f.sw, bias};
+    if (winograd_pays(wg)) return winograd_conv(wg);
+  }
   // Such a convolution over few input channels and many pixels is a matmul, pixels [P, C] by
   // the filter seen as [C, O] (its transpose): oneDNN's channels-last 1x1 kernel is slow there
   // and its blocked one costs a reorder in and out (PP-OCR det's 16 -> 32 on 320x320: 1.1 ms
@@ -317,8 +323,13 @@ std::unique_ptr<PreparedOp> build_conv(OpCall &call) {
       return out;
     }
     // f32 only: converted f16/bf16 tensors are whole f32 copies, not sliceable in place.
-    if (parts > 1 && dt == DType::f32 &&
-        (n >= parts || (n == 1 && rows_out >= 2 * static_cast<int64_t>(parts)))) {
+    // With stride 1, uneven bands still pay: PP-OCR rec's depthwise 5x5 over 3 rows of 480
+    // channels (oneDNN's kernel takes no channel slice) ran whole on one core of two, slower
+    // than on one core alone as half its input sat in the other core's cache (2 cores: 74-77
+    // -> 62-65 us). Its stride-2 twin over 6 input rows got slower split 1 + 2 (90-94 -> 120-135
+    // us): the 2-row band reads every input row.
+    const int64_t min_rows = static_cast<int64_t>(parts) * (sh == 1 ? 1 : 2);
+    if (parts > 1 && dt == DType::f32 && (n >= parts || (n == 1 && rows_out >= min_rows))) {
       const int64_t total = n >= parts ? n : rows_out;
       for (int64_t i = 0; i < parts; ++i) {
         const int64_t a = total * i / parts, b = total * (i + 1) / parts;

@@ -8,8 +8,10 @@
 #include <random>
 
 #include "ops/half.h"
+#include "ops/isa.h"
 #include "ops/kernel.h"
 #include "ops/op.h"
+#include "ops/winograd.h"
 
 namespace ops = openacl::ops;
 using ops::DType;
@@ -668,7 +670,7 @@ std::vector<uint8_t> to_nhwc(const Buf &b, bool back = false) {
 TEST(Ops, Conv2DSplitsOverCoresByImagesRowsOrChannels) {
   struct Shape {
     std::vector<int64_t> x;
-    int64_t oc, k, s, pad, dil;
+    int64_t oc, k, s, pad, dil, g = 1;
   };
   for (const Shape &sh :
        {Shape{{1, 16, 61, 40}, 24, 3, 1, 1, 1}, Shape{{1, 16, 61, 40}, 24, 3, 2, 1, 1},
@@ -676,10 +678,12 @@ TEST(Ops, Conv2DSplitsOverCoresByImagesRowsOrChannels) {
         Shape{{1, 64, 3, 40}, 64, 1, 1, 0, 1},     // channels-last: split by pixels
         Shape{{1, 16, 256, 256}, 32, 1, 1, 0, 1},  // channels-last: a matmul
         Shape{{1, 160, 1, 40}, 60, 3, 1, 1, 1},    // one row: bands of output channels
+        // depthwise over 3 output rows (no channel bands): uneven bands of rows at stride 1
+        Shape{{1, 96, 3, 80}, 96, 5, 1, 2, 1, 96}, Shape{{1, 96, 6, 80}, 96, 5, 2, 2, 1, 96},
         Shape{{3, 16, 30, 30}, 24, 3, 1, 1, 1}}) {
     for (unsigned cores : {1u, 2u, 3u}) {
       for (bool cl : {false, true}) {
-        Buf x(DType::f32, sh.x), w(DType::f32, {sh.oc, sh.x[1], sh.k, sh.k}),
+        Buf x(DType::f32, sh.x), w(DType::f32, {sh.oc, sh.x[1] / sh.g, sh.k, sh.k}),
             b(DType::f32, {sh.oc});
         x.random(-1, 1, 1), w.random(-1, 1, 2), b.random(-1, 1, 3);
         const int64_t ke = (sh.k - 1) * sh.dil + 1;
@@ -693,21 +697,64 @@ TEST(Ops, Conv2DSplitsOverCoresByImagesRowsOrChannels) {
         auto op = ops::prepare(ops::host_kernels(), "Conv2D", {xd, w.d, b.d}, {yd},
                                {{"strides", std::vector<int64_t>{1, 1, sh.s, sh.s}},
                                 {"pads", std::vector<int64_t>{sh.pad, sh.pad, sh.pad, sh.pad}},
-                                {"dilations", std::vector<int64_t>{1, 1, sh.dil, sh.dil}}},
+                                {"dilations", std::vector<int64_t>{1, 1, sh.dil, sh.dil}},
+                                {"groups", sh.g}},
                                cores);
         op->run({{xd, xs.data(), xs.size()}, w.tensor(), b.tensor()},
                 {{yd, y.bytes.data(), y.bytes.size()}}, cc);
         if (cl) y.bytes = to_nhwc(y, true);
         SCOPED_TRACE("x " + ops::dims_str(sh.x) + " stride " + std::to_string(sh.s) + " cores " +
                      std::to_string(cores) + (cl ? " channels-last" : ""));
-        expect_near(y, conv_ref(x, w, &b, sh.s, sh.s, sh.pad, sh.pad, sh.dil, sh.dil, 1, oh, ow),
+        expect_near(y, conv_ref(x, w, &b, sh.s, sh.s, sh.pad, sh.pad, sh.dil, sh.dil, sh.g, oh, ow),
                     1e-4);
-        if (cl || sh.x[2] > 3 || oh == 1) {
-          EXPECT_EQ(cc.widest, cores == 1 ? 0u : cores);
-        }
+        const bool whole = sh.s > 1 && oh < 2 * static_cast<int64_t>(cores) && sh.g > 1;
+        EXPECT_EQ(cc.widest, cores == 1 || whole ? 0u : cores);
       }
     }
   }
+}
+
+// The F(2x2, 3x3) kernel against the direct sum: odd sizes (partial tiles), padding 0 to 2,
+// output channels not a multiple of 8 or of 24, two images, 1 to 3 cores, the filter bound as
+// a model constant or read at every run.
+TEST(Ops, Conv2DWinogradMatchesTheDirectSum) {
+  struct Shape {
+    int64_t n, c, h, w, oc, pad;
+  };
+  for (const Shape sh : {Shape{1, 8, 7, 9, 5, 1}, Shape{2, 16, 10, 6, 24, 1},
+                         Shape{1, 32, 12, 11, 40, 0}, Shape{1, 8, 5, 5, 17, 2}}) {
+    for (unsigned cores : {1u, 2u, 3u}) {
+      for (bool bound : {false, true}) {
+        const int64_t oh = sh.h + 2 * sh.pad - 2, ow = sh.w + 2 * sh.pad - 2;
+        Buf x(DType::f32, {sh.n, sh.c, sh.h, sh.w}), w(DType::f32, {sh.oc, sh.c, 3, 3}),
+            b(DType::f32, {sh.oc}), y(DType::f32, {sh.n, sh.oc, oh, ow});
+        x.random(-1, 1, 4), w.random(-1, 1, 5), b.random(-1, 1, 6);
+        const ops::Winograd3x3 s{sh.n, sh.c, sh.h,     sh.w, sh.oc, sh.pad, sh.pad,
+                                 oh,   ow,   sh.c * 9, 9,    3,     1,      true};
+        auto op = ops::winograd_conv(s);
+        if (bound) op->bind_constant(1, w.bytes.data());
+        std::vector<uint8_t> xs = to_nhwc(x);
+        ops::TensorDesc xd = x.d, yd = y.d;
+        xd.channels_last = yd.channels_last = true;
+        CountedCores cc(cores);
+        op->run({{xd, xs.data(), xs.size()}, w.tensor(), b.tensor()},
+                {{yd, y.bytes.data(), y.bytes.size()}}, cc);
+        y.bytes = to_nhwc(y, true);
+        SCOPED_TRACE("x " + ops::dims_str(x.d.dims) + " oc " + std::to_string(sh.oc) + " cores " +
+                     std::to_string(cores) + (bound ? " bound" : ""));
+        expect_near(y, conv_ref(x, w, &b, 1, 1, sh.pad, sh.pad, 1, 1, 1, oh, ow), 1e-4);
+      }
+    }
+  }
+  // Chosen only on AVX2 (not AVX-512) for at least 32 input channels in multiples of 8 and
+  // 40x40 outputs.
+  const ops::Winograd3x3 big{1, 96, 160, 160, 24, 1, 1, 160, 160, 864, 9, 3, 1, true};
+  EXPECT_EQ(ops::winograd_pays(big), ops::use_avx2() && !ops::use_avx512());
+  ops::Winograd3x3 few = big, odd = big, small = big;
+  few.c = 24, odd.c = 100, small.oh = small.ow = 39;
+  EXPECT_FALSE(ops::winograd_pays(few));
+  EXPECT_FALSE(ops::winograd_pays(odd));
+  EXPECT_FALSE(ops::winograd_pays(small));
 }
 
 TEST(Ops, MatMulSplitsOverCoresByRowsOrColumns) {
