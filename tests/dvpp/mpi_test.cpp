@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -31,6 +32,10 @@ class MpiCalls : public dvt::DvppTest {
     DvppTest::TearDown();
   }
   void sync() { ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << recent_msg(); }
+  // V1's bilinear crop-resize-paste of the kW x kH NV12 picture `in` into the kOw x kOh one
+  // `out` (regions as acldvppCreateRoiConfig takes them: left, right, top, bottom).
+  void v1_crop_resize_paste(void *in, void *out, const std::array<uint32_t, 4> &crop,
+                            const std::array<uint32_t, 4> &paste);
 };
 
 // The units' results, on sim and (true) on a backend whose device memory the host cannot
@@ -76,6 +81,23 @@ struct VpcChannel {
 constexpr uint32_t kW = 300, kH = 200, kWs = 304, kHs = 200, kSize = kWs * kHs * 3 / 2;
 constexpr uint32_t kOw = 224, kOh = 128, kOSize = kOw * kOh * 3 / 2;
 
+void MpiCalls::v1_crop_resize_paste(void *in, void *out, const std::array<uint32_t, 4> &crop,
+                                    const std::array<uint32_t, 4> &paste) {
+  acldvppRoiConfig *c = acldvppCreateRoiConfig(crop[0], crop[1], crop[2], crop[3]),
+                   *p = acldvppCreateRoiConfig(paste[0], paste[1], paste[2], paste[3]);
+  acldvppResizeConfig *rc = acldvppCreateResizeConfig();
+  ASSERT_EQ(
+      acldvppVpcCropResizePasteAsync(
+          channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
+          pic(out, kOSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh), c, p, rc, stream_),
+      ACL_SUCCESS)
+      << recent_msg();
+  sync();
+  acldvppDestroyRoiConfig(c);
+  acldvppDestroyRoiConfig(p);
+  acldvppDestroyResizeConfig(rc);
+}
+
 TEST_P(Mpi, ResizeGivesTheV1Bytes) {
   void *in = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 7));
   VpcChannel ch(3);
@@ -110,19 +132,7 @@ TEST_P(Mpi, CropResizePasteGivesTheV1Bytes) {
   const std::vector<uint8_t> canvas = dvt::nv_noise(kOw, kOh, 9);
   void *out1 = dvpp_buffer(kOSize, canvas), *out2 = dvpp_buffer(kOSize, canvas);
   // Crop [20, 219] x [10, 149], resize to 96x64, paste at (32, 16).
-  acldvppRoiConfig *crop = acldvppCreateRoiConfig(20, 219, 10, 149),
-                   *paste = acldvppCreateRoiConfig(32, 127, 16, 79);
-  acldvppResizeConfig *rc = acldvppCreateResizeConfig();
-  ASSERT_EQ(acldvppVpcCropResizePasteAsync(
-                channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
-                pic(out1, kOSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh), crop, paste,
-                rc, stream_),
-            ACL_SUCCESS)
-      << recent_msg();
-  sync();
-  acldvppDestroyRoiConfig(crop);
-  acldvppDestroyRoiConfig(paste);
-  acldvppDestroyResizeConfig(rc);
+  ASSERT_NO_FATAL_FAILURE(v1_crop_resize_paste(in, out1, {20, 219, 10, 149}, {32, 127, 16, 79}));
   VpcChannel ch(0);
   hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
   hi_vpc_crop_resize_paste_region r{};
@@ -146,23 +156,9 @@ TEST_P(Mpi, TwoPastesIntoOnePictureKeepBoth) {
   void *in = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 21));
   const std::vector<uint8_t> canvas = dvt::nv_noise(kOw, kOh, 22);
   void *out1 = dvpp_buffer(kOSize, canvas), *out2 = dvpp_buffer(kOSize, canvas);
-  acldvppResizeConfig *rc = acldvppCreateResizeConfig();
   // Crop [20, 219] x [10, 149] to 96x64 at (32, 16), and [0, 99] x [0, 99] to 64x64 at (128, 64).
-  for (auto [crop, paste] : {std::pair{acldvppCreateRoiConfig(20, 219, 10, 149),
-                                       acldvppCreateRoiConfig(32, 127, 16, 79)},
-                             std::pair{acldvppCreateRoiConfig(0, 99, 0, 99),
-                                       acldvppCreateRoiConfig(128, 191, 64, 127)}}) {
-    ASSERT_EQ(acldvppVpcCropResizePasteAsync(
-                  channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
-                  pic(out1, kOSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh), crop,
-                  paste, rc, stream_),
-              ACL_SUCCESS)
-        << recent_msg();
-    sync();
-    acldvppDestroyRoiConfig(crop);
-    acldvppDestroyRoiConfig(paste);
-  }
-  acldvppDestroyResizeConfig(rc);
+  ASSERT_NO_FATAL_FAILURE(v1_crop_resize_paste(in, out1, {20, 219, 10, 149}, {32, 127, 16, 79}));
+  ASSERT_NO_FATAL_FAILURE(v1_crop_resize_paste(in, out1, {0, 99, 0, 99}, {128, 191, 64, 127}));
   VpcChannel ch(1);
   hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
   hi_vpc_crop_resize_paste_region r[2]{};
@@ -585,19 +581,7 @@ TEST_P(Mpi, CropResizeMakeBorderIsTheResizedCropInsideTheBorder) {
   void *out1 = dvpp_buffer(kOSize, std::vector<uint8_t>(kOSize, 0));
   void *out2 = dvpp_buffer(kOSize, std::vector<uint8_t>(kOSize, 0));
   // V1: the crop resized to 192x96 and pasted at (16, 16) of a 224x128 picture.
-  acldvppRoiConfig *crop = acldvppCreateRoiConfig(0, 199, 0, 119),
-                   *paste = acldvppCreateRoiConfig(16, 207, 16, 111);
-  acldvppResizeConfig *rc = acldvppCreateResizeConfig();
-  ASSERT_EQ(acldvppVpcCropResizePasteAsync(
-                channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
-                pic(out1, kOSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh), crop, paste,
-                rc, stream_),
-            ACL_SUCCESS)
-      << recent_msg();
-  sync();
-  acldvppDestroyRoiConfig(crop);
-  acldvppDestroyRoiConfig(paste);
-  acldvppDestroyResizeConfig(rc);
+  ASSERT_NO_FATAL_FAILURE(v1_crop_resize_paste(in, out1, {0, 199, 0, 119}, {16, 207, 16, 111}));
   VpcChannel ch(1);
   hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
   hi_vpc_crop_resize_border_region r{};
