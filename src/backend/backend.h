@@ -61,9 +61,9 @@ class DeviceBackend {
   enum class Access : uint8_t { read, write };
   virtual void *begin_host_access(void *p, size_t n, Access access) = 0;
   virtual void end_host_access(void *host, void *p, size_t n, Access access) noexcept = 0;
-  // Whether the host addresses device memory itself (every view is in place): what host code
-  // not yet written against views needs (the DVPP V2 channels, docs/dvpp.md), which
-  // refuses to run otherwise.
+  // Whether host and device share one address space: the host addresses device memory itself
+  // (every view is in place) and the device's kernels read host memory. Where they do not, the
+  // constants of aclnn plans get a device copy (nn/device_constants.h).
   virtual bool host_addressable() const = 0;
 
   // Queues r to run on a worker soon. Thread safe.

@@ -400,7 +400,7 @@ Plan::Plan(const Graph &graph, const std::unordered_map<int, const void *> &weig
       ps.inputs.push_back({std::move(d), nullptr, bytes});
       ps.in_bind.push_back(st.in[k] < 0 ? Binding{} : bind[b.root(st.in[k])]);
       if (ps.in_bind.back().kind == Binding::Kind::constant && device_)
-        ps.op->bind_constant(k, ps.in_bind.back().ptr);
+        ps.op->bind_constant(k, ps.in_bind.back().ptr, ps.inputs.back().bytes, device_->backend());
     }
     for (size_t k = 0; k < st.out.size(); ++k) {
       const size_t bytes = st.out_descs[k].byte_size();

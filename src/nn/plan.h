@@ -21,7 +21,7 @@ namespace openacl::nn {
 enum class Home : uint8_t {
   slot,       // a caller's tensor (an executor slot, whose address the caller may update)
   workspace,  // the caller's workspace, at `offset` bytes
-  constant,   // host bytes the plan owns (scalars, arrays known at planning time)
+  constant,   // the plan's own (scalars, arrays known at planning time): Plan::constant_at
 };
 
 // A tensor that steps read or write. Ops see it as desc (dense dims); copies use the strided
@@ -81,6 +81,10 @@ struct Plan {
   std::vector<Step> steps;
   std::vector<Slot> slots;
   std::vector<std::vector<uint8_t>> constants;
+  // Where the device reads each constant (nn/device_constants.h): the host bytes above, or a
+  // device copy that device_copy owns.
+  std::vector<const uint8_t *> constant_at;
+  std::shared_ptr<void> device_copy;
   uint64_t workspace = 0;
   // Cheap enough to run during phase 2 on a stream at rest (Task::runs_at_call): every step a
   // few operations per element, over few bytes (nn/executor.h).

@@ -7,6 +7,7 @@
 
 #include "core/device.h"
 #include "core/runtime.h"
+#include "nn/device_constants.h"
 #include "nn/executor.h"
 #include "nn/plan_cache.h"
 
@@ -425,6 +426,7 @@ void Planner::store(size_t v, size_t out, bool broadcast) {
 }
 
 aclOpExecutor *Planner::finish(uint64_t *workspace_size, const std::string *key) {
+  place_constants(*plan_);
   plan_->at_call = runs_at_call(*plan_);
   if (key != nullptr) {
     // Each slot's tensor, found among the arguments (a planner that made a tensor of its own

@@ -52,10 +52,9 @@ void run_plan(const Plan &plan, std::span<void *const> addresses, void *workspac
               backend::DeviceBackend &device, backend::AiCores &cores) {
   auto base = [&](const Value &v) -> uint8_t * {
     const auto es = static_cast<int64_t>(element_size(v.desc.dtype));
-    uint8_t *home = v.home == Home::slot ? static_cast<uint8_t *>(addresses[v.index])
-                    : v.home == Home::workspace
-                        ? static_cast<uint8_t *>(workspace)
-                        : const_cast<uint8_t *>(plan.constants[v.index].data());
+    uint8_t *home = v.home == Home::slot        ? static_cast<uint8_t *>(addresses[v.index])
+                    : v.home == Home::workspace ? static_cast<uint8_t *>(workspace)
+                                                : const_cast<uint8_t *>(plan.constant_at[v.index]);
     return home + v.offset * es;
   };
   // The op's tensors, kept per worker thread: assigning a descriptor over the previous one reuses

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "backend/backend.h"
+
 namespace openacl::ops {
 namespace {
 
@@ -239,12 +241,17 @@ dnnl::memory DnnlOp::packed_copy(const DnnlArg &a, const dnnl::memory::desc &lay
   return packed;
 }
 
-void DnnlOp::bind_constant(size_t input, const void *data) {
+void DnnlOp::bind_constant(size_t input, const void *data, size_t n,
+                           backend::DeviceBackend &device) {
   if (input >= constants_.size()) return;
-  constants_[input] = data;
+  // The variants made so far pack the weight now, from a host view; one made later (another
+  // core count) packs it from `data` on a device worker, as a kernel reads its inputs.
+  const backend::HostView view(device, data, n, backend::DeviceBackend::Access::read);
   std::lock_guard lock(mu_);
+  constants_[input] = view.data();
   for (auto &v : variants_)
     if (v) pack(*v);
+  constants_[input] = data;
 }
 
 const DnnlOp::Variant &DnnlOp::variant(unsigned cores) const {

@@ -51,7 +51,8 @@ class DnnlOp final : public PreparedOp {
   void run(const std::vector<Tensor> &in, const std::vector<Tensor> &out,
            backend::AiCores &cores) const override;
   // Constant weights are reordered into the primitive's layout once, not at every run.
-  void bind_constant(size_t input, const void *data) override;
+  void bind_constant(size_t input, const void *data, size_t n,
+                     backend::DeviceBackend &device) override;
 
  private:
   struct Part;

@@ -16,6 +16,10 @@
 #include "backend/kernel_table.h"
 #include "core/status.h"
 
+namespace openacl::backend {
+class DeviceBackend;
+}  // namespace openacl::backend
+
 namespace openacl::ops {
 
 // ---------------------------------------------------------------------------------------------
@@ -208,12 +212,14 @@ class PreparedOp {
   // data (the stream then fails, R20).
   virtual void run(const std::vector<Tensor> &inputs, const std::vector<Tensor> &outputs,
                    backend::AiCores &cores) const = 0;
-  // Tells the op that input `input` always has these bytes (a model weight), so that it may
-  // transform them once instead of at every run. Called before the op runs; `data` outlives
-  // the op.
-  virtual void bind_constant(size_t input, const void *data) {
-    (void)input;
-    (void)data;
+  // Tells the op that input `input` always has the n bytes at device address `data` (a model
+  // weight), so that it may transform them once instead of at every run. Called on the host
+  // (at model load) before the op runs: it reads the bytes through a host view of `device`
+  // (backend::HostView), never at `data` itself. `data` outlives the op; run() reads it there
+  // as any input.
+  virtual void bind_constant(size_t input, const void *data, size_t n,
+                             backend::DeviceBackend &device) {
+    (void)input, (void)data, (void)n, (void)device;
   }
   // A few operations per element of its tensors (elementwise ops, casts, fills, copies): the
   // bytes it touches bound its time, so a small call may run during its submission

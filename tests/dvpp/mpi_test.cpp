@@ -1,9 +1,10 @@
 // CANN's V2 media API (acl/dvpp/hi_dvpp.h, libacl_dvpp_mpi) against the V1 calls on the same
-// pictures: every operation must give the same bytes as its V1 form (both run the same units).
-// Then the error codes and messages of bad input.
+// pictures: every operation must give the same bytes as its V1 form (both run the same units),
+// on sim and on the staging device. Then the error codes and messages of bad input.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -13,13 +14,14 @@
 #include "acl/dvpp/hi_dvpp.h"
 #include "dvpp/images.h"
 #include "dvpp/streams.h"
+#include "support/staging_device.h"
 
 namespace {
 
 using dvt::recent_msg;
 
 // The V1 fixture (context, stream, channel, DVPP buffers) with the media system started.
-class Mpi : public dvt::DvppTest {
+class MpiCalls : public dvt::DvppTest {
  protected:
   void SetUp() override {
     DvppTest::SetUp();
@@ -30,7 +32,24 @@ class Mpi : public dvt::DvppTest {
     DvppTest::TearDown();
   }
   void sync() { ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << recent_msg(); }
+  // V1's bilinear crop-resize-paste of the kW x kH NV12 picture `in` into the kOw x kOh one
+  // `out` (regions as acldvppCreateRoiConfig takes them: left, right, top, bottom).
+  void v1_crop_resize_paste(void *in, void *out, const std::array<uint32_t, 4> &crop,
+                            const std::array<uint32_t, 4> &paste);
 };
+
+// The units' results, on sim and (true) on a backend whose device memory the host cannot
+// address (support/staging_device.h), where each V2 task reads and writes its pictures through
+// the host views the backend stages: the same bytes either way.
+class Mpi : public MpiCalls, public ::testing::WithParamInterface<bool> {
+ protected:
+  aclError init() override {
+    return GetParam() ? openacl::api::init_with(nullptr, staging::parts()) : aclInit(nullptr);
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Sim, Mpi, ::testing::Values(false));
+INSTANTIATE_TEST_SUITE_P(Staging, Mpi, ::testing::Values(true));
 
 hi_vpc_pic_info vpc_pic(void *data, uint32_t size, hi_pixel_format format, uint32_t w, uint32_t h,
                         uint32_t ws, uint32_t hs) {
@@ -62,7 +81,24 @@ struct VpcChannel {
 constexpr uint32_t kW = 300, kH = 200, kWs = 304, kHs = 200, kSize = kWs * kHs * 3 / 2;
 constexpr uint32_t kOw = 224, kOh = 128, kOSize = kOw * kOh * 3 / 2;
 
-TEST_F(Mpi, ResizeGivesTheV1Bytes) {
+void MpiCalls::v1_crop_resize_paste(void *in, void *out, const std::array<uint32_t, 4> &crop,
+                                    const std::array<uint32_t, 4> &paste) {
+  acldvppRoiConfig *c = acldvppCreateRoiConfig(crop[0], crop[1], crop[2], crop[3]),
+                   *p = acldvppCreateRoiConfig(paste[0], paste[1], paste[2], paste[3]);
+  acldvppResizeConfig *rc = acldvppCreateResizeConfig();
+  ASSERT_EQ(
+      acldvppVpcCropResizePasteAsync(
+          channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
+          pic(out, kOSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh), c, p, rc, stream_),
+      ACL_SUCCESS)
+      << recent_msg();
+  sync();
+  acldvppDestroyRoiConfig(c);
+  acldvppDestroyRoiConfig(p);
+  acldvppDestroyResizeConfig(rc);
+}
+
+TEST_P(Mpi, ResizeGivesTheV1Bytes) {
   void *in = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 7));
   VpcChannel ch(3);
   for (uint32_t v2 : {0u, 1u}) {  // V2 0 bilinear, 1 nearest = V1 1 and 2
@@ -91,24 +127,12 @@ TEST_F(Mpi, ResizeGivesTheV1Bytes) {
   }
 }
 
-TEST_F(Mpi, CropResizePasteGivesTheV1Bytes) {
+TEST_P(Mpi, CropResizePasteGivesTheV1Bytes) {
   void *in = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 8));
   const std::vector<uint8_t> canvas = dvt::nv_noise(kOw, kOh, 9);
   void *out1 = dvpp_buffer(kOSize, canvas), *out2 = dvpp_buffer(kOSize, canvas);
   // Crop [20, 219] x [10, 149], resize to 96x64, paste at (32, 16).
-  acldvppRoiConfig *crop = acldvppCreateRoiConfig(20, 219, 10, 149),
-                   *paste = acldvppCreateRoiConfig(32, 127, 16, 79);
-  acldvppResizeConfig *rc = acldvppCreateResizeConfig();
-  ASSERT_EQ(acldvppVpcCropResizePasteAsync(
-                channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
-                pic(out1, kOSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh), crop, paste,
-                rc, stream_),
-            ACL_SUCCESS)
-      << recent_msg();
-  sync();
-  acldvppDestroyRoiConfig(crop);
-  acldvppDestroyRoiConfig(paste);
-  acldvppDestroyResizeConfig(rc);
+  ASSERT_NO_FATAL_FAILURE(v1_crop_resize_paste(in, out1, {20, 219, 10, 149}, {32, 127, 16, 79}));
   VpcChannel ch(0);
   hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
   hi_vpc_crop_resize_paste_region r{};
@@ -126,7 +150,42 @@ TEST_F(Mpi, CropResizePasteGivesTheV1Bytes) {
   EXPECT_NE(a, canvas);
 }
 
-TEST_F(Mpi, CropResizeIntoRgbIsTheNv12ResizeConverted) {
+// Two regions pasted into one picture by one call: the task's views of that picture are one
+// view (on the staging device each is a copy), so neither paste is lost.
+TEST_P(Mpi, TwoPastesIntoOnePictureKeepBoth) {
+  void *in = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 21));
+  const std::vector<uint8_t> canvas = dvt::nv_noise(kOw, kOh, 22);
+  void *out1 = dvpp_buffer(kOSize, canvas), *out2 = dvpp_buffer(kOSize, canvas);
+  // Crop [20, 219] x [10, 149] to 96x64 at (32, 16), and [0, 99] x [0, 99] to 64x64 at (128, 64).
+  ASSERT_NO_FATAL_FAILURE(v1_crop_resize_paste(in, out1, {20, 219, 10, 149}, {32, 127, 16, 79}));
+  ASSERT_NO_FATAL_FAILURE(v1_crop_resize_paste(in, out1, {0, 99, 0, 99}, {128, 191, 64, 127}));
+  VpcChannel ch(1);
+  hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
+  hi_vpc_crop_resize_paste_region r[2]{};
+  for (auto &region : r)
+    region.dest_pic_info =
+        vpc_pic(out2, kOSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh);
+  r[0].crop_region = {10, 20, 200, 140};  // top, left, width, height
+  r[0].resize_info = {96, 64, 0};
+  r[0].dest_top_offset = 16;
+  r[0].dest_left_offset = 32;
+  r[1].crop_region = {0, 0, 100, 100};
+  r[1].resize_info = {64, 64, 0};
+  r[1].dest_top_offset = 64;
+  r[1].dest_left_offset = 128;
+  hi_u32 task = 0;
+  ASSERT_EQ(hi_mpi_vpc_crop_resize_paste(ch.id, &src, r, 2, &task, -1), HI_SUCCESS) << recent_msg();
+  ch.finish(task);
+  const auto a = read_back(out1, kOSize), b = read_back(out2, kOSize);
+  EXPECT_EQ(a, b);
+  // Both pastes are there: the second's luma rows differ from the canvas.
+  EXPECT_NE(std::vector<uint8_t>(a.begin() + 64 * kOw + 128, a.begin() + 64 * kOw + 192),
+            std::vector<uint8_t>(canvas.begin() + 64 * kOw + 128, canvas.begin() + 64 * kOw + 192));
+  EXPECT_NE(std::vector<uint8_t>(a.begin() + 16 * kOw + 32, a.begin() + 16 * kOw + 128),
+            std::vector<uint8_t>(canvas.begin() + 16 * kOw + 32, canvas.begin() + 16 * kOw + 128));
+}
+
+TEST_P(Mpi, CropResizeIntoRgbIsTheNv12ResizeConverted) {
   void *in = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 13));
   VpcChannel ch(2);
   hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
@@ -234,7 +293,7 @@ constexpr FilterPicture kFilterPictures[] = {{HI_PIXEL_FORMAT_YUV_400, 1},
                                              {HI_PIXEL_FORMAT_BGR_888, 3},
                                              {HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420, 1}};
 
-TEST_F(Mpi, MedianBlurIsTheMedianOfEachNeighbourhood) {
+TEST_P(Mpi, MedianBlurIsTheMedianOfEachNeighbourhood) {
   VpcChannel ch(5);
   for (const FilterPicture &f : kFilterPictures) {
     std::vector<uint8_t> src_bytes = dvt::nv_noise(f.ws(), f.hs, 31);
@@ -269,7 +328,7 @@ hi_blur_param blur_param(void *src, void *dst, const FilterPicture &f, uint32_t 
   return p;
 }
 
-TEST_F(Mpi, ErodeDilateAndBlurAreTheMinMaxAndMeanOfEachWindow) {
+TEST_P(Mpi, ErodeDilateAndBlurAreTheMinMaxAndMeanOfEachWindow) {
   VpcChannel ch(7);
   const int fill[3] = {10, 200, 99};  // scalar_value rounded
   for (const FilterPicture &f : kFilterPictures) {
@@ -303,7 +362,7 @@ TEST_F(Mpi, ErodeDilateAndBlurAreTheMinMaxAndMeanOfEachWindow) {
   }
 }
 
-TEST_F(Mpi, Filter2dCorrelatesWithTheCentreOfTheKernelArray) {
+TEST_P(Mpi, Filter2dCorrelatesWithTheCentreOfTheKernelArray) {
   VpcChannel ch(9);
   const int fill[3] = {10, 200, 99};
   struct Kernel {
@@ -356,7 +415,7 @@ TEST_F(Mpi, Filter2dCorrelatesWithTheCentreOfTheKernelArray) {
   }
 }
 
-TEST_F(Mpi, GaussianBlurIsFilter2dWithOpenCvsGaussianKernel) {
+TEST_P(Mpi, GaussianBlurIsFilter2dWithOpenCvsGaussianKernel) {
   VpcChannel ch(10);
   // Sampled exp(-x^2 / (2 sigma^2)), normalized (OpenCV's getGaussianKernel for sigma > 0).
   auto sampled = [](int n, double sigma) {
@@ -411,7 +470,7 @@ TEST_F(Mpi, GaussianBlurIsFilter2dWithOpenCvsGaussianKernel) {
   EXPECT_NE(recent_msg().find("must be finite"), std::string::npos) << recent_msg();
 }
 
-TEST_F(Mpi, ErodeDilateAndBlurRefuseWhatCannDoesNotTake) {
+TEST_P(Mpi, ErodeDilateAndBlurRefuseWhatCannDoesNotTake) {
   VpcChannel ch(8);
   const FilterPicture f = kFilterPictures[0];
   void *grey = dvpp_buffer(f.size());
@@ -443,7 +502,7 @@ TEST_F(Mpi, ErodeDilateAndBlurRefuseWhatCannDoesNotTake) {
   EXPECT_EQ(hi_mpi_vpc_dilate(ch.id, nullptr, &task, -1), static_cast<hi_s32>(HI_ERR_VPC_NULL_PTR));
 }
 
-TEST_F(Mpi, MedianBlurRefusesOtherKernelsSizesAndFormats) {
+TEST_P(Mpi, MedianBlurRefusesOtherKernelsSizesAndFormats) {
   VpcChannel ch(6);
   void *grey = dvpp_buffer(32 * 20);
   hi_median_blur_param p{};
@@ -467,7 +526,7 @@ TEST_F(Mpi, MedianBlurRefusesOtherKernelsSizesAndFormats) {
             static_cast<hi_s32>(HI_ERR_VPC_NULL_PTR));
 }
 
-TEST_F(Mpi, RotateTurnsThePictureClockwise) {
+TEST_P(Mpi, RotateTurnsThePictureClockwise) {
   VpcChannel ch(4);
   struct Format {
     hi_pixel_format format;
@@ -517,24 +576,12 @@ TEST_F(Mpi, RotateTurnsThePictureClockwise) {
   EXPECT_NE(recent_msg().find("the rotated picture is 20x30"), std::string::npos) << recent_msg();
 }
 
-TEST_F(Mpi, CropResizeMakeBorderIsTheResizedCropInsideTheBorder) {
+TEST_P(Mpi, CropResizeMakeBorderIsTheResizedCropInsideTheBorder) {
   void *in = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 10));
   void *out1 = dvpp_buffer(kOSize, std::vector<uint8_t>(kOSize, 0));
   void *out2 = dvpp_buffer(kOSize, std::vector<uint8_t>(kOSize, 0));
   // V1: the crop resized to 192x96 and pasted at (16, 16) of a 224x128 picture.
-  acldvppRoiConfig *crop = acldvppCreateRoiConfig(0, 199, 0, 119),
-                   *paste = acldvppCreateRoiConfig(16, 207, 16, 111);
-  acldvppResizeConfig *rc = acldvppCreateResizeConfig();
-  ASSERT_EQ(acldvppVpcCropResizePasteAsync(
-                channel_, pic(in, kSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs),
-                pic(out1, kOSize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, kOw, kOh, kOw, kOh), crop, paste,
-                rc, stream_),
-            ACL_SUCCESS)
-      << recent_msg();
-  sync();
-  acldvppDestroyRoiConfig(crop);
-  acldvppDestroyRoiConfig(paste);
-  acldvppDestroyResizeConfig(rc);
+  ASSERT_NO_FATAL_FAILURE(v1_crop_resize_paste(in, out1, {0, 199, 0, 119}, {16, 207, 16, 111}));
   VpcChannel ch(1);
   hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
   hi_vpc_crop_resize_border_region r{};
@@ -562,7 +609,7 @@ TEST_F(Mpi, CropResizeMakeBorderIsTheResizedCropInsideTheBorder) {
     }
 }
 
-TEST_F(Mpi, ConvertColorAndCopyMakeBorderGiveTheV1Bytes) {
+TEST_P(Mpi, ConvertColorAndCopyMakeBorderGiveTheV1Bytes) {
   void *in = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 11));
   VpcChannel ch(VPC_MAX_CHN_NUM - 1);
   hi_vpc_pic_info src = vpc_pic(in, kSize, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, kW, kH, kWs, kHs);
@@ -629,7 +676,7 @@ struct JpegdChannel {
   hi_vdec_chn id;
 };
 
-TEST_F(Mpi, JpegdGivesTheV1PictureAndReportsItsLayout) {
+TEST_P(Mpi, JpegdGivesTheV1PictureAndReportsItsLayout) {
   const std::vector<uint8_t> jpeg = dvt::make_jpeg(333, 250, 2, 2);  // odd width: rounded down
   void *in = dvpp_buffer(jpeg.size(), jpeg);
   hi_vdec_stream s{};
@@ -705,7 +752,7 @@ TEST_F(Mpi, JpegdGivesTheV1PictureAndReportsItsLayout) {
   EXPECT_EQ(hi_vdec_get_pic_buf_size(HI_PT_PNG, &attr), 0u);
 }
 
-TEST_F(Mpi, JpegdReportsACorruptStreamInTheFrame) {
+TEST_P(Mpi, JpegdReportsACorruptStreamInTheFrame) {
   // A Huffman table with three 1-bit codes (the counts still add up, so the header reads
   // well): libjpeg-turbo refuses it when the decode starts ("Bogus Huffman table"), where a
   // cut scan would only warn.
@@ -745,7 +792,7 @@ TEST_F(Mpi, JpegdReportsACorruptStreamInTheFrame) {
 // A stream with B-frames: get_frame gives the pictures in display order (the default out_order),
 // each in the buffer its own frame's send named, with that frame's stream description and pts,
 // equal to libavcodec's own decode; the end of stream gives out what the decoder held.
-TEST_F(Mpi, VdecGivesAReorderedStreamInDisplayOrder) {
+TEST_P(Mpi, VdecGivesAReorderedStreamInDisplayOrder) {
   for (bool hevc : {false, true}) {
     std::vector<int64_t> pts;
     const std::vector<std::vector<uint8_t>> packets = dvt::encode_video(hevc, 2, &pts);
@@ -809,7 +856,7 @@ TEST_F(Mpi, VdecGivesAReorderedStreamInDisplayOrder) {
   }
 }
 
-TEST_F(Mpi, VdecDecodesH264AndH265ToTheEncodersFrames) {
+TEST_P(Mpi, VdecDecodesH264AndH265ToTheEncodersFrames) {
   for (bool hevc : {false, true}) {
     const std::vector<std::vector<uint8_t>> packets = dvt::encode_video(hevc);
     if (packets.empty()) continue;  // libavcodec without that encoder (vdec_test says so)
@@ -932,7 +979,7 @@ TEST_F(Mpi, VdecDecodesH264AndH265ToTheEncodersFrames) {
   }
 }
 
-TEST_F(Mpi, ImageAlignInfoIsWhatEachUnitTakes) {
+TEST_F(MpiCalls, ImageAlignInfoIsWhatEachUnitTakes) {
   hi_img_base_info nv12{};
   nv12.width = 333, nv12.height = 251;
   nv12.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
@@ -969,7 +1016,7 @@ TEST_F(Mpi, ImageAlignInfoIsWhatEachUnitTakes) {
             static_cast<hi_s32>(HI_ERR_SYS_NULL_PTR));
 }
 
-TEST_F(Mpi, PngdGivesTheV1Picture) {
+TEST_P(Mpi, PngdGivesTheV1Picture) {
   const uint32_t w = 70, h = 40;
   std::vector<uint8_t> rgba(w * h * 4);
   for (size_t i = 0; i < rgba.size(); ++i) rgba[i] = static_cast<uint8_t>(i * 7 + i / 13);
@@ -1017,7 +1064,7 @@ TEST_F(Mpi, PngdGivesTheV1Picture) {
   for (uint32_t x = 0; x < w * 4; ++x) ASSERT_EQ(b[x], rgba[x]) << x;  // the first row as written
 }
 
-TEST_F(Mpi, GetWaitsForASendAndDestroyWakesItsWaiter) {
+TEST_F(MpiCalls, GetWaitsForASendAndDestroyWakesItsWaiter) {
   std::vector<uint8_t> rgb(64 * 48 * 3, 90);
   const std::vector<uint8_t> png = dvt::make_png(rgb, 64, 48, 3);
   void *in = dvpp_buffer(png.size(), png);
@@ -1053,7 +1100,7 @@ TEST_F(Mpi, GetWaitsForASendAndDestroyWakesItsWaiter) {
   EXPECT_EQ(rc, static_cast<hi_s32>(HI_ERR_PNGD_UNEXIST));
 }
 
-TEST_F(Mpi, JpegeGivesTheV1Jpeg) {
+TEST_P(Mpi, JpegeGivesTheV1Jpeg) {
   const uint32_t w = 128, h = 96, size = w * h * 3 / 2;
   void *in = dvpp_buffer(size, dvt::nv_noise(w, h, 12));
   // V1 at level 85.
@@ -1131,7 +1178,7 @@ TEST_F(Mpi, JpegeGivesTheV1Jpeg) {
   EXPECT_EQ(hi_mpi_venc_destroy_chn(4), HI_SUCCESS) << recent_msg();
 }
 
-TEST_F(Mpi, PyrdownHistogramsAndRemapGiveTheV1Results) {
+TEST_P(Mpi, PyrdownHistogramsAndRemapGiveTheV1Results) {
   const uint32_t w = 96, h = 64, size = w * h;  // YUV400
   std::vector<uint8_t> grey = dvt::nv_noise(w, h, 13);
   grey.resize(size);
@@ -1250,7 +1297,7 @@ TEST_F(Mpi, PyrdownHistogramsAndRemapGiveTheV1Results) {
   EXPECT_EQ(hi_mpi_vpc_destroy_chn(id), HI_SUCCESS);
 }
 
-TEST_F(Mpi, ConvertColorTakesTheChannelsMatrix) {
+TEST_P(Mpi, ConvertColorTakesTheChannelsMatrix) {
   void *in = dvpp_buffer(kSize, dvt::nv_noise(kWs, kHs, 14));
   const uint32_t rws = 912, rsize = rws * kH;
   const std::vector<uint8_t> zero(rsize, 0);  // the stride padding is not written
@@ -1280,7 +1327,7 @@ TEST_F(Mpi, ConvertColorTakesTheChannelsMatrix) {
   EXPECT_EQ(read_back(rgb1, rsize), read_back(rgb2, rsize));
 }
 
-TEST_F(Mpi, BadInputGetsCannsCodesAndAMessage) {
+TEST_F(MpiCalls, BadInputGetsCannsCodesAndAMessage) {
   hi_vpc_chn_attr attr{};
   EXPECT_EQ(hi_mpi_vpc_create_chn(VPC_MAX_CHN_NUM, &attr),
             static_cast<hi_s32>(HI_ERR_VPC_INVALID_CHN_ID));
@@ -1365,7 +1412,7 @@ TEST_F(Mpi, BadInputGetsCannsCodesAndAMessage) {
   EXPECT_EQ(hi_mpi_dvpp_free(m), HI_SUCCESS);
 }
 
-TEST_F(Mpi, NothingRunsBeforeSysInit) {
+TEST_F(MpiCalls, NothingRunsBeforeSysInit) {
   ASSERT_EQ(hi_mpi_sys_exit(), HI_SUCCESS);
   hi_vpc_chn_attr attr{};
   EXPECT_EQ(hi_mpi_vpc_create_chn(0, &attr), static_cast<hi_s32>(HI_ERR_VPC_SYS_NOT_READY));

@@ -413,8 +413,13 @@ std::vector<std::vector<uint8_t>> encode_v2(const hi_venc_chn_attr &attr, bool n
       break;
     }
     std::vector<uint8_t> au;
-    for (hi_u32 k = 0; k < stream.pack_cnt; ++k)
-      au.insert(au.end(), packs[k].addr + packs[k].offset, packs[k].addr + packs[k].len);
+    for (hi_u32 k = 0; k < stream.pack_cnt; ++k) {  // device memory: copied out
+      const size_t n = packs[k].len - packs[k].offset, at = au.size();
+      au.resize(at + n);
+      EXPECT_EQ(aclrtMemcpy(au.data() + at, n, packs[k].addr + packs[k].offset, n,
+                            ACL_MEMCPY_DEVICE_TO_HOST),
+                ACL_SUCCESS);
+    }
     aus.push_back(std::move(au));
     qps.push_back(attr.venc_attr.type == HI_PT_H265 ? stream.h265_info.mean_qp
                                                     : stream.h264_info.mean_qp);
@@ -425,15 +430,21 @@ std::vector<std::vector<uint8_t>> encode_v2(const hi_venc_chn_attr &attr, bool n
   return aus;
 }
 
+// A channel of fixed QPs: i_qp for I pictures, qp for P and B.
+hi_venc_chn_attr fixed_qp(bool hevc, hi_u32 i_qp, hi_u32 qp) {
+  hi_venc_chn_attr attr{};
+  attr.venc_attr.type = hevc ? HI_PT_H265 : HI_PT_H264;
+  attr.venc_attr.pic_width = kW;
+  attr.venc_attr.pic_height = kH;
+  attr.rc_attr.rc_mode = hevc ? HI_VENC_RC_MODE_H265_FIXQP : HI_VENC_RC_MODE_H264_FIXQP;
+  attr.rc_attr.h264_fixqp = {100, 30, 30, i_qp, qp, qp};  // gop, frame rates, I, P and B QPs
+  return attr;
+}
+
 TEST_P(Venc, V2FixedQpGivesIPicturesTheirOwnQp) {
   const Case c = GetParam();
   ASSERT_EQ(hi_mpi_sys_init(), HI_SUCCESS) << recent_msg();
-  hi_venc_chn_attr attr{};
-  attr.venc_attr.type = c.hevc ? HI_PT_H265 : HI_PT_H264;
-  attr.venc_attr.pic_width = kW;
-  attr.venc_attr.pic_height = kH;
-  attr.rc_attr.rc_mode = c.hevc ? HI_VENC_RC_MODE_H265_FIXQP : HI_VENC_RC_MODE_H264_FIXQP;
-  attr.rc_attr.h264_fixqp = {100, 30, 30, 40, 40, 40};  // gop, frame rates, I, P and B QPs
+  hi_venc_chn_attr attr = fixed_qp(c.hevc, 40, 40);
   std::vector<hi_u32> coarse_qp, fine_qp;
   const auto coarse = encode_v2(attr, c.nv21, coarse_qp);
   attr.rc_attr.h264_fixqp.i_qp = 20;  // a finer IDR picture, the same P pictures' QP
@@ -472,6 +483,24 @@ class VencOnStagingDevice : public Venc {
 
 TEST_P(VencOnStagingDevice, EncodesFramesThatDecodeCloseToTheInput) {
   encodes_frames_that_decode_close();
+}
+
+// The V2 channels too: each frame read and each stream written through staged views.
+TEST_P(VencOnStagingDevice, V2StreamsDecodeCloseToTheInput) {
+  const Case c = GetParam();
+  ASSERT_EQ(hi_mpi_sys_init(), HI_SUCCESS) << recent_msg();
+  const hi_venc_chn_attr attr = fixed_qp(c.hevc, 30, 30);
+  std::vector<hi_u32> qps;
+  const int views = staging::counts().views;
+  const auto aus = encode_v2(attr, c.nv21, qps);
+  ASSERT_EQ(aus.size(), size_t{kFrames});
+  EXPECT_GE(staging::counts().views - views, static_cast<int>(2 * kFrames));
+  EXPECT_EQ(qps, std::vector<hi_u32>(kFrames, 30));
+  const auto pictures = decode(aus, c.hevc);
+  ASSERT_EQ(pictures.size(), size_t{kFrames});
+  for (uint32_t i = 0; i < kFrames; ++i)
+    EXPECT_GE(psnr(pictures[i], frame_nv(i, c.nv21), c.nv21), 30.0) << "frame " << i;
+  EXPECT_EQ(hi_mpi_sys_exit(), HI_SUCCESS);
 }
 
 INSTANTIATE_TEST_SUITE_P(H264, VencOnStagingDevice, ::testing::Values(Case{false, false}));

@@ -1,6 +1,7 @@
 // A device backend for tests whose device memory the host cannot address, as a discrete GPU's
 // memory is to its host: the device addresses it hands out are pages without access, except
-// while an operator kernel runs (the device computing). The runtime's copies and fills and the
+// while an operator kernel runs (the device computing), and its kernels read device memory only
+// (a tensor handed to one in host memory fails the op). The runtime's copies and fills and the
 // host views it grants (DeviceBackend::begin_host_access) reach the bytes through a second
 // mapping of the same memory, and are counted; a view is a staged copy, written back at its
 // end when taken to write. Host code that touched device memory by its address, outside an
@@ -54,6 +55,8 @@ struct Window {
     return d;
   }
   static inline int depth = 0;
+  // Whether [p, p + n) is device memory of a running device.
+  static bool device_memory(const void *p, size_t n);
 };
 
 // An operator of sim's kernel table, run with the device pages open.
@@ -63,13 +66,18 @@ class WindowedOp final : public openacl::ops::PreparedOp {
   void run(const std::vector<openacl::ops::Tensor> &inputs,
            const std::vector<openacl::ops::Tensor> &outputs,
            openacl::backend::AiCores &cores) const override {
+    for (const auto *tensors : {&inputs, &outputs})
+      for (const openacl::ops::Tensor &t : *tensors)
+        if (t.data != nullptr && t.bytes != 0 && !Window::device_memory(t.data, t.bytes))
+          openacl::fail(openacl::Errc::task_failure,
+                        "staging: an operator kernel was handed host memory");
     const Window open;
     ++counts().kernels;
     op_->run(inputs, outputs, cores);
   }
-  void bind_constant(size_t input, const void *data) override {
-    const Window open;
-    op_->bind_constant(input, data);
+  // Host code: it reads the weight through the device's host views, not with the pages open.
+  void bind_constant(size_t input, const void *data, size_t n, DeviceBackend &device) override {
+    op_->bind_constant(input, data, n, device);
   }
 
  private:
@@ -108,6 +116,10 @@ class StagingDevice final : public DeviceBackend {
     munmap(shadow_, kBytes);
   }
 
+  bool owns(const void *p, size_t n) const {
+    const auto *q = static_cast<const uint8_t *>(p);
+    return q >= device_ && q < device_ + kBytes && n <= kBytes - (q - device_);
+  }
   void set_open(bool open) { mprotect(device_, kBytes, open ? PROT_READ | PROT_WRITE : PROT_NONE); }
 
   const openacl::backend::DeviceProps &props() const override { return sim_->props(); }
@@ -151,10 +163,7 @@ class StagingDevice final : public DeviceBackend {
   const openacl::backend::KernelTable &kernels() const override { return table_; }
 
  private:
-  bool owns(const void *p) const {
-    const auto *q = static_cast<const uint8_t *>(p);
-    return q >= device_ && q < device_ + kBytes;
-  }
+  bool owns(const void *p) const { return owns(p, 1); }
   // Where the backend itself reaches the bytes at p.
   void *backing(const void *p) const {
     return owns(p) ? shadow_ + (static_cast<const uint8_t *>(p) - device_) : const_cast<void *>(p);
@@ -171,6 +180,11 @@ inline Window::Window() {
   std::lock_guard lock(mu());
   if (depth++ == 0)
     for (StagingDevice *d : devices()) d->set_open(true);
+}
+inline bool Window::device_memory(const void *p, size_t n) {
+  std::lock_guard lock(mu());
+  return std::any_of(devices().begin(), devices().end(),
+                     [&](const StagingDevice *d) { return d->owns(p, n); });
 }
 inline Window::~Window() {
   std::lock_guard lock(mu());

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,7 +13,6 @@
 #include "dvpp/image.h"
 
 namespace openacl {
-class Device;
 struct ExecContext;
 }  // namespace openacl
 
@@ -26,10 +26,11 @@ struct Access {
 
 // A task's ranges as the host sees them while its work runs: host views the device's backend
 // grants (DeviceBackend::begin_host_access), the memory itself on sim, staged copies on a
-// backend whose memory the host cannot address (written back at the end of the work).
+// backend whose memory the host cannot address (written back at the end of the work). Ranges
+// that overlap are viewed as one (written if any of them is), so that work pasting twice into
+// one picture, or filtering a picture in place, sees one copy of its bytes.
 class HostRanges {
  public:
-  // ranges outlive the object.
   HostRanges(backend::DeviceBackend &device, const std::vector<Access> &ranges);
   ~HostRanges() { end(); }
   HostRanges(const HostRanges &) = delete;
@@ -41,13 +42,28 @@ class HostRanges {
     img.data = at(img.data);
     return img;
   }
+  // The backend, for work that learns only as it runs which memory it writes (VDEC's reordered
+  // pictures): it takes views of its own (backend::HostView) outside the ranges.
+  backend::DeviceBackend &device() const { return device_; }
 
  private:
   void end() noexcept;
 
   backend::DeviceBackend &device_;
-  const std::vector<Access> &ranges_;
-  std::vector<void *> hosts_;  // the view of each range begun so far
+  std::vector<Access> spans_;  // the ranges merged where they overlap, by address
+  std::vector<void *> hosts_;  // the view of each span begun so far
+};
+
+// The n bytes at p that a call reads on the host as it is made (a stream's header): through a
+// view of the owning device's backend when they are device memory, else the bytes themselves.
+class BytesAtCall {
+ public:
+  BytesAtCall(const void *p, size_t n);
+  const uint8_t *data() const { return data_; }
+
+ private:
+  std::optional<backend::HostView> view_;
+  const uint8_t *data_;
 };
 
 using Work = std::function<void(backend::AiCores &, const HostRanges &)>;
@@ -56,11 +72,6 @@ using Work = std::function<void(backend::AiCores &, const HostRanges &)>;
 // work throws openacl::Error to fail the stream (R20). It reaches the ranges' bytes only
 // through the HostRanges it is given.
 void submit(aclrtStream stream, std::string label, const std::vector<Access> &ranges, Work work);
-// For the units that compute at the buffers' own addresses (the V2 channels, docs/dvpp.md):
-// fails with feature_not_supported, naming the unit and the backend, unless the host
-// addresses device's memory itself (DeviceBackend::host_addressable).
-void require_in_place(Device &device, const std::string &unit);
-
 // A task's body: work, under host views of its ranges for its duration.
 std::function<void(ExecContext &)> on_host(std::vector<Access> ranges, Work work);
 

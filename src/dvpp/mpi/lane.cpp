@@ -14,12 +14,6 @@ Lane::Lane() {
                                          "aclrtSetCurrentContext before it): ") +
                                  aclGetRecentErrMsg());
   stream_ = openacl::api::stream_for_host(handle_);
-  try {
-    api::require_in_place(stream_->device(), "a V2 (hi_mpi) channel");
-  } catch (...) {
-    aclrtDestroyStream(handle_);
-    throw;
-  }
 }
 
 Ticket finished_ticket(Errc code, std::string message) {
@@ -31,13 +25,11 @@ Ticket finished_ticket(Errc code, std::string message) {
   return t;
 }
 
-Ticket Lane::submit(std::string label, const std::vector<api::Access> &ranges,
-                    std::function<void(backend::AiCores &)> work, std::function<void()> then) {
+Ticket Lane::submit(std::string label, const std::vector<api::Access> &ranges, api::Work work,
+                    std::function<void()> then) {
   Ticket t;
   t.outcome = std::make_shared<Ticket::Outcome>();
-  auto on_host = api::on_host(
-      ranges,
-      [work = std::move(work)](backend::AiCores &cores, const api::HostRanges &) { work(cores); });
+  auto on_host = api::on_host(ranges, std::move(work));
   auto task = std::make_unique<FunctionTask>(
       TaskKind::dvpp, std::move(label),
       [work = std::move(on_host), then = std::move(then), outcome = t.outcome](ExecContext &ctx) {

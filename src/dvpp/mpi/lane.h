@@ -48,10 +48,11 @@ class Lane {
  public:
   // A stream in the calling thread's context (HI_ERR_NOT_READY without one).
   Lane();
-  // `then`, if given, runs in the task after the outcome is recorded (finished() is true by
-  // then): JPEGE tells its epoll descriptor there.
-  Ticket submit(std::string label, const std::vector<api::Access> &ranges,
-                std::function<void(backend::AiCores &)> work, std::function<void()> then = {});
+  // work reaches the ranges' bytes through the host views it is given (api::HostRanges), as
+  // the V1 units do. `then`, if given, runs in the task after the outcome is recorded
+  // (finished() is true by then): JPEGE tells its epoll descriptor there.
+  Ticket submit(std::string label, const std::vector<api::Access> &ranges, api::Work work,
+                std::function<void()> then = {});
   // Waits for the ticket's task: milli_sec -1 without limit, 0 not at all, else at most that
   // long (HI_ERR_TIMEOUT when it has not finished). Then throws the task's error, if any.
   void wait(const Ticket &ticket, hi_s32 milli_sec);

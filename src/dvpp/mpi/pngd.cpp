@@ -43,7 +43,8 @@ std::shared_ptr<Channel> channel(hi_pngd_chn chn) {
 dv::PngInfo png_header(const hi_img_stream &s) {
   mpi::required(s.addr, "stream->addr");
   if (s.len == 0) mpi::reject(HI_ERR_ILLEGAL_PARAM, "stream->len is 0");
-  return dv::png_info(s.addr, s.len);
+  const dv::api::BytesAtCall bytes(s.addr, s.len);
+  return dv::png_info(bytes.data(), s.len);
 }
 
 hi_png_color_format color_format(int32_t components) {
@@ -112,9 +113,11 @@ hi_s32 hi_mpi_pngd_send_stream(hi_pngd_chn chn, const hi_img_stream *stream,
                   "png_pic_info: picture_buffer_size " + std::to_string(out.size) +
                       " is below width_stride * height_stride = " + std::to_string(need));
     dv::check_range(out.data, need, "png_pic_info->picture_address");
-    mpi::Ticket t = ch->lane.submit(
-        "PNGD", {{s.addr, s.len, false}, {out.data, dv::image_bytes(out), true}},
-        [s, out](openacl::backend::AiCores &) { dv::png_decode(s.addr, s.len, out); });
+    mpi::Ticket t =
+        ch->lane.submit("PNGD", {{s.addr, s.len, false}, {out.data, dv::image_bytes(out), true}},
+                        [s, out](openacl::backend::AiCores &, const dv::api::HostRanges &h) {
+                          dv::png_decode(h.at(s.addr), s.len, h.image(out));
+                        });
     hi_pic_info done = pic;
     done.picture_width = out.width;
     done.picture_height = out.height;

@@ -113,8 +113,9 @@ hi_jpeg_raw_format raw_format(uint32_t css) {
 dv::JpegInfo jpeg_header(const hi_vdec_stream &s) {
   mpi::required(s.addr, "stream->addr");
   if (s.len == 0) mpi::reject(HI_ERR_ILLEGAL_PARAM, "stream->len is 0");
-  dv::JpegInfo info = dv::jpeg_info(s.addr, s.len);
-  dv::require_jpegd_supported(s.addr, s.len, info);
+  const dv::api::BytesAtCall bytes(s.addr, s.len);
+  dv::JpegInfo info = dv::jpeg_info(bytes.data(), s.len);
+  dv::require_jpegd_supported(bytes.data(), s.len, info);
   return info;
 }
 
@@ -280,9 +281,11 @@ hi_s32 hi_mpi_vdec_send_stream(hi_vdec_chn chn, const hi_vdec_stream *stream,
       if (format == HI_PIXEL_FORMAT_UNKNOWN) format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
     }
     const dv::Image out = output(pic, info, format);
-    mpi::Ticket t = ch->lane.submit(
-        "JPEGD", {{s.addr, s.len, false}, {out.data, dv::image_bytes(out), true}},
-        [s, out](openacl::backend::AiCores &) { dv::jpeg_decode(s.addr, s.len, out); });
+    mpi::Ticket t =
+        ch->lane.submit("JPEGD", {{s.addr, s.len, false}, {out.data, dv::image_bytes(out), true}},
+                        [s, out](openacl::backend::AiCores &, const dv::api::HostRanges &h) {
+                          dv::jpeg_decode(h.at(s.addr), s.len, h.image(out));
+                        });
     ch->decodes.push(std::move(t), Decoded{frame_of(out, s.pts), s}, s.len);
   });
 }
@@ -369,7 +372,9 @@ hi_s32 hi_mpi_vdec_reset_chn(hi_vdec_chn chn) {
     if (ch->receiving) mpi::reject(HI_ERR_NOT_PERM, "call hi_mpi_vdec_stop_recv_stream first");
     std::lock_guard<std::mutex> lock(ch->mutex);
     // The queued decodes run out (a later send must not meet a half-used decoder), then go.
-    ch->lane.wait(ch->lane.submit("VDEC reset", {}, [](openacl::backend::AiCores &) {}), -1);
+    ch->lane.wait(ch->lane.submit("VDEC reset", {},
+                                  [](openacl::backend::AiCores &, const dv::api::HostRanges &) {}),
+                  -1);
     ch->decodes.drain();
     if (ch->video) ch->open_video();
   });

@@ -28,8 +28,11 @@ namespace {
 
 // Writes the decoder's oldest picture (w x h) into its frame's output as the send described it;
 // the picture's Image (data NULL: dropped). Throws Errc::task_failure when it does not fit.
+// Which frame's picture comes out is known only here (reordering), so the picture is written
+// through a view of its own, rather than the task's ranges, and is in its output before the
+// picture is handed out.
 Image write(VideoDecoder &decoder, const VideoFrames::Slot &slot, uint32_t w, uint32_t h,
-            backend::AiCores &cores) {
+            backend::AiCores &cores, const api::HostRanges &views) {
   const hi_vdec_pic_info &pic = slot.pic;
   // Width and height 0 take the frame's; others are VDEC's scaler's (video_output.h).
   const uint32_t ow = pic.width ? pic.width : w, oh = pic.height ? pic.height : h;
@@ -54,7 +57,11 @@ Image write(VideoDecoder &decoder, const VideoFrames::Slot &slot, uint32_t w, ui
                                  size(img.width_stride, img.height_stride) + ", buffer_size " +
                                  std::to_string(pic.buffer_size) + ")");
   }
-  take_picture(decoder, w, h, img, kVdecCscMatrix, &cores);
+  const backend::HostView view(views.device(), img.data, img.size,
+                               backend::DeviceBackend::Access::write);
+  Image host = img;
+  host.data = static_cast<uint8_t *>(view.data());
+  take_picture(decoder, w, h, host, kVdecCscMatrix, &cores);
   return img;
 }
 
@@ -63,7 +70,7 @@ void fail_slot(VideoFrames &frames, const VideoFrames::Slot &slot, const Error &
 }
 
 // Hands out every picture the decoder has ready, each into its own frame's output.
-void output(VideoFrames &frames, backend::AiCores &cores) {
+void output(VideoFrames &frames, backend::AiCores &cores, const api::HostRanges &views) {
   uint32_t w = 0, h = 0;
   int64_t frame = 0;
   while (frames.decoder.peek(&w, &h, &frame)) {
@@ -73,7 +80,7 @@ void output(VideoFrames &frames, backend::AiCores &cores) {
       continue;
     }
     try {
-      frames.out({slot->stream, write(frames.decoder, *slot, w, h, cores)});
+      frames.out({slot->stream, write(frames.decoder, *slot, w, h, cores, views)});
     } catch (const Error &e) {
       fail_slot(frames, *slot, e);
     }
@@ -104,23 +111,21 @@ void queue_video_frame(Lane &lane, const std::shared_ptr<VideoFrames> &frames,
                                        std::to_string(value) + " is outside [" +
                                        std::to_string(least) + ", 4096] (0: the frame's)");
   auto *data = reinterpret_cast<uint8_t *>(static_cast<uintptr_t>(pic.vir_addr));
-  std::vector<api::Access> ranges{{stream.addr, stream.len, false}};
-  if (data != nullptr) {
-    check_range(data, pic.buffer_size, "vdec_pic_info->vir_addr");
-    ranges.push_back({data, pic.buffer_size, true});
-  }
+  if (data != nullptr) check_range(data, pic.buffer_size, "vdec_pic_info->vir_addr");
   const int64_t frame = frames->slots.add({stream, pic, format});
   ++frames->sent;
   try {
-    lane.submit("VDEC", ranges,
-                [frames, frame, in = stream.addr, len = stream.len](backend::AiCores &cores) {
+    // The task declares the stream it reads; the picture it writes may be an earlier frame's.
+    lane.submit("VDEC", {{stream.addr, stream.len, false}},
+                [frames, frame, in = stream.addr, len = stream.len](backend::AiCores &cores,
+                                                                    const api::HostRanges &views) {
                   try {
-                    frames->decoder.send(in, len, frame);
+                    frames->decoder.send(views.at(in), len, frame);
                   } catch (const Error &e) {
                     if (auto slot = frames->slots.take(frame)) fail_slot(*frames, *slot, e);
                   }
                   ++frames->decoded;
-                  output(*frames, cores);
+                  output(*frames, cores, views);
                 });
   } catch (...) {
     frames->slots.take(frame);  // a send that failed gives no frame
@@ -130,9 +135,9 @@ void queue_video_frame(Lane &lane, const std::shared_ptr<VideoFrames> &frames,
 }
 
 void queue_video_flush(Lane &lane, const std::shared_ptr<VideoFrames> &frames) {
-  lane.submit("VDEC", {}, [frames](backend::AiCores &cores) {
+  lane.submit("VDEC", {}, [frames](backend::AiCores &cores, const api::HostRanges &views) {
     frames->decoder.flush();
-    output(*frames, cores);
+    output(*frames, cores, views);
     for (const VideoFrames::Slot &slot : frames->slots.take_all())
       fail_slot(*frames, slot,
                 Error(Errc::task_failure, "the frame gave no picture (end of stream)"));

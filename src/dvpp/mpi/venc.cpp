@@ -143,15 +143,16 @@ void send(hi_venc_chn chn, const hi_video_frame_info *frame, const hi_img_stream
       reinterpret_cast<uintptr_t>(v.header_virt_addr[0] ? v.header_virt_addr[0] : v.virt_addr[0]);
   e.qfactor = qfactor;
   e.result = std::make_shared<mpi::EncodeResult>();
-  std::function<void(openacl::backend::AiCores &)> work;
+  dv::api::Work work;
   if (ch->encoder) {
     work = [in, idr, data = e.data, capacity, result = e.result, encoder = ch->encoder,
-            hevc = ch->hevc](openacl::backend::AiCores &) {
-      mpi::encode_video_frame(*encoder, hevc, in, idr, data, capacity, *result);
+            hevc = ch->hevc](openacl::backend::AiCores &, const dv::api::HostRanges &h) {
+      mpi::encode_video_frame(*encoder, hevc, h.image(in), idr, h.at(data), capacity, *result);
     };
   } else {
-    work = [in, qfactor, data = e.data, capacity, result = e.result](openacl::backend::AiCores &) {
-      result->size = dv::jpeg_encode(in, qfactor, data, capacity);
+    work = [in, qfactor, data = e.data, capacity, result = e.result](openacl::backend::AiCores &,
+                                                                     const dv::api::HostRanges &h) {
+      result->size = dv::jpeg_encode(h.image(in), qfactor, h.at(data), capacity);
       hi_venc_data_type pic{};
       pic.jpeg_type = HI_VENC_JPEG_PACK_PIC;
       result->packs = {{0, result->size, pic}};

@@ -154,8 +154,8 @@ std::shared_ptr<Channel> channel(hi_vpc_chn chn) {
 }
 
 // Queues the work and hands out its task id.
-void queue(Channel &ch, const char *label, std::vector<dv::api::Access> ranges,
-           std::function<void(openacl::backend::AiCores &)> work, hi_u32 *task_id) {
+void queue(Channel &ch, const char *label, std::vector<dv::api::Access> ranges, dv::api::Work work,
+           hi_u32 *task_id) {
   mpi::Ticket t = ch.lane.submit(label, ranges, std::move(work));
   std::lock_guard<std::mutex> lock(ch.mutex);
   *task_id = ch.next++;
@@ -178,10 +178,17 @@ void run(hi_vpc_chn chn, const char *label, std::vector<Job> jobs, hi_u32 *task_
   }
   queue(
       *ch, label, std::move(ranges),
-      [jobs = std::move(jobs), csc](openacl::backend::AiCores &cores) {
+      [jobs = std::move(jobs), csc](openacl::backend::AiCores &cores,
+                                    const dv::api::HostRanges &h) {
         for (Job j : jobs) {
+          j.in = h.image(j.in);
           std::vector<uint8_t> nv12(j.rgb ? j.out.size : 0);
-          if (j.rgb) j.out.data = nv12.data();
+          if (j.rgb) {
+            j.out.data = nv12.data();
+            j.rgb = h.image(*j.rgb);
+          } else {
+            j.out = h.image(j.out);
+          }
           if (j.border)
             dv::crop_resize_border(j.in, j.crop, j.out, *j.border, j.interpolation, &cores);
           else dv::crop_resize_paste(j.in, j.crop, j.out, j.paste, j.interpolation, &cores);
@@ -394,7 +401,9 @@ hi_s32 hi_mpi_vpc_convert_color(hi_vpc_chn chn, const hi_vpc_pic_info *source_pi
     queue(
         *ch, "hi_mpi_vpc_convert_color",
         {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
-        [=, csc = ch->csc](openacl::backend::AiCores &) { dv::convert_color(in, out, csc); },
+        [=, csc = ch->csc](openacl::backend::AiCores &, const dv::api::HostRanges &h) {
+          dv::convert_color(h.image(in), h.image(out), csc);
+        },
         task_id);
   });
 }
@@ -430,7 +439,10 @@ hi_s32 hi_mpi_vpc_copy_make_border(hi_vpc_chn chn, const hi_vpc_pic_info *source
     queue(
         *ch, "hi_mpi_vpc_copy_make_border",
         {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
-        [=](openacl::backend::AiCores &) { dv::make_border(in, out, b); }, task_id);
+        [=](openacl::backend::AiCores &, const dv::api::HostRanges &h) {
+          dv::make_border(h.image(in), h.image(out), b);
+        },
+        task_id);
   });
 }
 
@@ -496,9 +508,9 @@ hi_s32 hi_mpi_vpc_pyrdown(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic,
     auto ch = channel(chn);
     queue(
         *ch, "hi_mpi_vpc_pyrdown", std::move(ranges),
-        [levels, border, fill](openacl::backend::AiCores &) {
+        [levels, border, fill](openacl::backend::AiCores &, const dv::api::HostRanges &h) {
           for (size_t i = 1; i < levels.size(); ++i)
-            dv::pyr_down(levels[i - 1], levels[i], border, fill);
+            dv::pyr_down(h.image(levels[i - 1]), h.image(levels[i]), border, fill);
         },
         task_id);
   });
@@ -533,7 +545,10 @@ hi_s32 hi_mpi_vpc_rotate(hi_vpc_chn chn, const hi_rotate_param *rotate_param, hi
     queue(
         *ch, "hi_mpi_vpc_rotate",
         {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
-        [=](openacl::backend::AiCores &) { dv::rotate(in, out, turns); }, task_id);
+        [=](openacl::backend::AiCores &, const dv::api::HostRanges &h) {
+          dv::rotate(h.image(in), h.image(out), turns);
+        },
+        task_id);
   });
 }
 
@@ -555,7 +570,9 @@ void queue_filter(hi_vpc_chn chn, const char *call, const dv::Image &in, const d
   auto ch = channel(chn);
   queue(
       *ch, call, {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
-      [=](openacl::backend::AiCores &cores) { dv::filter(in, out, f, w, iterations, &cores); },
+      [=](openacl::backend::AiCores &cores, const dv::api::HostRanges &h) {
+        dv::filter(h.image(in), h.image(out), f, w, iterations, &cores);
+      },
       task_id);
 }
 
@@ -721,9 +738,9 @@ hi_s32 hi_mpi_vpc_calc_hist(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic,
     // hist_config is host memory, written when the task runs: read it after get_process_result.
     queue(
         *ch, "hi_mpi_vpc_calc_hist", {{in.data, dv::image_bytes(in), false}},
-        [in, hist_config](openacl::backend::AiCores &) {
+        [in, hist_config](openacl::backend::AiCores &, const dv::api::HostRanges &views) {
           dv::Histogram h;
-          dv::add_histogram(in, h);
+          dv::add_histogram(views.image(in), h);
           hi_u32 *dims[3] = {hist_config->histogram_y_or_r, hist_config->histogram_u_or_g,
                              hist_config->histogram_v_or_b};
           for (int c = 0; c < 3; ++c) std::copy(h.bins[c].begin(), h.bins[c].end(), dims[c]);
@@ -751,7 +768,10 @@ hi_s32 hi_mpi_vpc_equalize_hist(hi_vpc_chn chn, const hi_vpc_pic_info *source_pi
     queue(
         *ch, "hi_mpi_vpc_equalize_hist",
         {{in.data, dv::image_bytes(in), false}, {out.data, dv::image_bytes(out), true}},
-        [in, out, lut](openacl::backend::AiCores &) { dv::remap(in, out, lut); }, task_id);
+        [in, out, lut](openacl::backend::AiCores &, const dv::api::HostRanges &h) {
+          dv::remap(h.image(in), h.image(out), lut);
+        },
+        task_id);
   });
 }
 
