@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "backend/backend.h"
 #include "ops/isa.h"
 #include "ops/kernel.h"
 
@@ -140,10 +141,12 @@ class WinogradOp final : public PreparedOp {
  public:
   explicit WinogradOp(const Winograd3x3 &s) : s_(s), op_((s.oc + 7) / 8 * 8) {}
 
-  void bind_constant(size_t input, const void *data) override {
+  void bind_constant(size_t input, const void *data, size_t n,
+                     backend::DeviceBackend &device) override {
     if (input != 1) return;
+    const backend::HostView view(device, data, n, backend::DeviceBackend::Access::read);
     u_.assign(static_cast<size_t>(kP * s_.c * op_), 0.0f);
-    transform_filter(s_, static_cast<const float *>(data), u_.data(), op_);
+    transform_filter(s_, static_cast<const float *>(view.data()), u_.data(), op_);
   }
 
   void run(const std::vector<Tensor> &in, const std::vector<Tensor> &out,

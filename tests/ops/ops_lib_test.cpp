@@ -7,6 +7,7 @@
 #include <cstring>
 #include <random>
 
+#include "backend/backend.h"
 #include "ops/half.h"
 #include "ops/isa.h"
 #include "ops/kernel.h"
@@ -718,6 +719,8 @@ TEST(Ops, Conv2DSplitsOverCoresByImagesRowsOrChannels) {
 // output channels not a multiple of 8 or of 24, two images, 1 to 3 cores, the filter bound as
 // a model constant or read at every run.
 TEST(Ops, Conv2DWinogradMatchesTheDirectSum) {
+  // bind_constant reads the filter through a host view of its device: the sim device's.
+  const auto host_device = openacl::backend::create_device("sim", 0, {"sim", 1 << 20, 1}, nullptr);
   struct Shape {
     int64_t n, c, h, w, oc, pad;
   };
@@ -732,7 +735,7 @@ TEST(Ops, Conv2DWinogradMatchesTheDirectSum) {
         const ops::Winograd3x3 s{sh.n, sh.c, sh.h,     sh.w, sh.oc, sh.pad, sh.pad,
                                  oh,   ow,   sh.c * 9, 9,    3,     1,      true};
         auto op = ops::winograd_conv(s);
-        if (bound) op->bind_constant(1, w.bytes.data());
+        if (bound) op->bind_constant(1, w.bytes.data(), w.bytes.size(), *host_device);
         std::vector<uint8_t> xs = to_nhwc(x);
         ops::TensorDesc xd = x.d, yd = y.d;
         xd.channels_last = yd.channels_last = true;
