@@ -132,6 +132,33 @@ TEST_F(R11_StreamWaitEvent, WithTimeoutWaitsNormallyForARecordInTime) {
   EXPECT_EQ(oat::load(m), 1);
 }
 
+TEST_F(R11_StreamWaitEvent, WithFlagDefaultIsAWaitWithTimeout) {
+  aclrtStream s1 = new_stream(), s2 = new_stream();
+  aclrtEvent e = new_event();
+  Gate &g = block(s1);
+  ASSERT_ACL_OK(aclrtRecordEvent(e, s1));
+  ASSERT_ACL_OK(aclrtStreamWaitEventWithFlag(s2, e, 30, ACL_EVENT_WAIT_DEFAULT));  // seconds
+  int32_t m = 0;
+  ASSERT_ACL_OK(mark(&m, 1, s2));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(s2, 30));
+  EXPECT_EQ(oat::load(m), 0);
+  g.open();
+  EXPECT_ACL_OK(aclrtSynchronizeStream(s2));
+  EXPECT_EQ(oat::load(m), 1);
+}
+
+TEST_F(R11_StreamWaitEvent, WithFlagRefusesUnknownFlagsAndExternalOutsideACapture) {
+  aclrtStream s = new_stream();
+  aclrtEvent e = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtStreamWaitEventWithFlag(s, e, 0, 2));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+                   aclrtStreamWaitEventWithFlag(s, e, 0, ACL_EVENT_WAIT_EXTERNAL));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtStreamWaitEventWithFlag(s, nullptr, 0, ACL_EVENT_WAIT_DEFAULT));
+  EXPECT_ACL_OK(aclrtDestroyEvent(e));
+}
+
 TEST_F(R11_StreamWaitEvent, OpWaitTimeoutLimitsLaterWaits) {
   aclrtStream s1 = new_stream(), s2 = new_stream(), s3 = new_stream();
   aclrtEvent e = new_event();
