@@ -133,6 +133,21 @@ def test_reduce_async_reduces_src_into_dst(stream):
             assert acl.rt.free(p) == ACL_SUCCESS
 
 
+def test_overflow_switch_and_status(stream):
+    assert acl.rt.get_stream_overflow_switch(stream) == (0, ACL_SUCCESS)
+    assert acl.rt.set_stream_overflow_switch(stream, 1) == ACL_SUCCESS
+    assert acl.rt.get_stream_overflow_switch(stream) == (1, ACL_SUCCESS)
+    status = malloc(64)
+    assert acl.rt.reset_overflow_status(stream) == ACL_SUCCESS
+    assert acl.rt.get_overflow_status(status, 64, stream) == ACL_SUCCESS
+    assert acl.rt.synchronize_stream(stream) == ACL_SUCCESS
+    out = np.ones(16, dtype=np.uint32)
+    assert acl.rt.memcpy(out.ctypes.data, 64, status, 64, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS
+    assert (out == 0).all()
+    assert acl.rt.get_overflow_status(status, 8, stream) != ACL_SUCCESS
+    assert acl.rt.free(status) == ACL_SUCCESS
+
+
 def test_memcpy2d_copies_a_sub_matrix(device):
     src = np.arange(8 * 10, dtype=np.uint8).reshape(8, 10)
     dev = malloc(src.nbytes)

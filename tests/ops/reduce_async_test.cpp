@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "acl/acl.h"
+#include "ops/stream_fixture.h"
 
 namespace {
 
@@ -16,41 +16,8 @@ constexpr aclrtReduceKind kSum = ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM;
 constexpr aclrtReduceKind kMax = ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX;
 constexpr aclrtReduceKind kMin = ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN;
 
-std::string recent() {
-  const char *m = aclGetRecentErrMsg();
-  return m ? m : "";
-}
-
-class ReduceAsync : public ::testing::Test {
+class ReduceAsync : public opt::StreamTest {
  protected:
-  static void SetUpTestSuite() { ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS); }
-  static void TearDownTestSuite() { aclFinalize(); }
-  void SetUp() override {
-    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-    ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
-  }
-  void TearDown() override {
-    for (void *p : dev_) aclrtFree(p);
-    aclrtDestroyStream(stream_);
-    aclrtResetDevice(0);
-  }
-  template <class T>
-  void *upload(const std::vector<T> &v) {
-    void *p = nullptr;
-    EXPECT_EQ(aclrtMalloc(&p, v.size() * sizeof(T), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    dev_.push_back(p);
-    EXPECT_EQ(aclrtMemcpy(p, v.size() * sizeof(T), v.data(), v.size() * sizeof(T),
-                          ACL_MEMCPY_HOST_TO_DEVICE),
-              ACL_SUCCESS);
-    return p;
-  }
-  template <class T>
-  std::vector<T> download(const void *p, size_t n) {
-    std::vector<T> v(n);
-    EXPECT_EQ(aclrtMemcpy(v.data(), n * sizeof(T), p, n * sizeof(T), ACL_MEMCPY_DEVICE_TO_HOST),
-              ACL_SUCCESS);
-    return v;
-  }
   // Reduces src into dst on the stream and returns dst once the stream is done.
   template <class T>
   std::vector<T> reduce(const std::vector<T> &dst, const std::vector<T> &src, aclrtReduceKind kind,
@@ -59,20 +26,13 @@ class ReduceAsync : public ::testing::Test {
     void *s = upload(src);
     EXPECT_EQ(aclrtReduceAsync(d, s, dst.size() * sizeof(T), kind, type, stream_, nullptr),
               ACL_SUCCESS)
-        << recent();
+        << opt::recent_msg();
     EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
     return download<T>(d, dst.size());
   }
-  // The call fails with `want` and a message naming the call and containing `words`.
-  void expect_fails(aclError got, aclError want, const std::string &words) {
-    EXPECT_EQ(got, want);
-    std::string m = recent();
-    EXPECT_NE(m.find("aclrtReduceAsync"), std::string::npos) << m;
-    EXPECT_NE(m.find(words), std::string::npos) << m;
+  static void fails(aclError got, aclError want, const std::string &words) {
+    expect_fails(got, want, "aclrtReduceAsync", words);
   }
-
-  aclrtStream stream_ = nullptr;
-  std::vector<void *> dev_;
 };
 
 TEST_F(ReduceAsync, FloatSumMaxMin) {
@@ -144,34 +104,30 @@ TEST_F(ReduceAsync, DefaultStreamAndZeroCount) {
 TEST_F(ReduceAsync, BadArguments) {
   void *d = upload(std::vector<float>(8, 0.0f));
   void *s = upload(std::vector<float>(8, 0.0f));
-  expect_fails(aclrtReduceAsync(nullptr, s, 32, kSum, ACL_FLOAT, stream_, nullptr),
-               ACL_ERROR_INVALID_PARAM, "NULL");
-  expect_fails(aclrtReduceAsync(d, nullptr, 32, kSum, ACL_FLOAT, stream_, nullptr),
-               ACL_ERROR_INVALID_PARAM, "NULL");
+  fails(aclrtReduceAsync(nullptr, s, 32, kSum, ACL_FLOAT, stream_, nullptr),
+        ACL_ERROR_INVALID_PARAM, "NULL");
+  fails(aclrtReduceAsync(d, nullptr, 32, kSum, ACL_FLOAT, stream_, nullptr),
+        ACL_ERROR_INVALID_PARAM, "NULL");
   int reserved = 0;
-  expect_fails(aclrtReduceAsync(d, s, 32, kSum, ACL_FLOAT, stream_, &reserved),
-               ACL_ERROR_INVALID_PARAM, "reserve");
-  expect_fails(
-      aclrtReduceAsync(d, s, 32, ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL, ACL_FLOAT, stream_, nullptr),
-      ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "EQUAL");
-  expect_fails(
-      aclrtReduceAsync(d, s, 32, static_cast<aclrtReduceKind>(3), ACL_FLOAT, stream_, nullptr),
-      ACL_ERROR_INVALID_PARAM, "aclrtReduceKind");
-  expect_fails(aclrtReduceAsync(d, s, 32, kSum, ACL_DOUBLE, stream_, nullptr),
-               ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "not reducible");
-  expect_fails(aclrtReduceAsync(d, s, 30, kSum, ACL_FLOAT, stream_, nullptr),
-               ACL_ERROR_INVALID_PARAM, "4-byte elements");
-  expect_fails(aclrtReduceAsync(d, s, 36, kSum, ACL_FLOAT, stream_, nullptr),
-               ACL_ERROR_INVALID_PARAM, "run past the end");
+  fails(aclrtReduceAsync(d, s, 32, kSum, ACL_FLOAT, stream_, &reserved), ACL_ERROR_INVALID_PARAM,
+        "reserve");
+  fails(aclrtReduceAsync(d, s, 32, ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL, ACL_FLOAT, stream_, nullptr),
+        ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "EQUAL");
+  fails(aclrtReduceAsync(d, s, 32, static_cast<aclrtReduceKind>(3), ACL_FLOAT, stream_, nullptr),
+        ACL_ERROR_INVALID_PARAM, "aclrtReduceKind");
+  fails(aclrtReduceAsync(d, s, 32, kSum, ACL_DOUBLE, stream_, nullptr),
+        ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "not reducible");
+  fails(aclrtReduceAsync(d, s, 30, kSum, ACL_FLOAT, stream_, nullptr), ACL_ERROR_INVALID_PARAM,
+        "4-byte elements");
+  fails(aclrtReduceAsync(d, s, 36, kSum, ACL_FLOAT, stream_, nullptr), ACL_ERROR_INVALID_PARAM,
+        "run past the end");
   std::vector<float> host(8);
-  expect_fails(aclrtReduceAsync(host.data(), s, 32, kSum, ACL_FLOAT, stream_, nullptr),
-               ACL_ERROR_INVALID_PARAM, "not device memory");
-  expect_fails(
-      aclrtReduceAsync(static_cast<char *>(d) + 4, d, 16, kSum, ACL_FLOAT, stream_, nullptr),
-      ACL_ERROR_INVALID_PARAM, "overlap");
-  expect_fails(
-      aclrtReduceAsync(d, s, 32, kSum, ACL_FLOAT, reinterpret_cast<aclrtStream>(&host), nullptr),
-      ACL_ERROR_RT_INVALID_HANDLE, "stream");
+  fails(aclrtReduceAsync(host.data(), s, 32, kSum, ACL_FLOAT, stream_, nullptr),
+        ACL_ERROR_INVALID_PARAM, "not device memory");
+  fails(aclrtReduceAsync(static_cast<char *>(d) + 4, d, 16, kSum, ACL_FLOAT, stream_, nullptr),
+        ACL_ERROR_INVALID_PARAM, "overlap");
+  fails(aclrtReduceAsync(d, s, 32, kSum, ACL_FLOAT, reinterpret_cast<aclrtStream>(&host), nullptr),
+        ACL_ERROR_RT_INVALID_HANDLE, "stream");
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   EXPECT_EQ(download<float>(d, 8), std::vector<float>(8, 0.0f));  // nothing ran
 }
@@ -185,8 +141,8 @@ TEST_F(ReduceAsync, MemoryOfAnotherDeviceIsRefused) {
   void *other = nullptr;
   ASSERT_EQ(aclrtMalloc(&other, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-  expect_fails(aclrtReduceAsync(d, other, 16, kSum, ACL_FLOAT, stream_, nullptr),
-               ACL_ERROR_INVALID_PARAM, "not of the stream's device 0");
+  fails(aclrtReduceAsync(d, other, 16, kSum, ACL_FLOAT, stream_, nullptr), ACL_ERROR_INVALID_PARAM,
+        "not of the stream's device 0");
   ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
   EXPECT_EQ(aclrtFree(other), ACL_SUCCESS);
   EXPECT_EQ(aclrtResetDevice(1), ACL_SUCCESS);
