@@ -144,6 +144,13 @@ void register_copy(py::module_ &rt) {
         return aclrtMemsetD32Async(to_ptr(p), mem_size, value, n, to_ptr(stream));
       },
       nogil());
+  rt.def(
+      "reduce_async",
+      [](Ptr dst, Ptr src, uint64_t count, int kind, int type, Ptr stream, Ptr reserve) {
+        return aclrtReduceAsync(to_ptr(dst), to_ptr(src), count, static_cast<aclrtReduceKind>(kind),
+                                static_cast<aclDataType>(type), to_ptr(stream), to_ptr(reserve));
+      },
+      nogil());
 }
 
 }  // namespace

@@ -141,6 +141,23 @@ void register_event(py::module_ &rt) {
     aclError ret = aclrtGetEventAvailNum(&count);
     return std::make_tuple(count, ret);
   });
+  rt.def("set_stream_overflow_switch", [](Ptr stream, uint32_t flag) {
+    return aclrtSetStreamOverflowSwitch(to_ptr(stream), flag);
+  });
+  rt.def("get_stream_overflow_switch", [](Ptr stream) {
+    uint32_t flag = 0;
+    aclError ret = aclrtGetStreamOverflowSwitch(to_ptr(stream), &flag);
+    return std::make_tuple(flag, ret);
+  });
+  rt.def(
+      "get_overflow_status",
+      [](Ptr output, size_t size, Ptr stream) {
+        return aclrtGetOverflowStatus(to_ptr(output), size, to_ptr(stream));
+      },
+      nogil());
+  rt.def(
+      "reset_overflow_status", [](Ptr stream) { return aclrtResetOverflowStatus(to_ptr(stream)); },
+      nogil());
   rt.def("set_op_wait_timeout", [](uint32_t timeout) { return aclrtSetOpWaitTimeout(timeout); });
   rt.def("set_op_execute_time_out",
          [](uint32_t timeout) { return aclrtSetOpExecuteTimeOut(timeout); });

@@ -115,6 +115,39 @@ def test_memset_and_memset_async(stream):
     assert acl.rt.free(dev) == ACL_SUCCESS
 
 
+def test_reduce_async_reduces_src_into_dst(stream):
+    a = np.array([1.5, -2.0, 3.0, 8.0], dtype=np.float32)
+    b = np.array([0.5, 4.0, -1.0, 9.0], dtype=np.float32)
+    for kind, want in ((10, a + b), (11, np.maximum(a, b)), (12, np.minimum(a, b))):  # SUM MAX MIN
+        dst, src = malloc(a.nbytes), malloc(b.nbytes)
+        for dev, host in ((dst, a), (src, b)):
+            ret = acl.rt.memcpy(dev, host.nbytes, host.ctypes.data, host.nbytes, ACL_MEMCPY_HOST_TO_DEVICE)
+            assert ret == ACL_SUCCESS
+        assert acl.rt.reduce_async(dst, src, a.nbytes, kind, 0, stream, 0) == ACL_SUCCESS  # ACL_FLOAT
+        assert acl.rt.synchronize_stream(stream) == ACL_SUCCESS
+        out = np.zeros_like(a)
+        assert acl.rt.memcpy(out.ctypes.data, out.nbytes, dst, out.nbytes, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS
+        assert (out == want).all()
+        assert acl.rt.reduce_async(dst, src, a.nbytes, 13, 0, stream, 0) == 207000  # EQUAL: not supported
+        for p in (dst, src):
+            assert acl.rt.free(p) == ACL_SUCCESS
+
+
+def test_overflow_switch_and_status(stream):
+    assert acl.rt.get_stream_overflow_switch(stream) == (0, ACL_SUCCESS)
+    assert acl.rt.set_stream_overflow_switch(stream, 1) == ACL_SUCCESS
+    assert acl.rt.get_stream_overflow_switch(stream) == (1, ACL_SUCCESS)
+    status = malloc(64)
+    assert acl.rt.reset_overflow_status(stream) == ACL_SUCCESS
+    assert acl.rt.get_overflow_status(status, 64, stream) == ACL_SUCCESS
+    assert acl.rt.synchronize_stream(stream) == ACL_SUCCESS
+    out = np.ones(16, dtype=np.uint32)
+    assert acl.rt.memcpy(out.ctypes.data, 64, status, 64, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS
+    assert (out == 0).all()
+    assert acl.rt.get_overflow_status(status, 8, stream) != ACL_SUCCESS
+    assert acl.rt.free(status) == ACL_SUCCESS
+
+
 def test_memcpy2d_copies_a_sub_matrix(device):
     src = np.arange(8 * 10, dtype=np.uint8).reshape(8, 10)
     dev = malloc(src.nbytes)

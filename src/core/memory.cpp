@@ -28,6 +28,14 @@ bool MemoryMap::add_if_free(const Allocation &a) {
   return true;
 }
 
+void MemoryMap::mark_dvpp(const void *base) {
+  std::unique_lock lock(mu_);
+  auto it = by_base_.find(reinterpret_cast<uintptr_t>(base));
+  if (it == by_base_.end()) return;
+  it->second.dvpp = true;
+  changed();
+}
+
 std::optional<Allocation> MemoryMap::remove(const void *p) {
   std::unique_lock lock(mu_);
   auto it = by_base_.find(reinterpret_cast<uintptr_t>(p));

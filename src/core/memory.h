@@ -24,6 +24,7 @@ struct Allocation {
   MemoryKind kind = MemoryKind::device;
   Device *device = nullptr;  // owner (for host_pinned: the device that allocated it, or null)
   bool mapped = false;       // device memory mapped with aclrtMapMem (src/core/virtual_memory.h)
+  bool dvpp = false;         // device memory from acldvppMalloc (aclrtCheckMemType tells it apart)
 };
 
 class MemoryMap {
@@ -40,6 +41,8 @@ class MemoryMap {
   void add(const Allocation &a);
   // Adds a unless it overlaps an entry; returns whether it did.
   bool add_if_free(const Allocation &a);
+  // Marks the allocation that starts exactly at base as DVPP memory.
+  void mark_dvpp(const void *base);
   // Removes the allocation that starts exactly at p.
   std::optional<Allocation> remove(const void *p);
   // The allocation containing p, if any.

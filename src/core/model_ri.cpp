@@ -62,8 +62,10 @@ void ModelRI::add(std::unique_ptr<Task> task, uint32_t lane) {
   add(Step{model->kind(), model->label(),
            [model](const std::shared_ptr<Stream> &s) {
              std::unique_ptr<Task> task = model->replica(s);
-             // Resource limits apply as they were at capture (aclrtSetDeviceResLimit).
+             // Resource limits apply as they were at capture (aclrtSetDeviceResLimit); the
+             // overflow check, when the capture's stream or the launch's has it on.
              task->core_limit = model->core_limit;
+             task->overflow_check = model->overflow_check;
              s->enqueue(std::move(task));
            },
            lane});

@@ -73,6 +73,11 @@ class Runtime {
   // aclrtSetOpWaitTimeout: the time limit of event waits enqueued from now on (0 = none).
   void set_op_wait_timeout_s(uint32_t s) { op_wait_timeout_s_.store(s, std::memory_order_relaxed); }
   uint32_t op_wait_timeout_s() const { return op_wait_timeout_s_.load(std::memory_order_relaxed); }
+  // The float overflow status (aclrtGetOverflowStatus), of the process as on an Atlas A2: set
+  // by a task whose stream checks overflow when it produces a non-finite float, until cleared.
+  void note_overflow() { overflow_.store(true, std::memory_order_relaxed); }
+  bool overflowed() const { return overflow_.load(std::memory_order_relaxed); }
+  void clear_overflow() { overflow_.store(false, std::memory_order_relaxed); }
 
   // aclrtSetSysParamOpt values, cleared by each aclInit.
   SysParams &sys_params() { return sys_params_; }
@@ -124,6 +129,7 @@ class Runtime {
   std::atomic<bool> ever_finalized_{false};
   std::atomic<uint64_t> epoch_{0};  // counts aclInit calls that initialized
   std::atomic<uint32_t> op_wait_timeout_s_{0};
+  std::atomic<bool> overflow_{false};
   uint64_t init_count_ = 0;
   Config config_;
   SysParams sys_params_;

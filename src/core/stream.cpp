@@ -57,6 +57,7 @@ Stream::~Stream() {
 
 uint64_t Stream::enqueue(std::unique_ptr<Task> task, bool caller_waits) {
   take_res_limit(*task, device_);
+  task->overflow_check = task->overflow_check || overflow_switch();
   if (capturing()) {
     if (auto c = capture()) {
       c->add(std::move(task), capture_lane_);

@@ -66,6 +66,10 @@ class Stream final : public backend::Runnable,
   void set_user_tag(uint32_t tag) { user_tag_.store(tag, std::memory_order_relaxed); }
   // aclrtSetStreamResLimit: limits for the threads that use them (core/res_limits.h).
   ResLimits &res_limits() { return res_limits_; }
+  // aclrtSetStreamOverflowSwitch: the tasks queued while it is on report float overflow
+  // (Task::overflow_check, Runtime::note_overflow).
+  bool overflow_switch() const { return overflow_switch_.load(std::memory_order_relaxed); }
+  void set_overflow_switch(bool on) { overflow_switch_.store(on, std::memory_order_relaxed); }
 
   // Queues a task and returns at once (R10). Returns the task's sequence number, or 0 when
   // the stream is being captured and the task went to the capture instead. caller_waits: the
@@ -209,6 +213,7 @@ class Stream final : public backend::Runnable,
   std::atomic<uint32_t> priority_;
   const uint32_t flags_;
   std::atomic<uint32_t> user_tag_{0};
+  std::atomic<bool> overflow_switch_{false};
   ResLimits res_limits_;
 
   // What the submitting thread writes per task, on a cache line apart from what the runner

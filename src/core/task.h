@@ -139,9 +139,12 @@ class Task {
   int64_t enqueue_ns = 0;
   int64_t start_ns = 0;
   int64_t end_ns = 0;
-  uint64_t seq = 0;        // position in its stream, from 1
-  Task *next = nullptr;    // intrusive FIFO link, owned by the stream
-  bool ran = false;        // run() returned; the stream may still wait on wait_after()
+  uint64_t seq = 0;      // position in its stream, from 1
+  Task *next = nullptr;  // intrusive FIFO link, owned by the stream
+  bool ran = false;      // run() returned; the stream may still wait on wait_after()
+  // Queued while its stream's overflow switch was on (or captured so): an op reports
+  // non-finite results (Runtime::note_overflow).
+  bool overflow_check = false;
   uint32_t thread_id = 0;  // Linux id of the submitting host thread, for failure reports
   // AI cores its work may use (core/res_limits.h); 0 until taken, and for tasks that use none.
   uint32_t core_limit = 0;

@@ -74,6 +74,11 @@ const VirtualMemory::Reservation *VirtualMemory::reservation_of(uintptr_t addr, 
   return &it->second;
 }
 
+bool VirtualMemory::reserved(const void *p) const {
+  std::lock_guard lock(mu_);
+  return reservation_of(reinterpret_cast<uintptr_t>(p), 1) != nullptr;
+}
+
 void VirtualMemory::release(void *base) {
   const auto b = reinterpret_cast<uintptr_t>(base);
   std::lock_guard lock(mu_);

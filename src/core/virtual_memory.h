@@ -50,6 +50,8 @@ class VirtualMemory {
   // The physical allocation mapped at (or around) va.
   std::shared_ptr<PhysicalMemory> physical_at(const void *va) const;
   bool mapped(const PhysicalMemory &physical) const;
+  // Whether p lies inside a reservation, mapped or not.
+  bool reserved(const void *p) const;
   // aclFinalize: unmaps and releases everything.
   void release_all();
 

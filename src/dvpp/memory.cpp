@@ -30,6 +30,7 @@ void *allocate(Device &device, size_t size) {
   if (size > kMax)
     fail(Errc::out_of_memory, "size " + std::to_string(size) + " exceeds the device memory");
   void *p = device.allocate((size + 31) / 32 * 32 + 32);
+  Runtime::get().memory().mark_dvpp(p);
   allocations().add(p, std::make_shared<DvppAllocation>());
   notify(&TaskObserver::on_object, ObjectKind::device_memory, p, true);
   return p;

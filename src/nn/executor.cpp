@@ -94,7 +94,7 @@ class PlanTask final : public Task {
     else more_.assign(addresses.begin(), addresses.end());
   }
   void run(ExecContext &ctx) override {
-    run_plan(*plan_, addresses(), workspace_, ctx.device.backend(), ctx.cores);
+    run_plan(*plan_, addresses(), workspace_, ctx.device.backend(), ctx.cores, overflow_check);
   }
   std::string label() const override { return plan_->name; }
   std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {

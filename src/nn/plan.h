@@ -95,8 +95,9 @@ struct Plan {
 };
 
 // Runs the plan's steps with these slot addresses and workspace (on a device worker of
-// `device`, its ops on `cores`).
+// `device`, its ops on `cores`). check_overflow: an op step whose output holds an inf or a NaN
+// sets the overflow status (Runtime::note_overflow; the strided kernels are not checked).
 void run_plan(const Plan &plan, std::span<void *const> addresses, void *workspace,
-              backend::DeviceBackend &device, backend::AiCores &cores);
+              backend::DeviceBackend &device, backend::AiCores &cores, bool check_overflow);
 
 }  // namespace openacl::nn

@@ -3,14 +3,17 @@
 // on the host over host views of the device bytes they reach (DeviceBackend::begin_host_access),
 // so they hold on a backend whose memory the host cannot address as on sim, where a view is the
 // memory itself.
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <utility>
 
 #include "backend/backend.h"
+#include "core/runtime.h"
 #include "nn/objects.h"
 #include "nn/plan.h"
 #include "nn/strided.h"
+#include "ops/non_finite.h"
 
 namespace openacl::nn {
 
@@ -49,7 +52,7 @@ HostView view_of(backend::DeviceBackend &device, const uint8_t *p, const std::ve
 }  // namespace
 
 void run_plan(const Plan &plan, std::span<void *const> addresses, void *workspace,
-              backend::DeviceBackend &device, backend::AiCores &cores) {
+              backend::DeviceBackend &device, backend::AiCores &cores, bool check_overflow) {
   auto base = [&](const Value &v) -> uint8_t * {
     const auto es = static_cast<int64_t>(element_size(v.desc.dtype));
     uint8_t *home = v.home == Home::slot        ? static_cast<uint8_t *>(addresses[v.index])
@@ -167,6 +170,8 @@ void run_plan(const Plan &plan, std::span<void *const> addresses, void *workspac
     bind(s.in, in);
     bind(s.out, out);
     s.op->run(in, out, cores);
+    if (check_overflow && std::any_of(out.begin(), out.end(), ops::has_non_finite))
+      Runtime::get().note_overflow();
   }
 }
 

@@ -10,6 +10,7 @@
 #include "core/task.h"
 #include "core/tasks.h"
 #include "ops/dump.h"
+#include "ops/non_finite.h"
 #include "ops/op_cache.h"
 
 namespace openacl::ops {
@@ -149,6 +150,8 @@ class OpTask final : public Task {
     const TensorLists &t = *call_.tensors;
     call_.op->run(t.inputs, t.outputs, ctx.cores);
     if (dump_) dump_(ctx.device.backend(), call_.op_type, t.inputs, t.outputs);
+    if (overflow_check && std::any_of(t.outputs.begin(), t.outputs.end(), has_non_finite))
+      Runtime::get().note_overflow();
   }
   // A small elementwise op on a stream at rest costs less to run than to hand to a worker and
   // take back at the synchronize (issue 16: a 1-element Add + synchronize).

@@ -401,4 +401,31 @@ TEST_F(Executor, PhaseOneRefusesNullsWithTheirCode) {
   EXPECT_EQ(aclnnAddGetWorkspaceSize(x_, o_, alpha_, y_, &ws, nullptr), ACLNN_ERR_PARAM_NULLPTR);
 }
 
+// An aclnn operator queued on a stream whose overflow switch is on sets the overflow status
+// when it produces an inf or a NaN, as a built-in aclop operator does (tests/ops/overflow_test).
+TEST_F(Base, AnOperatorOnAStreamWithTheOverflowSwitchOnReportsInfAndNan) {
+  void *status = nullptr;
+  ASSERT_EQ(aclrtMalloc(&status, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  dev_.push_back(status);
+  auto overflowed = [&] {
+    uint32_t word = 7;
+    EXPECT_EQ(aclrtGetOverflowStatus(status, 64, stream_), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(&word, 4, status, 4, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    return word;
+  };
+  ASSERT_EQ(aclrtResetOverflowStatus(stream_), ACL_SUCCESS);
+  aclTensor *big = tensor<float>({3e38f, 1}, {2}), *y = tensor<float>({0, 0}, {2});
+  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, big, big, scalar(1), y), ACLNN_SUCCESS);
+  EXPECT_EQ(overflowed(), 0u);  // the switch is off
+  ASSERT_EQ(aclrtSetStreamOverflowSwitch(stream_, 1), ACL_SUCCESS);
+  aclTensor *small = tensor<float>({1, 2}, {2});
+  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, small, small, scalar(1), y), ACLNN_SUCCESS);
+  EXPECT_EQ(overflowed(), 0u);  // finite
+  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, big, big, scalar(1), y), ACLNN_SUCCESS);
+  EXPECT_EQ(overflowed(), 1u);
+  ASSERT_EQ(aclrtResetOverflowStatus(stream_), ACL_SUCCESS);
+  EXPECT_EQ(overflowed(), 0u);
+}
+
 }  // namespace

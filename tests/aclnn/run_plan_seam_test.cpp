@@ -121,7 +121,7 @@ std::vector<T> get(const StagingDevice &dev, size_t offset, size_t n) {
 void run(const Plan &plan, StagingDevice &dev, const std::vector<size_t> &offsets) {
   std::vector<void *> addresses;
   for (size_t o : offsets) addresses.push_back(dev.device(o));
-  openacl::nn::run_plan(plan, addresses, nullptr, dev, dev.cores());
+  openacl::nn::run_plan(plan, addresses, nullptr, dev, dev.cores(), false);
 }
 
 TEST(RunPlanSeam, StridedCopyGoesThroughHostViews) {

@@ -271,6 +271,52 @@ TEST_F(Capture_Errors, AStreamOfOneCaptureCannotWaitOnAnotherCapturesEvent) {
   ASSERT_ACL_OK(aclmdlRIDestroy(r2));
 }
 
+// Each launch waits for the event's latest record outside the capture (CANN's ACL Graph
+// sample: a stream records, the graph waits with ACL_EVENT_WAIT_EXTERNAL).
+TEST_F(Capture_Run, AnExternalWaitWaitsAtEachLaunchForTheRecordMadeOutside) {
+  aclrtStream s = new_stream(), producer = new_stream(), run = new_stream();
+  aclrtEvent e = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC));
+  int32_t log[4] = {}, count = 0;
+  aclmdlRI ri = capture(s, [&] {
+    ASSERT_ACL_OK(aclrtStreamWaitEventWithFlag(s, e, 0, ACL_EVENT_WAIT_EXTERNAL));
+    ASSERT_ACL_OK(append(log, &count, 4, 2, s));
+  });
+  for (int launch = 0; launch < 2; ++launch) {
+    oat::Gate &g = block(producer);
+    ASSERT_ACL_OK(append(log, &count, 4, 1, producer));
+    ASSERT_ACL_OK(aclrtRecordEvent(e, producer));
+    ASSERT_ACL_OK(aclmdlRIExecuteAsync(ri, run));
+    EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(run, 30));
+    g.open();
+    ASSERT_ACL_OK(aclrtSynchronizeStream(run));
+  }
+  ASSERT_EQ(oat::load(count), 4);
+  EXPECT_EQ(log[0] * 1000 + log[1] * 100 + log[2] * 10 + log[3], 1212);
+  ASSERT_ACL_OK(aclmdlRIDestroy(ri));
+  ASSERT_ACL_OK(aclrtDestroyEvent(e));
+}
+
+TEST_F(Capture_Errors, AnExternalWaitTakesASyncExEventRecordedOutsideWithoutTimeout) {
+  aclrtStream s = new_stream();
+  aclrtEvent plain = nullptr, timeline = nullptr, ex = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&plain));
+  ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&timeline, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE));
+  ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC));
+  ASSERT_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  const uint32_t kExternal = ACL_EVENT_WAIT_EXTERNAL;
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtStreamWaitEventWithFlag(s, plain, 0, kExternal));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtStreamWaitEventWithFlag(s, timeline, 0, kExternal));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtStreamWaitEventWithFlag(s, ex, 5, kExternal));
+  ASSERT_ACL_OK(aclrtRecordEvent(ex, s));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtStreamWaitEventWithFlag(s, ex, 0, kExternal));
+  aclmdlRI ri = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(s, &ri));
+  ASSERT_ACL_OK(aclmdlRIDestroy(ri));
+  for (aclrtEvent e : {plain, timeline, ex}) ASSERT_ACL_OK(aclrtDestroyEvent(e));
+}
+
 TEST_F(Capture_Errors, FinalizeReleasesAnUnfinishedCapture) {
   aclrtStream s = new_stream();
   int32_t m = 0;

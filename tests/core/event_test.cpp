@@ -16,6 +16,21 @@ class EventTest : public RuntimeTest {
     EXPECT_ACL_OK(aclrtCreateEvent(&e));
     return e;
   }
+  // A task queued on s2 after `wait(s2, e)` runs only once the record of e on s1 has.
+  void expect_later_tasks_wait(const std::function<aclError(aclrtStream, aclrtEvent)> &wait) {
+    aclrtStream s1 = new_stream(), s2 = new_stream();
+    aclrtEvent e = new_event();
+    Gate &g = block(s1);
+    ASSERT_ACL_OK(aclrtRecordEvent(e, s1));
+    ASSERT_ACL_OK(wait(s2, e));
+    int32_t m = 0;
+    ASSERT_ACL_OK(mark(&m, 1, s2));
+    EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(s2, 30));
+    EXPECT_EQ(oat::load(m), 0);
+    g.open();
+    EXPECT_ACL_OK(aclrtSynchronizeStream(s2));
+    EXPECT_EQ(oat::load(m), 1);
+  }
 };
 
 using R11_SynchronizeEvent = EventTest;
@@ -85,18 +100,7 @@ TEST_F(R11_SynchronizeEvent, TimeoutBelowMinusOneIsRejected) {
 using R11_StreamWaitEvent = EventTest;
 
 TEST_F(R11_StreamWaitEvent, LaterTasksWaitForTheRecord) {
-  aclrtStream s1 = new_stream(), s2 = new_stream();
-  aclrtEvent e = new_event();
-  Gate &g = block(s1);
-  ASSERT_ACL_OK(aclrtRecordEvent(e, s1));
-  ASSERT_ACL_OK(aclrtStreamWaitEvent(s2, e));
-  int32_t m = 0;
-  ASSERT_ACL_OK(mark(&m, 1, s2));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(s2, 30));
-  EXPECT_EQ(oat::load(m), 0);
-  g.open();
-  EXPECT_ACL_OK(aclrtSynchronizeStream(s2));
-  EXPECT_EQ(oat::load(m), 1);
+  expect_later_tasks_wait(aclrtStreamWaitEvent);
 }
 
 TEST_F(R11_StreamWaitEvent, WithTimeoutFailsTheWaitingStreamWhenTheRecordIsLate) {
@@ -118,18 +122,26 @@ TEST_F(R11_StreamWaitEvent, WithTimeoutFailsTheWaitingStreamWhenTheRecordIsLate)
 }
 
 TEST_F(R11_StreamWaitEvent, WithTimeoutWaitsNormallyForARecordInTime) {
-  aclrtStream s1 = new_stream(), s2 = new_stream();
-  aclrtEvent e = new_event();
-  Gate &g = block(s1);
-  ASSERT_ACL_OK(aclrtRecordEvent(e, s1));
-  ASSERT_ACL_OK(aclrtStreamWaitEventWithTimeout(s2, e, 30));
-  int32_t m = 0;
-  ASSERT_ACL_OK(mark(&m, 1, s2));
-  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(s2, 30));
-  EXPECT_EQ(oat::load(m), 0);
-  g.open();
-  EXPECT_ACL_OK(aclrtSynchronizeStream(s2));
-  EXPECT_EQ(oat::load(m), 1);
+  expect_later_tasks_wait(
+      [](aclrtStream s, aclrtEvent e) { return aclrtStreamWaitEventWithTimeout(s, e, 30); });
+}
+
+TEST_F(R11_StreamWaitEvent, WithFlagDefaultIsAWaitWithTimeout) {
+  expect_later_tasks_wait([](aclrtStream s, aclrtEvent e) {
+    return aclrtStreamWaitEventWithFlag(s, e, 30, ACL_EVENT_WAIT_DEFAULT);  // seconds
+  });
+}
+
+TEST_F(R11_StreamWaitEvent, WithFlagRefusesUnknownFlagsAndExternalOutsideACapture) {
+  aclrtStream s = new_stream();
+  aclrtEvent e = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtStreamWaitEventWithFlag(s, e, 0, 2));
+  EXPECT_ACL_ERROR(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+                   aclrtStreamWaitEventWithFlag(s, e, 0, ACL_EVENT_WAIT_EXTERNAL));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM,
+                   aclrtStreamWaitEventWithFlag(s, nullptr, 0, ACL_EVENT_WAIT_DEFAULT));
+  EXPECT_ACL_OK(aclrtDestroyEvent(e));
 }
 
 TEST_F(R11_StreamWaitEvent, OpWaitTimeoutLimitsLaterWaits) {

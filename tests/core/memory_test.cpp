@@ -903,4 +903,61 @@ TEST_F(VirtualMemoryTest, BadRangesAreRefused) {
   // Left mapped: aclFinalize (TearDown) releases the mapping, the allocation and the range.
 }
 
+// DEV, RSVD, none: aclrtMalloc memory, a reservation (mapped or not), host memory.
+TEST_F(VirtualMemoryTest, CheckMemTypeSortsAddressesByHowTheyWereAllocated) {
+  aclrtPhysicalMemProp prop = device0();
+  size_t g = 0;
+  ASSERT_ACL_OK(
+      aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED, &g));
+  void *dev = nullptr, *va = nullptr, *host = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, 2 * g, 0, nullptr, 0));
+  ASSERT_ACL_OK(aclrtMallocHost(&host, 64));
+  aclrtDrvMemHandle phys = nullptr;
+  ASSERT_ACL_OK(aclrtMallocPhysical(&phys, g, &prop, 0));
+  ASSERT_ACL_OK(aclrtMapMem(va, g, 0, phys, 0));
+  void *unmapped = static_cast<char *>(va) + g + 5;
+  int on_stack = 0;
+  auto check = [](std::vector<void *> list, uint32_t type) {
+    uint32_t result = 7;
+    EXPECT_ACL_OK(
+        aclrtCheckMemType(list.data(), static_cast<uint32_t>(list.size()), type, &result, 0));
+    return result;
+  };
+  const uint32_t kDev = ACL_RT_MEM_TYPE_DEV, kRsvd = ACL_RT_MEM_TYPE_RSVD;
+  EXPECT_EQ(check({dev, static_cast<char *>(dev) + 63}, kDev), 1u);
+  EXPECT_EQ(check({dev}, kRsvd), 0u);
+  EXPECT_EQ(check({va, unmapped}, kRsvd), 1u);
+  EXPECT_EQ(check({va}, kDev), 0u);
+  EXPECT_EQ(check({dev, va}, kDev), 0u);
+  EXPECT_EQ(check({dev, va}, kDev | kRsvd), 1u);
+  EXPECT_EQ(check({dev, host}, kDev | kRsvd | ACL_RT_MEM_TYPE_DVPP), 0u);
+  EXPECT_EQ(check({&on_stack}, kDev), 0u);
+  EXPECT_EQ(check({nullptr}, kDev), 0u);
+  ASSERT_ACL_OK(aclrtUnmapMem(va));
+  ASSERT_ACL_OK(aclrtFreePhysical(phys));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+  EXPECT_EQ(check({va}, kRsvd), 0u);  // released
+  ASSERT_ACL_OK(aclrtFree(dev));
+  EXPECT_EQ(check({dev}, kDev), 0u);  // freed
+  ASSERT_ACL_OK(aclrtFreeHost(host));
+}
+
+TEST_F(VirtualMemoryTest, CheckMemTypeRejectsBadArguments) {
+  void *dev = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  void *list[1] = {dev};
+  uint32_t result = 7;
+  const uint32_t kDev = ACL_RT_MEM_TYPE_DEV;
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCheckMemType(nullptr, 1, kDev, &result, 0));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCheckMemType(list, 1, kDev, nullptr, 0));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCheckMemType(list, 0, kDev, &result, 0));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCheckMemType(list, 1, 0, &result, 0));
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCheckMemType(list, 1, 0x4, &result, 0));
+  EXPECT_NE(oat::recent_msg().find("memType 4"), std::string::npos) << oat::recent_msg();
+  EXPECT_ACL_ERROR(ACL_ERROR_INVALID_PARAM, aclrtCheckMemType(list, 1, kDev, &result, 1));
+  EXPECT_EQ(result, 7u);  // untouched by the failures
+  ASSERT_ACL_OK(aclrtFree(dev));
+}
+
 }  // namespace

@@ -40,6 +40,28 @@ TEST_F(DvppTest, MallocGivesDeviceMemoryForEveryCall) {
   expect_msg("acldvppFree", "not the start of a live acldvppMalloc allocation");
 }
 
+TEST_F(DvppTest, CheckMemTypeTellsDvppMemoryFromDeviceMemory) {
+  void *dvpp = nullptr, *dev = nullptr;
+  ASSERT_EQ(acldvppMalloc(&dvpp, 100), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&dev, 100, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  auto check = [](void *p, uint32_t type) {
+    uint32_t result = 7;
+    EXPECT_EQ(aclrtCheckMemType(&p, 1, type, &result, 0), ACL_SUCCESS);
+    return result;
+  };
+  EXPECT_EQ(check(dvpp, ACL_RT_MEM_TYPE_DVPP), 1u);
+  EXPECT_EQ(check(static_cast<char *>(dvpp) + 50, ACL_RT_MEM_TYPE_DVPP), 1u);
+  EXPECT_EQ(check(dvpp, ACL_RT_MEM_TYPE_DEV), 0u);
+  EXPECT_EQ(check(dev, ACL_RT_MEM_TYPE_DVPP), 0u);
+  void *both[2] = {dvpp, dev};
+  uint32_t result = 7;
+  EXPECT_EQ(aclrtCheckMemType(both, 2, ACL_RT_MEM_TYPE_DEV | ACL_RT_MEM_TYPE_DVPP, &result, 0),
+            ACL_SUCCESS);
+  EXPECT_EQ(result, 1u);
+  EXPECT_EQ(acldvppFree(dvpp), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
+}
+
 TEST_F(DvppTest, MallocAndFreeRejectBadArguments) {
   void *p = nullptr;
   EXPECT_EQ(acldvppMalloc(nullptr, 64), ACL_ERROR_INVALID_PARAM);

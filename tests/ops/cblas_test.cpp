@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "acl/acl.h"
 #include "acl/ops/acl_cblas.h"
+#include "ops/stream_fixture.h"
 
 namespace {
 
@@ -29,39 +29,8 @@ std::vector<double> reference(bool ta, bool tb, int m, int n, int k, double alph
   return out;
 }
 
-class Cblas : public ::testing::Test {
+class Cblas : public opt::StreamTest {
  protected:
-  static void SetUpTestSuite() { ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS); }
-  static void TearDownTestSuite() { aclFinalize(); }
-  void SetUp() override {
-    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-    ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
-  }
-  void TearDown() override {
-    for (void *p : dev_) aclrtFree(p);
-    aclrtDestroyStream(stream_);
-    aclrtResetDevice(0);
-  }
-  // Device copy of host values stored as T.
-  template <class T>
-  void *upload(const std::vector<T> &v) {
-    void *p = nullptr;
-    EXPECT_EQ(aclrtMalloc(&p, std::max<size_t>(v.size() * sizeof(T), 1), ACL_MEM_MALLOC_HUGE_FIRST),
-              ACL_SUCCESS);
-    dev_.push_back(p);
-    if (!v.empty())
-      EXPECT_EQ(aclrtMemcpy(p, v.size() * sizeof(T), v.data(), v.size() * sizeof(T),
-                            ACL_MEMCPY_HOST_TO_DEVICE),
-                ACL_SUCCESS);
-    return p;
-  }
-  template <class T>
-  std::vector<T> download(const void *p, size_t n) {
-    std::vector<T> v(n);
-    EXPECT_EQ(aclrtMemcpy(v.data(), n * sizeof(T), p, n * sizeof(T), ACL_MEMCPY_DEVICE_TO_HOST),
-              ACL_SUCCESS);
-    return v;
-  }
   // Small integers: exact in f16, and products that int8 holds.
   std::vector<double> values(size_t n, int lo, int hi) {
     std::uniform_int_distribution<int> d(lo, hi);
@@ -84,15 +53,7 @@ class Cblas : public ::testing::Test {
     for (size_t i = 0; i < got.size(); ++i)
       ASSERT_NEAR(got[i], want[i], rel * std::max(1.0, std::fabs(want[i]))) << "element " << i;
   }
-  void expect_error(aclError got, aclError want, const char *api, const char *words) {
-    EXPECT_EQ(got, want);
-    const std::string msg = aclGetRecentErrMsg();
-    EXPECT_NE(msg.find(api), std::string::npos) << msg;
-    EXPECT_NE(msg.find(words), std::string::npos) << msg;
-  }
 
-  aclrtStream stream_ = nullptr;
-  std::vector<void *> dev_;
   std::mt19937 rng_{7};
 };
 
@@ -280,39 +241,39 @@ TEST_F(Cblas, BadArgumentsFailWithTheirErrorAndEnqueueNothing) {
   auto *h = static_cast<aclFloat16 *>(a), *hc = static_cast<aclFloat16 *>(c),
        *h1 = static_cast<aclFloat16 *>(one);
   const auto hp = ACL_COMPUTE_HIGH_PRECISION;
-  expect_error(aclblasHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, m, n, k, nullptr, h, -1, h, -1,
+  expect_fails(aclblasHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, m, n, k, nullptr, h, -1, h, -1,
                             h1, hc, -1, hp, stream_),
                ACL_ERROR_INVALID_PARAM, "aclblasHgemm", "alpha is NULL");
-  expect_error(aclblasHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 0, n, k, h1, h, -1, h, -1, h1,
+  expect_fails(aclblasHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 0, n, k, h1, h, -1, h, -1, h1,
                             hc, -1, hp, stream_),
                ACL_ERROR_INVALID_PARAM, "aclblasHgemm", "m = 0");
-  expect_error(aclblasHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, m, n, k, h1, h, 2, h, -1, h1, hc,
+  expect_fails(aclblasHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, m, n, k, h1, h, 2, h, -1, h1, hc,
                             -1, hp, stream_),
                ACL_ERROR_INVALID_PARAM, "aclblasHgemm", "lda is 2");
-  expect_error(aclblasHgemv(ACL_TRANS_N, m, n, h1, h, -1, h, 1, h1, hc, -1, hp, stream_),
+  expect_fails(aclblasHgemv(ACL_TRANS_N, m, n, h1, h, -1, h, 1, h1, hc, -1, hp, stream_),
                ACL_ERROR_INVALID_PARAM, "aclblasHgemv", "incx is 1");
-  expect_error(aclblasHgemm(ACL_TRANS_NZ, ACL_TRANS_N, ACL_TRANS_N, m, n, k, h1, h, -1, h, -1, h1,
+  expect_fails(aclblasHgemm(ACL_TRANS_NZ, ACL_TRANS_N, ACL_TRANS_N, m, n, k, h1, h, -1, h, -1, h1,
                             hc, -1, hp, stream_),
                ACL_ERROR_INVALID_PARAM, "aclblasHgemm", "fractal-NZ");
-  expect_error(aclblasHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_T, m, n, k, h1, h, -1, h, -1, h1,
+  expect_fails(aclblasHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_T, m, n, k, h1, h, -1, h, -1, h1,
                             hc, -1, hp, stream_),
                ACL_ERROR_INVALID_PARAM, "aclblasHgemm", "transC");
-  expect_error(aclblasHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, m, n, k, h1, h, -1, h, -1, h1,
+  expect_fails(aclblasHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, m, n, k, h1, h, -1, h, -1, h1,
                             hc, -1, ACL_COMPUTE_LOW_PRECISION, stream_),
                ACL_ERROR_INVALID_PARAM, "aclblasHgemm", "ACL_COMPUTE_HIGH_PRECISION");
-  expect_error(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, m, n, k, one, a, -1,
+  expect_fails(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, m, n, k, one, a, -1,
                              ACL_FLOAT16, a, -1, ACL_FLOAT16, one, c, -1, ACL_INT32, hp, stream_),
                ACL_ERROR_UNSUPPORTED_DATA_TYPE, "aclblasGemmEx", "int32");
   // alpha must be device memory, as in CANN.
   const aclFloat16 host_one = aclFloatToFloat16(1.0f);
-  expect_error(aclblasHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, m, n, k, &host_one, h, -1, h, -1,
+  expect_fails(aclblasHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, m, n, k, &host_one, h, -1, h, -1,
                             h1, hc, -1, hp, stream_),
                ACL_ERROR_INVALID_PARAM, "aclblasHgemm", "inputs[3]");
   aclopHandle *handle = nullptr;
-  expect_error(
+  expect_fails(
       aclblasCreateHandleForHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, m, n, k, hp, nullptr),
       ACL_ERROR_INVALID_PARAM, "aclblasCreateHandleForHgemm", "handle is NULL");
-  expect_error(aclblasCreateHandleForS8gemv(ACL_TRANS_N, m, -1, hp, &handle),
+  expect_fails(aclblasCreateHandleForS8gemv(ACL_TRANS_N, m, -1, hp, &handle),
                ACL_ERROR_INVALID_PARAM, "aclblasCreateHandleForS8gemv", "n = -1");
   EXPECT_EQ(handle, nullptr);
   // None of the failed calls touched C.

@@ -8,26 +8,19 @@
 
 #include "acl/acl.h"
 #include "acl/acl_op_compiler.h"
+#include "ops/stream_fixture.h"
 
 // The deprecated calls (aclGetTensorDescDim, aclGetDataBufferSize) are part of what is tested.
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 namespace {
 
-class OpApi : public ::testing::Test {
+class OpApi : public opt::StreamTest {
  protected:
-  static void SetUpTestSuite() { ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS); }
-  static void TearDownTestSuite() { aclFinalize(); }
-  void SetUp() override {
-    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-    ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
-  }
   void TearDown() override {
     for (auto *d : descs_) aclDestroyTensorDesc(d);
     for (auto *b : bufs_) aclDestroyDataBuffer(b);
-    for (void *p : dev_) aclrtFree(p);
-    aclrtDestroyStream(stream_);
-    aclrtResetDevice(0);
+    StreamTest::TearDown();
   }
   aclTensorDesc *desc(aclDataType t, std::vector<int64_t> dims) {
     descs_.push_back(
@@ -35,9 +28,7 @@ class OpApi : public ::testing::Test {
     return descs_.back();
   }
   aclDataBuffer *device_buffer(const void *host, size_t bytes) {
-    void *p = nullptr;
-    EXPECT_EQ(aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    dev_.push_back(p);
+    void *p = alloc(bytes);
     if (host) {
       EXPECT_EQ(aclrtMemcpy(p, bytes, host, bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
     }
@@ -52,10 +43,8 @@ class OpApi : public ::testing::Test {
               ACL_SUCCESS);
     return out;
   }
-  aclrtStream stream_ = nullptr;
   std::vector<aclTensorDesc *> descs_;
   std::vector<aclDataBuffer *> bufs_;
-  std::vector<void *> dev_;
 };
 
 TEST_F(OpApi, AddRunsOnTheStreamWithBroadcast) {

@@ -117,6 +117,28 @@ void wait_event(aclrtStream stream, aclrtEvent event, uint32_t timeout_s, const 
   if (capture) capture->waited(e.get(), s->capture_lane());
 }
 
+// CANN's conditions on ACL_EVENT_WAIT_EXTERNAL.
+void require_external_wait(const openacl::Stream &s, const Event &e, uint32_t timeout) {
+  if (!s.capturing()) {
+    fail(Errc::stream_not_captured,
+         "ACL_EVENT_WAIT_EXTERNAL waits in a stream capture only, and the stream is not captured");
+  }
+  if (!e.ex() || e.flags() != ACL_EVENT_SYNC) {
+    fail(Errc::invalid_argument,
+         "ACL_EVENT_WAIT_EXTERNAL takes only an event from aclrtCreateEventExWithFlag with the "
+         "flag ACL_EVENT_SYNC");
+  }
+  if (timeout != 0) {
+    fail(Errc::invalid_argument, "timeout " + std::to_string(timeout) +
+                                     " with ACL_EVENT_WAIT_EXTERNAL: it must be 0 (no limit)");
+  }
+  if (auto c = e.captured_by(); c && c == s.capture()) {
+    fail(Errc::invalid_argument,
+         "the event is recorded in this capture: ACL_EVENT_WAIT_EXTERNAL waits for a record made "
+         "outside it");
+  }
+}
+
 }  // namespace
 
 extern "C" {
@@ -185,6 +207,26 @@ aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, i
       fail(Errc::invalid_argument,
            "timeout " + std::to_string(timeout) + " is negative (seconds; 0 = no limit)");
     wait_event(stream, event, static_cast<uint32_t>(timeout), "aclrtStreamWaitEventWithTimeout");
+  });
+}
+
+// ACL_EVENT_WAIT_DEFAULT is aclrtStreamWaitEventWithTimeout (timeout in seconds, 0 = no limit).
+// ACL_EVENT_WAIT_EXTERNAL, in a stream capture only, waits for a record made outside the
+// capture: at each launch the run instance waits for the event's latest record then.
+aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
+                                      uint32_t flag) {
+  return guarded(__func__, [&] {
+    if (flag == ACL_EVENT_WAIT_EXTERNAL) {
+      require_initialized();
+      auto s = openacl::api::stream_for_submit(stream);
+      auto e = event_for(event, *s);
+      require_external_wait(*s, *e, timeout);
+    } else if (flag != ACL_EVENT_WAIT_DEFAULT) {
+      fail(Errc::invalid_argument, "flag " + std::to_string(flag) +
+                                       " is neither ACL_EVENT_WAIT_DEFAULT nor "
+                                       "ACL_EVENT_WAIT_EXTERNAL");
+    }
+    wait_event(stream, event, timeout, "aclrtStreamWaitEventWithFlag");
   });
 }
 
