@@ -94,6 +94,7 @@ uint64_t Stream::enqueue(std::unique_ptr<Task> task, bool caller_waits) {
 
 uint64_t Stream::try_run_at_call(Task &task) {
   if (capturing() || task_observer() != nullptr || !task.runs_at_call()) return 0;
+  task.overflow_check = task.overflow_check || overflow_switch();
   ThreadState &me = this_thread();
   task.thread_id = me.os_id();
   const uint64_t seq = run_at_call(&task, me.serial);

@@ -124,7 +124,7 @@ class PlanAtCall final : public Task {
   PlanAtCall(const Plan &plan, std::span<void *const> addresses, void *workspace)
       : Task(TaskKind::op), plan_(plan), addresses_(addresses), workspace_(workspace) {}
   void run(ExecContext &ctx) override {
-    run_plan(plan_, addresses_, workspace_, ctx.device.backend(), ctx.cores);
+    run_plan(plan_, addresses_, workspace_, ctx.device.backend(), ctx.cores, overflow_check);
   }
   bool runs_at_call() const override { return true; }
   std::string label() const override { return plan_.name; }

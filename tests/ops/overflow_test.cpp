@@ -122,6 +122,15 @@ TEST_F(Overflow, StatusAndResetRunInStreamOrder) {
   EXPECT_EQ(word, 1u);
 }
 
+// A small elementwise op on a stream at rest runs during its call (issue 16): the switch
+// applies to it as to a queued one (aclnn's: tests/aclnn/aclnn_base_test.cpp).
+TEST_F(Overflow, OpsRunDuringTheirCallReportToo) {
+  ASSERT_EQ(aclrtSetStreamOverflowSwitch(stream_, 1), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  add({FLT_MAX}, {FLT_MAX}, stream_);
+  EXPECT_EQ(status(), 1u);
+}
+
 TEST_F(Overflow, BadArguments) {
   uint32_t flag = 0;
   expect_fails(aclrtSetStreamOverflowSwitch(stream_, 2), ACL_ERROR_INVALID_PARAM,
