@@ -10,6 +10,10 @@ bool is_yuv420sp(uint32_t format) {
 
 bool v_first(uint32_t format) { return format == PIXEL_FORMAT_YVU_SEMIPLANAR_420; }
 
+bool is_yuv422_packed(uint32_t format) {
+  return format >= PIXEL_FORMAT_YUYV_PACKED_422 && format <= PIXEL_FORMAT_VYUY_PACKED_422;
+}
+
 uint32_t packed_bytes(uint32_t format) {
   switch (format) {
     case PIXEL_FORMAT_RGB_888:
@@ -28,7 +32,8 @@ uint32_t packed_bytes(uint32_t format) {
 uint64_t buffer_bytes(uint32_t format, uint32_t width_stride, uint32_t height_stride) {
   uint64_t plane = uint64_t{width_stride} * height_stride;
   if (is_yuv420sp(format)) return plane * 3 / 2;
-  if (format == PIXEL_FORMAT_YUV_400 || packed_bytes(format) != 0) return plane;
+  if (format == PIXEL_FORMAT_YUV_400 || packed_bytes(format) != 0 || is_yuv422_packed(format))
+    return plane;
   return 0;
 }
 
@@ -44,6 +49,14 @@ std::string format_name(uint32_t format) {
       return "PIXEL_FORMAT_YUV_SEMIPLANAR_420";
     case PIXEL_FORMAT_YVU_SEMIPLANAR_420:
       return "PIXEL_FORMAT_YVU_SEMIPLANAR_420";
+    case PIXEL_FORMAT_YUYV_PACKED_422:
+      return "PIXEL_FORMAT_YUYV_PACKED_422";
+    case PIXEL_FORMAT_UYVY_PACKED_422:
+      return "PIXEL_FORMAT_UYVY_PACKED_422";
+    case PIXEL_FORMAT_YVYU_PACKED_422:
+      return "PIXEL_FORMAT_YVYU_PACKED_422";
+    case PIXEL_FORMAT_VYUY_PACKED_422:
+      return "PIXEL_FORMAT_VYUY_PACKED_422";
     case PIXEL_FORMAT_RGB_888:
       return "PIXEL_FORMAT_RGB_888";
     case PIXEL_FORMAT_BGR_888:

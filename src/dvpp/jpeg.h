@@ -30,9 +30,10 @@ Image jpegd_layout(const JpegInfo &info, uint32_t format);
 // when the stream is corrupt.
 void jpeg_decode(const void *data, size_t size, const Image &out);
 
-// JPEGE: the encoded size bound openacl promises for a YUV420SP picture.
+// JPEGE: the encoded size bound openacl promises for a YUV420SP or packed YUV422 picture.
 uint32_t jpege_predict_size(uint32_t width, uint32_t height);
-// Encodes a YUV420SP picture at quality `level` (CANN: 1..100, 0 behaves as 100) into
+// Encodes a YUV420SP picture (as a 4:2:0 JPEG) or a packed YUV422 one (YUYV, UYVY, YVYU, VYUY:
+// as a 4:2:2 JPEG) at quality `level` (CANN: 1..100, 0 behaves as 100) into
 // [dst, dst + capacity); returns the encoded size. Throws Errc::task_failure when it does
 // not fit.
 uint32_t jpeg_encode(const Image &in, uint32_t level, uint8_t *dst, uint32_t capacity);

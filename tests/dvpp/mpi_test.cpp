@@ -1178,6 +1178,61 @@ TEST_P(Mpi, JpegeGivesTheV1Jpeg) {
   EXPECT_EQ(hi_mpi_venc_destroy_chn(4), HI_SUCCESS) << recent_msg();
 }
 
+// jpege_sample's --in_format 9: a packed YUV422 frame (one plane, stride in bytes).
+TEST_P(Mpi, JpegeTakesPackedYuv422AsV1Does) {
+  const uint32_t w = 64, h = 32, ws = w * 2, size = ws * h;
+  std::vector<uint8_t> packed = dvt::nv_noise(ws, h, 14);
+  packed.resize(size);
+  void *in = dvpp_buffer(size, packed);
+  uint32_t v1_size = 0;
+  acldvppJpegeConfig *config = acldvppCreateJpegeConfig();
+  ASSERT_EQ(acldvppSetJpegeConfigLevel(config, 90), ACL_SUCCESS);
+  acldvppPicDesc *d = pic(in, size, PIXEL_FORMAT_YVYU_PACKED_422, w, h, ws, h);
+  ASSERT_EQ(acldvppJpegPredictEncSize(d, config, &v1_size), ACL_SUCCESS) << recent_msg();
+  void *v1_out = dvpp_buffer(v1_size);
+  ASSERT_EQ(acldvppJpegEncodeAsync(channel_, d, v1_out, &v1_size, config, stream_), ACL_SUCCESS)
+      << recent_msg();
+  sync();
+  acldvppDestroyJpegeConfig(config);
+
+  hi_venc_chn_attr attr{};
+  attr.venc_attr.type = HI_PT_JPEG;
+  attr.venc_attr.max_pic_width = attr.venc_attr.pic_width = w;
+  attr.venc_attr.max_pic_height = attr.venc_attr.pic_height = h;
+  attr.venc_attr.buf_size = size * 2;
+  ASSERT_EQ(hi_mpi_venc_create_chn(5, &attr), HI_SUCCESS) << recent_msg();
+  hi_venc_start_param start{};
+  start.recv_pic_num = -1;
+  ASSERT_EQ(hi_mpi_venc_start_chn(5, &start), HI_SUCCESS) << recent_msg();
+  hi_venc_jpeg_param param{};
+  param.qfactor = 90;
+  ASSERT_EQ(hi_mpi_venc_set_jpeg_param(5, &param), HI_SUCCESS) << recent_msg();
+  hi_video_frame_info frame{};
+  frame.v_frame.width = w;
+  frame.v_frame.height = h;
+  frame.v_frame.pixel_format = HI_PIXEL_FORMAT_YVYU_PACKED_422;
+  frame.v_frame.width_stride[0] = frame.v_frame.width_stride[1] = ws;
+  frame.v_frame.virt_addr[0] = in;
+  // The sample sets the second plane's address past the packed plane, as for YUV420SP.
+  frame.v_frame.virt_addr[1] = static_cast<uint8_t *>(in) + size;
+  ASSERT_EQ(hi_mpi_venc_send_frame(5, &frame, -1), HI_SUCCESS) << recent_msg();
+  hi_venc_pack pack{};
+  hi_venc_stream stream{};
+  stream.pack = &pack;
+  stream.pack_cnt = 1;
+  ASSERT_EQ(hi_mpi_venc_get_stream(5, &stream, -1), HI_SUCCESS) << recent_msg();
+  ASSERT_EQ(pack.len - pack.offset, v1_size);
+  EXPECT_EQ(read_back(pack.addr + pack.offset, v1_size), read_back(v1_out, v1_size));
+  EXPECT_EQ(hi_mpi_venc_release_stream(5, &stream), HI_SUCCESS);
+  // A stride of the width (too short for two bytes a pixel) is refused at the send.
+  frame.v_frame.width_stride[0] = frame.v_frame.width_stride[1] = w;
+  frame.v_frame.virt_addr[1] = nullptr;
+  EXPECT_EQ(hi_mpi_venc_send_frame(5, &frame, -1), static_cast<hi_s32>(HI_ERR_VENC_ILLEGAL_PARAM));
+  EXPECT_NE(recent_msg().find("(width * 2)"), std::string::npos) << recent_msg();
+  EXPECT_EQ(hi_mpi_venc_stop_chn(5), HI_SUCCESS);
+  EXPECT_EQ(hi_mpi_venc_destroy_chn(5), HI_SUCCESS) << recent_msg();
+}
+
 TEST_P(Mpi, PyrdownHistogramsAndRemapGiveTheV1Results) {
   const uint32_t w = 96, h = 64, size = w * h;  // YUV400
   std::vector<uint8_t> grey = dvt::nv_noise(w, h, 13);
