@@ -170,7 +170,8 @@ class Venc : public DvppTest, public ::testing::WithParamInterface<Case> {
   }
   // Encodes the kFrames frames through aclvenc*, frame kForced forced to an I-frame, GOP 100;
   // max_bit_rate 0: the encoder's default rate control, else CBR (rcMode 2) at that rate.
-  // bare: the frames' descriptions give only data and size, as Huawei's venc_image sample's.
+  // bare: the frames' descriptions give only data and size, as Huawei's venc_image sample's,
+  // and reserve is not NULL, as in its venc sample.
   void encode_v1(Received &received, uint32_t max_bit_rate, bool bare = false);
   // One stream per frame, each decoding close to its frame, then the end of stream's.
   void encodes_frames_that_decode_close(bool bare = false) {
@@ -224,6 +225,7 @@ void Venc::encode_v1(Received &received, uint32_t max_bit_rate, bool bare) {
   EXPECT_EQ(aclvencSetChannelDescPicWidth(venc, 64), ACL_ERROR_INVALID_PARAM);
 
   aclvencFrameConfig *config = aclvencCreateFrameConfig();
+  acldvppStreamDesc *reserved = acldvppCreateStreamDesc();
   const uint32_t size = kW * kH * 3 / 2;
   for (uint32_t i = 0; i < kFrames; ++i) {
     ASSERT_EQ(aclvencSetFrameConfigForceIFrame(config, i == kForced ? 1 : 0), ACL_SUCCESS);
@@ -231,9 +233,10 @@ void Venc::encode_v1(Received &received, uint32_t max_bit_rate, bool bare) {
     // A new description's format is 0 (PIXEL_FORMAT_YUV_400), its sizes 0.
     acldvppPicDesc *in = bare ? pic(data, size, PIXEL_FORMAT_YUV_400, 0, 0, 0, 0)
                               : pic(data, size, format, kW, kH, kW, kH);
-    ASSERT_EQ(
-        aclvencSendFrame(venc, in, nullptr, config, reinterpret_cast<void *>(intptr_t{100 + i})),
-        ACL_SUCCESS)
+    // reserve is not used: Huawei's venc sample passes a stream description there.
+    ASSERT_EQ(aclvencSendFrame(venc, in, bare ? reserved : nullptr, config,
+                               reinterpret_cast<void *>(intptr_t{100 + i})),
+              ACL_SUCCESS)
         << recent_msg();
   }
   ASSERT_EQ(aclvencSetFrameConfigEos(config, 1), ACL_SUCCESS);
@@ -246,13 +249,14 @@ void Venc::encode_v1(Received &received, uint32_t max_bit_rate, bool bare) {
   EXPECT_NE(recent_msg().find("has ended"), std::string::npos) << recent_msg();
   ASSERT_EQ(aclvencDestroyChannel(venc), ACL_SUCCESS) << recent_msg();
   EXPECT_EQ(aclvencDestroyFrameConfig(config), ACL_SUCCESS);
+  EXPECT_EQ(acldvppDestroyStreamDesc(reserved), ACL_SUCCESS);
   EXPECT_EQ(aclvencDestroyChannelDesc(venc), ACL_SUCCESS);
   g_received = nullptr;
 }
 
 TEST_P(Venc, EncodesFramesThatDecodeCloseToTheInput) { encodes_frames_that_decode_close(); }
 
-// CANN takes a frame description without a size as the channel's picture.
+// CANN takes a frame description without a size as the channel's picture, and ignores reserve.
 TEST_P(Venc, TakesADescriptionWithoutASizeAsTheChannelsPicture) {
   encodes_frames_that_decode_close(true);
 }

@@ -408,7 +408,8 @@ aclError aclvencSendFrame(aclvencChannelDesc *channelDesc, acldvppPicDesc *input
     aclvencChannelDesc &d = *checked(channelDesc, "channelDesc");
     if (!d.encoder)
       fail(Errc::invalid_argument, "channelDesc has no channel: call aclvencCreateChannel first");
-    if (reserve != nullptr) fail(Errc::invalid_argument, "reserve must be NULL");
+    // reserve is CANN's "reserved, not used": Huawei's venc sample passes a stream description.
+    (void)reserve;
     const aclvencFrameConfig c =
         config != nullptr ? *checked(config, "config") : aclvencFrameConfig{};
     if (d.ended)
