@@ -22,6 +22,9 @@ constexpr uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a
 bool is_yuv420sp(uint32_t format);  // NV12 or NV21
 // The chroma plane of NV21 stores V before U.
 bool v_first(uint32_t format);
+// Semi-planar YUV other than YUV420SP: 422, 444, 440, YUV or YVU order (JPEGD's native outputs).
+// h and v get the chroma's horizontal and vertical subsampling (2 or 1).
+bool yuv_sp_subsampling(uint32_t format, uint32_t *h, uint32_t *v);
 // YUYV, UYVY, YVYU, VYUY: two pixels in four bytes (width stride in bytes, at least width * 2).
 bool is_yuv422_packed(uint32_t format);
 // Bytes per pixel of packed RGB formats (RGB888, BGR888: 3; the 8888 formats: 4), else 0.

@@ -152,6 +152,46 @@ void decode_pairs(jpeg_decompress_struct &c, const Image &out, uint8_t *rows) {
   }
 }
 
+// The source's own format: raw planes (YUV400: the grey rows), each chroma row interleaved at
+// its own size. Scratch rows from libjpeg's pool, as decode_raw_420's.
+void decode_native(jpeg_decompress_struct &c, const Image &out) {
+  c.dct_method = JDCT_ISLOW;
+  auto pool = reinterpret_cast<j_common_ptr>(&c);
+  if (c.num_components == 1) {
+    jpeg_start_decompress(&c);
+    JSAMPARRAY row = (*c.mem->alloc_sarray)(pool, JPOOL_IMAGE, c.output_width, 1);
+    for (uint32_t y = 0; y < out.height; ++y) {
+      jpeg_read_scanlines(&c, row, 1);
+      std::memcpy(out.data + size_t{y} * out.width_stride, row[0], out.width);
+    }
+    return;
+  }
+  c.raw_data_out = TRUE;
+  jpeg_start_decompress(&c);
+  const uint32_t h = static_cast<uint32_t>(c.max_h_samp_factor),
+                 v = static_cast<uint32_t>(c.max_v_samp_factor), luma_rows = 8 * v;
+  JSAMPARRAY y_rows = (*c.mem->alloc_sarray)(pool, JPOOL_IMAGE,
+                                             c.comp_info[0].width_in_blocks * DCTSIZE, luma_rows);
+  const JDIMENSION cw = c.comp_info[1].width_in_blocks * DCTSIZE;
+  JSAMPARRAY cb_rows = (*c.mem->alloc_sarray)(pool, JPOOL_IMAGE, cw, 8);
+  JSAMPARRAY cr_rows = (*c.mem->alloc_sarray)(pool, JPOOL_IMAGE, cw, 8);
+  JSAMPARRAY planes[3] = {y_rows, cb_rows, cr_rows};
+  const bool vu = v_first(out.format);
+  const size_t chroma_stride = size_t{out.width_stride} * 2 / h;
+  uint8_t *uv_plane = out.data + size_t{out.width_stride} * out.height_stride;
+  for (uint32_t y = 0; y < out.height; y += luma_rows) {
+    jpeg_read_raw_data(&c, planes, luma_rows);
+    const uint32_t rows = std::min(luma_rows, out.height - y);
+    for (uint32_t i = 0; i < rows; ++i)
+      std::memcpy(out.data + size_t{y + i} * out.width_stride, y_rows[i], out.width);
+    for (uint32_t i = 0; i < rows / v; ++i) {
+      const uint8_t *u = vu ? cr_rows[i] : cb_rows[i], *w = vu ? cb_rows[i] : cr_rows[i];
+      uint8_t *uv = uv_plane + (y / v + i) * chroma_stride;
+      for (uint32_t x = 0; x < out.width / h; ++x) uv[2 * x] = u[x], uv[2 * x + 1] = w[x];
+    }
+  }
+}
+
 int decode_into(const void *data, size_t size, const Image &out, uint8_t *rows, ErrorJump &e) {
   jpeg_decompress_struct c;
   c.err = &e.mgr;
@@ -162,7 +202,8 @@ int decode_into(const void *data, size_t size, const Image &out, uint8_t *rows, 
   }
   jpeg_mem_src(&c, static_cast<const unsigned char *>(data), static_cast<unsigned long>(size));
   jpeg_read_header(&c, TRUE);
-  if (is_420(c)) decode_raw_420(c, out);
+  if (!is_yuv420sp(out.format)) decode_native(c, out);
+  else if (is_420(c)) decode_raw_420(c, out);
   else decode_pairs(c, out, rows);
   jpeg_abort_decompress(&c);  // rows past an odd height are not needed
   jpeg_destroy_decompress(&c);
@@ -306,6 +347,28 @@ Image jpegd_layout(const JpegInfo &info, uint32_t format) {
   img.width_stride = align_up(img.width, 128);
   img.height_stride = align_up(img.height, 16);
   return img;
+}
+
+uint32_t jpegd_native_format(uint32_t css) {
+  switch (css) {
+    case ACL_JPEG_CSS_GRAY:
+      return PIXEL_FORMAT_YUV_400;
+    case ACL_JPEG_CSS_422:
+      return PIXEL_FORMAT_YUV_SEMIPLANAR_422;
+    case ACL_JPEG_CSS_444:
+      return PIXEL_FORMAT_YUV_SEMIPLANAR_444;
+    case ACL_JPEG_CSS_440:
+      return PIXEL_FORMAT_YUV_SEMIPLANAR_440;
+    default:
+      return PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+  }
+}
+
+bool jpegd_writes(const JpegInfo &info, uint32_t format) {
+  const uint32_t native = jpegd_native_format(info.css);
+  // The YVU form of each native semi-planar format is the next value (1000 / 1001 for 440).
+  return is_yuv420sp(format) || format == native ||
+         (native != PIXEL_FORMAT_YUV_400 && format == native + 1);
 }
 
 void jpeg_decode(const void *data, size_t size, const Image &out) {
