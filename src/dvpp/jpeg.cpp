@@ -152,6 +152,46 @@ void decode_pairs(jpeg_decompress_struct &c, const Image &out, uint8_t *rows) {
   }
 }
 
+// The source's own format: raw planes (YUV400: the grey rows), each chroma row interleaved at
+// its own size. Scratch rows from libjpeg's pool, as decode_raw_420's.
+void decode_native(jpeg_decompress_struct &c, const Image &out) {
+  c.dct_method = JDCT_ISLOW;
+  auto pool = reinterpret_cast<j_common_ptr>(&c);
+  if (c.num_components == 1) {
+    jpeg_start_decompress(&c);
+    JSAMPARRAY row = (*c.mem->alloc_sarray)(pool, JPOOL_IMAGE, c.output_width, 1);
+    for (uint32_t y = 0; y < out.height; ++y) {
+      jpeg_read_scanlines(&c, row, 1);
+      std::memcpy(out.data + size_t{y} * out.width_stride, row[0], out.width);
+    }
+    return;
+  }
+  c.raw_data_out = TRUE;
+  jpeg_start_decompress(&c);
+  const uint32_t h = static_cast<uint32_t>(c.max_h_samp_factor),
+                 v = static_cast<uint32_t>(c.max_v_samp_factor), luma_rows = 8 * v;
+  JSAMPARRAY y_rows = (*c.mem->alloc_sarray)(pool, JPOOL_IMAGE,
+                                             c.comp_info[0].width_in_blocks * DCTSIZE, luma_rows);
+  const JDIMENSION cw = c.comp_info[1].width_in_blocks * DCTSIZE;
+  JSAMPARRAY cb_rows = (*c.mem->alloc_sarray)(pool, JPOOL_IMAGE, cw, 8);
+  JSAMPARRAY cr_rows = (*c.mem->alloc_sarray)(pool, JPOOL_IMAGE, cw, 8);
+  JSAMPARRAY planes[3] = {y_rows, cb_rows, cr_rows};
+  const bool vu = v_first(out.format);
+  const size_t chroma_stride = size_t{out.width_stride} * 2 / h;
+  uint8_t *uv_plane = out.data + size_t{out.width_stride} * out.height_stride;
+  for (uint32_t y = 0; y < out.height; y += luma_rows) {
+    jpeg_read_raw_data(&c, planes, luma_rows);
+    const uint32_t rows = std::min(luma_rows, out.height - y);
+    for (uint32_t i = 0; i < rows; ++i)
+      std::memcpy(out.data + size_t{y + i} * out.width_stride, y_rows[i], out.width);
+    for (uint32_t i = 0; i < rows / v; ++i) {
+      const uint8_t *u = vu ? cr_rows[i] : cb_rows[i], *w = vu ? cb_rows[i] : cr_rows[i];
+      uint8_t *uv = uv_plane + (y / v + i) * chroma_stride;
+      for (uint32_t x = 0; x < out.width / h; ++x) uv[2 * x] = u[x], uv[2 * x + 1] = w[x];
+    }
+  }
+}
+
 int decode_into(const void *data, size_t size, const Image &out, uint8_t *rows, ErrorJump &e) {
   jpeg_decompress_struct c;
   c.err = &e.mgr;
@@ -162,17 +202,86 @@ int decode_into(const void *data, size_t size, const Image &out, uint8_t *rows, 
   }
   jpeg_mem_src(&c, static_cast<const unsigned char *>(data), static_cast<unsigned long>(size));
   jpeg_read_header(&c, TRUE);
-  if (is_420(c)) decode_raw_420(c, out);
+  if (!is_yuv420sp(out.format)) decode_native(c, out);
+  else if (is_420(c)) decode_raw_420(c, out);
   else decode_pairs(c, out, rows);
   jpeg_abort_decompress(&c);  // rows past an odd height are not needed
   jpeg_destroy_decompress(&c);
   return 0;
 }
 
-// Encodes from planar rows that raw_data_in wants: 16 luma rows and 8 rows of each chroma
-// plane per call, rows past the picture repeating its last one.
-int encode_raw(const Image &in, int quality, std::vector<uint8_t> &planes, unsigned char **buf,
-               unsigned long *len, ErrorJump &e) {
+// The planes raw_data_in reads: luma rows of at least align_up(width, 16) bytes and chroma
+// rows of half that (libjpeg reads whole blocks), `rows` chroma rows, each covering `v_samp`
+// luma rows (2: a 4:2:0 JPEG, 1: 4:2:2).
+struct Planes {
+  const uint8_t *y = nullptr;
+  size_t y_stride = 0;
+  std::vector<uint8_t> luma;  // a packed picture's luma; YUV420SP's is read in place
+  std::vector<uint8_t> u, v;
+  uint32_t cw = 0, rows = 0;
+  int v_samp = 2;
+};
+
+// YUV420SP: the interleaved chroma split, columns past the width repeating the last one.
+Planes planes_420(const Image &in) {
+  Planes p;
+  p.y = in.data;
+  p.y_stride = in.width_stride;
+  p.cw = align_up(in.width, 16) / 2;
+  p.rows = in.height / 2;
+  p.u.resize(size_t{p.cw} * p.rows);
+  p.v.resize(p.u.size());
+  const uint8_t *uv = in.data + size_t{in.width_stride} * in.height_stride;
+  const uint32_t vu = v_first(in.format) ? 1 : 0, last = in.width / 2 - 1;
+  for (uint32_t y = 0; y < p.rows; ++y) {
+    const uint8_t *row = uv + size_t{y} * in.width_stride;
+    for (uint32_t x = 0; x < p.cw; ++x) {
+      uint32_t sx = std::min(x, last);
+      p.u[size_t{y} * p.cw + x] = row[2 * sx + vu];
+      p.v[size_t{y} * p.cw + x] = row[2 * sx + (1 - vu)];
+    }
+  }
+  return p;
+}
+
+// Packed YUV422 (two pixels in four bytes, in the format's order): split into a 4:2:2 JPEG's
+// planes, columns past the width repeating the last pixel pair.
+Planes planes_422(const Image &in) {
+  // Byte offsets of Y0, U, Y1, V in each group of four.
+  struct Order {
+    uint32_t y0, u, y1, v;
+  };
+  const Order o = in.format == PIXEL_FORMAT_YUYV_PACKED_422   ? Order{0, 1, 2, 3}
+                  : in.format == PIXEL_FORMAT_UYVY_PACKED_422 ? Order{1, 0, 3, 2}
+                  : in.format == PIXEL_FORMAT_YVYU_PACKED_422 ? Order{0, 3, 2, 1}
+                                                              : Order{1, 2, 3, 0};
+  Planes p;
+  p.cw = align_up(in.width, 16) / 2;
+  p.rows = in.height;
+  p.v_samp = 1;
+  p.y_stride = size_t{p.cw} * 2;
+  p.luma.resize(p.y_stride * in.height);
+  p.u.resize(size_t{p.cw} * p.rows);
+  p.v.resize(p.u.size());
+  p.y = p.luma.data();
+  const uint32_t last = in.width / 2 - 1;
+  for (uint32_t y = 0; y < in.height; ++y) {
+    const uint8_t *row = in.data + size_t{y} * in.width_stride;
+    for (uint32_t x = 0; x < p.cw; ++x) {
+      const uint8_t *g = row + 4 * size_t{std::min(x, last)};
+      p.luma[y * p.y_stride + 2 * x] = g[o.y0];
+      p.luma[y * p.y_stride + 2 * x + 1] = g[o.y1];
+      p.u[size_t{y} * p.cw + x] = g[o.u];
+      p.v[size_t{y} * p.cw + x] = g[o.v];
+    }
+  }
+  return p;
+}
+
+// Encodes from the planes, 8 * v_samp luma rows and 8 rows of each chroma plane per call,
+// rows past the picture repeating its last one.
+int encode_raw(const Image &in, int quality, Planes &p, unsigned char **buf, unsigned long *len,
+               ErrorJump &e) {
   jpeg_compress_struct c;
   c.err = &e.mgr;
   jpeg_create_compress(&c);
@@ -190,23 +299,22 @@ int encode_raw(const Image &in, int quality, std::vector<uint8_t> &planes, unsig
   jpeg_set_quality(&c, quality, TRUE);
   c.raw_data_in = TRUE;
   c.dct_method = JDCT_ISLOW;
-  c.comp_info[0].h_samp_factor = c.comp_info[0].v_samp_factor = 2;
+  c.comp_info[0].h_samp_factor = 2;
+  c.comp_info[0].v_samp_factor = p.v_samp;
   for (int i = 1; i < 3; ++i) c.comp_info[i].h_samp_factor = c.comp_info[i].v_samp_factor = 1;
   jpeg_start_compress(&c, TRUE);
-  // libjpeg reads whole blocks: chroma rows are padded to the luma stride's 16-pixel multiple.
-  const uint32_t cw = align_up(in.width, 16) / 2, ch = in.height / 2;
-  uint8_t *u = planes.data(), *v = u + size_t{cw} * ch;
+  const uint32_t luma_rows = 8 * static_cast<uint32_t>(p.v_samp);
   JSAMPROW yrows[16], urows[8], vrows[8];
   JSAMPARRAY parts[3] = {yrows, urows, vrows};
-  for (uint32_t y = 0; y < in.height; y += 16) {
-    for (uint32_t i = 0; i < 16; ++i)
-      yrows[i] = in.data + size_t{std::min(y + i, in.height - 1)} * in.width_stride;
+  for (uint32_t y = 0; y < in.height; y += luma_rows) {
+    for (uint32_t i = 0; i < luma_rows; ++i)
+      yrows[i] = const_cast<uint8_t *>(p.y) + size_t{std::min(y + i, in.height - 1)} * p.y_stride;
     for (uint32_t i = 0; i < 8; ++i) {
-      size_t row = std::min(y / 2 + i, ch - 1);
-      urows[i] = u + row * cw;
-      vrows[i] = v + row * cw;
+      size_t row = std::min(y / p.v_samp + i, p.rows - 1);
+      urows[i] = p.u.data() + row * p.cw;
+      vrows[i] = p.v.data() + row * p.cw;
     }
-    jpeg_write_raw_data(&c, parts, 16);
+    jpeg_write_raw_data(&c, parts, luma_rows);
   }
   jpeg_finish_compress(&c);
   jpeg_destroy_compress(&c);
@@ -241,6 +349,28 @@ Image jpegd_layout(const JpegInfo &info, uint32_t format) {
   return img;
 }
 
+uint32_t jpegd_native_format(uint32_t css) {
+  switch (css) {
+    case ACL_JPEG_CSS_GRAY:
+      return PIXEL_FORMAT_YUV_400;
+    case ACL_JPEG_CSS_422:
+      return PIXEL_FORMAT_YUV_SEMIPLANAR_422;
+    case ACL_JPEG_CSS_444:
+      return PIXEL_FORMAT_YUV_SEMIPLANAR_444;
+    case ACL_JPEG_CSS_440:
+      return PIXEL_FORMAT_YUV_SEMIPLANAR_440;
+    default:
+      return PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+  }
+}
+
+bool jpegd_writes(const JpegInfo &info, uint32_t format) {
+  const uint32_t native = jpegd_native_format(info.css);
+  // The YVU form of each native semi-planar format is the next value (1000 / 1001 for 440).
+  return is_yuv420sp(format) || format == native ||
+         (native != PIXEL_FORMAT_YUV_400 && format == native + 1);
+}
+
 void jpeg_decode(const void *data, size_t size, const Image &out) {
   JpegInfo info = jpeg_info(data, size);
   std::vector<uint8_t> rows(info.css == ACL_JPEG_CSS_420 ? 0 : size_t{info.width} * 3 * 2);
@@ -257,19 +387,7 @@ uint32_t jpege_predict_size(uint32_t width, uint32_t height) {
 }
 
 uint32_t jpeg_encode(const Image &in, uint32_t level, uint8_t *dst, uint32_t capacity) {
-  const uint32_t cw = align_up(in.width, 16) / 2, ch = in.height / 2, last = in.width / 2 - 1;
-  std::vector<uint8_t> planes(size_t{cw} * ch * 2);
-  const uint8_t *uv = in.data + size_t{in.width_stride} * in.height_stride;
-  const bool vu = v_first(in.format);
-  uint8_t *u = planes.data(), *v = u + size_t{cw} * ch;
-  for (uint32_t y = 0; y < ch; ++y) {
-    const uint8_t *row = uv + size_t{y} * in.width_stride;
-    for (uint32_t x = 0; x < cw; ++x) {
-      uint32_t sx = std::min(x, last);
-      u[size_t{y} * cw + x] = row[2 * sx + (vu ? 1 : 0)];
-      v[size_t{y} * cw + x] = row[2 * sx + (vu ? 0 : 1)];
-    }
-  }
+  Planes planes = is_yuv422_packed(in.format) ? planes_422(in) : planes_420(in);
   unsigned char *buf = nullptr;
   unsigned long len = 0;
   ErrorJump e;

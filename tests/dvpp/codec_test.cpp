@@ -2,6 +2,7 @@
 // against the pixels encoded, and the errors of each.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -228,6 +229,69 @@ TEST_F(DvppTest, JpegEncodeRoundTrip) {
   EXPECT_NE(recent_msg().find("outside JPEGE's picture sizes (32x32 to 8192x8192)"),
             std::string::npos)
       << recent_msg();
+  EXPECT_EQ(acldvppDestroyJpegeConfig(config), ACL_SUCCESS);
+}
+
+// CANN's JPEGE also takes packed YUV422 (jpege_sample's --in_format 7..10); the JPEG keeps
+// its 4:2:2 chroma, so each pixel pair's own U and V come back.
+TEST_F(DvppTest, JpegEncodeTakesPackedYuv422) {
+  const uint32_t w = 64, h = 48, ws = w * 2;
+  struct Case {
+    acldvppPixelFormat format;
+    uint32_t y0, u, y1, v;  // byte offsets in each group of four
+  };
+  for (Case c : {Case{PIXEL_FORMAT_YUYV_PACKED_422, 0, 1, 2, 3},
+                 Case{PIXEL_FORMAT_UYVY_PACKED_422, 1, 0, 3, 2},
+                 Case{PIXEL_FORMAT_YVYU_PACKED_422, 0, 3, 2, 1},
+                 Case{PIXEL_FORMAT_VYUY_PACKED_422, 1, 2, 3, 0}}) {
+    SCOPED_TRACE(c.format);
+    // Smooth planes: chroma changes along every row, which a 4:2:0 JPEG would average away.
+    auto luma = [](uint32_t x, uint32_t y) { return 40 + x + 2 * y; };
+    auto cb = [](uint32_t x, uint32_t y) { return 90 + x + 2 * (y % 16); };
+    auto cr = [](uint32_t x, uint32_t y) { return 170 - x / 2 - 3 * (y % 8); };
+    std::vector<uint8_t> packed(size_t{ws} * h);
+    for (uint32_t y = 0; y < h; ++y)
+      for (uint32_t x = 0; x < w; x += 2) {
+        uint8_t *g = &packed[y * ws + x * 2];
+        g[c.y0] = static_cast<uint8_t>(luma(x, y));
+        g[c.y1] = static_cast<uint8_t>(luma(x + 1, y));
+        g[c.u] = static_cast<uint8_t>(cb(x, y));
+        g[c.v] = static_cast<uint8_t>(cr(x, y));
+      }
+    void *in = dvpp_buffer(packed.size(), packed);
+    acldvppPicDesc *d = pic(in, packed.size(), c.format, w, h, ws, h);
+    acldvppJpegeConfig *config = acldvppCreateJpegeConfig();
+    ASSERT_EQ(acldvppSetJpegeConfigLevel(config, 100), ACL_SUCCESS);
+    uint32_t size = 0;
+    ASSERT_EQ(acldvppJpegPredictEncSize(d, config, &size), ACL_SUCCESS) << recent_msg();
+    void *out = dvpp_buffer(size);
+    ASSERT_EQ(acldvppJpegEncodeAsync(channel_, d, out, &size, config, stream_), ACL_SUCCESS)
+        << recent_msg();
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << recent_msg();
+    uint32_t dw = 0, dh = 0;
+    std::vector<uint8_t> ycc = dvt::decode_ycbcr(read_back(out, size), &dw, &dh);
+    ASSERT_EQ(dw, w);
+    ASSERT_EQ(dh, h);
+    int worst = 0;
+    for (uint32_t y = 0; y < h; ++y)
+      for (uint32_t x = 0; x < w; ++x) {
+        const uint8_t *p = &ycc[(y * w + x) * 3];
+        worst = std::max({worst, std::abs(p[0] - static_cast<int>(luma(x, y))),
+                          std::abs(p[1] - static_cast<int>(cb(x & ~1u, y))),
+                          std::abs(p[2] - static_cast<int>(cr(x & ~1u, y)))});
+      }
+    EXPECT_LE(worst, 2);
+    EXPECT_EQ(acldvppDestroyJpegeConfig(config), ACL_SUCCESS);
+  }
+  // A packed row is width * 2 bytes: a stride of the width is refused at the call.
+  void *in = dvpp_buffer(size_t{ws} * h);
+  uint32_t size = 4096;
+  acldvppJpegeConfig *config = acldvppCreateJpegeConfig();
+  EXPECT_EQ(
+      acldvppJpegEncodeAsync(channel_, pic(in, ws * h, PIXEL_FORMAT_YUYV_PACKED_422, w, h, w, h),
+                             dvpp_buffer(size), &size, config, stream_),
+      ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recent_msg().find("at least 128 (width * 2)"), std::string::npos) << recent_msg();
   EXPECT_EQ(acldvppDestroyJpegeConfig(config), ACL_SUCCESS);
 }
 

@@ -127,6 +127,30 @@ std::vector<uint8_t> reference_nv12(const std::vector<uint8_t> &jpeg, bool nv21,
   return out;
 }
 
+std::vector<uint8_t> reference_native(const std::vector<uint8_t> &jpeg, uint32_t h_sub,
+                                      uint32_t v_sub, uint32_t width_stride,
+                                      uint32_t height_stride) {
+  uint32_t dw, dh;
+  int n;
+  // Unsmoothed upsampling replicates each stored chroma sample, so any copy of it is the sample.
+  std::vector<uint8_t> ycc = decode(jpeg, JCS_YCbCr, false, &dw, &dh, &n);
+  const uint32_t w = dw & ~1u, h = dh & ~1u;
+  auto at = [&](uint32_t x, uint32_t y, int k) { return ycc[(size_t{y} * dw + x) * n + k]; };
+  const size_t plane = size_t{width_stride} * height_stride;
+  std::vector<uint8_t> out(n == 1 ? plane : plane + plane * 2 / (h_sub * v_sub), 0);
+  for (uint32_t y = 0; y < h; ++y)
+    for (uint32_t x = 0; x < w; ++x) out[size_t{y} * width_stride + x] = at(x, y, 0);
+  if (n == 1) return out;
+  uint8_t *uv = out.data() + plane;
+  const size_t chroma_stride = size_t{width_stride} * 2 / h_sub;
+  for (uint32_t y = 0; y < h / v_sub; ++y)
+    for (uint32_t x = 0; x < w / h_sub; ++x) {
+      uv[y * chroma_stride + 2 * x] = at(x * h_sub, y * v_sub, 1);
+      uv[y * chroma_stride + 2 * x + 1] = at(x * h_sub, y * v_sub, 2);
+    }
+  return out;
+}
+
 std::vector<uint8_t> decode_ycbcr(const std::vector<uint8_t> &jpeg, uint32_t *width,
                                   uint32_t *height) {
   int n;

@@ -44,6 +44,11 @@ std::vector<uint8_t> nv_noise(uint32_t width_stride, uint32_t height_stride, uin
 // buffer has the JPEGD strides (128, 16), its padding zero.
 std::vector<uint8_t> reference_nv12(const std::vector<uint8_t> &jpeg, bool nv21, uint32_t *width,
                                     uint32_t *height);
+// The same in the source's own sampling (h_sub x v_sub: 2x1 4:2:2, 1x1 4:4:4, 1x2 4:4:0; grey:
+// luma only): the stored chroma samples, interleaved U V, rows of width_stride * 2 / h_sub.
+std::vector<uint8_t> reference_native(const std::vector<uint8_t> &jpeg, uint32_t h_sub,
+                                      uint32_t v_sub, uint32_t width_stride,
+                                      uint32_t height_stride);
 // Decodes a JPEG to interleaved YCbCr (for encoder tests).
 std::vector<uint8_t> decode_ycbcr(const std::vector<uint8_t> &jpeg, uint32_t *width,
                                   uint32_t *height);

@@ -700,7 +700,8 @@ TEST_P(Mpi, JpegdGivesTheV1PictureAndReportsItsLayout) {
   }
   EXPECT_EQ(hi_mpi_vdec_get_jpegd_output_info(&s, HI_PIXEL_FORMAT_RGB_888, &info),
             static_cast<hi_s32>(HI_ERR_VDEC_NOT_SUPPORT));
-  EXPECT_NE(recent_msg().find("NV12 / NV21"), std::string::npos) << recent_msg();
+  EXPECT_NE(recent_msg().find("YUV420SP or YVU420SP, not PIXEL_FORMAT_RGB_888"), std::string::npos)
+      << recent_msg();
 
   for (hi_pixel_format f :
        {HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420, HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420}) {
@@ -752,6 +753,66 @@ TEST_P(Mpi, JpegdGivesTheV1PictureAndReportsItsLayout) {
   EXPECT_EQ(hi_vdec_get_pic_buf_size(HI_PT_PNG, &attr), 0u);
 }
 
+// CANN's PIXEL_FORMAT_UNKNOWN (jpegd_sample's --whole_dir mode) decodes to the source's own
+// format; the channel may also name that format (either chroma order), but no other.
+TEST_P(Mpi, JpegdWritesTheSourcesOwnFormat) {
+  struct Case {
+    int h_samp, v_samp, components;
+    hi_pixel_format format;
+    uint32_t h_sub, v_sub;
+  };
+  for (Case c : {Case{2, 1, 3, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_422, 2, 1},
+                 Case{1, 1, 3, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_444, 1, 1},
+                 Case{1, 2, 3, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_440, 1, 2},
+                 Case{1, 1, 1, HI_PIXEL_FORMAT_YUV_400, 1, 1}}) {
+    SCOPED_TRACE(c.format);
+    const std::vector<uint8_t> jpeg = dvt::make_jpeg(150, 70, c.h_samp, c.v_samp, c.components);
+    void *in = dvpp_buffer(jpeg.size(), jpeg);
+    hi_vdec_stream s{};
+    s.addr = static_cast<hi_u8 *>(in);
+    s.len = static_cast<hi_u32>(jpeg.size());
+    hi_img_info info{};
+    ASSERT_EQ(hi_mpi_dvpp_get_image_info(HI_PT_JPEG, &s, &info), HI_SUCCESS) << recent_msg();
+    const size_t plane = 256 * 80;  // strides 128 and 16
+    const size_t size = c.components == 1 ? plane : plane + plane * 2 / (c.h_sub * c.v_sub);
+    EXPECT_EQ(info.img_buf_size, size);
+    hi_img_info named{};
+    ASSERT_EQ(hi_mpi_vdec_get_jpegd_output_info(&s, c.format, &named), HI_SUCCESS) << recent_msg();
+    EXPECT_EQ(named.img_buf_size, size);
+    JpegdChannel ch(6);
+    void *out = dvpp_buffer(size, std::vector<uint8_t>(size, 0));
+    hi_vdec_pic_info pic{};
+    pic.width = info.width, pic.height = info.height;
+    pic.buffer_size = info.img_buf_size;
+    pic.pixel_format = HI_PIXEL_FORMAT_UNKNOWN;
+    pic.vir_addr = reinterpret_cast<hi_u64>(out);
+    ASSERT_EQ(hi_mpi_vdec_send_stream(ch.id, &s, &pic, -1), HI_SUCCESS) << recent_msg();
+    hi_video_frame_info frame{};
+    hi_vdec_supplement_info sup{};
+    hi_vdec_stream back{};
+    ASSERT_EQ(hi_mpi_vdec_get_frame(ch.id, &frame, &sup, &back, -1), HI_SUCCESS) << recent_msg();
+    EXPECT_EQ(frame.v_frame.frame_flag, 0u);
+    EXPECT_EQ(frame.v_frame.pixel_format, c.format);
+    EXPECT_EQ(frame.v_frame.width_stride[0], 256u);
+    if (c.components == 3) {
+      EXPECT_EQ(frame.v_frame.width_stride[1], 256u * 2 / c.h_sub);
+      EXPECT_EQ(frame.v_frame.virt_addr[1], static_cast<uint8_t *>(out) + plane);
+    }
+    EXPECT_EQ(read_back(out, size), dvt::reference_native(jpeg, c.h_sub, c.v_sub, 256, 80));
+    EXPECT_EQ(hi_mpi_vdec_release_frame(ch.id, &frame), HI_SUCCESS);
+  }
+  // A 4:2:2 picture is not written as 4:4:4.
+  const std::vector<uint8_t> jpeg = dvt::make_jpeg(64, 32, 2, 1);
+  hi_vdec_stream s{};
+  s.addr = static_cast<hi_u8 *>(dvpp_buffer(jpeg.size(), jpeg));
+  s.len = static_cast<hi_u32>(jpeg.size());
+  hi_img_info info{};
+  EXPECT_EQ(hi_mpi_vdec_get_jpegd_output_info(&s, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_444, &info),
+            static_cast<hi_s32>(HI_ERR_VDEC_NOT_SUPPORT));
+  EXPECT_NE(recent_msg().find("or as its own PIXEL_FORMAT_YUV_SEMIPLANAR_422"), std::string::npos)
+      << recent_msg();
+}
+
 TEST_P(Mpi, JpegdReportsACorruptStreamInTheFrame) {
   // A Huffman table with three 1-bit codes (the counts still add up, so the header reads
   // well): libjpeg-turbo refuses it when the decode starts ("Bogus Huffman table"), where a
@@ -775,7 +836,7 @@ TEST_P(Mpi, JpegdReportsACorruptStreamInTheFrame) {
   s.len = static_cast<hi_u32>(jpeg.size());
   hi_vdec_pic_info pic{};
   pic.width_stride = 128, pic.height_stride = 64, pic.buffer_size = size;
-  pic.pixel_format = HI_PIXEL_FORMAT_UNKNOWN;  // the channel's: NV12
+  pic.pixel_format = HI_PIXEL_FORMAT_UNKNOWN;  // the source's: NV12
   pic.vir_addr = reinterpret_cast<hi_u64>(out);
   ASSERT_EQ(hi_mpi_vdec_send_stream(ch.id, &s, &pic, -1), HI_SUCCESS) << recent_msg();
   hi_video_frame_info frame{};
@@ -1176,6 +1237,61 @@ TEST_P(Mpi, JpegeGivesTheV1Jpeg) {
   EXPECT_EQ(hi_mpi_venc_stop_chn(4), HI_SUCCESS);
   EXPECT_EQ(hi_mpi_venc_send_frame(4, &frame, -1), static_cast<hi_s32>(HI_ERR_VENC_NOT_PERM));
   EXPECT_EQ(hi_mpi_venc_destroy_chn(4), HI_SUCCESS) << recent_msg();
+}
+
+// jpege_sample's --in_format 9: a packed YUV422 frame (one plane, stride in bytes).
+TEST_P(Mpi, JpegeTakesPackedYuv422AsV1Does) {
+  const uint32_t w = 64, h = 32, ws = w * 2, size = ws * h;
+  std::vector<uint8_t> packed = dvt::nv_noise(ws, h, 14);
+  packed.resize(size);
+  void *in = dvpp_buffer(size, packed);
+  uint32_t v1_size = 0;
+  acldvppJpegeConfig *config = acldvppCreateJpegeConfig();
+  ASSERT_EQ(acldvppSetJpegeConfigLevel(config, 90), ACL_SUCCESS);
+  acldvppPicDesc *d = pic(in, size, PIXEL_FORMAT_YVYU_PACKED_422, w, h, ws, h);
+  ASSERT_EQ(acldvppJpegPredictEncSize(d, config, &v1_size), ACL_SUCCESS) << recent_msg();
+  void *v1_out = dvpp_buffer(v1_size);
+  ASSERT_EQ(acldvppJpegEncodeAsync(channel_, d, v1_out, &v1_size, config, stream_), ACL_SUCCESS)
+      << recent_msg();
+  sync();
+  acldvppDestroyJpegeConfig(config);
+
+  hi_venc_chn_attr attr{};
+  attr.venc_attr.type = HI_PT_JPEG;
+  attr.venc_attr.max_pic_width = attr.venc_attr.pic_width = w;
+  attr.venc_attr.max_pic_height = attr.venc_attr.pic_height = h;
+  attr.venc_attr.buf_size = size * 2;
+  ASSERT_EQ(hi_mpi_venc_create_chn(5, &attr), HI_SUCCESS) << recent_msg();
+  hi_venc_start_param start{};
+  start.recv_pic_num = -1;
+  ASSERT_EQ(hi_mpi_venc_start_chn(5, &start), HI_SUCCESS) << recent_msg();
+  hi_venc_jpeg_param param{};
+  param.qfactor = 90;
+  ASSERT_EQ(hi_mpi_venc_set_jpeg_param(5, &param), HI_SUCCESS) << recent_msg();
+  hi_video_frame_info frame{};
+  frame.v_frame.width = w;
+  frame.v_frame.height = h;
+  frame.v_frame.pixel_format = HI_PIXEL_FORMAT_YVYU_PACKED_422;
+  frame.v_frame.width_stride[0] = frame.v_frame.width_stride[1] = ws;
+  frame.v_frame.virt_addr[0] = in;
+  // The sample sets the second plane's address past the packed plane, as for YUV420SP.
+  frame.v_frame.virt_addr[1] = static_cast<uint8_t *>(in) + size;
+  ASSERT_EQ(hi_mpi_venc_send_frame(5, &frame, -1), HI_SUCCESS) << recent_msg();
+  hi_venc_pack pack{};
+  hi_venc_stream stream{};
+  stream.pack = &pack;
+  stream.pack_cnt = 1;
+  ASSERT_EQ(hi_mpi_venc_get_stream(5, &stream, -1), HI_SUCCESS) << recent_msg();
+  ASSERT_EQ(pack.len - pack.offset, v1_size);
+  EXPECT_EQ(read_back(pack.addr + pack.offset, v1_size), read_back(v1_out, v1_size));
+  EXPECT_EQ(hi_mpi_venc_release_stream(5, &stream), HI_SUCCESS);
+  // A stride of the width (too short for two bytes a pixel) is refused at the send.
+  frame.v_frame.width_stride[0] = frame.v_frame.width_stride[1] = w;
+  frame.v_frame.virt_addr[1] = nullptr;
+  EXPECT_EQ(hi_mpi_venc_send_frame(5, &frame, -1), static_cast<hi_s32>(HI_ERR_VENC_ILLEGAL_PARAM));
+  EXPECT_NE(recent_msg().find("(width * 2)"), std::string::npos) << recent_msg();
+  EXPECT_EQ(hi_mpi_venc_stop_chn(5), HI_SUCCESS);
+  EXPECT_EQ(hi_mpi_venc_destroy_chn(5), HI_SUCCESS) << recent_msg();
 }
 
 TEST_P(Mpi, PyrdownHistogramsAndRemapGiveTheV1Results) {

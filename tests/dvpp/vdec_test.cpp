@@ -118,6 +118,9 @@ class Vdec : public DvppTest, public ::testing::WithParamInterface<bool> {
       ASSERT_EQ(acldvppSetStreamDescEos(end, 1), ACL_SUCCESS);
       ASSERT_EQ(aclvdecSendFrame(vdec, end, nullptr, nullptr, nullptr), ACL_SUCCESS)
           << recent_msg();
+      // As CANN documents it, the end of stream's send returns after every callback.
+      std::lock_guard lock(received.mu);
+      EXPECT_EQ(received.eos_callbacks, 1);
     }
     ASSERT_EQ(aclvdecDestroyChannel(vdec), ACL_SUCCESS) << recent_msg();
     run = false;

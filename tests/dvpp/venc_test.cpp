@@ -170,12 +170,14 @@ class Venc : public DvppTest, public ::testing::WithParamInterface<Case> {
   }
   // Encodes the kFrames frames through aclvenc*, frame kForced forced to an I-frame, GOP 100;
   // max_bit_rate 0: the encoder's default rate control, else CBR (rcMode 2) at that rate.
-  void encode_v1(Received &received, uint32_t max_bit_rate);
+  // bare: the frames' descriptions give only data and size, as Huawei's venc_image sample's,
+  // and reserve is not NULL, as in its venc sample.
+  void encode_v1(Received &received, uint32_t max_bit_rate, bool bare = false);
   // One stream per frame, each decoding close to its frame, then the end of stream's.
-  void encodes_frames_that_decode_close() {
+  void encodes_frames_that_decode_close(bool bare = false) {
     const Case c = GetParam();
     Received received;
-    ASSERT_NO_FATAL_FAILURE(encode_v1(received, 0));
+    ASSERT_NO_FATAL_FAILURE(encode_v1(received, 0, bare));
 
     // One callback per frame, then the end of stream's.
     ASSERT_EQ(received.streams.size(), size_t{kFrames + 1});
@@ -198,7 +200,7 @@ class Venc : public DvppTest, public ::testing::WithParamInterface<Case> {
   }
 };
 
-void Venc::encode_v1(Received &received, uint32_t max_bit_rate) {
+void Venc::encode_v1(Received &received, uint32_t max_bit_rate, bool bare) {
   const Case c = GetParam();
   g_received = &received;
   Reporter reporter;
@@ -223,26 +225,41 @@ void Venc::encode_v1(Received &received, uint32_t max_bit_rate) {
   EXPECT_EQ(aclvencSetChannelDescPicWidth(venc, 64), ACL_ERROR_INVALID_PARAM);
 
   aclvencFrameConfig *config = aclvencCreateFrameConfig();
+  acldvppStreamDesc *reserved = acldvppCreateStreamDesc();
   const uint32_t size = kW * kH * 3 / 2;
   for (uint32_t i = 0; i < kFrames; ++i) {
     ASSERT_EQ(aclvencSetFrameConfigForceIFrame(config, i == kForced ? 1 : 0), ACL_SUCCESS);
-    acldvppPicDesc *in = pic(dvpp_buffer(size, frame_nv(i, c.nv21)), size, format, kW, kH, kW, kH);
-    ASSERT_EQ(
-        aclvencSendFrame(venc, in, nullptr, config, reinterpret_cast<void *>(intptr_t{100 + i})),
-        ACL_SUCCESS)
+    void *data = dvpp_buffer(size, frame_nv(i, c.nv21));
+    // A new description's format is 0 (PIXEL_FORMAT_YUV_400), its sizes 0.
+    acldvppPicDesc *in = bare ? pic(data, size, PIXEL_FORMAT_YUV_400, 0, 0, 0, 0)
+                              : pic(data, size, format, kW, kH, kW, kH);
+    // reserve is not used: Huawei's venc sample passes a stream description there.
+    ASSERT_EQ(aclvencSendFrame(venc, in, bare ? reserved : nullptr, config,
+                               reinterpret_cast<void *>(intptr_t{100 + i})),
+              ACL_SUCCESS)
         << recent_msg();
   }
   ASSERT_EQ(aclvencSetFrameConfigEos(config, 1), ACL_SUCCESS);
   ASSERT_EQ(aclvencSendFrame(venc, nullptr, nullptr, config, nullptr), ACL_SUCCESS) << recent_msg();
+  {  // The end of stream's send returns after every callback (venc_image closes its file then).
+    std::lock_guard lock(received.mu);
+    EXPECT_EQ(received.streams.size(), size_t{kFrames + 1});
+  }
   EXPECT_EQ(aclvencSendFrame(venc, nullptr, nullptr, config, nullptr), ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(recent_msg().find("has ended"), std::string::npos) << recent_msg();
   ASSERT_EQ(aclvencDestroyChannel(venc), ACL_SUCCESS) << recent_msg();
   EXPECT_EQ(aclvencDestroyFrameConfig(config), ACL_SUCCESS);
+  EXPECT_EQ(acldvppDestroyStreamDesc(reserved), ACL_SUCCESS);
   EXPECT_EQ(aclvencDestroyChannelDesc(venc), ACL_SUCCESS);
   g_received = nullptr;
 }
 
 TEST_P(Venc, EncodesFramesThatDecodeCloseToTheInput) { encodes_frames_that_decode_close(); }
+
+// CANN takes a frame description without a size as the channel's picture, and ignores reserve.
+TEST_P(Venc, TakesADescriptionWithoutASizeAsTheChannelsPicture) {
+  encodes_frames_that_decode_close(true);
+}
 
 // A frame in DVPP memory as the official venc_sample describes it: chroma right after the
 // luma rows, height_stride left 0.

@@ -29,7 +29,7 @@ namespace {
 // The unit's picture sizes: VPC 10x6 to 4096x4096, JPEGE 32x32 to 8192x8192 and even. VPC
 // takes odd sizes: programs describe a JPEGD output with the JPEG's own (odd) size, as
 // acllite does, and CANN accepts it.
-enum Formats : unsigned { kYuv420 = 1, kRgb = 2, kGrey = 4, kRgb32 = 8 };
+enum Formats : unsigned { kYuv420 = 1, kRgb = 2, kGrey = 4, kRgb32 = 8, kYuv422 = 16 };
 
 struct Sizes {
   uint32_t min_w, min_h, max_w, max_h;
@@ -46,6 +46,9 @@ std::string accepted(unsigned formats) {
   auto add = [&](const char *f) { s += (s.empty() ? "" : ", ") + std::string(f); };
   if (formats & kGrey) add("PIXEL_FORMAT_YUV_400");
   if (formats & kYuv420) add("PIXEL_FORMAT_YUV_SEMIPLANAR_420, PIXEL_FORMAT_YVU_SEMIPLANAR_420");
+  if (formats & kYuv422)
+    add("PIXEL_FORMAT_YUYV_PACKED_422, PIXEL_FORMAT_UYVY_PACKED_422, "
+        "PIXEL_FORMAT_YVYU_PACKED_422, PIXEL_FORMAT_VYUY_PACKED_422");
   if (formats & kRgb) add("PIXEL_FORMAT_RGB_888, PIXEL_FORMAT_BGR_888");
   if (formats & kRgb32)
     add("PIXEL_FORMAT_ARGB_8888, PIXEL_FORMAT_ABGR_8888, PIXEL_FORMAT_RGBA_8888, "
@@ -56,9 +59,10 @@ std::string accepted(unsigned formats) {
 Image image(const Image &img, const char *what, unsigned formats, const Sizes &sizes) {
   std::string w(what);
   const bool grey = img.format == PIXEL_FORMAT_YUV_400, rgb = packed_bytes(img.format) == 3;
-  const bool rgb32 = packed_bytes(img.format) == 4;
+  const bool rgb32 = packed_bytes(img.format) == 4, yuv422 = is_yuv422_packed(img.format);
   if (!((formats & kYuv420) && is_yuv420sp(img.format)) && !((formats & kRgb) && rgb) &&
-      !((formats & kRgb32) && rgb32) && !((formats & kGrey) && grey))
+      !((formats & kRgb32) && rgb32) && !((formats & kGrey) && grey) &&
+      !((formats & kYuv422) && yuv422))
     fail(Errc::feature_not_supported, w + ": this call on openacl takes " + accepted(formats) +
                                           ", not " + format_name(img.format));
   if (img.width < sizes.min_w || img.height < sizes.min_h || img.width > sizes.max_w ||
@@ -70,13 +74,14 @@ Image image(const Image &img, const char *what, unsigned formats, const Sizes &s
   if (sizes.even && (img.width % 2 != 0 || img.height % 2 != 0))
     fail(Errc::invalid_argument, w + ": " + sizes.unit + " takes an even width and height, not " +
                                      num(img.width) + "x" + num(img.height));
-  const uint32_t row = img.width * std::max(packed_bytes(img.format), 1u);
+  const uint32_t row = img.width * (yuv422 ? 2 : std::max(packed_bytes(img.format), 1u));
   if (img.width_stride % 16 != 0 || img.width_stride < row)
     fail(Errc::invalid_argument, w + ": widthStride " + num(img.width_stride) +
                                      " must be a multiple of 16 and at least " + num(row) +
-                                     (rgb     ? " (width * 3)"
-                                      : rgb32 ? " (width * 4)"
-                                              : " (the width)"));
+                                     (rgb      ? " (width * 3)"
+                                      : rgb32  ? " (width * 4)"
+                                      : yuv422 ? " (width * 2)"
+                                               : " (the width)"));
   // CANN leaves YUV400's height stride free; the semi-planar chroma needs it even.
   if ((!grey && img.height_stride % 2 != 0) || img.height_stride < img.height)
     fail(Errc::invalid_argument, w + ": heightStride " + num(img.height_stride) + " must be " +
@@ -104,7 +109,9 @@ Image color_image(const Image &img, const char *what) {
   return image(img, what, kYuv420 | kRgb | kRgb32, kVpc);
 }
 
-Image jpege_image(const Image &img, const char *what) { return image(img, what, kYuv420, kJpege); }
+Image jpege_image(const Image &img, const char *what) {
+  return image(img, what, kYuv420 | kYuv422, kJpege);
+}
 
 Image lut_image(const Image &img, const char *what) {
   return image(img, what, kGrey | kYuv420 | kRgb, kVpc);
@@ -131,7 +138,7 @@ Image pyramid_picture(const acldvppPicDesc *desc, const char *what, bool output)
 }
 
 Image jpege_picture(const acldvppPicDesc *desc, const char *what) {
-  return picture(desc, what, kYuv420, kJpege);
+  return picture(desc, what, kYuv420 | kYuv422, kJpege);
 }
 
 Rect region(const acldvppRoiConfig *roi, const char *what, const Image &img, bool paste) {

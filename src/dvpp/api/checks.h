@@ -26,7 +26,9 @@ Image color_picture(const acldvppPicDesc *desc, const char *what);
 Image lut_picture(const acldvppPicDesc *desc, const char *what);
 // A YUV400 picture for acldvppVpcPyrDownAsync: input 20x12 to 2048x2048, output half that.
 Image pyramid_picture(const acldvppPicDesc *desc, const char *what, bool output);
-// A JPEGE input: as a VPC picture, from 32x32 to 8192x8192, even width and height.
+// A JPEGE input: as a VPC picture, or packed YUV422 (YUYV, UYVY, YVYU, VYUY; width stride a
+// multiple of 16 and at least width * 2 bytes; buffer width_stride * height_stride), from
+// 32x32 to 8192x8192, even width and height.
 Image jpege_picture(const acldvppPicDesc *desc, const char *what);
 // The same checks of a picture described otherwise (CANN's V2 calls, dvpp/mpi/).
 Image vpc_image(const Image &img, const char *what);

@@ -26,6 +26,7 @@
 #include "core/stream.h"
 #include "dvpp/api/accessors.h"
 #include "dvpp/api/submit.h"
+#include "dvpp/api/video_calls.h"
 #include "dvpp/api/video_descs.h"
 #include "dvpp/frame_slots.h"
 #include "dvpp/memory.h"
@@ -35,6 +36,7 @@ using openacl::Errc;
 using openacl::fail;
 using openacl::api::guarded;
 using openacl::dvpp::api::checked;
+using openacl::dvpp::api::runtime;
 
 namespace dv = openacl::dvpp;
 
@@ -54,12 +56,6 @@ aclError set(const char *api, aclvdecChannelDesc *d, F &&assign) {
 template <class T, class F>
 T get(const char *api, const aclvdecChannelDesc *d, F &&read) {
   return openacl::dvpp::api::get<T>(api, d, "channelDesc", read);
-}
-
-// Calls an aclrt* function of the runtime; a failure fails the calling API with its message.
-void runtime(aclError rc, const char *what) {
-  if (rc != ACL_SUCCESS)
-    fail(Errc::invalid_argument, std::string(what) + " failed: " + aclGetRecentErrMsg());
 }
 
 }  // namespace
@@ -229,6 +225,7 @@ void send(const char *api, aclvdecChannelDesc *channelDesc, acldvppStreamDesc *i
   queue(api, *channelDesc,
         Outputs::Frame{input, skipped ? nullptr : output, std::move(pic), userData},
         std::move(frame), eos);
+  if (eos) dv::api::wait_for_callbacks(channelDesc->stream, channelDesc->thread_id);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "dvpp/api/accessors.h"
 #include "dvpp/api/checks.h"
 #include "dvpp/api/submit.h"
+#include "dvpp/api/video_calls.h"
 #include "dvpp/api/video_descs.h"
 #include "dvpp/memory.h"
 
@@ -25,12 +26,27 @@ using openacl::Errc;
 using openacl::fail;
 using openacl::api::guarded;
 using openacl::dvpp::api::checked;
+using openacl::dvpp::api::runtime;
 
 namespace dv = openacl::dvpp;
 
 namespace {
 
 std::atomic<uint32_t> g_next_channel_id{0};
+
+// A description that gives no size (Huawei's venc_image sample sets only the data and the
+// size) describes the channel's picture, as CANN takes it: the channel's format and size,
+// strides aligned to 16 and 2.
+dv::Image venc_input(const acldvppPicDesc *input, const aclvencChannelDesc &d) {
+  dv::Image img = checked(input, "input")->pic->snapshot();
+  if (img.width != 0 || img.height != 0) return dv::api::vpc_picture(input, "input");
+  img.format = d.pic_format;
+  img.width = d.pic_width;
+  img.height = d.pic_height;
+  img.width_stride = dv::align_up(img.width, 16);
+  img.height_stride = dv::align_up(img.height, 2);
+  return dv::api::vpc_image(img, "input");
+}
 
 template <class F>
 aclError set(const char *api, aclvencChannelDesc *d, F &&assign) {
@@ -51,11 +67,6 @@ T get(const char *api, const aclvencChannelDesc *d, F &&read) {
 template <class T, class F>
 T get_config(const char *api, const aclvencFrameConfig *c, F &&read) {
   return openacl::dvpp::api::get<T>(api, c, "config", read);
-}
-
-void runtime(aclError rc, const char *what) {
-  if (rc != ACL_SUCCESS)
-    fail(Errc::invalid_argument, std::string(what) + " failed: " + aclGetRecentErrMsg());
 }
 
 void check_format(uint32_t format) {
@@ -397,7 +408,8 @@ aclError aclvencSendFrame(aclvencChannelDesc *channelDesc, acldvppPicDesc *input
     aclvencChannelDesc &d = *checked(channelDesc, "channelDesc");
     if (!d.encoder)
       fail(Errc::invalid_argument, "channelDesc has no channel: call aclvencCreateChannel first");
-    if (reserve != nullptr) fail(Errc::invalid_argument, "reserve must be NULL");
+    // reserve is CANN's "reserved, not used": Huawei's venc sample passes a stream description.
+    (void)reserve;
     const aclvencFrameConfig c =
         config != nullptr ? *checked(config, "config") : aclvencFrameConfig{};
     if (d.ended)
@@ -406,7 +418,7 @@ aclError aclvencSendFrame(aclvencChannelDesc *channelDesc, acldvppPicDesc *input
            "the channel to encode another");
     std::shared_ptr<dv::Image> in;
     if (input != nullptr || c.eos == 0) {
-      dv::Image img = dv::api::vpc_picture(input, "input");
+      dv::Image img = venc_input(input, d);
       if (img.format != d.pic_format || img.width != d.pic_width || img.height != d.pic_height)
         fail(Errc::invalid_argument,
              "input is " + dv::format_name(img.format) + " " + std::to_string(img.width) + "x" +
@@ -434,7 +446,10 @@ aclError aclvencSendFrame(aclvencChannelDesc *channelDesc, acldvppPicDesc *input
       delete delivery;
       runtime(rc, "aclrtLaunchCallback");
     }
-    if (eos) d.ended = true;
+    if (eos) {
+      d.ended = true;
+      dv::api::wait_for_callbacks(d.stream, d.thread_id);
+    }
   });
 }
 

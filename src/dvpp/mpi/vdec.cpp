@@ -39,7 +39,9 @@ hi_video_frame_info frame_of(const dv::Image &out, hi_u64 pts) {
   }
   v.virt_addr[0] = out.data;
   v.phys_addr[0] = reinterpret_cast<uintptr_t>(v.virt_addr[0]);
-  if (dv::is_yuv420sp(out.format)) {  // packed RGB has one plane
+  uint32_t h = 0, vs = 0;
+  if (dv::yuv_sp_subsampling(out.format, &h, &vs)) {  // packed RGB and YUV400 have one plane
+    v.width_stride[1] = out.width_stride * 2 / h;     // 4:4:4 / 4:4:0 chroma: two bytes a pixel
     v.virt_addr[1] = out.data + size_t{out.width_stride} * out.height_stride;
     v.phys_addr[1] = reinterpret_cast<uintptr_t>(v.virt_addr[1]);
   }
@@ -109,6 +111,16 @@ hi_jpeg_raw_format raw_format(uint32_t css) {
   }
 }
 
+// CANN's JPEGD writes YUV420SP / YVU420SP, or the source's own format (either chroma order).
+void require_written(const dv::JpegInfo &info, uint32_t format, const char *what) {
+  if (dv::jpegd_writes(info, format)) return;
+  const uint32_t native = dv::jpegd_native_format(info.css);
+  mpi::reject(HI_ERR_NOT_SUPPORT,
+              std::string(what) + ": JPEGD writes this picture as YUV420SP or YVU420SP" +
+                  (dv::is_yuv420sp(native) ? "" : " or as its own " + dv::format_name(native)) +
+                  ", not " + dv::format_name(format));
+}
+
 // The JPEG of a stream description, checked as JPEGD takes it.
 dv::JpegInfo jpeg_header(const hi_vdec_stream &s) {
   mpi::required(s.addr, "stream->addr");
@@ -119,12 +131,15 @@ dv::JpegInfo jpeg_header(const hi_vdec_stream &s) {
   return info;
 }
 
-// The size, subsampling and NV12 output layout of a JPEG (hi_mpi_dvpp_get_image_info and
+// The size, subsampling and output layout of a JPEG decoded to `format` (UNKNOWN: the source's
+// own, as send_stream decodes it) (hi_mpi_dvpp_get_image_info and
 // hi_mpi_vdec_get_jpegd_output_info).
-void jpegd_output(const hi_vdec_stream *stream, hi_img_info *img_info) {
+void jpegd_output(const hi_vdec_stream *stream, uint32_t format, hi_img_info *img_info) {
   const dv::JpegInfo info = jpeg_header(*mpi::required(stream, "stream"));
   mpi::required(img_info, "img_info");
-  const dv::Image layout = dv::jpegd_layout(info, HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420);
+  if (format == HI_PIXEL_FORMAT_UNKNOWN) format = dv::jpegd_native_format(info.css);
+  require_written(info, format, "output_pixel_format");
+  const dv::Image layout = dv::jpegd_layout(info, format);
   std::memset(img_info, 0, sizeof *img_info);
   img_info->width = info.width;
   img_info->height = info.height;
@@ -141,11 +156,7 @@ dv::Image output(const hi_vdec_pic_info &pic, const dv::JpegInfo &info, uint32_t
       pic.offset_right != 0)
     mpi::reject(HI_ERR_NOT_SUPPORT,
                 "vdec_pic_info: region decoding (offset_*) is not implemented on openacl");
-  if (!dv::is_yuv420sp(format))
-    mpi::reject(HI_ERR_NOT_SUPPORT,
-                "vdec_pic_info: JPEGD on openacl writes HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420 or "
-                "YVU_SEMIPLANAR_420, not " +
-                    dv::format_name(format));
+  require_written(info, format, "vdec_pic_info->pixel_format");
   const dv::Image layout = dv::jpegd_layout(info, format);
   // Strides left 0 are JPEGD's own (CANN's samples leave them so when they name the format).
   dv::Image out{reinterpret_cast<uint8_t *>(static_cast<uintptr_t>(pic.vir_addr)),
@@ -163,9 +174,9 @@ dv::Image output(const hi_vdec_pic_info &pic, const dv::JpegInfo &info, uint32_t
                                           " picture (height stride even)");
   const uint64_t need = dv::buffer_bytes(format, out.width_stride, out.height_stride);
   if (out.size < need)
-    mpi::reject(HI_ERR_ILLEGAL_PARAM,
-                "vdec_pic_info: buffer_size " + std::to_string(out.size) +
-                    " is below width_stride * height_stride * 3 / 2 = " + std::to_string(need));
+    mpi::reject(HI_ERR_ILLEGAL_PARAM, "vdec_pic_info: buffer_size " + std::to_string(out.size) +
+                                          " is below the " + dv::format_name(format) +
+                                          " picture's " + std::to_string(need) + " bytes");
   dv::check_range(out.data, need, "vdec_pic_info->vir_addr");
   return out;
 }
@@ -233,10 +244,12 @@ hi_s32 hi_mpi_vdec_set_chn_param(hi_vdec_chn chn, const hi_vdec_chn_param *chn_p
       mpi::reject(HI_ERR_ILLEGAL_PARAM,
                   "chn_param->video_param.out_order " + std::to_string(order) +
                       " is not HI_VIDEO_OUT_ORDER_DISPLAY (0) or HI_VIDEO_OUT_ORDER_DEC (1)");
-    if (!ch->video && !dv::is_yuv420sp(f) && f != HI_PIXEL_FORMAT_UNKNOWN)
+    uint32_t h = 0, v = 0;
+    if (!ch->video && !dv::yuv_sp_subsampling(f, &h, &v) && f != HI_PIXEL_FORMAT_YUV_400 &&
+        f != HI_PIXEL_FORMAT_UNKNOWN)
       mpi::reject(HI_ERR_NOT_SUPPORT,
-                  "chn_param->pic_param.pixel_format: JPEGD on openacl writes "
-                  "HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420 or YVU_SEMIPLANAR_420, not " +
+                  "chn_param->pic_param.pixel_format: JPEGD on openacl writes semi-planar YUV "
+                  "(420, 422, 444, 440) or YUV400, not " +
                       dv::format_name(f));
     std::lock_guard<std::mutex> lock(ch->mutex);
     if (ch->video && order != ch->param.video_param.out_order) {
@@ -274,12 +287,11 @@ hi_s32 hi_mpi_vdec_send_stream(hi_vdec_chn chn, const hi_vdec_stream *stream,
     }
     const dv::JpegInfo info = jpeg_header(s);
     dv::check_range(s.addr, s.len, "stream->addr");
-    uint32_t format = pic.pixel_format;
-    if (format == HI_PIXEL_FORMAT_UNKNOWN) {
-      std::lock_guard<std::mutex> lock(ch->mutex);
-      format = ch->param.pic_param.pixel_format;
-      if (format == HI_PIXEL_FORMAT_UNKNOWN) format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
-    }
+    // UNKNOWN: the source's own format, whatever the channel's (jpegd_sample's --whole_dir mode
+    // sends so on a channel set to YUV420SP, for CANN's JPEGD to decide).
+    const uint32_t format = pic.pixel_format == HI_PIXEL_FORMAT_UNKNOWN
+                                ? dv::jpegd_native_format(info.css)
+                                : static_cast<uint32_t>(pic.pixel_format);
     const dv::Image out = output(pic, info, format);
     mpi::Ticket t =
         ch->lane.submit("JPEGD", {{s.addr, s.len, false}, {out.data, dv::image_bytes(out), true}},
@@ -349,10 +361,13 @@ hi_u32 hi_vdec_get_pic_buf_size(hi_payload_type type, hi_pic_buf_attr *buf_attr)
       size = mpi::video_buffer_size(a.width, a.height, a.pixel_format);
       return;
     }
-    if (!dv::is_yuv420sp(a.pixel_format))
-      mpi::reject(HI_ERR_NOT_SUPPORT,
-                  "buf_attr->pixel_format: JPEGD on openacl writes YUV420SP, not " +
-                      dv::format_name(a.pixel_format));
+    uint32_t h = 0, v = 0;
+    if (!dv::yuv_sp_subsampling(a.pixel_format, &h, &v) &&
+        a.pixel_format != HI_PIXEL_FORMAT_YUV_400)
+      mpi::reject(
+          HI_ERR_NOT_SUPPORT,
+          "buf_attr->pixel_format: JPEGD on openacl writes semi-planar YUV or YUV400, not " +
+              dv::format_name(a.pixel_format));
     dv::JpegInfo info;
     info.width = a.width;
     info.height = a.height;
@@ -394,21 +409,14 @@ hi_s32 hi_mpi_dvpp_get_image_info(hi_payload_type img_type, const hi_vdec_stream
       mpi::reject(HI_ERR_NOT_SUPPORT,
                   "img_type " + std::to_string(img_type) +
                       ": openacl takes HI_PT_JPEG here (PNG: hi_mpi_png_get_image_info)");
-    jpegd_output(stream, img_info);
+    jpegd_output(stream, HI_PIXEL_FORMAT_UNKNOWN, img_info);
   });
 }
 
 hi_s32 hi_mpi_vdec_get_jpegd_output_info(const hi_vdec_stream *stream,
                                          hi_pixel_format output_pixel_format,
                                          hi_img_info *img_info) {
-  return guarded(__func__, [&] {
-    // UNKNOWN decodes to the channel's format or NV12 (get_frame): the same layout.
-    if (output_pixel_format != HI_PIXEL_FORMAT_UNKNOWN && !dv::is_yuv420sp(output_pixel_format))
-      mpi::reject(HI_ERR_NOT_SUPPORT, "output_pixel_format " + std::to_string(output_pixel_format) +
-                                          ": openacl's JPEGD writes NV12 / NV21 "
-                                          "(HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420 / YVU_...)");
-    jpegd_output(stream, img_info);
-  });
+  return guarded(__func__, [&] { jpegd_output(stream, output_pixel_format, img_info); });
 }
 
 }  // extern "C"
