@@ -211,11 +211,11 @@ BENCHMARK_CAPTURE(BM_SkinnyMatMul, f16_k2048, ACL_FLOAT16, 2048, 16384)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-// ---- Prompt processing: m rows of f32 x against an f16 weight [4096, 4096], stored [N, K] ----
+// ---- Prompt processing: m rows of f32 x against an f16 weight [N, K] ----
 
 // MatMulV2 with transpose_x2 and ggml's operands (aclnnMm of an F16 weight): the panel kernel.
 void BM_PanelMatMul(benchmark::State &state) {
-  const int64_t m = state.range(0), k = 4096, n = 4096;
+  const int64_t m = state.range(0), k = state.range(1), n = state.range(2);
   auto &e = env();
   const int64_t xd[] = {m, k}, wd[] = {n, k}, yd[] = {m, n};
   aclTensorDesc *d[] = {aclCreateTensorDesc(ACL_FLOAT, 2, xd, ACL_FORMAT_ND),
@@ -245,7 +245,14 @@ void BM_PanelMatMul(benchmark::State &state) {
   }
   for (aclTensorDesc *t : {d[0], d[1], od[0]}) aclDestroyTensorDesc(t);
 }
-BENCHMARK(BM_PanelMatMul)->Arg(128)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
+// A 7B model's square weight, and the 134 M llama's (docs/ggml.md) FFN weights.
+BENCHMARK(BM_PanelMatMul)
+    ->Args({128, 4096, 4096})
+    ->Args({512, 4096, 4096})
+    ->Args({128, 768, 2048})
+    ->Args({128, 2048, 768})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // ---- Add 16M floats ----
 
