@@ -211,6 +211,49 @@ BENCHMARK_CAPTURE(BM_SkinnyMatMul, f16_k2048, ACL_FLOAT16, 2048, 16384)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// ---- Prompt processing: m rows of f32 x against an f16 weight [N, K] ----
+
+// MatMulV2 with transpose_x2 and ggml's operands (aclnnMm of an F16 weight): the panel kernel.
+void BM_PanelMatMul(benchmark::State &state) {
+  const int64_t m = state.range(0), k = state.range(1), n = state.range(2);
+  auto &e = env();
+  const int64_t xd[] = {m, k}, wd[] = {n, k}, yd[] = {m, n};
+  aclTensorDesc *d[] = {aclCreateTensorDesc(ACL_FLOAT, 2, xd, ACL_FORMAT_ND),
+                        aclCreateTensorDesc(ACL_FLOAT16, 2, wd, ACL_FORMAT_ND)};
+  aclTensorDesc *od[] = {aclCreateTensorDesc(ACL_FLOAT, 2, yd, ACL_FORMAT_ND)};
+  aclDataBuffer *in[] = {e.buffer(m * k * 4, 0.0f), e.buffer(n * k * 2, 0.0f)};
+  aclDataBuffer *out[] = {e.buffer(m * n * 4, 0.0f)};
+  aclopAttr *attr = aclopCreateAttr();
+  aclopSetAttrBool(attr, "transpose_x2", 1);
+  auto call = [&] {
+    check(aclopExecuteV2("MatMulV2", 2, d, in, 1, od, out, attr, e.stream), "aclopExecuteV2");
+    check(aclrtSynchronizeStream(e.stream), "sync");
+  };
+  for (auto _ : state) call();
+  // oneDNN's f32 matmul on the same values already in f32: the previous path less its cast of
+  // the whole weight at every call.
+  DirectSkinny direct(m, k, n);
+  const auto [ours, base] = interleaved_best(call, direct, 2, 3);
+  state.counters["openacl_ns"] = ours * 1e9;
+  state.counters["baseline_ns"] = base * 1e9;
+  state.counters["ratio"] = base / ours;
+  state.SetLabel("goal: ratio>=1.0 (time vs oneDNN f32 matmul direct)");
+  aclopDestroyAttr(attr);
+  for (aclDataBuffer *b : {in[0], in[1], out[0]}) {
+    check(aclrtFree(aclGetDataBufferAddr(b)), "aclrtFree");
+    aclDestroyDataBuffer(b);
+  }
+  for (aclTensorDesc *t : {d[0], d[1], od[0]}) aclDestroyTensorDesc(t);
+}
+// A 7B model's square weight, and the 134 M llama's (docs/ggml.md) FFN weights.
+BENCHMARK(BM_PanelMatMul)
+    ->Args({128, 4096, 4096})
+    ->Args({512, 4096, 4096})
+    ->Args({128, 768, 2048})
+    ->Args({128, 2048, 768})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 // ---- Add 16M floats ----
 
 void BM_Add16M(benchmark::State &state) {

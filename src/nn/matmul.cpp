@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "nn/planner.h"
-#include "ops/skinny_matmul.h"
 
 namespace openacl::nn {
 
@@ -45,12 +44,11 @@ void check_cube_math_type(Planner &p, int64_t t) {
 void product(Planner &p, size_t a, size_t b, size_t out, bool batched) {
   const Operand x = operand(p, a), y = operand(p, b);
   const D xt = p.dtype(x.value), yt = p.dtype(y.value);
-  // An f32 x of a few rows against a float16 / bfloat16 weight stored [N, K] (ggml's F16
-  // weights): the op library's skinny matmul reads the weight as it is, where a cast would
-  // write the whole weight again as f32.
+  // An f32 x against a float16 / bfloat16 weight stored [N, K] (ggml's F16 weights): the op
+  // library's skinny and panel matmuls read the weight as it is, where a cast would write the
+  // whole weight again as f32.
   const bool weight_as_is = !batched && xt == D::f32 && (yt == D::f16 || yt == D::bf16) &&
-                            y.transposed && !x.transposed && p.dims(x.value).size() == 2 &&
-                            p.dims(x.value)[0] <= ops::kSkinnyMaxRows;
+                            y.transposed && !x.transposed && p.dims(x.value).size() == 2;
   const D compute = weight_as_is ? D::f32 : promote(xt, yt);
   const size_t xv = p.cast(x.value, compute),
                yv = weight_as_is ? y.value : p.cast(y.value, compute);

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ops/dnnl_op.h"
+#include "ops/panel_matmul.h"
 #include "ops/skinny_matmul.h"
 #include "ops/winograd.h"
 
@@ -502,13 +503,14 @@ std::unique_ptr<PreparedOp> build_matmul(OpCall &call) {
   const bool bias_ok = t != "BatchMatMul";
   call.inputs_between(2, bias_ok ? 4 : 2, bias_ok ? "x1, x2, [bias], [offset_w]" : "x1, x2");
   call.dtype_in(0, kFloats);
-  // An f32 x against a float16 or bfloat16 weight stored [N, K], a few rows, no bias: the
-  // skinny kernel reads the weight as it is (aclnnMm and aclnnMatmul of such operands).
+  // An f32 x against a float16 or bfloat16 weight stored [N, K], no bias: the skinny kernel
+  // (a few rows) or the panel one reads the weight as it is (aclnnMm and aclnnMatmul of such
+  // operands).
   const DType xt = call.in(0).dtype, wt = call.in(1).dtype;
   const bool mixed = xt == DType::f32 && (wt == DType::f16 || wt == DType::bf16) && !batch &&
                      !call.has(2) && !call.attr_bool("transpose_x1", false) &&
                      call.attr_bool("transpose_x2", false) && call.in(0).dims.size() == 2 &&
-                     call.in(1).dims.size() == 2 && call.in(0).dims[0] <= kSkinnyMaxRows;
+                     call.in(1).dims.size() == 2;
   if (!mixed) call.same_dtype(0, 1);
   const bool ta = batch ? call.attr_bool("adj_x1", false) : call.attr_bool("transpose_x1", false);
   const bool tb = batch ? call.attr_bool("adj_x2", false) : call.attr_bool("transpose_x2", false);
@@ -565,6 +567,9 @@ std::unique_ptr<PreparedOp> build_matmul(OpCall &call) {
   const DType dt = call.in(0).dtype;
   if (!ta && tb && m <= kSkinnyMaxRows && product(out) == m * nn)
     return skinny_matmul_op(dt, wt, m, k, nn, bias);
+  // More rows against a 16-bit weight stored [N, K]: oneDNN has no f16 matmul on this CPU.
+  if (!ta && tb && (wt == DType::f16 || wt == DType::bf16) && product(out) == m * nn)
+    return panel_matmul_op(dt, wt, m, k, nn, bias);
   std::vector<int64_t> bias_dims(r, 1);
   bias_dims[r - 1] = nn;
   // A transposed operand is stored row-major as given; the desc views it transposed.

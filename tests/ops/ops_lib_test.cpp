@@ -464,6 +464,37 @@ TEST(Ops, MatMulOfAFewRowsAgainstAWeightStoredNByK) {
         }
 }
 
+TEST(Ops, MatMulOfManyRowsAgainstA16BitWeightStoredNByK) {
+  // Past the skinny kernel's 64 rows: the panel kernel. m: one 16-row sliver past 64 (65), an
+  // odd number of slivers (7 for 100: the AVX-512 build's lone last sliver); K shorter than a
+  // vector, and past one depth block (256) with a tail; N a few columns (one chunk, padded
+  // tile) and more than a chunk of a core; x of the weight's dtype or f32 (ggml's).
+  for (DType wt : {DType::f16, DType::bf16})
+    for (DType xt : {wt, DType::f32})
+      for (int64_t m : {65, 100})
+        for (int64_t k : {7, 600})
+          for (int64_t n : {5, 301}) {
+            const bool with_bias = xt == wt && n == 301;
+            Buf a(xt, {m, k}), b(wt, {n, k}), bias(xt, {n}), y(xt, {m, n});
+            a.random(-1, 1, 7), b.random(-1, 1, 8), bias.random(-1, 1, 9);
+            std::vector<Buf *> in = {&a, &b};
+            if (with_bias) in.push_back(&bias);
+            run("MatMulV2", in, {&y}, {{"transpose_x2", true}});
+            std::vector<double> ref;
+            for (int64_t i = 0; i < m; ++i)
+              for (int64_t j = 0; j < n; ++j) {
+                double acc = with_bias ? bias.get(j) : 0;
+                for (int64_t q = 0; q < k; ++q) acc += a.get(i * k + q) * b.get(j * k + q);
+                ref.push_back(acc);
+              }
+            SCOPED_TRACE(ops::dtype_name(xt) + std::string(" x ") + ops::dtype_name(wt) + " m " +
+                         std::to_string(m) + " k " + std::to_string(k) + " n " + std::to_string(n) +
+                         (with_bias ? " bias" : ""));
+            // An f32 y holds f32 sums of up to 600 products; a 16-bit y is rounded once.
+            expect_near(y, ref, xt == DType::f32 ? 2e-5 : xt == DType::f16 ? 1e-3 : 8e-3);
+          }
+}
+
 TEST(Ops, MatMulAndBatchMatMul) {
   for (bool ta : {false, true})
     for (bool tb : {false, true}) {
