@@ -65,7 +65,8 @@ void BM_RoundTrip(benchmark::State &state, Work work) {
   }
   state.counters["openacl_ns"] = bench::median(std::move(samples));
   state.counters["baseline_ns"] = baseline;
-  state.SetLabel("goal: time<=5us; baseline: two-thread atomic ping-pong round trip");
+  // Issue 16's quiet goal (beside two busy processes: 5 us, docs/PERFORMANCE.md).
+  state.SetLabel("goal: time<=1us; baseline: two-thread atomic ping-pong round trip");
 }
 
 // Task on s1, record e on s1, s2 waits for e, task on s2, synchronize s2.
@@ -89,7 +90,8 @@ void BM_CrossStreamHandoff(benchmark::State &state, Work work) {
   check(aclrtSynchronizeStream(s1.h), "aclrtSynchronizeStream");
   state.counters["openacl_ns"] = bench::median(std::move(samples));
   state.counters["baseline_ns"] = baseline;
-  state.SetLabel("goal: time<=5us; baseline: two-thread atomic ping-pong round trip");
+  // Issue 16's quiet goal (beside two busy processes: 10 us, docs/PERFORMANCE.md).
+  state.SetLabel("goal: time<=2us; baseline: two-thread atomic ping-pong round trip");
 }
 
 BENCHMARK_CAPTURE(BM_Enqueue, memset_async_64B, Work::memset)->UseRealTime();
