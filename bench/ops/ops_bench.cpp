@@ -152,17 +152,21 @@ struct DirectSkinny {
   dnnl::stream s;
 };
 
-// MatMulV2 with transpose_x2, as aclnnMm gets ggml's MUL_MAT: x and w of one dtype.
-void BM_SkinnyMatMul(benchmark::State &state, aclDataType type, int64_t k, int64_t n) {
-  const int64_t m = state.range(0);
-  const size_t es = type == ACL_FLOAT ? 4 : 2;
+// MatMulV2 with transpose_x2, as aclnnMm gets ggml's MUL_MAT: m rows of x against a weight
+// stored [N, K], next to oneDNN's f32 matmul on the same values already in f32 (oneDNN has no
+// f16 matmul on CPUs without AVX-512 FP16: what openacl's earlier paths ran, less the conversion
+// of the weight at every call).
+void matmul_against_onednn(benchmark::State &state, aclDataType x_type, aclDataType w_type,
+                           int64_t m, int64_t k, int64_t n) {
+  auto bytes = [](aclDataType t) -> int64_t { return t == ACL_FLOAT ? 4 : 2; };
   auto &e = env();
   const int64_t xd[] = {m, k}, wd[] = {n, k}, yd[] = {m, n};
-  aclTensorDesc *d[] = {aclCreateTensorDesc(type, 2, xd, ACL_FORMAT_ND),
-                        aclCreateTensorDesc(type, 2, wd, ACL_FORMAT_ND)};
-  aclTensorDesc *od[] = {aclCreateTensorDesc(type, 2, yd, ACL_FORMAT_ND)};
-  aclDataBuffer *in[] = {e.buffer(m * k * es, 0.0f), e.buffer(n * k * es, 0.0f)};
-  aclDataBuffer *out[] = {e.buffer(m * n * es, 0.0f)};
+  aclTensorDesc *d[] = {aclCreateTensorDesc(x_type, 2, xd, ACL_FORMAT_ND),
+                        aclCreateTensorDesc(w_type, 2, wd, ACL_FORMAT_ND)};
+  aclTensorDesc *od[] = {aclCreateTensorDesc(x_type, 2, yd, ACL_FORMAT_ND)};
+  aclDataBuffer *in[] = {e.buffer(m * k * bytes(x_type), 0.0f),
+                         e.buffer(n * k * bytes(w_type), 0.0f)};
+  aclDataBuffer *out[] = {e.buffer(m * n * bytes(x_type), 0.0f)};
   aclopAttr *attr = aclopCreateAttr();
   aclopSetAttrBool(attr, "transpose_x2", 1);
   auto call = [&] {
@@ -170,8 +174,6 @@ void BM_SkinnyMatMul(benchmark::State &state, aclDataType type, int64_t k, int64
     check(aclrtSynchronizeStream(e.stream), "sync");
   };
   for (auto _ : state) call();
-  // oneDNN has no f16 matmul on CPUs without AVX-512 FP16: its f32 one on values already in f32
-  // (what openacl's previous path ran, less the conversion of the weight at every call).
   DirectSkinny direct(m, k, n);
   const auto [ours, base] = interleaved_best(call, direct, 2, 3);
   state.counters["openacl_ns"] = ours * 1e9;
@@ -185,6 +187,11 @@ void BM_SkinnyMatMul(benchmark::State &state, aclDataType type, int64_t k, int64
     aclDestroyDataBuffer(b);
   }
   for (aclTensorDesc *t : {d[0], d[1], od[0]}) aclDestroyTensorDesc(t);
+}
+
+// x and w of one dtype, up to 64 rows: the skinny kernel.
+void BM_SkinnyMatMul(benchmark::State &state, aclDataType type, int64_t k, int64_t n) {
+  matmul_against_onednn(state, type, type, state.range(0), k, n);
 }
 // A large model's rows (14,336 long), and one row of x against short rows (2,048, a small
 // llama's; 64 MB of f16, more than the L3 cache): token generation.
@@ -213,37 +220,10 @@ BENCHMARK_CAPTURE(BM_SkinnyMatMul, f16_k2048, ACL_FLOAT16, 2048, 16384)
 
 // ---- Prompt processing: m rows of f32 x against an f16 weight [N, K] ----
 
-// MatMulV2 with transpose_x2 and ggml's operands (aclnnMm of an F16 weight): the panel kernel.
+// m rows of f32 x against an f16 weight (aclnnMm of ggml's F16 weight): the panel kernel.
 void BM_PanelMatMul(benchmark::State &state) {
-  const int64_t m = state.range(0), k = state.range(1), n = state.range(2);
-  auto &e = env();
-  const int64_t xd[] = {m, k}, wd[] = {n, k}, yd[] = {m, n};
-  aclTensorDesc *d[] = {aclCreateTensorDesc(ACL_FLOAT, 2, xd, ACL_FORMAT_ND),
-                        aclCreateTensorDesc(ACL_FLOAT16, 2, wd, ACL_FORMAT_ND)};
-  aclTensorDesc *od[] = {aclCreateTensorDesc(ACL_FLOAT, 2, yd, ACL_FORMAT_ND)};
-  aclDataBuffer *in[] = {e.buffer(m * k * 4, 0.0f), e.buffer(n * k * 2, 0.0f)};
-  aclDataBuffer *out[] = {e.buffer(m * n * 4, 0.0f)};
-  aclopAttr *attr = aclopCreateAttr();
-  aclopSetAttrBool(attr, "transpose_x2", 1);
-  auto call = [&] {
-    check(aclopExecuteV2("MatMulV2", 2, d, in, 1, od, out, attr, e.stream), "aclopExecuteV2");
-    check(aclrtSynchronizeStream(e.stream), "sync");
-  };
-  for (auto _ : state) call();
-  // oneDNN's f32 matmul on the same values already in f32: the previous path less its cast of
-  // the whole weight at every call.
-  DirectSkinny direct(m, k, n);
-  const auto [ours, base] = interleaved_best(call, direct, 2, 3);
-  state.counters["openacl_ns"] = ours * 1e9;
-  state.counters["baseline_ns"] = base * 1e9;
-  state.counters["ratio"] = base / ours;
-  state.SetLabel("goal: ratio>=1.0 (time vs oneDNN f32 matmul direct)");
-  aclopDestroyAttr(attr);
-  for (aclDataBuffer *b : {in[0], in[1], out[0]}) {
-    check(aclrtFree(aclGetDataBufferAddr(b)), "aclrtFree");
-    aclDestroyDataBuffer(b);
-  }
-  for (aclTensorDesc *t : {d[0], d[1], od[0]}) aclDestroyTensorDesc(t);
+  matmul_against_onednn(state, ACL_FLOAT, ACL_FLOAT16, state.range(0), state.range(1),
+                        state.range(2));
 }
 // A 7B model's square weight, and the 134 M llama's (docs/ggml.md) FFN weights.
 BENCHMARK(BM_PanelMatMul)

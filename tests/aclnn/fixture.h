@@ -11,30 +11,21 @@
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
 #include "ops/half.h"
+#include "ops/stream_fixture.h"
 
-class AclnnTest : public ::testing::Test {
+class AclnnTest : public opt::StreamTest {
  protected:
-  static void SetUpTestSuite() { ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS); }
-  static void TearDownTestSuite() { aclFinalize(); }
-  void SetUp() override {
-    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-    ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
-  }
   void TearDown() override {
     for (aclScalar *s : scalars_) aclDestroyScalar(s);
     for (aclIntArray *a : arrays_) aclDestroyIntArray(a);
     for (aclTensor *t : tensors_) aclDestroyTensor(t);
-    for (void *p : dev_) aclrtFree(p);
     tensors_.clear();
+    StreamTest::TearDown();
     dev_.clear();
-    aclrtDestroyStream(stream_);
-    aclrtResetDevice(0);
   }
 
   void *upload(const void *data, size_t bytes) {
-    void *p = nullptr;
-    EXPECT_EQ(aclrtMalloc(&p, std::max<size_t>(bytes, 1), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    dev_.push_back(p);
+    void *p = alloc(std::max<size_t>(bytes, 1));
     if (bytes)
       EXPECT_EQ(aclrtMemcpy(p, bytes, data, bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
     return p;
@@ -135,9 +126,7 @@ class AclnnTest : public ::testing::Test {
     return out;
   }
 
-  aclrtStream stream_ = nullptr;
   std::vector<aclTensor *> tensors_;
-  std::vector<void *> dev_;
   std::vector<aclScalar *> scalars_;
   std::vector<aclIntArray *> arrays_;
 };

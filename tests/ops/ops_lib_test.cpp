@@ -431,6 +431,23 @@ TEST(Ops, Conv2DTransposeAgainstReference) {
   expect_near(y, ref, 1e-5);
 }
 
+// Runs MatMulV2 with transpose_x2 (y = a x b^T [+ bias], b stored [N, K]) and returns the
+// double-precision reference of y.
+std::vector<double> matmul_nk(Buf &a, Buf &b, Buf *bias, Buf *y) {
+  std::vector<Buf *> in = {&a, &b};
+  if (bias) in.push_back(bias);
+  run("MatMulV2", in, {y}, {{"transpose_x2", true}});
+  const int64_t m = a.d.dims[0], k = a.d.dims[1], n = b.d.dims[0];
+  std::vector<double> ref;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double acc = bias ? bias->get(j) : 0;
+      for (int64_t q = 0; q < k; ++q) acc += a.get(i * k + q) * b.get(j * k + q);
+      ref.push_back(acc);
+    }
+  return ref;
+}
+
 TEST(Ops, MatMulOfAFewRowsAgainstAWeightStoredNByK) {
   // ggml's layout (transpose_x2): the skinny kernel, output columns split over the cores when
   // there is enough work. m: one block of each size the AVX-512 build takes (1 to 6 rows; 13 as
@@ -446,16 +463,7 @@ TEST(Ops, MatMulOfAFewRowsAgainstAWeightStoredNByK) {
           const int64_t n = 1001;
           Buf a(t, {m, k}), b(t, {n, k}), bias(t, {n}), y(t, {m, n});
           a.random(-1, 1, 7), b.random(-1, 1, 8), bias.random(-1, 1, 9);
-          std::vector<Buf *> in = {&a, &b};
-          if (with_bias) in.push_back(&bias);
-          run("MatMulV2", in, {&y}, {{"transpose_x2", true}});
-          std::vector<double> ref;
-          for (int64_t i = 0; i < m; ++i)
-            for (int64_t j = 0; j < n; ++j) {
-              double acc = with_bias ? bias.get(j) : 0;
-              for (int64_t q = 0; q < k; ++q) acc += a.get(i * k + q) * b.get(j * k + q);
-              ref.push_back(acc);
-            }
+          const std::vector<double> ref = matmul_nk(a, b, with_bias ? &bias : nullptr, &y);
           SCOPED_TRACE(ops::dtype_name(t) + std::string(" m ") + std::to_string(m) + " k " +
                        std::to_string(k) + (with_bias ? " bias" : ""));
           // f32 sums of 4200 products drift by about 1e-5.
@@ -477,16 +485,7 @@ TEST(Ops, MatMulOfManyRowsAgainstA16BitWeightStoredNByK) {
             const bool with_bias = xt == wt && n == 301;
             Buf a(xt, {m, k}), b(wt, {n, k}), bias(xt, {n}), y(xt, {m, n});
             a.random(-1, 1, 7), b.random(-1, 1, 8), bias.random(-1, 1, 9);
-            std::vector<Buf *> in = {&a, &b};
-            if (with_bias) in.push_back(&bias);
-            run("MatMulV2", in, {&y}, {{"transpose_x2", true}});
-            std::vector<double> ref;
-            for (int64_t i = 0; i < m; ++i)
-              for (int64_t j = 0; j < n; ++j) {
-                double acc = with_bias ? bias.get(j) : 0;
-                for (int64_t q = 0; q < k; ++q) acc += a.get(i * k + q) * b.get(j * k + q);
-                ref.push_back(acc);
-              }
+            const std::vector<double> ref = matmul_nk(a, b, with_bias ? &bias : nullptr, &y);
             SCOPED_TRACE(ops::dtype_name(xt) + std::string(" x ") + ops::dtype_name(wt) + " m " +
                          std::to_string(m) + " k " + std::to_string(k) + " n " + std::to_string(n) +
                          (with_bias ? " bias" : ""));
