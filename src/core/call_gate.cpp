@@ -37,26 +37,10 @@ void unregister_thread(ThreadState &ts) {
   std::erase(list.all, &ts);
 }
 
-// The clock is odd while the thread is inside a call and not blocked quiescently. The depth
-// store and the load of Runtime::initialized_ in require_initialized are the hot side of an
+// The clock is odd while the thread is inside a call and not blocked quiescently. CallScope's
+// depth store and the load of Runtime::initialized_ in require_initialized are the hot side of an
 // asymmetric fence whose cold side is aclFinalize's store of it (core/asymmetric_fence.h), so
 // that either finalize sees the call in flight or the call sees the runtime closed.
-CallScope::CallScope() : ts_(this_thread()) {
-  const uint32_t depth = ts_.call_depth.load(std::memory_order_relaxed);
-  hot_store(ts_.call_depth, depth + 1);
-  if (depth == 0)
-    ts_.call_clock.store(ts_.call_clock.load(std::memory_order_relaxed) + 1,
-                         std::memory_order_release);
-}
-
-CallScope::~CallScope() {
-  const uint32_t depth = ts_.call_depth.load(std::memory_order_relaxed);
-  if (depth == 1)
-    ts_.call_clock.store(ts_.call_clock.load(std::memory_order_relaxed) + 1,
-                         std::memory_order_release);
-  ts_.call_depth.store(depth - 1, std::memory_order_release);
-}
-
 QuiescentWait::QuiescentWait()
     : ts_(this_thread()), active_((ts_.call_clock.load(std::memory_order_relaxed) & 1) != 0) {
   if (active_)

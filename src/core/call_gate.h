@@ -11,16 +11,31 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/asymmetric_fence.h"
+#include "core/thread_state.h"
+
 namespace openacl {
 
-struct ThreadState;
-
 // RAII: the calling thread is inside an API call. Nests (a callback that calls the API from
-// within aclrtProcessReport is one call).
+// within aclrtProcessReport is one call). Inline: every C entry point makes one. The clock is
+// odd while the thread is inside a call and not blocked quiescently; the depth store is the hot
+// side of an asymmetric fence (call_gate.cpp).
 class CallScope {
  public:
-  CallScope();
-  ~CallScope();
+  CallScope() : ts_(this_thread()) {
+    const uint32_t depth = ts_.call_depth.load(std::memory_order_relaxed);
+    hot_store(ts_.call_depth, depth + 1);
+    if (depth == 0)
+      ts_.call_clock.store(ts_.call_clock.load(std::memory_order_relaxed) + 1,
+                           std::memory_order_release);
+  }
+  ~CallScope() {
+    const uint32_t depth = ts_.call_depth.load(std::memory_order_relaxed);
+    if (depth == 1)
+      ts_.call_clock.store(ts_.call_clock.load(std::memory_order_relaxed) + 1,
+                           std::memory_order_release);
+    ts_.call_depth.store(depth - 1, std::memory_order_release);
+  }
   CallScope(const CallScope &) = delete;
   CallScope &operator=(const CallScope &) = delete;
 

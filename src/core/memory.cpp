@@ -140,6 +140,20 @@ void MemoryMap::extend_mapped(Allocation &a, uintptr_t addr, size_t n) const {
 }
 
 void MemoryMap::check_device_range(const void *p, size_t n, const char *what) const {
+  // The common case, answered from the thread's recent allocations without copying one: an
+  // operator call checks each of its tensors (check_device_range_slow decides all other cases).
+  const uint64_t gen = generation_.load(std::memory_order_acquire);
+  const ThreadCache &cache = thread_cache(gen);
+  const auto addr = reinterpret_cast<uintptr_t>(p);
+  for (unsigned i = 0; i < cache.size; ++i) {
+    const Allocation &a = cache.entries[i];
+    if (addr - a.base < a.size)
+      if (a.kind == MemoryKind::device && n <= a.size - (addr - a.base)) return;
+  }
+  check_device_range_slow(p, n, what);
+}
+
+void MemoryMap::check_device_range_slow(const void *p, size_t n, const char *what) const {
   auto a = find_range(p, n);
   auto addr = reinterpret_cast<uintptr_t>(p);
   if (a && a->kind == MemoryKind::device && n <= a->size - (addr - a->base)) return;

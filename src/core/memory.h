@@ -64,6 +64,7 @@ class MemoryMap {
   std::vector<Allocation> take_all();
 
  private:
+  [[gnu::cold]] void check_device_range_slow(const void *p, size_t n, const char *what) const;
   std::optional<Allocation> find_locked(uintptr_t addr) const;
   // The calling thread's cache, emptied unless it holds answers of this map at generation gen.
   ThreadCache &thread_cache(uint64_t gen) const;

@@ -58,6 +58,9 @@ struct ThreadState {
   // The operators this thread prepared last (api/op/op.cpp): aclopExecuteV2 in a loop prepares
   // once. Type-erased: the op library sits above the core.
   std::shared_ptr<void> op_cache;
+  // What the aclnn layer keeps per thread (nn/thread_scratch.h: spare objects, plans by their
+  // arguments). Type-erased, as op_cache: the aclnn layer sits above the core.
+  std::shared_ptr<void> nn_scratch;
   // Written by the owning thread only, read by others (core/call_gate.h): how deeply the
   // thread is nested in API calls, and a clock that is odd while it is inside one.
   std::atomic<uint32_t> call_depth{0};

@@ -10,12 +10,13 @@
 #include "core/stream.h"
 #include "core/task.h"
 #include "nn/objects.h"
+#include "nn/thread_scratch.h"
 
 namespace openacl::nn {
 
 namespace {
 
-using Live = std::unordered_set<aclOpExecutor *>;
+using Live = LiveExecutors;
 
 struct Registry {
   std::mutex mutex;
@@ -27,32 +28,9 @@ Registry &registry() {
   return r;
 }
 
-// What this thread's runs and destroys ended, for its next phase 1. Bounded: a thread that
-// destroys many executors at once frees the rest.
-constexpr size_t kMaxSpares = 64;
-struct Spares {
-  std::vector<aclOpExecutor *> executors;  // owned
-  std::vector<Live::node_type> nodes;
-  Spares() {
-    executors.reserve(kMaxSpares);  // so that keeping one never allocates (Recycle is noexcept)
-    nodes.reserve(kMaxSpares);
-  }
-  ~Spares() {
-    for (aclOpExecutor *e : executors) delete e;
-  }
-};
-
-// Behind a pointer: libascendcl's thread-locals must fit the static TLS that a dlopen (Python)
-// can still get, since one of them is initial-exec (core/thread_state.h).
-Spares &spares() {
-  thread_local std::unique_ptr<Spares> s;
-  if (!s) s = std::make_unique<Spares>();
-  return *s;
-}
-
 void keep_node(Live::node_type node) {
-  auto &nodes = spares().nodes;
-  if (node && nodes.size() < kMaxSpares) nodes.push_back(std::move(node));
+  auto &nodes = thread_scratch().registry_nodes;
+  if (node && nodes.size() < ThreadScratch::kMaxSpares) nodes.push_back(std::move(node));
 }
 
 [[noreturn]] void not_live() {
@@ -188,13 +166,13 @@ void Recycle::operator()(aclOpExecutor *e) const noexcept {
   e->plan.reset();
   e->addresses.clear();
   e->repeatable = false;
-  auto &kept = spares().executors;
-  if (kept.size() < kMaxSpares) kept.push_back(e);
+  auto &kept = thread_scratch().executors;
+  if (kept.size() < ThreadScratch::kMaxSpares) kept.push_back(e);
   else delete e;
 }
 
 ExecutorPtr spare_executor() {
-  auto &kept = spares().executors;
+  auto &kept = thread_scratch().executors;
   if (kept.empty()) return ExecutorPtr(new aclOpExecutor);
   ExecutorPtr e(kept.back());
   kept.pop_back();
@@ -202,7 +180,7 @@ ExecutorPtr spare_executor() {
 }
 
 aclOpExecutor *adopt_executor(ExecutorPtr e) {
-  auto &nodes = spares().nodes;
+  auto &nodes = thread_scratch().registry_nodes;
   Live::node_type node;
   if (!nodes.empty()) {
     node = std::move(nodes.back());

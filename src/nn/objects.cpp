@@ -5,6 +5,7 @@
 #include <memory>
 #include <numeric>
 
+#include "nn/thread_scratch.h"
 #include "ops/half.h"
 
 namespace openacl::nn {
@@ -82,6 +83,26 @@ bool View::overlaps() const {
   return false;
 }
 
+namespace {
+
+// The first negative dim, else the first negative stride, of aclCreateTensor's arguments.
+[[noreturn, gnu::cold]] void bad_view_value(const int64_t *view_dims, const int64_t *strides,
+                                            size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (view_dims[i] < 0)
+      fail(Errc::invalid_argument, "viewDims[" + std::to_string(i) + "] is negative (" +
+                                       std::to_string(view_dims[i]) + ")");
+  for (size_t i = 0; strides != nullptr && i < n; ++i)
+    if (strides[i] < 0)
+      fail(Errc::invalid_argument,
+           "stride[" + std::to_string(i) + "] is negative (" + std::to_string(strides[i]) + ")");
+  fail(Errc::invalid_argument, "viewDims " +
+                                   ops::dims_str(std::vector<int64_t>(view_dims, view_dims + n)) +
+                                   " hold more elements than an int64 counts");
+}
+
+}  // namespace
+
 void init_tensor(aclTensor &t, const int64_t *view_dims, uint64_t num_view_dims, int32_t dtype,
                  const int64_t *strides, int64_t offset, int32_t format,
                  const int64_t *storage_dims, uint64_t num_storage_dims, void *data) {
@@ -102,71 +123,71 @@ void init_tensor(aclTensor &t, const int64_t *view_dims, uint64_t num_view_dims,
   if (type == kInt4 && offset % 2 != 0)
     fail(Errc::invalid_argument,
          "offset " + std::to_string(offset) + " of an int4 tensor must be even (whole bytes)");
-  for (uint64_t i = 0; i < num_view_dims; ++i)
-    if (view_dims[i] < 0)
-      fail(Errc::invalid_argument, "viewDims[" + std::to_string(i) + "] is negative (" +
-                                       std::to_string(view_dims[i]) + ")");
-  for (uint64_t i = 0; strides != nullptr && i < num_view_dims; ++i)
-    if (strides[i] < 0)
-      fail(Errc::invalid_argument,
-           "stride[" + std::to_string(i) + "] is negative (" + std::to_string(strides[i]) + ")");
-  // Assigned in place: a reused tensor (new_tensor) keeps its vectors' storage.
+  // Assigned in place, element by element in one pass (a reused tensor keeps its vectors'
+  // storage; a few dims, where a call to memmove costs more than the copy: ggml makes three
+  // tensors per operator call). A negative value, or more elements than int64 counts, fails in
+  // bad_view_value, which names it.
   View &v = t.view;
-  v.dims.assign(view_dims, view_dims + num_view_dims);
-  if (strides == nullptr) dense_strides(v.dims, v.strides);
-  else v.strides.assign(strides, strides + num_view_dims);
+  const size_t n = num_view_dims;
+  if (v.dims.size() != n) v.dims.resize(n);
+  if (v.strides.size() != n) v.strides.resize(n);
+  int64_t dense = 1;
+  for (size_t i = n; i-- > 0;) {
+    const int64_t d = view_dims[i], s = strides != nullptr ? strides[i] : dense;
+    if ((d | s) < 0 || __builtin_mul_overflow(dense, std::max<int64_t>(d, 1), &dense))
+      bad_view_value(view_dims, strides, n);
+    v.dims[i] = d;
+    v.strides[i] = s;
+  }
   v.offset = offset;
   t.dtype = type;
   t.format = format;
-  t.storage_dims.assign(storage_dims, storage_dims + num_storage_dims);
+  auto &storage = t.storage_dims;
+  if (storage.size() != num_storage_dims) storage.resize(num_storage_dims);
+  for (size_t i = 0; i < num_storage_dims; ++i) storage[i] = storage_dims[i];
   t.data = data;
 }
 
 namespace {
 
 #if defined(__SANITIZE_ADDRESS__)
-constexpr bool kReuseTensors = false;
+constexpr bool kReuseObjects = false;
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-constexpr bool kReuseTensors = false;
+constexpr bool kReuseObjects = false;
 #else
-constexpr bool kReuseTensors = true;
+constexpr bool kReuseObjects = true;
 #endif
 #else
-constexpr bool kReuseTensors = true;
+constexpr bool kReuseObjects = true;
 #endif
 
-constexpr size_t kMaxSpareTensors = 64;
-struct SpareTensors {
-  std::vector<aclTensor *> tensors;  // owned
-  SpareTensors() { tensors.reserve(kMaxSpareTensors); }
-  ~SpareTensors() {
-    for (aclTensor *t : tensors) delete t;
-  }
-};
+// Takes a spare object of this thread, or makes one.
+template <class T>
+T *take_spare(std::vector<T *> &spare) {
+  if (!kReuseObjects || spare.empty()) return new T;
+  T *t = spare.back();
+  spare.pop_back();
+  t->tag = T::kTag;
+  return t;
+}
 
-SpareTensors &spare_tensors() {
-  thread_local std::unique_ptr<SpareTensors> s;  // a pointer, as nn/executor.cpp's spares
-  if (!s) s = std::make_unique<SpareTensors>();
-  return *s;
+template <class T>
+void keep_spare(std::vector<T *> &spare, T *t) noexcept {
+  t->tag = Tag::dead;
+  if (kReuseObjects && spare.size() < ThreadScratch::kMaxSpares) spare.push_back(t);
+  else delete t;
 }
 
 }  // namespace
 
-aclTensor *new_tensor() {
-  auto &spare = spare_tensors().tensors;
-  if (!kReuseTensors || spare.empty()) return new aclTensor;
-  aclTensor *t = spare.back();
-  spare.pop_back();
-  t->tag = aclTensor::kTag;
-  return t;
-}
-
+aclTensor *new_tensor() { return take_spare(thread_scratch().tensors); }
 void TensorDeleter::operator()(aclTensor *t) const noexcept {
-  t->tag = Tag::dead;
-  auto &spare = spare_tensors().tensors;
-  if (kReuseTensors && spare.size() < kMaxSpareTensors) spare.push_back(t);
-  else delete t;
+  keep_spare(thread_scratch().tensors, t);
+}
+aclScalar *new_scalar() { return take_spare(thread_scratch().scalars); }
+void ScalarDeleter::operator()(aclScalar *s) const noexcept {
+  keep_spare(thread_scratch().scalars, s);
 }
 
 void init_scalar(aclScalar &s, const void *value, int32_t dtype) {

@@ -109,13 +109,18 @@ namespace openacl::nn {
 void init_tensor(aclTensor &t, const int64_t *view_dims, uint64_t num_view_dims, int32_t dtype,
                  const int64_t *strides, int64_t offset, int32_t format,
                  const int64_t *storage_dims, uint64_t num_storage_dims, void *data);
-// aclTensor objects for aclCreateTensor, and their end: ggml makes and destroys three or four
-// per operator call, so a thread keeps the ones it destroyed (their vectors' storage too) for
-// its next ones instead of four allocations and frees each. Under AddressSanitizer each is a
-// plain allocation, so that a use after aclDestroyTensor is still caught.
+// aclTensor and aclScalar objects for aclCreateTensor / aclCreateScalar, and their end: ggml
+// makes and destroys three or four tensors and a scalar per operator call, so a thread keeps
+// the ones it destroyed (their vectors' storage too) for its next ones instead of allocating
+// each (nn/thread_scratch.h). Under AddressSanitizer each is a plain allocation, so that a use
+// after aclDestroyTensor is still caught.
 aclTensor *new_tensor();
 struct TensorDeleter {
   void operator()(aclTensor *t) const noexcept;
+};
+aclScalar *new_scalar();
+struct ScalarDeleter {
+  void operator()(aclScalar *s) const noexcept;
 };
 // Reads a scalar of an aclnn dtype from host memory.
 void init_scalar(aclScalar &s, const void *value, int32_t dtype);

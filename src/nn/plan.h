@@ -77,6 +77,9 @@ struct Step {
 
 struct Plan {
   std::string name;  // the operator ("Add"), the task's label
+  // Unique per plan the planner made (0: one built otherwise), unlike its address: run_plan
+  // keeps the tensors it bound for a plan's step by this.
+  uint64_t serial = 0;
   std::vector<Value> values;
   std::vector<Step> steps;
   std::vector<Slot> slots;

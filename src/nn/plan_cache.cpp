@@ -1,87 +1,107 @@
 #include "nn/plan_cache.h"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <unordered_map>
 
 #include "core/runtime.h"
+#include "nn/thread_scratch.h"
 
 namespace openacl::nn {
 
 namespace {
 
-template <class T>
-void put(std::string &k, const T &v) {
-  k.append(reinterpret_cast<const char *>(&v), sizeof v);
-}
-template <class T>
-void put_all(std::string &k, const std::vector<T> &v) {
-  put(k, v.size());
-  k.append(reinterpret_cast<const char *>(v.data()), v.size() * sizeof(T));
-}
+// Writes a key into the thread's buffer: fixed-size values as plain stores, where appending to
+// a std::string calls out of line for each (ggml's calls make a key per operator call).
+class KeyWriter {
+ public:
+  explicit KeyWriter(std::vector<char> &buf) : buf_(buf) {}
+  // `bytes` more at the end; the pointer is valid until the next room().
+  char *room(size_t bytes) {
+    if (size_ + bytes > buf_.size()) buf_.resize(std::max(2 * buf_.size(), size_ + bytes));
+    char *p = buf_.data() + size_;
+    size_ += bytes;
+    return p;
+  }
+  void unused(size_t bytes) { size_ -= bytes; }  // of the last room()
+  template <class T>
+  void put(const T &v) {
+    std::memcpy(room(sizeof v), &v, sizeof v);
+  }
+  void put_bytes(const void *p, size_t n) {
+    if (n > 0) std::memcpy(room(n), p, n);
+  }
+  template <class T>
+  void put_all(const std::vector<T> &v) {
+    put(v.size());
+    put_bytes(v.data(), v.size() * sizeof(T));
+  }
+  std::string_view view() const { return {buf_.data(), size_}; }
+
+ private:
+  std::vector<char> &buf_;
+  size_t size_ = 0;
+};
 
 template <class T>
 bool live(const T *p) {
   return p != nullptr && p->tag == T::kTag;
 }
 
-// A tensor's description in one resize of the key (the costliest part of a call's key: ggml's
-// calls pass three or four tensors).
-bool put_tensor(std::string &k, const aclTensor *t) {
+// A tensor's description, appended to the key at once. The common case is short: dense strides,
+// no offset and storage dims equal to the view's are flagged instead of written (a key is only
+// compared, and the flags and counts make each layout of words mean one description). One pass
+// over the dims: ggml's calls pass three or four tensors.
+bool put_tensor(KeyWriter &k, const aclTensor *t) {
   if (!live(t)) return false;
   const auto &v = t->view;
-  const size_t words = 3 + v.dims.size() + v.strides.size() + t->storage_dims.size();
-  const size_t at = k.size();
-  k.resize(at + sizeof t->dtype + sizeof t->format + sizeof v.offset + words * sizeof(int64_t));
-  char *p = k.data() + at;
-  auto write = [&](const void *from, size_t bytes) {
-    std::memcpy(p, from, bytes);
-    p += bytes;
-  };
-  auto write_all = [&](const std::vector<int64_t> &x) {
-    const int64_t n = static_cast<int64_t>(x.size());
-    write(&n, sizeof n);
-    write(x.data(), x.size() * sizeof(int64_t));
-  };
-  write(&t->dtype, sizeof t->dtype);
-  write(&t->format, sizeof t->format);
-  write_all(v.dims);
-  write_all(v.strides);
-  write(&v.offset, sizeof v.offset);
-  write_all(t->storage_dims);
+  const auto &storage = t->storage_dims;
+  const size_t n = v.dims.size();  // <= kMaxDims (init_tensor)
+  enum : uint64_t { kStrided = 1 << 8, kOffset = 2 << 8, kOwnStorage = 4 << 8 };
+  constexpr size_t kMost = 2 + 2 * kMaxDims + 1;
+  uint64_t w[kMost];
+  w[0] = uint64_t{static_cast<uint32_t>(t->dtype)} << 32 | static_cast<uint32_t>(t->format);
+  uint64_t flags = n, expect = 1;
+  bool own_storage = storage.size() != n;
+  for (size_t i = n; i-- > 0;) {
+    const int64_t d = v.dims[i];
+    w[2 + i] = static_cast<uint64_t>(d);
+    if (static_cast<uint64_t>(v.strides[i]) != expect) flags |= kStrided;
+    if (!own_storage && storage[i] != d) own_storage = true;
+    expect *= static_cast<uint64_t>(std::max<int64_t>(d, 1));
+  }
+  size_t at = 2 + n;
+  if (flags & kStrided)
+    for (size_t i = 0; i < n; ++i) w[at++] = static_cast<uint64_t>(v.strides[i]);
+  if (v.offset != 0) {
+    flags |= kOffset;
+    w[at++] = static_cast<uint64_t>(v.offset);
+  }
+  if (own_storage) flags |= kOwnStorage;
+  w[1] = flags;
+  k.put_bytes(w, at * sizeof(uint64_t));
+  if (own_storage) k.put_all(storage);  // any number of dims
   return true;
 }
 
-bool put_scalar(std::string &k, const aclScalar *s) {
+bool put_scalar(KeyWriter &k, const aclScalar *s) {
   if (!live(s)) return false;
-  put(k, s->dtype);
-  put(k, s->value);
-  put(k, s->int_value);
+  k.put(s->dtype);
+  k.put(s->value);
+  k.put(s->int_value);
   return true;
 }
 
-struct Cache {
-  uint64_t epoch = 0;
-  std::unordered_map<std::string, CachedPlan> plans;
-  std::string key;  // key_buffer()
-};
-
-// Behind a pointer: libascendcl's thread-locals must fit the static TLS that a dlopen (Python)
-// can still get, since one of them is initial-exec (core/thread_state.h).
-Cache &thread_cache() {
-  thread_local std::unique_ptr<Cache> c;
-  if (!c) c = std::make_unique<Cache>();
-  return *c;
-}
-
-Cache &cache() {
-  Cache &c = thread_cache();
+// This thread's plans, emptied when a new runtime began (plans hold prepared ops of the old one).
+ThreadScratch::Plans &plans() {
+  ThreadScratch &c = thread_scratch();
   const uint64_t epoch = Runtime::get().epoch();
   if (c.epoch != epoch) {
     c.plans.clear();
     c.epoch = epoch;
   }
-  return c;
+  return c.plans;
 }
 
 // Programs use a few hundred shapes at most; one that keeps making new ones starts over.
@@ -89,11 +109,28 @@ constexpr size_t kMaxPlans = 1024;
 
 }  // namespace
 
-bool plan_key(const char *op, std::span<const Arg> args, std::string &k) {
-  k.clear();
-  k.append(op).push_back('\0');
+// A word at a time (keys are mostly 8-byte words): a third of what std::hash's byte-wise
+// Murmur costs on ggml's keys of about a hundred bytes, hashed once per operator call.
+size_t ThreadScratch::KeyHash::operator()(std::string_view k) const noexcept {
+  uint64_t h = k.size() * 0x9e3779b97f4a7c15;
+  size_t i = 0;
+  for (; i + 8 <= k.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, k.data() + i, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccd;
+    h ^= h >> 32;
+  }
+  uint64_t tail = 0;
+  for (; i < k.size(); ++i) tail = tail << 8 | static_cast<uint8_t>(k[i]);
+  h = (h ^ tail) * 0xc4ceb9fe1a85ec53;
+  return h ^ (h >> 29);
+}
+
+bool plan_key(const char *op, std::span<const Arg> args, std::string_view &key) {
+  KeyWriter k(thread_scratch().key);
+  k.put_bytes(op, std::strlen(op) + 1);
   for (const Arg &a : args) {
-    k.push_back(static_cast<char>(a.index()));
+    k.put(static_cast<char>(a.index()));
     const bool ok = std::visit(
         [&](const auto &v) -> bool {
           using V = std::decay_t<decltype(v)>;
@@ -105,55 +142,54 @@ bool plan_key(const char *op, std::span<const Arg> args, std::string &k) {
                                std::is_same_v<V, const aclFloatArray *>) {
             if (v == nullptr) return true;
             if (!live(v)) return false;
-            put_all(k, v->values);
+            k.put_all(v->values);
             return true;
           } else if constexpr (std::is_same_v<V, const aclBoolArray *>) {
             if (v == nullptr) return true;
             if (!live(v)) return false;
-            put(k, v->values.size());
-            for (bool b : v->values) k.push_back(b ? '1' : '0');
+            k.put(v->values.size());
+            for (bool b : v->values) k.put(b ? '1' : '0');
             return true;
           } else if constexpr (std::is_same_v<V, const aclTensorList *>) {
             if (v == nullptr) return true;
             if (!live(v)) return false;
-            put(k, v->tensors.size());
+            k.put(v->tensors.size());
             for (const aclTensor *t : v->tensors)
               if (!put_tensor(k, t)) return false;
             return true;
           } else if constexpr (std::is_same_v<V, const aclScalarList *>) {
             if (v == nullptr) return true;
             if (!live(v)) return false;
-            put(k, v->scalars.size());
+            k.put(v->scalars.size());
             for (const aclScalar *s : v->scalars)
               if (!put_scalar(k, s)) return false;
             return true;
           } else if constexpr (std::is_same_v<V, const char *>) {
             if (v == nullptr) return false;
-            k.append(v, std::strlen(v) + 1);
+            k.put_bytes(v, std::strlen(v) + 1);
             return true;
           } else {
-            put(k, v);
+            k.put(v);
             return true;
           }
         },
         a);
     if (!ok) return false;
   }
+  key = k.view();
   return true;
 }
 
-std::string &key_buffer() { return thread_cache().key; }
-
-const CachedPlan *find_plan(const std::string &key) {
-  auto &plans = cache().plans;
-  auto it = plans.find(key);
-  return it == plans.end() ? nullptr : &it->second;
+const CachedPlan *find_plan(std::string_view key) {
+  auto &kept = plans();
+  auto it = kept.find(key);
+  return it == kept.end() ? nullptr : &it->second;
 }
 
-void keep_plan(std::string key, CachedPlan plan) {
-  auto &plans = cache().plans;
-  if (plans.size() >= kMaxPlans) plans.clear();
-  plans.emplace(std::move(key), std::move(plan));
+void keep_plan(std::string_view key, CachedPlan plan) {
+  auto &kept = plans();
+  if (kept.size() >= kMaxPlans) kept.clear();
+  kept.emplace(std::string(key), std::move(plan));
 }
 
 void *source_address(std::span<const Arg> args, SlotSource s) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "nn/plan.h"
@@ -26,13 +27,13 @@ struct CachedPlan {
   std::vector<SlotSource> sources;  // per slot
 };
 
-// Writes the key of op with these arguments to `key`; false when an argument is NULL or not a
-// live object (planning then names it), so a failing call is never answered from the cache.
-bool plan_key(const char *op, std::span<const Arg> args, std::string &key);
-// This thread's buffer for plan_key, so that a call answered from the cache allocates nothing.
-std::string &key_buffer();
-const CachedPlan *find_plan(const std::string &key);
-void keep_plan(std::string key, CachedPlan plan);
+// The key of op with these arguments, in this thread's buffer (so that a call answered from the
+// cache allocates nothing), valid until the thread's next plan_key; false when an argument is
+// NULL or not a live object (planning then names it), so a failing call is never answered from
+// the cache.
+bool plan_key(const char *op, std::span<const Arg> args, std::string_view &key);
+const CachedPlan *find_plan(std::string_view key);
+void keep_plan(std::string_view key, CachedPlan plan);
 // The caller's tensor a source names, its address taken per call.
 void *source_address(std::span<const Arg> args, SlotSource s);
 

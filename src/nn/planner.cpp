@@ -1,6 +1,7 @@
 #include "nn/planner.h"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <set>
 #include <thread>
@@ -113,7 +114,9 @@ Registrar::Registrar(std::initializer_list<PlanEntry> entries) {
 
 Planner::Planner(std::string op, std::vector<Arg> args)
     : args_(std::move(args)), plan_(std::make_shared<Plan>()), target_(prepare_target()) {
+  static std::atomic<uint64_t> serials{0};
   plan_->name = std::move(op);
+  plan_->serial = serials.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
 const Arg &Planner::arg(size_t i) const {
@@ -425,7 +428,7 @@ void Planner::store(size_t v, size_t out, bool broadcast) {
   copy(v, out);
 }
 
-aclOpExecutor *Planner::finish(uint64_t *workspace_size, const std::string *key) {
+aclOpExecutor *Planner::finish(uint64_t *workspace_size, const std::string_view *key) {
   place_constants(*plan_);
   plan_->at_call = runs_at_call(*plan_);
   if (key != nullptr) {
@@ -455,12 +458,9 @@ void plan(const char *op, std::span<const Arg> args, uint64_t *workspace_size,
           aclOpExecutor **executor) {
   if (workspace_size == nullptr) fail(Errc::null_pointer, "workspaceSize is NULL");
   if (executor == nullptr) fail(Errc::null_pointer, "executor is NULL");
-  auto it = planners().find(op);
-  // Declared for ggml's sake (docs/aclnn.md lists them) but not computed yet: say so plainly.
-  if (it == planners().end())
-    fail(Errc::internal,
-         std::string(op) + " is not implemented in openacl yet (declared only; see docs/aclnn.md)");
-  std::string &key = key_buffer();
+  // The cache first: an operator called again as before is answered without the planners'
+  // look-up (a std::string made and compared a call).
+  std::string_view key;
   const bool keyed = plan_key(op, args, key);
   if (keyed) {
     if (const CachedPlan *c = find_plan(key)) {
@@ -470,6 +470,11 @@ void plan(const char *op, std::span<const Arg> args, uint64_t *workspace_size,
       return;
     }
   }
+  auto it = planners().find(op);
+  // Declared for ggml's sake (docs/aclnn.md lists them) but not computed yet: say so plainly.
+  if (it == planners().end())
+    fail(Errc::internal,
+         std::string(op) + " is not implemented in openacl yet (declared only; see docs/aclnn.md)");
   Planner p(op, std::vector<Arg>(args.begin(), args.end()));
   it->second(p);
   *executor = p.finish(workspace_size, keyed ? &key : nullptr);

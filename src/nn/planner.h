@@ -11,6 +11,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -101,7 +102,7 @@ class Planner {
 
   // Ends planning: the executor, which owns the plan; the workspace it needs. With a key, the
   // plan is also kept for later calls with arguments of that description (nn/plan_cache.h).
-  aclOpExecutor *finish(uint64_t *workspace_size, const std::string *key = nullptr);
+  aclOpExecutor *finish(uint64_t *workspace_size, const std::string_view *key = nullptr);
 
  private:
   size_t add_value(Value v);

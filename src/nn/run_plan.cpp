@@ -49,6 +49,23 @@ HostView view_of(backend::DeviceBackend &device, const uint8_t *p, const std::ve
   return HostView(device, first, n, access);
 }
 
+// What a thread's runs reuse: the op's tensors (assigning a descriptor over the previous one
+// reuses its dims' storage, so a run allocates nothing once the thread has seen as many dims),
+// which step's descriptors they hold, and the kernels' views. One thread_local, looked up out of
+// line: each access costs a __tls_get_addr call, and GCC repeats it after every call it makes.
+struct RunScratch {
+  std::vector<ops::Tensor> in, out;
+  uint64_t bound_plan = 0;
+  const Step *bound_step = nullptr;
+  std::deque<HostView> views;
+  std::vector<StridedTensor> kin, kout;
+};
+
+[[gnu::noinline]] RunScratch &run_scratch() {
+  thread_local RunScratch rs;
+  return rs;
+}
+
 }  // namespace
 
 void run_plan(const Plan &plan, std::span<void *const> addresses, void *workspace,
@@ -60,26 +77,35 @@ void run_plan(const Plan &plan, std::span<void *const> addresses, void *workspac
                                                 : const_cast<uint8_t *>(plan.constant_at[v.index]);
     return home + v.offset * es;
   };
-  // The op's tensors, kept per worker thread: assigning a descriptor over the previous one reuses
-  // its dims' storage, so a run allocates nothing once the thread has seen as many dims.
-  thread_local std::vector<ops::Tensor> in, out;
-  auto bind = [&](const std::vector<size_t> &values, std::vector<ops::Tensor> &tensors) {
-    tensors.resize(values.size());
-    for (size_t i = 0; i < values.size(); ++i) {
-      const Value &v = plan.values[values[i]];
-      tensors[i].desc = v.desc;
-      tensors[i].data = base(v);
-      tensors[i].bytes = v.desc.byte_size();
+  RunScratch &rs = run_scratch();
+  // Binds the step's tensors; their descriptors only when the thread's vectors do not already
+  // hold this step's (ggml runs the same plans over and over).
+  auto bind = [&](const Step &s) {
+    if (plan.serial == 0 || rs.bound_plan != plan.serial || rs.bound_step != &s) {
+      rs.bound_step = nullptr;
+      for (auto [values, tensors] : {std::pair{&s.in, &rs.in}, std::pair{&s.out, &rs.out}}) {
+        tensors->resize(values->size());
+        for (size_t i = 0; i < values->size(); ++i) {
+          const Value &v = plan.values[(*values)[i]];
+          (*tensors)[i].desc = v.desc;
+          (*tensors)[i].bytes = v.desc.byte_size();
+        }
+      }
+      rs.bound_plan = plan.serial;
+      rs.bound_step = &s;
     }
+    for (size_t i = 0; i < s.in.size(); ++i) rs.in[i].data = base(plan.values[s.in[i]]);
+    for (size_t i = 0; i < s.out.size(); ++i) rs.out[i].data = base(plan.values[s.out[i]]);
   };
   for (const Step &s : plan.steps) {
     if (s.kind == Step::Kind::kernel) {
       // nn's own kernels are host code too: each operand through a view of the bytes it reaches.
-      thread_local std::deque<HostView> views;
-      thread_local std::vector<StridedTensor> kin, kout;
+      auto &views = rs.views;
+      auto &kin = rs.kin, &kout = rs.kout;
       struct Release {
+        std::deque<HostView> &views;
         ~Release() { views.clear(); }
-      } release;
+      } release{views};
       kin.clear();
       kout.clear();
       auto take = [&](const std::vector<size_t> &values, std::vector<StridedTensor> &tensors,
@@ -167,10 +193,9 @@ void run_plan(const Plan &plan, std::span<void *const> addresses, void *workspac
       }
       continue;
     }
-    bind(s.in, in);
-    bind(s.out, out);
-    s.op->run(in, out, cores);
-    if (check_overflow && std::any_of(out.begin(), out.end(), ops::has_non_finite))
+    bind(s);
+    s.op->run(rs.in, rs.out, cores);
+    if (check_overflow && std::any_of(rs.out.begin(), rs.out.end(), ops::has_non_finite))
       Runtime::get().note_overflow();
   }
 }

@@ -209,12 +209,13 @@ std::unique_ptr<PreparedOp> binary_op(BroadcastPlan plan) {
     const TA *a = static_cast<const TA *>(in[0].data);
     const TB *b = static_cast<const TB *>(in[1].data);
     R *y = static_cast<R *>(out[0].data);
-    for_rows(
-        plan, cores,
-        [&](int64_t oy, int64_t oa, int64_t ob, int64_t, int64_t n, int64_t sa, int64_t sb,
-            int64_t) {
-          simd(OPENACL_SIMD_LAMBDA { bin_row<TA, TB, R, K>(a + oa, b + ob, y + oy, n, sa, sb); });
-        });
+    for_rows(plan, cores,
+             [&](int64_t oy, int64_t oa, int64_t ob, int64_t, int64_t n, int64_t sa, int64_t sb,
+                 int64_t) {
+               simd_wide(OPENACL_SIMD_LAMBDA {
+                 bin_row<TA, TB, R, K>(a + oa, b + ob, y + oy, n, sa, sb);
+               });
+             });
   });
 }
 

@@ -64,6 +64,21 @@ TEST_F(Base, BadTensorArgumentsGiveNullAndAMessage) {
   EXPECT_EQ(aclCreateTensor(nullptr, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, nullptr),
             nullptr);
   EXPECT_EQ(aclCreateTensor(one, 1, ACL_FLOAT, neg, 0, ACL_FORMAT_ND, one, 1, nullptr), nullptr);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("stride[0] is negative (-1)"), std::string::npos)
+      << aclGetRecentErrMsg();
+  // A negative dim is named before a negative stride at another index.
+  const int64_t dims_bad[] = {-2, 3}, strides_bad[] = {1, -1};
+  EXPECT_EQ(aclCreateTensor(dims_bad, 2, ACL_FLOAT, strides_bad, 0, ACL_FORMAT_ND, one, 1, nullptr),
+            nullptr);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("viewDims[0] is negative (-2)"),
+            std::string::npos)
+      << aclGetRecentErrMsg();
+  const int64_t huge[] = {int64_t{1} << 40, int64_t{1} << 40};
+  EXPECT_EQ(aclCreateTensor(huge, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, one, 1, nullptr),
+            nullptr);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("more elements than an int64 counts"),
+            std::string::npos)
+      << aclGetRecentErrMsg();
   EXPECT_EQ(aclCreateTensor(one, 1, static_cast<aclDataType>(99), nullptr, 0, ACL_FORMAT_ND, one, 1,
                             nullptr),
             nullptr);

@@ -43,6 +43,26 @@ TEST_F(PlanCache, AnyDifferenceInTheDescriptionMakesANewPlan) {
   EXPECT_EQ(read<int32_t>(oi), (std::vector<int32_t>{10, 40, 90, 160}));
 }
 
+TEST_F(PlanCache, AnOffsetOrExplicitStridesAreTheDescriptionToo) {
+  // The key writes strides only when they are not dense and the offset only when it is not 0:
+  // each of these must still get a plan of its own, and dense strides given explicitly the
+  // same result as none.
+  const std::vector<float> five = {0, 1, 2, 3, 4};
+  aclTensor *at0 = tensor<float>(five, {2, 2});
+  aclTensor *at1 = tensor<float>(five, {2, 2}, {}, 1);
+  aclTensor *dense = tensor<float>(five, {2, 2}, {2, 1});
+  aclTensor *rows = tensor<float>(five, {2, 2}, {1, 1}, 1);  // overlapping input view
+  aclTensor *out = tensor<float>({0, 0, 0, 0}, {2, 2});
+  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, at0, at0, scalar(1), out), ACLNN_SUCCESS);
+  EXPECT_EQ(read<float>(out), (std::vector<float>{0, 2, 4, 6}));
+  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, at1, at0, scalar(1), out), ACLNN_SUCCESS);
+  EXPECT_EQ(read<float>(out), (std::vector<float>{1, 3, 5, 7}));
+  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, dense, at0, scalar(1), out), ACLNN_SUCCESS);
+  EXPECT_EQ(read<float>(out), (std::vector<float>{0, 2, 4, 6}));
+  ASSERT_EQ(run(aclnnAddGetWorkspaceSize, aclnnAdd, rows, at0, scalar(1), out), ACLNN_SUCCESS);
+  EXPECT_EQ(read<float>(out), (std::vector<float>{1, 3, 4, 6}));
+}
+
 TEST_F(PlanCache, TensorListMembersTakeTheirNewAddresses) {
   for (int round = 0; round < 2; ++round) {
     const float k = static_cast<float>(10 * round);

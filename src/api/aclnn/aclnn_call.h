@@ -37,8 +37,9 @@ inline aclnnStatus aclnn_plan(const char *api, const char *op, std::initializer_
 inline aclnnStatus aclnn_run(const char *api, void *workspace, uint64_t workspace_size,
                              aclOpExecutor *executor, aclrtStream stream) noexcept {
   return aclnn_guarded(api, [&] {
+    std::shared_ptr<Stream> held;  // only when the stream could not be borrowed
     nn::run(executor, workspace, workspace_size,
-            [&]() -> Stream & { return *stream_for_submit(stream); });
+            [&]() -> Stream & { return stream_ref_for_submit(stream, held); });
   });
 }
 

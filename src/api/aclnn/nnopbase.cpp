@@ -41,6 +41,8 @@ aclnnStatus destroy(const char *api, const T *p, const char *what) {
     nn::checked(p, what);
     if constexpr (std::is_same_v<T, aclTensor>) {
       nn::TensorDeleter()(const_cast<T *>(p));
+    } else if constexpr (std::is_same_v<T, aclScalar>) {
+      nn::ScalarDeleter()(const_cast<T *>(p));
     } else {
       const_cast<T *>(p)->tag = nn::Tag::dead;
       delete p;
@@ -130,8 +132,13 @@ aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDat
 }
 
 aclScalar *aclCreateScalar(void *value, aclDataType dataType) {
-  return create<aclScalar>(__func__,
-                           [&](aclScalar &s) { nn::init_scalar(s, value, enum_value(dataType)); });
+  aclScalar *out = nullptr;
+  aclnn_guarded(__func__, [&] {
+    std::unique_ptr<aclScalar, nn::ScalarDeleter> s(nn::new_scalar());
+    nn::init_scalar(*s, value, enum_value(dataType));
+    out = s.release();
+  });
+  return out;
 }
 
 aclIntArray *aclCreateIntArray(const int64_t *value, uint64_t size) {
