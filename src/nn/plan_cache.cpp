@@ -59,19 +59,20 @@ bool put_tensor(KeyWriter &k, const aclTensor *t) {
   const auto &storage = t->storage_dims;
   const size_t n = v.dims.size();  // <= kMaxDims (init_tensor)
   enum : uint64_t { kStrided = 1 << 8, kOffset = 2 << 8, kOwnStorage = 4 << 8 };
-  constexpr size_t kMost = 2 + 2 * kMaxDims + 1;
+  constexpr size_t kMost = 1 + 2 * kMaxDims + 1;
   uint64_t w[kMost];
-  w[0] = uint64_t{static_cast<uint32_t>(t->dtype)} << 32 | static_cast<uint32_t>(t->format);
+  // The dtype is one init_tensor accepted (a small number), n <= kMaxDims: with the flags they
+  // share a word with the format.
   uint64_t flags = n, expect = 1;
   bool own_storage = storage.size() != n;
   for (size_t i = n; i-- > 0;) {
     const int64_t d = v.dims[i];
-    w[2 + i] = static_cast<uint64_t>(d);
+    w[1 + i] = static_cast<uint64_t>(d);
     if (static_cast<uint64_t>(v.strides[i]) != expect) flags |= kStrided;
     if (!own_storage && storage[i] != d) own_storage = true;
     expect *= static_cast<uint64_t>(std::max<int64_t>(d, 1));
   }
-  size_t at = 2 + n;
+  size_t at = 1 + n;
   if (flags & kStrided)
     for (size_t i = 0; i < n; ++i) w[at++] = static_cast<uint64_t>(v.strides[i]);
   if (v.offset != 0) {
@@ -79,7 +80,8 @@ bool put_tensor(KeyWriter &k, const aclTensor *t) {
     w[at++] = static_cast<uint64_t>(v.offset);
   }
   if (own_storage) flags |= kOwnStorage;
-  w[1] = flags;
+  w[0] = uint64_t{static_cast<uint32_t>(t->format)} << 32 |
+         uint64_t{static_cast<uint16_t>(t->dtype)} << 16 | flags;
   k.put_bytes(w, at * sizeof(uint64_t));
   if (own_storage) k.put_all(storage);  // any number of dims
   return true;
@@ -109,20 +111,24 @@ constexpr size_t kMaxPlans = 1024;
 
 }  // namespace
 
-// A word at a time (keys are mostly 8-byte words): a third of what std::hash's byte-wise
-// Murmur costs on ggml's keys of about a hundred bytes, hashed once per operator call.
+// A word at a time in two independent lanes (keys are mostly 8-byte words; a multiply chain of
+// one lane is what a lookup waits for), mixed at the end: much less than std::hash's byte-wise
+// Murmur on ggml's keys of about a hundred bytes, hashed once per operator call.
 size_t ThreadScratch::KeyHash::operator()(std::string_view k) const noexcept {
-  uint64_t h = k.size() * 0x9e3779b97f4a7c15;
+  constexpr uint64_t kA = 0x9e3779b97f4a7c15, kB = 0xff51afd7ed558ccd;
+  uint64_t a = k.size() * kA, b = kB;
   size_t i = 0;
-  for (; i + 8 <= k.size(); i += 8) {
-    uint64_t w;
-    std::memcpy(&w, k.data() + i, 8);
-    h = (h ^ w) * 0xff51afd7ed558ccd;
-    h ^= h >> 32;
+  for (; i + 16 <= k.size(); i += 16) {
+    uint64_t w[2];
+    std::memcpy(w, k.data() + i, 16);
+    a = (a ^ w[0]) * kB;
+    b = (b ^ w[1]) * kA;
   }
   uint64_t tail = 0;
   for (; i < k.size(); ++i) tail = tail << 8 | static_cast<uint8_t>(k[i]);
-  h = (h ^ tail) * 0xc4ceb9fe1a85ec53;
+  uint64_t h = (a ^ (b >> 31) ^ (b << 33) ^ tail) * 0xc4ceb9fe1a85ec53;
+  h ^= h >> 32;
+  h *= kB;
   return h ^ (h >> 29);
 }
 

@@ -186,9 +186,10 @@ bool visit_dtype(DType t, F &&f) {
 }
 
 // Runs f(begin, end) over [0, n) in chunks of at least `grain` items, on the AI cores when
-// there is more than one chunk.
-inline void parallel_range(backend::AiCores &cores, size_t n, size_t grain,
-                           const std::function<void(size_t, size_t)> &f) {
+// there is more than one chunk. A template, not a std::function: one chunk runs f directly,
+// and a std::function of a lambda with more than two captures allocates (ggml's small ops).
+template <class F>
+void parallel_range(backend::AiCores &cores, size_t n, size_t grain, const F &f) {
   if (n == 0) return;
   const size_t workers = std::max<size_t>(1, cores.count());
   // One chunk per core: chunk i of every op covers the same span of a tensor, and the pool
