@@ -85,6 +85,30 @@ bool View::overlaps() const {
 
 namespace {
 
+// What is wrong with aclCreateTensor's arguments other than the view's values, in the order
+// checked.
+[[noreturn, gnu::cold]] void bad_tensor_arguments(const int64_t *view_dims, uint64_t num_view_dims,
+                                                  int32_t dtype, int64_t offset,
+                                                  const int64_t *storage_dims,
+                                                  uint64_t num_storage_dims) {
+  if (num_view_dims > kMaxDims)
+    fail(Errc::invalid_argument, "viewDimsNum " + std::to_string(num_view_dims) +
+                                     " exceeds the 8 dimensions aclnn supports");
+  if (view_dims == nullptr && num_view_dims > 0)
+    fail(Errc::null_pointer,
+         "viewDims is NULL while viewDimsNum is " + std::to_string(num_view_dims));
+  if (storage_dims == nullptr && num_storage_dims > 0)
+    fail(Errc::null_pointer,
+         "storageDims is NULL while storageDimsNum is " + std::to_string(num_storage_dims));
+  const auto type = static_cast<ops::DType>(dtype);
+  if (element_bits(type) == 0)
+    fail(Errc::invalid_argument,
+         "dataType " + std::to_string(dtype) + " is not a data type openacl's aclnn supports");
+  if (offset < 0) fail(Errc::invalid_argument, "offset " + std::to_string(offset) + " is negative");
+  fail(Errc::invalid_argument,
+       "offset " + std::to_string(offset) + " of an int4 tensor must be even (whole bytes)");
+}
+
 // The first negative dim, else the first negative stride, of aclCreateTensor's arguments.
 [[noreturn, gnu::cold]] void bad_view_value(const int64_t *view_dims, const int64_t *strides,
                                             size_t n) {
@@ -106,46 +130,51 @@ namespace {
 void init_tensor(aclTensor &t, const int64_t *view_dims, uint64_t num_view_dims, int32_t dtype,
                  const int64_t *strides, int64_t offset, int32_t format,
                  const int64_t *storage_dims, uint64_t num_storage_dims, void *data) {
-  if (num_view_dims > kMaxDims)
-    fail(Errc::invalid_argument, "viewDimsNum " + std::to_string(num_view_dims) +
-                                     " exceeds the 8 dimensions aclnn supports");
-  if (view_dims == nullptr && num_view_dims > 0)
-    fail(Errc::null_pointer,
-         "viewDims is NULL while viewDimsNum is " + std::to_string(num_view_dims));
-  if (storage_dims == nullptr && num_storage_dims > 0)
-    fail(Errc::null_pointer,
-         "storageDims is NULL while storageDimsNum is " + std::to_string(num_storage_dims));
   const auto type = static_cast<ops::DType>(dtype);
-  if (element_bits(type) == 0)
-    fail(Errc::invalid_argument,
-         "dataType " + std::to_string(dtype) + " is not a data type openacl's aclnn supports");
-  if (offset < 0) fail(Errc::invalid_argument, "offset " + std::to_string(offset) + " is negative");
-  if (type == kInt4 && offset % 2 != 0)
-    fail(Errc::invalid_argument,
-         "offset " + std::to_string(offset) + " of an int4 tensor must be even (whole bytes)");
+  if (num_view_dims > kMaxDims || (view_dims == nullptr && num_view_dims > 0) ||
+      (storage_dims == nullptr && num_storage_dims > 0) || element_bits(type) == 0 || offset < 0 ||
+      (type == kInt4 && offset % 2 != 0))
+    bad_tensor_arguments(view_dims, num_view_dims, dtype, offset, storage_dims, num_storage_dims);
   // Assigned in place, element by element in one pass (a reused tensor keeps its vectors'
   // storage; a few dims, where a call to memmove costs more than the copy: ggml makes three
-  // tensors per operator call). A negative value, or more elements than int64 counts, fails in
-  // bad_view_value, which names it.
+  // tensors per operator call), with the tensor's part of a plan key (TensorKey). A negative
+  // value, or more elements than int64 counts, fails in bad_view_value, which names it.
   View &v = t.view;
+  TensorKey &key = t.key;
   const size_t n = num_view_dims;
   if (v.dims.size() != n) v.dims.resize(n);
   if (v.strides.size() != n) v.strides.resize(n);
   int64_t dense = 1;
+  bool strided = false;
   for (size_t i = n; i-- > 0;) {
     const int64_t d = view_dims[i], s = strides != nullptr ? strides[i] : dense;
+    strided |= s != dense;
     if ((d | s) < 0 || __builtin_mul_overflow(dense, std::max<int64_t>(d, 1), &dense))
       bad_view_value(view_dims, strides, n);
     v.dims[i] = d;
     v.strides[i] = s;
+    key.words[1 + i] = static_cast<uint64_t>(d);
+    key.words[1 + n + i] = static_cast<uint64_t>(s);
   }
   v.offset = offset;
   t.dtype = type;
   t.format = format;
   auto &storage = t.storage_dims;
   if (storage.size() != num_storage_dims) storage.resize(num_storage_dims);
-  for (size_t i = 0; i < num_storage_dims; ++i) storage[i] = storage_dims[i];
+  bool own_storage = num_storage_dims != n;
+  for (size_t i = 0; i < num_storage_dims; ++i) {
+    storage[i] = storage_dims[i];
+    own_storage |= i < n && storage_dims[i] != view_dims[i];
+  }
   t.data = data;
+  size_t size = strided ? 1 + 2 * n : 1 + n;
+  if (offset != 0) key.words[size++] = static_cast<uint64_t>(offset);
+  key.words[0] = uint64_t{static_cast<uint32_t>(format)} << 32 |
+                 uint64_t{static_cast<uint16_t>(type)} << 16 | (strided ? TensorKey::kStrided : 0) |
+                 (offset != 0 ? TensorKey::kOffset : 0) |
+                 (own_storage ? TensorKey::kOwnStorage : 0) | n;
+  key.size = static_cast<uint32_t>(size);
+  key.own_storage = own_storage;
 }
 
 namespace {

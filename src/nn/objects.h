@@ -45,6 +45,16 @@ struct View {
   bool overlaps() const;
 };
 
+// A tensor's part of a plan key (nn/plan_cache.h), written by init_tensor as it reads the view:
+// one word of format, dtype, flags and the dim count, the dims, the strides unless dense, the
+// offset unless 0; the storage dims follow in the key when they differ from the view's dims.
+struct TensorKey {
+  enum : uint64_t { kStrided = 1 << 8, kOffset = 2 << 8, kOwnStorage = 4 << 8 };
+  uint64_t words[2 + 2 * kMaxDims];
+  uint32_t size = 0;  // words used
+  bool own_storage = false;
+};
+
 std::vector<int64_t> dense_strides(const std::vector<int64_t> &dims);
 void dense_strides(const std::vector<int64_t> &dims, std::vector<int64_t> &out);  // in place
 
@@ -59,6 +69,7 @@ struct aclTensor {
   openacl::nn::View view;
   std::vector<int64_t> storage_dims;
   void *data = nullptr;
+  openacl::nn::TensorKey key;
 };
 
 struct aclScalar {

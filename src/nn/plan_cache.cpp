@@ -49,41 +49,12 @@ bool live(const T *p) {
   return p != nullptr && p->tag == T::kTag;
 }
 
-// A tensor's description, appended to the key at once. The common case is short: dense strides,
-// no offset and storage dims equal to the view's are flagged instead of written (a key is only
-// compared, and the flags and counts make each layout of words mean one description). One pass
-// over the dims: ggml's calls pass three or four tensors.
+// A tensor's description: the words init_tensor wrote (aclTensor::key), then the storage dims
+// when they differ from the view's.
 bool put_tensor(KeyWriter &k, const aclTensor *t) {
   if (!live(t)) return false;
-  const auto &v = t->view;
-  const auto &storage = t->storage_dims;
-  const size_t n = v.dims.size();  // <= kMaxDims (init_tensor)
-  enum : uint64_t { kStrided = 1 << 8, kOffset = 2 << 8, kOwnStorage = 4 << 8 };
-  constexpr size_t kMost = 1 + 2 * kMaxDims + 1;
-  uint64_t w[kMost];
-  // The dtype is one init_tensor accepted (a small number), n <= kMaxDims: with the flags they
-  // share a word with the format.
-  uint64_t flags = n, expect = 1;
-  bool own_storage = storage.size() != n;
-  for (size_t i = n; i-- > 0;) {
-    const int64_t d = v.dims[i];
-    w[1 + i] = static_cast<uint64_t>(d);
-    if (static_cast<uint64_t>(v.strides[i]) != expect) flags |= kStrided;
-    if (!own_storage && storage[i] != d) own_storage = true;
-    expect *= static_cast<uint64_t>(std::max<int64_t>(d, 1));
-  }
-  size_t at = 1 + n;
-  if (flags & kStrided)
-    for (size_t i = 0; i < n; ++i) w[at++] = static_cast<uint64_t>(v.strides[i]);
-  if (v.offset != 0) {
-    flags |= kOffset;
-    w[at++] = static_cast<uint64_t>(v.offset);
-  }
-  if (own_storage) flags |= kOwnStorage;
-  w[0] = uint64_t{static_cast<uint32_t>(t->format)} << 32 |
-         uint64_t{static_cast<uint16_t>(t->dtype)} << 16 | flags;
-  k.put_bytes(w, at * sizeof(uint64_t));
-  if (own_storage) k.put_all(storage);  // any number of dims
+  k.put_bytes(t->key.words, t->key.size * sizeof(uint64_t));
+  if (t->key.own_storage) k.put_all(t->storage_dims);  // any number of dims
   return true;
 }
 
