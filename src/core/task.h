@@ -129,7 +129,7 @@ class Task {
       return;
     }
     if (more_.empty()) {
-      more_.reserve(2 * kInlineRanges);  // an op's two inputs and output: one allocation
+      more_.reserve(2 * kInlineRanges);  // one allocation for most longer lists
       more_.assign(inline_, inline_ + num_inline_);
     }
     more_.push_back(r);
@@ -157,8 +157,9 @@ class Task {
   }
 
  private:
-  // Copies and memsets touch at most two ranges: keep those without a heap allocation.
-  static constexpr uint8_t kInlineRanges = 2;
+  // Copies and memsets touch at most two ranges, an operator's tensors and workspace mostly
+  // up to four (ggml queues about a hundred a token): keep those without a heap allocation.
+  static constexpr uint8_t kInlineRanges = 4;
   TaskKind kind_;
   uint8_t num_inline_ = 0;
   MemRange inline_[kInlineRanges];
