@@ -156,7 +156,9 @@ void WorkerPool::parallel_for(size_t n, const std::function<void(size_t)> &body)
   job->next.store(1, std::memory_order_relaxed);
   job->seats.store(seats, std::memory_order_relaxed);
   push_work([&] { jobs_.push_back(job); });
-  if (n > 2) {
+  // push_work woke one sleeper at most: the others too when more than one may join (a
+  // wake-up beyond the seats costs this thread a system call and finds no index).
+  if (n > 2 && seats > 1) {
     std::lock_guard lock(mu_);
     cv_.notify_all();
   }
