@@ -130,9 +130,10 @@ void WorkerPool::help(Job &job) {
 void WorkerPool::parallel_for(size_t n, const std::function<void(size_t)> &body) {
   if (n == 0) return;
   // A host thread running a stream (ggml synchronizing on its stream runs most of a prompt so)
-  // takes a core's place: with every worker joining too, 2 cores ran 3 threads, and where the
-  // host has as many CPUs as the device has cores a descheduled thread held back the end of
-  // each job (bench_aclnn BM_AclnnAttention, 2 cores on 2 vCPUs: 1.05 ms a call, 0.5 ms so).
+  // takes a core's place: with every worker joining too, 2 cores ran 3 threads where the host
+  // has as many CPUs as the device has cores, and a descheduled one held back the end of each
+  // job (bench_aclnn BM_AclnnAttention at load 3-4: 1.05 ms a call, 0.5 ms so; under
+  // SCHED_FIFO, as on a quiet machine, the same either way).
   const int seats = host_runs > 0 ? workers_ - 1 : workers_;
   if (n == 1 || seats <= 0 || threads_.size() <= 1) {
     for (size_t i = 0; i < n; ++i) body(i);
