@@ -4,7 +4,8 @@
 // CANN backend does (BM_AclnnAddWithTensors: three tensors and the alpha scalar). Baseline: the
 // same Add through aclopExecuteV2 on the same stream, measured in the same run. And ggml's
 // `test-backend-ops perf` case ADD [4096] as its CANN backend runs it (BM_AclnnAdd4096), against
-// the loop ggml's CPU backend runs for that node.
+// the loop ggml's CPU backend runs for that node. And the attention of a prompt as ggml's CANN
+// backend calls it (BM_AclnnAttention), to compare with another build (compare.py --against).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -12,10 +13,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
 
 namespace {
 
@@ -186,9 +189,60 @@ void BM_AclnnAdd4096(benchmark::State &state) {
   check(aclrtFree(y), "aclrtFree");
 }
 
+// FusedInferAttentionScoreV2 of one layer of the 134 M llama (docs/ggml.md) over a 128-token
+// prompt, as ggml calls it: BSND, 12 heads of 64, float16 query, key/value cache of 256
+// positions and a causal float16 pseShift (-inf past each row's position) shared by the heads.
+// Call and synchronize; no baseline in the process.
+void BM_AclnnAttention(benchmark::State &state) {
+  auto &e = env();
+  constexpr int64_t kS = 128, kKv = 256, kHeads = 12, kD = 64;
+  const int64_t qd[] = {1, kS, kHeads, kD}, kvd[] = {1, kKv, kHeads, kD},
+                pd[] = {1, kHeads, kS, kKv};
+  const int64_t ps[] = {kS * kKv, 0, kKv, 1};
+  void *q = nullptr, *k = nullptr, *v = nullptr, *pse = nullptr, *o = nullptr;
+  for (auto [p, n] : {std::pair{&q, kS}, {&k, kKv}, {&v, kKv}, {&o, kS}}) {
+    check(aclrtMalloc(p, n * kHeads * kD * 2, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
+    check(aclrtMemset(*p, n * kHeads * kD * 2, 0, n * kHeads * kD * 2), "aclrtMemset");
+  }
+  std::vector<uint16_t> causal(kS * kKv);
+  for (int64_t i = 0; i < kS; ++i)
+    for (int64_t j = 0; j < kKv; ++j) causal[i * kKv + j] = j > i ? 0xfc00 : 0;  // -inf : 0
+  check(aclrtMalloc(&pse, causal.size() * 2, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
+  check(aclrtMemcpy(pse, causal.size() * 2, causal.data(), causal.size() * 2,
+                    ACL_MEMCPY_HOST_TO_DEVICE),
+        "aclrtMemcpy");
+  auto tensor = [](const int64_t *dims, void *data, const int64_t *strides = nullptr) {
+    int64_t st[4] = {dims[1] * dims[2] * dims[3], dims[2] * dims[3], dims[3], 1};
+    return aclCreateTensor(dims, 4, ACL_FLOAT16, strides ? strides : st, 0, ACL_FORMAT_ND, dims, 4,
+                           data);
+  };
+  aclTensor *qt = tensor(qd, q), *kt = tensor(kvd, k), *vt = tensor(kvd, v), *ot = tensor(qd, o);
+  aclTensor *pt = tensor(pd, pse, ps);
+  aclTensorList *kl = aclCreateTensorList(&kt, 1), *vl = aclCreateTensorList(&vt, 1);
+  char layout[] = "BSND";
+  for (auto _ : state) {
+    uint64_t ws = 0;
+    aclOpExecutor *ex = nullptr;
+    check(aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
+              qt, kl, vl, pt, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+              nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+              nullptr, nullptr, nullptr, nullptr, kHeads, 0.125, 65535, 65535, layout, kHeads, 0, 0,
+              0, 0, false, 0, 0, ot, nullptr, &ws, &ex),
+          "aclnnFusedInferAttentionScoreV2GetWorkspaceSize");
+    check(aclnnFusedInferAttentionScoreV2(e.work, ws, ex, e.stream),
+          "aclnnFusedInferAttentionScoreV2");
+    check(aclrtSynchronizeStream(e.stream), "sync");
+  }
+  state.SetLabel("(ggml's attention of a 128-token prompt, one layer of the 134 M llama)");
+  aclDestroyTensorList(kl);
+  aclDestroyTensorList(vl);
+  for (aclTensor *t : {qt, ot, pt}) aclDestroyTensor(t);
+  for (void *p : {q, k, v, pse, o}) check(aclrtFree(p), "aclrtFree");
+}
 }  // namespace
 
 BENCHMARK(BM_AclnnAddEnqueue)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(1.0);
 BENCHMARK(BM_AclnnAddWithTensors)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(1.0);
 BENCHMARK(BM_AclnnAdd4096)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(1.0);
+BENCHMARK(BM_AclnnAttention)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(1.0);
 BENCHMARK_MAIN();

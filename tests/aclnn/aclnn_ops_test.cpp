@@ -582,7 +582,7 @@ TEST_F(Ops, FusedInferAttentionScoreV2GroupedHeadsWithMask) {
 // before it (a sliding window).
 TEST_F(Ops, FusedInferAttentionScoreV2Float16CacheSliceWithPse) {
   for (const bool masked : {false, true})
-    for (const int d : {12, 16}) {
+    for (const int d : {12, 16, 32}) {
       const int n = 4, nkv = 2, s = 9, skv = 21, cache_heads = 3, filled = 17;
       std::vector<float> q(n * s * d), k(nkv * skv * d), v(nkv * skv * d), pse(s * skv);
       for (size_t i = 0; i < q.size(); ++i) q[i] = std::sin(0.37f * i);

@@ -26,6 +26,9 @@ constexpr auto kSpin = std::chrono::microseconds(30);
 constexpr auto kBusySpin = std::chrono::microseconds(1000);
 constexpr int64_t kRecentJobNs = 2'000'000;
 
+// Streams this thread runs as a host thread (Stream::help), of any device.
+thread_local int host_runs = 0;
+
 int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -67,6 +70,16 @@ WorkerPool::~WorkerPool() {
   }
   cv_.notify_all();
   for (auto &t : threads_) t.join();
+}
+
+void WorkerPool::host_enter() {
+  running_.fetch_add(1, std::memory_order_relaxed);
+  ++host_runs;
+}
+
+void WorkerPool::host_leave() {
+  running_.fetch_sub(1, std::memory_order_relaxed);
+  --host_runs;
 }
 
 void WorkerPool::push_work(const std::function<void()> &push) {
@@ -116,7 +129,13 @@ void WorkerPool::help(Job &job) {
 
 void WorkerPool::parallel_for(size_t n, const std::function<void(size_t)> &body) {
   if (n == 0) return;
-  if (n == 1 || threads_.size() <= 1) {
+  // A host thread running a stream (ggml synchronizing on its stream runs most of a prompt so)
+  // takes a core's place: with every worker joining too, 2 cores ran 3 threads where the host
+  // has as many CPUs as the device has cores, and a descheduled one held back the end of each
+  // job (bench_aclnn BM_AclnnAttention at load 3-4: 1.05 ms a call, 0.5 ms so; under
+  // SCHED_FIFO, as on a quiet machine, the same either way).
+  const int seats = host_runs > 0 ? workers_ - 1 : workers_;
+  if (n == 1 || seats <= 0 || threads_.size() <= 1) {
     for (size_t i = 0; i < n; ++i) body(i);
     return;
   }
@@ -136,8 +155,11 @@ void WorkerPool::parallel_for(size_t n, const std::function<void(size_t)> &body)
   // The caller keeps index 0, the next worker to come takes index 1, and so on: consecutive
   // ops split the same way then touch the same bytes on the same core (its cache).
   job->next.store(1, std::memory_order_relaxed);
+  job->seats.store(seats, std::memory_order_relaxed);
   push_work([&] { jobs_.push_back(job); });
-  if (n > 2) {
+  // push_work woke one sleeper at most: the others too when more than one may join (a
+  // wake-up beyond the seats costs this thread a system call and finds no index).
+  if (n > 2 && seats > 1) {
     std::lock_guard lock(mu_);
     cv_.notify_all();
   }
@@ -192,7 +214,8 @@ void WorkerPool::worker_main() {
     if (!wait_for_work(lock)) return;
     if (!jobs_.empty()) {
       std::shared_ptr<Job> job = jobs_.front();
-      if (job->next.load(std::memory_order_relaxed) >= job->n.load(std::memory_order_relaxed)) {
+      if (job->next.load(std::memory_order_relaxed) >= job->n.load(std::memory_order_relaxed) ||
+          job->seats.fetch_sub(1, std::memory_order_relaxed) <= 0) {
         jobs_.pop_front();
         pending_.fetch_sub(1, std::memory_order_relaxed);
         continue;

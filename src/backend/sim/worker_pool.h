@@ -30,8 +30,8 @@ class WorkerPool final : public backend::AiCores {
     return static_cast<unsigned>(running_.load(std::memory_order_relaxed) +
                                  helping_.load(std::memory_order_relaxed));
   }
-  void host_enter() override { running_.fetch_add(1, std::memory_order_relaxed); }
-  void host_leave() override { running_.fetch_sub(1, std::memory_order_relaxed); }
+  void host_enter() override;
+  void host_leave() override;
 
  private:
   // A calling thread reuses its previous job once no worker holds it (the shared_ptr's count):
@@ -42,6 +42,9 @@ class WorkerPool final : public backend::AiCores {
     std::atomic<const std::function<void(size_t)> *> body{nullptr};
     std::atomic<size_t> next{0};
     std::atomic<size_t> done{0};
+    // Workers that may still join: one fewer than the cores when a host thread running a
+    // stream calls, so that the job runs on as many threads as the device has cores.
+    std::atomic<int> seats{0};
     std::mutex mu;
     CondVar cv;
     std::exception_ptr error;
