@@ -1,0 +1,363 @@
+// The quantized matmul of quant_matmul.h. Sums go by sub-groups of 32 values of k (16 when the
+// group is 16 long): a sub-group's products are summed, then scaled by its group's scale and
+// added to the row's total. Groups longer than 32 (one scale a row) are cut into sub-groups with
+// the same scale, so that no chain of dependent multiply-adds runs the whole row long.
+#include "ops/quant_matmul.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include <algorithm>
+#include <vector>
+
+#include "ops/kernel.h"
+#include "ops/skinny_matmul.h"
+
+namespace openacl::ops {
+namespace {
+
+// Up to this many rows of x the weight is converted in registers, once per block of kBlockRows
+// rows; more rows take dequantized chunks through the skinny matmul (bench_ops
+// BM_WeightQuantMatMul).
+constexpr int64_t kDirectRows = 8;
+constexpr int kBlockRows = 4;
+// A chunk of the many-rows path: about this many weights dequantized to f32 (512 KB, in L2),
+// whole rows of them, a multiple of the skinny matmul's 4-row panel.
+constexpr int64_t kChunkWeights = 128 << 10;
+
+// Value t of a quantized weight row.
+inline int quant_at(const uint8_t *w, bool int4, int64_t t) {
+  if (!int4) return static_cast<int8_t>(w[t]);
+  const int nib = (w[t / 2] >> (4 * (t & 1))) & 0xf;
+  return nib >= 8 ? nib - 16 : nib;
+}
+
+// Rows [0, rows) of x against one weight row: out[r] = sum over sub-groups u of sc[u] * (sum
+// over the sub-group of x q).
+void dot_generic(int rows, const float *x, int64_t ldx, const uint8_t *w, bool int4,
+                 const float *sc, int64_t sg, int64_t k, float *out) {
+  for (int r = 0; r < rows; ++r) {
+    float tot = 0;
+    for (int64_t t0 = 0; t0 < k; t0 += sg) {
+      float p = 0;
+      for (int64_t t = t0; t < t0 + sg; ++t)
+        p += x[r * ldx + t] * static_cast<float>(quant_at(w, int4, t));
+      tot += p * sc[t0 / sg];
+    }
+    out[r] = tot;
+  }
+}
+
+#if defined(__x86_64__)
+// 16 int4 values (8 bytes) as 16 int8 in order: low nibble first, sign from bit 3.
+__attribute__((target("avx2"))) inline __m128i unpack_int4(__m128i b) {
+  const __m128i mask = _mm_set1_epi8(0x0f), eight = _mm_set1_epi8(8);
+  const __m128i lo = _mm_and_si128(b, mask), hi = _mm_and_si128(_mm_srli_epi16(b, 4), mask);
+  const __m128i v = _mm_unpacklo_epi8(lo, hi);
+  return _mm_sub_epi8(_mm_xor_si128(v, eight), eight);
+}
+
+// Eight weights from value t on, as f32.
+template <bool I4>
+__attribute__((target("avx2,fma"))) inline __m256 quant8(const uint8_t *w, int64_t t) {
+  __m128i b;
+  if constexpr (I4) {
+    int32_t four;
+    __builtin_memcpy(&four, w + t / 2, 4);
+    b = unpack_int4(_mm_cvtsi32_si128(four));
+  } else {
+    b = _mm_loadl_epi64(reinterpret_cast<const __m128i *>(w + t));
+  }
+  return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(b));
+}
+
+// One sub-group of sg values from t0 into acc: the products summed, then scaled by s.
+template <int R, bool I4>
+__attribute__((target("avx2,fma"))) inline void sub_avx2(const float *x, int64_t ldx,
+                                                         const uint8_t *w, int64_t t0, int64_t sg,
+                                                         float s, __m256 (&acc)[R]) {
+  __m256 p[R];
+  __m256 wv = quant8<I4>(w, t0);
+  for (int r = 0; r < R; ++r) p[r] = _mm256_mul_ps(_mm256_loadu_ps(x + r * ldx + t0), wv);
+  for (int64_t t = t0 + 8; t < t0 + sg; t += 8) {
+    wv = quant8<I4>(w, t);
+    for (int r = 0; r < R; ++r) p[r] = _mm256_fmadd_ps(_mm256_loadu_ps(x + r * ldx + t), wv, p[r]);
+  }
+  const __m256 sv = _mm256_set1_ps(s);
+  for (int r = 0; r < R; ++r) acc[r] = _mm256_fmadd_ps(p[r], sv, acc[r]);
+}
+
+__attribute__((target("avx2,fma"))) inline float hsum8(__m256 v) {
+  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+  s = _mm_add_ss(s, _mm_movehdup_ps(s));
+  return _mm_cvtss_f32(s);
+}
+
+// dot_generic with 8 lanes. One or two rows keep two sets of totals, even and odd sub-groups:
+// a single chain of totals would wait on each multiply-add.
+template <int R, bool I4>
+__attribute__((target("avx2,fma"))) void dot_avx2(const float *x, int64_t ldx, const uint8_t *w,
+                                                  const float *sc, int64_t sg, int64_t k,
+                                                  float *out) {
+  constexpr int U = R <= 2 ? 2 : 1;
+  __m256 tot[U][R];
+  for (int u = 0; u < U; ++u)
+    for (int r = 0; r < R; ++r) tot[u][r] = _mm256_setzero_ps();
+  const int64_t subs = k / sg;
+  int64_t u = 0;
+  for (; u + U <= subs; u += U)
+    for (int v = 0; v < U; ++v) sub_avx2<R, I4>(x, ldx, w, (u + v) * sg, sg, sc[u + v], tot[v]);
+  for (; u < subs; ++u) sub_avx2<R, I4>(x, ldx, w, u * sg, sg, sc[u], tot[0]);
+  for (int r = 0; r < R; ++r) {
+    __m256 v = tot[0][r];
+    for (int i = 1; i < U; ++i) v = _mm256_add_ps(v, tot[i][r]);
+    out[r] = hsum8(v);
+  }
+}
+
+// The AVX-512 build: 16 weights at a time.
+template <bool I4>
+__attribute__((target("avx512f,avx2"))) inline __m512 quant16(const uint8_t *w, int64_t t) {
+  __m128i b;
+  if constexpr (I4) b = unpack_int4(_mm_loadl_epi64(reinterpret_cast<const __m128i *>(w + t / 2)));
+  else b = _mm_loadu_si128(reinterpret_cast<const __m128i *>(w + t));
+  // The masked forms: GCC 12 warns that the plain ones read an undefined vector.
+  return _mm512_maskz_cvtepi32_ps(0xffff, _mm512_maskz_cvtepi8_epi32(0xffff, b));
+}
+
+template <int R, bool I4>
+__attribute__((target("avx512f,avx2"))) inline void sub_avx512(const float *x, int64_t ldx,
+                                                               const uint8_t *w, int64_t t0,
+                                                               int64_t sg, float s,
+                                                               __m512 (&acc)[R]) {
+  __m512 p[R];
+  __m512 wv = quant16<I4>(w, t0);
+  for (int r = 0; r < R; ++r) p[r] = _mm512_mul_ps(_mm512_loadu_ps(x + r * ldx + t0), wv);
+  for (int64_t t = t0 + 16; t < t0 + sg; t += 16) {
+    wv = quant16<I4>(w, t);
+    for (int r = 0; r < R; ++r) p[r] = _mm512_fmadd_ps(_mm512_loadu_ps(x + r * ldx + t), wv, p[r]);
+  }
+  const __m512 sv = _mm512_set1_ps(s);
+  for (int r = 0; r < R; ++r) acc[r] = _mm512_fmadd_ps(p[r], sv, acc[r]);
+}
+
+template <int R, bool I4>
+__attribute__((target("avx512f,avx2"))) void dot_avx512(const float *x, int64_t ldx,
+                                                        const uint8_t *w, const float *sc,
+                                                        int64_t sg, int64_t k, float *out) {
+  constexpr int U = R <= 2 ? 2 : 1;
+  __m512 tot[U][R];
+  for (int u = 0; u < U; ++u)
+    for (int r = 0; r < R; ++r) tot[u][r] = _mm512_setzero_ps();
+  const int64_t subs = k / sg;
+  int64_t u = 0;
+  for (; u + U <= subs; u += U)
+    for (int v = 0; v < U; ++v) sub_avx512<R, I4>(x, ldx, w, (u + v) * sg, sg, sc[u + v], tot[v]);
+  for (; u < subs; ++u) sub_avx512<R, I4>(x, ldx, w, u * sg, sg, sc[u], tot[0]);
+  for (int r = 0; r < R; ++r) {
+    __m512 v = tot[0][r];
+    for (int i = 1; i < U; ++i) v = _mm512_add_ps(v, tot[i][r]);
+    out[r] = _mm512_reduce_add_ps(v);
+  }
+}
+
+// One weight row dequantized: out[t] = q[t] * sc[t / sg].
+template <bool I4>
+__attribute__((target("avx512f,avx2"))) void dequant_avx512(const uint8_t *w, const float *sc,
+                                                            int64_t sg, int64_t k, float *out) {
+  for (int64_t t0 = 0; t0 < k; t0 += sg) {
+    const __m512 sv = _mm512_set1_ps(sc[t0 / sg]);
+    for (int64_t t = t0; t < t0 + sg; t += 16)
+      _mm512_storeu_ps(out + t, _mm512_mul_ps(quant16<I4>(w, t), sv));
+  }
+}
+
+template <bool I4>
+__attribute__((target("avx2,fma"))) void dequant_avx2(const uint8_t *w, const float *sc, int64_t sg,
+                                                      int64_t k, float *out) {
+  for (int64_t t0 = 0; t0 < k; t0 += sg) {
+    const __m256 sv = _mm256_set1_ps(sc[t0 / sg]);
+    for (int64_t t = t0; t < t0 + sg; t += 8)
+      _mm256_storeu_ps(out + t, _mm256_mul_ps(quant8<I4>(w, t), sv));
+  }
+}
+#endif
+
+// The sub-group length: 32 or 16 for the vector builds (k and the group multiples of 16), else
+// the group itself for the generic loops.
+int64_t sub_group(const QuantMatmulShape &s) {
+  if (s.k % 16 != 0 || s.group % 16 != 0) return s.group;
+  return s.group % 32 == 0 ? 32 : 16;
+}
+
+bool vectors(int64_t sg) { return sg % 16 == 0; }
+
+// Rows [0, rows <= kBlockRows) of x against one weight row, with the best build.
+template <bool I4>
+void dot_isa(int rows, const float *x, int64_t ldx, const uint8_t *w, const float *sc, int64_t sg,
+             int64_t k, float *out) {
+#if defined(__x86_64__)
+  if (vectors(sg) && use_avx512()) {
+    if (rows == 4) return dot_avx512<4, I4>(x, ldx, w, sc, sg, k, out);
+    if (rows == 3) return dot_avx512<3, I4>(x, ldx, w, sc, sg, k, out);
+    if (rows == 2) return dot_avx512<2, I4>(x, ldx, w, sc, sg, k, out);
+    return dot_avx512<1, I4>(x, ldx, w, sc, sg, k, out);
+  }
+  if (vectors(sg) && use_avx2()) {
+    if (rows == 4) return dot_avx2<4, I4>(x, ldx, w, sc, sg, k, out);
+    if (rows == 3) return dot_avx2<3, I4>(x, ldx, w, sc, sg, k, out);
+    if (rows == 2) return dot_avx2<2, I4>(x, ldx, w, sc, sg, k, out);
+    return dot_avx2<1, I4>(x, ldx, w, sc, sg, k, out);
+  }
+#endif
+  dot_generic(rows, x, ldx, w, I4, sc, sg, k, out);
+}
+
+void dequant_row(const uint8_t *w, bool int4, const float *sc, int64_t sg, int64_t k, float *out) {
+#if defined(__x86_64__)
+  if (vectors(sg) && use_avx512())
+    return int4 ? dequant_avx512<true>(w, sc, sg, k, out)
+                : dequant_avx512<false>(w, sc, sg, k, out);
+  if (vectors(sg) && use_avx2())
+    return int4 ? dequant_avx2<true>(w, sc, sg, k, out) : dequant_avx2<false>(w, sc, sg, k, out);
+#endif
+  for (int64_t t = 0; t < k; ++t) out[t] = static_cast<float>(quant_at(w, int4, t)) * sc[t / sg];
+}
+
+// The scale of each sub-group of weight row j, as f32: the row's group scales, each repeated
+// for the sub-groups of its group (from the end, so that none is overwritten before it is read).
+void row_scales(const QuantMatmulShape &s, const QuantMatmulData &d, int64_t j, int64_t sg,
+                float *out) {
+  const int64_t groups = s.k / s.group, subs = s.k / sg, per = s.group / sg;
+  const size_t es = dtype_size(s.st);
+  to_f32(s.st, static_cast<const uint8_t *>(d.scale) + j * d.lds * es, out,
+         static_cast<size_t>(groups));
+  for (int64_t u = subs - 1; u > 0 && per > 1; --u) out[u] = out[u / per];
+}
+
+// y's rows [0, m) over columns [j0, j0 + cols) from f32 sums (row i at sums + i * ld), plus bias.
+void write_rows(const QuantMatmulShape &s, const QuantMatmulData &d, int64_t j0, int64_t cols,
+                float *sums, int64_t ld, int64_t i0, int64_t m) {
+  const size_t es = dtype_size(s.yt);
+  for (int64_t i = 0; i < m; ++i) {
+    float *row = sums + i * ld;
+    if (d.bias)
+      for (int64_t c = 0; c < cols; ++c) row[c] += d.bias[j0 + c];
+    from_f32(s.yt, row, static_cast<uint8_t *>(d.y) + ((i0 + i) * d.ldy + j0) * es,
+             static_cast<size_t>(cols));
+  }
+}
+
+// A few rows: columns [j0, j1), weight row after weight row (one stream in address order), each
+// against all rows of x in blocks of even sizes.
+void direct_columns(const QuantMatmulShape &s, const QuantMatmulData &d, const float *x,
+                    int64_t ldx, int64_t sg, int64_t j0, int64_t j1) {
+  const int64_t cols = j1 - j0, m = s.m;
+  std::vector<float> sc(static_cast<size_t>(s.k / sg)), sums(static_cast<size_t>(m * cols));
+  const int64_t blocks = (m + kBlockRows - 1) / kBlockRows;
+  float out[kBlockRows];
+  for (int64_t j = j0; j < j1; ++j) {
+    row_scales(s, d, j, sg, sc.data());
+    const uint8_t *w = d.w + j * d.ldw;
+    for (int64_t b = 0, i = 0; b < blocks; ++b) {
+      const int rows = static_cast<int>((m - i) / (blocks - b));
+      if (s.int4) dot_isa<true>(rows, x + i * ldx, ldx, w, sc.data(), sg, s.k, out);
+      else dot_isa<false>(rows, x + i * ldx, ldx, w, sc.data(), sg, s.k, out);
+      for (int r = 0; r < rows; ++r) sums[(i + r) * cols + (j - j0)] = out[r];
+      i += rows;
+    }
+  }
+  write_rows(s, d, j0, cols, sums.data(), cols, 0, m);
+}
+
+// The skinny matmul's work inside one chunk, on the core that runs the chunk.
+struct OneCore final : backend::AiCores {
+  unsigned count() const override { return 1; }
+  void parallel_for(size_t n, const std::function<void(size_t)> &body) override {
+    for (size_t i = 0; i < n; ++i) body(i);
+  }
+};
+
+// Many rows: columns [j0, j1) dequantized to f32, then x against them in blocks of the skinny
+// matmul's rows. ops[a][b]: its kernels for full (a = 0) or last row blocks and full (b = 0) or
+// last chunks.
+void chunk_columns(const QuantMatmulShape &s, const QuantMatmulData &d, const float *x, int64_t sg,
+                   int64_t j0, int64_t j1, const PreparedOp *const (&ops)[2][2],
+                   int64_t full_cols) {
+  const int64_t cols = j1 - j0, k = s.k;
+  std::vector<float> sc(static_cast<size_t>(k / sg)), w(static_cast<size_t>(cols * k));
+  for (int64_t c = 0; c < cols; ++c) {
+    row_scales(s, d, j0 + c, sg, sc.data());
+    dequant_row(d.w + (j0 + c) * d.ldw, s.int4, sc.data(), sg, k, &w[c * k]);
+  }
+  std::vector<float> sums(static_cast<size_t>(kSkinnyMaxRows * cols));
+  std::vector<Tensor> in(2), out(1);
+  in[1].data = w.data();
+  out[0].data = sums.data();
+  OneCore core;
+  for (int64_t i0 = 0; i0 < s.m; i0 += kSkinnyMaxRows) {
+    const int64_t rows = std::min(kSkinnyMaxRows, s.m - i0);
+    in[0].data = const_cast<float *>(x + i0 * k);
+    ops[rows == kSkinnyMaxRows ? 0 : 1][cols == full_cols ? 0 : 1]->run(in, out, core);
+    write_rows(s, d, j0, cols, sums.data(), cols, i0, rows);
+  }
+}
+
+}  // namespace
+
+void quant_matmul(const QuantMatmulShape &s, const QuantMatmulData &d, backend::AiCores &cores) {
+  if (s.m == 0 || s.n == 0) return;
+  if (s.k == 0) {  // empty sums: y is the bias, or 0
+    std::vector<float> zeros(static_cast<size_t>(s.m * s.n), 0.0f);
+    return write_rows(s, d, 0, s.n, zeros.data(), s.n, 0, s.m);
+  }
+  const int64_t sg = sub_group(s), k = s.k;
+  // x in f32, rows k apart.
+  std::vector<float> xs;
+  const float *x = static_cast<const float *>(d.x);
+  int64_t ldx = d.ldx;
+  if (s.xt != DType::f32 || (s.m > kDirectRows && ldx != k)) {
+    xs.resize(static_cast<size_t>(s.m * k));
+    const size_t es = dtype_size(s.xt);
+    for (int64_t i = 0; i < s.m; ++i)
+      to_f32(s.xt, static_cast<const uint8_t *>(d.x) + i * d.ldx * es, &xs[i * k],
+             static_cast<size_t>(k));
+    x = xs.data();
+    ldx = k;
+  }
+  const int64_t workers = std::max<int64_t>(1, cores.count());
+  int64_t cols;
+  std::unique_ptr<PreparedOp> skinny[2][2];
+  const PreparedOp *ops[2][2] = {};
+  if (s.m <= kDirectRows) {
+    // Eight chunks a core, taken by whichever core is free; at least 32K multiply-adds a chunk.
+    cols = std::max({int64_t{4}, 32768 / std::max<int64_t>(1, s.m * k),
+                     (s.n + 8 * workers - 1) / (8 * workers)});
+  } else {
+    // Whole 4-row panels, at most kChunkWeights, at least four chunks a core when n allows.
+    cols = std::min(std::max<int64_t>(4, kChunkWeights / std::max<int64_t>(1, k)),
+                    (s.n + 4 * workers - 1) / (4 * workers));
+    cols = (cols + 3) / 4 * 4;
+    const int64_t tail_rows = s.m % kSkinnyMaxRows, tail_cols = s.n % cols;
+    for (int a = 0; a < 2; ++a)
+      for (int b = 0; b < 2; ++b) {
+        const int64_t rows = a == 0 ? kSkinnyMaxRows : tail_rows, c = b == 0 ? cols : tail_cols;
+        if (rows == 0 || c == 0 || (a == 0 && s.m < kSkinnyMaxRows)) continue;
+        skinny[a][b] = skinny_matmul_op(DType::f32, DType::f32, rows, k, c, false);
+        ops[a][b] = skinny[a][b].get();
+      }
+  }
+  const auto chunks = static_cast<size_t>((s.n + cols - 1) / cols);
+  auto body = [&](size_t c) {
+    const int64_t j0 = static_cast<int64_t>(c) * cols, j1 = std::min(s.n, j0 + cols);
+    if (s.m <= kDirectRows) direct_columns(s, d, x, ldx, sg, j0, j1);
+    else chunk_columns(s, d, x, sg, j0, j1, ops, cols);
+  };
+  if (workers > 1 && chunks > 1) cores.parallel_for(chunks, body);
+  else
+    for (size_t c = 0; c < chunks; ++c) body(c);
+}
+
+}  // namespace openacl::ops
