@@ -153,6 +153,20 @@ struct DirectSkinny {
   dnnl::stream s;
 };
 
+// Runs the benchmark loop on `call`, then `call` and oneDNN's f32 matmul of the same m x k x n
+// in alternating rounds: their best times and ratio as counters.
+template <class F>
+void time_against_onednn(benchmark::State &state, F &&call, int64_t m, int64_t k, int64_t n,
+                         const char *label) {
+  for (auto _ : state) call();
+  DirectSkinny direct(m, k, n);
+  const auto [ours, base] = interleaved_best(call, direct, 2, 3);
+  state.counters["openacl_ns"] = ours * 1e9;
+  state.counters["baseline_ns"] = base * 1e9;
+  state.counters["ratio"] = base / ours;
+  state.SetLabel(label);
+}
+
 // MatMulV2 with transpose_x2, as aclnnMm gets ggml's MUL_MAT: m rows of x against a weight
 // stored [N, K], next to oneDNN's f32 matmul on the same values already in f32 (oneDNN has no
 // f16 matmul on CPUs without AVX-512 FP16: what openacl's earlier paths ran, less the conversion
@@ -174,13 +188,7 @@ void matmul_against_onednn(benchmark::State &state, aclDataType x_type, aclDataT
     check(aclopExecuteV2("MatMulV2", 2, d, in, 1, od, out, attr, e.stream), "aclopExecuteV2");
     check(aclrtSynchronizeStream(e.stream), "sync");
   };
-  for (auto _ : state) call();
-  DirectSkinny direct(m, k, n);
-  const auto [ours, base] = interleaved_best(call, direct, 2, 3);
-  state.counters["openacl_ns"] = ours * 1e9;
-  state.counters["baseline_ns"] = base * 1e9;
-  state.counters["ratio"] = base / ours;
-  state.SetLabel("goal: ratio>=1.0 (time vs oneDNN f32 matmul direct)");
+  time_against_onednn(state, call, m, k, n, "goal: ratio>=1.0 (time vs oneDNN f32 matmul direct)");
   aclopDestroyAttr(attr);
   // The weights are large and the function runs once per repetition: free them.
   for (aclDataBuffer *b : {in[0], in[1], out[0]}) {
@@ -276,33 +284,24 @@ void BM_WeightQuantMatMul(benchmark::State &state, aclDataType w_type) {
     check(aclnnWeightQuantBatchMatmulV2(work, size, ex, e.stream), "aclnnWeightQuantBatchMatmulV2");
     check(aclrtSynchronizeStream(e.stream), "sync");
   };
-  for (auto _ : state) call();
-  DirectSkinny direct(m, k, n);
-  const auto [ours, base] = interleaved_best(call, direct, 2, 3);
-  state.counters["openacl_ns"] = ours * 1e9;
-  state.counters["baseline_ns"] = base * 1e9;
-  state.counters["ratio"] = base / ours;
-  state.SetLabel("goal: ratio>=1.0 (time vs oneDNN f32 matmul on the dequantized weight)");
+  time_against_onednn(state, call, m, k, n,
+                      "goal: ratio>=1.0 (time vs oneDNN f32 matmul on the dequantized weight)");
   for (aclTensor *t : {x, w, sc, y}) aclDestroyTensor(t);
   for (void *p : {xp, wp, sp, yp, work})
     if (p) check(aclrtFree(p), "aclrtFree");
 }
 // A 7B model's square weight: token generation (1 row), a few rows, a prompt (128 rows); and
 // the 134 M llama's FFN weight (docs/ggml.md) in token generation.
-BENCHMARK_CAPTURE(BM_WeightQuantMatMul, q8_0, ACL_INT8)
-    ->Args({1, 4096, 4096})
-    ->Args({8, 4096, 4096})
-    ->Args({128, 4096, 4096})
-    ->Args({1, 768, 2048})
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK_CAPTURE(BM_WeightQuantMatMul, q4_0, ACL_INT4)
-    ->Args({1, 4096, 4096})
-    ->Args({8, 4096, 4096})
-    ->Args({128, 4096, 4096})
-    ->Args({1, 768, 2048})
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+void quant_shapes(benchmark::internal::Benchmark *b) {
+  b->Args({1, 4096, 4096})
+      ->Args({8, 4096, 4096})
+      ->Args({128, 4096, 4096})
+      ->Args({1, 768, 2048})
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+}
+BENCHMARK_CAPTURE(BM_WeightQuantMatMul, q8_0, ACL_INT8)->Apply(quant_shapes);
+BENCHMARK_CAPTURE(BM_WeightQuantMatMul, q4_0, ACL_INT4)->Apply(quant_shapes);
 
 // ---- Add 16M floats ----
 
