@@ -50,40 +50,58 @@ void dot_generic(int rows, const float *x, int64_t ldx, const uint8_t *w, bool i
 }
 
 #if defined(__x86_64__)
-// 16 int4 values (8 bytes) as 16 int8 in order: low nibble first, sign from bit 3.
-__attribute__((target("avx2"))) inline __m128i unpack_int4(__m128i b) {
-  const __m128i mask = _mm_set1_epi8(0x0f), eight = _mm_set1_epi8(8);
-  const __m128i lo = _mm_and_si128(b, mask), hi = _mm_and_si128(_mm_srli_epi16(b, 4), mask);
-  const __m128i v = _mm_unpacklo_epi8(lo, hi);
-  return _mm_sub_epi8(_mm_xor_si128(v, eight), eight);
+// 32 int4 values (16 bytes) as int8 in order: lo, values 0-15, and hi, 16-31. A table lookup
+// sign-extends each nibble.
+__attribute__((target("avx2"))) inline void unpack_int4(__m128i b, __m128i &lo, __m128i &hi) {
+  const __m128i mask = _mm_set1_epi8(0x0f);
+  const __m128i sign = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, -8, -7, -6, -5, -4, -3, -2, -1);
+  const __m128i even = _mm_shuffle_epi8(sign, _mm_and_si128(b, mask));
+  const __m128i odd = _mm_shuffle_epi8(sign, _mm_and_si128(_mm_srli_epi16(b, 4), mask));
+  lo = _mm_unpacklo_epi8(even, odd);
+  hi = _mm_unpackhi_epi8(even, odd);
 }
 
-// Eight weights from value t on, as f32.
-template <bool I4>
-__attribute__((target("avx2,fma"))) inline __m256 quant8(const uint8_t *w, int64_t t) {
-  __m128i b;
-  if constexpr (I4) {
-    int32_t four;
-    __builtin_memcpy(&four, w + t / 2, 4);
-    b = unpack_int4(_mm_cvtsi32_si128(four));
-  } else {
-    b = _mm_loadl_epi64(reinterpret_cast<const __m128i *>(w + t));
+// The 16 int8 values of `b` as int8 in v[0] (values 0-15) and, for 32 values, v[1] (16-31);
+// one sub-group of SG values from t0 (a multiple of 16) on.
+template <int SG, bool I4>
+__attribute__((target("avx2"))) inline void quant_bytes(const uint8_t *w, int64_t t0,
+                                                        __m128i (&v)[SG / 16]) {
+  for (int i = 0; i < SG / 16; ++i) {
+    if constexpr (!I4) {
+      v[i] = _mm_loadu_si128(reinterpret_cast<const __m128i *>(w + t0 + 16 * i));
+    } else if (SG == 16) {
+      __m128i unused;
+      unpack_int4(_mm_loadl_epi64(reinterpret_cast<const __m128i *>(w + t0 / 2)), v[0], unused);
+    } else if (i % 2 == 0) {
+      const auto *p = reinterpret_cast<const __m128i *>(w + (t0 + 16 * i) / 2);
+      unpack_int4(_mm_loadu_si128(p), v[i], v[(i + 1) % (SG / 16)]);
+    }
   }
-  return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(b));
 }
 
-// One sub-group of sg values from t0 into acc: the products summed, then scaled by s.
-template <int R, bool I4>
+// A sub-group's weights as f32, 8 a vector.
+template <int SG, bool I4>
+__attribute__((target("avx2,fma"))) inline void quant_avx2(const uint8_t *w, int64_t t0,
+                                                           __m256 (&v)[SG / 8]) {
+  __m128i b[SG / 16];
+  quant_bytes<SG, I4>(w, t0, b);
+  for (int i = 0; i < SG / 16; ++i) {
+    v[2 * i] = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(b[i]));
+    v[2 * i + 1] = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_srli_si128(b[i], 8)));
+  }
+}
+
+// One sub-group of SG values from t0 into acc: the products summed, then scaled by s.
+template <int R, int SG, bool I4>
 __attribute__((target("avx2,fma"))) inline void sub_avx2(const float *x, int64_t ldx,
-                                                         const uint8_t *w, int64_t t0, int64_t sg,
-                                                         float s, __m256 (&acc)[R]) {
-  __m256 p[R];
-  __m256 wv = quant8<I4>(w, t0);
-  for (int r = 0; r < R; ++r) p[r] = _mm256_mul_ps(_mm256_loadu_ps(x + r * ldx + t0), wv);
-  for (int64_t t = t0 + 8; t < t0 + sg; t += 8) {
-    wv = quant8<I4>(w, t);
-    for (int r = 0; r < R; ++r) p[r] = _mm256_fmadd_ps(_mm256_loadu_ps(x + r * ldx + t), wv, p[r]);
-  }
+                                                         const uint8_t *w, int64_t t0, float s,
+                                                         __m256 (&acc)[R]) {
+  __m256 wv[SG / 8], p[R];
+  quant_avx2<SG, I4>(w, t0, wv);
+  for (int r = 0; r < R; ++r) p[r] = _mm256_mul_ps(_mm256_loadu_ps(x + r * ldx + t0), wv[0]);
+  for (int i = 1; i < SG / 8; ++i)
+    for (int r = 0; r < R; ++r)
+      p[r] = _mm256_fmadd_ps(_mm256_loadu_ps(x + r * ldx + t0 + 8 * i), wv[i], p[r]);
   const __m256 sv = _mm256_set1_ps(s);
   for (int r = 0; r < R; ++r) acc[r] = _mm256_fmadd_ps(p[r], sv, acc[r]);
 }
@@ -95,92 +113,84 @@ __attribute__((target("avx2,fma"))) inline float hsum8(__m256 v) {
   return _mm_cvtss_f32(s);
 }
 
-// dot_generic with 8 lanes. One or two rows keep two sets of totals, even and odd sub-groups:
-// a single chain of totals would wait on each multiply-add.
-template <int R, bool I4>
+// dot_generic with 8 lanes, SG a compile-time length so that the sums stay in registers. Two
+// sets of totals, even and odd sub-groups: a single chain would wait on each multiply-add.
+template <int R, int SG, bool I4>
 __attribute__((target("avx2,fma"))) void dot_avx2(const float *x, int64_t ldx, const uint8_t *w,
-                                                  const float *sc, int64_t sg, int64_t k,
-                                                  float *out) {
-  constexpr int U = R <= 2 ? 2 : 1;
-  __m256 tot[U][R];
-  for (int u = 0; u < U; ++u)
-    for (int r = 0; r < R; ++r) tot[u][r] = _mm256_setzero_ps();
-  const int64_t subs = k / sg;
+                                                  const float *sc, int64_t k, float *out) {
+  __m256 even[R], odd[R];
+  for (int r = 0; r < R; ++r) even[r] = odd[r] = _mm256_setzero_ps();
+  const int64_t subs = k / SG;
   int64_t u = 0;
-  for (; u + U <= subs; u += U)
-    for (int v = 0; v < U; ++v) sub_avx2<R, I4>(x, ldx, w, (u + v) * sg, sg, sc[u + v], tot[v]);
-  for (; u < subs; ++u) sub_avx2<R, I4>(x, ldx, w, u * sg, sg, sc[u], tot[0]);
-  for (int r = 0; r < R; ++r) {
-    __m256 v = tot[0][r];
-    for (int i = 1; i < U; ++i) v = _mm256_add_ps(v, tot[i][r]);
-    out[r] = hsum8(v);
+  for (; u + 2 <= subs; u += 2) {
+    sub_avx2<R, SG, I4>(x, ldx, w, u * SG, sc[u], even);
+    sub_avx2<R, SG, I4>(x, ldx, w, (u + 1) * SG, sc[u + 1], odd);
   }
+  if (u < subs) sub_avx2<R, SG, I4>(x, ldx, w, u * SG, sc[u], even);
+  for (int r = 0; r < R; ++r) out[r] = hsum8(_mm256_add_ps(even[r], odd[r]));
 }
 
-// The AVX-512 build: 16 weights at a time.
-template <bool I4>
-__attribute__((target("avx512f,avx2"))) inline __m512 quant16(const uint8_t *w, int64_t t) {
-  __m128i b;
-  if constexpr (I4) b = unpack_int4(_mm_loadl_epi64(reinterpret_cast<const __m128i *>(w + t / 2)));
-  else b = _mm_loadu_si128(reinterpret_cast<const __m128i *>(w + t));
+// The AVX-512 build: 16 weights a vector.
+template <int SG, bool I4>
+__attribute__((target("avx512f,avx2"))) inline void quant_avx512(const uint8_t *w, int64_t t0,
+                                                                 __m512 (&v)[SG / 16]) {
+  __m128i b[SG / 16];
+  quant_bytes<SG, I4>(w, t0, b);
   // The masked forms: GCC 12 warns that the plain ones read an undefined vector.
-  return _mm512_maskz_cvtepi32_ps(0xffff, _mm512_maskz_cvtepi8_epi32(0xffff, b));
+  for (int i = 0; i < SG / 16; ++i)
+    v[i] = _mm512_maskz_cvtepi32_ps(0xffff, _mm512_maskz_cvtepi8_epi32(0xffff, b[i]));
 }
 
-template <int R, bool I4>
+template <int R, int SG, bool I4>
 __attribute__((target("avx512f,avx2"))) inline void sub_avx512(const float *x, int64_t ldx,
                                                                const uint8_t *w, int64_t t0,
-                                                               int64_t sg, float s,
-                                                               __m512 (&acc)[R]) {
-  __m512 p[R];
-  __m512 wv = quant16<I4>(w, t0);
-  for (int r = 0; r < R; ++r) p[r] = _mm512_mul_ps(_mm512_loadu_ps(x + r * ldx + t0), wv);
-  for (int64_t t = t0 + 16; t < t0 + sg; t += 16) {
-    wv = quant16<I4>(w, t);
-    for (int r = 0; r < R; ++r) p[r] = _mm512_fmadd_ps(_mm512_loadu_ps(x + r * ldx + t), wv, p[r]);
-  }
+                                                               float s, __m512 (&acc)[R]) {
+  __m512 wv[SG / 16], p[R];
+  quant_avx512<SG, I4>(w, t0, wv);
+  for (int r = 0; r < R; ++r) p[r] = _mm512_mul_ps(_mm512_loadu_ps(x + r * ldx + t0), wv[0]);
+  for (int i = 1; i < SG / 16; ++i)
+    for (int r = 0; r < R; ++r)
+      p[r] = _mm512_fmadd_ps(_mm512_loadu_ps(x + r * ldx + t0 + 16 * i), wv[i], p[r]);
   const __m512 sv = _mm512_set1_ps(s);
   for (int r = 0; r < R; ++r) acc[r] = _mm512_fmadd_ps(p[r], sv, acc[r]);
 }
 
-template <int R, bool I4>
+template <int R, int SG, bool I4>
 __attribute__((target("avx512f,avx2"))) void dot_avx512(const float *x, int64_t ldx,
                                                         const uint8_t *w, const float *sc,
-                                                        int64_t sg, int64_t k, float *out) {
-  constexpr int U = R <= 2 ? 2 : 1;
-  __m512 tot[U][R];
-  for (int u = 0; u < U; ++u)
-    for (int r = 0; r < R; ++r) tot[u][r] = _mm512_setzero_ps();
-  const int64_t subs = k / sg;
+                                                        int64_t k, float *out) {
+  __m512 even[R], odd[R];
+  for (int r = 0; r < R; ++r) even[r] = odd[r] = _mm512_setzero_ps();
+  const int64_t subs = k / SG;
   int64_t u = 0;
-  for (; u + U <= subs; u += U)
-    for (int v = 0; v < U; ++v) sub_avx512<R, I4>(x, ldx, w, (u + v) * sg, sg, sc[u + v], tot[v]);
-  for (; u < subs; ++u) sub_avx512<R, I4>(x, ldx, w, u * sg, sg, sc[u], tot[0]);
-  for (int r = 0; r < R; ++r) {
-    __m512 v = tot[0][r];
-    for (int i = 1; i < U; ++i) v = _mm512_add_ps(v, tot[i][r]);
-    out[r] = _mm512_reduce_add_ps(v);
+  for (; u + 2 <= subs; u += 2) {
+    sub_avx512<R, SG, I4>(x, ldx, w, u * SG, sc[u], even);
+    sub_avx512<R, SG, I4>(x, ldx, w, (u + 1) * SG, sc[u + 1], odd);
   }
+  if (u < subs) sub_avx512<R, SG, I4>(x, ldx, w, u * SG, sc[u], even);
+  for (int r = 0; r < R; ++r) out[r] = _mm512_reduce_add_ps(_mm512_add_ps(even[r], odd[r]));
 }
 
-// One weight row dequantized: out[t] = q[t] * sc[t / sg].
-template <bool I4>
+// One weight row dequantized: out[t] = q[t] * sc[t / SG].
+template <int SG, bool I4>
 __attribute__((target("avx512f,avx2"))) void dequant_avx512(const uint8_t *w, const float *sc,
-                                                            int64_t sg, int64_t k, float *out) {
-  for (int64_t t0 = 0; t0 < k; t0 += sg) {
-    const __m512 sv = _mm512_set1_ps(sc[t0 / sg]);
-    for (int64_t t = t0; t < t0 + sg; t += 16)
-      _mm512_storeu_ps(out + t, _mm512_mul_ps(quant16<I4>(w, t), sv));
+                                                            int64_t k, float *out) {
+  for (int64_t t0 = 0; t0 < k; t0 += SG) {
+    const __m512 sv = _mm512_set1_ps(sc[t0 / SG]);
+    __m512 v[SG / 16];
+    quant_avx512<SG, I4>(w, t0, v);
+    for (int i = 0; i < SG / 16; ++i) _mm512_storeu_ps(out + t0 + 16 * i, _mm512_mul_ps(v[i], sv));
   }
 }
 
-template <bool I4>
-__attribute__((target("avx2,fma"))) void dequant_avx2(const uint8_t *w, const float *sc, int64_t sg,
-                                                      int64_t k, float *out) {
-  for (int64_t t0 = 0; t0 < k; t0 += sg) {
-    const __m256 sv = _mm256_set1_ps(sc[t0 / sg]);
-    for (int64_t t = t0; t < t0 + sg; t += 8)
-      _mm256_storeu_ps(out + t, _mm256_mul_ps(quant8<I4>(w, t), sv));
+template <int SG, bool I4>
+__attribute__((target("avx2,fma"))) void dequant_avx2(const uint8_t *w, const float *sc, int64_t k,
+                                                      float *out) {
+  for (int64_t t0 = 0; t0 < k; t0 += SG) {
+    const __m256 sv = _mm256_set1_ps(sc[t0 / SG]);
+    __m256 v[SG / 8];
+    quant_avx2<SG, I4>(w, t0, v);
+    for (int i = 0; i < SG / 8; ++i) _mm256_storeu_ps(out + t0 + 8 * i, _mm256_mul_ps(v[i], sv));
   }
 }
 #endif
@@ -192,49 +202,67 @@ int64_t sub_group(const QuantMatmulShape &s) {
   return s.group % 32 == 0 ? 32 : 16;
 }
 
-bool vectors(int64_t sg) { return sg % 16 == 0; }
-
-// Rows [0, rows <= kBlockRows) of x against one weight row, with the best build.
-template <bool I4>
-void dot_isa(int rows, const float *x, int64_t ldx, const uint8_t *w, const float *sc, int64_t sg,
-             int64_t k, float *out) {
-#if defined(__x86_64__)
-  if (vectors(sg) && use_avx512()) {
-    if (rows == 4) return dot_avx512<4, I4>(x, ldx, w, sc, sg, k, out);
-    if (rows == 3) return dot_avx512<3, I4>(x, ldx, w, sc, sg, k, out);
-    if (rows == 2) return dot_avx512<2, I4>(x, ldx, w, sc, sg, k, out);
-    return dot_avx512<1, I4>(x, ldx, w, sc, sg, k, out);
-  }
-  if (vectors(sg) && use_avx2()) {
-    if (rows == 4) return dot_avx2<4, I4>(x, ldx, w, sc, sg, k, out);
-    if (rows == 3) return dot_avx2<3, I4>(x, ldx, w, sc, sg, k, out);
-    if (rows == 2) return dot_avx2<2, I4>(x, ldx, w, sc, sg, k, out);
-    return dot_avx2<1, I4>(x, ldx, w, sc, sg, k, out);
-  }
-#endif
-  dot_generic(rows, x, ldx, w, I4, sc, sg, k, out);
+// f.template operator()<SG, I4>() for the sub-group lengths the vector builds take (32, 16);
+// false for other lengths.
+template <class F>
+bool with_sub_group(int64_t sg, bool int4, F &&f) {
+  if (sg == 32) int4 ? f.template operator()<32, true>() : f.template operator()<32, false>();
+  else if (sg == 16) int4 ? f.template operator()<16, true>() : f.template operator()<16, false>();
+  return sg == 32 || sg == 16;
 }
 
+// Rows [0, rows <= kBlockRows) of x against one weight row, with the best build.
+void dot(int rows, const float *x, int64_t ldx, const uint8_t *w, bool int4, const float *sc,
+         int64_t sg, int64_t k, float *out) {
+#if defined(__x86_64__)
+  auto vector = [&]<int SG, bool I4>() {
+    if (use_avx512()) {
+      if (rows == 4) return dot_avx512<4, SG, I4>(x, ldx, w, sc, k, out);
+      if (rows == 3) return dot_avx512<3, SG, I4>(x, ldx, w, sc, k, out);
+      if (rows == 2) return dot_avx512<2, SG, I4>(x, ldx, w, sc, k, out);
+      return dot_avx512<1, SG, I4>(x, ldx, w, sc, k, out);
+    }
+    if (rows == 4) return dot_avx2<4, SG, I4>(x, ldx, w, sc, k, out);
+    if (rows == 3) return dot_avx2<3, SG, I4>(x, ldx, w, sc, k, out);
+    if (rows == 2) return dot_avx2<2, SG, I4>(x, ldx, w, sc, k, out);
+    return dot_avx2<1, SG, I4>(x, ldx, w, sc, k, out);
+  };
+  if (use_avx2() && with_sub_group(sg, int4, vector)) return;
+#endif
+  dot_generic(rows, x, ldx, w, int4, sc, sg, k, out);
+}
+
+// One weight row dequantized: out[t] = q[t] * sc[t / sg].
 void dequant_row(const uint8_t *w, bool int4, const float *sc, int64_t sg, int64_t k, float *out) {
 #if defined(__x86_64__)
-  if (vectors(sg) && use_avx512())
-    return int4 ? dequant_avx512<true>(w, sc, sg, k, out)
-                : dequant_avx512<false>(w, sc, sg, k, out);
-  if (vectors(sg) && use_avx2())
-    return int4 ? dequant_avx2<true>(w, sc, sg, k, out) : dequant_avx2<false>(w, sc, sg, k, out);
+  auto vector = [&]<int SG, bool I4>() {
+    if (use_avx512()) return dequant_avx512<SG, I4>(w, sc, k, out);
+    dequant_avx2<SG, I4>(w, sc, k, out);
+  };
+  if (use_avx2() && with_sub_group(sg, int4, vector)) return;
 #endif
   for (int64_t t = 0; t < k; ++t) out[t] = static_cast<float>(quant_at(w, int4, t)) * sc[t / sg];
 }
 
-// The scale of each sub-group of weight row j, as f32: the row's group scales, each repeated
-// for the sub-groups of its group (from the end, so that none is overwritten before it is read).
-void row_scales(const QuantMatmulShape &s, const QuantMatmulData &d, int64_t j, int64_t sg,
-                float *out) {
+// The scale of each sub-group of weight rows [j0, j0 + cols), as f32, k / sg a row: each row's
+// group scales, repeated for the sub-groups of a group (from the end, so that none is
+// overwritten before it is read). One conversion for the chunk when its scales are dense.
+std::vector<float> chunk_scales(const QuantMatmulShape &s, const QuantMatmulData &d, int64_t j0,
+                                int64_t cols, int64_t sg) {
   const int64_t groups = s.k / s.group, subs = s.k / sg, per = s.group / sg;
   const size_t es = dtype_size(s.st);
-  to_f32(s.st, static_cast<const uint8_t *>(d.scale) + j * d.lds * es, out,
-         static_cast<size_t>(groups));
-  for (int64_t u = subs - 1; u > 0 && per > 1; --u) out[u] = out[u / per];
+  const auto *src = static_cast<const uint8_t *>(d.scale) + j0 * d.lds * es;
+  std::vector<float> out(static_cast<size_t>(cols * subs));
+  if (per == 1 && (d.lds == groups || cols == 1)) {
+    to_f32(s.st, src, out.data(), out.size());
+    return out;
+  }
+  for (int64_t c = 0; c < cols; ++c) {
+    float *row = &out[c * subs];
+    to_f32(s.st, src + c * d.lds * es, row, static_cast<size_t>(groups));
+    for (int64_t u = subs - 1; u > 0 && per > 1; --u) row[u] = row[u / per];
+  }
+  return out;
 }
 
 // y's rows [0, m) over columns [j0, j0 + cols) from f32 sums (row i at sums + i * ld), plus bias.
@@ -255,16 +283,16 @@ void write_rows(const QuantMatmulShape &s, const QuantMatmulData &d, int64_t j0,
 void direct_columns(const QuantMatmulShape &s, const QuantMatmulData &d, const float *x,
                     int64_t ldx, int64_t sg, int64_t j0, int64_t j1) {
   const int64_t cols = j1 - j0, m = s.m;
-  std::vector<float> sc(static_cast<size_t>(s.k / sg)), sums(static_cast<size_t>(m * cols));
+  const int64_t subs = s.k / sg;
+  const std::vector<float> sc = chunk_scales(s, d, j0, cols, sg);
+  std::vector<float> sums(static_cast<size_t>(m * cols));
   const int64_t blocks = (m + kBlockRows - 1) / kBlockRows;
   float out[kBlockRows];
   for (int64_t j = j0; j < j1; ++j) {
-    row_scales(s, d, j, sg, sc.data());
     const uint8_t *w = d.w + j * d.ldw;
     for (int64_t b = 0, i = 0; b < blocks; ++b) {
       const int rows = static_cast<int>((m - i) / (blocks - b));
-      if (s.int4) dot_isa<true>(rows, x + i * ldx, ldx, w, sc.data(), sg, s.k, out);
-      else dot_isa<false>(rows, x + i * ldx, ldx, w, sc.data(), sg, s.k, out);
+      dot(rows, x + i * ldx, ldx, w, s.int4, &sc[(j - j0) * subs], sg, s.k, out);
       for (int r = 0; r < rows; ++r) sums[(i + r) * cols + (j - j0)] = out[r];
       i += rows;
     }
@@ -287,11 +315,10 @@ void chunk_columns(const QuantMatmulShape &s, const QuantMatmulData &d, const fl
                    int64_t j0, int64_t j1, const PreparedOp *const (&ops)[2][2],
                    int64_t full_cols) {
   const int64_t cols = j1 - j0, k = s.k;
-  std::vector<float> sc(static_cast<size_t>(k / sg)), w(static_cast<size_t>(cols * k));
-  for (int64_t c = 0; c < cols; ++c) {
-    row_scales(s, d, j0 + c, sg, sc.data());
-    dequant_row(d.w + (j0 + c) * d.ldw, s.int4, sc.data(), sg, k, &w[c * k]);
-  }
+  const std::vector<float> sc = chunk_scales(s, d, j0, cols, sg);
+  std::vector<float> w(static_cast<size_t>(cols * k));
+  for (int64_t c = 0; c < cols; ++c)
+    dequant_row(d.w + (j0 + c) * d.ldw, s.int4, &sc[c * (k / sg)], sg, k, &w[c * k]);
   std::vector<float> sums(static_cast<size_t>(kSkinnyMaxRows * cols));
   std::vector<Tensor> in(2), out(1);
   in[1].data = w.data();
