@@ -170,11 +170,23 @@ bool quant_kernel(Planner &p, QuantOperands v, int64_t group) {
   const ops::QuantMatmulShape shape{
       m,          k,           n, group > 0 ? group : k, p.dtype(v.weight) == kInt4, p.dtype(v.x),
       p.dtype(s), p.dtype(v.y)};
+  const size_t bias = v.bias == SIZE_MAX ? v.bias : p.reshape(p.cast(p.dense(v.bias), D::f32), {n});
+  if (m > ops::kQuantPanelRows) {
+    // A prompt's rows: the weight dequantized to float16 for the op library's panel matmul,
+    // which takes x in f32 or float16.
+    const size_t w16 = p.temp(D::f16, {n, k});
+    p.kernel(quant_dequantize_kernel(shape), {w, s}, {w16});
+    const size_t x = p.dtype(v.x) == D::f16 ? v.x : p.cast(v.x, D::f32);
+    size_t r = p.op1("MatMul", {x, w16}, {{"transpose_x2", true}});
+    if (bias != SIZE_MAX) r = p.op1("Add", {r, p.cast(bias, p.dtype(r))});
+    p.store(r, v.y);
+    return true;
+  }
   std::vector<size_t> in = {rows_dense(p, v.x), w, s};
-  if (v.bias != SIZE_MAX) in.push_back(p.reshape(p.cast(p.dense(v.bias), D::f32), {n}));
+  if (bias != SIZE_MAX) in.push_back(bias);
   const bool direct = p.dims(v.y)[1] <= 1 || p.value(v.y).strides[1] == 1;
   const size_t out = direct ? v.y : p.temp(p.dtype(v.y), {m, n});
-  p.kernel(quant_matmul_kernel(shape, v.bias != SIZE_MAX), std::move(in), {out});
+  p.kernel(quant_matmul_kernel(shape, bias != SIZE_MAX), std::move(in), {out});
   if (!direct) p.store(out, v.y);
   return true;
 }

@@ -15,4 +15,8 @@ namespace openacl::nn {
 // contiguous, rows at any stride.
 std::shared_ptr<const StridedKernel> quant_matmul_kernel(ops::QuantMatmulShape shape, bool bias);
 
+// Inputs: the weight and the scales as above; output: the weight dequantized to float16 [n, k],
+// dense.
+std::shared_ptr<const StridedKernel> quant_dequantize_kernel(ops::QuantMatmulShape shape);
+
 }  // namespace openacl::nn

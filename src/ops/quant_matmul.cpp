@@ -387,4 +387,21 @@ void quant_matmul(const QuantMatmulShape &s, const QuantMatmulData &d, backend::
     for (size_t c = 0; c < chunks; ++c) body(c);
 }
 
+void quant_dequantize_f16(const QuantMatmulShape &s, const QuantMatmulData &d, uint16_t *out,
+                          backend::AiCores &cores) {
+  if (s.n == 0 || s.k == 0) return;
+  const int64_t sg = sub_group(s);
+  // Rows of about 64K weights a part.
+  const auto grain = static_cast<size_t>(std::max<int64_t>(1, (64 << 10) / s.k));
+  parallel_range(cores, static_cast<size_t>(s.n), grain, [&](size_t lo, size_t hi) {
+    const auto j0 = static_cast<int64_t>(lo), cols = static_cast<int64_t>(hi - lo);
+    const std::vector<float> sc = chunk_scales(s, d, j0, cols, sg);
+    std::vector<float> row(static_cast<size_t>(s.k));
+    for (int64_t c = 0; c < cols; ++c) {
+      dequant_row(d.w + (j0 + c) * d.ldw, s.int4, &sc[c * (s.k / sg)], sg, s.k, row.data());
+      from_f32(DType::f16, row.data(), out + (j0 + c) * s.k, row.size());
+    }
+  });
+}
+
 }  // namespace openacl::ops

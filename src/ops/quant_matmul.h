@@ -5,7 +5,8 @@
 // reads the quantized rows where they lie. A few rows of x take each weight vector converted in
 // registers, scaled once per group; more rows get the weight dequantized to f32 a chunk of
 // columns at a time, in cache, for the skinny matmul (skinny_matmul.h). The output columns go to
-// the AI cores in chunks, taken by whichever core is free.
+// the AI cores in chunks, taken by whichever core is free. A prompt's many rows take the weight
+// dequantized to float16 (quant_dequantize_f16) into the panel matmul.
 #pragma once
 
 #include <cstdint>
@@ -38,5 +39,13 @@ struct QuantMatmulData {
 // Sums in f32, in the order sum over groups of scale * (sum over the group of x q); y rounded
 // once. group must divide k.
 void quant_matmul(const QuantMatmulShape &s, const QuantMatmulData &d, backend::AiCores &cores);
+
+// More rows of x than this are better served by the panel matmul (panel_matmul.h) on the weight
+// dequantized to float16, as CANN's kernel dequantizes it (bench_ops BM_WeightQuantMatMul).
+constexpr int64_t kQuantPanelRows = 64;
+
+// The weight of d (w, scale) dequantized to float16 rows: out [n, k], dense.
+void quant_dequantize_f16(const QuantMatmulShape &s, const QuantMatmulData &d, uint16_t *out,
+                          backend::AiCores &cores);
 
 }  // namespace openacl::ops

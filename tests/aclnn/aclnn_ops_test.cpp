@@ -482,9 +482,14 @@ TEST_F(Ops, WeightQuantBatchMatmulV2UnpacksInt4Weights) {
 TEST_F(Ops, WeightQuantBatchMatmulV2OnGgmlsQuantizedWeights) {
   // As ggml's CANN backend passes Q8_0 and Q4_0 weights: x [m, k] f16; the weight [k, n] and its
   // scales [k / 32, n] (f16) the transposes of dense [n, k] and [n, k / 32]; y [m, n] f16. The
-  // int4 weight starts 32 values into its buffer (ggml's offset for a split).
-  const int64_t m = 3, k = 64, n = 5, groups = k / 32;
-  for (bool int4 : {false, true}) {
+  // int4 weight starts 32 values into its buffer (ggml's offset for a split). 70 rows of x: a
+  // prompt's, through the weight dequantized to float16.
+  const int64_t k = 64, n = 5, groups = k / 32;
+  for (const auto [int4, m] : {std::pair{false, int64_t{3}},
+                               {true, int64_t{3}},
+                               {false, int64_t{70}},
+                               {true, int64_t{70}}}) {
+    SCOPED_TRACE(std::string(int4 ? "int4" : "int8") + " m " + std::to_string(m));
     std::vector<float> xv(m * k), sc(n * groups);
     std::vector<int> q(n * k);
     for (size_t i = 0; i < xv.size(); ++i) xv[i] = std::sin(0.37f * static_cast<float>(i));
@@ -512,16 +517,18 @@ TEST_F(Ops, WeightQuantBatchMatmulV2OnGgmlsQuantizedWeights) {
                   w, s, none, none, none, none, 32, y),
               ACLNN_SUCCESS)
         << aclGetRecentErrMsg();
-    std::vector<float> want;
+    const std::vector<float> got = from_f16(read<uint16_t>(y));
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
-        float acc = 0;
-        for (int64_t t = 0; t < k; ++t)
-          acc += from_f16(to_f16({xv[i * k + t]}))[0] * static_cast<float>(q[j * k + t]) *
-                 from_f16(to_f16({sc[j * groups + t / 32]}))[0];
-        want.push_back(acc);
+        float want = 0, size = 0;
+        for (int64_t t = 0; t < k; ++t) {
+          const float p = from_f16(to_f16({xv[i * k + t]}))[0] * static_cast<float>(q[j * k + t]) *
+                          from_f16(to_f16({sc[j * groups + t / 32]}))[0];
+          want += p, size += std::fabs(p);
+        }
+        // A float16 y; on the prompt's path also float16 weights (CANN's antiquant rounds so).
+        ASSERT_NEAR(got[i * n + j], want, 1e-3f * (1 + size)) << "row " << i << " column " << j;
       }
-    expect_near(from_f16(read<uint16_t>(y)), want, 2e-3f);
   }
 }
 

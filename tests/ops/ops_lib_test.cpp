@@ -540,6 +540,14 @@ TEST(Ops, MatMulAgainstQuantizedWeightsStoredNByK) {
                                ldy};
         SerialCores cores;
         ops::quant_matmul(s, d, cores);
+        // The float16 weight of the panel route: each value q * scale rounded once.
+        std::vector<uint16_t> w16(static_cast<size_t>(n * k));
+        ops::quant_dequantize_f16(s, d, w16.data(), cores);
+        for (int64_t e = 0; e < n * k; ++e)
+          ASSERT_EQ(w16[e],
+                    ops::float_to_half(static_cast<float>(q[e]) *
+                                       static_cast<float>(sc.get(e / k * lds + e % k / c.group))))
+              << "weight " << e;
         SCOPED_TRACE(std::string(int4 ? "int4" : "int8") + " x " + ops::dtype_name(xt) + " m " +
                      std::to_string(m) + " k " + std::to_string(k) + " group " +
                      std::to_string(c.group));
