@@ -18,8 +18,8 @@ namespace openacl::ops {
 namespace {
 
 // Up to this many rows of x the weight is converted in registers, once per block of kBlockRows
-// rows; more rows take dequantized chunks through the skinny matmul (bench_ops
-// BM_WeightQuantMatMul).
+// rows (two blocks at most); more rows take dequantized chunks, converted once, through the
+// skinny matmul. Not tuned: bench_ops BM_WeightQuantMatMul has 8 rows on this side only.
 constexpr int64_t kDirectRows = 8;
 constexpr int kBlockRows = 4;
 // A chunk of the many-rows path: about this many weights dequantized to f32 (512 KB, in L2),
