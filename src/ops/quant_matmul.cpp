@@ -17,11 +17,12 @@
 namespace openacl::ops {
 namespace {
 
-// Up to this many rows of x the weight is converted in registers, once per block of kBlockRows
-// rows (two blocks at most); more rows take dequantized chunks, converted once, through the
-// skinny matmul. Not tuned: bench_ops BM_WeightQuantMatMul has 8 rows on this side only.
-constexpr int64_t kDirectRows = 8;
-constexpr int kBlockRows = 4;
+// Up to this many rows of x (one block of the kernels' accumulators) the weight is converted in
+// registers; more rows take dequantized chunks through the skinny matmul, where each weight is
+// converted once: bench_ops BM_WeightQuantMatMul 8 x 4,096 x 4,096 took 5.2-5.8 (Q8_0) and
+// 4.2-5.7 ms (Q4_0) so against 7.1-8.0 and 5.8-5.9 ms as two blocks in registers (alternating
+// builds, two AI cores, load 6.4).
+constexpr int kDirectRows = 4;
 // A chunk of the many-rows path: about this many weights dequantized to f32 (512 KB, in L2),
 // whole rows of them, a multiple of the skinny matmul's 4-row panel.
 constexpr int64_t kChunkWeights = 128 << 10;
@@ -226,7 +227,7 @@ bool with_sub_group(int64_t sg, bool int4, F &&f) {
   return sg == 32 || sg == 16;
 }
 
-// Rows [0, rows <= kBlockRows) of x against one weight row, with the best build.
+// Rows [0, rows <= kDirectRows) of x against one weight row, with the best build.
 void dot(int rows, const float *x, int64_t ldx, const uint8_t *w, bool int4, const float *sc,
          int64_t sg, int64_t k, float *out) {
 #if defined(__x86_64__)
@@ -294,25 +295,19 @@ void write_rows(const QuantMatmulShape &s, const QuantMatmulData &d, int64_t j0,
 }
 
 // A few rows: columns [j0, j1), weight row after weight row (one stream in address order), each
-// against all rows of x in blocks of even sizes.
+// against all rows of x at once.
 void direct_columns(const QuantMatmulShape &s, const QuantMatmulData &d, const float *x,
                     int64_t ldx, int64_t sg, int64_t j0, int64_t j1) {
-  const int64_t cols = j1 - j0, m = s.m;
-  const int64_t subs = s.k / sg;
+  const int64_t cols = j1 - j0, subs = s.k / sg;
+  const int m = static_cast<int>(s.m);
   const std::vector<float> sc = chunk_scales(s, d, j0, cols, sg);
   std::vector<float> sums(static_cast<size_t>(m * cols));
-  const int64_t blocks = (m + kBlockRows - 1) / kBlockRows;
-  float out[kBlockRows];
+  float out[kDirectRows];
   for (int64_t j = j0; j < j1; ++j) {
-    const uint8_t *w = d.w + j * d.ldw;
-    for (int64_t b = 0, i = 0; b < blocks; ++b) {
-      const int rows = static_cast<int>((m - i) / (blocks - b));
-      dot(rows, x + i * ldx, ldx, w, s.int4, &sc[(j - j0) * subs], sg, s.k, out);
-      for (int r = 0; r < rows; ++r) sums[(i + r) * cols + (j - j0)] = out[r];
-      i += rows;
-    }
+    dot(m, x, ldx, d.w + j * d.ldw, s.int4, &sc[(j - j0) * subs], sg, s.k, out);
+    for (int r = 0; r < m; ++r) sums[r * cols + (j - j0)] = out[r];
   }
-  write_rows(s, d, j0, cols, sums.data(), cols, 0, m);
+  write_rows(s, d, j0, cols, sums.data(), cols, 0, s.m);
 }
 
 // The skinny matmul's work inside one chunk, on the core that runs the chunk.

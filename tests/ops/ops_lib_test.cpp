@@ -498,8 +498,8 @@ TEST(Ops, MatMulOfManyRowsAgainstA16BitWeightStoredNByK) {
 TEST(Ops, MatMulAgainstQuantizedWeightsStoredNByK) {
   // ggml's Q8_0 and Q4_0 weights as WeightQuantBatchMatmulV2 takes them: int8 or int4 rows of k
   // with a scale per group of 32, x in float16 or f32. m: each block size of the in-register path
-  // (1 to 4, 5 as 3 + 2, 8) and the dequantized chunks through the skinny matmul (9; 70: a full
-  // block of 64 rows and a tail); groups of 32, 16, one a row (k), and 6 (the generic loops);
+  // (1 to 4) and the dequantized chunks through the skinny matmul (5, 8, 9; 70: a full block of
+  // 64 rows and a tail); groups of 32, 16, one a row (k), and 6 (the generic loops);
   // rows of every operand further apart than their length; n not a multiple of any chunk.
   struct Case {
     int64_t m, k, group;
