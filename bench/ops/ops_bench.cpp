@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
 
 namespace {
 
@@ -152,6 +153,20 @@ struct DirectSkinny {
   dnnl::stream s;
 };
 
+// Runs the benchmark loop on `call`, then `call` and oneDNN's f32 matmul of the same m x k x n
+// in alternating rounds: their best times and ratio as counters.
+template <class F>
+void time_against_onednn(benchmark::State &state, F &&call, int64_t m, int64_t k, int64_t n,
+                         const char *label) {
+  for (auto _ : state) call();
+  DirectSkinny direct(m, k, n);
+  const auto [ours, base] = interleaved_best(call, direct, 2, 3);
+  state.counters["openacl_ns"] = ours * 1e9;
+  state.counters["baseline_ns"] = base * 1e9;
+  state.counters["ratio"] = base / ours;
+  state.SetLabel(label);
+}
+
 // MatMulV2 with transpose_x2, as aclnnMm gets ggml's MUL_MAT: m rows of x against a weight
 // stored [N, K], next to oneDNN's f32 matmul on the same values already in f32 (oneDNN has no
 // f16 matmul on CPUs without AVX-512 FP16: what openacl's earlier paths ran, less the conversion
@@ -173,13 +188,7 @@ void matmul_against_onednn(benchmark::State &state, aclDataType x_type, aclDataT
     check(aclopExecuteV2("MatMulV2", 2, d, in, 1, od, out, attr, e.stream), "aclopExecuteV2");
     check(aclrtSynchronizeStream(e.stream), "sync");
   };
-  for (auto _ : state) call();
-  DirectSkinny direct(m, k, n);
-  const auto [ours, base] = interleaved_best(call, direct, 2, 3);
-  state.counters["openacl_ns"] = ours * 1e9;
-  state.counters["baseline_ns"] = base * 1e9;
-  state.counters["ratio"] = base / ours;
-  state.SetLabel("goal: ratio>=1.0 (time vs oneDNN f32 matmul direct)");
+  time_against_onednn(state, call, m, k, n, "goal: ratio>=1.0 (time vs oneDNN f32 matmul direct)");
   aclopDestroyAttr(attr);
   // The weights are large and the function runs once per repetition: free them.
   for (aclDataBuffer *b : {in[0], in[1], out[0]}) {
@@ -233,6 +242,66 @@ BENCHMARK(BM_PanelMatMul)
     ->Args({128, 2048, 768})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+
+// ---- Quantized weights: aclnnWeightQuantBatchMatmulV2 as ggml calls it on Q8_0 / Q4_0 ----
+
+// m rows of f16 x against an int8 or int4 weight [k, n] (the transpose of ggml's dense [n, k])
+// with an f16 scale per 32 values of k, y [m, n] f16: both phases and a synchronize a call, as
+// ggml's CANN backend makes them. Baseline: oneDNN's f32 matmul on the weight already
+// dequantized to f32 (what a dequantize-then-matmul path costs, less the dequantization).
+void BM_WeightQuantMatMul(benchmark::State &state, aclDataType w_type) {
+  const int64_t m = state.range(0), k = state.range(1), n = state.range(2);
+  auto &e = env();
+  auto device = [&](size_t bytes) {
+    aclDataBuffer *b = e.buffer(bytes, 0.0f);
+    void *p = aclGetDataBufferAddr(b);
+    aclDestroyDataBuffer(b);
+    return p;
+  };
+  const size_t w_bytes = w_type == ACL_INT4 ? n * k / 2 : n * k;
+  void *xp = device(m * k * 2), *wp = device(w_bytes), *sp = device(n * (k / 32) * 2),
+       *yp = device(m * n * 2);
+  const int64_t xd[] = {m, k}, xs[] = {k, 1}, wd[] = {k, n}, ws[] = {1, k}, sd[] = {k / 32, n},
+                ss[] = {1, k / 32}, yd[] = {m, n}, ys[] = {n, 1};
+  const int64_t wn[] = {n * k}, sn[] = {n * (k / 32)};
+  aclTensor *x = aclCreateTensor(xd, 2, ACL_FLOAT16, xs, 0, ACL_FORMAT_ND, xd, 2, xp);
+  aclTensor *w = aclCreateTensor(wd, 2, w_type, ws, 0, ACL_FORMAT_ND, wn, 1, wp);
+  aclTensor *sc = aclCreateTensor(sd, 2, ACL_FLOAT16, ss, 0, ACL_FORMAT_ND, sn, 1, sp);
+  aclTensor *y = aclCreateTensor(yd, 2, ACL_FLOAT16, ys, 0, ACL_FORMAT_ND, yd, 2, yp);
+  void *work = nullptr;
+  uint64_t work_size = 0;
+  auto call = [&] {
+    uint64_t size = 0;
+    aclOpExecutor *ex = nullptr;
+    check(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(x, w, sc, nullptr, nullptr, nullptr,
+                                                        nullptr, 32, y, &size, &ex),
+          "aclnnWeightQuantBatchMatmulV2GetWorkspaceSize");
+    if (size > work_size) {
+      if (work) check(aclrtFree(work), "aclrtFree");
+      check(aclrtMalloc(&work, size, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
+      work_size = size;
+    }
+    check(aclnnWeightQuantBatchMatmulV2(work, size, ex, e.stream), "aclnnWeightQuantBatchMatmulV2");
+    check(aclrtSynchronizeStream(e.stream), "sync");
+  };
+  time_against_onednn(state, call, m, k, n,
+                      "goal: ratio>=1.0 (time vs oneDNN f32 matmul on the dequantized weight)");
+  for (aclTensor *t : {x, w, sc, y}) aclDestroyTensor(t);
+  for (void *p : {xp, wp, sp, yp, work})
+    if (p) check(aclrtFree(p), "aclrtFree");
+}
+// A 7B model's square weight: token generation (1 row), a few rows, a prompt (128 rows); and
+// the 134 M llama's FFN weight (docs/ggml.md) in token generation.
+void quant_shapes(benchmark::internal::Benchmark *b) {
+  b->Args({1, 4096, 4096})
+      ->Args({8, 4096, 4096})
+      ->Args({128, 4096, 4096})
+      ->Args({1, 768, 2048})
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+}
+BENCHMARK_CAPTURE(BM_WeightQuantMatMul, q8_0, ACL_INT8)->Apply(quant_shapes);
+BENCHMARK_CAPTURE(BM_WeightQuantMatMul, q4_0, ACL_INT4)->Apply(quant_shapes);
 
 // ---- Add 16M floats ----
 

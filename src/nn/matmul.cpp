@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "nn/planner.h"
+#include "nn/quant_matmul_kernel.h"
 
 namespace openacl::nn {
 
@@ -134,6 +135,62 @@ void plan_matmul(Planner &p) {
   p.store(p.reshape(r, expect), o);
 }
 
+// v with each row's elements contiguous: v itself, or a gather of it.
+size_t rows_dense(Planner &p, size_t v) {
+  const auto &d = p.dims(v);
+  return d.back() <= 1 || p.value(v).strides.back() == 1 ? v : p.dense(v);
+}
+
+// The transpose of a [r, c] value, as a view.
+size_t transposed(Planner &p, size_t v) {
+  const auto &st = p.value(v).strides;
+  return p.view(v, {p.dims(v)[1], p.dims(v)[0]}, {st[1], st[0]}, 0);
+}
+
+struct QuantOperands {
+  size_t x, weight, scale, bias, y;  // bias: SIZE_MAX when none
+};
+
+// WeightQuantBatchMatmulV2 without an offset on its own kernel (nn/quant_matmul_kernel.h), which
+// reads the weight's rows of k where they lie: false when an int4 weight's rows of k do not
+// split into whole bytes (the composed form then unpacks it).
+bool quant_kernel(Planner &p, QuantOperands v, int64_t group) {
+  const int64_t m = p.dims(v.x)[0], k = p.dims(v.x)[1], n = p.dims(v.weight)[1];
+  size_t w = transposed(p, v.weight);
+  if (p.dtype(w) == kInt4) {
+    w = p.int4_bytes(w);
+    if (w == SIZE_MAX) return false;
+  } else {
+    w = rows_dense(p, w);
+  }
+  // The scales as [n, groups]: per channel ([n] or [1, n]) one column.
+  size_t s = v.scale;
+  if (p.dims(s).size() == 1) s = p.view(s, {1, n}, {0, p.value(s).strides[0]}, 0);
+  s = rows_dense(p, transposed(p, s));
+  const ops::QuantMatmulShape shape{
+      m,          k,           n, group > 0 ? group : k, p.dtype(v.weight) == kInt4, p.dtype(v.x),
+      p.dtype(s), p.dtype(v.y)};
+  const size_t bias = v.bias == SIZE_MAX ? v.bias : p.reshape(p.cast(p.dense(v.bias), D::f32), {n});
+  if (m > ops::kQuantPanelRows) {
+    // A prompt's rows: the weight dequantized to float16 for the op library's panel matmul,
+    // which takes x in f32 or float16.
+    const size_t w16 = p.temp(D::f16, {n, k});
+    p.kernel(quant_dequantize_kernel(shape), {w, s}, {w16});
+    const size_t x = p.dtype(v.x) == D::f16 ? v.x : p.cast(v.x, D::f32);
+    size_t r = p.op1("MatMul", {x, w16}, {{"transpose_x2", true}});
+    if (bias != SIZE_MAX) r = p.op1("Add", {r, p.cast(bias, p.dtype(r))});
+    p.store(r, v.y);
+    return true;
+  }
+  std::vector<size_t> in = {rows_dense(p, v.x), w, s};
+  if (bias != SIZE_MAX) in.push_back(bias);
+  const bool direct = p.dims(v.y)[1] <= 1 || p.value(v.y).strides[1] == 1;
+  const size_t out = direct ? v.y : p.temp(p.dtype(v.y), {m, n});
+  p.kernel(quant_matmul_kernel(shape, bias != SIZE_MAX), std::move(in), {out});
+  if (!direct) p.store(out, v.y);
+  return true;
+}
+
 // y = x @ ((weight + offset) * scale) [+ bias]: an int8 weight [k, n] dequantized per output
 // channel (group 0: scale [n] or [1, n]) or per group of antiquantGroupSize rows of k (scale
 // [k / group, n]); int4 weights (ACL_INT4, two a byte) are unpacked to int8 first.
@@ -179,6 +236,7 @@ void plan_weight_quant_batch_matmul_v2(Planner &p) {
   const size_t ov = offset ? p.input(*offset, "antiquantOffsetOptional") : 0;
   const size_t bv = bias ? p.input(*bias, "biasOptional") : 0;
   const size_t o = p.output(y, "y");
+  if (!offset && quant_kernel(p, {xv, wv, sv, bias ? bv : SIZE_MAX, o}, group)) return;
   // Each scale row repeated over its group's rows of k: a copy whose source repeats.
   auto per_row = [&](size_t v) {
     v = p.cast(p.dense(v), t);

@@ -376,6 +376,25 @@ size_t Planner::unpack_int4(size_t v) {
   return out;
 }
 
+size_t Planner::int4_bytes(size_t v) {
+  Value out = plan_->values[v];
+  auto &dims = out.desc.dims;
+  auto &strides = out.strides;
+  if (dims.empty() || dims.back() % 2 != 0 || (dims.back() > 1 && strides.back() != 1) ||
+      out.offset % 2 != 0)
+    return SIZE_MAX;
+  for (size_t d = 0; d + 1 < dims.size(); ++d) {
+    if (strides[d] % 2 != 0) return SIZE_MAX;
+    strides[d] /= 2;
+  }
+  dims.back() /= 2;
+  strides.back() = 1;
+  out.offset /= 2;
+  out.desc = make_desc(ops::DType::u8, dims);
+  out.contiguous = View{dims, strides, 0}.contiguous();
+  return add_value(std::move(out));
+}
+
 void Planner::index_copy(size_t src, size_t index, size_t dst, int64_t axis) {
   if (plan_->values[index].desc.element_count() == 0) return;
   Step step;

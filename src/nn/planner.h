@@ -96,6 +96,10 @@ class Planner {
               std::vector<size_t> outputs);
   // An int4 value (a caller's tensor) as a dense int8 one.
   size_t unpack_int4(size_t v);
+  // An int4 value [..., c] seen as its bytes, u8 [..., c / 2], for a kernel that unpacks them
+  // itself; SIZE_MAX when its elements do not pair into whole bytes (the last dim contiguous and
+  // even, the other strides and the offset even).
+  size_t int4_bytes(size_t v);
   // dst[..., index[i], ...] = src[..., i, ...] along axis; index a dense i32 / i64 value whose
   // entries are checked against dst's size when the step runs (a bad one fails the stream).
   void index_copy(size_t src, size_t index, size_t dst, int64_t axis);

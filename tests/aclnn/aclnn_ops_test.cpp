@@ -479,6 +479,59 @@ TEST_F(Ops, WeightQuantBatchMatmulV2UnpacksInt4Weights) {
   EXPECT_EQ(wt, nullptr);  // an odd offset splits a byte
 }
 
+TEST_F(Ops, WeightQuantBatchMatmulV2OnGgmlsQuantizedWeights) {
+  // As ggml's CANN backend passes Q8_0 and Q4_0 weights: x [m, k] f16; the weight [k, n] and its
+  // scales [k / 32, n] (f16) the transposes of dense [n, k] and [n, k / 32]; y [m, n] f16. The
+  // int4 weight starts 32 values into its buffer (ggml's offset for a split). 70 rows of x: a
+  // prompt's, through the weight dequantized to float16.
+  const int64_t k = 64, n = 5, groups = k / 32;
+  for (const auto [int4, m] : {std::pair{false, int64_t{3}},
+                               {true, int64_t{3}},
+                               {false, int64_t{70}},
+                               {true, int64_t{70}}}) {
+    SCOPED_TRACE(std::string(int4 ? "int4" : "int8") + " m " + std::to_string(m));
+    std::vector<float> xv(m * k), sc(n * groups);
+    std::vector<int> q(n * k);
+    for (size_t i = 0; i < xv.size(); ++i) xv[i] = std::sin(0.37f * static_cast<float>(i));
+    for (size_t i = 0; i < sc.size(); ++i) sc[i] = 0.01f * static_cast<float>(i + 1);
+    for (size_t i = 0; i < q.size(); ++i)
+      q[i] = static_cast<int>((i * 7919) % (int4 ? 16 : 255)) - (int4 ? 8 : 127);
+    const int64_t skip = int4 ? 32 : 0;
+    std::vector<uint8_t> bytes(static_cast<size_t>(int4 ? (skip + n * k) / 2 : n * k));
+    for (int64_t e = 0; e < n * k; ++e) {
+      if (int4)
+        bytes[(skip + e) / 2] |= static_cast<uint8_t>((q[e] & 0xf) << (4 * ((skip + e) % 2)));
+      else bytes[e] = static_cast<uint8_t>(q[e]);
+    }
+    void *wp = upload(bytes.data(), bytes.size());
+    const int64_t wd[] = {k, n}, ws[] = {1, k}, wn[] = {skip + n * k};
+    aclTensor *w =
+        aclCreateTensor(wd, 2, int4 ? ACL_INT4 : ACL_INT8, ws, skip, ACL_FORMAT_ND, wn, 1, wp);
+    ASSERT_NE(w, nullptr) << aclGetRecentErrMsg();
+    tensors_.push_back(w);
+    aclTensor *x = tensor(to_f16(xv), {m, k});
+    aclTensor *s = tensor(to_f16(sc), {groups, n}, {1, groups});
+    aclTensor *y = tensor(to_f16(std::vector<float>(m * n)), {m, n});
+    const aclTensor *none = nullptr;
+    ASSERT_EQ(run(aclnnWeightQuantBatchMatmulV2GetWorkspaceSize, aclnnWeightQuantBatchMatmulV2, x,
+                  w, s, none, none, none, none, 32, y),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    const std::vector<float> got = from_f16(read<uint16_t>(y));
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        float want = 0, size = 0;
+        for (int64_t t = 0; t < k; ++t) {
+          const float p = from_f16(to_f16({xv[i * k + t]}))[0] * static_cast<float>(q[j * k + t]) *
+                          from_f16(to_f16({sc[j * groups + t / 32]}))[0];
+          want += p, size += std::fabs(p);
+        }
+        // A float16 y; on the prompt's path also float16 weights (CANN's antiquant rounds so).
+        ASSERT_NEAR(got[i * n + j], want, 1e-3f * (1 + size)) << "row " << i << " column " << j;
+      }
+  }
+}
+
 // softmax(scale * q k^T + pse, masked) v for q [N,S,D], k / v [Nkv,Skv,D] (BNSD, batch 1), pse
 // [S,Skv] shared by the heads.
 std::vector<float> attention_ref(const std::vector<float> &q, const std::vector<float> &k,

@@ -12,6 +12,7 @@
 #include "ops/isa.h"
 #include "ops/kernel.h"
 #include "ops/op.h"
+#include "ops/quant_matmul.h"
 #include "ops/winograd.h"
 
 namespace ops = openacl::ops;
@@ -492,6 +493,76 @@ TEST(Ops, MatMulOfManyRowsAgainstA16BitWeightStoredNByK) {
             // An f32 y holds f32 sums of up to 600 products; a 16-bit y is rounded once.
             expect_near(y, ref, xt == DType::f32 ? 2e-5 : xt == DType::f16 ? 1e-3 : 8e-3);
           }
+}
+
+TEST(Ops, MatMulAgainstQuantizedWeightsStoredNByK) {
+  // ggml's Q8_0 and Q4_0 weights as WeightQuantBatchMatmulV2 takes them: int8 or int4 rows of k
+  // with a scale per group of 32, x in float16 or f32. m: each block size of the in-register path
+  // (1 to 4) and the dequantized chunks through the skinny matmul (5, 8, 9; 70: a full block of
+  // 64 rows and a tail); groups of 32, 16, one a row (k), and 6 (the generic loops);
+  // rows of every operand further apart than their length; n not a multiple of any chunk.
+  struct Case {
+    int64_t m, k, group;
+  };
+  for (bool int4 : {false, true})
+    for (DType xt : {DType::f16, DType::f32})
+      for (const Case c : {Case{1, 256, 32}, Case{2, 96, 32}, Case{3, 64, 16}, Case{4, 128, 128},
+                           Case{5, 64, 32}, Case{8, 32, 32}, Case{9, 96, 32}, Case{70, 160, 32},
+                           Case{3, 48, 6}, Case{70, 36, 6}, Case{1, 4096, 32}}) {
+        const int64_t m = c.m, k = c.k, n = 37, groups = k / c.group;
+        const int64_t ldx = k + 3, ldw = (int4 ? k / 2 : k) + 5, lds = groups + 1, ldy = n + 2;
+        const bool with_bias = m % 2 == 1;
+        std::mt19937 g(static_cast<unsigned>(m * k));
+        std::uniform_int_distribution<int> qd(int4 ? -8 : -127, int4 ? 7 : 127);
+        std::uniform_real_distribution<double> xd(-1, 1), sd(0.001, 0.02);
+        Buf x(xt, {m, ldx}), sc(DType::f16, {n, lds}), y(xt, {m, ldy});
+        std::vector<uint8_t> w(static_cast<size_t>(n * ldw));
+        std::vector<int> q(static_cast<size_t>(n * k));
+        std::vector<float> bias(static_cast<size_t>(n));
+        for (size_t i = 0; i < x.n(); ++i) x.set(i, xd(g));
+        for (size_t i = 0; i < sc.n(); ++i) sc.set(i, sd(g));
+        for (float &b : bias) b = static_cast<float>(xd(g));
+        for (int64_t j = 0; j < n; ++j)
+          for (int64_t t = 0; t < k; ++t) {
+            const int v = q[j * k + t] = qd(g);
+            if (int4) w[j * ldw + t / 2] |= static_cast<uint8_t>((v & 0xf) << (4 * (t % 2)));
+            else w[j * ldw + t] = static_cast<uint8_t>(v);
+          }
+        ops::QuantMatmulShape s{m, k, n, c.group, int4, xt, DType::f16, xt};
+        ops::QuantMatmulData d{x.bytes.data(),
+                               ldx,
+                               w.data(),
+                               ldw,
+                               sc.bytes.data(),
+                               lds,
+                               with_bias ? bias.data() : nullptr,
+                               y.bytes.data(),
+                               ldy};
+        SerialCores cores;
+        ops::quant_matmul(s, d, cores);
+        // The float16 weight of the panel route: each value q * scale rounded once.
+        std::vector<uint16_t> w16(static_cast<size_t>(n * k));
+        ops::quant_dequantize_f16(s, d, w16.data(), cores);
+        for (int64_t e = 0; e < n * k; ++e)
+          ASSERT_EQ(w16[e],
+                    ops::float_to_half(static_cast<float>(q[e]) *
+                                       static_cast<float>(sc.get(e / k * lds + e % k / c.group))))
+              << "weight " << e;
+        SCOPED_TRACE(std::string(int4 ? "int4" : "int8") + " x " + ops::dtype_name(xt) + " m " +
+                     std::to_string(m) + " k " + std::to_string(k) + " group " +
+                     std::to_string(c.group));
+        for (int64_t i = 0; i < m; ++i)
+          for (int64_t j = 0; j < n; ++j) {
+            double want = with_bias ? bias[j] : 0, size = std::abs(want);
+            for (int64_t t = 0; t < k; ++t) {
+              const double p = x.get(i * ldx + t) * q[j * k + t] * sc.get(j * lds + t / c.group);
+              want += p, size += std::abs(p);
+            }
+            // f32 sums; a float16 y rounded once.
+            const double tol = (xt == DType::f16 ? 1e-3 : 2e-6) * std::max(1.0, size);
+            ASSERT_NEAR(y.get(i * ldy + j), want, tol) << "row " << i << " column " << j;
+          }
+      }
 }
 
 TEST(Ops, MatMulAndBatchMatMul) {
