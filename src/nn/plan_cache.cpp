@@ -24,7 +24,6 @@ class KeyWriter {
     size_ += bytes;
     return p;
   }
-  void unused(size_t bytes) { size_ -= bytes; }  // of the last room()
   template <class T>
   void put(const T &v) {
     std::memcpy(room(sizeof v), &v, sizeof v);
