@@ -53,24 +53,6 @@ OPENACL_AVX512_TARGET void scores(const float *qt, const float *k, int64_t d, __
                      _mm512_fmadd_ps(acc[i], scale, _mm512_loadu_ps(st + i * kLanes)));
 }
 
-// dst[c][r] = src[r * ld + c] for r < 16 and c < cols: rows past n read as zeros.
-OPENACL_AVX512_TARGET void rows_to_lanes(const float *src, int64_t ld, int64_t n, int64_t cols,
-                                         float *dst) {
-  for (int64_t c0 = 0; c0 < cols; c0 += kLanes) {
-    const int64_t w = std::min(kLanes, cols - c0);
-    const auto mask = static_cast<__mmask16>(w == kLanes ? 0xffff : (1u << w) - 1);
-    __m512 r[kLanes];
-    for (int64_t i = 0; i < kLanes; ++i)
-      r[i] = i < n ? _mm512_maskz_loadu_ps(mask, src + i * ld + c0) : _mm512_setzero_ps();
-    ops::transpose16(r);
-    // The last block through a buffer: r indexed by a variable stays in memory.
-    alignas(64) float tail[kLanes * kLanes];
-    float *to = w == kLanes ? dst + c0 * kLanes : tail;
-    for (int64_t j = 0; j < kLanes; ++j) _mm512_storeu_ps(to + j * kLanes, r[j]);
-    if (w < kLanes) std::copy(tail, tail + w * kLanes, dst + c0 * kLanes);
-  }
-}
-
 // dst[r * ld + c] = src[c][r] for r < n and c < cols (a multiple of 16).
 OPENACL_AVX512_TARGET void lanes_to_rows(const float *src, int64_t cols, int64_t n, float *dst,
                                          int64_t ld) {
@@ -128,8 +110,8 @@ OPENACL_AVX512_TARGET void attention_block_avx512(const float *q, int64_t n, con
                                                   float *scratch) {
   float *qt = scratch, *ot = qt + kLanes * d, *st = ot + kLanes * d;
   if (keys == 0) return std::fill(out, out + n * d, 0.0f);
-  rows_to_lanes(q, d, n, d, qt);
-  rows_to_lanes(bias, ld, n, keys, st);
+  ops::rows_to_lanes(q, d, n, d, qt);
+  ops::rows_to_lanes(bias, ld, n, keys, st);
   const __m512 sv = _mm512_set1_ps(scale);
   constexpr int kTile = 12;  // 12 accumulators and the row vector: no spills, loads 13 a 12 FMAs
   int64_t j = 0;

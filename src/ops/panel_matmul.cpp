@@ -118,28 +118,6 @@ void pack_generic(const float *x, int64_t rows, int64_t k, float *out) {
 }
 
 #if defined(__x86_64__)
-// 16 x 16 blocks transposed in registers (a gather a depth took 5% of that product, the
-// transposes 10 times less).
-__attribute__((target("avx512f"))) void pack_avx512(const float *x, int64_t rows, int64_t k,
-                                                    float *out) {
-  for (int64_t t0 = 0; t0 < k; t0 += kSliver) {
-    const int64_t cols = std::min(kSliver, k - t0);
-    const auto mask = static_cast<__mmask16>(cols == kSliver ? 0xffff : (1u << cols) - 1);
-    __m512 r[kSliver];
-    for (int64_t i = 0; i < kSliver; ++i)
-      r[i] = i < rows ? _mm512_maskz_loadu_ps(mask, x + i * k + t0) : _mm512_setzero_ps();
-    transpose16(r);
-    // The last block through a buffer: r indexed by a variable made the compiler keep it in
-    // memory for every block.
-    alignas(64) float tail[kSliver * kSliver];
-    float *to = cols == kSliver ? out + t0 * kSliver : tail;
-    for (int64_t j = 0; j < kSliver; ++j) _mm512_storeu_ps(to + j * kSliver, r[j]);
-    if (cols < kSliver) std::copy(tail, tail + cols * kSliver, out + t0 * kSliver);
-  }
-}
-#endif
-
-#if defined(__x86_64__)
 // sliver_rows with 16 x 16 blocks transposed in registers (scalar, the output took 3% of a
 // llama prompt's matmuls).
 __attribute__((target("avx512f"))) void sliver_rows_avx512(const float *sums, int64_t ldc,
@@ -174,7 +152,9 @@ void sliver_rows(const float *sums, int64_t ldc, int64_t h, int64_t cols, const 
 void pack_sliver(const float *x, int64_t m, int64_t k, int64_t s, float *xp) {
   const int64_t rows = std::min(kSliver, m - s * kSliver);
 #if defined(__x86_64__)
-  if (use_avx512()) return pack_avx512(x + s * kSliver * k, rows, k, xp + s * k * kSliver);
+  // 16 x 16 blocks transposed in registers (a gather a depth took 5% of that product, the
+  // transposes 10 times less).
+  if (use_avx512()) return rows_to_lanes(x + s * kSliver * k, k, rows, k, xp + s * k * kSliver);
 #endif
   pack_generic(x + s * kSliver * k, rows, k, xp + s * k * kSliver);
 }

@@ -6,6 +6,9 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 
+#include <algorithm>
+#include <cstdint>
+
 namespace openacl::ops {
 
 // r[i][j] -> r[j][i] for 16 vectors of 16: pairs of rows, then 4 x 4 blocks in each 128-bit lane,
@@ -33,6 +36,27 @@ __attribute__((target("avx512f"))) inline void transpose16(__m512 (&r)[16]) {
     r[4 + c] = _mm512_shuffle_f32x4(p0, q0, 0xDD);
     r[8 + c] = _mm512_shuffle_f32x4(p1, q1, 0x88);
     r[12 + c] = _mm512_shuffle_f32x4(p1, q1, 0xDD);
+  }
+}
+
+// dst[c][r] = src[r * ld + c] for r < 16 and c < cols (dst: cols rows of 16): rows from n on
+// read as zeros. Packs 16 rows of x (the panel matmul) or of queries and biases (the attention).
+__attribute__((target("avx512f"))) inline void rows_to_lanes(const float *src, int64_t ld,
+                                                             int64_t n, int64_t cols, float *dst) {
+  constexpr int64_t kLanes = 16;
+  for (int64_t c0 = 0; c0 < cols; c0 += kLanes) {
+    const int64_t w = std::min(kLanes, cols - c0);
+    const auto mask = static_cast<__mmask16>(w == kLanes ? 0xffff : (1u << w) - 1);
+    __m512 r[kLanes];
+    for (int64_t i = 0; i < kLanes; ++i)
+      r[i] = i < n ? _mm512_maskz_loadu_ps(mask, src + i * ld + c0) : _mm512_setzero_ps();
+    transpose16(r);
+    // The last block through a buffer: r indexed by a variable made the compiler keep it in
+    // memory for every block.
+    alignas(64) float tail[kLanes * kLanes];
+    float *to = w == kLanes ? dst + c0 * kLanes : tail;
+    for (int64_t j = 0; j < kLanes; ++j) _mm512_storeu_ps(to + j * kLanes, r[j]);
+    if (w < kLanes) std::copy(tail, tail + w * kLanes, dst + c0 * kLanes);
   }
 }
 
