@@ -209,9 +209,14 @@ def python_binding_rows(build, source_root):
     return rows
 
 
-def isa_line(build):
+ORT_AVX2_NOTE = ("ONNX Runtime on its AVX2 kernels (bench/model/ort_avx2.py: MLAS's AVX-512 branch "
+                 "disabled in a copy), as on a machine without AVX-512")
+
+
+def isa_line(build, ort_avx2=False):
     """The ISA openacl's kernels and oneDNN run with here (`openacl info`), under the same
-    environment as the programs (OPENACL_MAX_ISA caps both)."""
+    environment as the programs (OPENACL_MAX_ISA caps both), and ORT's."""
+    ort = ORT_AVX2_NOTE if ort_avx2 else "ONNX Runtime picks its own kernels by the CPU"
     tool = os.path.join(build, "tools", "openacl")
     try:
         out = subprocess.run([tool, "info"], capture_output=True, text=True, timeout=60).stdout
@@ -219,11 +224,11 @@ def isa_line(build):
         return "ISA: unknown (no tools/openacl in the build)"
     for line in out.splitlines():
         if line.startswith("ISA"):
-            return "ISA: " + line[3:].strip() + "; ONNX Runtime picks its own kernels by the CPU"
+            return "ISA: " + line[3:].strip() + "; " + ort
     return "ISA: unknown"
 
 
-def machine_summary(build):
+def machine_summary(build, ort_avx2=False):
     lines = [f"date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}"]
     try:
         lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
@@ -242,7 +247,7 @@ def machine_summary(build):
         pass
     lines.append(f"CPU vector extensions: {isa_summary()}")
     lines.append(f"kernel: {platform.release()}")
-    lines.append(isa_line(build))
+    lines.append(isa_line(build, ort_avx2))
     return lines
 
 
@@ -309,10 +314,21 @@ def main():
                     "(real-time priority on a machine busy with other work)")
     ap.add_argument("--load", type=int, default=0, metavar="N",
                     help="also run every program beside N busy processes at normal priority")
+    ap.add_argument("--ort-isa", choices=("native", "avx2"), default="native",
+                    help="avx2: bench_model's ONNX Runtime runs its AVX2 kernels (with "
+                    "OPENACL_MAX_ISA=avx2, an AVX-512 machine measures an AVX2 machine's ratios)")
     ap.add_argument("--against", metavar="DIR", help="a second build whose programs run right after "
                     "each program of --build (before/after a change, in one run)")
     args = ap.parse_args()
 
+    if args.ort_isa == "avx2":
+        modules = subprocess.run(
+            [sys.executable, os.path.join(here, "model", "ort_avx2.py"),
+             os.path.join(source_root, ".cache", "npm", "node_modules"),
+             os.path.join(args.build, "ort-avx2")], capture_output=True, text=True)
+        if modules.returncode != 0:
+            sys.exit(modules.stderr.strip())
+        os.environ["OPENACL_ORT_NODE_MODULES"] = modules.stdout.strip()
     programs = find_programs(args.build)
     if not programs:
         sys.exit(f"no bench_* programs under {os.path.join(args.build, 'bench')}: build them first")
@@ -338,7 +354,7 @@ def main():
             with busy_processes(n):
                 rows.extend(python_binding_rows(build, source_root))
 
-    for line in machine_summary(args.build):
+    for line in machine_summary(args.build, args.ort_isa == "avx2"):
         print(line)
     print(f"load average: {load_before} before, {load_average()} after; "
           f"{args.repetitions} repetitions, medians shown; cv = coefficient of variation of the time")

@@ -27,6 +27,13 @@ namespace {
 const std::string kRoot = OPENACL_SOURCE_DIR;
 const std::string kNodeModules = kRoot + "/.cache/npm/node_modules";
 
+// Where node finds onnxruntime-node: OPENACL_ORT_NODE_MODULES when set (bench/compare.py
+// --ort-isa avx2 points it at bench/model/ort_avx2.py's copy), else the fetched one.
+std::string ort_node_modules() {
+  const char *dir = std::getenv("OPENACL_ORT_NODE_MODULES");
+  return dir != nullptr && *dir != '\0' ? dir : kNodeModules;
+}
+
 struct Case {
   const char *name;
   const char *file;
@@ -84,7 +91,7 @@ OrtResult ort_run(const Case &c, int threads, int iterations) {
       .write(reinterpret_cast<const char *>(input.data()), input.size() * 4);
   std::string dims;
   for (auto d : c.dims) dims += (dims.empty() ? "" : "x") + std::to_string(d);
-  const std::string cmd = "NODE_PATH='" + kNodeModules + "' node '" + kRoot +
+  const std::string cmd = "NODE_PATH='" + ort_node_modules() + "' node '" + kRoot +
                           "/tests/model/ort_reference.js' '" + model_path(c) + "' '" +
                           dir.string() + "' " + std::to_string(threads) + " " +
                           std::to_string(iterations) + " 'x=" + dims + "=" + in + "'";
@@ -201,9 +208,12 @@ void BM_latency(benchmark::State &state, const Case &c, int threads) {
     state.counters["median_ms"] = our_ms;
     state.counters["baseline_ns"] = ort_ms * 1e6;
     state.counters["ratio"] = our_ms / ort_ms;
-    state.SetLabel("goal: ratio<=1.0; baseline: ONNX Runtime (npm onnxruntime-node), " +
-                   std::to_string(threads) + " thread(s), median ms " + std::to_string(ort_ms) +
-                   "; " + isa);
+    const std::string ort_from = ort_node_modules() == kNodeModules
+                                     ? ""
+                                     : " from OPENACL_ORT_NODE_MODULES=" + ort_node_modules();
+    state.SetLabel("goal: ratio<=1.0; baseline: ONNX Runtime (npm onnxruntime-node" + ort_from +
+                   "), " + std::to_string(threads) + " thread(s), median ms " +
+                   std::to_string(ort_ms) + "; " + isa);
   } catch (const std::exception &e) {
     state.SkipWithError(e.what());
   }
