@@ -49,7 +49,8 @@ void ModelRI::add(Step step) {
   Lane &lane = lanes_.at(step.lane);
   ++lane.steps;
   if (step.lane != 0) lane.joined = false;
-  steps_.push_back(std::move(step));
+  if (steps_.use_count() > 1) steps_ = std::make_shared<std::vector<Step>>(*steps_);
+  steps_->push_back(std::move(step));
 }
 
 void ModelRI::add(std::unique_ptr<Task> task, uint32_t lane) {
@@ -118,7 +119,7 @@ bool ModelRI::capturing() const {
 
 void ModelRI::launch(const std::shared_ptr<Stream> &target) {
   std::lock_guard launching(launch_mu_);
-  std::vector<Step> steps;
+  std::shared_ptr<const std::vector<Step>> steps;
   size_t lanes;
   {
     std::lock_guard lock(mu_);
@@ -132,13 +133,13 @@ void ModelRI::launch(const std::shared_ptr<Stream> &target) {
   }
   while (side_streams_.size() + 1 < lanes) side_streams_.push_back(ctx->create_stream(0, 0));
   // Unlocked (mu_): a stream of this launch may itself be capturing, into another instance.
-  for (const Step &step : steps)
+  for (const Step &step : *steps)
     step.submit(step.lane == 0 ? target : side_streams_[step.lane - 1]);
 }
 
 std::vector<ModelRI::Step> ModelRI::steps() const {
   std::lock_guard lock(mu_);
-  return steps_;
+  return *steps_;
 }
 
 void ModelRI::set_name(std::string name) {

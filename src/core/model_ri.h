@@ -93,7 +93,10 @@ class ModelRI : public Handled {
   bool capturing_ = true;
   std::optional<std::string> invalid_;
   std::vector<Lane> lanes_;
-  std::vector<Step> steps_;
+  // Shared with the launches under way, which submit from it without copying it (a Step's
+  // std::function allocates when copied, and ggml launches thousands a graph); add() copies it
+  // first when a launch holds it.
+  std::shared_ptr<std::vector<Step>> steps_ = std::make_shared<std::vector<Step>>();
   std::map<const Event *, Record> records_;  // the latest captured record of each event
   std::string name_;
   std::mutex launch_mu_;  // one launch submits at a time: its waits bind to its own records
