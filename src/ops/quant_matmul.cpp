@@ -131,6 +131,15 @@ __attribute__((target("avx2,fma"))) void dot_avx2(const float *x, int64_t ldx, c
   for (int r = 0; r < R; ++r) out[r] = hsum8(_mm256_add_ps(even[r], odd[r]));
 }
 
+// The sum of v's lanes. Masked extracts: GCC 12's plain one, and so the 512-to-256 cast and
+// _mm512_reduce_add_ps, read an undefined vector (-Wuninitialized).
+__attribute__((target("avx512f,avx2,fma"))) inline float hsum16(__m512 v) {
+  const __m512d d = _mm512_castps_pd(v);
+  const __m256d lo = _mm512_mask_extractf64x4_pd(_mm256_setzero_pd(), 0xf, d, 0);
+  const __m256d hi = _mm512_mask_extractf64x4_pd(_mm256_setzero_pd(), 0xf, d, 1);
+  return hsum8(_mm256_add_ps(_mm256_castpd_ps(lo), _mm256_castpd_ps(hi)));
+}
+
 // The AVX-512 build: 16 weights a vector.
 template <int SG, bool I4>
 __attribute__((target("avx512f,avx2"))) inline void quant_avx512(const uint8_t *w, int64_t t0,
@@ -152,8 +161,8 @@ __attribute__((target("avx512f,avx2"))) inline void quant_split_avx512(const uin
   const __m512 table = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, -8, -7, -6, -5, -4, -3, -2, -1);
   const __m512i z = _mm512_maskz_cvtepu8_epi32(
       0xffff, _mm_loadu_si128(reinterpret_cast<const __m128i *>(w + t0 / 2)));
-  v[0] = _mm512_permutexvar_ps(z, table);
-  v[1] = _mm512_permutexvar_ps(_mm512_srli_epi32(z, 4), table);
+  v[0] = _mm512_maskz_permutexvar_ps(0xffff, z, table);
+  v[1] = _mm512_maskz_permutexvar_ps(0xffff, _mm512_maskz_srli_epi32(0xffff, z, 4), table);
 }
 
 template <int R, int SG, bool I4>
@@ -172,9 +181,9 @@ __attribute__((target("avx512f,avx2"))) inline void sub_avx512(const float *x, i
 }
 
 template <int R, int SG, bool I4>
-__attribute__((target("avx512f,avx2"))) void dot_avx512(const float *x, int64_t ldx,
-                                                        const uint8_t *w, const float *sc,
-                                                        int64_t k, float *out) {
+__attribute__((target("avx512f,avx2,fma"))) void dot_avx512(const float *x, int64_t ldx,
+                                                            const uint8_t *w, const float *sc,
+                                                            int64_t k, float *out) {
   __m512 even[R], odd[R];
   for (int r = 0; r < R; ++r) even[r] = odd[r] = _mm512_setzero_ps();
   const int64_t subs = k / SG;
@@ -184,7 +193,7 @@ __attribute__((target("avx512f,avx2"))) void dot_avx512(const float *x, int64_t 
     sub_avx512<R, SG, I4>(x, ldx, w, (u + 1) * SG, sc[u + 1], odd);
   }
   if (u < subs) sub_avx512<R, SG, I4>(x, ldx, w, u * SG, sc[u], even);
-  for (int r = 0; r < R; ++r) out[r] = _mm512_reduce_add_ps(_mm512_add_ps(even[r], odd[r]));
+  for (int r = 0; r < R; ++r) out[r] = hsum16(_mm512_add_ps(even[r], odd[r]));
 }
 
 // One weight row dequantized: out[t] = q[t] * sc[t / SG].

@@ -498,17 +498,19 @@ TEST(Ops, MatMulOfManyRowsAgainstA16BitWeightStoredNByK) {
 TEST(Ops, MatMulAgainstQuantizedWeightsStoredNByK) {
   // ggml's Q8_0 and Q4_0 weights as WeightQuantBatchMatmulV2 takes them: int8 or int4 rows of k
   // with a scale per group of 32, x in float16 or f32. m: each block size of the in-register path
-  // (1 to 4) and the dequantized chunks through the skinny matmul (5, 8, 9; 70: a full block of
-  // 64 rows and a tail); groups of 32, 16, one a row (k), and 6 (the generic loops);
-  // rows of every operand further apart than their length; n not a multiple of any chunk.
+  // (1 to 4, one row with each kind of group) and the dequantized chunks through the skinny
+  // matmul (5, 8, 9; 70: a full block of 64 rows and a tail); groups of 32, 16, one a row (k),
+  // and 6 (the generic loops); rows of every operand further apart than their length; n not a
+  // multiple of any chunk.
   struct Case {
     int64_t m, k, group;
   };
   for (bool int4 : {false, true})
     for (DType xt : {DType::f16, DType::f32})
-      for (const Case c : {Case{1, 256, 32}, Case{2, 96, 32}, Case{3, 64, 16}, Case{4, 128, 128},
-                           Case{5, 64, 32}, Case{8, 32, 32}, Case{9, 96, 32}, Case{70, 160, 32},
-                           Case{3, 48, 6}, Case{70, 36, 6}, Case{1, 4096, 32}}) {
+      for (const Case c :
+           {Case{1, 256, 32}, Case{2, 96, 32}, Case{3, 64, 16}, Case{4, 128, 128}, Case{5, 64, 32},
+            Case{8, 32, 32}, Case{9, 96, 32}, Case{70, 160, 32}, Case{3, 48, 6}, Case{70, 36, 6},
+            Case{1, 4096, 32}, Case{1, 96, 16}, Case{1, 128, 128}, Case{1, 48, 6}}) {
         const int64_t m = c.m, k = c.k, n = 37, groups = k / c.group;
         const int64_t ldx = k + 3, ldw = (int4 ? k / 2 : k) + 5, lds = groups + 1, ldy = n + 2;
         const bool with_bias = m % 2 == 1;
