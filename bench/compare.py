@@ -315,8 +315,9 @@ def main():
     ap.add_argument("--load", type=int, default=0, metavar="N",
                     help="also run every program beside N busy processes at normal priority")
     ap.add_argument("--ort-isa", choices=("native", "avx2"), default="native",
-                    help="avx2: bench_model's ONNX Runtime runs its AVX2 kernels (with "
-                    "OPENACL_MAX_ISA=avx2, an AVX-512 machine measures an AVX2 machine's ratios)")
+                    help="avx2: the ONNX Runtime baselines (bench_model, BM_Conv2D) run its AVX2 "
+                    "kernels (with OPENACL_MAX_ISA=avx2, an AVX-512 machine measures an AVX2 "
+                    "machine's ratios)")
     ap.add_argument("--against", metavar="DIR", help="a second build whose programs run right after "
                     "each program of --build (before/after a change, in one run)")
     args = ap.parse_args()

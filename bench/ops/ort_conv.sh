@@ -5,7 +5,8 @@
 # Usage: ort_conv.sh <threads>
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-ort="${OPENACL_NPM_CACHE:-$root/.cache/npm}/node_modules/onnxruntime-node"
+# OPENACL_ORT_NODE_MODULES: another copy, as bench/compare.py --ort-isa avx2 sets it.
+ort="${OPENACL_ORT_NODE_MODULES:-${OPENACL_NPM_CACHE:-$root/.cache/npm}/node_modules}/onnxruntime-node"
 [[ -d "$ort" ]] && command -v node >/dev/null && command -v protoc >/dev/null || exit 1
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
