@@ -75,6 +75,9 @@ class PlanTask final : public Task {
     run_plan(*plan_, addresses(), workspace_, ctx.device.backend(), ctx.cores, overflow_check);
   }
   std::string label() const override { return plan_->name; }
+  // A small run queued behind others, or a replica that a model run instance launches on a
+  // stream at rest (ggml's graph mode), runs at the call as phase 2 would have run it.
+  bool runs_at_call() const override { return plan_->at_call; }
   std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {
     auto t = std::make_unique<PlanTask>(plan_, addresses(), workspace_);
     t->copy_ranges(*this);
