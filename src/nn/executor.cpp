@@ -63,11 +63,15 @@ void restore(Live::node_type node) {
 // without an allocation.
 class PlanTask final : public Task {
  public:
-  PlanTask(std::shared_ptr<const Plan> plan, std::span<void *const> addresses, void *workspace)
+  // at_call: may run at the call when its stream is at rest once enqueued (a replica); phase 2
+  // has tried that already for the runs it queues.
+  PlanTask(std::shared_ptr<const Plan> plan, std::span<void *const> addresses, void *workspace,
+           bool at_call)
       : Task(TaskKind::op),
         plan_(std::move(plan)),
         count_(addresses.size()),
-        workspace_(workspace) {
+        workspace_(workspace),
+        at_call_(at_call) {
     if (count_ <= kInline) std::copy(addresses.begin(), addresses.end(), inline_);
     else more_.assign(addresses.begin(), addresses.end());
   }
@@ -75,11 +79,11 @@ class PlanTask final : public Task {
     run_plan(*plan_, addresses(), workspace_, ctx.device.backend(), ctx.cores, overflow_check);
   }
   std::string label() const override { return plan_->name; }
-  // A small run queued behind others, or a replica that a model run instance launches on a
-  // stream at rest (ggml's graph mode), runs at the call as phase 2 would have run it.
-  bool runs_at_call() const override { return plan_->at_call; }
+  // A replica that a model run instance launches on a stream at rest (ggml's graph mode) runs
+  // at the call, as phase 2 runs a small plan.
+  bool runs_at_call() const override { return at_call_; }
   std::unique_ptr<Task> replica(const std::shared_ptr<Stream> &) const override {
-    auto t = std::make_unique<PlanTask>(plan_, addresses(), workspace_);
+    auto t = std::make_unique<PlanTask>(plan_, addresses(), workspace_, plan_->at_call);
     t->copy_ranges(*this);
     return t;
   }
@@ -96,6 +100,7 @@ class PlanTask final : public Task {
   void *inline_[kInline];
   std::vector<void *> more_;
   void *workspace_;
+  bool at_call_;
 };
 
 // A run at the call, built on the caller's stack (core/tasks.h's AtCall): no ranges recorded
@@ -142,7 +147,7 @@ void check_run(const aclOpExecutor &e, void *workspace, uint64_t workspace_size)
 // The task of one run of e for the stream's queue, with the memory it reads and writes.
 std::unique_ptr<Task> make_task(const aclOpExecutor &e, void *workspace) {
   const Plan &plan = *e.plan;
-  auto task = std::make_unique<PlanTask>(e.plan, e.addresses, workspace);
+  auto task = std::make_unique<PlanTask>(e.plan, e.addresses, workspace, false);
   for (size_t i = 0; i < plan.slots.size(); ++i) {
     const Slot &s = plan.slots[i];
     auto *p = static_cast<uint8_t *>(e.addresses[i]) + s.begin;
